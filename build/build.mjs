@@ -1,0 +1,31 @@
+// Bundles the server into one ESM file: dist/server.mjs.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
+  const started = Date.now();
+  const result = await build({
+    entryPoints: [`${root}lib/cli.ts`],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+    // ws and formidable use require(); an ESM bundle needs a real require for them.
+    banner: { js: "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);" },
+    // ws's optional native speed-ups are loaded only when installed.
+    external: ['bufferutil', 'utf-8-validate'],
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0;
+  if (!quiet) console.log(`built ${outfile} (${(bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`);
+  return { outfile, bytes };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundle();

@@ -1,0 +1,12 @@
+import { jsonText } from '../lib/http/responses.ts';
+import { route } from '../lib/http/route.ts';
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+// GET /api/health — always reachable: no certificate, 2FA or onboarding check.
+export default route({
+  method: 'GET',
+  path: '/api/health',
+  access: { roles: ['admin', 'agent'], gate: 'open', public: true, twoFactorExempt: true },
+  handle: () => jsonText(HEALTHY),
+});

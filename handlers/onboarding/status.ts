@@ -1,0 +1,13 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// GET /api/onboarding/status — outside the onboarding gate: answers before and after COMPLETED.
+export default route({
+  method: 'GET',
+  path: '/api/onboarding/status',
+  access: { roles: ADMIN_ONLY, gate: 'open' },
+  handle({ services }) {
+    const { onboarding, domain, email } = services.config.value;
+    return json({ status: onboarding.status, domain, email });
+  },
+});

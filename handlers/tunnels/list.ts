@@ -1,0 +1,10 @@
+import { jsonText } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+
+// GET /api/tunnels — newest first, served from the cached serialization.
+export default route({
+  method: 'GET',
+  path: '/api/tunnels',
+  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:read', gate: 'management' },
+  handle: ({ services }) => jsonText(services.tunnels.listJson()),
+});

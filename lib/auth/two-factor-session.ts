@@ -1,0 +1,42 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Name of the admin 2FA session cookie issued by POST /api/settings/2fa/verify. */
+export const TWO_FACTOR_COOKIE = 'relay_2fa';
+/** How long a verified admin session lasts. */
+export const TWO_FACTOR_SESSION_MS = 12 * 60 * 60 * 1000;
+
+// Cookie value: `<expiresAtMs>.<nonce>.<base64url HMAC-SHA256(secret, "<expiresAtMs>.<nonce>")>`.
+
+function sign(secret: string, payload: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+export function issueTwoFactorSession(secret: string, now: number): { value: string; expiresAt: number } {
+  const expiresAt = now + TWO_FACTOR_SESSION_MS;
+  const payload = `${expiresAt}.${randomBytes(16).toString('base64url')}`;
+  return { value: `${payload}.${sign(secret, payload)}`, expiresAt };
+}
+
+export function twoFactorCookieHeader(value: string, maxAgeMs: number): string {
+  return `${TWO_FACTOR_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}`;
+}
+
+export function verifyTwoFactorSession(secret: string, value: string | undefined, now: number): boolean {
+  if (!value) return false;
+  const parts = value.split('.');
+  if (parts.length !== 3) return false;
+  const [expires, nonce, mac] = parts;
+  if (!/^\d+$/.test(expires) || Number(expires) <= now) return false;
+  const expected = Buffer.from(sign(secret, `${expires}.${nonce}`));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

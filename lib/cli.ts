@@ -1,0 +1,29 @@
+import { start } from './main.ts';
+
+// Entry point of the bundle: `node dist/server.mjs [--config <file>]`.
+try {
+  const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
+  const mode = running.app.services.mode;
+  const config = running.app.services.config;
+  console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
+  console.log(`  configuration: ${config.file}`);
+  console.log(`  try: curl ${running.url}/api/health`);
+  if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    if (signals++ > 0) process.exit(1);
+    console.log(`${signal}: shutting down`);
+    running.stop().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+} catch (error) {
+  console.error(`relay-panel: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { JsonCollection, StoreLoadError } from './state/collection.ts';
+import { SystemConfigSchema } from './system/config.ts';
+
+export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+export const ConfigSchema = z
+  .object({
+    ip: z.string().min(1),
+    domain: z.string().min(1).nullable(),
+    email: z.email().nullable(),
+    dataDir: z.string().min(1),
+    staticDir: z.string().min(1).optional(),
+    maxSiteSize: z.number().int().positive().default(524288000),
+    onboarding: z.object({ status: z.enum(ONBOARDING_STATUSES) }).strict(),
+    panel2fa: z
+      .object({
+        enabled: z.boolean().default(false),
+        secret: z.string().nullable().default(null),
+        setupComplete: z.boolean().default(false),
+      })
+      .strict()
+      .default({ enabled: false, secret: null, setupComplete: false }),
+    sessionSecret: z.string().min(32).optional(),
+    /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
+    listen: z
+      .object({
+        host: z.string().refine((h) => LOOPBACK_HOSTS.includes(h), 'must be a loopback address (127.0.0.1, ::1 or localhost)'),
+        port: z.number().int().min(0).max(65535),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 3100 }),
+    system: SystemConfigSchema.default(SystemConfigSchema.parse({})),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+/** An update merges `onboarding` into the current value and replaces every other key it names. */
+export type ConfigPatch = Partial<Omit<Config, 'onboarding'>> & { onboarding?: Partial<Config['onboarding']> };
+
+/** The configuration file, validated on load and on every update, written atomically with mode 0600. */
+export class ConfigStore {
+  private constructor(private readonly document: JsonCollection<Config>) {}
+
+  static async open(file: string): Promise<ConfigStore> {
+    const document = await JsonCollection.open<Config>({
+      file,
+      schema: ConfigSchema as z.ZodType<Config>,
+      initial: () => {
+        throw new StoreLoadError(file, 'no such file');
+      },
+      mode: 0o600,
+      validateOnUpdate: true,
+      pretty: true,
+    });
+    const store = new ConfigStore(document);
+    if (!document.value.sessionSecret) await store.update({ sessionSecret: randomBytes(32).toString('hex') });
+    return store;
+  }
+
+  /** Writes a new configuration file; refuses to replace an existing one. */
+  static async create(file: string, input: ConfigInput): Promise<ConfigStore> {
+    const config = ConfigSchema.parse(input);
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, JSON.stringify(config, null, 2), { mode: 0o600, flag: 'wx' });
+    return ConfigStore.open(file);
+  }
+
+  get file(): string {
+    return this.document.file;
+  }
+
+  get value(): Config {
+    return this.document.value;
+  }
+
+  get version(): number {
+    return this.document.version;
+  }
+
+  async update(patch: ConfigPatch): Promise<Config> {
+    await this.document.update((draft) => {
+      const { onboarding, ...rest } = patch;
+      Object.assign(draft, rest);
+      if (onboarding) draft.onboarding = { ...draft.onboarding, ...onboarding };
+    });
+    return this.document.value;
+  }
+
+  flush(): Promise<void> {
+    return this.document.flush();
+  }
+}

@@ -1,0 +1,43 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { AppServices } from '../services.ts';
+import { renderError } from './error-boundary.ts';
+import type { AnyRoute } from './route.ts';
+import { buildRouter } from './router.ts';
+import type { RequestState } from './state.ts';
+import { UPGRADED, refuseUpgrade, requestFromUpgrade } from './websocket.ts';
+
+export interface App {
+  /** The whole API as a fetch function: usable in any fetch runtime and in tests. */
+  fetch(request: Request): Promise<Response>;
+  /** For node's `upgrade` event: runs the same chain, then hands the socket to the route. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+  services: AppServices;
+  /** Closes every WebSocket (1001) and stops the services' timers. */
+  close(): Promise<void>;
+}
+
+export function createApp(services: AppServices, routes: readonly AnyRoute[]): App {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const router = buildRouter(routes, services, sockets);
+  return {
+    services,
+    fetch: (request) => router.fetch(request, {}),
+    async handleUpgrade(message, socket, head) {
+      socket.on('error', () => socket.destroy());
+      const state: RequestState = { upgrade: { request: message, socket, head } };
+      let response: Response;
+      try {
+        response = await router.fetch(requestFromUpgrade(message), state);
+      } catch (error) {
+        response = renderError(error, services);
+      }
+      if (response !== UPGRADED) await refuseUpgrade(socket, response);
+    },
+    async close() {
+      for (const client of sockets.clients) client.close(1001, 'Server shutting down');
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { AnyRoute } from '../route.ts';
+import { AppError } from '../errors.ts';
+import type { Middleware } from '../state.ts';
+
+export const LABEL_REQUIRED = 'Agent certificate label required';
+
+/** Role, capability and label rules of the route; admin passes roles and capabilities. */
+export function accessGuard(route: AnyRoute): Middleware {
+  const { roles, capability, needsLabel, public: isPublic } = route.access;
+  if (isPublic) return () => undefined;
+  return (_request, state) => {
+    const identity = state.identity!;
+    if (identity.role === 'agent') {
+      if (!roles.includes('agent')) throw new AppError(403, 'Insufficient certificate scope');
+      if (capability && !identity.capabilities.has(capability)) throw new AppError(403, 'Insufficient certificate capability');
+    }
+    if (needsLabel && !identity.label) throw new AppError(400, LABEL_REQUIRED);
+    return undefined;
+  };
+}

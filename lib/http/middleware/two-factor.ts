@@ -1,0 +1,19 @@
+import { TWO_FACTOR_COOKIE, readCookie, verifyTwoFactorSession } from '../../auth/two-factor-session.ts';
+import type { AppServices } from '../../services.ts';
+import { AppError } from '../errors.ts';
+import type { AnyRoute } from '../route.ts';
+import type { Middleware } from '../state.ts';
+
+/** Admin requests need a signed 2FA session cookie while panel 2FA is enabled; agents skip this. */
+export function requireTwoFactor(route: AnyRoute, services: AppServices): Middleware {
+  if (route.access.public || route.access.twoFactorExempt) return () => undefined;
+  return (request, state) => {
+    const config = services.config.value;
+    if (!config.panel2fa.enabled || state.identity?.role !== 'admin') return undefined;
+    const cookie = readCookie(request.headers.get('cookie'), TWO_FACTOR_COOKIE);
+    if (!verifyTwoFactorSession(config.sessionSecret ?? '', cookie, services.clock.now())) {
+      throw new AppError(401, '2fa_required');
+    }
+    return undefined;
+  };
+}

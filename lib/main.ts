@@ -1,0 +1,109 @@
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createServerAdapter } from '@whatwg-node/server';
+import { routes } from '../handlers/index.ts';
+import { ConfigStore, type ConfigInput } from './config.ts';
+import { createApp, type App } from './http/app.ts';
+import { createLogger } from './log.ts';
+import { createServices, type Mode } from './services.ts';
+import { openStore } from './state/store.ts';
+import { createSystem, hostIpResolver } from './system/index.ts';
+
+export interface StartOptions {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface RunningServer {
+  app: App;
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const SANDBOX_DIR = '.relay-sandbox';
+
+function argValue(argv: readonly string[], name: string): string | undefined {
+  const inline = argv.find((a) => a.startsWith(`${name}=`));
+  if (inline) return inline.slice(name.length + 1);
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
+function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
+  return {
+    ip: '127.0.0.1',
+    domain: null,
+    email: null,
+    dataDir: join(cwd, SANDBOX_DIR, 'data'),
+    onboarding: { status: 'FRESH' },
+    listen: { host: '127.0.0.1', port: Number(env.PORT ?? 3100) },
+    system: { driver: 'sandbox' },
+  };
+}
+
+/** Composition root: config -> store -> system -> services -> app -> node server. */
+export async function start(options: StartOptions): Promise<RunningServer> {
+  const { argv, env, cwd } = options;
+  const explicit = argValue(argv, '--config') ?? env.RELAY_PANEL_CONFIG;
+  const configPath = resolve(cwd, explicit ?? join(SANDBOX_DIR, 'config.json'));
+  const isSandboxDefault = !explicit;
+  if (!existsSync(configPath) && !isSandboxDefault) throw new Error(`Configuration file not found: ${configPath}`);
+  const config = existsSync(configPath)
+    ? await ConfigStore.open(configPath)
+    : await ConfigStore.create(configPath, sandboxConfig(cwd, env));
+
+  const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
+  const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });
+  const store = await openStore(resolve(cwd, config.value.dataDir));
+  const system = createSystem(config.value.system, {
+    dataDir: store.dataDir,
+    log: (message: string) => log.info(message),
+    // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
+    sandboxDns: hostIpResolver(() => config.value),
+  });
+  const services = createServices({ mode, config, store, system, log });
+  const app = createApp(services, routes);
+
+  const server = createServer(createServerAdapter(app.fetch).requestListener);
+  server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
+  const port = env.PORT && !isSandboxDefault ? Number(env.PORT) : config.value.listen.port;
+  await listen(server, config.value.listen.host, port, isSandboxDefault);
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const host = config.value.listen.host.includes(':') ? `[${config.value.listen.host}]` : config.value.listen.host;
+  const url = `http://${host}:${boundPort}`;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= shutdown(server, app));
+  return { app, server, url, stop };
+}
+
+/** The sandbox falls back to a free port when the configured one is taken on a shared machine. */
+async function listen(server: Server, host: string, port: number, mayFallBack: boolean): Promise<void> {
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(port, host, () => {
+        server.off('error', fail);
+        ok();
+      });
+    });
+  } catch (error) {
+    if (!mayFallBack || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    await listen(server, host, 0, false);
+  }
+}
+
+/** Stop accepting, let in-flight requests finish, close WebSockets, flush the store. */
+async function shutdown(server: Server, app: App): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  await app.close();
+  await closed;
+  clearInterval(idle);
+  clearTimeout(force);
+}

@@ -1,0 +1,53 @@
+import { IdentityRegistry } from './auth/identity-registry.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { ConfigStore } from './config.ts';
+import { createLogger, type Logger } from './log.ts';
+import type { Store } from './state/store.ts';
+import type { System } from './system/types.ts';
+import { TunnelService } from './tunnels/service.ts';
+
+export type Mode = 'development' | 'production';
+
+/** Everything a handler can reach. Built once per app; tests build as many as they like. */
+export interface AppServices {
+  mode: Mode;
+  config: ConfigStore;
+  store: Store;
+  system: System;
+  clock: Clock;
+  log: Logger;
+  identities: IdentityRegistry;
+  tunnels: TunnelService;
+  /** Registers cleanup (timers, child processes) run by `close()`. */
+  onClose(task: () => void | Promise<void>): void;
+  /** Stops timers and waits for pending writes. */
+  close(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  mode: Mode;
+  config: ConfigStore;
+  store: Store;
+  system: System;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export function createServices(deps: ServiceDeps): AppServices {
+  const closers: (() => void | Promise<void>)[] = [];
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log ?? createLogger();
+  const base = { ...deps, clock, log };
+  const services: AppServices = {
+    ...base,
+    identities: new IdentityRegistry(deps.store),
+    tunnels: new TunnelService(base),
+    onClose: (task) => void closers.push(task),
+    async close() {
+      for (const task of closers.reverse()) await task();
+      await deps.store.flush();
+      await deps.config.flush();
+    },
+  };
+  return services;
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** 0o600 for anything secret. */
+  mode?: number;
+}
+
+const tempPrefix = (path: string) => `.${basename(path)}.`;
+
+/**
+ * Replaces a file so that a crash at any instant leaves either the old or the new content:
+ * unique temp file, fsync, rename over the target, fsync the directory.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `${tempPrefix(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', options.mode ?? 0o644);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await file.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Temp files of writes that a crash interrupted; the target file itself is intact. */
+export async function removeStaleTempFiles(path: string): Promise<void> {
+  const prefix = tempPrefix(path);
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))
+      .map((name) => rm(join(dirname(path), name), { force: true })),
+  );
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+// Record shapes of the embedded store. API input schemas live with their domain (lib/<domain>/schema.ts).
+
+const isoTimestamp = z.string().min(1);
+
+export const TunnelRecord = z.object({
+  id: z.string().uuid(),
+  subdomain: z.string(),
+  fqdn: z.string(),
+  port: z.number().int(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  createdAt: isoTimestamp,
+});
+export type TunnelRecord = z.infer<typeof TunnelRecord>;
+
+export const SiteRecord = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  fqdn: z.string(),
+  type: z.enum(['managed', 'custom']),
+  spaMode: z.boolean(),
+  autheliaProtected: z.boolean(),
+  allowedUsers: z.array(z.string()),
+  dnsVerified: z.boolean(),
+  certIssued: z.boolean(),
+  rootPath: z.string(),
+  createdAt: isoTimestamp,
+  totalSize: z.number(),
+});
+export type SiteRecord = z.infer<typeof SiteRecord>;
+
+/** An agent certificate: the registry the identity check reads capabilities from. */
+export const AgentRecord = z.object({
+  label: z.string(),
+  serial: z.string(),
+  capabilities: z.array(z.string()),
+  allowedSites: z.array(z.string()),
+  createdAt: isoTimestamp,
+  expiresAt: isoTimestamp.nullable().default(null),
+  revokedAt: isoTimestamp.nullable().default(null),
+});
+export type AgentRecord = z.infer<typeof AgentRecord>;
+
+export const RevocationRecord = z.object({
+  serial: z.string(),
+  label: z.string().nullable(),
+  revokedAt: isoTimestamp,
+});
+export type RevocationRecord = z.infer<typeof RevocationRecord>;
+
+export const InvitationRecord = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  /** sha-256 of the token; the token itself is only ever shown once */
+  tokenHash: z.string(),
+  createdAt: isoTimestamp,
+  expiresAt: isoTimestamp,
+  acceptedAt: isoTimestamp.nullable(),
+});
+export type InvitationRecord = z.infer<typeof InvitationRecord>;
+
+// ----- agent-to-agent tickets -----
+
+export const TransportConfig = z.object({
+  strategies: z.array(z.enum(['tunnel', 'relay', 'direct'])),
+  preferred: z.string().optional(),
+  port: z.number().optional(),
+  protocol: z.enum(['wss', 'tcp']).optional(),
+  direct: z.object({ host: z.string(), port: z.number() }).optional(),
+});
+export type TransportConfig = z.infer<typeof TransportConfig>;
+
+export const TicketScopeRecord = z.object({
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  scopes: z.array(z.object({ name: z.string(), description: z.string(), instanceScoped: z.boolean() })),
+  transport: TransportConfig,
+  registeredAt: isoTimestamp,
+});
+export type TicketScopeRecord = z.infer<typeof TicketScopeRecord>;
+
+export const TicketInstanceRecord = z.object({
+  instanceId: z.string(),
+  instanceScope: z.string(),
+  scope: z.string(),
+  agentLabel: z.string(),
+  transport: TransportConfig,
+  status: z.enum(['active', 'stale', 'dead']),
+  registeredAt: isoTimestamp,
+  lastHeartbeat: isoTimestamp,
+});
+export type TicketInstanceRecord = z.infer<typeof TicketInstanceRecord>;
+
+export const TicketAssignmentRecord = z.object({
+  agentLabel: z.string(),
+  instanceScope: z.string(),
+  assignedAt: isoTimestamp,
+  assignedBy: z.string(),
+});
+export type TicketAssignmentRecord = z.infer<typeof TicketAssignmentRecord>;
+
+export const TicketRecord = z.object({
+  id: z.string(),
+  scope: z.string(),
+  instanceId: z.string(),
+  source: z.string(),
+  target: z.string(),
+  createdAt: isoTimestamp,
+  expiresAt: isoTimestamp,
+  used: z.boolean(),
+  usedAt: isoTimestamp.nullable(),
+  /** Set by an admin revoke: a revoked ticket can no longer open a session even though it is `used`. */
+  revokedAt: isoTimestamp.nullable().default(null),
+});
+export type TicketRecord = z.infer<typeof TicketRecord>;
+
+export const TicketSessionRecord = z.object({
+  sessionId: z.string(),
+  ticketId: z.string(),
+  scope: z.string(),
+  instanceId: z.string(),
+  source: z.string(),
+  target: z.string(),
+  createdAt: isoTimestamp,
+  lastActivityAt: isoTimestamp,
+  status: z.enum(['active', 'grace', 'dead']),
+  reconnectGraceSeconds: z.number(),
+  endedAt: isoTimestamp.nullable(),
+  endReason: z.string().nullable(),
+});
+export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;

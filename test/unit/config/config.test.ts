@@ -1,0 +1,86 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigStore } from '../../../lib/config.ts';
+
+const s = suite<{ dir: string }>('configuration', { dir: '' });
+s.before.each(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-config-'));
+});
+s.after.each(async (ctx) => {
+  await rm(ctx.dir, { recursive: true, force: true });
+});
+
+const minimal = (dir: string) => ({ ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'data'), onboarding: { status: 'FRESH' } });
+
+s('a minimal file loads with the spec defaults, a generated sessionSecret and the sandbox system', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  await writeFile(file, JSON.stringify(minimal(dir)));
+  const config = await ConfigStore.open(file);
+  assert.is(config.value.maxSiteSize, 524288000);
+  assert.equal(config.value.panel2fa, { enabled: false, secret: null, setupComplete: false });
+  assert.is(config.value.sessionSecret!.length, 64);
+  assert.is(config.value.system.driver, 'sandbox');
+  assert.equal(config.value.listen, { host: '127.0.0.1', port: 3100 });
+  assert.is((await stat(file)).mode & 0o777, 0o600);
+  const reread = await ConfigStore.open(file);
+  assert.is(reread.value.sessionSecret, config.value.sessionSecret);
+});
+
+s('an invalid file stops loading with the file, the field and the problem, and is not overwritten', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  const text = JSON.stringify({ ...minimal(dir), email: 'not-an-email', onboarding: { status: 'DONE' } });
+  await writeFile(file, text);
+  let message = '';
+  await ConfigStore.open(file).catch((e: Error) => (message = e.message));
+  assert.match(message, file);
+  assert.match(message, 'email: ');
+  assert.match(message, 'onboarding.status: ');
+  assert.is(await readFile(file, 'utf8'), text);
+});
+
+s('unknown keys and a non-loopback listener are refused', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  await writeFile(file, JSON.stringify({ ...minimal(dir), listen: { host: '0.0.0.0', port: 3100 }, domian: 'typo.test' }));
+  let message = '';
+  await ConfigStore.open(file).catch((e: Error) => (message = e.message));
+  assert.match(message, 'listen.host: must be a loopback address');
+  assert.match(message, 'domian');
+});
+
+s('updates merge onboarding as a sub-object and replace other keys', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  await writeFile(file, JSON.stringify({ ...minimal(dir), panel2fa: { enabled: false, secret: 'ABC', setupComplete: true } }));
+  const config = await ConfigStore.open(file);
+  await config.update({ onboarding: { status: 'DOMAIN_SET' }, domain: 'example.test', panel2fa: { enabled: true, secret: null, setupComplete: false } });
+  assert.is(config.value.onboarding.status, 'DOMAIN_SET');
+  assert.equal(config.value.panel2fa, { enabled: true, secret: null, setupComplete: false });
+  const onDisk = JSON.parse(await readFile(file, 'utf8'));
+  assert.is(onDisk.domain, 'example.test');
+  assert.is(onDisk.onboarding.status, 'DOMAIN_SET');
+});
+
+s('an invalid update is refused and changes nothing, in memory or on disk', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  await writeFile(file, JSON.stringify(minimal(dir)));
+  const config = await ConfigStore.open(file);
+  const before = await readFile(file, 'utf8');
+  let message = '';
+  await config.update({ email: 'nope' as string }).catch((e: Error) => (message = e.message));
+  assert.match(message, 'email');
+  assert.is(config.value.email, null);
+  assert.is(await readFile(file, 'utf8'), before);
+});
+
+s('create refuses to replace an existing file', async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  await writeFile(file, 'keep me');
+  let failed = false;
+  await ConfigStore.create(file, minimal(dir) as never).catch(() => (failed = true));
+  assert.ok(failed);
+  assert.is(await readFile(file, 'utf8'), 'keep me');
+});
+
+s.run();

@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { routes } from '../../../handlers/index.ts';
+
+const handlersDir = fileURLToPath(new URL('../../../handlers/', import.meta.url));
+const s = suite('handler registry');
+
+function handlerFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return handlerFiles(full);
+    return name.endsWith('.ts') && full !== join(handlersDir, 'index.ts') ? [relative(handlersDir, full)] : [];
+  });
+}
+
+s('every file under handlers/ is listed in handlers/index.ts', () => {
+  const index = readFileSync(join(handlersDir, 'index.ts'), 'utf8');
+  const missing = handlerFiles(handlersDir).filter((file) => !index.includes(`'./${file}'`));
+  assert.equal(missing, []);
+});
+
+s('every listed import is used in the routes array', () => {
+  const index = readFileSync(join(handlersDir, 'index.ts'), 'utf8');
+  const imported = [...index.matchAll(/^import (\w+) from '\.\/.+';$/gm)].map((m) => m[1]);
+  assert.is(routes.length, imported.length);
+});
+
+s('no method and path pair appears twice', () => {
+  const seen = new Map<string, number>();
+  for (const r of routes) seen.set(`${r.method} ${r.path}`, (seen.get(`${r.method} ${r.path}`) ?? 0) + 1);
+  assert.equal([...seen].filter(([, n]) => n > 1), []);
+});
+
+s('a static path is never shadowed by an earlier parameterized one', () => {
+  const toRegex = (path: string) => new RegExp(`^${path.replace(/:\w+/g, '[^/]+')}$`);
+  for (const [i, later] of routes.entries()) {
+    for (const earlier of routes.slice(0, i)) {
+      if (earlier.method === later.method && earlier.path.includes(':') && !later.path.includes(':')) {
+        assert.not.ok(toRegex(earlier.path).test(later.path), `${later.method} ${later.path} is shadowed by ${earlier.path}`);
+      }
+    }
+  }
+});
+
+s('every route names roles and a gate', () => {
+  for (const r of routes) {
+    assert.ok(r.access.roles.length > 0, r.path);
+    assert.ok(['open', 'onboarding', 'management'].includes(r.access.gate), r.path);
+    assert.ok(r.path.startsWith('/api/'), r.path);
+  }
+});
+
+s.run();
