@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServerAdapter } from '@whatwg-node/server';
 import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
+import { nodeRequestListener } from './http/node-listener.ts';
 import { createLogger } from './log.ts';
 import { createServices, type Mode } from './services.ts';
 import { openStore } from './state/store.ts';
@@ -67,7 +67,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const services = createServices({ mode, config, store, system, log });
   const app = createApp(services, routes);
 
-  const server = createServer(createServerAdapter(app.fetch).requestListener);
+  const server = createServer(nodeRequestListener(app));
   server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
   const port = env.PORT && !isSandboxDefault ? Number(env.PORT) : config.value.listen.port;
   await listen(server, config.value.listen.host, port, isSandboxDefault);

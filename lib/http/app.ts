@@ -8,9 +8,14 @@ import { buildRouter } from './router.ts';
 import type { RequestState } from './state.ts';
 import { UPGRADED, refuseUpgrade, requestFromUpgrade } from './websocket.ts';
 
+/** What @whatwg-node/server hands the fetch function under node:http. */
+export interface NodeServerContext {
+  req?: IncomingMessage;
+}
+
 export interface App {
   /** The whole API as a fetch function: usable in any fetch runtime and in tests. */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, serverContext?: NodeServerContext): Promise<Response>;
   /** For node's `upgrade` event: runs the same chain, then hands the socket to the route. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
   services: AppServices;
@@ -23,10 +28,10 @@ export function createApp(services: AppServices, routes: readonly AnyRoute[]): A
   const router = buildRouter(routes, services, sockets);
   return {
     services,
-    fetch: (request) => router.fetch(request, {}),
+    fetch: (request, serverContext) => router.fetch(request, { peer: serverContext?.req?.socket?.remoteAddress }),
     async handleUpgrade(message, socket, head) {
       socket.on('error', () => socket.destroy());
-      const state: RequestState = { upgrade: { request: message, socket, head } };
+      const state: RequestState = { upgrade: { request: message, socket, head }, peer: message.socket.remoteAddress };
       let response: Response;
       try {
         response = await router.fetch(requestFromUpgrade(message), state);

@@ -30,6 +30,8 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
   body: B;
   identity: Identity;
   services: AppServices;
+  /** The client's address, trusting exactly one proxy hop (see lib/http/client-address.ts). */
+  clientAddress(): string | undefined;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

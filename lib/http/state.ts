@@ -16,6 +16,8 @@ export interface RequestState {
   query?: unknown;
   body?: unknown;
   upgrade?: PendingUpgrade;
+  /** Address of the TCP peer (the proxy in production); absent when called as a plain fetch function. */
+  peer?: string;
 }
 
 /** Shape itty-router gives the request: route params and the parsed query string. */

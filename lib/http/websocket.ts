@@ -1,10 +1,10 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { ANONYMOUS } from '../auth/identity.ts';
 import type { AppServices } from '../services.ts';
 import { errorResponse, Response } from './responses.ts';
 import type { WsRoute } from './route.ts';
+import { handlerContext } from './router.ts';
 import type { Middleware } from './state.ts';
 
 /** Returned by a WebSocket route once the socket is handed to `ws`; never sent. */
@@ -42,10 +42,7 @@ export function acceptUpgrade(route: WsRoute, services: AppServices, server: Web
     if (!state.upgrade) return errorResponse(426, 'Upgrade required');
     const { request: message, socket, head } = state.upgrade;
     server.handleUpgrade(message, socket, head, (ws) => {
-      route.connect(
-        { request, params: state.params, query: state.query, body: undefined, identity: state.identity ?? ANONYMOUS, services },
-        ws,
-      );
+      route.connect({ ...handlerContext(request, state, services), body: undefined }, ws);
     });
     return UPGRADED;
   };

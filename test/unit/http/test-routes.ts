@@ -70,6 +70,13 @@ export const twoFactorExempt = route({
   handle: () => json({ ok: true }),
 });
 
+export const whoAmI = route({
+  method: 'GET',
+  path: '/api/test/client-address',
+  access: { roles: ADMIN_OR_AGENT, gate: 'open', public: true },
+  handle: ({ clientAddress }) => json({ address: clientAddress() ?? null }),
+});
+
 /** Test-only WebSocket echo behind the management gate and `tunnels:read`. */
 export const echoSocket = wsRoute({
   path: '/api/test/echo',
@@ -80,4 +87,4 @@ export const echoSocket = wsRoute({
   },
 });
 
-export const testRoutes = [echoBody, onboardingOnly, publicRoute, labelled, throwsTeapot, throwsBug, throwsAppError, twoFactorExempt, echoSocket];
+export const testRoutes = [echoBody, onboardingOnly, publicRoute, labelled, throwsTeapot, throwsBug, throwsAppError, twoFactorExempt, whoAmI, echoSocket];

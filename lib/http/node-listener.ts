@@ -1,0 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServerAdapter } from '@whatwg-node/server';
+import type { App, NodeServerContext } from './app.ts';
+
+/** node:http request listener for the app: the adapter with no plugins (each one costs per request). */
+export function nodeRequestListener(app: App): (req: IncomingMessage, res: ServerResponse) => void {
+  return createServerAdapter<NodeServerContext>((request, context) => app.fetch(request, context)).requestListener;
+}
