@@ -5,6 +5,7 @@ import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
 import { nodeRequestListener } from './http/node-listener.ts';
+import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
 import { createServices, type Mode } from './services.ts';
 import { openStore } from './state/store.ts';
@@ -14,6 +15,8 @@ export interface StartOptions {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Defaults to every route in handlers/index.ts. */
+  routes?: readonly AnyRoute[];
 }
 
 export interface RunningServer {
@@ -65,7 +68,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     sandboxDns: hostIpResolver(() => config.value),
   });
   const services = createServices({ mode, config, store, system, log });
-  const app = createApp(services, routes);
+  const app = createApp(services, options.routes ?? routes);
 
   const server = createServer(nodeRequestListener(app));
   server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
@@ -102,8 +105,9 @@ async function shutdown(server: Server, app: App): Promise<void> {
   const closed = new Promise<void>((done) => server.close(() => done()));
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await app.close();
+  app.closeSockets();
   await closed;
+  await app.close();
   clearInterval(idle);
   clearTimeout(force);
 }

@@ -19,7 +19,9 @@ export interface App {
   /** For node's `upgrade` event: runs the same chain, then hands the socket to the route. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
   services: AppServices;
-  /** Closes every WebSocket (1001) and stops the services' timers. */
+  /** Closes every WebSocket with 1001 (going away). */
+  closeSockets(): void;
+  /** Closes the sockets, then stops the services' timers and waits for pending writes. */
   close(): Promise<void>;
 }
 
@@ -40,8 +42,11 @@ export function createApp(services: AppServices, routes: readonly AnyRoute[]): A
       }
       if (response !== UPGRADED) await refuseUpgrade(socket, response);
     },
-    async close() {
+    closeSockets() {
       for (const client of sockets.clients) client.close(1001, 'Server shutting down');
+    },
+    async close() {
+      this.closeSockets();
       await services.close();
     },
   };
