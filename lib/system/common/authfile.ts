@@ -1,0 +1,104 @@
+// chisel's --authfile: {"user:pass": ["^R:127\\.0\\.0\\.1:<port>$", ...]}. chisel matches every remote
+// a client asks for against its user's patterns, and reloads the file when it changes.
+import { randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeSecretFile } from '../atomic-write.ts';
+import { assertPort } from '../names.ts';
+import type { TunnelCredential } from '../types.ts';
+
+export const TUNNEL_USER = 'relay';
+
+/** The only remote a tunnel may open: a reverse listener on the relay's loopback at its own port. */
+export function reversePortPattern(port: number): string {
+  return `^R:127\\.0\\.0\\.1:${assertPort(port)}$`;
+}
+
+export function renderAuthfile(credential: TunnelCredential, ports: number[]): string {
+  const unique = [...new Set(ports.map(assertPort))].sort((a, b) => a - b);
+  return JSON.stringify({ [`${credential.user}:${credential.password}`]: unique.map(reversePortPattern) }, null, 2) + '\n';
+}
+
+/** Ports granted by an authfile we wrote; patterns of any other shape are ignored. */
+export function parseAuthfilePorts(text: string): number[] {
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  const ports = new Set<number>();
+  for (const patterns of Object.values(parsed)) {
+    if (!Array.isArray(patterns)) continue;
+    for (const p of patterns) {
+      const m = typeof p === 'string' ? /^\^R:127\\\.0\\\.0\\\.1:(\d+)\$$/.exec(p) : null;
+      if (m) ports.add(Number(m[1]));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+/**
+ * The credential and the authfile in one directory (host: /etc/chisel, sandbox: dataDir/chisel).
+ *
+ * chisel up to 1.10 watches the authfile itself and reloads only on a write event, so a
+ * rename-into-place would neither reload nor keep the watch. The file is therefore rewritten in
+ * place (one write call), after the same content was saved atomically to `users.json.saved`,
+ * which is what `allowedPorts` reads and what repairs a file torn by a crash.
+ */
+export class AuthfileStore {
+  readonly authfile: string;
+  private readonly savedFile: string;
+  private readonly credentialFile: string;
+
+  constructor(dir: string) {
+    this.authfile = join(dir, 'users.json');
+    this.savedFile = join(dir, 'users.json.saved');
+    this.credentialFile = join(dir, 'credential.json');
+  }
+
+  async credential(): Promise<TunnelCredential> {
+    try {
+      const c = JSON.parse(await readFile(this.credentialFile, 'utf8')) as TunnelCredential;
+      if (typeof c.user === 'string' && typeof c.password === 'string' && c.password.length >= 16) return c;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    const created = { user: TUNNEL_USER, password: randomBytes(24).toString('base64url') };
+    await writeSecretFile(this.credentialFile, JSON.stringify(created) + '\n');
+    return created;
+  }
+
+  async allowedPorts(): Promise<number[]> {
+    const text = (await readOrNull(this.savedFile)) ?? (await readOrNull(this.authfile));
+    return text === null ? [] : parseAuthfilePorts(text);
+  }
+
+  async setAllowedPorts(ports: number[]): Promise<void> {
+    const content = renderAuthfile(await this.credential(), ports);
+    await writeSecretFile(this.savedFile, content);
+    await writeInPlace(this.authfile, content);
+  }
+
+  /** Creates the authfile (no grants) or repairs it from the saved copy; never revokes live tunnels. */
+  async ensureAuthfile(): Promise<void> {
+    const saved = await readOrNull(this.savedFile);
+    if (saved === null) return this.setAllowedPorts(await this.allowedPorts());
+    if ((await readOrNull(this.authfile)) !== saved) await writeInPlace(this.authfile, saved);
+  }
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+async function writeInPlace(path: string, content: string): Promise<void> {
+  const fh = await open(path, 'w', 0o600);
+  try {
+    await fh.chmod(0o600);
+    await fh.write(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

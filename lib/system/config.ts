@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+// Settings of the host adapters: binaries, paths, ports, ACME server, DNS servers.
+// `sandbox` plays the host inside dataDir; `host` drives the real programs.
+// Every field has a production default (Debian layout), so `{ driver: 'host' }` alone is a
+// working configuration and `{}` is the sandbox. Tests override paths and ports.
+
+const absolutePath = z.string().min(1).refine((p) => p.startsWith('/') && !p.split('/').includes('..'), {
+  message: 'must be an absolute path without ..',
+});
+const port = z.number().int().min(1).max(65535);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex SHA-256');
+const unitName = z.string().regex(/^[A-Za-z0-9@._-]+$/, 'must be a systemd unit name');
+
+const Binaries = z
+  .object({
+    nginx: absolutePath.default('/usr/sbin/nginx'),
+    certbot: absolutePath.default('/usr/bin/certbot'),
+    openssl: absolutePath.default('/usr/bin/openssl'),
+    systemctl: absolutePath.default('/usr/bin/systemctl'),
+    journalctl: absolutePath.default('/usr/bin/journalctl'),
+    chisel: absolutePath.default('/usr/local/bin/chisel'),
+    authelia: absolutePath.default('/usr/local/bin/authelia'),
+  })
+  .strict();
+
+const Ports = z
+  .object({
+    http: port.default(80),
+    https: port.default(443),
+    ipPanel: port.default(9292),
+    /** the panel's own loopback listener that nginx proxies to */
+    panel: port.default(3100),
+    tunnelServer: port.default(9090),
+    authPortal: port.default(9091),
+  })
+  .strict();
+
+const Nginx = z
+  .object({
+    /** `-p` prefix; null uses nginx's compiled-in prefix (the Debian package) */
+    prefix: absolutePath.nullable().default(null),
+    conf: absolutePath.default('/etc/nginx/nginx.conf'),
+    sitesAvailable: absolutePath.default('/etc/nginx/sites-available'),
+    sitesEnabled: absolutePath.default('/etc/nginx/sites-enabled'),
+    /** read after each reload: a reload can exit 0 yet fail to bind */
+    errorLog: absolutePath.default('/var/log/nginx/error.log'),
+    /** every generated listen names this address explicitly (never a bare port, recipe pitfall 9) */
+    listenAddress: z.string().regex(/^[0-9.]+$|^\[[0-9a-f:]+\]$/).default('0.0.0.0'),
+    /** static files of the 495/496 help page */
+    helpDir: absolutePath.default('/var/www/relay-panel-help'),
+    /** where the IP panel's self-signed certificate lives */
+    selfSignedDir: absolutePath.default('/etc/relay-panel/ip-panel-cert'),
+    reloadWith: z.enum(['signal', 'systemctl']).default('signal'),
+    /** how long to watch the error log for [emerg] after a reload */
+    reloadCheckMs: z.number().int().min(0).default(400),
+  })
+  .strict();
+
+const Acme = z
+  .object({
+    server: z.string().url().default('https://acme-v02.api.letsencrypt.org/directory'),
+    configDir: absolutePath.default('/etc/letsencrypt'),
+    workDir: absolutePath.default('/var/lib/letsencrypt'),
+    logsDir: absolutePath.default('/var/log/letsencrypt'),
+    /** the Debian default site serves this root on port 80 for names without a vhost yet */
+    webroot: absolutePath.default('/var/www/html'),
+    /** REQUESTS_CA_BUNDLE for certbot (tests: pebble's own HTTPS CA) */
+    caBundle: absolutePath.nullable().default(null),
+    renewTimer: unitName.default('certbot.timer'),
+    /** renewal of certificates that expire within this many days counts as due */
+    minValidDays: z.number().int().min(0).default(1),
+  })
+  .strict();
+
+const Dns = z
+  .object({
+    /** empty: the system resolver's servers */
+    servers: z.array(z.string().min(1)).default([]),
+    timeoutMs: z.number().int().min(50).default(2000),
+    tries: z.number().int().min(1).default(2),
+  })
+  .strict();
+
+const Release = (defaults: { version: string; url: string; sha256: string }) =>
+  z
+    .object({
+      version: z.string().min(1).default(defaults.version),
+      url: z.string().url().default(defaults.url),
+      sha256: sha256.default(defaults.sha256),
+    })
+    .strict();
+
+const Chisel = z
+  .object({
+    release: Release({
+      version: '1.9.0',
+      url: 'https://github.com/jpillora/chisel/releases/download/v1.9.0/chisel_1.9.0_linux_amd64.gz',
+      sha256: 'acb2c4419a7aa4cb0b812a179bdd51d579c0cc1f193b1b8911d64b2d3ff8f450',
+    }).prefault({}),
+    dir: absolutePath.default('/etc/chisel'),
+  })
+  .strict();
+
+const Authelia = z
+  .object({
+    release: Release({
+      version: '4.38.4',
+      url: 'https://github.com/authelia/authelia/releases/download/v4.38.4/authelia-v4.38.4-linux-amd64.tar.gz',
+      sha256: '3ce24ebd83e947891c2ac01583886eb5fec65725f3433eba524f0dd45f50e243',
+    }).prefault({}),
+    /** the executable's name inside the release tarball */
+    archiveMember: z.string().min(1).default('authelia-linux-amd64'),
+    dir: absolutePath.default('/etc/authelia'),
+    adminGroup: z.string().min(1).default('admins'),
+  })
+  .strict();
+
+const Units = z
+  .object({
+    proxy: unitName.default('nginx'),
+    'tunnel-server': unitName.default('chisel'),
+    'auth-portal': unitName.default('authelia'),
+    panel: unitName.default('relay-panel'),
+  })
+  .strict();
+
+const Systemd = z
+  .object({
+    unitDir: absolutePath.default('/etc/systemd/system'),
+  })
+  .strict();
+
+const Pki = z
+  .object({
+    dir: absolutePath.default('/etc/relay-panel/pki'),
+    caCommonName: z.string().min(1).default('relay-panel-client-ca'),
+    clientCertDays: z.number().int().min(1).default(825),
+  })
+  .strict();
+
+const Timeouts = z
+  .object({
+    defaultMs: z.number().int().min(100).default(30_000),
+    certbotMs: z.number().int().min(1000).default(180_000),
+    downloadMs: z.number().int().min(1000).default(120_000),
+  })
+  .strict();
+
+const Sandbox = z
+  .object({
+    /** name -> IPv4 answers; a name also answers for its subdomains; [] makes it not resolve */
+    dns: z.record(z.string(), z.array(z.string())).prefault({}),
+    /** also run `nginx -t` on the sandbox vhosts (needs nginx installed; off keeps tests fast) */
+    nginxTest: z.boolean().default(false),
+    /** file the panel logs to; the sandbox journal of `panel` follows it */
+    panelLogFile: absolutePath.nullable().default(null),
+  })
+  .strict();
+
+export const SystemConfigSchema = z
+  .object({
+    driver: z.enum(['host', 'sandbox']).default('sandbox'),
+    binaries: Binaries.prefault({}),
+    ports: Ports.prefault({}),
+    nginx: Nginx.prefault({}),
+    acme: Acme.prefault({}),
+    dns: Dns.prefault({}),
+    chisel: Chisel.prefault({}),
+    authelia: Authelia.prefault({}),
+    units: Units.prefault({}),
+    systemd: Systemd.prefault({}),
+    pki: Pki.prefault({}),
+    timeouts: Timeouts.prefault({}),
+    sandbox: Sandbox.prefault({}),
+  })
+  .strict();
+
+export type SystemConfig = z.infer<typeof SystemConfigSchema>;
+export type SystemConfigInput = z.input<typeof SystemConfigSchema>;
+
+/** A fully defaulted configuration, with overrides (tests). */
+export function systemConfig(input: SystemConfigInput = {}): SystemConfig {
+  return SystemConfigSchema.parse(input);
+}

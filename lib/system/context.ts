@@ -1,0 +1,28 @@
+// What createSystem gets besides the configuration.
+
+/** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
+export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
+
+export interface SystemContext {
+  dataDir: string;
+  log?: (msg: string) => void;
+  now?: () => number;
+  /**
+   * Sandbox only: answers for names that no explicit record (config `sandbox.dns`,
+   * `sandboxControls(system).setDns`) covers. `hostIpResolver` builds the usual one.
+   */
+  sandboxDns?: SandboxDnsResolver;
+}
+
+/**
+ * The sandbox's stand-in for public DNS: the configured domain and all its subdomains resolve
+ * to the host ip; everything else does not. Both are read at query time, so onboarding can set them.
+ */
+export function hostIpResolver(current: () => { domain: string | null | undefined; ip: string | null | undefined }): SandboxDnsResolver {
+  return (name) => {
+    const { domain, ip } = current();
+    if (!domain || !ip) return null;
+    const n = name.toLowerCase().replace(/\.$/, '');
+    return n === domain || n.endsWith(`.${domain}`) ? [ip] : null;
+  };
+}

@@ -1,0 +1,91 @@
+// The one way lib/system runs a program: execFile with an argv array (never a shell), an absolute
+// binary path from the configuration, a timeout, and stderr kept for the error's details.
+import { execFile } from 'node:child_process';
+import { isAbsolute } from 'node:path';
+import { SystemError } from './types.ts';
+
+export interface ExecOptions {
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** written to the child's stdin, then closed */
+  input?: string;
+  /** keep stdout as bytes (PKCS#12) */
+  binary?: boolean;
+  /** exit statuses that are answers, not failures (`systemctl is-active` exits 3 for inactive) */
+  okExitCodes?: number[];
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const MAX_OUTPUT = 16 * 1024 * 1024;
+
+/** The tail of a program's diagnostics: enough to explain, short enough for a response. */
+export function summarizeStderr(stderr: string, maxLines = 8): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  return lines.slice(-maxLines).join('\n');
+}
+
+export function run(binary: string, args: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+  return runRaw(binary, args, opts).then((r) => ({ stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode }));
+}
+
+export function runBinary(binary: string, args: readonly string[], opts: ExecOptions): Promise<{ stdout: Buffer; stderr: string }> {
+  return runRaw(binary, args, opts);
+}
+
+function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
+  const program = binary.split('/').pop() ?? binary;
+  if (!isAbsolute(binary)) {
+    return Promise.reject(new SystemError(`${program}: binary path must be absolute`, program));
+  }
+  for (const a of args) {
+    if (typeof a !== 'string' || a.includes('\0')) {
+      return Promise.reject(new SystemError(`${program}: invalid argument`, program));
+    }
+  }
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      binary,
+      [...args],
+      {
+        timeout: opts.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: MAX_OUTPUT,
+        env: opts.env ?? process.env,
+        cwd: opts.cwd,
+        encoding: 'buffer',
+        windowsHide: true,
+      },
+      (error, stdout, stderrBuf) => {
+        const stderr = stderrBuf.toString('utf8');
+        if (!error) return resolve({ stdout, stderr, exitCode: 0 });
+        const err = error as NodeJS.ErrnoException & { killed?: boolean; code?: string | number; signal?: string };
+        if (typeof err.code === 'number' && opts.okExitCodes?.includes(err.code)) return resolve({ stdout, stderr, exitCode: err.code });
+        const detail = summarizeStderr(stderr) || summarizeStderr(stdout.toString('utf8'));
+        let message: string;
+        let code: string;
+        if (err.killed && err.signal === 'SIGKILL') {
+          message = `${program} timed out after ${opts.timeoutMs} ms`;
+          code = 'timeout';
+        } else if (err.code === 'ENOENT') {
+          message = `${program} is not installed (${binary})`;
+          code = 'ENOENT';
+        } else if (typeof err.code === 'number') {
+          message = `${program} exited with status ${err.code}`;
+          code = String(err.code);
+        } else {
+          message = `${program} failed: ${err.message}`;
+          code = String(err.code ?? err.signal ?? 'error');
+        }
+        reject(new SystemError(detail ? `${message}: ${detail}` : message, program, stderr, code, stdout.toString('utf8')));
+      },
+    );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+    else child.stdin?.end();
+  });
+}

@@ -1,0 +1,117 @@
+// Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
+// nginx, listing, and the systemd timer that renews automatically.
+import { chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
+import type { SystemConfig } from '../config.ts';
+import { run } from '../exec.ts';
+import { assertFqdn } from '../names.ts';
+import { certbotFailureSummary, parseCertbotCertificates } from '../parsers/certbot.ts';
+import { parseActiveState, parseShowProperties, parseSystemdTimestamp } from '../parsers/systemd.ts';
+import { certificateExpiry } from '../pki/self-signed.ts';
+import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
+import { nginxArgs } from './nginx.ts';
+
+const DAY = 86_400_000;
+
+/**
+ * certbot runs hooks through a shell, so words with shell syntax are single-quoted. Plain words
+ * stay bare: certbot looks the hook's first word up as a file and would not find a quoted one.
+ */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function reloadNginxCommand(config: SystemConfig): string {
+  const argv = config.nginx.reloadWith === 'systemctl'
+    ? [config.binaries.systemctl, 'reload', config.units.proxy]
+    : [config.binaries.nginx, ...nginxArgs(config), '-s', 'reload'];
+  return argv.map(shellQuote).join(' ');
+}
+
+export function certbotDirArgs(config: SystemConfig): string[] {
+  return ['--config-dir', config.acme.configDir, '--work-dir', config.acme.workDir, '--logs-dir', config.acme.logsDir];
+}
+
+export function certonlyArgs(config: SystemConfig, fqdn: string, email: string): string[] {
+  return ['certonly', '--webroot', '-w', config.acme.webroot, '-d', fqdn, '--cert-name', fqdn, '--email', email,
+    '--agree-tos', '--non-interactive', '--no-eff-email', '--keep-until-expiring', '--server', config.acme.server,
+    // stored in the lineage's renewal config, so timer renewals reload nginx too
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
+export function createHostCerts(config: SystemConfig, now: () => number): CertsAdapter {
+  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
+  const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
+  const systemctl = (args: string[]) => run(config.binaries.systemctl, args, { timeoutMs: config.timeouts.defaultMs });
+
+  const paths = (fqdn: string): CertPaths => {
+    assertFqdn(fqdn);
+    const live = join(config.acme.configDir, 'live', fqdn);
+    return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
+  };
+  const has = async (fqdn: string): Promise<boolean> => {
+    const expiry = await certificateExpiry(paths(fqdn).fullchain);
+    return expiry !== null && expiry.getTime() - now() > config.acme.minValidDays * DAY;
+  };
+
+  return {
+    paths,
+    has,
+    async issue(fqdn, email) {
+      assertFqdn(fqdn);
+      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
+      await mkdir(config.acme.webroot, { recursive: true });
+      try {
+        await certbot(certonlyArgs(config, fqdn, email));
+      } catch (e) {
+        const err = e as SystemError;
+        throw new SystemError(`certbot could not issue ${fqdn}: ${certbotFailureSummary(`${err.stdout ?? ''}\n${err.stderr ?? err.message}`)}`, 'certbot', err.stderr, err.code);
+      }
+      if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
+      return { issued: true, paths: paths(fqdn) };
+    },
+    async list() {
+      const { stdout } = await certbot(['certificates', ...certbotDirArgs(config)]);
+      return parseCertbotCertificates(stdout).map((l) => ({
+        domain: l.name,
+        expiresAt: l.expiresAt,
+        daysLeft: Math.floor((Date.parse(l.expiresAt) - now()) / DAY),
+        paths: { fullchain: l.certificatePath || paths(l.name).fullchain, privkey: l.privateKeyPath || paths(l.name).privkey },
+      }));
+    },
+    async renew(fqdn) {
+      assertFqdn(fqdn);
+      try {
+        await certbot(['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
+          '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)]);
+      } catch (e) {
+        const err = e as SystemError;
+        throw new SystemError(`certbot could not renew ${fqdn}: ${certbotFailureSummary(`${err.stdout ?? ''}\n${err.stderr ?? err.message}`)}`, 'certbot', err.stderr, err.code);
+      }
+    },
+    async setupAutoRenew() {
+      // a hook for every lineage, including ones issued before this panel existed
+      const hook = join(config.acme.configDir, 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx');
+      await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
+      await chmod(hook, 0o755);
+      await systemctl(['enable', '--now', config.acme.renewTimer]);
+    },
+    async autoRenewStatus() {
+      const active = await run(config.binaries.systemctl, ['is-active', config.acme.renewTimer], {
+        timeoutMs: config.timeouts.defaultMs,
+        okExitCodes: [1, 2, 3, 4],
+      }).then((r) => parseActiveState(r.stdout), () => 'unknown' as const);
+      let props: Record<string, string> = {};
+      try {
+        const { stdout } = await systemctl(['show', config.acme.renewTimer, '--timestamp=utc', '-p', 'NextElapseUSecRealtime', '-p', 'LastTriggerUSec']);
+        props = parseShowProperties(stdout);
+      } catch {
+        // no systemd: the timer's times are unknown
+      }
+      const at = (v: string | undefined) => (v ? parseSystemdTimestamp(v)?.toISOString() ?? null : null);
+      return { active: active === 'active', nextRun: at(props.NextElapseUSecRealtime), lastRun: at(props.LastTriggerUSec) };
+    },
+  };
+}

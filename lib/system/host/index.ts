@@ -1,0 +1,34 @@
+// The host system: every adapter drives the real program configured in the `system` section.
+import type { SystemConfig } from '../config.ts';
+import type { SystemContext } from '../context.ts';
+import { createStats } from '../common/stats.ts';
+import { OpensslPki } from '../pki/openssl-pki.ts';
+import type { System } from '../types.ts';
+import { createHostAuthPortal } from './auth-portal.ts';
+import { createHostCerts } from './certs.ts';
+import { createHostDns } from './dns.ts';
+import { createHostProxy } from './nginx.ts';
+import { createHostServices } from './services.ts';
+import { createHostTunnelServer } from './tunnel-server.ts';
+
+export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
+  const now = ctx.now ?? Date.now;
+  const pki = new OpensslPki({
+    openssl: config.binaries.openssl,
+    dir: config.pki.dir,
+    caCommonName: config.pki.caCommonName,
+    clientCertDays: config.pki.clientCertDays,
+    timeoutMs: config.timeouts.defaultMs,
+  });
+  const certs = createHostCerts(config, now);
+  return {
+    proxy: createHostProxy(config, { certs, pki }),
+    certs,
+    tunnelServer: createHostTunnelServer(config),
+    authPortal: createHostAuthPortal(config),
+    services: createHostServices(config, now),
+    dns: createHostDns(config),
+    stats: createStats({ now }),
+    pki,
+  };
+}

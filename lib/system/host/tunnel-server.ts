@@ -1,0 +1,30 @@
+// Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { AuthfileStore } from '../common/authfile.ts';
+import type { SystemConfig } from '../config.ts';
+import type { TunnelServerAdapter } from '../types.ts';
+import { installPinned } from './install.ts';
+import { installUnit } from './systemctl.ts';
+import { renderChiselUnit } from './units.ts';
+
+export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapter {
+  const store = new AuthfileStore(config.chisel.dir);
+  return {
+    async install() {
+      await installPinned({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
+      await store.credential();
+      await store.ensureAuthfile();
+      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile });
+      await installUnit(config, config.units['tunnel-server'], unit, (p, t) => writeFileAtomic(p, t, 0o644));
+    },
+    // no restart: chisel watches the authfile, and a restart would drop every connected tunnel
+    setAllowedPorts: (ports) => store.setAllowedPorts(ports),
+    allowedPorts: () => store.allowedPorts(),
+    credential: () => store.credential(),
+  };
+}
+
+export function chiselAuthfilePath(config: SystemConfig): string {
+  return join(config.chisel.dir, 'users.json');
+}

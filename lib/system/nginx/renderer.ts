@@ -1,0 +1,63 @@
+// Turns a vhost spec into file content, first making sure what the vhost points at exists:
+// the 495/496 help page, the IP panel's self-signed certificate, the client CA and its CRL.
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { createServerCert } from '../pki/self-signed.ts';
+import type { CertPaths, CertsAdapter, PkiAdapter, VhostSpec } from '../types.ts';
+import { HELP_PAGE_NAME, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
+
+export interface RendererOptions {
+  listenAddress: string;
+  ports: TemplateContext['ports'];
+  acmeWebroot: string;
+  helpDir: string;
+  selfSignedDir: string;
+  openssl: string;
+  timeoutMs: number;
+  certs: Pick<CertsAdapter, 'paths'>;
+  pki: Pick<PkiAdapter, 'ensureCa'>;
+}
+
+export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
+  return { fullchain: join(selfSignedDir, 'ip-panel.pem'), privkey: join(selfSignedDir, 'ip-panel.key') };
+}
+
+export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Promise<string> {
+  const ipPanelCert = ipPanelCertPaths(o.selfSignedDir);
+  return async (spec) => {
+    const needsClientCa = spec.kind === 'ip-panel' || spec.kind === 'panel';
+    let mtls = { caPath: '/nonexistent/ca.pem', crlPath: '/nonexistent/crl.pem' };
+    if (needsClientCa) {
+      mtls = await o.pki.ensureCa();
+      await ensureHelpPage(o.helpDir);
+    }
+    if (spec.kind === 'ip-panel' && !(await exists(ipPanelCert.fullchain))) {
+      await createServerCert({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
+        subjectAltNames: [], days: 3650 });
+    }
+    return renderVhost(spec, {
+      listenAddress: o.listenAddress,
+      ports: o.ports,
+      acmeWebroot: o.acmeWebroot,
+      helpDir: o.helpDir,
+      mtls,
+      ipPanelCert,
+      certFor: (fqdn) => o.certs.paths(fqdn),
+    });
+  };
+}
+
+async function ensureHelpPage(dir: string): Promise<void> {
+  const path = join(dir, HELP_PAGE_NAME);
+  if (!(await exists(path))) await writeFileAtomic(path, renderHelpPage());
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,370 @@
+// nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
+// sandbox render the same text, so what the sandbox writes is what production would run.
+import type { CertPaths, VhostSpec } from '../types.ts';
+import { assertAbsolutePath, assertFqdn, assertPort } from '../names.ts';
+
+export interface TemplateContext {
+  /** every listen names this address explicitly: mixing a wildcard and an address on one port fails silently */
+  listenAddress: string;
+  ports: { http: number; https: number; ipPanel: number; panel: number; tunnelServer: number; authPortal: number };
+  acmeWebroot: string;
+  helpDir: string;
+  /** client CA and CRL the panel vhosts verify against */
+  mtls: { caPath: string; crlPath: string };
+  ipPanelCert: CertPaths;
+  certFor(fqdn: string): CertPaths;
+}
+
+/** Panel paths reachable without a client certificate (the spec's health and public routes). */
+export const PUBLIC_PANEL_PATHS = { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/', '/invite/'] };
+
+export const HELP_PAGE_NAME = 'relay-mtls-help.html';
+
+/** Client-sent names nginx must never pass on as if it had set them. */
+const FORWARDED_CLIENT_CERT_HEADERS = [
+  'X-SSL-Client-Cert',
+  'X-SSL-Client-Escaped-Cert',
+  'X-SSL-Client-Fingerprint',
+  'X-SSL-Client-I-DN',
+  'X-SSL-Client-S-DN',
+  'X-SSL-Client-V-Start',
+  'X-SSL-Client-V-End',
+  'X-SSL-Client-V-Remain',
+  'X-SSL-Cipher',
+  'X-SSL-Protocol',
+  'X-SSL-Session-Id',
+];
+
+const REMOTE_HEADERS: Array<[header: string, variable: string, upstream: string]> = [
+  ['Remote-User', '$relay_remote_user', '$upstream_http_remote_user'],
+  ['Remote-Groups', '$relay_remote_groups', '$upstream_http_remote_groups'],
+  ['Remote-Name', '$relay_remote_name', '$upstream_http_remote_name'],
+  ['Remote-Email', '$relay_remote_email', '$upstream_http_remote_email'],
+];
+
+const AUTHZ_LOCATION = '/internal/relay-authz';
+
+export function vhostName(spec: VhostSpec): string {
+  if (spec.kind === 'ip-panel') return 'relay-ip-panel.conf';
+  return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
+}
+
+export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
+  switch (spec.kind) {
+    case 'ip-panel':
+      return renderIpPanel(ctx);
+    case 'panel':
+      return renderPanel(spec.fqdn, ctx);
+    case 'auth-portal':
+      return renderAuthPortal(spec.fqdn, ctx);
+    case 'tunnel-server':
+      return renderTunnelServer(spec.fqdn, ctx);
+    case 'app':
+      return renderApp(spec.fqdn, spec.port, spec.portalFqdn ?? defaultPortalFqdn(spec.fqdn), ctx);
+    case 'site':
+      return renderSite(spec, ctx);
+  }
+}
+
+export function defaultPortalFqdn(fqdn: string): string {
+  const parent = fqdn.split('.').slice(1).join('.');
+  return `auth.${parent}`;
+}
+
+// ---------- the vhosts ----------
+
+export function renderIpPanel(ctx: TemplateContext): string {
+  return [
+    header('IP panel: reachable by address, client certificate required'),
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.ipPanel)} ssl default_server;`,
+      'server_name _;',
+      ...tls(ctx.ipPanelCert),
+      ...panelBody(ctx),
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function renderPanel(fqdn: string, ctx: TemplateContext): string {
+  assertFqdn(fqdn);
+  return [
+    header(`panel ${fqdn}: client certificate required`),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(fqdn)), ...panelBody(ctx)]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
+  assertFqdn(fqdn);
+  return [
+    header(`auth portal ${fqdn}`),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
+      `server_name ${fqdn};`,
+      ...tls(ctx.certFor(fqdn)),
+      'location / {',
+      ...indent([
+        `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)};`,
+        ...forwardedHeaders(),
+        'proxy_set_header X-Forwarded-URI $request_uri;',
+      ]),
+      '}',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
+  assertFqdn(fqdn);
+  return [
+    header(`tunnel server ${fqdn}: WebSocket endpoint of the reverse tunnels`),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
+      `server_name ${fqdn};`,
+      ...tls(ctx.certFor(fqdn)),
+      'location / {',
+      ...indent([
+        `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.tunnelServer)};`,
+        ...forwardedHeaders(),
+        ...websocket(),
+        // tunnels stay open for days; idle ones must not be cut by proxy timeouts
+        'proxy_read_timeout 86400s;',
+        'proxy_send_timeout 86400s;',
+        'proxy_buffering off;',
+      ]),
+      '}',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: TemplateContext): string {
+  assertFqdn(fqdn);
+  assertPort(port);
+  assertFqdn(portalFqdn);
+  return [
+    header(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
+      `server_name ${fqdn};`,
+      ...tls(ctx.certFor(fqdn)),
+      ...authzLocation(ctx),
+      'location / {',
+      ...indent([
+        ...authRequest(portalFqdn, ctx),
+        `proxy_pass http://127.0.0.1:${port};`,
+        ...forwardedHeaders(),
+        ...websocket(),
+        'proxy_read_timeout 3600s;',
+        'proxy_send_timeout 3600s;',
+      ]),
+      '}',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
+  const fqdn = assertFqdn(spec.fqdn);
+  const root = assertAbsolutePath(spec.root);
+  const portal = spec.protected ? assertFqdn(spec.portalFqdn ?? defaultPortalFqdn(fqdn)) : null;
+  const fallback = spec.spaMode ? '/index.html' : '=404';
+  return [
+    header(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
+      `server_name ${fqdn};`,
+      ...tls(ctx.certFor(fqdn)),
+      `root "${root}";`,
+      'index index.html;',
+      ...(portal ? authzLocation(ctx) : []),
+      // hidden files (.htpasswd, .git) are never served
+      'location ~ /\\. {',
+      ...indent(['deny all;']),
+      '}',
+      'location / {',
+      ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
+      '}',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** The page nginx shows on 495 (bad certificate) and 496 (no certificate). */
+export function renderHelpPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Client certificate required</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>Client certificate required</h1>
+<p>This panel only answers browsers that present a client certificate issued by this relay.</p>
+<ol>
+<li>Import the <code>.p12</code> file you were given into your browser or system keychain.</li>
+<li>Restart the browser and open this address again; choose the certificate when asked.</li>
+</ol>
+<p>If you already imported it, the certificate may have been revoked or expired: ask the administrator for a new one.</p>
+</body></html>
+`;
+}
+
+// ---------- shared pieces ----------
+
+function header(what: string): string {
+  return `# managed by relay-panel: ${what}. Changes here are overwritten.`;
+}
+
+function indent(lines: string[]): string[] {
+  return lines.map((l) => (l === '' ? l : `    ${l}`));
+}
+
+function listen(ctx: TemplateContext, port: number): string {
+  if (!/^[0-9.]+$|^\[[0-9a-f:]+\]$/.test(ctx.listenAddress)) throw new Error(`invalid listen address ${ctx.listenAddress}`);
+  return `${ctx.listenAddress}:${assertPort(port)}`;
+}
+
+function httpsSuffix(ctx: TemplateContext): string {
+  return ctx.ports.https === 443 ? '' : `:${ctx.ports.https}`;
+}
+
+function tls(cert: CertPaths): string[] {
+  return [
+    `ssl_certificate "${assertAbsolutePath(cert.fullchain)}";`,
+    `ssl_certificate_key "${assertAbsolutePath(cert.privkey)}";`,
+    'ssl_protocols TLSv1.2 TLSv1.3;',
+    'ssl_prefer_server_ciphers off;',
+  ];
+}
+
+/** Port-80 server: ACME http-01 answers, everything else goes to HTTPS. */
+function httpRedirectServer(fqdn: string, ctx: TemplateContext): string[] {
+  return [
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.http)};`,
+      `server_name ${fqdn};`,
+      ...acmeLocation(ctx),
+      'location / {',
+      ...indent([`return 301 https://$host${httpsSuffix(ctx)}$request_uri;`]),
+      '}',
+    ]),
+    '}',
+  ];
+}
+
+function acmeLocation(ctx: TemplateContext): string[] {
+  return [
+    // a host-specific port-80 server shadows the default one, so each carries the ACME webroot
+    'location ^~ /.well-known/acme-challenge/ {',
+    ...indent([`root "${assertAbsolutePath(ctx.acmeWebroot)}";`, 'default_type text/plain;', 'try_files $uri =404;']),
+    '}',
+  ];
+}
+
+function forwardedHeaders(): string[] {
+  return [
+    'proxy_set_header Host $host;',
+    'proxy_set_header X-Real-IP $remote_addr;',
+    // exactly one trusted hop: the client's own X-Forwarded-For is replaced, not appended to
+    'proxy_set_header X-Forwarded-For $remote_addr;',
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header X-Forwarded-Host $http_host;',
+  ];
+}
+
+function websocket(): string[] {
+  return ['proxy_http_version 1.1;', 'proxy_set_header Upgrade $http_upgrade;', 'proxy_set_header Connection $http_connection;'];
+}
+
+function clientCertHeaders(): string[] {
+  return [
+    // proxy_set_header replaces any client-sent header of the same name; an empty value drops it
+    'proxy_set_header X-SSL-Client-Verify $ssl_client_verify;',
+    'proxy_set_header X-SSL-Client-DN $ssl_client_s_dn;',
+    'proxy_set_header X-SSL-Client-Serial $ssl_client_serial;',
+    // names nginx does not set would otherwise pass through from the client
+    ...FORWARDED_CLIENT_CERT_HEADERS.map((h) => `proxy_set_header ${h} "";`),
+  ];
+}
+
+function panelProxy(ctx: TemplateContext): string[] {
+  return [
+    `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.panel)};`,
+    ...forwardedHeaders(),
+    ...clientCertHeaders(),
+    ...websocket(),
+    'proxy_read_timeout 3600s;',
+    'client_max_body_size 60m;',
+  ];
+}
+
+/** Server body shared by the IP panel and panel.<domain>. */
+function panelBody(ctx: TemplateContext): string[] {
+  const exact = PUBLIC_PANEL_PATHS.exact.flatMap((p) => [`location = ${p} {`, ...indent(panelProxy(ctx)), '}']);
+  const prefix = PUBLIC_PANEL_PATHS.prefix.flatMap((p) => [`location ^~ ${p} {`, ...indent(panelProxy(ctx)), '}']);
+  return [
+    `ssl_client_certificate "${assertAbsolutePath(ctx.mtls.caPath)}";`,
+    // the CRL is read at reload: every revocation is followed by a reload
+    `ssl_crl "${assertAbsolutePath(ctx.mtls.crlPath)}";`,
+    // optional, so public routes work without a certificate; every other location demands SUCCESS
+    'ssl_verify_client optional;',
+    'ssl_verify_depth 1;',
+    // nginx answers these two with 400 unless the status is set explicitly
+    `error_page 495 =495 /${HELP_PAGE_NAME};`,
+    `error_page 496 =496 /${HELP_PAGE_NAME};`,
+    `location = /${HELP_PAGE_NAME} {`,
+    ...indent(['internal;', `root "${assertAbsolutePath(ctx.helpDir)}";`]),
+    '}',
+    ...exact,
+    ...prefix,
+    'location / {',
+    ...indent(['if ($ssl_client_verify != SUCCESS) {', '    return 496;', '}', ...panelProxy(ctx)]),
+    '}',
+  ];
+}
+
+function authzLocation(ctx: TemplateContext): string[] {
+  return [
+    `location = ${AUTHZ_LOCATION} {`,
+    ...indent([
+      'internal;',
+      `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)}/api/authz/auth-request;`,
+      'proxy_pass_request_body off;',
+      'proxy_set_header Content-Length "";',
+      'proxy_set_header Connection "";',
+      'proxy_set_header X-Original-Method $request_method;',
+      'proxy_set_header X-Original-URL $scheme://$http_host$request_uri;',
+      'proxy_set_header X-Forwarded-For $remote_addr;',
+      'proxy_set_header X-Forwarded-Proto $scheme;',
+      'proxy_set_header X-Forwarded-Host $http_host;',
+      'proxy_set_header X-Forwarded-URI $request_uri;',
+    ]),
+    '}',
+  ];
+}
+
+function authRequest(portalFqdn: string, ctx: TemplateContext): string[] {
+  return [
+    `auth_request ${AUTHZ_LOCATION};`,
+    ...REMOTE_HEADERS.map(([, variable, upstream]) => `auth_request_set ${variable} ${upstream};`),
+    `error_page 401 =302 https://${portalFqdn}${httpsSuffix(ctx)}/?rd=$scheme://$http_host$request_uri;`,
+    // the portal's answer replaces whatever the client sent under these names
+    ...REMOTE_HEADERS.map(([header, variable]) => `proxy_set_header ${header} ${variable};`),
+  ];
+}

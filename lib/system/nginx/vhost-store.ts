@@ -1,0 +1,167 @@
+// The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
+// symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
+import { lstat, mkdir, readFile, readlink, symlink, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { assertFileName } from '../names.ts';
+import { serialQueue } from '../common/serial.ts';
+import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec, type VhostState } from '../types.ts';
+import { vhostName } from './templates.ts';
+
+export interface VhostStoreOptions {
+  availableDir: string;
+  enabledDir: string;
+  render(spec: VhostSpec): Promise<string>;
+  /** throws a SystemError with nginx's words when the configuration is invalid */
+  test(): Promise<void>;
+  /** throws when the reload did not take effect */
+  reload(): Promise<void>;
+}
+
+interface Snapshot {
+  name: string;
+  content: string | null;
+  enabled: boolean;
+}
+
+export class VhostStore implements ProxyAdapter {
+  private readonly serial = serialQueue();
+
+  constructor(private readonly opts: VhostStoreOptions) {}
+
+  vhostName(spec: VhostSpec): string {
+    return vhostName(spec);
+  }
+
+  apply(changes: VhostChange[]): Promise<void> {
+    return this.serial(async () => {
+      await this.ensureDirs();
+      const rendered = await Promise.all(
+        changes.map(async (c) => (c.op === 'put' ? { name: vhostName(c.spec), content: await this.opts.render(c.spec) } : null)),
+      );
+      const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
+      const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
+      try {
+        for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, rendered[i]?.content ?? null);
+        await this.opts.test();
+      } catch (e) {
+        await this.restore(snapshots);
+        throw asSystemError(e);
+      }
+      try {
+        await this.opts.reload();
+      } catch (e) {
+        await this.restore(snapshots);
+        await this.opts.reload().catch(() => {});
+        throw asSystemError(e);
+      }
+    });
+  }
+
+  async state(name: string): Promise<VhostState> {
+    const s = await this.snapshot(assertFileName(name));
+    return { name, written: s.content !== null, enabled: s.enabled };
+  }
+
+  reload(): Promise<void> {
+    return this.serial(() => this.opts.reload());
+  }
+
+  private async applyOne(change: VhostChange, name: string, content: string | null): Promise<void> {
+    switch (change.op) {
+      case 'put':
+        await writeFileAtomic(this.available(name), content ?? '', 0o644);
+        if (change.enabled) await this.link(name);
+        else await this.unlink(name);
+        return;
+      case 'enable':
+        if ((await readOrNull(this.available(name))) === null) throw new SystemError(`vhost ${name} does not exist`);
+        await this.link(name);
+        return;
+      case 'disable':
+        await this.unlink(name);
+        return;
+      case 'remove':
+        await this.unlink(name);
+        await unlink(this.available(name)).catch(ignoreMissing);
+        return;
+    }
+  }
+
+  private async snapshot(name: string): Promise<Snapshot> {
+    const content = await readOrNull(this.available(name));
+    return { name, content, enabled: await this.isLinked(name) };
+  }
+
+  private async restore(snapshots: Snapshot[]): Promise<void> {
+    for (const s of snapshots) {
+      if (s.content === null) await unlink(this.available(s.name)).catch(ignoreMissing);
+      else await writeFileAtomic(this.available(s.name), s.content, 0o644);
+      if (s.enabled) await this.link(s.name);
+      else await this.unlink(s.name);
+    }
+  }
+
+  private async ensureDirs(): Promise<void> {
+    await mkdir(this.opts.availableDir, { recursive: true });
+    await mkdir(this.opts.enabledDir, { recursive: true });
+  }
+
+  private available(name: string): string {
+    return join(this.opts.availableDir, name);
+  }
+
+  private enabled(name: string): string {
+    return join(this.opts.enabledDir, name);
+  }
+
+  private async isLinked(name: string): Promise<boolean> {
+    try {
+      await lstat(this.enabled(name));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async link(name: string): Promise<void> {
+    const target = this.available(name);
+    try {
+      if ((await readlink(this.enabled(name))) === target) return;
+    } catch {
+      // missing or not a link: replaced below
+    }
+    await this.unlink(name);
+    await symlink(target, this.enabled(name));
+  }
+
+  private async unlink(name: string): Promise<void> {
+    await unlink(this.enabled(name)).catch(ignoreMissing);
+  }
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    ignoreMissing(e);
+    return null;
+  }
+}
+
+function ignoreMissing(e: unknown): void {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+}
+
+function asSystemError(e: unknown): SystemError {
+  return e instanceof SystemError ? e : new SystemError((e as Error).message ?? String(e));
+}
+
+/** nginx's own diagnosis from `nginx -t` output: the [emerg]/[crit] lines, without the noise. */
+export function nginxDiagnosis(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.replace(/^nginx: /, '').trim())
+    .filter((l) => /\[(emerg|crit|alert)\]/.test(l));
+  return lines.length ? lines.join('; ') : output.trim().split('\n').slice(-3).join('; ');
+}

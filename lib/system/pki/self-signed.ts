@@ -1,0 +1,43 @@
+// Self-signed and locally signed server certificates (the IP panel; sandbox "ACME").
+import { X509Certificate } from 'node:crypto';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { run } from '../exec.ts';
+import type { CertPaths } from '../types.ts';
+
+export interface ServerCertRequest {
+  openssl: string;
+  timeoutMs: number;
+  paths: CertPaths;
+  commonName: string;
+  /** e.g. ['DNS:a.example.com'] or ['IP:203.0.113.7'] */
+  subjectAltNames: string[];
+  days: number;
+  /** sign with this CA instead of self-signing */
+  issuer?: CertPaths;
+  isCa?: boolean;
+}
+
+export async function createServerCert(req: ServerCertRequest): Promise<void> {
+  await mkdir(dirname(req.paths.fullchain), { recursive: true });
+  await mkdir(dirname(req.paths.privkey), { recursive: true, mode: 0o700 });
+  const ext = req.isCa
+    ? ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']
+    : ['-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'extendedKeyUsage=serverAuth'];
+  const san = req.subjectAltNames.length ? ['-addext', `subjectAltName=${req.subjectAltNames.join(',')}`] : [];
+  const issuer = req.issuer ? ['-CA', req.issuer.fullchain, '-CAkey', req.issuer.privkey] : [];
+  await run(req.openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+    '-days', String(req.days), '-subj', `/CN=${req.commonName}`, ...ext, ...san, ...issuer,
+    '-keyout', req.paths.privkey, '-out', req.paths.fullchain], { timeoutMs: req.timeoutMs });
+  await chmod(req.paths.privkey, 0o600);
+}
+
+/** Expiry of the first certificate in a PEM file, or null when there is none. */
+export async function certificateExpiry(path: string): Promise<Date | null> {
+  try {
+    const pem = await readFile(path, 'utf8');
+    return new Date(new X509Certificate(pem).validTo);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+// Sandbox certificates: a local CA signs a 90-day certificate per name, as ACME would issue it.
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
+import type { SystemConfig } from '../config.ts';
+import { assertFqdn } from '../names.ts';
+import { certificateExpiry, createServerCert } from '../pki/self-signed.ts';
+import { SystemError, type CertInfo, type CertPaths, type CertsAdapter } from '../types.ts';
+import type { SandboxControls } from './controls.ts';
+import { sandboxPaths } from './paths.ts';
+
+const DAY = 86_400_000;
+
+export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number): CertsAdapter {
+  const p = sandboxPaths(dataDir);
+  const ca: CertPaths = { fullchain: join(p.localCa, 'ca.pem'), privkey: join(p.localCa, 'ca.key') };
+  const tool = { openssl: config.binaries.openssl, timeoutMs: config.timeouts.defaultMs };
+
+  const paths = (fqdn: string): CertPaths => {
+    assertFqdn(fqdn);
+    return { fullchain: join(p.certsLive, fqdn, 'fullchain.pem'), privkey: join(p.certsLive, fqdn, 'privkey.pem') };
+  };
+  const has = async (fqdn: string): Promise<boolean> => {
+    const expiry = await certificateExpiry(paths(fqdn).fullchain);
+    return expiry !== null && expiry.getTime() > now();
+  };
+  const sign = async (fqdn: string) => {
+    if ((await certificateExpiry(ca.fullchain)) === null) {
+      await createServerCert({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
+    }
+    await createServerCert({ ...tool, paths: paths(fqdn), commonName: fqdn, subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
+  };
+
+  return {
+    paths,
+    has,
+    async issue(fqdn) {
+      assertFqdn(fqdn);
+      if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
+      await sign(fqdn);
+      controls.record('certs.issue', { fqdn });
+      return { issued: true, paths: paths(fqdn) };
+    },
+    async list() {
+      let names: string[] = [];
+      try {
+        names = (await readdir(p.certsLive)).sort();
+      } catch {
+        return [];
+      }
+      const out: CertInfo[] = [];
+      for (const domain of names) {
+        const expiry = await certificateExpiry(paths(domain).fullchain);
+        if (!expiry) continue;
+        out.push({ domain, expiresAt: expiry.toISOString(), daysLeft: Math.floor((expiry.getTime() - now()) / DAY), paths: paths(domain) });
+      }
+      return out;
+    },
+    async renew(fqdn) {
+      if ((await certificateExpiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
+      await rm(paths(fqdn).fullchain, { force: true });
+      await sign(fqdn);
+      controls.record('certs.renew', { fqdn });
+      controls.record('proxy.reload', { by: 'certs.renew' });
+    },
+    async setupAutoRenew() {
+      await writeFileAtomic(p.certsState, JSON.stringify({ active: true, since: new Date(now()).toISOString() }) + '\n');
+      controls.record('certs.setupAutoRenew');
+    },
+    async autoRenewStatus() {
+      try {
+        const s = JSON.parse(await readFile(p.certsState, 'utf8')) as { active: boolean };
+        // certbot.timer runs twice a day
+        return { active: s.active, nextRun: new Date(now() + 12 * 3600_000).toISOString(), lastRun: null };
+      } catch {
+        return { active: false, nextRun: null, lastRun: null };
+      }
+    },
+  };
+}

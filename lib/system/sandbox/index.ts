@@ -1,0 +1,116 @@
+/**
+ * The sandbox system: every adapter plays the host inside `<dataDir>/system`, without root and
+ * without the host programs (openssl only). `npm start` and the unit tests of every domain use it.
+ *
+ * Test levers (get them with `sandboxControls(system)`):
+ *
+ *   const sb = sandboxControls(system);
+ *   sb.failNext('certs.issue', 'boom');            // next certs.issue rejects: SystemError('boom')
+ *   sb.failNext('proxy.test', 'nginx: [emerg] x');  // next proxy.apply writes, "fails nginx -t", rolls back
+ *   sb.failNext('tunnelServer.setAllowedPorts');     // chisel reconfiguration fails once
+ *   sb.failNext('authPortal.restart', 'no', 2);      // the next two restarts fail
+ *   sb.failNext('dns.resolve4', 'SERVFAIL');         // the resolver itself errors
+ *   sb.setDns('example.com', ['203.0.113.7']);       // example.com and *.example.com resolve
+ *   sb.setDns('bad.example.com', []);                // ...except this one (and its subdomains)
+ *   sb.setDns('example.com', null);                  // drop the record again
+ *   sb.eventsOf('authPortal.restart').length;        // what happened: proxy.reload, certs.issue, ...
+ *   sb.setServiceStatus('tunnel-server', 'failed');  // a unit's observed state
+ *   sb.appendLog('proxy', 'a line');                 // feeds services.follow('proxy')
+ *   sb.clearFailures();
+ *
+ * Any `<adapter>.<method>` of System is a failure point, plus `proxy.test`. Injected failures are
+ * SystemErrors with code 'injected'. Methods that return synchronously (`proxy.vhostName`,
+ * `certs.paths`, `services.follow`) throw instead of rejecting.
+ *
+ * DNS without an explicit record asks `ctx.sandboxDns` (see `hostIpResolver` in ../context.ts:
+ * the configured domain and its subdomains resolve to the host ip), else does not resolve.
+ */
+import type { SystemConfig } from '../config.ts';
+import type { SystemContext } from '../context.ts';
+import { createStats } from '../common/stats.ts';
+import { OpensslPki } from '../pki/openssl-pki.ts';
+import type { System } from '../types.ts';
+import { createSandboxAuthPortal } from './auth-portal.ts';
+import { createSandboxCerts } from './certs.ts';
+import { SandboxControls, type FailurePoint } from './controls.ts';
+import { createSandboxDns } from './dns.ts';
+import { sandboxPaths } from './paths.ts';
+import { createSandboxProxy } from './proxy.ts';
+import { createSandboxServices } from './services.ts';
+import { createSandboxTunnelServer } from './tunnel-server.ts';
+
+export { SandboxControls, type FailurePoint, type SandboxEvent } from './controls.ts';
+export { sandboxPaths } from './paths.ts';
+
+const controlsOf = new WeakMap<System, SandboxControls>();
+
+const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow']);
+
+export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
+  const now = ctx.now ?? Date.now;
+  const controls = new SandboxControls(now, config.sandbox.dns);
+  const pki = new OpensslPki({
+    openssl: config.binaries.openssl,
+    dir: sandboxPaths(ctx.dataDir).pki,
+    caCommonName: config.pki.caCommonName,
+    clientCertDays: config.pki.clientCertDays,
+    timeoutMs: config.timeouts.defaultMs,
+  });
+  const certs = createSandboxCerts(config, ctx.dataDir, controls, now);
+  const raw: System = {
+    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki }),
+    certs,
+    tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
+    authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
+    services: createSandboxServices(config, controls, now),
+    dns: createSandboxDns(controls, ctx.sandboxDns),
+    stats: createStats({ now }),
+    pki,
+  };
+  const system = {} as Record<keyof System, unknown>;
+  for (const key of Object.keys(raw) as Array<keyof System>) system[key] = withFailureHooks(key, raw[key], controls);
+  const result = system as unknown as System;
+  controlsOf.set(result, controls);
+  ctx.log?.(`sandbox system in ${sandboxPaths(ctx.dataDir).root}`);
+  return result;
+}
+
+/** The test levers of a sandbox system; throws for a host system. */
+export function sandboxControls(system: System): SandboxControls {
+  const controls = controlsOf.get(system);
+  if (!controls) throw new Error('not a sandbox system');
+  return controls;
+}
+
+export function isSandboxSystem(system: System): boolean {
+  return controlsOf.has(system);
+}
+
+function withFailureHooks<T extends object>(adapter: string, target: T, controls: SandboxControls): T {
+  const proto = Object.getPrototypeOf(target) as object | null;
+  // class instances (VhostStore, OpensslPki) keep their methods on the prototype
+  const names = new Set([
+    ...Object.keys(target),
+    ...(proto && proto !== Object.prototype ? Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor') : []),
+  ]);
+  const wrapped = Object.create(null) as Record<string, unknown>;
+  for (const name of names) {
+    const value = (target as Record<string, unknown>)[name];
+    if (typeof value !== 'function') {
+      wrapped[name] = value;
+      continue;
+    }
+    const point = `${adapter}.${name}` as FailurePoint;
+    const fn = value as (...args: unknown[]) => unknown;
+    wrapped[name] = SYNC_METHODS.has(point)
+      ? (...args: unknown[]) => {
+          controls.checkFailure(point);
+          return fn.apply(target, args);
+        }
+      : async (...args: unknown[]) => {
+          controls.checkFailure(point);
+          return fn.apply(target, args);
+        };
+  }
+  return wrapped as T;
+}

@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+
+/** Where the sandbox plays the host: everything under `<dataDir>/system`. */
+export function sandboxPaths(dataDir: string) {
+  const root = join(dataDir, 'system');
+  return {
+    root,
+    sitesAvailable: join(root, 'nginx', 'sites-available'),
+    sitesEnabled: join(root, 'nginx', 'sites-enabled'),
+    nginxHelp: join(root, 'nginx', 'help'),
+    selfSigned: join(root, 'nginx', 'ip-panel-cert'),
+    acmeWebroot: join(root, 'acme-webroot'),
+    certsLive: join(root, 'certs', 'live'),
+    localCa: join(root, 'certs', 'local-ca'),
+    certsState: join(root, 'certs', 'auto-renew.json'),
+    chisel: join(root, 'chisel'),
+    authelia: join(root, 'authelia'),
+    pki: join(root, 'pki'),
+  };
+}

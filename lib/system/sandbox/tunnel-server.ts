@@ -1,0 +1,26 @@
+// Sandbox tunnel server: the same authfile the host writes, nothing run.
+import { AuthfileStore } from '../common/authfile.ts';
+import type { TunnelServerAdapter } from '../types.ts';
+import type { SandboxControls } from './controls.ts';
+import { sandboxPaths } from './paths.ts';
+
+export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter & { authfilePath: string } {
+  const store = new AuthfileStore(sandboxPaths(dataDir).chisel);
+  return {
+    authfilePath: store.authfile,
+    async install() {
+      await store.credential();
+      await store.ensureAuthfile();
+      controls.setServiceStatus('tunnel-server', 'active');
+      controls.record('tunnelServer.install');
+      controls.appendLog('tunnel-server', 'chisel: server listening on 127.0.0.1:9090 (sandbox)');
+    },
+    async setAllowedPorts(ports) {
+      await store.setAllowedPorts(ports);
+      controls.record('tunnelServer.setAllowedPorts', { ports: [...ports] });
+      controls.appendLog('tunnel-server', `chisel: authfile reloaded (${ports.length} ports)`);
+    },
+    allowedPorts: () => store.allowedPorts(),
+    credential: () => store.credential(),
+  };
+}

@@ -1,0 +1,219 @@
+// The host, as the domain services see it. `host/*` drives the real programs; `sandbox/*` plays
+// them inside dataDir. Domain code depends only on these interfaces.
+
+/** A step on the host failed. `message` is the program's own words (stderr, exit status). */
+export class SystemError extends Error {
+  constructor(
+    message: string,
+    readonly program?: string,
+    readonly stderr?: string,
+    /** machine-readable cause when there is one: exit code, errno name, `timeout` */
+    readonly code?: string,
+    /** what the program printed on stdout before failing (certbot explains failures there) */
+    readonly stdout?: string,
+  ) {
+    super(message);
+    this.name = 'SystemError';
+  }
+
+  /** What a 500 response puts after the spec's prefix (`Certificate issuance failed: ...`). */
+  get details(): string {
+    return this.message;
+  }
+}
+
+// ---------- proxy (nginx) ----------
+
+/** What a virtual host is for; the adapter renders it with its own ports and paths. */
+export type VhostSpec =
+  | { kind: 'ip-panel' }
+  | { kind: 'panel'; fqdn: string }
+  | { kind: 'auth-portal'; fqdn: string }
+  | { kind: 'tunnel-server'; fqdn: string }
+  | { kind: 'app'; fqdn: string; port: number; portalFqdn?: string }
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string };
+// `portalFqdn`: the auth portal that protects the vhost; defaults to `auth.` + the parent of `fqdn`,
+// so custom-domain sites should pass `auth.<domain>` explicitly.
+
+export type VhostChange =
+  | { op: 'put'; spec: VhostSpec; enabled: boolean }
+  | { op: 'enable' | 'disable' | 'remove'; name: string };
+
+export interface VhostState {
+  name: string;
+  written: boolean;
+  enabled: boolean;
+}
+
+export interface ProxyAdapter {
+  /** The file name a spec is stored under (stable, derived from kind and fqdn). */
+  vhostName(spec: VhostSpec): string;
+  /**
+   * Applies the changes, tests the whole configuration and reloads. On a failed test every
+   * touched vhost is restored to its previous state and a SystemError carries nginx's message.
+   */
+  apply(changes: VhostChange[]): Promise<void>;
+  state(name: string): Promise<VhostState>;
+  /** Reload without changes (for example after a new CRL). */
+  reload(): Promise<void>;
+}
+
+// ---------- certificates (certbot) ----------
+
+export interface CertPaths {
+  fullchain: string;
+  privkey: string;
+}
+
+export interface CertInfo {
+  domain: string;
+  expiresAt: string;
+  daysLeft: number;
+  paths: CertPaths;
+}
+
+export interface AutoRenewStatus {
+  active: boolean;
+  nextRun: string | null;
+  lastRun: string | null;
+}
+
+export interface CertsAdapter {
+  paths(fqdn: string): CertPaths;
+  /** A valid (unexpired) certificate exists for the name. */
+  has(fqdn: string): Promise<boolean>;
+  /** Issues unless a valid certificate exists; `issued` says which. */
+  issue(fqdn: string, email: string): Promise<{ issued: boolean; paths: CertPaths }>;
+  list(): Promise<CertInfo[]>;
+  renew(fqdn: string): Promise<void>;
+  setupAutoRenew(): Promise<void>;
+  autoRenewStatus(): Promise<AutoRenewStatus>;
+}
+
+// ---------- tunnel server (chisel) ----------
+
+export interface TunnelCredential {
+  user: string;
+  password: string;
+}
+
+export interface TunnelServerAdapter {
+  /** Pinned, checksummed install plus the service unit; idempotent. */
+  install(): Promise<void>;
+  /** Rewrites the authfile atomically so only these reverse ports are allowed; no restart. */
+  setAllowedPorts(ports: number[]): Promise<void>;
+  allowedPorts(): Promise<number[]>;
+  /** The client credential, created once; clients take it from the AUTH environment variable. */
+  credential(): Promise<TunnelCredential>;
+}
+
+// ---------- auth portal (Authelia) ----------
+
+export interface PortalUser {
+  username: string;
+  displayname: string;
+  email: string;
+  groups: string[];
+  /** bcrypt hash, never returned by the API */
+  password: string;
+}
+
+export interface ProtectedSiteRule {
+  fqdn: string;
+  /** empty: every authenticated user */
+  allowedUsers: string[];
+}
+
+export interface AuthPortalAdapter {
+  /** Configuration, secrets (generated once, 0600) and service; idempotent across retries. */
+  install(opts: { domain: string }): Promise<void>;
+  readUsers(): Promise<PortalUser[]>;
+  writeUsers(users: PortalUser[]): Promise<void>;
+  /** Stores a TOTP secret for the user through the portal's storage CLI. */
+  setTotp(username: string, base32Secret: string): Promise<void>;
+  setAccessRules(rules: ProtectedSiteRule[]): Promise<void>;
+  restart(): Promise<void>;
+}
+
+// ---------- services (systemd + journal) ----------
+
+export const SERVICE_NAMES = ['proxy', 'tunnel-server', 'auth-portal', 'panel'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+export const SERVICE_ACTIONS = ['start', 'stop', 'restart', 'reload'] as const;
+export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
+
+export interface ServiceStatus {
+  name: ServiceName;
+  status: 'active' | 'inactive' | 'failed' | 'unknown';
+  uptime: string;
+}
+
+export interface LogLine {
+  timestamp: string;
+  message: string;
+}
+
+/** An async stream of log lines; `close()` ends the follow process. */
+export interface LogFollow extends AsyncIterable<LogLine> {
+  close(): void;
+}
+
+export interface ServicesAdapter {
+  status(name: ServiceName): Promise<ServiceStatus>;
+  control(name: ServiceName, action: ServiceAction): Promise<void>;
+  follow(name: ServiceName, backlog: number): LogFollow;
+}
+
+// ---------- dns ----------
+
+export interface DnsAdapter {
+  /** IPv4 addresses of the name; an empty list when it does not resolve (NXDOMAIN, NODATA). */
+  resolve4(name: string): Promise<string[]>;
+}
+
+// ---------- stats ----------
+
+export interface SystemStats {
+  cpu: { usage: number; cores: number };
+  memory: { total: number; used: number; free: number };
+  disk: { total: number; used: number; free: number };
+  uptime: number;
+}
+
+export interface StatsAdapter {
+  /** Cached for 2 s. */
+  snapshot(): Promise<SystemStats>;
+}
+
+// ---------- pki (openssl) ----------
+
+export interface IssuedClientCert {
+  serial: string; // uppercase hex, as nginx reports $ssl_client_serial
+  certPem: string;
+  keyPem: string;
+}
+
+export interface PkiAdapter {
+  ensureCa(): Promise<{ caPath: string; crlPath: string }>;
+  /** CN is `admin` or `agent:<label>`. */
+  issueClientCert(commonName: string, days?: number): Promise<IssuedClientCert>;
+  toPkcs12(cert: IssuedClientCert, password: string): Promise<Buffer>;
+  /** Signs a CSR with the subject forced to the given CN. */
+  signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }>;
+  revoke(serial: string): Promise<void>;
+  /** Regenerates the CRL file nginx reads and returns its path. */
+  writeCrl(): Promise<string>;
+}
+
+// ---------- the bundle ----------
+
+export interface System {
+  proxy: ProxyAdapter;
+  certs: CertsAdapter;
+  tunnelServer: TunnelServerAdapter;
+  authPortal: AuthPortalAdapter;
+  services: ServicesAdapter;
+  dns: DnsAdapter;
+  stats: StatsAdapter;
+  pki: PkiAdapter;
+}

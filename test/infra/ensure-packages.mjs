@@ -1,0 +1,65 @@
+// Makes sure the programs of the integration tests are installed (nginx, pebble, certbot,
+// dnsmasq, openssl). As root it installs the missing Debian packages; otherwise it names them
+// and the command, and exits 1. Plain JS: it runs before anything is compiled.
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+export const REQUIRED = [
+  { pkg: 'nginx', binary: '/usr/sbin/nginx' },
+  { pkg: 'pebble', binary: '/usr/bin/pebble' },
+  { pkg: 'certbot', binary: '/usr/bin/certbot' },
+  { pkg: 'dnsmasq', binary: '/usr/sbin/dnsmasq' },
+  { pkg: 'openssl', binary: '/usr/bin/openssl' },
+];
+
+export const INSTALL_ARGS = ['install', '-y', 'nginx', 'pebble', 'certbot', 'dnsmasq', 'openssl'];
+
+export function missingPackages(isExecutable = executable) {
+  return REQUIRED.filter((r) => !isExecutable(r.binary)).map((r) => r.pkg);
+}
+
+/** What a non-root user is told; pure so it can be tested on a machine that has everything. */
+export function notRootMessage(missing) {
+  return [
+    `Missing programs for the integration tests: ${missing.join(', ')}`,
+    'Install them as root (Debian/Ubuntu):',
+    `  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get ${INSTALL_ARGS.join(' ')}`,
+  ].join('\n');
+}
+
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  const missing = missingPackages();
+  if (missing.length === 0) return;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+    console.error(notRootMessage(missing));
+    process.exit(1);
+  }
+  const run = promisify(execFile);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  console.log(`installing ${missing.join(', ')} ...`);
+  await run('/usr/bin/apt-get', ['update'], { env, maxBuffer: 64 * 1024 * 1024 });
+  await run('/usr/bin/apt-get', INSTALL_ARGS, { env, maxBuffer: 64 * 1024 * 1024 });
+  const still = missingPackages();
+  if (still.length) {
+    console.error(`still missing after apt-get: ${still.join(', ')}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((e) => {
+    console.error(`ensure-packages: ${e.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,199 @@
+// Host adapters against fake executables (test/fakes/bin) where the real program cannot run here:
+// systemd is not PID 1, and chisel and Authelia are not packaged.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { createSystem, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
+import type { SystemConfigInput } from '../../../lib/system/config.ts';
+import { journalArgs } from '../../../lib/system/host/services.ts';
+import { freePorts } from '../../infra/ports.ts';
+import { waitFor } from '../../infra/processes.ts';
+import { timed } from '../../helpers/timeout.ts';
+
+const FAKES = resolve(new URL('../../fakes/bin', import.meta.url).pathname);
+const s = suite('host adapters with fake systemctl, journalctl, chisel and authelia');
+let dir = '';
+let server: Server;
+let port = 0;
+const assets = new Map<string, Buffer>();
+const env = { argvLog: '', state: '', chiselLog: '', journalPid: '' };
+const saved: Record<string, string | undefined> = {};
+let chiselChild: ChildProcess | null = null;
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const calls = async (prog: string) =>
+  (await readFile(env.argvLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { prog: string; argv: string[] }).filter((c) => c.prog === prog).map((c) => c.argv);
+
+function makeSystem(extra: SystemConfigInput = {}): System {
+  const base: SystemConfigInput = {
+    driver: 'host',
+    binaries: {
+      systemctl: join(FAKES, 'systemctl'),
+      journalctl: join(FAKES, 'journalctl'),
+      chisel: join(dir, 'bin', 'chisel'),
+      authelia: join(dir, 'bin', 'authelia'),
+    },
+    chisel: { dir: join(dir, 'chisel'), release: { version: '1.9.0', url: `http://127.0.0.1:${port}/chisel_1.9.0_linux_amd64.gz`, sha256: sha(assets.get('/chisel_1.9.0_linux_amd64.gz')!) } },
+    authelia: { dir: join(dir, 'authelia'), release: { version: '4.38.4', url: `http://127.0.0.1:${port}/authelia-v4.38.4-linux-amd64.tar.gz`, sha256: sha(assets.get('/authelia-v4.38.4-linux-amd64.tar.gz')!) } },
+    systemd: { unitDir: join(dir, 'systemd') },
+    acme: { configDir: join(dir, 'letsencrypt') },
+    pki: { dir: join(dir, 'pki') },
+  };
+  return createSystem(systemConfig({ ...base, ...extra }), { dataDir: dir });
+}
+
+s.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-fakes-'));
+  await mkdir(join(dir, 'bin'), { recursive: true });
+  Object.assign(env, { argvLog: join(dir, 'argv.log'), state: join(dir, 'systemd.json'), chiselLog: join(dir, 'chisel.log'), journalPid: join(dir, 'journal.pid') });
+  for (const [k, v] of Object.entries({ FAKE_ARGV_LOG: env.argvLog, FAKE_SYSTEMD_STATE: env.state, FAKE_CHISEL_LOG: env.chiselLog, FAKE_JOURNAL_PIDFILE: env.journalPid })) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  // release assets: the fake programs themselves, packed the way upstream ships them
+  assets.set('/chisel_1.9.0_linux_amd64.gz', gzipSync(await readFile(join(FAKES, 'chisel'))));
+  const stage = join(dir, 'stage', 'authelia');
+  await mkdir(stage, { recursive: true });
+  await writeFile(join(stage, 'authelia-linux-amd64'), await readFile(join(FAKES, 'authelia')), { mode: 0o755 });
+  await writeFile(join(stage, 'README.md'), 'readme');
+  execFileSync('/usr/bin/tar', ['-czf', join(dir, 'stage', 'a.tar.gz'), '-C', stage, 'README.md', 'authelia-linux-amd64']);
+  assets.set('/authelia-v4.38.4-linux-amd64.tar.gz', await readFile(join(dir, 'stage', 'a.tar.gz')));
+  [port] = await freePorts(1);
+  server = createServer((req, res) => {
+    const body = assets.get(req.url ?? '');
+    res.statusCode = body ? 200 : 404;
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+});
+
+s.after(async () => {
+  chiselChild?.kill('SIGKILL');
+  await new Promise((r) => server?.close(r));
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+s('fake systemctl: start/stop/status parsing and the uptime string', timed(15_000, async () => {
+  const system = makeSystem();
+  await system.services.control('proxy', 'start');
+  assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'active', uptime: '0m' });
+  const state = JSON.parse(await readFile(env.state, 'utf8'));
+  state['nginx.service'].since = Date.now() - (2 * 86400 + 3 * 3600 + 4 * 60 + 5) * 1000;
+  await writeFile(env.state, JSON.stringify(state));
+  assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'active', uptime: '2d 3h 4m' });
+  await system.services.control('proxy', 'stop');
+  assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'inactive', uptime: '' });
+  await system.services.control('proxy', 'reload').then(() => assert.unreachable(), (e: SystemError) => assert.match(e.message, 'not active'));
+  await system.services.control('panel', 'stop').then(() => assert.unreachable(), (e: Error) => assert.instance(e, SystemError));
+  const argv = await calls('systemctl');
+  assert.equal(argv[0], ['start', 'nginx']);
+  assert.ok(argv.some((a) => a.join(' ') === 'is-active nginx'));
+  assert.ok(argv.some((a) => a.join(' ') === 'show nginx --timestamp=utc -p ActiveEnterTimestamp --value'));
+  assert.ok(argv.some((a) => a.join(' ') === 'stop nginx'));
+  assert.not.ok(argv.some((a) => a[0] === 'stop' && a[1] === 'relay-panel'));
+}));
+
+s('fake journalctl: follow parses short-iso lines and kills the child on close', timed(15_000, async () => {
+  const system = makeSystem();
+  const follow = system.services.follow('tunnel-server', 3);
+  const seen: Array<{ timestamp: string; message: string }> = [];
+  for await (const line of follow) {
+    seen.push(line);
+    if (seen.length === 5) break; // 3 backlog + 2 followed; leaving the loop closes the follow
+  }
+  assert.equal(seen[0], { timestamp: '2026-11-21T12:00:00.000Z', message: 'line 0' });
+  assert.is(seen[4]!.message, 'line 4');
+  assert.equal((await calls('journalctl')).at(-1), journalArgs('chisel', 3));
+  const pid = Number(await readFile(env.journalPid, 'utf8'));
+  await waitFor('journalctl to exit', async () => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }, null, 3000);
+}));
+
+s('fake chisel: pinned install, authfile content, reload without restart', timed(20_000, async () => {
+  const system = makeSystem();
+  await system.tunnelServer.install();
+  assert.is((await stat(join(dir, 'bin', 'chisel'))).mode & 0o777, 0o755);
+  const systemctlCalls = (await calls('systemctl')).map((a) => a.join(' '));
+  assert.ok(systemctlCalls.includes('daemon-reload'));
+  assert.ok(systemctlCalls.includes('enable --now chisel'));
+  const unit = await readFile(join(dir, 'systemd', 'chisel.service'), 'utf8');
+  const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
+  assert.equal(execStart.slice(1, 7), ['server', '--reverse', '--host', '127.0.0.1', '--port', '9090']);
+  // run the unit's command line as systemd would
+  chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
+  const events = async () => (await readFile(env.chiselLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start'), null, 5000);
+
+  const cred = await system.tunnelServer.credential();
+  await system.tunnelServer.setAllowedPorts([8002, 8001]);
+  const expected = { [`${cred.user}:${cred.password}`]: ['^R:127\\.0\\.0\\.1:8001$', '^R:127\\.0\\.0\\.1:8002$'] };
+  await waitFor('reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(expected)), null, 5000);
+  await system.tunnelServer.setAllowedPorts([8002]);
+  const single = { [`${cred.user}:${cred.password}`]: ['^R:127\\.0\\.0\\.1:8002$'] };
+  await waitFor('second reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(single)), null, 5000);
+  const all = await events();
+  assert.ok(all.every((e) => e.pid === chiselChild!.pid), 'one chisel process throughout');
+  assert.not.ok(all.some((e) => e.event === 'watch-lost' || e.event === 'stop'));
+  assert.not.ok((await calls('systemctl')).some((a) => a[0] === 'restart'), 'no restart');
+  assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
+  assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o777, 0o600);
+  // a second install downloads nothing and keeps the grants
+  server.closeAllConnections();
+  await system.tunnelServer.install();
+  assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
+  chiselChild.kill('SIGTERM');
+}));
+
+s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart', timed(20_000, async () => {
+  const system = makeSystem();
+  await system.authPortal.install({ domain: 'example.com' });
+  const cfgPath = join(dir, 'authelia', 'configuration.yml');
+  const secretsBefore = await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8');
+  await system.authPortal.install({ domain: 'example.com' });
+  assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
+  await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');
+  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'alice', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', cfgPath]);
+  await system.authPortal.restart();
+  assert.equal((await calls('systemctl')).at(-1), ['restart', 'authelia']);
+  assert.match(await readFile(join(dir, 'systemd', 'authelia.service'), 'utf8'), `ExecStart=${join(dir, 'bin', 'authelia')} --config ${cfgPath}`);
+}));
+
+s('a release with the wrong SHA-256 is never installed', timed(10_000, async () => {
+  const target = join(dir, 'bin', 'chisel-bad');
+  const system = makeSystem({
+    binaries: { systemctl: join(FAKES, 'systemctl'), chisel: target },
+    chisel: { dir: join(dir, 'chisel-bad'), release: { version: '1.9.0', url: `http://127.0.0.1:${port}/chisel_1.9.0_linux_amd64.gz`, sha256: '0'.repeat(64) } },
+  });
+  await system.tunnelServer.install().then(() => assert.unreachable(), (e: Error) => assert.match(e.message, 'SHA-256 mismatch'));
+  assert.not.ok(existsSync(target));
+}));
+
+s('fake systemctl: certbot auto-renew timer and deploy hook', timed(10_000, async () => {
+  const system = makeSystem();
+  await system.certs.setupAutoRenew();
+  const hook = await readFile(join(dir, 'letsencrypt', 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx'), 'utf8');
+  assert.match(hook, '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
+  const status = await system.certs.autoRenewStatus();
+  assert.is(status.active, true);
+  assert.ok(status.nextRun && Date.parse(status.nextRun) > Date.now());
+  assert.is(status.lastRun, null);
+}));
+
+s.run();

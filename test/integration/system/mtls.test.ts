@@ -1,0 +1,109 @@
+// The mTLS front (the IP panel vhost, same body as panel.<domain>) on real nginx, with client
+// certificates from our openssl pki.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
+import { startInfra, type Infra } from '../../infra/harness.ts';
+import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
+import { timed } from '../../helpers/timeout.ts';
+
+const s = suite('mTLS front with our pki on real nginx');
+let infra: Infra;
+let system: System;
+let backend: Server;
+let agent: IssuedClientCert;
+let backendHits = 0;
+
+s.before(async () => {
+  infra = await startInfra();
+  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'data') });
+  backend = createServer((req, res) => {
+    backendHits++;
+    const xssl = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('x-ssl')));
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ url: req.url, xssl }));
+  });
+  await new Promise<void>((r) => backend.listen(infra.ports.panel, '127.0.0.1', () => r()));
+  agent = await system.pki.issueClientCert('agent:laptop-1');
+  await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
+});
+
+s.after(async () => {
+  await new Promise((r) => backend?.close(r));
+  await infra?.stop();
+});
+
+// the IP panel's certificate is self-signed: these tests are about the client side
+const get = (path: string, opts: { cert?: IssuedClientCert; headers?: Record<string, string> } = {}): Promise<TestResponse> =>
+  loopbackRequest({
+    port: infra.ports.ipPanel,
+    host: 'relay-ip-panel.test',
+    path,
+    headers: opts.headers,
+    tls: { rejectUnauthorized: false, cert: opts.cert?.certPem, key: opts.cert?.keyPem },
+  });
+
+s('a certificate from our CA: SUCCESS with its DN and serial', timed(15_000, async () => {
+  const r = await get('/api/tunnels', { cert: agent });
+  assert.is(r.status, 200);
+  const { xssl } = JSON.parse(r.body);
+  assert.is(xssl['x-ssl-client-verify'], 'SUCCESS');
+  assert.is(xssl['x-ssl-client-dn'], 'CN=agent:laptop-1');
+  assert.is(xssl['x-ssl-client-serial'], agent.serial);
+}));
+
+s('no certificate: 496 with the help page; public routes see NONE', timed(15_000, async () => {
+  const before = backendHits;
+  const denied = await get('/api/tunnels');
+  assert.is(denied.status, 496);
+  assert.match(denied.body, 'Client certificate required');
+  assert.is(backendHits, before);
+  const health = await get('/api/health');
+  assert.is(health.status, 200);
+  assert.equal(JSON.parse(health.body).xssl, { 'x-ssl-client-verify': 'NONE' });
+}));
+
+s('spoofed X-SSL-* headers never reach the backend', timed(15_000, async () => {
+  const spoof = {
+    'X-SSL-Client-Verify': 'SUCCESS',
+    'X-SSL-Client-DN': 'CN=admin',
+    'X-SSL-Client-Serial': '1000',
+    'X-SSL-Client-Cert': 'forged',
+    'X-SSL-Client-S-DN': 'CN=admin',
+  };
+  const anonymous = await get('/api/health', { headers: spoof });
+  assert.equal(JSON.parse(anonymous.body).xssl, { 'x-ssl-client-verify': 'NONE' });
+  const withCert = await get('/api/tunnels', { cert: agent, headers: spoof });
+  assert.equal(JSON.parse(withCert.body).xssl, {
+    'x-ssl-client-verify': 'SUCCESS',
+    'x-ssl-client-dn': 'CN=agent:laptop-1',
+    'x-ssl-client-serial': agent.serial,
+  });
+}));
+
+s('a revoked certificate is rejected by nginx after the CRL reload', timed(20_000, async () => {
+  const doomed = await system.pki.issueClientCert('agent:doomed');
+  assert.is((await get('/api/tunnels', { cert: doomed })).status, 200);
+  await system.pki.revoke(doomed.serial);
+  await system.proxy.reload();
+  const after = await get('/api/tunnels', { cert: doomed });
+  assert.ok(after.status === 495 || after.status === 400, `status ${after.status}`);
+  assert.is((await get('/api/tunnels', { cert: agent })).status, 200);
+}));
+
+s('a CSR signed with a forced subject authenticates as that subject only', timed(20_000, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const tmp = mkdtempSync(join(infra.dir, 'csr-'));
+  execFileSync('/usr/bin/openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=admin/O=evil',
+    '-keyout', join(tmp, 'k.pem'), '-out', join(tmp, 'r.csr')], { stdio: 'ignore' });
+  const signed = await system.pki.signCsr(readFileSync(join(tmp, 'r.csr'), 'utf8'), 'agent:enrolled');
+  const r = await get('/api/tunnels', { cert: { serial: signed.serial, certPem: signed.certPem, keyPem: readFileSync(join(tmp, 'k.pem'), 'utf8') } });
+  const { xssl } = JSON.parse(r.body);
+  assert.is(xssl['x-ssl-client-dn'], 'CN=agent:enrolled');
+  assert.is(xssl['x-ssl-client-serial'], signed.serial);
+}));
+
+s.run();

@@ -1,0 +1,174 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { gzipSync } from 'node:zlib';
+import { formatUptime, parseActiveState, parseShowProperties, parseSystemdTimestamp, uptimeFromActiveEnter } from '../../../lib/system/parsers/systemd.ts';
+import { parseJournalLine } from '../../../lib/system/parsers/journal.ts';
+import { certbotFailureSummary, parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts';
+import { cpuUsagePercent, parseMeminfo, parseProcStat } from '../../../lib/system/parsers/proc.ts';
+import { parseAuthfilePorts, renderAuthfile } from '../../../lib/system/common/authfile.ts';
+import { renderAccessRules, renderPortalConfiguration, renderUsersDatabase, parseUsersDatabase } from '../../../lib/system/common/portal-files.ts';
+import { checksumMatches, extractTarMember, sha256Hex, unpackExecutable } from '../../../lib/system/host/install.ts';
+import { certonlyArgs, reloadNginxCommand, shellQuote } from '../../../lib/system/host/certs.ts';
+import { parseCaIndex } from '../../../lib/system/pki/openssl-pki.ts';
+import { systemConfig, SystemConfigSchema } from '../../../lib/system/config.ts';
+import { missingPackages, notRootMessage } from '../../infra/ensure-packages.mjs';
+
+const s = suite('system parsers and renderers');
+
+s('systemctl: is-active words, show properties, timestamps, uptime', () => {
+  assert.is(parseActiveState('active\n'), 'active');
+  assert.is(parseActiveState('inactive\n'), 'inactive');
+  assert.is(parseActiveState('failed\n'), 'failed');
+  assert.is(parseActiveState('activating\n'), 'active');
+  assert.is(parseActiveState(''), 'unknown');
+  assert.equal(parseShowProperties('NextElapseUSecRealtime=Sat 2026-11-21 12:00:00 UTC\nLastTriggerUSec=n/a\n'), {
+    NextElapseUSecRealtime: 'Sat 2026-11-21 12:00:00 UTC',
+    LastTriggerUSec: 'n/a',
+  });
+  assert.is(parseSystemdTimestamp('Sat 2026-11-21 12:00:00 UTC')?.toISOString(), '2026-11-21T12:00:00.000Z');
+  assert.is(parseSystemdTimestamp('n/a'), null);
+  assert.is(parseSystemdTimestamp(''), null);
+  assert.is(formatUptime(59_000), '0m');
+  assert.is(formatUptime(3 * 3600_000 + 5 * 60_000), '3h 5m');
+  assert.is(formatUptime(2 * 86_400_000 + 4 * 60_000), '2d 0h 4m');
+  const now = Date.parse('2026-11-23T15:04:30Z');
+  assert.is(uptimeFromActiveEnter('Sat 2026-11-21 12:00:00 UTC\n', 'active', now), '2d 3h 4m');
+  assert.is(uptimeFromActiveEnter('', 'active', now), '');
+  assert.is(uptimeFromActiveEnter('Sat 2026-11-21 12:00:00 UTC', 'inactive', now), '');
+});
+
+s('journal short-iso lines', () => {
+  assert.equal(parseJournalLine('2026-11-21T12:00:05+0000 relay nginx[812]: reload: done: ok'), { timestamp: '2026-11-21T12:00:05.000Z', message: 'reload: done: ok' });
+  assert.equal(parseJournalLine('2026-11-21T13:00:05+0100 relay systemd[1]: Started nginx.service.'), { timestamp: '2026-11-21T12:00:05.000Z', message: 'Started nginx.service.' });
+  assert.is(parseJournalLine('-- No entries --'), null);
+  assert.is(parseJournalLine(''), null);
+  assert.equal(parseJournalLine('continuation text'), { timestamp: '', message: 'continuation text' });
+});
+
+s('certbot certificates output and failure summary', () => {
+  const out = `Saving debug log to /var/log/letsencrypt/letsencrypt.log
+
+- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -
+Found the following certs:
+  Certificate Name: app.example.test
+    Serial Number: 5a1b
+    Key Type: ECDSA
+    Domains: app.example.test
+    Expiry Date: 2031-11-21 23:10:15+00:00 (VALID: 1825 days)
+    Certificate Path: /le/live/app.example.test/fullchain.pem
+    Private Key Path: /le/live/app.example.test/privkey.pem
+  Certificate Name: panel.example.test
+    Domains: panel.example.test www.panel.example.test
+    Expiry Date: 2026-12-01 00:00:00+00:00 (VALID: 9 days)
+    Certificate Path: /le/live/panel.example.test/fullchain.pem
+    Private Key Path: /le/live/panel.example.test/privkey.pem
+- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -`;
+  assert.equal(parseCertbotCertificates(out), [
+    { name: 'app.example.test', domains: ['app.example.test'], expiresAt: '2031-11-21T23:10:15.000Z', certificatePath: '/le/live/app.example.test/fullchain.pem', privateKeyPath: '/le/live/app.example.test/privkey.pem' },
+    { name: 'panel.example.test', domains: ['panel.example.test', 'www.panel.example.test'], expiresAt: '2026-12-01T00:00:00.000Z', certificatePath: '/le/live/panel.example.test/fullchain.pem', privateKeyPath: '/le/live/panel.example.test/privkey.pem' },
+  ]);
+  assert.equal(parseCertbotCertificates('No certificates found.\n'), []);
+  const failed = `Certbot failed to authenticate some domains (authenticator: webroot).
+  Domain: x.unknown.test
+  Type:   connection
+  Detail: could not resolve URL "http://x.unknown.test/.well-known/acme-challenge/abc"
+`;
+  assert.is(certbotFailureSummary(failed), 'x.unknown.test: could not resolve URL "http://x.unknown.test/.well-known/acme-challenge/abc"');
+});
+
+s('/proc/stat and /proc/meminfo', () => {
+  const a = parseProcStat('cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 1 2 3 4\n');
+  const b = parseProcStat('cpu  150 0 150 750 150 0 0 0 0 0\n');
+  assert.equal(a, { idle: 800, total: 1000 });
+  assert.is(cpuUsagePercent(a, b), 50);
+  assert.is(cpuUsagePercent(a, a), 0);
+  assert.throws(() => parseProcStat('intr 1 2 3'));
+  assert.equal(parseMeminfo('MemTotal:       2000 kB\nMemFree:         100 kB\nMemAvailable:    500 kB\n'), { total: 2048000, used: 1536000, free: 512000 });
+});
+
+s('chisel authfile grants only reverse loopback ports', () => {
+  const text = renderAuthfile({ user: 'relay', password: 'p' }, [8080, 3000, 8080]);
+  assert.equal(JSON.parse(text), { 'relay:p': ['^R:127\\.0\\.0\\.1:3000$', '^R:127\\.0\\.0\\.1:8080$'] });
+  assert.equal(parseAuthfilePorts(text), [3000, 8080]);
+  assert.equal(parseAuthfilePorts('{"u:p": [".*", "^R:127\\\\.0\\\\.0\\\\.1:22$"]}'), [22]);
+  assert.equal(JSON.parse(renderAuthfile({ user: 'relay', password: 'p' }, [])), { 'relay:p': [] });
+  assert.throws(() => renderAuthfile({ user: 'relay', password: 'p' }, [0]));
+});
+
+s('authelia: users database round trip, access rules, configuration', () => {
+  const hash = '$2b$12$' + 'b'.repeat(53);
+  const users = [{ username: 'bob', displayname: 'Bob', email: 'b@x.io', groups: [], password: hash }, { username: 'al', displayname: 'Al', email: 'a@x.io', groups: ['admins'], password: hash }];
+  assert.equal(parseUsersDatabase(renderUsersDatabase(users)), [users[1], users[0]]);
+  assert.throws(() => renderUsersDatabase([{ ...users[0]!, password: 'plain' }]));
+  assert.equal(renderAccessRules([{ fqdn: 'a.x.io', allowedUsers: [] }, { fqdn: 'b.x.io', allowedUsers: ['bob'] }], 'admins'), [
+    { domain: ['a.x.io'], policy: 'two_factor' },
+    { domain: ['b.x.io'], policy: 'two_factor', subject: ['user:bob', 'group:admins'] },
+    { domain: ['b.x.io'], policy: 'deny' },
+  ]);
+  const cfg = JSON.parse(renderPortalConfiguration({
+    domain: 'x.io', httpsPort: 443, listenPort: 9091, adminGroup: 'admins', rules: [],
+    secrets: { jwtSecret: 'j', sessionSecret: 's', storageEncryptionKey: 'k' },
+    usersPath: '/a/users.yml', storagePath: '/a/db.sqlite3', notifierPath: '/a/n.txt',
+  }).replace(/^#.*\n/, ''));
+  assert.is(cfg.server.address, 'tcp://127.0.0.1:9091/');
+  assert.is(cfg.access_control.default_policy, 'two_factor');
+  assert.is(cfg.authentication_backend.file.password.bcrypt.cost, 12);
+  assert.equal(cfg.session.cookies, [{ domain: 'x.io', authelia_url: 'https://auth.x.io' }]);
+  assert.is(cfg.storage.local.path, '/a/db.sqlite3');
+  assert.is(cfg.storage.encryption_key, 'k');
+});
+
+s('pinned installs: checksum compare, gzip and tar.gz unpacking', () => {
+  const data = Buffer.from('#!/bin/sh\necho hi\n');
+  assert.ok(checksumMatches(data, sha256Hex(data)));
+  assert.not.ok(checksumMatches(data, '0'.repeat(64)));
+  assert.not.ok(checksumMatches(data, 'abc'));
+  assert.equal(unpackExecutable(gzipSync(data), 'http://h/chisel_1.9.0_linux_amd64.gz', 'chisel'), data);
+  // hand-built ustar archive with one member
+  const header = Buffer.alloc(512);
+  header.write('dir/authelia-linux-amd64', 0);
+  header.write('0000755\0', 100);
+  header.write(data.length.toString(8).padStart(11, '0') + '\0', 124);
+  header.write('0', 156);
+  const tar = Buffer.concat([header, data, Buffer.alloc(512 - data.length), Buffer.alloc(1024)]);
+  assert.equal(extractTarMember(tar, 'authelia-linux-amd64'), data);
+  assert.throws(() => extractTarMember(tar, 'other'));
+});
+
+s('certbot argv and the deploy hook command', () => {
+  const config = systemConfig({ driver: 'host' });
+  const argv = certonlyArgs(config, 'app.example.com', 'ops@example.com');
+  assert.equal(argv.slice(0, 5), ['certonly', '--webroot', '-w', '/var/www/html', '-d']);
+  assert.ok(argv.includes('--non-interactive') && argv.includes('--agree-tos'));
+  assert.is(argv[argv.indexOf('--server') + 1], 'https://acme-v02.api.letsencrypt.org/directory');
+  assert.is(reloadNginxCommand(config), '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
+  assert.is(shellQuote("a b'c"), `'a b'\\''c'`);
+});
+
+s('openssl index.txt', () => {
+  assert.equal(parseCaIndex('V\t290223231015Z\t\t1000\tunknown\t/CN=admin\nR\t290223231015Z\t261121231015Z,keyCompromise\t1003\tunknown\t/CN=agent:x\n'), [
+    { status: 'V', serial: '1000', subject: '/CN=admin' },
+    { status: 'R', serial: '1003', subject: '/CN=agent:x' },
+  ]);
+});
+
+s('system config: {} is the sandbox, {driver: host} has production defaults, strict', () => {
+  assert.is(systemConfig({}).driver, 'sandbox');
+  const host = systemConfig({ driver: 'host' });
+  assert.equal(host.ports, { http: 80, https: 443, ipPanel: 9292, panel: 3100, tunnelServer: 9090, authPortal: 9091 });
+  assert.is(host.nginx.sitesAvailable, '/etc/nginx/sites-available');
+  assert.match(host.chisel.release.sha256, /^[0-9a-f]{64}$/);
+  assert.not.ok(SystemConfigSchema.safeParse({ driver: 'host', bogus: 1 }).success);
+  assert.not.ok(SystemConfigSchema.safeParse({ binaries: { nginx: 'nginx' } }).success);
+  assert.not.ok(SystemConfigSchema.safeParse({ nginx: { sitesAvailable: '/etc/../x' } }).success);
+});
+
+s('ensure-packages: names what is missing and the install command', () => {
+  assert.equal(missingPackages(() => true), []);
+  assert.equal(missingPackages((p) => !p.endsWith('pebble') && !p.endsWith('dnsmasq')), ['pebble', 'dnsmasq']);
+  const msg = notRootMessage(['pebble', 'dnsmasq']);
+  assert.match(msg, 'Missing programs for the integration tests: pebble, dnsmasq');
+  assert.match(msg, 'DEBIAN_FRONTEND=noninteractive apt-get install -y nginx pebble certbot dnsmasq openssl');
+});
+
+s.run();

@@ -1,0 +1,105 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderVhost, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import type { VhostSpec } from '../../../lib/system/types.ts';
+
+const s = suite('nginx vhost templates');
+const ctx: TemplateContext = {
+  listenAddress: '127.0.0.1',
+  ports: { http: 80, https: 443, ipPanel: 9292, panel: 3100, tunnelServer: 9090, authPortal: 9091 },
+  acmeWebroot: '/var/www/html',
+  helpDir: '/var/www/help',
+  mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
+  ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },
+  certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
+};
+const render = (spec: VhostSpec, c: TemplateContext = ctx) => renderVhost(spec, c);
+const listens = (text: string) => [...text.matchAll(/listen ([^;]+);/g)].map((m) => m[1]);
+
+s('every listen names the address; HTTP servers carry the ACME webroot and redirect', () => {
+  const specs: VhostSpec[] = [
+    { kind: 'panel', fqdn: 'panel.example.com' },
+    { kind: 'auth-portal', fqdn: 'auth.example.com' },
+    { kind: 'tunnel-server', fqdn: 'tunnel.example.com' },
+    { kind: 'app', fqdn: 'app.example.com', port: 8001 },
+    { kind: 'site', fqdn: 'blog.example.com', root: '/srv/sites/1', spaMode: false, protected: false },
+  ];
+  for (const spec of specs) {
+    const text = render(spec);
+    assert.equal(listens(text), ['127.0.0.1:80', '127.0.0.1:443 ssl'], spec.kind);
+    assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/html";');
+    assert.match(text, 'return 301 https://$host$request_uri;');
+    assert.match(text, 'ssl_protocols TLSv1.2 TLSv1.3;');
+    assert.match(text, `ssl_certificate "/le/live/${(spec as { fqdn: string }).fqdn}/fullchain.pem";`);
+  }
+  assert.match(render(specs[0]!, { ...ctx, ports: { ...ctx.ports, https: 8443 } }), 'return 301 https://$host:8443$request_uri;');
+});
+
+s('ip panel: own port, self-signed cert, client CA + CRL, 495/496 help page, no HTTP server', () => {
+  const text = render({ kind: 'ip-panel' });
+  assert.equal(listens(text), ['127.0.0.1:9292 ssl default_server']);
+  assert.match(text, 'ssl_certificate "/self/ip.pem";');
+  assert.match(text, 'ssl_client_certificate "/pki/ca.pem";');
+  assert.match(text, 'ssl_crl "/pki/crl.pem";');
+  assert.match(text, 'error_page 496 =496 /relay-mtls-help.html;');
+  assert.match(text, 'if ($ssl_client_verify != SUCCESS) {\n            return 496;');
+  assert.not.match(text, 'acme-challenge');
+});
+
+s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* names', () => {
+  const text = render({ kind: 'panel', fqdn: 'panel.example.com' });
+  assert.match(text, 'proxy_set_header X-SSL-Client-Verify $ssl_client_verify;');
+  assert.match(text, 'proxy_set_header X-SSL-Client-DN $ssl_client_s_dn;');
+  assert.match(text, 'proxy_set_header X-SSL-Client-Serial $ssl_client_serial;');
+  assert.match(text, 'proxy_set_header X-SSL-Client-Cert "";');
+  assert.match(text, 'proxy_pass http://127.0.0.1:3100;');
+  // every proxy_pass location carries the identity headers (proxy_set_header is not inherited piecemeal)
+  const locations = text.split('location ').slice(1).filter((l) => l.includes('proxy_pass'));
+  assert.ok(locations.length >= 5);
+  for (const l of locations) assert.match(l, 'X-SSL-Client-Verify $ssl_client_verify');
+  assert.match(text, 'location = /api/health {');
+  assert.match(text, 'location ^~ /api/invite/ {');
+});
+
+s('auth portal and tunnel server proxy to their loopback ports; tunnel keeps WebSockets open', () => {
+  assert.match(render({ kind: 'auth-portal', fqdn: 'auth.example.com' }), 'proxy_pass http://127.0.0.1:9091;');
+  const tunnel = render({ kind: 'tunnel-server', fqdn: 'tunnel.example.com' });
+  assert.match(tunnel, 'proxy_pass http://127.0.0.1:9090;');
+  assert.match(tunnel, 'proxy_set_header Upgrade $http_upgrade;');
+  assert.match(tunnel, 'proxy_read_timeout 86400s;');
+});
+
+s('app vhost: websocket upgrade, auth_request, portal redirect on 401, Remote-* from the portal', () => {
+  const text = render({ kind: 'app', fqdn: 'app.example.com', port: 8001 });
+  assert.match(text, 'proxy_pass http://127.0.0.1:8001;');
+  assert.match(text, 'proxy_set_header Upgrade $http_upgrade;');
+  assert.match(text, 'auth_request /internal/relay-authz;');
+  assert.match(text, 'proxy_pass http://127.0.0.1:9091/api/authz/auth-request;');
+  assert.match(text, 'error_page 401 =302 https://auth.example.com/?rd=$scheme://$http_host$request_uri;');
+  for (const h of ['Remote-User', 'Remote-Groups', 'Remote-Name', 'Remote-Email']) assert.match(text, new RegExp(`proxy_set_header ${h} \\$relay_remote_`));
+  assert.match(render({ kind: 'app', fqdn: 'app.example.com', port: 8001, portalFqdn: 'auth.other.org' }), 'https://auth.other.org/?rd=');
+});
+
+s('site vhost: root, SPA fallback only in spaMode, portal only when protected, dot files denied', () => {
+  const base = { kind: 'site' as const, fqdn: 'docs.example.com', root: '/srv/sites/abc' };
+  const plain = render({ ...base, spaMode: false, protected: false });
+  assert.match(plain, 'root "/srv/sites/abc";');
+  assert.match(plain, 'try_files $uri $uri/ =404;');
+  assert.not.match(plain, 'auth_request');
+  assert.match(plain, 'location ~ /\\. {\n        deny all;');
+  const spa = render({ ...base, spaMode: true, protected: true });
+  assert.match(spa, 'try_files $uri $uri/ /index.html;');
+  assert.match(spa, 'auth_request /internal/relay-authz;');
+});
+
+s('names are stable and unsafe input is refused', () => {
+  assert.is(vhostName({ kind: 'app', fqdn: 'app.example.com', port: 1 }), 'relay-app-app.example.com.conf');
+  assert.is(vhostName({ kind: 'ip-panel' }), 'relay-ip-panel.conf');
+  assert.throws(() => vhostName({ kind: 'app', fqdn: '../etc/passwd', port: 1 }));
+  assert.throws(() => render({ kind: 'app', fqdn: 'x.example.com;', port: 1 }));
+  assert.throws(() => render({ kind: 'app', fqdn: 'x.example.com', port: 70000 }));
+  assert.throws(() => render({ kind: 'site', fqdn: 'x.example.com', root: '/srv/../etc', spaMode: false, protected: false }));
+  assert.throws(() => render({ kind: 'site', fqdn: 'x.example.com', root: '/srv/x"; include /etc', spaMode: false, protected: false }));
+});
+
+s.run();
