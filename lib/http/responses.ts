@@ -3,15 +3,17 @@ import { Response } from '@whatwg-node/fetch';
 // Responses come from @whatwg-node/fetch: native ones cost about 3x the CPU under the adapter
 // and lose their content-length.
 
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+// A headers object handed to a Response is written into (content-length), so every Response
+// gets its own: a shared one would carry one body's length onto the next.
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
-  return Response.json(data, { status, headers });
+  return Response.json(data, { status, headers: headers && { ...headers } });
 }
 
 /** A body that is already serialized JSON (cached list responses). */
 export function jsonText(body: string, status = 200): Response {
-  return new Response(body, { status, headers: JSON_TYPE });
+  return new Response(body, { status, headers: { 'content-type': JSON_TYPE } });
 }
 
 export function errorBody(error: string, details?: unknown, extra?: Record<string, unknown>): Record<string, unknown> {

@@ -1,0 +1,68 @@
+// Markdown rendering of a benchmark result (the object written to .bench/*.json).
+
+const MiB = 1024 * 1024;
+const num = (v, digits = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const ratio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '–');
+const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(1)}` : '–');
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export function renderMarkdown(result) {
+  const s = result.settings;
+  const out = [];
+  out.push(`## relay-panel bench — ${result.date}`);
+  out.push('');
+  out.push(
+    [
+      `- machine: ${s.cpuModel}, ${s.cpuCount} cores, ${(s.totalMemory / 1024 ** 3).toFixed(1)} GiB, ${s.platform}; node ${s.nodeVersion}; CLK_TCK ${s.clkTck}; load average ${s.loadAverageBefore.join(' ')} before, ${s.loadAverageAfter.join(' ')} after`,
+      `- load: autocannon ${s.autocannonVersion}, ${s.connections} connections, warm-up ${s.warmupSeconds} s, then ${s.runs} measured runs of ${s.durationSeconds} s per endpoint; load generator and servers share the cores`,
+      `- ticket round trip: ${s.roundTrip.warmup} warm-up, then ${s.runs} runs of ${s.roundTrip.perRun} round trips (POST /api/tickets by the source, POST /api/tickets/validate by the target), ${s.roundTrip.concurrency} at a time, sources spread over ${s.roundTrip.sources} agents (≤ ${s.roundTrip.perAgentBudget} ticket requests per agent, under the 10/agent/minute limit)`,
+      `- panel: \`node dist/server.mjs --config <tmp>/config.json\`, NODE_ENV=production, ${s.systemDriver} system, requests with the X-SSL-Client-* headers nginx sends`,
+      `- seeded: ${Object.entries(result.seed.counts).map(([k, v]) => `${k} ${v}`).join(', ')} (${result.seed.inboxUnusedTickets} unused tickets in the measured agent's inbox); onboarding COMPLETED, domain ${result.seed.domain}`,
+      `- bundle: ${result.bundle.file} ${num(result.bundle.bytes / 1024)} KiB`,
+      `- cold start (spawn → first 200 on /api/health, fresh seeded dataDir each): median **${num(result.coldStart.medianMs, 1)} ms** of ${result.coldStart.runs.length} (${result.coldStart.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms); the raw node:http server: median ${num(result.coldStart.raw.medianMs, 1)} ms (${result.coldStart.raw.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms)`,
+    ].join('\n'),
+  );
+  out.push('');
+
+  const rows = result.endpoints.map((e) => {
+    if (!e.measured) return [e.name, e.who, `n/a (${e.skipped})`, '', '', '', '', '', '', ''];
+    const a = e.aggregate;
+    return [
+      e.name,
+      e.who,
+      e.statusSummary,
+      num(a.reqPerSec),
+      num(a.p99Ms, 1),
+      `**${num(a.cpuUsPerReq, 1)}**`,
+      e.runs.map((r) => num(r.cpuUsPerReq, 1)).join(' / '),
+      mib(a.rssAfter),
+      e.baselineLabel ? `${ratio(a.reqPerSecVsRaw)}` : '',
+      e.baselineLabel ? `${ratio(a.cpuVsRaw)} (${e.baselineLabel})` : '',
+    ];
+  });
+  out.push(
+    table(['endpoint', 'as', 'status', 'req/s', 'p99 ms', 'CPU µs/req', 'CPU per run', 'RSS after MiB', 'req/s vs raw', 'CPU vs raw'], rows),
+  );
+  out.push('');
+  out.push(
+    'req/s and CPU µs/req over both measured runs together; p99 is the higher of the two runs. CPU is the server process\'s utime+stime from /proc/<pid>/stat before and after each run, divided by the requests completed; it does not depend on the load generator sharing the cores. The ticket round trip counts each of its two requests (CPU and req/s per request; p99 of the whole round trip).',
+  );
+  const notes = result.endpoints.flatMap((e) => e.notes.map((n) => `- ${e.name}: ${n}`));
+  if (notes.length) out.push('', ...notes);
+  out.push('');
+  out.push('### Against the targets of issue 7 (information, not assertions)');
+  out.push('');
+  out.push(
+    table(
+      ['figure', 'target', 'measured', ''],
+      result.targets.map((t) => [t.figure, t.target, t.measured, t.met === null ? 'n/a' : t.met ? 'met' : 'missed']),
+    ),
+  );
+  out.push('');
+  out.push(`JSON: ${result.jsonFile}`);
+  return out.join('\n');
+}

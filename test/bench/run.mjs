@@ -1,0 +1,527 @@
+// `npm run bench` (issue 7): speed, CPU per request, memory and start-up of the bundled panel,
+// against a raw node:http server answering the same bytes, in one run.
+//
+// Settings (env or --flag=value): BENCH_CONNECTIONS (50), BENCH_WARMUP seconds (2),
+// BENCH_DURATION seconds per measured run (5), BENCH_RUNS (2), BENCH_COLD_STARTS (5),
+// BENCH_ROUNDTRIPS per measured run (60), BENCH_ROUNDTRIP_CONCURRENCY (4), BENCH_OUT (.bench),
+// BENCH_BUNDLE (dist/server.mjs). As flags: `npm run bench -- --duration=10 --cold-starts=9`.
+// Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
+import autocannon from 'autocannon';
+import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, isRouteMissing, probe, send } from './http.mjs';
+import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
+import { renderMarkdown } from './report.mjs';
+import {
+  CAPABILITY,
+  COUNTS,
+  DOMAIN,
+  INBOX_AGENT,
+  adminHeaders,
+  agentHeaders,
+  agentLabel,
+  roundTripTarget,
+  seed,
+} from './seed.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const TICKET_RATE_LIMIT = 10; // per agent per minute (spec/tickets.md, Limits)
+
+// ---------------------------------------------------------------- settings
+
+function setting(name, fallback) {
+  const flag = `--${name.toLowerCase().replace(/^bench_/, '').replace(/_/g, '-')}=`;
+  const fromFlag = process.argv.slice(2).find((a) => a.startsWith(flag));
+  const raw = fromFlag ? fromFlag.slice(flag.length) : process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (typeof fallback === 'number') {
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name}: not a number: ${raw}`);
+    return value;
+  }
+  return raw;
+}
+
+const settings = {
+  connections: setting('BENCH_CONNECTIONS', 50),
+  warmupSeconds: setting('BENCH_WARMUP', 2),
+  durationSeconds: setting('BENCH_DURATION', 5),
+  runs: Math.max(1, Math.round(setting('BENCH_RUNS', 2))),
+  coldStarts: Math.max(1, Math.round(setting('BENCH_COLD_STARTS', 5))),
+  roundTrip: {
+    perRun: Math.round(setting('BENCH_ROUNDTRIPS', 60)),
+    concurrency: Math.max(1, Math.round(setting('BENCH_ROUNDTRIP_CONCURRENCY', 4))),
+    warmup: COUNTS.agents,
+    sources: COUNTS.agents,
+    perAgentBudget: 0,
+  },
+  outDir: setting('BENCH_OUT', '.bench'),
+  /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
+  bundle: setting('BENCH_BUNDLE', 'dist/server.mjs'),
+};
+const bundlePath = resolve(root, settings.bundle);
+{
+  // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
+  // (1 each) and the measured runs must fit in it.
+  const rt = settings.roundTrip;
+  const perAgentPerRun = Math.floor((TICKET_RATE_LIMIT - 2) / settings.runs);
+  const wanted = Math.ceil(rt.perRun / rt.sources);
+  if (wanted > perAgentPerRun) {
+    console.error(`bench: BENCH_ROUNDTRIPS=${rt.perRun} would exceed the ticket rate limit; using ${perAgentPerRun * rt.sources}`);
+    rt.perRun = perAgentPerRun * rt.sources;
+  }
+  rt.perAgentBudget = 2 + settings.runs * Math.ceil(rt.perRun / rt.sources);
+}
+
+// ---------------------------------------------------------------- cleanup
+
+let tempRoot;
+let currentLoad;
+let interrupted = false;
+
+async function cleanup() {
+  try {
+    currentLoad?.stop?.();
+  } catch {}
+  await stopAllChildren();
+  if (tempRoot) await rm(tempRoot, { recursive: true, force: true }).catch(() => {});
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\nbench: ${signal}, stopping the servers`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+process.on('exit', killAllChildrenNow);
+
+function checkInterrupted() {
+  if (interrupted) throw new Error('interrupted');
+}
+
+const log = (message) => console.error(`bench: ${message}`);
+
+// ---------------------------------------------------------------- measuring
+
+async function autocannonLoad(target, seconds) {
+  checkInterrupted();
+  const load = autocannon({
+    url: target.url,
+    method: target.method,
+    headers: target.body === undefined ? target.headers : { 'content-type': 'application/json', ...target.headers },
+    body: target.body === undefined ? undefined : JSON.stringify(target.body),
+    connections: settings.connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  currentLoad = load;
+  try {
+    return await load;
+  } finally {
+    currentLoad = undefined;
+  }
+}
+
+function statusCodes(result) {
+  return Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+}
+
+/** Warm-up, then `runs` measured runs with the server's CPU ticks read around each. */
+async function measureLoad(target, pid) {
+  await autocannonLoad(target, settings.warmupSeconds);
+  const runs = [];
+  for (let i = 0; i < settings.runs; i++) {
+    const ticksBefore = cpuTicks(pid);
+    const started = performance.now();
+    const result = await autocannonLoad(target, settings.durationSeconds);
+    const elapsedS = (performance.now() - started) / 1000;
+    const ticks = cpuTicks(pid) - ticksBefore;
+    const requests = result.requests.total;
+    runs.push({
+      requests,
+      elapsedS,
+      reqPerSec: requests / result.duration,
+      durationS: result.duration,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      meanMs: result.latency.average,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes: statusCodes(result),
+      cpuTicks: ticks,
+      cpuUsPerReq: requests ? (ticks / clkTck()) * 1e6 / requests : NaN,
+      rssAfter: memory(pid).rss,
+    });
+  }
+  return runs;
+}
+
+function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** `count` round trips, `concurrency` at a time; sources round-robin over the agents. */
+async function roundTrips(panel, instances, count, concurrency, firstSource = 0) {
+  const client = createClient({ maxSockets: concurrency * 2 });
+  const latencies = [];
+  const statuses = {};
+  const failures = [];
+  let next = 0;
+  const count1 = (key) => (statuses[key] = (statuses[key] ?? 0) + 1);
+  const one = async (source) => {
+    const target = roundTripTarget(source);
+    const started = performance.now();
+    const requested = await client.request(`${panel.url}/api/tickets`, {
+      method: 'POST',
+      headers: agentHeaders(source),
+      body: { scope: CAPABILITY, instanceId: instances[source].instanceId, target: agentLabel(target) },
+    });
+    count1(`POST /api/tickets ${requested.status}`);
+    const ticketId = requested.json()?.ticket?.id;
+    if (requested.status !== 201 || !ticketId) {
+      failures.push(`POST /api/tickets by ${agentLabel(source)}: ${requested.status} ${requested.text.slice(0, 200)}`);
+      return 1;
+    }
+    const validated = await client.request(`${panel.url}/api/tickets/validate`, {
+      method: 'POST',
+      headers: agentHeaders(target),
+      body: { ticketId },
+    });
+    count1(`POST /api/tickets/validate ${validated.status}`);
+    if (validated.status !== 200 || validated.json()?.valid !== true) {
+      failures.push(`POST /api/tickets/validate by ${agentLabel(target)}: ${validated.status} ${validated.text.slice(0, 200)}`);
+      return 2;
+    }
+    latencies.push(performance.now() - started);
+    return 2;
+  };
+  let requests = 0;
+  const worker = async () => {
+    while (next < count) {
+      checkInterrupted();
+      const source = (firstSource + next++) % COUNTS.agents;
+      try {
+        const sent = await one(source);
+      requests += sent;
+      } catch (error) {
+        failures.push(`${agentLabel(source)}: ${error.message}`);
+      }
+    }
+  };
+  const started = performance.now();
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  } finally {
+    client.close();
+  }
+  const elapsedS = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { completed: latencies.length, requests, elapsedS, latencies, statuses, failures };
+}
+
+async function measureRoundTrip(panel, instances) {
+  const rt = settings.roundTrip;
+  await roundTrips(panel, instances, rt.warmup, rt.concurrency);
+  const runs = [];
+  for (let i = 0; i < settings.runs; i++) {
+    const ticksBefore = cpuTicks(panel.pid);
+    const nsBefore = cpuNs(panel.pid);
+    const r = await roundTrips(panel, instances, rt.perRun, rt.concurrency, i * 7);
+    const ticks = cpuTicks(panel.pid) - ticksBefore;
+    const ns = cpuNs(panel.pid) - nsBefore;
+    runs.push({
+      roundTrips: r.completed,
+      requests: r.requests,
+      elapsedS: r.elapsedS,
+      durationS: r.elapsedS,
+      reqPerSec: r.requests / r.elapsedS,
+      roundTripsPerSec: r.completed / r.elapsedS,
+      p50Ms: percentile(r.latencies, 50),
+      p99Ms: percentile(r.latencies, 99),
+      meanMs: r.latencies.reduce((a, b) => a + b, 0) / (r.latencies.length || 1),
+      errors: r.failures.length,
+      failures: r.failures.slice(0, 5),
+      statusCodes: r.statuses,
+      cpuTicks: ticks,
+      cpuUsPerReqTicks: r.requests ? (ticks / clkTck()) * 1e6 / r.requests : NaN,
+      // too few clock ticks in so short a run: the schedstat nanoseconds are the figure here
+      cpuNs: ns,
+      cpuUsPerReq: r.requests ? ns / 1000 / r.requests : NaN,
+      cpuUsPerRoundTrip: r.completed ? ns / 1000 / r.completed : NaN,
+      rssAfter: memory(panel.pid).rss,
+    });
+  }
+  return runs;
+}
+
+function aggregate(runs) {
+  const requests = runs.reduce((a, r) => a + r.requests, 0);
+  const seconds = runs.reduce((a, r) => a + r.durationS, 0);
+  const ticks = runs.reduce((a, r) => a + r.cpuTicks, 0);
+  return {
+    requests,
+    reqPerSec: requests / seconds,
+    p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
+    cpuTicks: ticks,
+    cpuUsPerReq: requests ? (ticks / clkTck()) * 1e6 / requests : NaN,
+    rssAfter: runs.at(-1).rssAfter,
+  };
+}
+
+// ---------------------------------------------------------------- phases
+
+/** Spawn -> first 200 on /api/health of a fresh panel (fresh seeded dataDir) or, with `rawArgs`, of the raw server. */
+async function coldStart(index, rawArgs) {
+  const dir = join(tempRoot, `cold-${index}`);
+  const { configPath } = await seed(dir);
+  const spawnedAt = performance.now();
+  const server = startNode(rawArgs ?? [bundlePath, '--config', configPath], {
+    env: { NODE_ENV: 'production' },
+    cwd: dir,
+    name: `cold start ${index}`,
+  });
+  try {
+    await server.ready;
+    const listeningMs = performance.now() - spawnedAt;
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      const response = await send(`${server.url}/api/health`, { timeoutMs: 5000 }).catch(() => undefined);
+      if (response?.status === 200) break;
+      if (performance.now() - spawnedAt > 15_000) throw new Error('cold start: no 200 on /api/health within 15 s');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return { firstOkMs: performance.now() - spawnedAt, listeningMs, attempts };
+  } finally {
+    await stopChild(server);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function main() {
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  const bundleBytes = await stat(bundlePath).then((s) => s.size, () => {
+    throw new Error(`${relative(root, bundlePath)} not found: run \`npm run bench\` (it builds first)`);
+  });
+  const autocannonVersion = JSON.parse(await readFile(join(root, 'node_modules/autocannon/package.json'), 'utf8')).version;
+  tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+
+  // ---- the panel under load
+  log('seeding and starting the panel');
+  const seeded = await seed(join(tempRoot, 'panel'));
+  const panel = startNode([bundlePath, '--config', seeded.configPath], {
+    env: { NODE_ENV: 'production' },
+    cwd: join(tempRoot, 'panel'),
+    name: 'panel',
+  });
+  await panel.ready;
+  const rssAtStart = memory(panel.pid).rss;
+
+  // ---- the raw ceiling, serving the panel's own bytes
+  // Read on raw sockets until close: the bytes the panel really writes, whatever its content-length says.
+  const healthBytes = await probe(`${panel.url}/api/health`);
+  const tunnelBytes = await probe(`${panel.url}/api/tunnels`, { headers: adminHeaders() });
+  if (healthBytes.status !== 200) throw new Error(`GET /api/health: ${healthBytes.status} ${healthBytes.text}`);
+  if (tunnelBytes.status !== 200) throw new Error(`GET /api/tunnels as admin: ${tunnelBytes.status} ${tunnelBytes.text}`);
+  const listed = tunnelBytes.json()?.tunnels?.length;
+  if (listed !== COUNTS.tunnels) throw new Error(`GET /api/tunnels listed ${listed} tunnels, seeded ${COUNTS.tunnels}`);
+  await writeFile(join(tempRoot, 'health.json'), healthBytes.body);
+  await writeFile(join(tempRoot, 'tunnels.json'), tunnelBytes.body);
+  const rawArgs = [
+    fileURLToPath(new URL('./raw-server.mjs', import.meta.url)),
+    `/api/health=${join(tempRoot, 'health.json')}`,
+    `/api/tunnels=${join(tempRoot, 'tunnels.json')}`,
+  ];
+  const raw = startNode(rawArgs, { env: { NODE_ENV: 'production' }, name: 'raw server' });
+  await raw.ready;
+
+  // ---- endpoints: [name, who, target, expected status, baseline raw endpoint]
+  const endpoints = [
+    { key: 'raw-health', name: 'raw node:http /api/health', who: '–', server: raw, method: 'GET', path: '/api/health', headers: {}, expect: 200 },
+    { key: 'raw-tunnels', name: 'raw node:http /api/tunnels', who: '–', server: raw, method: 'GET', path: '/api/tunnels', headers: {}, expect: 200 },
+    { key: 'health', name: 'GET /api/health', who: 'none', server: panel, method: 'GET', path: '/api/health', headers: {}, expect: 200, baseline: 'raw-health' },
+    { key: 'tunnels', name: 'GET /api/tunnels', who: 'admin', server: panel, method: 'GET', path: '/api/tunnels', headers: adminHeaders(), expect: 200, baseline: 'raw-tunnels' },
+    { key: 'inbox', name: 'GET /api/tickets/inbox', who: agentLabel(INBOX_AGENT), server: panel, method: 'GET', path: '/api/tickets/inbox', headers: agentHeaders(INBOX_AGENT), expect: 200, baseline: 'raw-health' },
+    {
+      key: 'tunnel-invalid',
+      name: 'POST /api/tunnels (invalid body)',
+      who: 'admin',
+      server: panel,
+      method: 'POST',
+      path: '/api/tunnels',
+      headers: adminHeaders(),
+      body: { subdomain: 'Not A Valid Name!', port: 'eighty', description: 42 },
+      expect: 400,
+      baseline: 'raw-health',
+    },
+    { key: 'stats', name: 'GET /api/system/stats', who: 'admin', server: panel, method: 'GET', path: '/api/system/stats', headers: adminHeaders(), expect: 200, baseline: 'raw-health' },
+    { key: 'ticket-round-trip', name: 'ticket round trip (POST /api/tickets + POST /api/tickets/validate)', who: `${agentLabel(0)}…${agentLabel(COUNTS.agents - 1)}`, server: panel, roundTrip: true, expect: 201, baseline: 'raw-health' },
+  ];
+
+  const results = [];
+  for (const e of endpoints) {
+    checkInterrupted();
+    const entry = { key: e.key, name: e.name, who: e.who, method: e.method, path: e.path, expectedStatus: e.expect, baseline: e.baseline, measured: false, notes: [] };
+    results.push(entry);
+    // Probe once: a route that is not there yet is reported, not measured.
+    if (e.roundTrip) {
+      // One real round trip (agent 1 -> agent 2: one ticket request of agent 1's budget).
+      const trial = await roundTrips(panel, seeded.instances, 1, 1);
+      entry.probe = { statuses: trial.statuses, failures: trial.failures };
+      if (trial.completed !== 1) {
+        const missing = await send(`${panel.url}/api/tickets`, { method: 'POST', headers: agentHeaders(0), body: {} }).then(isRouteMissing);
+        const validateMissing = await send(`${panel.url}/api/tickets/validate`, { method: 'POST', headers: agentHeaders(1), body: {} }).then(isRouteMissing);
+        entry.skipped =
+          missing || validateMissing
+            ? `route missing: ${[missing && 'POST /api/tickets', validateMissing && 'POST /api/tickets/validate'].filter(Boolean).join(', ')}`
+            : `probe failed: ${trial.failures.join('; ').slice(0, 300)}`;
+      }
+    } else {
+      const answer = await probe(`${e.server.url}${e.path}`, { method: e.method, headers: e.headers, body: e.body });
+      entry.probe = { status: answer.status, headers: answer.headers, bodyBytes: answer.body.length, body: answer.text.slice(0, 300), framingProblem: answer.framingProblem };
+      if (isRouteMissing(answer)) entry.skipped = 'route missing';
+      else if (answer.status !== e.expect) entry.skipped = `probe answered ${answer.status}, expected ${e.expect}: ${answer.text.slice(0, 120)}`;
+      else if (answer.framingProblem) entry.skipped = `broken response: ${answer.framingProblem}`;
+      else entry.responseBytes = answer.body.length;
+    }
+    if (entry.skipped) {
+      log(`${e.name}: n/a (${entry.skipped})`);
+      continue;
+    }
+    log(`${e.name}: warm-up ${e.roundTrip ? `${settings.roundTrip.warmup} round trips` : `${settings.warmupSeconds} s`}, ${settings.runs} measured runs`);
+    entry.runs = e.roundTrip
+      ? await measureRoundTrip(panel, seeded.instances)
+      : await measureLoad({ url: `${e.server.url}${e.path}`, method: e.method, headers: e.headers, body: e.body }, e.server.pid);
+    entry.measured = true;
+    entry.aggregate = aggregate(entry.runs);
+    const codes = {};
+    for (const run of entry.runs) for (const [code, n] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + n;
+    entry.statusCodes = codes;
+    entry.statusSummary = e.roundTrip ? '201 + 200' : Object.keys(codes).join(', ') || '–';
+    const unexpected = Object.entries(codes).filter(([code]) => (e.roundTrip ? !/ (200|201)$/.test(code) : Number(code) !== e.expect));
+    if (unexpected.length) entry.notes.push(`unexpected statuses: ${unexpected.map(([c, n]) => `${c} ×${n}`).join(', ')}`);
+    const errors = entry.runs.reduce((a, r) => a + (r.errors ?? 0) + (r.timeouts ?? 0), 0);
+    if (errors) entry.notes.push(`${errors} errors/timeouts`);
+    if (e.roundTrip) {
+      const sum = (f) => entry.runs.reduce((acc, r) => acc + f(r), 0);
+      const ag = entry.aggregate;
+      ag.cpuUsPerReqTicks = ag.cpuUsPerReq;
+      ag.cpuNs = sum((r) => r.cpuNs);
+      ag.cpuUsPerReq = ag.cpuNs / 1000 / ag.requests;
+      ag.cpuUsPerRoundTrip = ag.cpuNs / 1000 / sum((r) => r.roundTrips);
+      ag.roundTripsPerSec = sum((r) => r.roundTrips) / sum((r) => r.elapsedS);
+      entry.notes.push(
+        `${entry.runs.map((r) => r.roundTrips).join(' + ')} round trips, ${settings.roundTrip.concurrency} at a time (a load run is impossible under the 10 tickets/agent/minute limit): ` +
+          `${ag.roundTripsPerSec.toFixed(0)} round trips/s, ${ag.cpuUsPerRoundTrip.toFixed(0)} CPU µs per round trip. ` +
+          `These runs last only ${sum((r) => r.elapsedS).toFixed(2)} s (${ag.cpuTicks} clock ticks of /proc/<pid>/stat, ${ag.cpuUsPerReqTicks.toFixed(0)} µs/req by ticks), ` +
+          'so its CPU figure comes from the nanosecond counters of /proc/<pid>/task/*/schedstat instead.',
+      );
+    }
+  }
+
+  // ---- ratios to the raw server
+  const byKey = Object.fromEntries(results.map((r) => [r.key, r]));
+  for (const r of results) {
+    const base = r.baseline && byKey[r.baseline];
+    if (!r.measured || !base?.measured) continue;
+    r.aggregate.reqPerSecVsRaw = r.aggregate.reqPerSec / base.aggregate.reqPerSec;
+    r.aggregate.cpuVsRaw = r.aggregate.cpuUsPerReq / base.aggregate.cpuUsPerReq;
+    r.baselineLabel = r.baseline === 'raw-health' ? 'raw health' : 'raw tunnels';
+  }
+
+  const finalMemory = memory(panel.pid);
+  const rawMemory = memory(raw.pid);
+  log('stopping the panel and the raw server');
+  await stopChild(panel);
+  await stopChild(raw);
+
+  // ---- cold start, after the load (the HTTP client of this process is warm by now)
+  const cold = [];
+  for (let i = 0; i < settings.coldStarts; i++) {
+    checkInterrupted();
+    cold.push(await coldStart(i + 1));
+  }
+  const coldRaw = [];
+  for (let i = 0; i < settings.coldStarts; i++) {
+    checkInterrupted();
+    coldRaw.push(await coldStart(i + 1, rawArgs));
+  }
+  log(`cold start: panel ${cold.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; raw ${coldRaw.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms`);
+
+  // ---- targets of the issue
+  const fmtVs = (r, base) =>
+    r?.measured && base?.measured
+      ? `${(r.aggregate.cpuUsPerReq / base.aggregate.cpuUsPerReq).toFixed(2)}× (${r.aggregate.cpuUsPerReq.toFixed(1)} vs ${base.aggregate.cpuUsPerReq.toFixed(1)} µs)`
+      : `n/a (${r?.skipped ?? base?.skipped ?? 'not measured'})`;
+  const within = (r, base, limit) => (r?.measured && base?.measured ? r.aggregate.cpuUsPerReq / base.aggregate.cpuUsPerReq <= limit : null);
+  const coldMedian = median(cold.map((c) => c.firstOkMs));
+  const MiB = 1024 * 1024;
+  const targets = [
+    { figure: '/api/health CPU µs/req', target: '≤ 1.3× the raw server\'s', measured: fmtVs(byKey.health, byKey['raw-health']), met: within(byKey.health, byKey['raw-health'], 1.3) },
+    { figure: 'GET /api/tunnels (200) CPU µs/req', target: '≤ 1.3× raw (cached serialization)', measured: fmtVs(byKey.tunnels, byKey['raw-tunnels']), met: within(byKey.tunnels, byKey['raw-tunnels'], 1.3) },
+    { figure: 'GET /api/tickets/inbox CPU µs/req', target: '≤ 2× the raw server\'s /api/health', measured: fmtVs(byKey.inbox, byKey['raw-health']), met: within(byKey.inbox, byKey['raw-health'], 2) },
+    {
+      figure: 'cold start',
+      target: '≤ 150 ms',
+      measured: `${coldMedian.toFixed(0)} ms (median of ${cold.length}; the raw server: ${median(coldRaw.map((c) => c.firstOkMs)).toFixed(0)} ms)`,
+      met: coldMedian <= 150,
+    },
+    { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
+  ];
+
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const outDir = resolve(root, settings.outDir);
+  await mkdir(outDir, { recursive: true });
+  const jsonFile = join(outDir, `bench-${stamp}.json`);
+  const result = {
+    date: startedAt.toISOString(),
+    jsonFile: relative(root, jsonFile),
+    settings: {
+      ...settings,
+      nodeVersion: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpuModel: cpuModel(),
+      cpuCount: cpus().length,
+      totalMemory: totalmem(),
+      clkTck: clkTck(),
+      autocannonVersion,
+      systemDriver: 'sandbox',
+      nodeEnv: 'production',
+      ticketRateLimitPerAgentPerMinute: TICKET_RATE_LIMIT,
+      /** 1/5/15-minute load averages: other work on the machine makes every figure noisier */
+      loadAverageBefore: loadBefore.map((l) => Number(l.toFixed(2))),
+      loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))),
+    },
+    seed: { counts: seeded.counts, inboxUnusedTickets: seeded.inboxUnusedTickets, domain: DOMAIN, onboarding: 'COMPLETED' },
+    bundle: { file: relative(root, bundlePath), bytes: bundleBytes },
+    coldStart: { medianMs: coldMedian, runs: cold, raw: { medianMs: median(coldRaw.map((c) => c.firstOkMs)), runs: coldRaw } },
+    memory: { panelAtStart: rssAtStart, panelAfterRun: finalMemory.rss, panelPeak: finalMemory.hwm, rawAfterRun: rawMemory.rss },
+    endpoints: results,
+    targets,
+  };
+  await writeFile(jsonFile, JSON.stringify(result, null, 2) + '\n');
+  console.log(renderMarkdown(result));
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  console.error(interrupted ? 'bench: interrupted' : `bench: ${error.stack ?? error.message}`);
+} finally {
+  await cleanup();
+}
+if (!interrupted) process.exit(exitCode);
