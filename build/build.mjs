@@ -4,6 +4,24 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * zod's namespace object re-exports every locale (about 40 files) although only English is used;
+ * a namespace import keeps them all in the bundle. Resolve zod's locale index to English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`) ? { path: args.importer, namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      resolveDir: args.path.replace(/\/[^/]*$/, ''),
+      loader: 'js',
+    }));
+  },
+};
+
 export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
   const result = await build({
@@ -15,6 +33,8 @@ export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false
     target: 'node20',
     sourcemap: 'linked',
     minifySyntax: true,
+    minifyWhitespace: true,
+    plugins: [zodEnglishOnly],
     legalComments: 'none',
     metafile: true,
     // ws and formidable use require(); an ESM bundle needs a real require for them.

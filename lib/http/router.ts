@@ -32,9 +32,12 @@ function callHandler(route: HttpRoute, services: AppServices): Middleware {
   return (request, state) => route.handle(handlerContext(request, state, services));
 }
 
-/** The chain in the spec's order; each step ends the request by returning a Response. */
+/**
+ * The chain in the spec's order; each step ends the request by returning a Response. Steps that
+ * have nothing to check for this route are left out rather than run as no-ops.
+ */
 export function chainFor(route: AnyRoute, services: AppServices, sockets: WebSocketServer): Middleware[] {
-  return [
+  const steps = [
     identify(route, services),
     requireTwoFactor(route, services),
     onboardingGate(route, services),
@@ -42,6 +45,7 @@ export function chainFor(route: AnyRoute, services: AppServices, sockets: WebSoc
     validate(route),
     route.kind === 'ws' ? acceptUpgrade(route, services, sockets) : callHandler(route, services),
   ];
+  return steps.filter((step): step is Middleware => step !== undefined);
 }
 
 export type AppRouter = { fetch(request: Request, state: RequestState): Promise<Response> };

@@ -5,9 +5,9 @@ import type { Middleware } from '../state.ts';
 export const LABEL_REQUIRED = 'Agent certificate label required';
 
 /** Role, capability and label rules of the route; admin passes roles and capabilities. */
-export function accessGuard(route: AnyRoute): Middleware {
+export function accessGuard(route: AnyRoute): Middleware | undefined {
   const { roles, capability, needsLabel, public: isPublic } = route.access;
-  if (isPublic) return () => undefined;
+  if (isPublic) return undefined;
   return (_request, state) => {
     const identity = state.identity!;
     if (identity.role === 'agent') {

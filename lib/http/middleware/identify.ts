@@ -10,8 +10,8 @@ const NO_CAPABILITIES: ReadonlySet<string> = new Set();
  * The second check behind the proxy, which verified the certificate and set X-SSL-Client-*.
  * Those headers are trusted only because the listener is loopback-only and nginx overwrites them.
  */
-export function identify(route: AnyRoute, services: AppServices): Middleware {
-  if (route.access.public) return () => undefined;
+export function identify(route: AnyRoute, services: AppServices): Middleware | undefined {
+  if (route.access.public) return undefined;
   return (request, state) => {
     state.identity = services.mode === 'development' ? DEVELOPMENT_ADMIN : identityFromHeaders(request.headers, services);
     return undefined;

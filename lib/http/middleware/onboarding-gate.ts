@@ -4,9 +4,9 @@ import type { AnyRoute } from '../route.ts';
 import type { Middleware } from '../state.ts';
 
 /** Management routes wait for COMPLETED (503); onboarding routes close after it (410). */
-export function onboardingGate(route: AnyRoute, services: AppServices): Middleware {
+export function onboardingGate(route: AnyRoute, services: AppServices): Middleware | undefined {
   const gate = route.access.gate;
-  if (gate === 'open') return () => undefined;
+  if (gate === 'open') return undefined;
   return () => {
     const status = services.config.value.onboarding.status;
     if (gate === 'management' && status !== 'COMPLETED') {

@@ -5,8 +5,8 @@ import type { AnyRoute } from '../route.ts';
 import type { Middleware } from '../state.ts';
 
 /** Admin requests need a signed 2FA session cookie while panel 2FA is enabled; agents skip this. */
-export function requireTwoFactor(route: AnyRoute, services: AppServices): Middleware {
-  if (route.access.public || route.access.twoFactorExempt) return () => undefined;
+export function requireTwoFactor(route: AnyRoute, services: AppServices): Middleware | undefined {
+  if (route.access.public || route.access.twoFactorExempt) return undefined;
   return (request, state) => {
     const config = services.config.value;
     if (!config.panel2fa.enabled || state.identity?.role !== 'admin') return undefined;

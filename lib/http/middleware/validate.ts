@@ -36,8 +36,9 @@ async function readJsonBody(request: RoutedRequest): Promise<unknown> {
 }
 
 /** Params, query and body through the route's zod schemas; the handler sees only parsed values. */
-export function validate(route: AnyRoute): Middleware {
+export function validate(route: AnyRoute): Middleware | undefined {
   const bodySchema = route.kind === 'http' ? route.body : undefined;
+  if (!route.params && !route.query && !bodySchema) return undefined;
   return async (request, state) => {
     state.params = check(route.params, { ...request.params });
     state.query = check(route.query, { ...request.query });
