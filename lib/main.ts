@@ -69,6 +69,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
   const services = createServices({ mode, config, store, system, log });
   const app = createApp(services, options.routes ?? routes);
+  if (config.value.onboarding.status === 'COMPLETED') {
+    // A crash between an authfile write and the save that follows it leaves the tunnel server's
+    // grants out of step with the records; the records win.
+    await services.tunnels.syncTunnelServer().catch((error: Error) => log.warn(`tunnel server sync failed: ${error.message}`));
+  }
 
   const server = createServer(nodeRequestListener(app));
   server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));

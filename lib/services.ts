@@ -2,8 +2,11 @@ import { IdentityRegistry } from './auth/identity-registry.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
+import { OnboardingService } from './onboarding/service.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
+import { TicketService } from './tickets/service.ts';
+import { startTicketTimers } from './tickets/timers.ts';
 import { TunnelService } from './tunnels/service.ts';
 
 export type Mode = 'development' | 'production';
@@ -18,6 +21,8 @@ export interface AppServices {
   log: Logger;
   identities: IdentityRegistry;
   tunnels: TunnelService;
+  tickets: TicketService;
+  onboarding: OnboardingService;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -38,10 +43,13 @@ export function createServices(deps: ServiceDeps): AppServices {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
   const base = { ...deps, clock, log };
+  const identities = new IdentityRegistry(deps.store);
   const services: AppServices = {
     ...base,
-    identities: new IdentityRegistry(deps.store),
+    identities,
+    tickets: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
+    onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of closers.reverse()) await task();
@@ -49,5 +57,8 @@ export function createServices(deps: ServiceDeps): AppServices {
       await deps.config.flush();
     },
   };
+  // a run in progress finishes its current task before the store is flushed
+  services.onClose(() => services.onboarding.close());
+  services.onClose(startTicketTimers(services.tickets, clock, log));
   return services;
 }

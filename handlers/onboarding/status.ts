@@ -7,7 +7,6 @@ export default route({
   path: '/api/onboarding/status',
   access: { roles: ADMIN_ONLY, gate: 'open' },
   handle({ services }) {
-    const { onboarding, domain, email } = services.config.value;
-    return json({ status: onboarding.status, domain, email });
+    return json(services.onboarding.state());
   },
 });

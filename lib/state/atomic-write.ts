@@ -16,9 +16,11 @@ const tempPrefix = (path: string) => `.${basename(path)}.`;
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `${tempPrefix(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', options.mode ?? 0o644);
+  const mode = options.mode ?? 0o644;
+  const file = await open(temp, 'wx', mode);
   try {
     await file.writeFile(data);
+    await file.chmod(mode); // the umask may have narrowed it; the caller's mode is the contract
     await file.sync();
   } catch (error) {
     await file.close();

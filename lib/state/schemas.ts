@@ -118,6 +118,10 @@ export const TicketRecord = z.object({
 });
 export type TicketRecord = z.infer<typeof TicketRecord>;
 
+/** Why a session ended: the reasons a heartbeat reports. */
+export const SessionEndReason = z.enum(['admin_killed', 'source_revoked', 'capability_removed', 'target_revoked', 'assignment_removed']);
+export type SessionEndReason = z.infer<typeof SessionEndReason>;
+
 export const TicketSessionRecord = z.object({
   sessionId: z.string(),
   ticketId: z.string(),
@@ -130,6 +134,6 @@ export const TicketSessionRecord = z.object({
   status: z.enum(['active', 'grace', 'dead']),
   reconnectGraceSeconds: z.number(),
   endedAt: isoTimestamp.nullable(),
-  endReason: z.string().nullable(),
+  endReason: SessionEndReason.nullable(),
 });
 export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;

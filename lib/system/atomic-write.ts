@@ -1,40 +1,14 @@
-// Crash-safe file replacement: unique temp file, fsync, rename, fsync the directory.
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink, mkdir } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+// The system adapters' call shape for the panel's one crash-safe writer (lib/state/atomic-write.ts):
+// parent directories are created, and the mode is a plain argument.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic as replaceFile } from '../state/atomic-write.ts';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', mode);
-  try {
-    await fh.writeFile(data);
-    await fh.chmod(mode); // umask must not loosen a secret's mode
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  await syncDir(dir);
+  await mkdir(dirname(path), { recursive: true });
+  await replaceFile(path, data, { mode });
 }
 
-export async function writeSecretFile(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFileAtomic(path, data, 0o600);
-}
-
-export async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } catch {
-    // some filesystems refuse fsync on directories; the rename is still atomic there
-  } finally {
-    await fh.close();
-  }
+export function writeSecretFile(path: string, data: string | Uint8Array): Promise<void> {
+  return writeFileAtomic(path, data, 0o600);
 }

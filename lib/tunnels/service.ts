@@ -1,29 +1,79 @@
-import type { Clock } from '../clock.ts';
-import type { ConfigStore } from '../config.ts';
-import type { Logger } from '../log.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
-import type { Store } from '../state/store.ts';
-import type { System } from '../system/types.ts';
+import { AllowedPortsSync } from './allowed-ports.ts';
+import { ClientConfig, type MacPlist } from './client-config.ts';
+import type { TunnelContext, TunnelDeps } from './context.ts';
+import { createTunnel } from './create.ts';
+import { KeyedLock } from './keyed-lock.ts';
+import { tunnelHolds } from './names-in-use.ts';
+import { deleteTunnel } from './remove.ts';
+import { TunnelReservations } from './reservations.ts';
+import type { TunnelCreate } from './schema.ts';
+import { setTunnelEnabled } from './toggle.ts';
 
-export interface TunnelDeps {
-  config: ConfigStore;
-  store: Store;
-  system: System;
-  clock: Clock;
-  log: Logger;
-}
+export type { TunnelDeps } from './context.ts';
 
 const newestFirst = (a: TunnelRecord, b: TunnelRecord) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 
 export class TunnelService {
   /** `{"tunnels":[...]}` newest first, serialized once per change of the collection. */
   readonly listJson: () => string;
+  readonly #ctx: TunnelContext;
+  readonly #client: ClientConfig;
 
-  constructor(private readonly deps: TunnelDeps) {
-    this.listJson = deps.store.tunnels.memo((tunnels) => JSON.stringify({ tunnels: [...tunnels].sort(newestFirst) }));
+  constructor(deps: TunnelDeps) {
+    // reversed first: the sort is stable, so records created in the same millisecond stay newest first
+    this.listJson = deps.store.tunnels.memo((tunnels) => JSON.stringify({ tunnels: [...tunnels].reverse().sort(newestFirst) }));
+    this.#ctx = {
+      ...deps,
+      reservations: new TunnelReservations(),
+      locks: new KeyedLock(),
+      allowedPorts: new AllowedPortsSync(() => deps.store.tunnels.value, deps.system.tunnelServer),
+    };
+    this.#client = new ClientConfig(deps);
   }
 
   list(): readonly TunnelRecord[] {
-    return this.deps.store.tunnels.value;
+    return this.#ctx.store.tunnels.value;
+  }
+
+  create(input: TunnelCreate): Promise<TunnelRecord> {
+    return createTunnel(this.#ctx, input);
+  }
+
+  setEnabled(id: string, enabled: boolean): Promise<TunnelRecord> {
+    return setTunnelEnabled(this.#ctx, id, enabled);
+  }
+
+  delete(id: string): Promise<void> {
+    return deleteTunnel(this.#ctx, id);
+  }
+
+  /**
+   * For site creation: whether a tunnel (stored, or a create still running its steps) holds this
+   * name as its subdomain or this FQDN.
+   */
+  claims(name: string, fqdn: string): boolean {
+    return tunnelHolds(this.#ctx, name, fqdn);
+  }
+
+  agentConfigJson(): Promise<string> {
+    return this.#client.agentConfigJson();
+  }
+
+  macPlist(): Promise<MacPlist> {
+    return this.#client.macPlist();
+  }
+
+  /**
+   * Rewrites the authfile from the records, e.g. at start-up: a crash between an authfile write
+   * and the record's save would otherwise leave a grant (or a missing one) until the next change.
+   */
+  syncTunnelServer(): Promise<void> {
+    return this.#ctx.allowedPorts.sync();
+  }
+
+  /** Ports the tunnel server should allow right now (enabled tunnels plus operations in flight). */
+  desiredPorts(): number[] {
+    return this.#ctx.allowedPorts.desiredPorts();
   }
 }

@@ -1,8 +1,8 @@
 // Turns a vhost spec into file content, first making sure what the vhost points at exists:
 // the 495/496 help page, the IP panel's self-signed certificate, the client CA and its CRL.
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { pathExists } from '../common/fs.ts';
 import { createServerCert } from '../pki/self-signed.ts';
 import type { CertPaths, CertsAdapter, PkiAdapter, VhostSpec } from '../types.ts';
 import { HELP_PAGE_NAME, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
@@ -32,7 +32,7 @@ export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Pr
       mtls = await o.pki.ensureCa();
       await ensureHelpPage(o.helpDir);
     }
-    if (spec.kind === 'ip-panel' && !(await exists(ipPanelCert.fullchain))) {
+    if (spec.kind === 'ip-panel' && !(await pathExists(ipPanelCert.fullchain))) {
       await createServerCert({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
         subjectAltNames: [], days: 3650 });
     }
@@ -50,14 +50,6 @@ export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Pr
 
 async function ensureHelpPage(dir: string): Promise<void> {
   const path = join(dir, HELP_PAGE_NAME);
-  if (!(await exists(path))) await writeFileAtomic(path, renderHelpPage());
+  if (!(await pathExists(path))) await writeFileAtomic(path, renderHelpPage());
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

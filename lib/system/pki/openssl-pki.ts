@@ -2,9 +2,10 @@
 // serials (openssl's index.txt), PKCS#12, CSR signing with a forced subject, revocation and CRL.
 // The same code serves host (/etc/relay-panel/pki) and sandbox (dataDir/pki).
 import { X509Certificate } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { pathExists } from '../common/fs.ts';
 import { run, runBinary } from '../exec.ts';
 import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
 import { serialQueue } from '../common/serial.ts';
@@ -176,7 +177,7 @@ export class OpensslPki implements PkiAdapter {
 
   private async ensureCaUnlocked(): Promise<{ caPath: string; crlPath: string }> {
     const p = this.paths;
-    if (!(await exists(p.caCert)) || !(await exists(p.caKey))) {
+    if (!(await pathExists(p.caCert)) || !(await pathExists(p.caKey))) {
       await mkdir(p.newCerts, { recursive: true, mode: 0o700 });
       await chmod(this.opts.dir, 0o700);
       await writeFileAtomic(p.cnf, renderCaConfig(this.opts.dir));
@@ -188,8 +189,8 @@ export class OpensslPki implements PkiAdapter {
         '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-keyout', p.caKey, '-out', p.caCert]);
       await chmod(p.caKey, 0o600);
     }
-    if (!(await exists(p.cnf))) await writeFileAtomic(p.cnf, renderCaConfig(this.opts.dir));
-    if (!(await exists(p.crl))) await this.writeCrlUnlocked();
+    if (!(await pathExists(p.cnf))) await writeFileAtomic(p.cnf, renderCaConfig(this.opts.dir));
+    if (!(await pathExists(p.crl))) await this.writeCrlUnlocked();
     return { caPath: p.caCert, crlPath: p.crl };
   }
 
@@ -221,11 +222,3 @@ export class OpensslPki implements PkiAdapter {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -9,6 +9,10 @@ import { SystemError, type CertInfo, type CertPaths, type CertsAdapter } from '.
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
+// X.509 caps a common name at 64 characters while a name may be 253; the SAN carries the name, as
+// public CAs do for long names.
+const MAX_COMMON_NAME = 64;
+
 const DAY = 86_400_000;
 
 export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number): CertsAdapter {
@@ -28,7 +32,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     if ((await certificateExpiry(ca.fullchain)) === null) {
       await createServerCert({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
     }
-    await createServerCert({ ...tool, paths: paths(fqdn), commonName: fqdn, subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
+    await createServerCert({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
   };
 
   return {

@@ -2,47 +2,29 @@
 // systemd is not PID 1, and chisel and Authelia are not packaged.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { createSystem, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
 import type { SystemConfigInput } from '../../../lib/system/config.ts';
 import { journalArgs } from '../../../lib/system/host/services.ts';
-import { freePorts } from '../../infra/ports.ts';
+import { CHISEL_ASSET, FAKES, startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { waitFor } from '../../infra/processes.ts';
 import { timed } from '../../helpers/timeout.ts';
 
-const FAKES = resolve(new URL('../../fakes/bin', import.meta.url).pathname);
 const s = suite('host adapters with fake systemctl, journalctl, chisel and authelia');
 let dir = '';
-let server: Server;
-let port = 0;
-const assets = new Map<string, Buffer>();
-const env = { argvLog: '', state: '', chiselLog: '', journalPid: '' };
-const saved: Record<string, string | undefined> = {};
+let fakes: FakeHost;
 let chiselChild: ChildProcess | null = null;
 
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const calls = async (prog: string) =>
-  (await readFile(env.argvLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { prog: string; argv: string[] }).filter((c) => c.prog === prog).map((c) => c.argv);
+const calls = (prog: string) => fakes.calls(prog);
 
 function makeSystem(extra: SystemConfigInput = {}): System {
   const base: SystemConfigInput = {
     driver: 'host',
-    binaries: {
-      systemctl: join(FAKES, 'systemctl'),
-      journalctl: join(FAKES, 'journalctl'),
-      chisel: join(dir, 'bin', 'chisel'),
-      authelia: join(dir, 'bin', 'authelia'),
-    },
-    chisel: { dir: join(dir, 'chisel'), release: { version: '1.9.0', url: `http://127.0.0.1:${port}/chisel_1.9.0_linux_amd64.gz`, sha256: sha(assets.get('/chisel_1.9.0_linux_amd64.gz')!) } },
-    authelia: { dir: join(dir, 'authelia'), release: { version: '4.38.4', url: `http://127.0.0.1:${port}/authelia-v4.38.4-linux-amd64.tar.gz`, sha256: sha(assets.get('/authelia-v4.38.4-linux-amd64.tar.gz')!) } },
-    systemd: { unitDir: join(dir, 'systemd') },
+    ...fakes.config,
     acme: { configDir: join(dir, 'letsencrypt') },
     pki: { dir: join(dir, 'pki') },
   };
@@ -51,36 +33,12 @@ function makeSystem(extra: SystemConfigInput = {}): System {
 
 s.before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-fakes-'));
-  await mkdir(join(dir, 'bin'), { recursive: true });
-  Object.assign(env, { argvLog: join(dir, 'argv.log'), state: join(dir, 'systemd.json'), chiselLog: join(dir, 'chisel.log'), journalPid: join(dir, 'journal.pid') });
-  for (const [k, v] of Object.entries({ FAKE_ARGV_LOG: env.argvLog, FAKE_SYSTEMD_STATE: env.state, FAKE_CHISEL_LOG: env.chiselLog, FAKE_JOURNAL_PIDFILE: env.journalPid })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  // release assets: the fake programs themselves, packed the way upstream ships them
-  assets.set('/chisel_1.9.0_linux_amd64.gz', gzipSync(await readFile(join(FAKES, 'chisel'))));
-  const stage = join(dir, 'stage', 'authelia');
-  await mkdir(stage, { recursive: true });
-  await writeFile(join(stage, 'authelia-linux-amd64'), await readFile(join(FAKES, 'authelia')), { mode: 0o755 });
-  await writeFile(join(stage, 'README.md'), 'readme');
-  execFileSync('/usr/bin/tar', ['-czf', join(dir, 'stage', 'a.tar.gz'), '-C', stage, 'README.md', 'authelia-linux-amd64']);
-  assets.set('/authelia-v4.38.4-linux-amd64.tar.gz', await readFile(join(dir, 'stage', 'a.tar.gz')));
-  [port] = await freePorts(1);
-  server = createServer((req, res) => {
-    const body = assets.get(req.url ?? '');
-    res.statusCode = body ? 200 : 404;
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  fakes = await startFakeHost(dir);
 });
 
 s.after(async () => {
   chiselChild?.kill('SIGKILL');
-  await new Promise((r) => server?.close(r));
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  await fakes?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -88,9 +46,9 @@ s('fake systemctl: start/stop/status parsing and the uptime string', timed(15_00
   const system = makeSystem();
   await system.services.control('proxy', 'start');
   assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'active', uptime: '0m' });
-  const state = JSON.parse(await readFile(env.state, 'utf8'));
+  const state = JSON.parse(await readFile(fakes.stateFile, 'utf8'));
   state['nginx.service'].since = Date.now() - (2 * 86400 + 3 * 3600 + 4 * 60 + 5) * 1000;
-  await writeFile(env.state, JSON.stringify(state));
+  await writeFile(fakes.stateFile, JSON.stringify(state));
   assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'active', uptime: '2d 3h 4m' });
   await system.services.control('proxy', 'stop');
   assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'inactive', uptime: '' });
@@ -115,7 +73,7 @@ s('fake journalctl: follow parses short-iso lines and kills the child on close',
   assert.equal(seen[0], { timestamp: '2026-11-21T12:00:00.000Z', message: 'line 0' });
   assert.is(seen[4]!.message, 'line 4');
   assert.equal((await calls('journalctl')).at(-1), journalArgs('chisel', 3));
-  const pid = Number(await readFile(env.journalPid, 'utf8'));
+  const pid = Number(await readFile(fakes.journalPidFile, 'utf8'));
   await waitFor('journalctl to exit', async () => {
     try {
       process.kill(pid, 0);
@@ -138,7 +96,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   assert.equal(execStart.slice(1, 7), ['server', '--reverse', '--host', '127.0.0.1', '--port', '9090']);
   // run the unit's command line as systemd would
   chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
-  const events = async () => (await readFile(env.chiselLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const events = async () => (await readFile(fakes.chiselLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
   await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start'), null, 5000);
 
   const cred = await system.tunnelServer.credential();
@@ -155,7 +113,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
   assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o777, 0o600);
   // a second install downloads nothing and keeps the grants
-  server.closeAllConnections();
+  fakes.closeConnections();
   await system.tunnelServer.install();
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
   chiselChild.kill('SIGTERM');
@@ -179,7 +137,7 @@ s('a release with the wrong SHA-256 is never installed', timed(10_000, async () 
   const target = join(dir, 'bin', 'chisel-bad');
   const system = makeSystem({
     binaries: { systemctl: join(FAKES, 'systemctl'), chisel: target },
-    chisel: { dir: join(dir, 'chisel-bad'), release: { version: '1.9.0', url: `http://127.0.0.1:${port}/chisel_1.9.0_linux_amd64.gz`, sha256: '0'.repeat(64) } },
+    chisel: { dir: join(dir, 'chisel-bad'), release: { version: '1.9.0', url: fakes.assetUrl(CHISEL_ASSET), sha256: '0'.repeat(64) } },
   });
   await system.tunnelServer.install().then(() => assert.unreachable(), (e: Error) => assert.match(e.message, 'SHA-256 mismatch'));
   assert.not.ok(existsSync(target));

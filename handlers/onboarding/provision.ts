@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/onboarding/provision — 202 at once; the tasks run in the background and report on the
+// stream. While a run is active another POST starts nothing (`started: false`).
+export default route({
+  method: 'POST',
+  path: '/api/onboarding/provision',
+  access: { roles: ADMIN_ONLY, gate: 'onboarding' },
+  async handle({ services }) {
+    const { started, status } = await services.onboarding.provision();
+    const message = started ? 'Provisioning started' : 'Provisioning is already running';
+    return json({ ok: true, started, status, message, stream: '/api/onboarding/provision/stream' }, 202);
+  },
+});

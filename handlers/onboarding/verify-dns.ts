@@ -1,0 +1,16 @@
+import { AppError } from '../../lib/http/errors.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/onboarding/verify-dns — DOMAIN_SET or DNS_READY; 200 when the base domain points here,
+// 400 saying what it resolves to otherwise. Both bodies carry the whole report.
+export default route({
+  method: 'POST',
+  path: '/api/onboarding/verify-dns',
+  access: { roles: ADMIN_ONLY, gate: 'onboarding' },
+  async handle({ services }) {
+    const { ok, ...report } = await services.onboarding.verifyDns();
+    if (!ok) throw new AppError(400, 'DNS verification failed', report.message, report);
+    return json({ ok: true, ...report });
+  },
+});

@@ -1,0 +1,12 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { AssignmentFilter } from '../../../lib/tickets/schema.ts';
+
+// GET /api/tickets/assignments?agentLabel=&instanceScope=
+export default route({
+  method: 'GET',
+  path: '/api/tickets/assignments',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  query: AssignmentFilter,
+  handle: ({ query, services }) => json({ assignments: services.tickets.assignments.list(query) }),
+});

@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
+import { InstanceIdParams } from '../../../lib/tickets/schema.ts';
+
+// DELETE /api/tickets/instances/:instanceId — admin or owner; removes its assignments, tickets, sessions.
+export default route({
+  method: 'DELETE',
+  path: '/api/tickets/instances/:instanceId',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  params: InstanceIdParams,
+  async handle({ params, identity, services }) {
+    await services.tickets.instances.remove(identity, params.instanceId);
+    return json({ ok: true, instanceId: params.instanceId });
+  },
+});

@@ -1,0 +1,19 @@
+import { AppError } from '../../../lib/http/errors.ts';
+import { LABEL_REQUIRED } from '../../../lib/http/middleware/access-guard.ts';
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
+import { InstanceIdParams } from '../../../lib/tickets/schema.ts';
+
+// POST /api/tickets/instances/:instanceId/heartbeat — admin or owner. Admins have no label and may
+// still heartbeat, so the label rule applies to agent certificates only (not `needsLabel`).
+export default route({
+  method: 'POST',
+  path: '/api/tickets/instances/:instanceId/heartbeat',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  params: InstanceIdParams,
+  async handle({ params, identity, services }) {
+    if (identity.role === 'agent' && !identity.label) throw new AppError(400, LABEL_REQUIRED);
+    await services.tickets.instances.heartbeat(identity, params.instanceId);
+    return json({ ok: true });
+  },
+});

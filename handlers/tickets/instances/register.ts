@@ -1,0 +1,16 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
+import { labelledAgent } from '../../../lib/tickets/caller.ts';
+import { InstanceRegistration } from '../../../lib/tickets/schema.ts';
+
+// POST /api/tickets/instances — 201 for a new scope and agent pair, 200 when re-registering it.
+export default route({
+  method: 'POST',
+  path: '/api/tickets/instances',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  body: InstanceRegistration,
+  async handle({ body, identity, services }) {
+    const { created, instanceId, instanceScope } = await services.tickets.instances.register(labelledAgent(identity), body);
+    return json({ ok: true, instanceId, instanceScope }, created ? 201 : 200);
+  },
+});

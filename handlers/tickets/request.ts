@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { TicketRequest } from '../../lib/tickets/schema.ts';
+
+// POST /api/tickets — the capability check depends on the body's scope, so it runs in the service
+// and fails with the generic 404 like the other authorization checks.
+export default route({
+  method: 'POST',
+  path: '/api/tickets',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  body: TicketRequest,
+  async handle({ body, identity, services }) {
+    return json({ ok: true, ticket: await services.tickets.tickets.request(identity, body) }, 201);
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { TicketIdParams } from '../../lib/tickets/schema.ts';
+
+// DELETE /api/tickets/:ticketId — marks the ticket used and ends its session.
+export default route({
+  method: 'DELETE',
+  path: '/api/tickets/:ticketId',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: TicketIdParams,
+  async handle({ params, services }) {
+    await services.tickets.tickets.revoke(params.ticketId);
+    return json({ ok: true });
+  },
+});

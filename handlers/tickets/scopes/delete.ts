@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { ScopeNameParams } from '../../../lib/tickets/schema.ts';
+
+// DELETE /api/tickets/scopes/:name — removes its capabilities from the valid set, and its instances.
+export default route({
+  method: 'DELETE',
+  path: '/api/tickets/scopes/:name',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: ScopeNameParams,
+  async handle({ params, services }) {
+    await services.tickets.scopes.remove(params.name);
+    return json({ ok: true, name: params.name });
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { ScopeRegistration } from '../../../lib/tickets/schema.ts';
+
+// POST /api/tickets/scopes — adds the declared capabilities to the valid capability set.
+export default route({
+  method: 'POST',
+  path: '/api/tickets/scopes',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: ScopeRegistration,
+  async handle({ body, services }) {
+    const registered = await services.tickets.scopes.register(body);
+    return json({ ok: true, registered }, 201);
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { SessionIdParams } from '../../../lib/tickets/schema.ts';
+
+// DELETE /api/tickets/sessions/:sessionId — ends it with reason admin_killed.
+export default route({
+  method: 'DELETE',
+  path: '/api/tickets/sessions/:sessionId',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: SessionIdParams,
+  async handle({ params, services }) {
+    await services.tickets.sessions.kill(params.sessionId);
+    return json({ ok: true });
+  },
+});

@@ -1,0 +1,10 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+
+// GET /api/tickets/sessions — dead sessions included until the cleanup removes them.
+export default route({
+  method: 'GET',
+  path: '/api/tickets/sessions',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  handle: ({ services }) => json({ sessions: services.tickets.sessions.list() }),
+});

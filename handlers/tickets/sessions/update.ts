@@ -1,0 +1,17 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
+import { labelledAgent } from '../../../lib/tickets/caller.ts';
+import { SessionIdParams, SessionUpdate } from '../../../lib/tickets/schema.ts';
+
+// PATCH /api/tickets/sessions/:sessionId — status only; the server stamps lastActivityAt.
+export default route({
+  method: 'PATCH',
+  path: '/api/tickets/sessions/:sessionId',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  params: SessionIdParams,
+  body: SessionUpdate,
+  async handle({ params, body, identity, services }) {
+    await services.tickets.sessions.setStatus(labelledAgent(identity), params.sessionId, body.status);
+    return json({ ok: true });
+  },
+});

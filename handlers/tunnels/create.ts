@@ -1,0 +1,14 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { TunnelCreate } from '../../lib/tunnels/schema.ts';
+
+// POST /api/tunnels — certificate, vhost, tunnel server, record; 201 {ok, tunnel}.
+export default route<Record<string, never>, Record<string, never>, TunnelCreate>({
+  method: 'POST',
+  path: '/api/tunnels',
+  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  body: TunnelCreate,
+  async handle({ body, services }) {
+    return json({ ok: true, tunnel: await services.tunnels.create(body) }, 201);
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
+
+// DELETE /api/tunnels/:id — 200 {ok}; the certificate is kept.
+export default route<TunnelIdParams>({
+  method: 'DELETE',
+  path: '/api/tunnels/:id',
+  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  params: TunnelIdParams,
+  async handle({ params, services }) {
+    await services.tunnels.delete(params.id);
+    return json({ ok: true });
+  },
+});

@@ -1,0 +1,18 @@
+import { json, Response } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { MacPlistQuery } from '../../lib/tunnels/schema.ts';
+
+// GET /api/tunnels/mac-plist — the launchd job as a download, or with ?format=json plus instructions.
+export default route<Record<string, never>, MacPlistQuery>({
+  method: 'GET',
+  path: '/api/tunnels/mac-plist',
+  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:read', gate: 'management' },
+  query: MacPlistQuery,
+  async handle({ query, services }) {
+    const { plist, filename, instructions } = await services.tunnels.macPlist();
+    if (query.format === 'json') return json({ plist, instructions });
+    return new Response(plist, {
+      headers: { 'content-type': 'application/x-plist', 'content-disposition': `attachment; filename="${filename}"` },
+    });
+  },
+});

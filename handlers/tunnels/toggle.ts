@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { TunnelIdParams, TunnelToggle } from '../../lib/tunnels/schema.ts';
+
+// PATCH /api/tunnels/:id — {enabled}; 200 {ok, tunnel}.
+export default route<TunnelIdParams, Record<string, never>, TunnelToggle>({
+  method: 'PATCH',
+  path: '/api/tunnels/:id',
+  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  params: TunnelIdParams,
+  body: TunnelToggle,
+  async handle({ params, body, services }) {
+    return json({ ok: true, tunnel: await services.tunnels.setEnabled(params.id, body.enabled) });
+  },
+});

@@ -1,0 +1,37 @@
+// What POST /api/onboarding/domain accepts: a bare FQDN (the base of panel., auth., tunnel. and
+// every tunnel and site) and an email for certificate registration.
+import { z } from 'zod';
+import { isFqdn } from '../system/names.ts';
+
+/** The longest base whose `tunnel.` subdomain is still a valid 253-character name. */
+export const MAX_DOMAIN_LENGTH = 253 - 'tunnel.'.length;
+
+/** Why `domain` (already trimmed and lowercased) is not a bare FQDN, or null when it is one. */
+export function domainProblem(domain: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:/.test(domain) && domain.includes('//')) return 'must not include a scheme such as https://';
+  if (/[/?#]/.test(domain)) return 'must not include a path';
+  if (domain.includes('*')) return 'must not be a wildcard; enter the base domain, for example example.com';
+  if (domain.includes(':')) return 'must not include a port';
+  if (domain.endsWith('.')) return 'must not end with a dot';
+  if (domain.length > MAX_DOMAIN_LENGTH) return `must be at most ${MAX_DOMAIN_LENGTH} characters, so that its subdomains stay valid names`;
+  if (/^[0-9]+$/.test(domain.split('.').pop() ?? '')) return 'must be a domain name, not an IP address';
+  if (!isFqdn(domain)) {
+    return 'must be a fully qualified domain name such as example.com: at least two labels of letters, digits and inner hyphens';
+  }
+  return null;
+}
+
+export const DomainInput = z.object({
+  // DNS names are case-insensitive; certificates, vhost file names and comparisons use lowercase
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .superRefine((value, ctx) => {
+      const problem = domainProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  email: z.string().trim().pipe(z.email('must be a valid email address')),
+});
+
+export type DomainInput = z.infer<typeof DomainInput>;

@@ -1,0 +1,110 @@
+// Runs the six tasks in the background, one run at a time, reporting to the progress board.
+// A failed task stops the run (status stays PROVISIONING); the next start() retries from the top,
+// which is safe because every task is idempotent.
+import type { ConfigStore } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { System } from '../system/types.ts';
+import { ADMIN_USERNAME } from './admin-account.ts';
+import { accessUrls } from './hostnames.ts';
+import type { ProgressBoard } from './progress-board.ts';
+import type { ProvisioningTask, TaskContext } from './tasks/index.ts';
+import { disableVhostsWithoutCertificate } from './vhost-guard.ts';
+
+export interface RunnerDeps {
+  config: ConfigStore;
+  system: System;
+  log: Logger;
+  board: ProgressBoard;
+  tasks: readonly ProvisioningTask[];
+  serviceCheck: TaskContext['serviceCheck'];
+  hashPassword: TaskContext['hashPassword'];
+}
+
+export class ProvisioningRunner {
+  private current: Promise<void> | null = null;
+  private closing = false;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /**
+   * Starts a run unless one is active. Resolves once the status is PROVISIONING (so the 202 that
+   * follows is true); the tasks go on in the background.
+   */
+  async start(): Promise<boolean> {
+    if (this.current || this.closing) return false;
+    const marked = this.markProvisioning();
+    this.current = marked
+      .then(() => this.runTasks())
+      .catch((error: unknown) => this.deps.log.error(`provisioning: ${messageOf(error)}`))
+      .finally(() => {
+        this.current = null;
+      });
+    await marked;
+    return true;
+  }
+
+  /** Lets the current task finish, runs no further one, and waits. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.current;
+  }
+
+  private async markProvisioning(): Promise<void> {
+    if (this.deps.config.value.onboarding.status !== 'PROVISIONING') await this.deps.config.update({ onboarding: { status: 'PROVISIONING' } });
+  }
+
+  private async runTasks(): Promise<void> {
+    const { config, system, log, board, tasks } = this.deps;
+    const { domain, email, ip } = config.value;
+    if (!domain || !email) throw new Error('domain and email must be set before provisioning');
+    board.begin();
+    log.info(`provisioning ${domain}: started`);
+    let active = tasks[0]!;
+    const ctx: TaskContext = {
+      domain,
+      email,
+      ip,
+      system,
+      config,
+      log: (line) => board.log(active.id, line),
+      adminPassword: null,
+      serviceCheck: this.deps.serviceCheck,
+      hashPassword: this.deps.hashPassword,
+    };
+    try {
+      for (const [index, task] of tasks.entries()) {
+        active = task;
+        if (this.closing) throw new Error('Provisioning interrupted: the service is shutting down');
+        board.start(task.id, `${task.title}...`);
+        const closing = await task.run(ctx);
+        if (index < tasks.length - 1) board.finish(task.id, closing);
+        else {
+          const credentials = { username: ADMIN_USERNAME, password: ctx.adminPassword ?? '' };
+          board.complete(task.id, closing, { credentials, urls: accessUrls(domain, ip, config.value.system.ports) });
+        }
+      }
+      log.info(`provisioning ${domain}: completed`);
+    } catch (error) {
+      const reason = messageOf(error);
+      await this.guardVhosts(ctx);
+      board.fail(active.id, reason);
+      log.warn(`provisioning ${domain}: ${active.id} failed: ${reason}`);
+    } finally {
+      // the plaintext lives only as long as the run that made it
+      ctx.adminPassword = null;
+    }
+  }
+
+  private async guardVhosts(ctx: TaskContext): Promise<void> {
+    try {
+      const disabled = await disableVhostsWithoutCertificate(ctx.system, ctx.domain);
+      if (disabled.length > 0) ctx.log(`Disabled ${disabled.join(', ')}: no valid certificate`);
+    } catch (error) {
+      ctx.log(`Could not check the vhosts after the failure: ${messageOf(error)}`);
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

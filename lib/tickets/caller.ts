@@ -1,0 +1,17 @@
+import type { AgentIdentity, Identity } from '../auth/identity.ts';
+import { AppError } from '../http/errors.ts';
+import { LABEL_REQUIRED } from '../http/middleware/access-guard.ts';
+
+/** The agent behind a "needs label" endpoint (the chain already refused others; this narrows the type). */
+export function labelledAgent(identity: Identity): AgentIdentity {
+  if (identity.role !== 'agent' || !identity.label) throw new AppError(400, LABEL_REQUIRED);
+  return identity;
+}
+
+/** Admin-or-owner endpoints: an admin acts on anything, an agent only on what its label owns. */
+export const actsFor = (identity: Identity, ownerLabel: string) =>
+  identity.role === 'admin' || (identity.role === 'agent' && identity.label === ownerLabel);
+
+
+/** How an admin is named in records it creates (`assignedBy`): its certificate's common name. */
+export const certificateName = (identity: Identity) => (identity.role === 'anonymous' ? 'anonymous' : identity.commonName);

@@ -1,0 +1,101 @@
+import type { AgentIdentity, Identity } from '../auth/identity.ts';
+import { isoNow, type Clock } from '../clock.ts';
+import { AppError } from '../http/errors.ts';
+import type { TicketInstanceRecord } from '../state/schemas.ts';
+import type { AgentStanding } from './agent-standing.ts';
+import { actsFor } from './caller.ts';
+import { changeWhere } from './collection-ops.ts';
+import { limitReached } from './errors.ts';
+import { isPublicHost } from './host-check.ts';
+import { newInstanceId } from './ids.ts';
+import type { TicketIndexes } from './indexes.ts';
+import { removeInstancesWhere } from './instance-removal.ts';
+import { instanceScopeOf } from './instance-scope.ts';
+import { INSTANCE_REMOVED_AFTER_MS, INSTANCE_STALE_AFTER_MS, MAX_INSTANCES } from './limits.ts';
+import type { InstanceRegistration } from './schema.ts';
+
+export interface RegisteredInstance {
+  created: boolean;
+  instanceId: string;
+  instanceScope: string;
+}
+
+// Not found and not yours look the same, so an agent cannot probe other agents' instance ids.
+const instanceNotFound = () => new AppError(404, 'Instance not found');
+
+/** Running offerings of one capability by one agent, kept alive by heartbeats. */
+export class InstanceRegistry {
+  constructor(
+    private readonly indexes: TicketIndexes,
+    private readonly standing: AgentStanding,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A scope and agent pair has one instance: registering again refreshes it in place. */
+  async register(owner: AgentIdentity, input: InstanceRegistration): Promise<RegisteredInstance> {
+    const host = input.transport.direct?.host;
+    if (host !== undefined && !isPublicHost(host)) throw new AppError(400, 'Private or reserved address in transport.direct.host');
+    if (!owner.capabilities.has(input.scope)) throw new AppError(403, 'Insufficient certificate capability');
+    if (!this.indexes.scopeByCapability().has(input.scope)) throw new AppError(404, 'Scope not found');
+    const now = isoNow(this.clock);
+    return this.indexes.store.ticketInstances.update((instances) => {
+      const existing = instances.find((instance) => instance.agentLabel === owner.label && instance.scope === input.scope);
+      if (existing) {
+        Object.assign(existing, { transport: input.transport, status: 'active', lastHeartbeat: now });
+        return { created: false, instanceId: existing.instanceId, instanceScope: existing.instanceScope };
+      }
+      if (instances.length >= MAX_INSTANCES) throw limitReached('Instance');
+      const instanceId = newInstanceId();
+      const instanceScope = instanceScopeOf(input.scope, instanceId);
+      instances.push({
+        instanceId,
+        instanceScope,
+        scope: input.scope,
+        agentLabel: owner.label,
+        transport: input.transport,
+        status: 'active',
+        registeredAt: now,
+        lastHeartbeat: now,
+      });
+      return { created: true, instanceId, instanceScope };
+    });
+  }
+
+  async remove(caller: Identity, instanceId: string): Promise<void> {
+    this.#ownedBy(caller, instanceId);
+    await removeInstancesWhere(this.indexes.store, (instance) => instance.instanceId === instanceId);
+  }
+
+  /** Re-checks the owner every time: a revoked owner or a withdrawn capability ends the instance. */
+  async heartbeat(caller: Identity, instanceId: string): Promise<void> {
+    const instance = this.#ownedBy(caller, instanceId);
+    if (instance.status === 'dead') throw instanceNotFound();
+    const byId = (candidate: TicketInstanceRecord) => candidate.instanceId === instanceId;
+    if (!this.standing.holds(instance.agentLabel, instance.scope)) {
+      await changeWhere(this.indexes.store.ticketInstances, byId, (record) => void (record.status = 'dead'));
+      throw instanceNotFound();
+    }
+    const now = isoNow(this.clock);
+    await changeWhere(this.indexes.store.ticketInstances, byId, (record) => Object.assign(record, { status: 'active', lastHeartbeat: now }));
+  }
+
+  /** The liveness check: stale after 5 minutes without a heartbeat, removed with its dependents after 1 hour. */
+  async sweep(): Promise<void> {
+    const now = this.clock.now();
+    const silentFor = (instance: TicketInstanceRecord) => now - Date.parse(instance.lastHeartbeat);
+    await Promise.all([
+      removeInstancesWhere(this.indexes.store, (instance) => silentFor(instance) >= INSTANCE_REMOVED_AFTER_MS),
+      changeWhere(
+        this.indexes.store.ticketInstances,
+        (instance) => instance.status === 'active' && silentFor(instance) >= INSTANCE_STALE_AFTER_MS,
+        (instance) => void (instance.status = 'stale'),
+      ),
+    ]);
+  }
+
+  #ownedBy(caller: Identity, instanceId: string): TicketInstanceRecord {
+    const instance = this.indexes.instanceById().get(instanceId);
+    if (!instance || !actsFor(caller, instance.agentLabel)) throw instanceNotFound();
+    return instance;
+  }
+}

@@ -1,0 +1,24 @@
+// Limits and timings of the ticket system (spec: tickets.md, Limits). Ticket lifetime is ours to choose.
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+export const TICKET_LIFETIME_MS = 30 * SECOND;
+export const TICKET_REQUESTS_PER_WINDOW = 10;
+export const RATE_WINDOW_MS = MINUTE;
+export const RATE_COUNTER_CLEANUP_MS = 2 * MINUTE;
+
+export const MAX_INSTANCES = 200;
+export const MAX_TICKETS = 1000;
+export const MAX_ACTIVE_SESSIONS = 500;
+
+export const LIVENESS_CHECK_MS = MINUTE;
+export const INSTANCE_STALE_AFTER_MS = 5 * MINUTE;
+export const INSTANCE_REMOVED_AFTER_MS = HOUR;
+
+export const CLEANUP_MS = MINUTE;
+export const TICKET_REMOVED_AFTER_MS = HOUR;
+export const DEAD_SESSION_REMOVED_AFTER_MS = 24 * HOUR;
+
+export const RECONNECT_GRACE_SECONDS = 60;

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { RESERVED_SCOPE_NAMES } from './reserved-names.ts';
+
+// Request bodies, params and queries of /api/tickets/*; record shapes live in lib/state/schemas.ts.
+
+const CAPABILITY_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/;
+/** `<scope>:<action>:<instanceId>` */
+const INSTANCE_SCOPE_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[0-9a-f]+$/;
+
+const scopePartOf = (capability: string) => capability.slice(0, capability.indexOf(':'));
+
+export const CapabilityName = z
+  .string()
+  .max(101)
+  .regex(CAPABILITY_FORMAT, 'must be a capability name in scope:action format')
+  .refine((name) => !RESERVED_SCOPE_NAMES.has(scopePartOf(name).toLowerCase()), 'uses a reserved scope name');
+
+/** Server-generated ids are lower-case hex; any case is accepted and compared lower-case. */
+const hexId = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[0-9a-fA-F]+$/, 'must be a hex string')
+    .transform((id) => id.toLowerCase());
+
+export const AgentLabel = z.string().min(1).max(100);
+
+const Strategy = z.enum(['tunnel', 'relay', 'direct']);
+const Strategies = z
+  .array(Strategy)
+  .min(1)
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a strategy');
+const preferredIsOffered = (transport: { strategies: string[]; preferred?: string }) =>
+  transport.preferred === undefined || transport.strategies.includes(transport.preferred);
+const PREFERRED_NOT_OFFERED = { message: 'preferred must be one of strategies', path: ['preferred'] };
+
+const ScopeTransport = z
+  .object({
+    strategies: Strategies,
+    preferred: Strategy,
+    port: z
+      .number()
+      .int()
+      .refine((port) => port === 0 || (port >= 1024 && port <= 65535), 'must be 0 or 1024 to 65535'),
+    protocol: z.enum(['wss', 'tcp']),
+  })
+  .refine(preferredIsOffered, PREFERRED_NOT_OFFERED);
+
+export const ScopeRegistration = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(50)
+    .regex(/^[a-z0-9-]+$/, 'must be lowercase letters, digits and hyphens')
+    .refine((name) => !RESERVED_SCOPE_NAMES.has(name), 'is a reserved scope name'),
+  version: z.string().min(1).max(50),
+  description: z.string().min(1).max(500),
+  scopes: z
+    .array(z.object({ name: CapabilityName, description: z.string().min(1).max(500), instanceScoped: z.boolean() }))
+    .min(1)
+    .max(50)
+    .refine((list) => new Set(list.map((c) => c.name)).size === list.length, 'must not declare a capability twice'),
+  transport: ScopeTransport,
+});
+export type ScopeRegistration = z.infer<typeof ScopeRegistration>;
+
+export const ScopeNameParams = z.object({ name: z.string().min(1).max(50) });
+
+const InstanceTransport = z
+  .object({
+    strategies: Strategies,
+    preferred: Strategy.optional(),
+    direct: z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1024).max(65535) }).optional(),
+  })
+  .refine(preferredIsOffered, PREFERRED_NOT_OFFERED);
+
+export const InstanceRegistration = z.object({ scope: CapabilityName, transport: InstanceTransport });
+export type InstanceRegistration = z.infer<typeof InstanceRegistration>;
+
+export const InstanceIdParams = z.object({ instanceId: hexId(128) });
+
+const InstanceScope = z.string().min(1).max(200).regex(INSTANCE_SCOPE_FORMAT, 'must be <scope>:<action>:<instanceId>');
+
+export const AssignmentCreate = z.object({ agentLabel: AgentLabel, instanceScope: InstanceScope });
+export type AssignmentCreate = z.infer<typeof AssignmentCreate>;
+
+export const AssignmentFilter = z.object({ agentLabel: z.string().optional(), instanceScope: z.string().optional() });
+export type AssignmentFilter = z.infer<typeof AssignmentFilter>;
+
+/** The router leaves path segments percent-encoded; labels may hold any character. */
+const decodedSegment = z.string().transform((segment, ctx) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'malformed percent-encoding' });
+    return z.NEVER;
+  }
+});
+export const AssignmentParams = z.object({ agentLabel: decodedSegment, instanceScope: decodedSegment });
+
+export const TicketRequest = z.object({ scope: CapabilityName, instanceId: hexId(64), target: AgentLabel });
+export type TicketRequest = z.infer<typeof TicketRequest>;
+
+export const TicketIdBody = z.object({ ticketId: hexId(128) });
+export const TicketIdParams = z.object({ ticketId: hexId(128) });
+
+export const SessionIdParams = z.object({ sessionId: hexId(128) });
+/** Only the status: anything else in the body (lastActivityAt included) is dropped. */
+export const SessionUpdate = z.object({ status: z.enum(['active', 'grace']) });

@@ -1,0 +1,48 @@
+import type { IdentityRegistry } from '../auth/identity-registry.ts';
+import type { Clock } from '../clock.ts';
+import { AgentStanding } from './agent-standing.ts';
+import { AssignmentBook } from './assignments.ts';
+import { removeExpiredRecords } from './cleanup.ts';
+import { TicketIndexes, type TicketCollections } from './indexes.ts';
+import { InstanceRegistry } from './instances.ts';
+import { RATE_WINDOW_MS, TICKET_REQUESTS_PER_WINDOW } from './limits.ts';
+import { FixedWindowRateLimiter } from './rate-limit.ts';
+import { sessionCheckLists } from './session-checks.ts';
+import { SessionDesk } from './sessions.ts';
+import { ScopeRegistry } from './scopes.ts';
+import { TicketDesk } from './tickets.ts';
+
+export interface TicketDeps {
+  store: TicketCollections;
+  clock: Clock;
+  identities: IdentityRegistry;
+}
+
+/** The agent-to-agent ticket system: scopes, instances, assignments, tickets and sessions. */
+export class TicketService {
+  readonly scopes: ScopeRegistry;
+  readonly instances: InstanceRegistry;
+  readonly assignments: AssignmentBook;
+  readonly tickets: TicketDesk;
+  readonly sessions: SessionDesk;
+  readonly rateLimiter = new FixedWindowRateLimiter(TICKET_REQUESTS_PER_WINDOW, RATE_WINDOW_MS);
+
+  constructor(private readonly deps: TicketDeps) {
+    const indexes = new TicketIndexes(deps.store);
+    const standing = new AgentStanding(deps.identities);
+    this.scopes = new ScopeRegistry(indexes, deps.clock);
+    this.instances = new InstanceRegistry(indexes, standing, deps.clock);
+    this.assignments = new AssignmentBook(indexes, standing, deps.clock);
+    this.tickets = new TicketDesk(indexes, standing, this.rateLimiter, deps.clock);
+    this.sessions = new SessionDesk(indexes, sessionCheckLists(standing, indexes), deps.clock);
+  }
+
+  /** Capability names declared by registered scopes: agent capability grants are checked against it. */
+  capabilityNames(): ReadonlySet<string> {
+    return this.scopes.capabilityNames();
+  }
+
+  removeExpiredRecords(): Promise<void> {
+    return removeExpiredRecords(this.deps.store, this.deps.clock);
+  }
+}

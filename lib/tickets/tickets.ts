@@ -1,0 +1,117 @@
+import { hasCapability, type Identity } from '../auth/identity.ts';
+import { isoNow, type Clock } from '../clock.ts';
+import { AppError } from '../http/errors.ts';
+import type { TicketRecord, TransportConfig } from '../state/schemas.ts';
+import type { AgentStanding } from './agent-standing.ts';
+import { changeWhere } from './collection-ops.ts';
+import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
+import { newTicketId } from './ids.ts';
+import type { TicketIndexes } from './indexes.ts';
+import { MAX_TICKETS, TICKET_LIFETIME_MS } from './limits.ts';
+import type { FixedWindowRateLimiter } from './rate-limit.ts';
+import type { TicketRequest } from './schema.ts';
+import { endSessions } from './session-end.ts';
+import { ticketTransport } from './transport.ts';
+
+export type TicketView = Pick<TicketRecord, 'id' | 'scope' | 'instanceId' | 'source' | 'target' | 'expiresAt'>;
+export type InboxEntry = Omit<TicketView, 'target'> & { transport: TransportConfig };
+export type TicketValidation = Omit<TicketView, 'id' | 'expiresAt'> & { valid: true; transport: TransportConfig };
+
+/** Single-use grants from a source agent to a target agent for one instance. */
+export class TicketDesk {
+  constructor(
+    private readonly indexes: TicketIndexes,
+    private readonly standing: AgentStanding,
+    private readonly rateLimiter: FixedWindowRateLimiter,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The spec's six checks in order; every failure but a stale instance is the same 404. */
+  async request(caller: Identity, input: TicketRequest): Promise<TicketView> {
+    const source = caller.role === 'agent' ? caller.label : null;
+    const rateKey = caller.role === 'anonymous' ? '' : caller.commonName;
+    if (!this.rateLimiter.take(rateKey, this.clock.now())) throw new AppError(429, 'Rate limit exceeded');
+    // (1) source capability, (2) target capability and standing, (3) ownership, (4) liveness, (5) distinct, (6) assigned
+    if (!hasCapability(caller, input.scope)) throw genericNotFound();
+    if (!this.standing.holds(input.target, input.scope)) throw genericNotFound();
+    const instance = this.indexes.instanceById().get(input.instanceId);
+    if (!instance || source === null || instance.agentLabel !== source || instance.scope !== input.scope) throw genericNotFound();
+    if (instance.status === 'stale') throw new AppError(503, 'Instance is stale');
+    if (instance.status !== 'active') throw genericNotFound();
+    if (input.target === source) throw genericNotFound();
+    if (!this.indexes.isAssigned(input.target, instance.instanceScope)) throw genericNotFound();
+
+    const now = this.clock.now();
+    const ticket: TicketRecord = {
+      id: newTicketId(),
+      scope: input.scope,
+      instanceId: input.instanceId,
+      source,
+      target: input.target,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + TICKET_LIFETIME_MS).toISOString(),
+      used: false,
+      usedAt: null,
+      revokedAt: null,
+    };
+    await this.indexes.store.tickets.update((tickets) => {
+      if (tickets.length >= MAX_TICKETS) throw limitReached('Ticket');
+      tickets.push(ticket);
+    });
+    return viewOf(ticket);
+  }
+
+  /** Polled every few seconds by every agent: one map lookup, no disk. */
+  inbox(target: string): InboxEntry[] {
+    const now = this.clock.now();
+    const waiting = this.indexes.unusedTicketsByTarget().get(target) ?? [];
+    const entries: InboxEntry[] = [];
+    for (const { id, scope, instanceId, source, expiresAt } of waiting) {
+      const transport = this.#transportOf(instanceId);
+      if (transport && Date.parse(expiresAt) > now) entries.push({ id, scope, instanceId, source, expiresAt, transport });
+    }
+    return entries;
+  }
+
+  /**
+   * Consumes the ticket. The check and the change happen in one synchronous step, so of many
+   * concurrent validations exactly one sees it unused; the answer waits until `used` is on disk.
+   */
+  async validate(caller: string, ticketId: string): Promise<TicketValidation> {
+    const ticket = this.indexes.ticketById().get(ticketId);
+    const now = this.clock.now();
+    if (!ticket || ticket.used || ticket.target !== caller || Date.parse(ticket.expiresAt) <= now) throw invalidTicket();
+    const transport = this.#transportOf(ticket.instanceId);
+    if (!transport) throw invalidTicket();
+    const usedAt = new Date(now).toISOString();
+    await changeWhere(this.indexes.store.tickets, (record) => record.id === ticketId, (record) => Object.assign(record, { used: true, usedAt }));
+    const { scope, instanceId, source, target } = ticket;
+    return { valid: true, scope, instanceId, source, target, transport };
+  }
+
+  list(): readonly TicketRecord[] {
+    return this.indexes.store.tickets.value;
+  }
+
+  /** Admin revoke: the ticket counts as used, can no longer open a session, and ends the one it opened. */
+  async revoke(ticketId: string): Promise<void> {
+    if (!this.indexes.ticketById().has(ticketId)) throw new AppError(404, 'Ticket not found');
+    const now = isoNow(this.clock);
+    await Promise.all([
+      changeWhere(
+        this.indexes.store.tickets,
+        (ticket) => ticket.id === ticketId,
+        (ticket) => Object.assign(ticket, { used: true, usedAt: ticket.usedAt ?? now, revokedAt: now }),
+      ),
+      endSessions(this.indexes.store.ticketSessions, (session) => session.ticketId === ticketId, 'admin_killed', now),
+    ]);
+  }
+
+  /** Undefined for a ticket whose instance is gone (only a crash mid-removal leaves one): never handed out. */
+  #transportOf(instanceId: string): TransportConfig | undefined {
+    const instance = this.indexes.instanceById().get(instanceId);
+    return instance && ticketTransport(instance, this.indexes.scopeByCapability().get(instance.scope));
+  }
+}
+
+const viewOf = ({ id, scope, instanceId, source, target, expiresAt }: TicketRecord): TicketView => ({ id, scope, instanceId, source, target, expiresAt });

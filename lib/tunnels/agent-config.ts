@@ -1,0 +1,21 @@
+import { chiselArgs, chiselAuth, chiselServerUrl, type ClientTunnel } from './client-args.ts';
+
+/** The spec's agent tunnel configuration, plus how to pass the tunnel credential. */
+export interface AgentTunnelConfig {
+  domain: string;
+  chiselServerUrl: string;
+  chiselArgs: string[];
+  tunnels: ClientTunnel[];
+  /** Environment for the client process: `AUTH=user:pass`, so chiselArgs stay exactly the spec's. */
+  env: { AUTH: string };
+}
+
+export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }): AgentTunnelConfig {
+  return {
+    domain,
+    chiselServerUrl: chiselServerUrl(domain),
+    chiselArgs: chiselArgs(domain, tunnels),
+    tunnels: tunnels.map((t) => ({ ...t })),
+    env: { AUTH: chiselAuth(credential) },
+  };
+}

@@ -1,0 +1,63 @@
+import type { TunnelRecord } from '../state/schemas.ts';
+import type { TunnelServerAdapter } from '../system/types.ts';
+
+/** What an operation in flight wants for one tunnel until its record is saved (or it is undone). */
+export interface PendingState {
+  port: number;
+  enabled: boolean;
+}
+
+/**
+ * Keeps the tunnel server's authfile equal to "enabled tunnels", where a tunnel's state is its
+ * pending state while an operation runs its steps, else its stored record.
+ *
+ * Every write computes the port list when it starts, from the current state, and writes run one
+ * at a time; so the last write always reflects the latest state and no operation can put back a
+ * stale list. A request made while a write is queued but not started joins that write: it has
+ * not read the state yet, so it will include the request's change.
+ */
+export class AllowedPortsSync {
+  readonly #pending = new Map<string, PendingState>();
+  #running: Promise<void> | null = null;
+  #queued: Promise<void> | null = null;
+
+  constructor(
+    private readonly tunnels: () => readonly TunnelRecord[],
+    private readonly server: Pick<TunnelServerAdapter, 'setAllowedPorts'>,
+  ) {}
+
+  setPending(id: string, state: PendingState): void {
+    this.#pending.set(id, state);
+  }
+
+  clearPending(id: string): void {
+    this.#pending.delete(id);
+  }
+
+  /** Sorted ports of the tunnels that are (or are about to be) enabled. */
+  desiredPorts(): number[] {
+    const ports = new Set<number>();
+    for (const t of this.tunnels()) if (t.enabled && !this.#pending.has(t.id)) ports.add(t.port);
+    // a pending state overrides its record, and stands alone for a create not saved yet
+    for (const pending of this.#pending.values()) if (pending.enabled) ports.add(pending.port);
+    return [...ports].sort((a, b) => a - b);
+  }
+
+  /** Writes the current desired ports; resolves once a write that started after this call is done. */
+  sync(): Promise<void> {
+    if (this.#queued) return this.#queued;
+    const previous = this.#running ?? Promise.resolve();
+    const write: Promise<void> = previous
+      .catch(() => undefined)
+      .then(() => {
+        this.#queued = null;
+        this.#running = write;
+        return this.server.setAllowedPorts(this.desiredPorts());
+      })
+      .finally(() => {
+        if (this.#running === write) this.#running = null;
+      });
+    this.#queued = write;
+    return write;
+  }
+}

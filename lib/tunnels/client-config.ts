@@ -1,0 +1,65 @@
+import { AppError } from '../http/errors.ts';
+import type { TunnelCredential } from '../system/types.ts';
+import { buildAgentConfig } from './agent-config.ts';
+import { clientTunnels, type ClientTunnel } from './client-args.ts';
+import type { TunnelDeps } from './context.ts';
+import { macInstructions, PLIST_FILENAME, renderMacPlist, type MacInstructions } from './mac-plist.ts';
+
+export interface MacPlist {
+  plist: string;
+  filename: string;
+  instructions: MacInstructions;
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Agent configuration and macOS plist, built from memory: the enabled tunnels are memoized on the
+ * collection, the credential is read once (the tunnel server creates it once and keeps it), and
+ * the serialized agent configuration is reused until the tunnels or the domain change.
+ */
+export class ClientConfig {
+  readonly #tunnels: () => ClientTunnel[];
+  #credential: TunnelCredential | null = null;
+  #agentJson: { tunnels: ClientTunnel[]; domain: string; json: string } | null = null;
+
+  constructor(private readonly deps: Pick<TunnelDeps, 'config' | 'store' | 'system'>) {
+    this.#tunnels = deps.store.tunnels.memo(clientTunnels);
+  }
+
+  async agentConfigJson(): Promise<string> {
+    const domain = this.#domain();
+    try {
+      const credential = await this.#readCredential();
+      const tunnels = this.#tunnels();
+      const cached = this.#agentJson;
+      if (cached && cached.tunnels === tunnels && cached.domain === domain) return cached.json;
+      const json = JSON.stringify(buildAgentConfig(domain, tunnels, credential));
+      this.#agentJson = { tunnels, domain, json };
+      return json;
+    } catch (error) {
+      throw new AppError(500, 'Failed to generate agent config', reason(error));
+    }
+  }
+
+  async macPlist(): Promise<MacPlist> {
+    const domain = this.#domain();
+    try {
+      const plist = renderMacPlist(domain, this.#tunnels(), await this.#readCredential());
+      return { plist, filename: PLIST_FILENAME, instructions: macInstructions(domain) };
+    } catch (error) {
+      throw new AppError(500, 'Failed to generate Mac plist', reason(error));
+    }
+  }
+
+  #domain(): string {
+    const { domain } = this.deps.config.value;
+    if (!domain) throw new AppError(400, 'Domain not configured');
+    return domain;
+  }
+
+  async #readCredential(): Promise<TunnelCredential> {
+    this.#credential ??= await this.deps.system.tunnelServer.credential();
+    return this.#credential;
+  }
+}

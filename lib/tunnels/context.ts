@@ -1,0 +1,40 @@
+import type { Clock } from '../clock.ts';
+import type { ConfigStore } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { TunnelRecord } from '../state/schemas.ts';
+import type { Store } from '../state/store.ts';
+import type { VhostChange, VhostSpec, System } from '../system/types.ts';
+import type { AllowedPortsSync } from './allowed-ports.ts';
+import type { KeyedLock } from './keyed-lock.ts';
+import type { TunnelReservations } from './reservations.ts';
+
+export interface TunnelDeps {
+  config: ConfigStore;
+  store: Store;
+  system: System;
+  clock: Clock;
+  log: Logger;
+}
+
+/** What the tunnel operations share: the app's dependencies plus the in-memory coordination. */
+export interface TunnelContext extends TunnelDeps {
+  reservations: TunnelReservations;
+  /** one toggle or delete at a time per tunnel id */
+  locks: KeyedLock;
+  allowedPorts: AllowedPortsSync;
+}
+
+export const TUNNEL_NOT_FOUND = 'Tunnel not found';
+
+export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>): VhostSpec {
+  return { kind: 'app', fqdn: tunnel.fqdn, port: tunnel.port };
+}
+
+/** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. */
+export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>, enabled: boolean): VhostChange {
+  return { op: 'put', spec: appVhost(tunnel), enabled };
+}
+
+export function findTunnel(ctx: Pick<TunnelDeps, 'store'>, id: string): TunnelRecord | undefined {
+  return ctx.store.tunnels.value.find((t) => t.id === id);
+}

@@ -1,0 +1,33 @@
+import { AppError } from '../http/errors.ts';
+import { runStepsOrFail } from '../steps.ts';
+import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
+import { NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
+
+/** Vhost removed, port withdrawn, record removed; the certificate stays (a re-create reuses it). */
+export function deleteTunnel(ctx: TunnelContext, id: string): Promise<void> {
+  return ctx.locks.run(id, async () => {
+    const current = findTunnel(ctx, id);
+    if (!current) throw new AppError(404, TUNNEL_NOT_FOUND);
+    const { proxy } = ctx.system;
+    try {
+      await runStepsOrFail('Failed to delete tunnel', [
+        {
+          failure: NGINX_FAILED,
+          run: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(appVhost(current)) }]),
+          undo: () => proxy.apply([putVhost(current, current.enabled)]),
+        },
+        tunnelServerStep(ctx, id, { port: current.port, enabled: false }),
+        {
+          failure: STATE_FAILED,
+          run: () =>
+            ctx.store.tunnels.update((list) => {
+              const index = list.findIndex((t) => t.id === id);
+              if (index >= 0) list.splice(index, 1);
+            }),
+        },
+      ]);
+    } finally {
+      ctx.allowedPorts.clearPending(id);
+    }
+  });
+}

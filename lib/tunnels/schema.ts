@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+// API inputs of the tunnel endpoints; the stored record shape is lib/state/schemas.ts#TunnelRecord.
+
+export const SUBDOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** Names the box itself serves (panel, portal, tunnel endpoint) or that people expect to be special. */
+export const RESERVED_SUBDOMAINS: ReadonlySet<string> = new Set(['panel', 'auth', 'tunnel', 'www', 'mail', 'ftp', 'api']);
+
+export const TunnelCreate = z.object({
+  subdomain: z
+    .string()
+    .max(63, 'Subdomain must be at most 63 characters')
+    .regex(SUBDOMAIN_PATTERN, 'Subdomain may contain only lowercase letters, digits and hyphens, and may not start or end with a hyphen'),
+  port: z.number().int('Port must be an integer').min(1024, 'Port must be at least 1024').max(65535, 'Port must be at most 65535'),
+  description: z.string().max(200, 'Description must be at most 200 characters').nullable().default(''),
+});
+export type TunnelCreate = z.infer<typeof TunnelCreate>;
+
+export const TunnelToggle = z.object({ enabled: z.boolean() });
+export type TunnelToggle = z.infer<typeof TunnelToggle>;
+
+/** Any string: an id that is not a stored tunnel's answers 404 `Tunnel not found`, not 400. */
+export const TunnelIdParams = z.object({ id: z.string() });
+export type TunnelIdParams = z.infer<typeof TunnelIdParams>;
+
+export const MacPlistQuery = z.object({ format: z.enum(['json']).optional() });
+export type MacPlistQuery = z.infer<typeof MacPlistQuery>;

@@ -1,0 +1,34 @@
+import type { Step } from '../steps.ts';
+import type { PendingState } from './allowed-ports.ts';
+import type { TunnelContext } from './context.ts';
+
+// Step prefixes: the spec's words for which side effect failed.
+export const CERTIFICATE_FAILED = 'Certificate issuance failed';
+export const NGINX_FAILED = 'Nginx configuration failed';
+export const CHISEL_FAILED = 'Chisel reconfiguration failed';
+export const STATE_FAILED = 'State persistence failed';
+
+/**
+ * Puts the tunnel's intended state in front of its record and rewrites the authfile from it.
+ * The caller clears the pending state once the record says the same (after the save).
+ */
+export function tunnelServerStep(ctx: TunnelContext, id: string, state: PendingState): Step {
+  const withdraw = async () => {
+    ctx.allowedPorts.clearPending(id);
+    await ctx.allowedPorts.sync();
+  };
+  return {
+    failure: CHISEL_FAILED,
+    async run() {
+      ctx.allowedPorts.setPending(id, state);
+      try {
+        await ctx.allowedPorts.sync();
+      } catch (error) {
+        // a failed step is not undone by runSteps: take the pending state back here
+        await withdraw().catch((e: unknown) => ctx.log.warn(`tunnel server: restoring the authfile failed: ${String(e)}`));
+        throw error;
+      }
+    },
+    undo: withdraw,
+  };
+}

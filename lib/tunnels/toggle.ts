@@ -1,0 +1,41 @@
+import { AppError } from '../http/errors.ts';
+import type { TunnelRecord } from '../state/schemas.ts';
+import { runStepsOrFail } from '../steps.ts';
+import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
+import { NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
+
+/**
+ * Enable: vhost written and linked, port granted. Disable: vhost unlinked (file kept), port
+ * withdrawn. The authfile is rewritten in place, so chisel is never restarted. Setting the state a
+ * tunnel already has changes nothing.
+ */
+export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolean): Promise<TunnelRecord> {
+  return ctx.locks.run(id, async () => {
+    const current = findTunnel(ctx, id);
+    if (!current) throw new AppError(404, TUNNEL_NOT_FOUND);
+    if (current.enabled === enabled) return current;
+    const { proxy } = ctx.system;
+    const name = proxy.vhostName(appVhost(current));
+    const link = () => proxy.apply([putVhost(current, true)]);
+    const unlink = () => proxy.apply([{ op: 'disable', name }]);
+    try {
+      await runStepsOrFail('Failed to toggle tunnel', [
+        { failure: NGINX_FAILED, run: enabled ? link : unlink, undo: enabled ? unlink : link },
+        tunnelServerStep(ctx, id, { port: current.port, enabled }),
+        {
+          failure: STATE_FAILED,
+          run: () =>
+            ctx.store.tunnels.update((list) => {
+              const record = list.find((t) => t.id === id);
+              // only a delete removes records, and deletes of this id wait for this lock
+              if (!record) throw new Error('the tunnel record disappeared');
+              record.enabled = enabled;
+            }),
+        },
+      ]);
+    } finally {
+      ctx.allowedPorts.clearPending(id);
+    }
+    return findTunnel(ctx, id) ?? { ...current, enabled };
+  });
+}

@@ -1,0 +1,147 @@
+// Tunnels through the API against real nginx, pebble + certbot and dnsmasq on loopback
+// (test/infra/harness.ts). A local HTTP server on the tunnel's port stands in for chisel's reverse
+// listener; the chisel authfile is the host adapter's real file (chisel itself is not run).
+import { createServer, type Server } from 'node:http';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reversePortPattern } from '../../../lib/system/common/authfile.ts';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { timed, withTimeout } from '../../helpers/timeout.ts';
+import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
+import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
+import { freePorts } from '../../infra/ports.ts';
+
+const s = suite('tunnels against real nginx, pebble, certbot and dnsmasq');
+let infra: Infra;
+let t: TestApp;
+let pebbleRoot = '';
+let appPort = 0;
+let keepPort = 0;
+let appId = '';
+const servers: Server[] = [];
+const appHits: string[] = [];
+const fqdn = `app.${TEST_DOMAIN}`;
+
+function listen(port: number, handler: Parameters<typeof createServer>[1]): Promise<void> {
+  const server = createServer(handler);
+  servers.push(server);
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+}
+
+/** An HTTPS request to the name through nginx, verifying pebble's certificate for that name. */
+function viaNginx(host: string, path = '/'): Promise<TestResponse> {
+  return withTimeout(`GET https://${host}${path}`, 15_000, () => loopbackRequest({ port: infra.ports.https, host, path, tls: { ca: pebbleRoot } }));
+}
+
+/** Routed: the local app on the tunnel's port answered, behind the portal's user. */
+async function assertRouted(path: string) {
+  const r = await viaNginx(fqdn, path);
+  assert.is(r.status, 200, r.body);
+  assert.equal(JSON.parse(r.body), { app: 'app', url: path, remoteUser: 'alice' });
+}
+
+/**
+ * Not routed: nginx has no vhost for the name, so the TLS name check fails; even a client that
+ * skips the check lands on another server block, never on the app.
+ */
+async function assertNotRouted(path: string) {
+  const before = appHits.length;
+  const outcome = await viaNginx(fqdn, path).then((r) => `status ${r.status}`, (e: Error) => `error ${e.message}`);
+  assert.match(outcome, /^error .*altnames/, 'the certificate presented is not the tunnel\'s');
+  const insecure = await withTimeout('insecure request', 15_000, () =>
+    loopbackRequest({ port: infra.ports.https, host: fqdn, path, tls: { rejectUnauthorized: false } }));
+  assert.not.match(insecure.body, '"app":"app"');
+  assert.is(appHits.length, before, 'the app saw no request');
+}
+
+/** The ports the chisel authfile grants, straight from the file chisel reads. */
+async function authfilePorts(): Promise<string[]> {
+  const text = await readFile(join(infra.dir, 'chisel', 'users.json'), 'utf8');
+  const grants = Object.values(JSON.parse(text) as Record<string, string[]>);
+  assert.is(grants.length, 1, 'one tunnel user');
+  return grants[0]!;
+}
+
+const grantsFor = (...ports: number[]) => ports.sort((a, b) => a - b).map(reversePortPattern);
+
+async function vhostFiles(): Promise<{ available: boolean; enabled: boolean }> {
+  const name = `relay-app-${fqdn}.conf`;
+  const exists = (p: string) => lstat(p).then(() => true, () => false);
+  return {
+    available: await exists(join(infra.nginxPrefix, 'sites-available', name)),
+    enabled: await exists(join(infra.nginxPrefix, 'sites-enabled', name)),
+  };
+}
+
+s.before(async () => {
+  infra = await startInfra();
+  pebbleRoot = await readFile(infra.pebbleRoot, 'utf8');
+  [appPort, keepPort] = await freePorts(2);
+  for (const [port, name] of [[appPort!, 'app'], [keepPort!, 'keep']] as const) {
+    await listen(port, (req, res) => {
+      if (name === 'app') appHits.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ app: name, url: req.url, remoteUser: req.headers['remote-user'] ?? null }));
+    });
+  }
+  // the auth portal's authz endpoint lets everyone in as alice
+  await listen(infra.ports.authPortal, (_req, res) => {
+    res.setHeader('Remote-User', 'alice');
+    res.end();
+  });
+  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
+  await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
+});
+
+s.after(async () => {
+  await t?.close();
+  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+  await infra?.stop();
+});
+
+s('create: certificate from pebble, vhost live, HTTPS reaches the app on the tunnel port', timed(120_000, async () => {
+  const keep = await t.call('POST', '/api/tunnels', { body: { subdomain: 'keep', port: keepPort } });
+  assert.is(keep.status, 201, JSON.stringify(keep.body));
+  const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port: appPort, description: 'integration' } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  appId = created.body.tunnel.id;
+  assert.is(created.body.tunnel.fqdn, fqdn);
+  assert.ok(await t.services.system.certs.has(fqdn));
+  assert.equal(await vhostFiles(), { available: true, enabled: true });
+  await assertRouted('/hello?x=1');
+  assert.equal(await authfilePorts(), grantsFor(keepPort, appPort));
+}));
+
+s('disable: no longer routed, vhost file kept, port withdrawn from the authfile', timed(30_000, async () => {
+  const r = await t.call('PATCH', `/api/tunnels/${appId}`, { body: { enabled: false } });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(await vhostFiles(), { available: true, enabled: false });
+  await assertNotRouted('/after-disable');
+  assert.equal(await authfilePorts(), grantsFor(keepPort));
+}));
+
+s('enable: routed again, port granted again', timed(30_000, async () => {
+  const r = await t.call('PATCH', `/api/tunnels/${appId}`, { body: { enabled: true } });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(await vhostFiles(), { available: true, enabled: true });
+  await assertRouted('/after-enable');
+  assert.equal(await authfilePorts(), grantsFor(keepPort, appPort));
+}));
+
+s('delete: vhost gone, not routed, certificate still present, authfile lists only the other tunnel', timed(30_000, async () => {
+  const r = await t.call('DELETE', `/api/tunnels/${appId}`);
+  assert.equal([r.status, r.body], [200, { ok: true }]);
+  assert.equal(await vhostFiles(), { available: false, enabled: false });
+  await assertNotRouted('/after-delete');
+  assert.ok(await t.services.system.certs.has(fqdn), 'certificate kept');
+  const live = join(infra.systemConfig().acme.configDir, 'live', fqdn, 'fullchain.pem');
+  assert.match(await readFile(live, 'utf8'), 'BEGIN CERTIFICATE');
+  assert.equal(await authfilePorts(), grantsFor(keepPort));
+  // the other tunnel was never disturbed
+  const other = await viaNginx(`keep.${TEST_DOMAIN}`, '/still-here');
+  assert.equal(JSON.parse(other.body), { app: 'keep', url: '/still-here', remoteUser: 'alice' });
+}));
+
+s.run();

@@ -1,0 +1,34 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { start } from '../../../lib/main.ts';
+
+const s = suite('start-up');
+
+const tunnel = (port: number, enabled: boolean) => ({
+  id: crypto.randomUUID(), subdomain: `app${port}`, fqdn: `app${port}.example.test`, port,
+  description: null, enabled, createdAt: new Date(port).toISOString(),
+});
+
+s('after onboarding, start-up rewrites the tunnel server grants from the stored tunnels', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-startup-'));
+  await mkdir(join(dir, 'data'));
+  await writeFile(join(dir, 'data', 'tunnels.json'), JSON.stringify([tunnel(4001, true), tunnel(4002, false), tunnel(4003, true)]));
+  const config = join(dir, 'config.json');
+  await writeFile(config, JSON.stringify({
+    ip: '203.0.113.10', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
+    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
+  }));
+  const running = await start({ argv: ['--config', config], env: { NODE_ENV: 'production', LOG_LEVEL: 'error' }, cwd: dir });
+  try {
+    const ports = await running.app.services.system.tunnelServer.allowedPorts();
+    assert.equal([...ports].sort(), [4001, 4003]);
+  } finally {
+    await running.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+s.run();

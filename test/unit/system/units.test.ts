@@ -1,0 +1,21 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderAutheliaUnit, renderChiselUnit } from '../../../lib/system/host/units.ts';
+
+const s = suite('systemd unit files');
+
+s('chisel: reverse only, loopback, the authfile, restarted on failure', () => {
+  const unit = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/relay-panel/chisel/users.json' });
+  assert.match(unit, '\nExecStart=/usr/local/bin/chisel server --reverse --host 127.0.0.1 --port 9090 --authfile /etc/relay-panel/chisel/users.json\n');
+  assert.match(unit, '\nRestart=always\n');
+  assert.match(unit, '\nWantedBy=multi-user.target\n');
+});
+
+s('authelia: its configuration file, no shell in ExecStart', () => {
+  const unit = renderAutheliaUnit({ binary: '/usr/local/bin/authelia', config: '/etc/authelia/configuration.yml' });
+  assert.match(unit, '\nExecStart=/usr/local/bin/authelia --config /etc/authelia/configuration.yml\n');
+  assert.not.match(unit, 'ProtectSystem');
+  assert.match(unit, 'Description=Authelia authentication portal (relay-panel)');
+});
+
+s.run();

@@ -1,0 +1,44 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { makeTestApp } from '../../helpers/app.ts';
+import { agent, issueTicket, makeWorld, openSession, validateTicket } from './fixtures.ts';
+
+const s = suite('tickets: durability');
+
+s('scopes, instances, assignments, tickets and sessions survive a restart; a consumed ticket stays consumed', async () => {
+  const w = await makeWorld();
+  const { ticketId: consumed, sessionId } = await openSession(w);
+  const waiting = await issueTicket(w);
+  const before = w.t.services.store;
+  const snapshot = [before.ticketScopes, before.ticketInstances, before.ticketAssignments, before.tickets, before.ticketSessions].map((c) => c.value);
+  await w.t.close(true);
+
+  const t = await makeTestApp({ dir: w.t.dir, clock: w.clock });
+  try {
+    const after = t.services.store;
+    assert.equal([after.ticketScopes, after.ticketInstances, after.ticketAssignments, after.tickets, after.ticketSessions].map((c) => c.value), snapshot);
+    assert.equal([...t.services.tickets.capabilityNames()].sort(), ['chat:read', 'chat:send']);
+    const again = await t.call('POST', '/api/tickets/validate', { as: agent('bob'), body: { ticketId: consumed } });
+    assert.equal([again.status, again.body], [401, { error: 'Invalid ticket' }]);
+    const inbox = await t.call('GET', '/api/tickets/inbox', { as: agent('bob') });
+    assert.equal(inbox.body.tickets.map((x: { id: string }) => x.id), [waiting]);
+    assert.equal((await t.call('POST', `/api/tickets/sessions/${sessionId}/heartbeat`, { as: agent('bob') })).body, { authorized: true });
+  } finally {
+    await t.close();
+  }
+});
+
+s('a validation answered 200 is on disk before the answer', async () => {
+  const w = await makeWorld();
+  try {
+    const ticketId = await issueTicket(w);
+    assert.is((await validateTicket(w, ticketId)).status, 200);
+    const { readFile } = await import('node:fs/promises');
+    const onDisk = JSON.parse(await readFile(w.t.services.store.tickets.file, 'utf8')) as { id: string; used: boolean }[];
+    assert.is(onDisk.find((x) => x.id === ticketId)?.used, true);
+  } finally {
+    await w.t.close();
+  }
+});
+
+s.run();

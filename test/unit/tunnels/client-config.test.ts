@@ -1,0 +1,130 @@
+import * as plist from 'plist';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { escapeXml, renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
+import { addAgent } from '../../helpers/app.ts';
+import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from './helpers.ts';
+
+const s = suite<{ t: TunnelTestApp }>('tunnels: agent config and mac plist', {} as { t: TunnelTestApp });
+s.before.each(async (ctx) => {
+  ctx.t = await tunnelApp();
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+const SERVER = `https://tunnel.${DOMAIN}:443`;
+
+s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credential in env.AUTH', async ({ t }) => {
+  await createTunnel(t, 'web', 9000);
+  const off = (await createTunnel(t, 'off', 8500)).body.tunnel.id;
+  await createTunnel(t, 'api2', 3000);
+  await t.call('PATCH', `/api/tunnels/${off}`, { body: { enabled: false } });
+  const { status, body, response } = await t.call('GET', '/api/tunnels/agent-config');
+  assert.is(status, 200);
+  assert.match(response.headers.get('content-type') ?? '', 'application/json');
+  const credential = await t.services.system.tunnelServer.credential();
+  assert.equal(body, {
+    domain: DOMAIN,
+    chiselServerUrl: SERVER,
+    chiselArgs: ['client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:3000:127.0.0.1:3000', 'R:127.0.0.1:9000:127.0.0.1:9000'],
+    tunnels: [{ port: 3000, subdomain: 'api2' }, { port: 9000, subdomain: 'web' }],
+    env: { AUTH: `${credential.user}:${credential.password}` },
+  });
+});
+
+s('agent-config with no tunnels: just the three leading arguments', async ({ t }) => {
+  const { body } = await t.call('GET', '/api/tunnels/agent-config');
+  assert.equal(body.chiselArgs, ['client', '--tls-skip-verify', SERVER]);
+  assert.equal(body.tunnels, []);
+});
+
+s('agent-config is served from a cached serialization until the tunnels change', async ({ t }) => {
+  const first = await t.services.tunnels.agentConfigJson();
+  assert.is(await t.services.tunnels.agentConfigJson(), first, 'same string object');
+  await createTunnel(t, 'web', 9000);
+  const second = await t.services.tunnels.agentConfigJson();
+  assert.is.not(second, first);
+  assert.match(second, 'R:127.0.0.1:9000:127.0.0.1:9000');
+});
+
+s('agent-config: 400 Domain not configured; 500 Failed to generate agent config', async ({ t }) => {
+  await t.services.config.update({ domain: null });
+  assert.equal((await t.call('GET', '/api/tunnels/agent-config')).body, { error: 'Domain not configured' });
+  assert.is((await t.call('GET', '/api/tunnels/agent-config')).status, 400);
+  await t.services.config.update({ domain: DOMAIN });
+  t.sandbox.failNext('tunnelServer.credential', 'EACCES');
+  const res = await t.call('GET', '/api/tunnels/agent-config');
+  assert.is(res.status, 500);
+  assert.equal(res.body, { error: 'Failed to generate agent config', details: 'EACCES' });
+});
+
+s('agent-config needs tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
+  await addAgent(t, 'reader', ['tunnels:read']);
+  await addAgent(t, 'other', ['sites:read', 'tunnels:write']);
+  assert.is((await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'reader' } })).status, 200);
+  const denied = await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'other' } });
+  assert.is(denied.status, 403);
+  assert.equal(denied.body, { error: 'Insufficient certificate capability' });
+  assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'other' } })).status, 403);
+  assert.is((await t.call('GET', '/api/tunnels/mac-plist', { as: { agent: 'other' } })).status, 403);
+});
+
+s('mac-plist: XML download with application/x-plist and attachment filename; parses as a plist', async ({ t }) => {
+  await createTunnel(t, 'web', 9000);
+  const off = (await createTunnel(t, 'off', 8500)).body.tunnel.id;
+  await t.call('PATCH', `/api/tunnels/${off}`, { body: { enabled: false } });
+  const response = await t.request('GET', '/api/tunnels/mac-plist');
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('content-type'), 'application/x-plist');
+  assert.is(response.headers.get('content-disposition'), 'attachment; filename="com.relaypanel.tunnel.plist"');
+  const text = await response.text();
+  assert.ok(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN"'));
+  const parsed = plist.parse(text) as Record<string, unknown>;
+  const credential = await t.services.system.tunnelServer.credential();
+  assert.equal(parsed, {
+    Label: 'com.relaypanel.tunnel',
+    ProgramArguments: ['/usr/local/bin/chisel', 'client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:9000:127.0.0.1:9000'],
+    KeepAlive: true,
+    RunAtLoad: true,
+    StandardOutPath: '/tmp/com.relaypanel.tunnel.log',
+    StandardErrorPath: '/tmp/com.relaypanel.tunnel.error.log',
+    EnvironmentVariables: { PATH: '/opt/homebrew/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', AUTH: `${credential.user}:${credential.password}` },
+  });
+});
+
+s('mac-plist ?format=json: {plist, instructions} with the six instruction strings', async ({ t }) => {
+  await createTunnel(t, 'web', 9000);
+  const { status, body } = await t.call('GET', '/api/tunnels/mac-plist?format=json');
+  assert.is(status, 200);
+  assert.equal(Object.keys(body).sort(), ['instructions', 'plist']);
+  assert.equal(Object.keys(body.instructions).sort(), ['download', 'install', 'logs', 'prerequisite', 'status', 'uninstall']);
+  for (const value of Object.values(body.instructions)) assert.type(value, 'string');
+  assert.match(body.instructions.install, 'launchctl load');
+  assert.match(body.instructions.download, `https://panel.${DOMAIN}/api/tunnels/mac-plist`);
+  assert.equal((plist.parse(body.plist) as { ProgramArguments: string[] }).ProgramArguments.at(-1), 'R:127.0.0.1:9000:127.0.0.1:9000');
+  assert.equal(body.plist, await (await t.request('GET', '/api/tunnels/mac-plist')).text());
+});
+
+s('mac-plist: 400 Domain not configured; 500 Failed to generate Mac plist with details; bad format 400', async ({ t }) => {
+  t.sandbox.failNext('tunnelServer.credential', 'EACCES');
+  const failed = await t.call('GET', '/api/tunnels/mac-plist');
+  assert.is(failed.status, 500);
+  assert.equal(failed.body, { error: 'Failed to generate Mac plist', details: 'EACCES' });
+  assert.is((await t.call('GET', '/api/tunnels/mac-plist?format=yaml')).body.error, 'Validation failed');
+  await t.services.config.update({ domain: null });
+  const res = await t.call('GET', '/api/tunnels/mac-plist?format=json');
+  assert.is(res.status, 400);
+  assert.equal(res.body, { error: 'Domain not configured' });
+});
+
+s('plist values are XML-escaped and survive a round trip through a plist parser', () => {
+  const nasty = `a&b<c>d"e'f`;
+  assert.is(escapeXml(nasty), 'a&amp;b&lt;c&gt;d&quot;e&apos;f');
+  const xml = renderMacPlist('example.test', [{ port: 2000, subdomain: 'x' }], { user: '<u&>', password: nasty });
+  assert.not.match(xml, nasty);
+  const parsed = plist.parse(xml) as { EnvironmentVariables: { AUTH: string } };
+  assert.is(parsed.EnvironmentVariables.AUTH, `<u&>:${nasty}`);
+});
+
+s.run();

@@ -1,0 +1,36 @@
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import type { VhostState } from '../../../lib/system/types.ts';
+
+export const DOMAIN = 'example.test';
+
+export interface TunnelTestApp extends TestApp {
+  sandbox: SandboxControls;
+}
+
+/** A sandbox app after onboarding (domain example.test). */
+export async function tunnelApp(): Promise<TunnelTestApp> {
+  const t = await makeTestApp();
+  await completeOnboarding(t, DOMAIN);
+  return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
+}
+
+export async function createTunnel(t: TestApp, subdomain: string, port: number, as: Parameters<TestApp['call']>[2] = {}) {
+  return t.call('POST', '/api/tunnels', { ...as, body: { subdomain, port } });
+}
+
+export function vhostState(t: TestApp, subdomain: string, port = 1): Promise<VhostState> {
+  const { proxy } = t.services.system;
+  return proxy.state(proxy.vhostName({ kind: 'app', fqdn: `${subdomain}.${DOMAIN}`, port }));
+}
+
+export function allowedPorts(t: TestApp): Promise<number[]> {
+  return t.services.system.tunnelServer.allowedPorts();
+}
+
+/** A promise with its resolve, to hold an adapter call until the test lets it go. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}

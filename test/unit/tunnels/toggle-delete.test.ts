@@ -1,0 +1,156 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent, type Caller } from '../../helpers/app.ts';
+import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
+
+const s = suite<{ t: TunnelTestApp; id: string }>('tunnels: toggle and delete', {} as { t: TunnelTestApp; id: string });
+s.before.each(async (ctx) => {
+  ctx.t = await tunnelApp();
+  await createTunnel(ctx.t, 'keep', 7000);
+  ctx.id = (await createTunnel(ctx.t, 'app', 8080)).body.tunnel.id;
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+const toggle = (t: TunnelTestApp, id: string, enabled: unknown, as?: Caller) =>
+  t.call('PATCH', `/api/tunnels/${id}`, { as, body: { enabled } });
+
+async function agentConfig(t: TunnelTestApp) {
+  return (await t.call('GET', '/api/tunnels/agent-config')).body;
+}
+
+s('disable: vhost unlinked (file kept), port dropped from authfile, agent config and plist; no restart', async ({ t, id }) => {
+  const res = await toggle(t, id, false);
+  assert.is(res.status, 200);
+  assert.is(res.body.ok, true);
+  assert.is(res.body.tunnel.enabled, false);
+  assert.is(res.body.tunnel.id, id);
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: false });
+  assert.equal(await allowedPorts(t), [7000]);
+  assert.equal((await agentConfig(t)).tunnels, [{ port: 7000, subdomain: 'keep' }]);
+  const plist = (await t.call('GET', '/api/tunnels/mac-plist?format=json')).body.plist as string;
+  assert.not.match(plist, '8080');
+  assert.is(t.services.store.tunnels.value.find((x) => x.id === id)?.enabled, false);
+  assert.is(JSON.parse(t.services.tunnels.listJson()).tunnels.find((x: { id: string }) => x.id === id).enabled, false);
+  assert.is(t.sandbox.eventsOf('services.control').length, 0, 'no service was restarted');
+});
+
+s('enable: all of it restored', async ({ t, id }) => {
+  await toggle(t, id, false);
+  const res = await toggle(t, id, true);
+  assert.is(res.status, 200);
+  assert.is(res.body.tunnel.enabled, true);
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: true });
+  assert.equal(await allowedPorts(t), [7000, 8080]);
+  assert.equal((await agentConfig(t)).tunnels, [{ port: 7000, subdomain: 'keep' }, { port: 8080, subdomain: 'app' }]);
+  assert.is(t.sandbox.eventsOf('services.control').length, 0);
+});
+
+s('setting the current state again is a 200 that touches nothing', async ({ t, id }) => {
+  const before = t.sandbox.events.length;
+  const res = await toggle(t, id, true);
+  assert.is(res.status, 200);
+  assert.is(res.body.tunnel.enabled, true);
+  assert.is(t.sandbox.events.length, before);
+});
+
+s('PATCH 404 Tunnel not found; 400 Validation failed for a missing or non-boolean enabled', async ({ t, id }) => {
+  for (const missing of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+    const res = await toggle(t, missing, false);
+    assert.is(res.status, 404);
+    assert.equal(res.body, { error: 'Tunnel not found' });
+  }
+  for (const body of [{}, { enabled: 'false' }, { enabled: 0 }]) {
+    const res = await t.call('PATCH', `/api/tunnels/${id}`, { body });
+    assert.is(res.status, 400);
+    assert.is(res.body.error, 'Validation failed');
+    assert.equal(res.body.details.issues.map((i: { path: string }) => i.path), ['enabled']);
+  }
+});
+
+for (const [point, prefix] of [
+  ['proxy.test', 'Nginx configuration failed'],
+  ['tunnelServer.setAllowedPorts', 'Chisel reconfiguration failed'],
+] as const) {
+  s(`PATCH: a failure at ${point} answers 500 Failed to toggle tunnel, ${prefix}: ..., state unchanged`, async ({ t, id }) => {
+    t.sandbox.failNext(point, 'boom');
+    const res = await toggle(t, id, false);
+    assert.is(res.status, 500);
+    assert.equal(res.body, { error: 'Failed to toggle tunnel', details: `${prefix}: boom` });
+    assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: true });
+    assert.equal(await allowedPorts(t), [7000, 8080]);
+    assert.is(t.services.store.tunnels.value.find((x) => x.id === id)?.enabled, true);
+  });
+}
+
+s('PATCH: a failed save undoes the vhost and authfile change (State persistence failed)', async ({ t, id }) => {
+  await toggle(t, id, false);
+  const tunnels = t.services.store.tunnels;
+  const original = tunnels.update.bind(tunnels);
+  (tunnels as { update: typeof tunnels.update }).update = () => Promise.reject(new Error('EROFS'));
+  const res = await toggle(t, id, true);
+  (tunnels as { update: typeof tunnels.update }).update = original;
+  assert.is(res.status, 500);
+  assert.equal(res.body, { error: 'Failed to toggle tunnel', details: 'State persistence failed: EROFS' });
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: false });
+  assert.equal(await allowedPorts(t), [7000]);
+});
+
+s('DELETE: vhost removed, port withdrawn, record removed, certificate kept', async ({ t, id }) => {
+  const res = await t.call('DELETE', `/api/tunnels/${id}`);
+  assert.is(res.status, 200);
+  assert.equal(res.body, { ok: true });
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: false, enabled: false });
+  assert.equal(await allowedPorts(t), [7000]);
+  assert.is(t.services.store.tunnels.value.some((x) => x.id === id), false);
+  assert.ok(await t.services.system.certs.has(`app.${DOMAIN}`));
+  assert.equal((await t.call('GET', '/api/tunnels')).body.tunnels.map((x: { subdomain: string }) => x.subdomain), ['keep']);
+  // subdomain and port are free again; the kept certificate is reused
+  const issued = t.sandbox.eventsOf('certs.issue').length;
+  assert.is((await createTunnel(t, 'app', 8080)).status, 201);
+  assert.is(t.sandbox.eventsOf('certs.issue').length, issued);
+});
+
+s('DELETE of a disabled tunnel removes its unlinked vhost file', async ({ t, id }) => {
+  await toggle(t, id, false);
+  assert.is((await t.call('DELETE', `/api/tunnels/${id}`)).status, 200);
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: false, enabled: false });
+  assert.equal(await allowedPorts(t), [7000]);
+});
+
+s('DELETE 404 Tunnel not found (also the second time)', async ({ t, id }) => {
+  assert.is((await t.call('DELETE', `/api/tunnels/${id}`)).status, 200);
+  const res = await t.call('DELETE', `/api/tunnels/${id}`);
+  assert.is(res.status, 404);
+  assert.equal(res.body, { error: 'Tunnel not found' });
+});
+
+for (const [point, prefix] of [
+  ['proxy.test', 'Nginx configuration failed'],
+  ['tunnelServer.setAllowedPorts', 'Chisel reconfiguration failed'],
+] as const) {
+  s(`DELETE: a failure at ${point} answers 500 Failed to delete tunnel, ${prefix}: ..., tunnel intact`, async ({ t, id }) => {
+    t.sandbox.failNext(point, 'boom');
+    const res = await t.call('DELETE', `/api/tunnels/${id}`);
+    assert.is(res.status, 500);
+    assert.equal(res.body, { error: 'Failed to delete tunnel', details: `${prefix}: boom` });
+    assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: true });
+    assert.equal(await allowedPorts(t), [7000, 8080]);
+    assert.ok(t.services.store.tunnels.value.some((x) => x.id === id));
+  });
+}
+
+s('agents: tunnels:write toggles and deletes any tunnel; tunnels:read alone gets 403', async ({ t, id }) => {
+  await addAgent(t, 'reader', ['tunnels:read']);
+  await addAgent(t, 'writer', ['tunnels:write']);
+  const denied = await toggle(t, id, false, { agent: 'reader' });
+  assert.is(denied.status, 403);
+  assert.equal(denied.body, { error: 'Insufficient certificate capability' });
+  assert.is((await t.call('DELETE', `/api/tunnels/${id}`, { as: { agent: 'reader' } })).status, 403);
+  // the admin created this tunnel; an agent with tunnels:write may still manage it
+  assert.is((await toggle(t, id, false, { agent: 'writer' })).status, 200);
+  assert.is((await t.call('DELETE', `/api/tunnels/${id}`, { as: { agent: 'writer' } })).status, 200);
+});
+
+s.run();
