@@ -89,94 +89,54 @@ export function renderIpPanel(ctx: TemplateContext): string {
 }
 
 export function renderPanel(fqdn: string, ctx: TemplateContext): string {
-  assertFqdn(fqdn);
-  return [
-    header(`panel ${fqdn}: client certificate required`),
-    ...httpRedirectServer(fqdn, ctx),
-    'server {',
-    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(fqdn)), ...panelBody(ctx)]),
-    '}',
-    '',
-  ].join('\n');
+  return tlsVhost(`panel ${fqdn}: client certificate required`, fqdn, ctx, panelBody(ctx));
 }
 
 export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
-  assertFqdn(fqdn);
-  return [
-    header(`auth portal ${fqdn}`),
-    ...httpRedirectServer(fqdn, ctx),
-    'server {',
+  return tlsVhost(`auth portal ${fqdn}`, fqdn, ctx, [
+    'location / {',
     ...indent([
-      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
-      `server_name ${fqdn};`,
-      ...tls(ctx.certFor(fqdn)),
-      'location / {',
-      ...indent([
-        `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)};`,
-        ...forwardedHeaders(),
-        'proxy_set_header X-Forwarded-URI $request_uri;',
-      ]),
-      '}',
+      `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)};`,
+      ...forwardedHeaders(),
+      'proxy_set_header X-Forwarded-URI $request_uri;',
     ]),
     '}',
-    '',
-  ].join('\n');
+  ]);
 }
 
 export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
-  assertFqdn(fqdn);
-  return [
-    header(`tunnel server ${fqdn}: WebSocket endpoint of the reverse tunnels`),
-    ...httpRedirectServer(fqdn, ctx),
-    'server {',
+  return tlsVhost(`tunnel server ${fqdn}: WebSocket endpoint of the reverse tunnels`, fqdn, ctx, [
+    'location / {',
     ...indent([
-      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
-      `server_name ${fqdn};`,
-      ...tls(ctx.certFor(fqdn)),
-      'location / {',
-      ...indent([
-        `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.tunnelServer)};`,
-        ...forwardedHeaders(),
-        ...websocket(),
-        // tunnels stay open for days; idle ones must not be cut by proxy timeouts
-        'proxy_read_timeout 86400s;',
-        'proxy_send_timeout 86400s;',
-        'proxy_buffering off;',
-      ]),
-      '}',
+      `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.tunnelServer)};`,
+      ...forwardedHeaders(),
+      ...websocket(),
+      // tunnels stay open for days; idle ones must not be cut by proxy timeouts
+      'proxy_read_timeout 86400s;',
+      'proxy_send_timeout 86400s;',
+      'proxy_buffering off;',
     ]),
     '}',
-    '',
-  ].join('\n');
+  ]);
 }
 
 export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: TemplateContext): string {
   assertFqdn(fqdn);
   assertPort(port);
   assertFqdn(portalFqdn);
-  return [
-    header(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`),
-    ...httpRedirectServer(fqdn, ctx),
-    'server {',
+  return tlsVhost(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`, fqdn, ctx, [
+    ...authzLocation(ctx),
+    'location / {',
     ...indent([
-      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
-      `server_name ${fqdn};`,
-      ...tls(ctx.certFor(fqdn)),
-      ...authzLocation(ctx),
-      'location / {',
-      ...indent([
-        ...authRequest(portalFqdn, ctx),
-        `proxy_pass http://127.0.0.1:${port};`,
-        ...forwardedHeaders(),
-        ...websocket(),
-        'proxy_read_timeout 3600s;',
-        'proxy_send_timeout 3600s;',
-      ]),
-      '}',
+      ...authRequest(portalFqdn, ctx),
+      `proxy_pass http://127.0.0.1:${port};`,
+      ...forwardedHeaders(),
+      ...websocket(),
+      'proxy_read_timeout 3600s;',
+      'proxy_send_timeout 3600s;',
     ]),
     '}',
-    '',
-  ].join('\n');
+  ]);
 }
 
 export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
@@ -184,28 +144,18 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
   const root = assertAbsolutePath(spec.root);
   const portal = spec.protected ? assertFqdn(spec.portalFqdn ?? defaultPortalFqdn(fqdn)) : null;
   const fallback = spec.spaMode ? '/index.html' : '=404';
-  return [
-    header(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`),
-    ...httpRedirectServer(fqdn, ctx),
-    'server {',
-    ...indent([
-      `listen ${listen(ctx, ctx.ports.https)} ssl;`,
-      `server_name ${fqdn};`,
-      ...tls(ctx.certFor(fqdn)),
-      `root "${root}";`,
-      'index index.html;',
-      ...(portal ? authzLocation(ctx) : []),
-      // hidden files (.htpasswd, .git) are never served
-      'location ~ /\\. {',
-      ...indent(['deny all;']),
-      '}',
-      'location / {',
-      ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
-      '}',
-    ]),
+  return tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`, fqdn, ctx, [
+    `root "${root}";`,
+    'index index.html;',
+    ...(portal ? authzLocation(ctx) : []),
+    // hidden files (.htpasswd, .git) are never served
+    'location ~ /\\. {',
+    ...indent(['deny all;']),
     '}',
-    '',
-  ].join('\n');
+    'location / {',
+    ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
+    '}',
+  ]);
 }
 
 /** The page nginx shows on 495 (bad certificate) and 496 (no certificate). */
@@ -225,6 +175,19 @@ export function renderHelpPage(): string {
 }
 
 // ---------- shared pieces ----------
+
+/** A name's vhost: the port-80 redirect plus the TLS server with its certificate and `body`. */
+function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, body: string[]): string {
+  assertFqdn(fqdn);
+  return [
+    header(title),
+    ...httpRedirectServer(fqdn, ctx),
+    'server {',
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(fqdn)), ...body]),
+    '}',
+    '',
+  ].join('\n');
+}
 
 function header(what: string): string {
   return `# managed by relay-panel: ${what}. Changes here are overwritten.`;
