@@ -1,7 +1,7 @@
-import { jsonText } from '../lib/http/responses.ts';
+import { jsonBytes, jsonText } from '../lib/http/responses.ts';
 import { route } from '../lib/http/route.ts';
 
-const HEALTHY = JSON.stringify({ status: 'ok' });
+const HEALTHY = jsonBytes({ status: 'ok' });
 
 // GET /api/health — always reachable: no certificate, 2FA or onboarding check.
 export default route({

@@ -11,10 +11,16 @@ export function json(data: unknown, status = 200, headers?: Record<string, strin
   return Response.json(data, { status, headers: headers && { ...headers } });
 }
 
-/** A body that is already serialized JSON (cached list responses). */
-export function jsonText(body: string, status = 200): Response {
+/**
+ * A body that is already serialized JSON (cached list responses). Cache it as bytes
+ * (`jsonBytes`): a string is encoded again on every request.
+ */
+export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): Response {
   return new Response(body, { status, headers: { 'content-type': JSON_TYPE } });
 }
+
+const encoder = new TextEncoder();
+export const jsonBytes = (data: unknown): Uint8Array<ArrayBuffer> => encoder.encode(JSON.stringify(data));
 
 export function errorBody(error: string, details?: unknown, extra?: Record<string, unknown>): Record<string, unknown> {
   return details === undefined ? { error, ...extra } : { error, details, ...extra };

@@ -1,3 +1,4 @@
+import { jsonBytes } from '../http/responses.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';
@@ -16,13 +17,13 @@ const newestFirst = (a: TunnelRecord, b: TunnelRecord) => (a.createdAt < b.creat
 
 export class TunnelService {
   /** `{"tunnels":[...]}` newest first, serialized once per change of the collection. */
-  readonly listJson: () => string;
+  readonly listJson: () => Uint8Array<ArrayBuffer>;
   readonly #ctx: TunnelContext;
   readonly #client: ClientConfig;
 
   constructor(deps: TunnelDeps) {
     // reversed first: the sort is stable, so records created in the same millisecond stay newest first
-    this.listJson = deps.store.tunnels.memo((tunnels) => JSON.stringify({ tunnels: [...tunnels].reverse().sort(newestFirst) }));
+    this.listJson = deps.store.tunnels.memo((tunnels) => jsonBytes({ tunnels: [...tunnels].reverse().sort(newestFirst) }));
     this.#ctx = {
       ...deps,
       reservations: new TunnelReservations(),

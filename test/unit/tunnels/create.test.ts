@@ -136,7 +136,7 @@ async function assertNothingLeft(t: TunnelTestApp, previousPorts: number[] = [])
   assert.equal(t.services.store.tunnels.value.filter((x) => x.subdomain === 'app'), [], 'no record');
   assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: false, enabled: false }, 'no vhost');
   assert.equal(await allowedPorts(t), previousPorts, 'no authfile entry');
-  assert.is(JSON.parse(t.services.tunnels.listJson()).tunnels.some((x: { subdomain: string }) => x.subdomain === 'app'), false);
+  assert.is(JSON.parse(new TextDecoder().decode(t.services.tunnels.listJson())).tunnels.some((x: { subdomain: string }) => x.subdomain === 'app'), false);
 }
 
 async function assertRetrySucceeds(t: TunnelTestApp) {

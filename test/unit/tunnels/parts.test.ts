@@ -129,7 +129,7 @@ s('records created in the same millisecond still list newest first', async () =>
     await t.services.store.tunnels.update((list) => {
       for (const name of ['first', 'second', 'third']) list.push({ ...record(name, 2000 + list.length), id: crypto.randomUUID(), createdAt: at });
     });
-    assert.equal(JSON.parse(t.services.tunnels.listJson()).tunnels.map((x: TunnelRecord) => x.subdomain), ['third', 'second', 'first']);
+    assert.equal(JSON.parse(new TextDecoder().decode(t.services.tunnels.listJson())).tunnels.map((x: TunnelRecord) => x.subdomain), ['third', 'second', 'first']);
   } finally {
     await t.close();
   }

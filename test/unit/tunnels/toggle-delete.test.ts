@@ -32,7 +32,7 @@ s('disable: vhost unlinked (file kept), port dropped from authfile, agent config
   const plist = (await t.call('GET', '/api/tunnels/mac-plist?format=json')).body.plist as string;
   assert.not.match(plist, '8080');
   assert.is(t.services.store.tunnels.value.find((x) => x.id === id)?.enabled, false);
-  assert.is(JSON.parse(t.services.tunnels.listJson()).tunnels.find((x: { id: string }) => x.id === id).enabled, false);
+  assert.is(JSON.parse(new TextDecoder().decode(t.services.tunnels.listJson())).tunnels.find((x: { id: string }) => x.id === id).enabled, false);
   assert.is(t.sandbox.eventsOf('services.control').length, 0, 'no service was restarted');
 });
 
