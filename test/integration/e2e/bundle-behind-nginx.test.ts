@@ -1,0 +1,148 @@
+// End to end: the bundled server as a process in production mode, behind the real nginx mTLS front
+// (the IP panel vhost our templates render), driven over HTTPS with client certificates from our
+// pki, WebSocket included. Nothing is faked here: the bundle runs its sandbox system, so only the
+// request path (nginx -> X-SSL-* headers -> identity, gates, handlers) is under test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import WebSocket from 'ws';
+// @ts-expect-error plain JS build script
+import { bundle } from '../../../build/build.mjs';
+import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
+import { timed } from '../../helpers/timeout.ts';
+import { startInfra, type Infra } from '../../infra/harness.ts';
+import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
+import { waitFor } from '../../infra/processes.ts';
+
+const s = suite('e2e: the bundle behind the real nginx mTLS front');
+let infra: Infra;
+let system: System;
+let panel: ChildProcess;
+let admin: IssuedClientCert;
+let agent: IssuedClientCert;
+
+s.before(async () => {
+  infra = await startInfra();
+  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front') });
+  admin = await system.pki.issueClientCert('admin');
+  agent = await system.pki.issueClientCert('agent:laptop-1');
+  await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
+
+  const dir = join(infra.dir, 'panel');
+  await mkdir(join(dir, 'data'), { recursive: true });
+  const outfile = join(dir, 'server.mjs');
+  await bundle({ outfile, quiet: true });
+  await writeFile(join(dir, 'data', 'agents.json'), JSON.stringify([
+    { label: 'laptop-1', serial: agent.serial, capabilities: ['tunnels:read'], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null },
+  ]));
+  await writeFile(join(dir, 'config.json'), JSON.stringify({
+    ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
+    onboarding: { status: 'DNS_READY' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
+  }));
+  panel = spawn(process.execPath, [outfile, '--config', join(dir, 'config.json')], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  await waitFor('panel through nginx', async () => (await get('/api/health').catch(() => ({ status: 0 }))).status === 200, null, 15_000);
+});
+
+s.after(async () => {
+  if (panel && panel.exitCode === null) {
+    const exited = new Promise((ok) => panel.once('exit', ok));
+    panel.kill('SIGTERM');
+    await exited;
+  }
+  await infra?.stop();
+});
+
+// the IP panel's certificate is self-signed: these tests are about the client side
+function get(path: string, opts: { cert?: IssuedClientCert; headers?: Record<string, string>; method?: string } = {}): Promise<TestResponse> {
+  return loopbackRequest({
+    port: infra.ports.ipPanel,
+    host: 'relay-ip-panel.test',
+    path,
+    method: opts.method,
+    headers: opts.headers,
+    tls: { rejectUnauthorized: false, cert: opts.cert?.certPem, key: opts.cert?.keyPem },
+  });
+}
+
+function openStream(cert?: IssuedClientCert): WebSocket {
+  return new WebSocket(`wss://127.0.0.1:${infra.ports.ipPanel}/api/onboarding/provision/stream`, {
+    rejectUnauthorized: false,
+    servername: 'relay-ip-panel.test',
+    cert: cert?.certPem,
+    key: cert?.keyPem,
+  });
+}
+
+s('health is public; everything else needs a certificate (496 from nginx)', timed(10_000, async () => {
+  assert.is((await get('/api/health')).status, 200);
+  const denied = await get('/api/onboarding/status');
+  assert.is(denied.status, 496);
+}));
+
+s('an admin certificate reaches the API as admin; an agent one as that agent', timed(10_000, async () => {
+  const status = await get('/api/onboarding/status', { cert: admin });
+  assert.is(status.status, 200);
+  assert.is(JSON.parse(status.body).status, 'DNS_READY');
+  const scoped = await get('/api/onboarding/status', { cert: agent });
+  assert.is(scoped.status, 403);
+  assert.equal(JSON.parse(scoped.body), { error: 'Insufficient certificate scope' });
+}));
+
+s('spoofed X-SSL-* headers never change who the caller is', timed(10_000, async () => {
+  const spoofed = await get('/api/onboarding/status', {
+    cert: agent,
+    headers: { 'X-SSL-Client-Verify': 'SUCCESS', 'X-SSL-Client-DN': 'CN=admin', 'X-SSL-Client-Serial': '1' },
+  });
+  assert.is(spoofed.status, 403);
+}));
+
+s('management routes answer 503 with the onboarding status before completion', timed(10_000, async () => {
+  const gated = await get('/api/tunnels', { cert: admin });
+  assert.is(gated.status, 503);
+  assert.equal(JSON.parse(gated.body), { error: 'Onboarding not complete', onboardingStatus: 'DNS_READY' });
+}));
+
+s('a WebSocket without a certificate is refused by nginx', timed(10_000, async () => {
+  const status = await new Promise<number>((resolve, reject) => {
+    const ws = openStream();
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => reject(new Error('opened without a certificate')));
+    ws.on('error', () => {});
+  });
+  assert.is(status, 496);
+}));
+
+s('over wss with an admin certificate: provisioning streams to completion, then management opens', timed(60_000, async () => {
+  const ws = openStream(admin);
+  const messages: { type?: string; credentials?: { username: string; password: string } }[] = [];
+  const closed = new Promise<number>((resolve, reject) => {
+    ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+    ws.on('close', (code) => resolve(code));
+    ws.on('error', reject);
+  });
+  await new Promise<void>((ok) => ws.once('open', () => ok()));
+  await waitFor('first state message', async () => messages.length > 0, null, 5000);
+  assert.is(messages[0].type, 'state');
+  const started = await get('/api/onboarding/provision', { cert: admin, method: 'POST' });
+  assert.is(started.status, 202);
+  assert.is(await closed, 1000);
+  const complete = messages.find((m) => m.type === 'complete');
+  assert.is(complete?.credentials?.username, 'admin');
+  assert.ok((complete?.credentials?.password.length ?? 0) >= 16);
+  const tunnels = await get('/api/tunnels', { cert: agent });
+  assert.is(tunnels.status, 200);
+  assert.equal(JSON.parse(tunnels.body), { tunnels: [] });
+}));
+
+s('SIGTERM: the bundle stops cleanly with exit 0', timed(15_000, async () => {
+  const exited = new Promise<number | null>((ok) => panel.once('exit', (code) => ok(code)));
+  panel.kill('SIGTERM');
+  assert.is(await exited, 0);
+}));
+
+s.run();
