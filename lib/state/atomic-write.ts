@@ -34,7 +34,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dir);
+  // The new content is in place from here on. Reporting a failed directory fsync as a failed
+  // write would make callers undo a change that readers (and the next start) already see.
+  await syncDirectory(dir).catch(() => {});
 }
 
 export async function syncDirectory(dir: string): Promise<void> {

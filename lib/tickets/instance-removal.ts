@@ -5,13 +5,14 @@ import { parseInstanceScope } from './instance-scope.ts';
 
 /**
  * Removes instances and everything hanging off them (assignments, tickets, sessions).
- * The updates are issued back to back without an await, so no request sees a half-removed
- * instance in memory; each collection then reaches disk in its own group commit.
+ * The dependents go only once the instances' removal is on disk: if that write fails the
+ * instances come back, and their assignments must still be there. Readers meanwhile skip
+ * tickets and sessions whose instance is gone, and a crash in between is what the periodic
+ * orphan cleanup removes.
  */
 export async function removeInstancesWhere(store: TicketCollections, doomed: (instance: TicketInstanceRecord) => boolean): Promise<number> {
-  const removed = removeWhere(store.ticketInstances, doomed);
-  const dependents = removeOrphans(store);
-  const [count] = await Promise.all([removed, dependents]);
+  const count = await removeWhere(store.ticketInstances, doomed);
+  await removeOrphans(store);
   return count;
 }
 

@@ -98,6 +98,7 @@ export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
     ...indent([
       `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)};`,
       ...forwardedHeaders(),
+      ...dropClientCertHeaders(),
       'proxy_set_header X-Forwarded-URI $request_uri;',
     ]),
     '}',
@@ -110,6 +111,7 @@ export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
     ...indent([
       `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.tunnelServer)};`,
       ...forwardedHeaders(),
+      ...dropClientCertHeaders(),
       ...websocket(),
       // tunnels stay open for days; idle ones must not be cut by proxy timeouts
       'proxy_read_timeout 86400s;',
@@ -131,6 +133,7 @@ export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: T
       ...authRequest(portalFqdn, ctx),
       `proxy_pass http://127.0.0.1:${port};`,
       ...forwardedHeaders(),
+      ...dropClientCertHeaders(),
       ...websocket(),
       'proxy_read_timeout 3600s;',
       'proxy_send_timeout 3600s;',
@@ -264,6 +267,14 @@ function clientCertHeaders(): string[] {
     // names nginx does not set would otherwise pass through from the client
     ...FORWARDED_CLIENT_CERT_HEADERS.map((h) => `proxy_set_header ${h} "";`),
   ];
+}
+
+/**
+ * For every proxied location that is not the panel: client-sent certificate headers are dropped,
+ * so no upstream (and no panel listener reached by mistake) ever sees a forged X-SSL-Client-*.
+ */
+function dropClientCertHeaders(): string[] {
+  return ['X-SSL-Client-Verify', 'X-SSL-Client-DN', 'X-SSL-Client-Serial', ...FORWARDED_CLIENT_CERT_HEADERS].map((h) => `proxy_set_header ${h} "";`);
 }
 
 function panelProxy(ctx: TemplateContext): string[] {

@@ -72,7 +72,6 @@ function get(path: string, opts: { cert?: IssuedClientCert; headers?: Record<str
 function openStream(cert?: IssuedClientCert): WebSocket {
   return new WebSocket(`wss://127.0.0.1:${infra.ports.ipPanel}/api/onboarding/provision/stream`, {
     rejectUnauthorized: false,
-    servername: 'relay-ip-panel.test',
     cert: cert?.certPem,
     key: cert?.keyPem,
   });

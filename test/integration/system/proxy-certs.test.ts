@@ -32,7 +32,8 @@ s.before(async () => {
   await listen(infra.ports.tunnelServer + 0, (req, res) => {
     seen.push(req);
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ app: true, url: req.url, remoteUser: req.headers['remote-user'] ?? null }));
+    const forgedCertHeaders = Object.keys(req.headers).filter((h) => h.startsWith('x-ssl-'));
+    res.end(JSON.stringify({ app: true, url: req.url, remoteUser: req.headers['remote-user'] ?? null, forgedCertHeaders }));
   });
   // Authelia's authz endpoint: answers what the test says
   await listen(infra.ports.authPortal, (req, res) => {
@@ -91,11 +92,12 @@ s('nginx -t passes for every template, and nginx serves them', timed(30_000, asy
   assert.is((await loopbackRequest({ port: infra.ports.http, host: names.site, path: '/.well-known/acme-challenge/tok' })).body, 'keyauth');
 }));
 
-s('the app tunnel vhost carries HTTPS to the local app on the tunnel port, with the portal user', timed(20_000, async () => {
+s('the app tunnel vhost carries HTTPS to the local app on the tunnel port, with the portal user and no forged X-SSL-*', timed(20_000, async () => {
   authAnswer = 200;
-  const r = await loopbackRequest({ port: infra.ports.https, host: names.app, path: '/hello', headers: { 'Remote-User': 'mallory' }, tls: { ca: pebbleRoot } });
+  const forged = { 'Remote-User': 'mallory', 'X-SSL-Client-Verify': 'SUCCESS', 'X-SSL-Client-DN': 'CN=admin', 'X-SSL-Client-Serial': '1000' };
+  const r = await loopbackRequest({ port: infra.ports.https, host: names.app, path: '/hello', headers: forged, tls: { ca: pebbleRoot } });
   assert.is(r.status, 200);
-  assert.equal(JSON.parse(r.body), { app: true, url: '/hello', remoteUser: 'alice' });
+  assert.equal(JSON.parse(r.body), { app: true, url: '/hello', remoteUser: 'alice', forgedCertHeaders: [] });
 }));
 
 s('a protected vhost redirects to the portal when the auth endpoint answers 401', timed(20_000, async () => {

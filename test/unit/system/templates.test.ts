@@ -92,6 +92,14 @@ s('site vhost: root, SPA fallback only in spaMode, portal only when protected, d
   assert.match(spa, 'auth_request /internal/relay-authz;');
 });
 
+s('app, auth portal and tunnel server vhosts drop client-sent X-SSL-* headers; only panel vhosts set them', () => {
+  for (const spec of [{ kind: 'app', fqdn: 'app.example.com', port: 8001 }, { kind: 'auth-portal', fqdn: 'auth.example.com' }, { kind: 'tunnel-server', fqdn: 'tunnel.example.com' }] as const) {
+    const text = render(spec);
+    for (const h of ['X-SSL-Client-Verify', 'X-SSL-Client-DN', 'X-SSL-Client-Serial']) assert.match(text, `proxy_set_header ${h} "";`, `${spec.kind} ${h}`);
+    assert.not.match(text, '$ssl_client_verify', spec.kind);
+  }
+});
+
 s('names are stable and unsafe input is refused', () => {
   assert.is(vhostName({ kind: 'app', fqdn: 'app.example.com', port: 1 }), 'relay-app-app.example.com.conf');
   assert.is(vhostName({ kind: 'ip-panel' }), 'relay-ip-panel.conf');

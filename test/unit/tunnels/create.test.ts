@@ -114,6 +114,27 @@ s('400 Port <port> is already in use by another tunnel (a disabled tunnel still 
   assert.equal(res.body, { error: 'Port 8080 is already in use by another tunnel' });
 });
 
+s("400 for the box's own loopback ports (panel, tunnel server, portal, proxy): nothing created", async ({ t }) => {
+  const { listen, system } = t.services.config.value;
+  const own = [listen.port, system.ports.panel, system.ports.tunnelServer, system.ports.authPortal, system.ports.ipPanel];
+  for (const [i, port] of own.entries()) {
+    const res = await createTunnel(t, `own${i}`, port);
+    assert.is(res.status, 400, String(port));
+    assert.equal(res.body, { error: `Port ${port} is reserved for the relay's own services` });
+  }
+  assert.equal(t.services.store.tunnels.value, []);
+  assert.equal(await allowedPorts(t), []);
+});
+
+s('400 Validation failed when <subdomain>.<domain> would exceed 253 characters', async ({ t }) => {
+  await t.services.config.update({ domain: `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.example.test` });
+  const res = await createTunnel(t, 'a'.repeat(63), 4000);
+  assert.is(res.status, 400);
+  assert.is(res.body.error, 'Validation failed');
+  assert.is(res.body.details.issues[0].path, 'subdomain');
+  assert.equal(t.services.store.tunnels.value, []);
+});
+
 s('400 Domain and email must be configured before creating tunnels', async ({ t }) => {
   for (const patch of [{ domain: null }, { email: null }]) {
     await t.services.config.update({ domain: DOMAIN, email: 'ops@example.test', ...patch });
