@@ -50,6 +50,7 @@ function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
 /** Composition root: config -> store -> system -> services -> app -> node server. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
+  if (env.PORT && !/^\d{1,5}$/.test(env.PORT)) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
   const explicit = argValue(argv, '--config') ?? env.RELAY_PANEL_CONFIG;
   const configPath = resolve(cwd, explicit ?? join(SANDBOX_DIR, 'config.json'));
   const isSandboxDefault = !explicit;
@@ -77,7 +78,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const server = createServer(nodeRequestListener(app));
   server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
-  const port = env.PORT && !isSandboxDefault ? Number(env.PORT) : config.value.listen.port;
+  const port = env.PORT ? Number(env.PORT) : config.value.listen.port;
   await listen(server, config.value.listen.host, port, isSandboxDefault);
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;

@@ -52,7 +52,7 @@ export function createServices(deps: ServiceDeps): AppServices {
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
     async close() {
-      for (const task of closers.reverse()) await task();
+      for (const task of [...closers].reverse()) await task();
       await deps.store.flush();
       await deps.config.flush();
     },

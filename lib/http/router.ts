@@ -1,6 +1,5 @@
 import { Router } from 'itty-router';
 import type { WebSocketServer } from 'ws';
-import { ANONYMOUS } from '../auth/identity.ts';
 import type { AppServices } from '../services.ts';
 import { renderError } from './error-boundary.ts';
 import { accessGuard } from './middleware/access-guard.ts';
@@ -9,24 +8,11 @@ import { onboardingGate } from './middleware/onboarding-gate.ts';
 import { requireTwoFactor } from './middleware/two-factor.ts';
 import { validate } from './middleware/validate.ts';
 import { errorResponse } from './responses.ts';
-import type { AnyRoute, HandlerContext, HttpRoute } from './route.ts';
-import { clientAddress } from './client-address.ts';
+import { handlerContext } from './handler-context.ts';
+import type { AnyRoute, HttpRoute } from './route.ts';
 import { createSpaHandler } from './spa.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
-
-/** What a handler (or a WebSocket route's `connect`) gets from the chain. */
-export function handlerContext(request: Request, state: RequestState, services: AppServices): HandlerContext {
-  return {
-    request,
-    params: state.params,
-    query: state.query,
-    body: state.body,
-    identity: state.identity ?? ANONYMOUS,
-    services,
-    clientAddress: () => clientAddress(state.peer, request.headers.get('x-forwarded-for')),
-  };
-}
 
 function callHandler(route: HttpRoute, services: AppServices): Middleware {
   return (request, state) => route.handle(handlerContext(request, state, services));

@@ -4,7 +4,7 @@ import type { WebSocketServer } from 'ws';
 import type { AppServices } from '../services.ts';
 import { errorResponse, Response } from './responses.ts';
 import type { WsRoute } from './route.ts';
-import { handlerContext } from './router.ts';
+import { handlerContext } from './handler-context.ts';
 import type { Middleware } from './state.ts';
 
 /** Returned by a WebSocket route once the socket is handed to `ws`; never sent. */

@@ -1,5 +1,4 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
-import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { AuthfileStore } from '../common/authfile.ts';
 import type { SystemConfig } from '../config.ts';
@@ -23,8 +22,4 @@ export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapte
     allowedPorts: () => store.allowedPorts(),
     credential: () => store.credential(),
   };
-}
-
-export function chiselAuthfilePath(config: SystemConfig): string {
-  return join(config.chisel.dir, 'users.json');
 }

@@ -31,4 +31,23 @@ s('after onboarding, start-up rewrites the tunnel server grants from the stored 
   }
 });
 
+s('PORT chooses the port on every start, also once the sandbox configuration exists', async () => {
+  const cwd = await mkdtemp(join(tmpdir(), 'relay-port-'));
+  const { freePorts } = await import('../../infra/ports.ts');
+  const env = { NODE_ENV: 'development', LOG_LEVEL: 'error' };
+  try {
+    const first = await start({ argv: [], env: { ...env, PORT: '0' }, cwd });
+    await first.stop();
+    const [port] = await freePorts(1);
+    const second = await start({ argv: [], env: { ...env, PORT: String(port) }, cwd });
+    await second.stop();
+    assert.is(second.url, `http://127.0.0.1:${port}`);
+    let message = '';
+    await start({ argv: [], env: { ...env, PORT: 'eighty' }, cwd }).catch((e: Error) => (message = e.message));
+    assert.is(message, "PORT must be a port number, not 'eighty'");
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+});
+
 s.run();

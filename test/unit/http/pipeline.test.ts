@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { issueTwoFactorSession, TWO_FACTOR_COOKIE } from '../../../lib/auth/two-factor-session.ts';
+import { issueTwoFactorSession, TWO_FACTOR_COOKIE, twoFactorCookieHeader } from '../../../lib/auth/two-factor-session.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { testRoutes } from './test-routes.ts';
 
@@ -175,6 +175,15 @@ s('a signed, unexpired 2FA cookie passes; tampered or expired ones do not', asyn
   assert.is((await t.call('GET', '/api/onboarding/status', { headers: cookie(expired) })).status, 401);
   const otherKey = issueTwoFactorSession('x'.repeat(64), now).value;
   assert.is((await t.call('GET', '/api/onboarding/status', { headers: cookie(otherKey) })).status, 401);
+});
+
+s('the Set-Cookie a 2FA verification sends is accepted back on the next request', async ({ t }) => {
+  await enable2fa(t);
+  const { value, expiresAt } = issueTwoFactorSession(t.services.config.value.sessionSecret!, t.services.clock.now());
+  const header = twoFactorCookieHeader(value, expiresAt - t.services.clock.now());
+  assert.match(header, /^relay_2fa=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
+  const cookie = header.split(';')[0];
+  assert.is((await t.call('GET', '/api/onboarding/status', { headers: { cookie } })).status, 200);
 });
 
 s('agents and exempt paths skip the 2FA check', async ({ t }) => {
