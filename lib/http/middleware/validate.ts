@@ -18,13 +18,30 @@ function check<T>(schema: ZodType<T> | undefined, input: unknown): T {
   throw validationFailed(summarizeZodIssues(result.error.issues));
 }
 
+/** The body as text, refused as soon as it passes the limit (a chunked body declares no length). */
+async function readBoundedText(request: RoutedRequest, limit: number): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw new AppError(413, 'Request body too large');
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new AppError(413, 'Request body too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function readJsonBody(request: RoutedRequest): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_JSON_BODY_BYTES) throw new AppError(413, 'Request body too large');
-  const type = request.headers.get('content-type');
-  const text = await request.text();
-  if (text.length > MAX_JSON_BODY_BYTES) throw new AppError(413, 'Request body too large');
+  const text = await readBoundedText(request, MAX_JSON_BODY_BYTES);
   if (text.trim() === '') return {};
+  const type = request.headers.get('content-type');
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError(415, 'Content-Type must be application/json');
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { issueTwoFactorSession, TWO_FACTOR_COOKIE, twoFactorCookieHeader } from '../../../lib/auth/two-factor-session.ts';
+import { issueTwoFactorSession, TWO_FACTOR_COOKIE, TWO_FACTOR_SESSION_MS, twoFactorCookieHeader } from '../../../lib/auth/two-factor-session.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { testRoutes } from './test-routes.ts';
 
@@ -179,8 +179,8 @@ s('a signed, unexpired 2FA cookie passes; tampered or expired ones do not', asyn
 
 s('the Set-Cookie a 2FA verification sends is accepted back on the next request', async ({ t }) => {
   await enable2fa(t);
-  const { value, expiresAt } = issueTwoFactorSession(t.services.config.value.sessionSecret!, t.services.clock.now());
-  const header = twoFactorCookieHeader(value, expiresAt - t.services.clock.now());
+  const { value } = issueTwoFactorSession(t.services.config.value.sessionSecret!, t.services.clock.now());
+  const header = twoFactorCookieHeader(value, TWO_FACTOR_SESSION_MS);
   assert.match(header, /^relay_2fa=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
   const cookie = header.split(';')[0];
   assert.is((await t.call('GET', '/api/onboarding/status', { headers: { cookie } })).status, 200);
@@ -248,6 +248,21 @@ s('malformed JSON is a 400 validation failure; a wrong content type 415; a huge 
   assert.is(wrongType.status, 415);
   const huge = await t.call('POST', '/api/test/things/1', { body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), size: 1 }) });
   assert.is(huge.status, 413);
+});
+
+s('a chunked body with no declared length is cut off at the limit: 413', async ({ t }) => {
+  let sent = 0;
+  const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      sent += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  const init = { method: 'POST', body: endless, duplex: 'half', headers: { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'content-type': 'application/json' } };
+  const response = await t.app.fetch(new Request('http://panel.test/api/test/things/1', init as RequestInit));
+  assert.is(response.status, 413);
+  assert.ok(sent < 2 * 1024 * 1024, `read ${sent} bytes of an endless body`);
 });
 
 s('framework 4xx errors pass through with their status', async ({ t }) => {
