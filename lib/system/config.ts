@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LISTEN_ADDRESS } from './names.ts';
 
 // Settings of the host adapters: binaries, paths, ports, ACME server, DNS servers.
 // `sandbox` plays the host inside dataDir; `host` drives the real programs.
@@ -46,7 +47,7 @@ const Nginx = z
     /** read after each reload: a reload can exit 0 yet fail to bind */
     errorLog: absolutePath.default('/var/log/nginx/error.log'),
     /** every generated listen names this address explicitly (never a bare port, recipe pitfall 9) */
-    listenAddress: z.string().regex(/^[0-9.]+$|^\[[0-9a-f:]+\]$/).default('0.0.0.0'),
+    listenAddress: z.string().regex(LISTEN_ADDRESS).default('0.0.0.0'),
     /** static files of the 495/496 help page */
     helpDir: absolutePath.default('/var/www/relay-panel-help'),
     /** where the IP panel's self-signed certificate lives */

@@ -7,11 +7,6 @@ import { SystemError } from './types.ts';
 export interface ExecOptions {
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  /** written to the child's stdin, then closed */
-  input?: string;
-  /** keep stdout as bytes (PKCS#12) */
-  binary?: boolean;
   /** exit statuses that are answers, not failures (`systemctl is-active` exits 3 for inactive) */
   okExitCodes?: number[];
 }
@@ -28,6 +23,27 @@ const MAX_OUTPUT = 16 * 1024 * 1024;
 export function summarizeStderr(stderr: string, maxLines = 8): string {
   const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
   return lines.slice(-maxLines).join('\n');
+}
+
+/**
+ * What a failed program said: its stdout and stderr (certbot explains an ACME failure on stdout,
+ * nginx on stderr), else the error's own message. A timeout or a missing binary leaves both
+ * streams empty, and `run` always sets stderr (possibly to ''), so `stderr ?? message` would
+ * lose the message.
+ */
+export function failureOutput(e: unknown): string {
+  const err = e as Partial<SystemError>;
+  const said = [err.stdout, err.stderr].filter((t): t is string => typeof t === 'string' && t.trim() !== '').join('\n');
+  return said || (e instanceof Error ? e.message : String(e));
+}
+
+/**
+ * A failed run as `<what>: <summary>`, where the summary is `summarize` of what the program said
+ * (failureOutput); the program's stderr and exit code stay on the error.
+ */
+export function programFailure(e: unknown, program: string, what: string, summarize: (output: string) => string): SystemError {
+  const err = e as Partial<SystemError>;
+  return new SystemError(`${what}: ${summarize(failureOutput(e))}`, program, err.stderr, err.code);
 }
 
 export function run(binary: string, args: readonly string[], opts: ExecOptions): Promise<ExecResult> {
@@ -57,7 +73,6 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
         killSignal: 'SIGKILL',
         maxBuffer: MAX_OUTPUT,
         env: opts.env ?? process.env,
-        cwd: opts.cwd,
         encoding: 'buffer',
         windowsHide: true,
       },
@@ -85,7 +100,6 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
         reject(new SystemError(detail ? `${message}: ${detail}` : message, program, stderr, code, stdout.toString('utf8')));
       },
     );
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
-    else child.stdin?.end();
+    child.stdin?.end();
   });
 }

@@ -1,6 +1,9 @@
 // Validation of names that end up in file paths or program arguments.
 import { SystemError } from './types.ts';
 
+/** An nginx listen address: IPv4 digits and dots, or a bracketed IPv6 address. */
+export const LISTEN_ADDRESS = /^[0-9.]+$|^\[[0-9a-f:]+\]$/;
+
 const FQDN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 export function isFqdn(name: string): boolean {

@@ -3,34 +3,32 @@
 // Authelia are not packaged): served as pinned release assets so the real install path (download,
 // SHA-256, unpack) runs, and the fake systemd's unit states.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { SystemConfigInput } from '../../lib/system/config.ts';
+import { sha256Hex } from '../../lib/system/host/install.ts';
 import { freePorts } from './ports.ts';
 
 export const FAKES = resolve(new URL('../fakes/bin', import.meta.url).pathname);
 
 export const CHISEL_ASSET = '/chisel_1.9.0_linux_amd64.gz';
-export const AUTHELIA_ASSET = '/authelia-v4.38.4-linux-amd64.tar.gz';
+const AUTHELIA_ASSET = '/authelia-v4.38.4-linux-amd64.tar.gz';
 
 export interface FakeHost {
   /** the system-config part that points the host adapters at the fakes */
   config: SystemConfigInput;
-  /** one JSON line per call of a fake program (FAKE_ARGV_LOG) */
-  argvLog: string;
   /** the fake systemd's unit states (FAKE_SYSTEMD_STATE) */
   stateFile: string;
   /** the fake chisel's events (FAKE_CHISEL_LOG) */
   chiselLog: string;
   /** the pid of the last fake journalctl (FAKE_JOURNAL_PIDFILE) */
   journalPidFile: string;
-  /** port of the loopback server that serves the release assets */
-  assetPort: number;
   /** URL of a release asset, e.g. assetUrl(CHISEL_ASSET) */
   assetUrl(name: string): string;
+  /** how many requests the asset server has answered (downloads, including failed ones) */
+  assetRequests(): number;
   /** argv of every call of a fake program, oldest first */
   calls(program: string): Promise<string[][]>;
   /** sets a unit's state in the fake systemd (unit name without .service) */
@@ -39,8 +37,6 @@ export interface FakeHost {
   closeConnections(): void;
   close(): Promise<void>;
 }
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /**
  * `units` are active from the start, as on a box where the installer already runs nginx and the
@@ -67,7 +63,9 @@ export async function startFakeHost(dir: string, units: string[] = []): Promise<
   execFileSync('/usr/bin/tar', ['-czf', tarball, '-C', stage, 'README.md', 'authelia-linux-amd64']);
   assets.set(AUTHELIA_ASSET, await readFile(tarball));
   const [port] = await freePorts(1);
+  let requests = 0;
   const server = createServer((req, res) => {
+    requests++;
     const body = assets.get(req.url ?? '');
     res.statusCode = body ? 200 : 404;
     res.end(body ?? 'not found');
@@ -85,14 +83,13 @@ export async function startFakeHost(dir: string, units: string[] = []): Promise<
   Object.assign(process.env, env);
 
   const assetUrl = (name: string) => `http://127.0.0.1:${port}${name}`;
-  const release = (name: string) => ({ version: name === CHISEL_ASSET ? '1.9.0' : '4.38.4', url: assetUrl(name), sha256: sha256(assets.get(name)!) });
+  const release = (name: string) => ({ version: name === CHISEL_ASSET ? '1.9.0' : '4.38.4', url: assetUrl(name), sha256: sha256Hex(assets.get(name)!) });
   return {
-    argvLog,
     stateFile,
     chiselLog,
     journalPidFile,
-    assetPort: port!,
     assetUrl,
+    assetRequests: () => requests,
     config: {
       binaries: {
         systemctl: join(FAKES, 'systemctl'),

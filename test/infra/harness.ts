@@ -16,6 +16,8 @@ import { isRunning, startProcess, stopProcess, waitFor, type Managed } from './p
 const run = promisify(execFile);
 
 export const TEST_DOMAIN = 'example.test';
+/** a name with an AAAA record only, so an A lookup answers NODATA */
+export const V6_ONLY = 'v6only.test';
 
 export interface InfraPorts {
   dns: number;
@@ -36,9 +38,6 @@ export interface Infra {
   nginxPrefix: string;
   /** pebble's root for this run: clients that verify issued certificates trust it */
   pebbleRoot: string;
-  /** the CA of pebble's own HTTPS listener (certbot's REQUESTS_CA_BUNDLE) */
-  pebbleWfeCa: string;
-  resolver: dns.Resolver;
   /** a host-driver system configuration pointing at this infrastructure */
   systemConfig(overrides?: SystemConfigInput): SystemConfig;
   /** dnsmasq hosts-format records, picked up without a restart */
@@ -113,8 +112,6 @@ export async function startInfra(): Promise<Infra> {
       ports,
       nginxPrefix: paths.nginx,
       pebbleRoot,
-      pebbleWfeCa: join(paths.pebbleDir, 'wfe-ca.pem'),
-      resolver,
       systemConfig: (overrides = {}) => systemConfig(merge(baseConfig(dir, ports, paths), overrides)),
       async addHostRecord(name, ip) {
         await writeFile(join(paths.hostsDir, name), `${ip} ${name}\n`);
@@ -182,6 +179,8 @@ no-resolv
 no-poll
 no-hosts
 address=/${TEST_DOMAIN}/127.0.0.1
+# an IPv6-only name: its A query is NODATA (the name exists), not NXDOMAIN
+host-record=${V6_ONLY},::1
 local=/test/
 local=/${TEST_DOMAIN}/
 address=/#/

@@ -1,9 +1,10 @@
 // chisel's --authfile: {"user:pass": ["^R:127\\.0\\.0\\.1:<port>$", ...]}. chisel matches every remote
 // a client asks for against its user's patterns, and reloads the file when it changes.
 import { randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../atomic-write.ts';
+import { readOrNull } from './fs.ts';
 import { assertPort } from '../names.ts';
 import type { TunnelCredential } from '../types.ts';
 
@@ -45,6 +46,7 @@ export class AuthfileStore {
   readonly authfile: string;
   private readonly savedFile: string;
   private readonly credentialFile: string;
+  private cached: Promise<TunnelCredential> | null = null;
 
   constructor(dir: string) {
     this.authfile = join(dir, 'users.json');
@@ -52,12 +54,23 @@ export class AuthfileStore {
     this.credentialFile = join(dir, 'credential.json');
   }
 
-  async credential(): Promise<TunnelCredential> {
-    try {
-      const c = JSON.parse(await readFile(this.credentialFile, 'utf8')) as TunnelCredential;
+  /** Made once, then never changed: kept in memory after the first read. */
+  credential(): Promise<TunnelCredential> {
+    if (!this.cached) {
+      const loading = this.loadCredential();
+      this.cached = loading;
+      loading.catch(() => {
+        if (this.cached === loading) this.cached = null; // the next call tries again
+      });
+    }
+    return this.cached.then((c) => ({ ...c }));
+  }
+
+  private async loadCredential(): Promise<TunnelCredential> {
+    const text = await readOrNull(this.credentialFile);
+    if (text !== null) {
+      const c = JSON.parse(text) as TunnelCredential;
       if (typeof c.user === 'string' && typeof c.password === 'string' && c.password.length >= 16) return c;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     const created = { user: TUNNEL_USER, password: randomBytes(24).toString('base64url') };
     await writeSecretFile(this.credentialFile, JSON.stringify(created) + '\n');
@@ -80,15 +93,6 @@ export class AuthfileStore {
     const saved = await readOrNull(this.savedFile);
     if (saved === null) return this.setAllowedPorts(await this.allowedPorts());
     if ((await readOrNull(this.authfile)) !== saved) await writeInPlace(this.authfile, saved);
-  }
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
   }
 }
 

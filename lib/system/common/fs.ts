@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 
 export async function pathExists(path: string): Promise<boolean> {
   try {
@@ -6,5 +6,32 @@ export async function pathExists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The file's text, or null when it does not exist; any other error is thrown. */
+export async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/**
+ * What was appended to a file since `offset`, and its size now (the next offset). A file shorter
+ * than `offset` was truncated or rotated and is read from the start.
+ */
+export async function readFromOffset(path: string, offset: number): Promise<{ text: string; size: number }> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const from = size < offset ? 0 : offset;
+    const buf = Buffer.alloc(size - from);
+    if (buf.length) await fh.read(buf, 0, buf.length, from);
+    return { text: buf.toString('utf8'), size };
+  } finally {
+    await fh.close();
   }
 }

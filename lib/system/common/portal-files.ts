@@ -1,11 +1,12 @@
 // Authelia's files, shared by host and sandbox: configuration, users database, secrets and the
 // access rules. Files are JSON, which is valid YAML 1.2, so what we write we can read back exactly.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../atomic-write.ts';
+import type { SystemConfig } from '../config.ts';
 import { assertFqdn, assertUsername } from '../names.ts';
 import { SystemError, type PortalUser, type ProtectedSiteRule } from '../types.ts';
+import { readOrNull } from './fs.ts';
 
 export interface PortalSecrets {
   jwtSecret: string;
@@ -91,6 +92,20 @@ export function parseUsersDatabase(text: string): PortalUser[] {
     .sort((a, b) => a.username.localeCompare(b.username));
 }
 
+/**
+ * A TOTP secret as Authelia takes it: base32 (RFC 4648 alphabet), its `=` padding stripped.
+ * Host and sandbox both store the stripped form.
+ */
+export function portalTotpSecret(secret: string): string {
+  if (typeof secret !== 'string' || !/^[A-Z2-7]+=*$/.test(secret)) throw new SystemError('TOTP secret must be base32');
+  return secret.replace(/=+$/, '');
+}
+
+/** The portal's files in `dir` (host: authelia.dir, sandbox: dataDir/system/authelia). */
+export function createPortalFiles(config: SystemConfig, dir: string): PortalFiles {
+  return new PortalFiles(dir, { httpsPort: config.ports.https, listenPort: config.ports.authPortal, adminGroup: config.authelia.adminGroup });
+}
+
 export class PortalFiles {
   readonly configPath: string;
   readonly usersPath: string;
@@ -126,25 +141,21 @@ export class PortalFiles {
 
   async install(domain: string): Promise<void> {
     assertFqdn(domain);
-    const state = await this.state();
-    await this.saveState({ ...state, domain });
-    if ((await readText(this.usersPath)) === null) await writeSecretFile(this.usersPath, renderUsersDatabase([]));
-    await this.writeConfiguration();
+    const state = { ...(await this.state()), domain };
+    await this.saveState(state);
+    if ((await readOrNull(this.usersPath)) === null) await writeSecretFile(this.usersPath, renderUsersDatabase([]));
+    await this.writeConfiguration(state);
   }
 
   async setAccessRules(rules: ProtectedSiteRule[]): Promise<void> {
     renderAccessRules(rules, this.opts.adminGroup); // validates before anything is saved
-    const state = await this.state();
-    await this.saveState({ ...state, rules });
-    if (state.domain) await this.writeConfiguration();
-  }
-
-  async accessRules(): Promise<ProtectedSiteRule[]> {
-    return (await this.state()).rules;
+    const state = { ...(await this.state()), rules };
+    await this.saveState(state);
+    await this.writeConfiguration(state);
   }
 
   async readUsers(): Promise<PortalUser[]> {
-    const text = await readText(this.usersPath);
+    const text = await readOrNull(this.usersPath);
     return text === null ? [] : parseUsersDatabase(text);
   }
 
@@ -152,8 +163,8 @@ export class PortalFiles {
     await writeSecretFile(this.usersPath, renderUsersDatabase(users));
   }
 
-  private async writeConfiguration(): Promise<void> {
-    const state = await this.state();
+  /** Nothing before the first install: the configuration needs the domain. */
+  private async writeConfiguration(state: PortalState): Promise<void> {
     if (!state.domain) return;
     const text = renderPortalConfiguration({
       domain: state.domain,
@@ -178,16 +189,7 @@ export class PortalFiles {
   }
 }
 
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 async function readJson<T>(path: string): Promise<T | null> {
-  const text = await readText(path);
+  const text = await readOrNull(path);
   return text === null ? null : (JSON.parse(text) as T);
 }

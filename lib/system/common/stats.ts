@@ -21,6 +21,7 @@ export function createStats(opts: StatsOptions): StatsAdapter {
   const cacheMs = opts.cacheMs ?? 2000;
   let cached: { at: number; value: Promise<SystemStats> } | null = null;
   let lastSample: { at: number; sample: CpuSample } | null = null;
+  const cores = cpus().length || 1;
 
   const sampleCpu = async (): Promise<CpuSample> => parseProcStat(await readFile(join(procDir, 'stat'), 'utf8'));
 
@@ -40,7 +41,7 @@ export function createStats(opts: StatsOptions): StatsAdapter {
     const diskTotal = fs.blocks * fs.bsize;
     const diskFree = fs.bavail * fs.bsize;
     return {
-      cpu: { usage: cpuUsagePercent(first, second), cores: cpus().length || 1 },
+      cpu: { usage: cpuUsagePercent(first, second), cores },
       memory: parseMeminfo(meminfo),
       disk: { total: diskTotal, used: Math.max(0, diskTotal - fs.bfree * fs.bsize), free: diskFree },
       uptime: Math.floor(Number(uptimeText.split(/\s+/)[0]) || 0),

@@ -1,7 +1,8 @@
 // Follows a growing text file: the last `backlog` lines, then whatever is appended (polled, so it
 // works on every filesystem). Lines starting with an ISO timestamp keep it.
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { LogLine } from '../types.ts';
+import { readFromOffset } from './fs.ts';
 import type { LogProducer } from './log-follow.ts';
 
 const STAMPED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}))\s+(.*)$/;
@@ -20,17 +21,9 @@ export function tailFile(path: string, backlog: number, now: () => number, pollM
     let timer: NodeJS.Timeout | undefined;
 
     const readFrom = async (from: number): Promise<string> => {
-      const fh = await open(path, 'r');
-      try {
-        const { size } = await fh.stat();
-        if (size < from) from = 0; // truncated or rotated: start over
-        const buf = Buffer.alloc(size - from);
-        if (buf.length) await fh.read(buf, 0, buf.length, from);
-        offset = size;
-        return buf.toString('utf8');
-      } finally {
-        await fh.close();
-      }
+      const { text, size } = await readFromOffset(path, from);
+      offset = size;
+      return text;
     };
     const emit = (text: string, limit?: number) => {
       const lines = (partial + text).split('\n');

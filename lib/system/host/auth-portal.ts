@@ -1,10 +1,9 @@
 // Host auth portal: pinned Authelia, its files, a systemd unit, TOTP through its storage CLI.
-import { writeFileAtomic } from '../atomic-write.ts';
-import { PortalFiles } from '../common/portal-files.ts';
+import { createPortalFiles, portalTotpSecret } from '../common/portal-files.ts';
 import type { SystemConfig } from '../config.ts';
 import { run } from '../exec.ts';
 import { assertUsername } from '../names.ts';
-import { SystemError, type AuthPortalAdapter } from '../types.ts';
+import type { AuthPortalAdapter } from '../types.ts';
 import { installPinned } from './install.ts';
 import { installUnit, systemctl } from './systemctl.ts';
 import { renderAutheliaUnit } from './units.ts';
@@ -14,11 +13,7 @@ export function totpGenerateArgs(username: string, secret: string, configPath: s
 }
 
 export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
-  const files = new PortalFiles(config.authelia.dir, {
-    httpsPort: config.ports.https,
-    listenPort: config.ports.authPortal,
-    adminGroup: config.authelia.adminGroup,
-  });
+  const files = createPortalFiles(config, config.authelia.dir);
   return {
     async install({ domain }) {
       await installPinned({ name: 'authelia', ...config.authelia.release }, config.binaries.authelia, {
@@ -27,14 +22,12 @@ export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
       });
       await files.install(domain);
       const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath });
-      await installUnit(config, config.units['auth-portal'], unit, (p, t) => writeFileAtomic(p, t, 0o644));
+      await installUnit(config, config.units['auth-portal'], unit);
     },
     readUsers: () => files.readUsers(),
     writeUsers: (users) => files.writeUsers(users),
     async setTotp(username, secret) {
-      if (!/^[A-Z2-7]+=*$/.test(secret)) throw new SystemError('TOTP secret must be base32');
-      // Authelia wants the secret without padding
-      await run(config.binaries.authelia, totpGenerateArgs(username, secret.replace(/=+$/, ''), files.configPath), {
+      await run(config.binaries.authelia, totpGenerateArgs(username, portalTotpSecret(secret), files.configPath), {
         timeoutMs: config.timeouts.defaultMs,
       });
     },

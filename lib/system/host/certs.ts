@@ -1,18 +1,17 @@
 // Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
 // nginx, listing, and the systemd timer that renews automatically.
-import { chmod, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
-import { run } from '../exec.ts';
+import { daysLeft, hasValidCert } from '../common/cert-validity.ts';
+import { programFailure, run } from '../exec.ts';
 import { assertFqdn } from '../names.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from '../parsers/certbot.ts';
-import { parseActiveState, parseShowProperties, parseSystemdTimestamp } from '../parsers/systemd.ts';
-import { certificateExpiry } from '../pki/self-signed.ts';
+import { parseShowProperties, parseSystemdTimestamp } from '../parsers/systemd.ts';
 import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
 import { nginxArgs } from './nginx.ts';
-
-const DAY = 86_400_000;
+import { isActive, systemctl } from './systemctl.ts';
 
 /**
  * certbot runs hooks through a shell, so words with shell syntax are single-quoted. Plain words
@@ -40,20 +39,21 @@ export function certonlyArgs(config: SystemConfig, fqdn: string, email: string):
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 
+export function renewArgs(config: SystemConfig, fqdn: string): string[] {
+  return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
 export function createHostCerts(config: SystemConfig, now: () => number): CertsAdapter {
   const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
   const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
-  const systemctl = (args: string[]) => run(config.binaries.systemctl, args, { timeoutMs: config.timeouts.defaultMs });
 
   const paths = (fqdn: string): CertPaths => {
     assertFqdn(fqdn);
     const live = join(config.acme.configDir, 'live', fqdn);
     return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
   };
-  const has = async (fqdn: string): Promise<boolean> => {
-    const expiry = await certificateExpiry(paths(fqdn).fullchain);
-    return expiry !== null && expiry.getTime() - now() > config.acme.minValidDays * DAY;
-  };
+  const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
 
   return {
     paths,
@@ -66,8 +66,7 @@ export function createHostCerts(config: SystemConfig, now: () => number): CertsA
       try {
         await certbot(certonlyArgs(config, fqdn, email));
       } catch (e) {
-        const err = e as SystemError;
-        throw new SystemError(`certbot could not issue ${fqdn}: ${certbotFailureSummary(`${err.stdout ?? ''}\n${err.stderr ?? err.message}`)}`, 'certbot', err.stderr, err.code);
+        throw programFailure(e, 'certbot', `certbot could not issue ${fqdn}`, certbotFailureSummary);
       }
       if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
       return { issued: true, paths: paths(fqdn) };
@@ -77,35 +76,29 @@ export function createHostCerts(config: SystemConfig, now: () => number): CertsA
       return parseCertbotCertificates(stdout).map((l) => ({
         domain: l.name,
         expiresAt: l.expiresAt,
-        daysLeft: Math.floor((Date.parse(l.expiresAt) - now()) / DAY),
+        daysLeft: daysLeft(Date.parse(l.expiresAt), now()),
         paths: { fullchain: l.certificatePath || paths(l.name).fullchain, privkey: l.privateKeyPath || paths(l.name).privkey },
       }));
     },
     async renew(fqdn) {
       assertFqdn(fqdn);
       try {
-        await certbot(['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
-          '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)]);
+        await certbot(renewArgs(config, fqdn));
       } catch (e) {
-        const err = e as SystemError;
-        throw new SystemError(`certbot could not renew ${fqdn}: ${certbotFailureSummary(`${err.stdout ?? ''}\n${err.stderr ?? err.message}`)}`, 'certbot', err.stderr, err.code);
+        throw programFailure(e, 'certbot', `certbot could not renew ${fqdn}`, certbotFailureSummary);
       }
     },
     async setupAutoRenew() {
       // a hook for every lineage, including ones issued before this panel existed
       const hook = join(config.acme.configDir, 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx');
       await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
-      await chmod(hook, 0o755);
-      await systemctl(['enable', '--now', config.acme.renewTimer]);
+      await systemctl(config, ['enable', '--now', config.acme.renewTimer]);
     },
     async autoRenewStatus() {
-      const active = await run(config.binaries.systemctl, ['is-active', config.acme.renewTimer], {
-        timeoutMs: config.timeouts.defaultMs,
-        okExitCodes: [1, 2, 3, 4],
-      }).then((r) => parseActiveState(r.stdout), () => 'unknown' as const);
+      const active = await isActive(config, config.acme.renewTimer);
       let props: Record<string, string> = {};
       try {
-        const { stdout } = await systemctl(['show', config.acme.renewTimer, '--timestamp=utc', '-p', 'NextElapseUSecRealtime', '-p', 'LastTriggerUSec']);
+        const { stdout } = await systemctl(config, ['show', config.acme.renewTimer, '--timestamp=utc', '-p', 'NextElapseUSecRealtime', '-p', 'LastTriggerUSec']);
         props = parseShowProperties(stdout);
       } catch {
         // no systemd: the timer's times are unknown

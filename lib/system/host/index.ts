@@ -2,7 +2,7 @@
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
 import { createStats } from '../common/stats.ts';
-import { OpensslPki } from '../pki/openssl-pki.ts';
+import { systemPki } from '../pki/openssl-pki.ts';
 import type { System } from '../types.ts';
 import { createHostAuthPortal } from './auth-portal.ts';
 import { createHostCerts } from './certs.ts';
@@ -13,13 +13,7 @@ import { createHostTunnelServer } from './tunnel-server.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
-  const pki = new OpensslPki({
-    openssl: config.binaries.openssl,
-    dir: config.pki.dir,
-    caCommonName: config.pki.caCommonName,
-    clientCertDays: config.pki.clientCertDays,
-    timeoutMs: config.timeouts.defaultMs,
-  });
+  const pki = systemPki(config, config.pki.dir);
   const certs = createHostCerts(config, now);
   return {
     proxy: createHostProxy(config, { certs, pki }),

@@ -3,41 +3,32 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { SystemConfig } from '../config.ts';
 import { createLogFollow } from '../common/log-follow.ts';
-import { run } from '../exec.ts';
+import { assertServiceControl, assertServiceName } from '../common/service-rules.ts';
 import { parseJournalLine } from '../parsers/journal.ts';
-import { parseActiveState, uptimeFromActiveEnter } from '../parsers/systemd.ts';
-import { SERVICE_ACTIONS, SERVICE_NAMES, SystemError, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { uptimeFromActiveEnter } from '../parsers/systemd.ts';
+import { SystemError, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { isActive, systemctl } from './systemctl.ts';
 
 export function journalArgs(unit: string, backlog: number): string[] {
   return ['-u', unit, '-f', '-n', String(Math.max(0, Math.floor(backlog))), '-o', 'short-iso', '--no-pager'];
 }
 
 export function createHostServices(config: SystemConfig, now: () => number): ServicesAdapter {
-  const unitOf = (name: ServiceName): string => {
-    if (!SERVICE_NAMES.includes(name)) throw new SystemError(`Unknown service '${String(name)}'`);
-    return config.units[name];
-  };
-  const opts = { timeoutMs: config.timeouts.defaultMs };
+  const unitOf = (name: ServiceName): string => config.units[assertServiceName(name)];
   return {
     async status(name) {
       const unit = unitOf(name);
-      // is-active answers through its exit status too (3 = inactive); only its word matters
-      const active = await run(config.binaries.systemctl, ['is-active', unit], { ...opts, okExitCodes: [1, 2, 3, 4] }).then(
-        (r) => parseActiveState(r.stdout),
-        () => 'unknown' as const,
-      );
+      const active = await isActive(config, unit);
       let uptime = '';
       if (active === 'active') {
-        const show = await run(config.binaries.systemctl, ['show', unit, '--timestamp=utc', '-p', 'ActiveEnterTimestamp', '--value'], opts).catch(() => null);
+        const show = await systemctl(config, ['show', unit, '--timestamp=utc', '-p', 'ActiveEnterTimestamp', '--value']).catch(() => null);
         uptime = show ? uptimeFromActiveEnter(show.stdout, active, now()) : '';
       }
       return { name, status: active, uptime };
     },
     async control(name, action) {
-      const unit = unitOf(name);
-      if (!SERVICE_ACTIONS.includes(action)) throw new SystemError(`Unknown action '${String(action)}'`);
-      if (name === 'panel' && action === 'stop') throw new SystemError('The panel cannot stop itself');
-      await run(config.binaries.systemctl, [action, unit], opts);
+      assertServiceControl(name, action);
+      await systemctl(config, [action, config.units[name]]);
     },
     follow(name, backlog) {
       const unit = unitOf(name);

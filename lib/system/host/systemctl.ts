@@ -1,13 +1,22 @@
 // systemctl calls shared by the host adapters.
+import { writeFileAtomic } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
-import { run } from '../exec.ts';
+import { run, type ExecResult } from '../exec.ts';
+import { parseActiveState } from '../parsers/systemd.ts';
+import type { ServiceStatus } from '../types.ts';
 
-export function systemctl(config: SystemConfig, args: string[]) {
-  return run(config.binaries.systemctl, args, { timeoutMs: config.timeouts.defaultMs });
+export function systemctl(config: SystemConfig, args: string[], okExitCodes?: number[]): Promise<ExecResult> {
+  return run(config.binaries.systemctl, args, { timeoutMs: config.timeouts.defaultMs, ...(okExitCodes ? { okExitCodes } : {}) });
 }
 
-export async function installUnit(config: SystemConfig, unit: string, content: string, write: (path: string, text: string) => Promise<void>): Promise<void> {
-  await write(`${config.systemd.unitDir}/${unit}.service`, content);
+/** A unit's ActiveState word; 'unknown' when systemctl cannot tell (no systemd, not installed). */
+export function isActive(config: SystemConfig, unit: string): Promise<ServiceStatus['status']> {
+  // is-active answers through its exit status too (3 = inactive); only its word matters
+  return systemctl(config, ['is-active', unit], [1, 2, 3, 4]).then((r) => parseActiveState(r.stdout), () => 'unknown' as const);
+}
+
+export async function installUnit(config: SystemConfig, unit: string, content: string): Promise<void> {
+  await writeFileAtomic(`${config.systemd.unitDir}/${unit}.service`, content, 0o644);
   await systemctl(config, ['daemon-reload']);
   await systemctl(config, ['enable', '--now', unit]);
 }

@@ -1,5 +1,4 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
-import { writeFileAtomic } from '../atomic-write.ts';
 import { AuthfileStore } from '../common/authfile.ts';
 import type { SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
@@ -15,7 +14,7 @@ export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapte
       await store.credential();
       await store.ensureAuthfile();
       const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile });
-      await installUnit(config, config.units['tunnel-server'], unit, (p, t) => writeFileAtomic(p, t, 0o644));
+      await installUnit(config, config.units['tunnel-server'], unit);
     },
     // no restart: chisel watches the authfile, and a restart would drop every connected tunnel
     setAllowedPorts: (ports) => store.setAllowedPorts(ports),

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { pathExists } from '../common/fs.ts';
+import type { SystemConfig } from '../config.ts';
 import { createServerCert } from '../pki/self-signed.ts';
 import type { CertPaths, CertsAdapter, PkiAdapter, VhostSpec } from '../types.ts';
 import { HELP_PAGE_NAME, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
@@ -19,18 +20,43 @@ export interface RendererOptions {
   pki: Pick<PkiAdapter, 'ensureCa'>;
 }
 
+/** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
+export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir'>;
+
+/** The renderer of a host or sandbox system: its layout, the configured ports, openssl and timeout. */
+export function systemVhostRenderer(
+  config: SystemConfig,
+  layout: VhostLayout,
+  deps: Pick<RendererOptions, 'certs' | 'pki'>,
+): (spec: VhostSpec) => Promise<string> {
+  return createVhostRenderer({
+    ...layout,
+    ports: config.ports,
+    openssl: config.binaries.openssl,
+    timeoutMs: config.timeouts.defaultMs,
+    certs: deps.certs,
+    pki: deps.pki,
+  });
+}
+
 export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
   return { fullchain: join(selfSignedDir, 'ip-panel.pem'), privkey: join(selfSignedDir, 'ip-panel.key') };
 }
 
 export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Promise<string> {
   const ipPanelCert = ipPanelCertPaths(o.selfSignedDir);
+  // the CA and the help page, once made, stay: checked until the first success only
+  let clientCa: { caPath: string; crlPath: string } | null = null;
   return async (spec) => {
     const needsClientCa = spec.kind === 'ip-panel' || spec.kind === 'panel';
     let mtls = { caPath: '/nonexistent/ca.pem', crlPath: '/nonexistent/crl.pem' };
     if (needsClientCa) {
-      mtls = await o.pki.ensureCa();
-      await ensureHelpPage(o.helpDir);
+      if (!clientCa) {
+        const ready = await o.pki.ensureCa();
+        await ensureHelpPage(o.helpDir);
+        clientCa = ready;
+      }
+      mtls = clientCa;
     }
     if (spec.kind === 'ip-panel' && !(await pathExists(ipPanelCert.fullchain))) {
       await createServerCert({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',

@@ -1,7 +1,7 @@
 // nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
 // sandbox render the same text, so what the sandbox writes is what production would run.
 import type { CertPaths, VhostSpec } from '../types.ts';
-import { assertAbsolutePath, assertFqdn, assertPort } from '../names.ts';
+import { assertAbsolutePath, assertFqdn, assertPort, LISTEN_ADDRESS } from '../names.ts';
 
 export interface TemplateContext {
   /** every listen names this address explicitly: mixing a wildcard and an address on one port fails silently */
@@ -201,7 +201,7 @@ function indent(lines: string[]): string[] {
 }
 
 function listen(ctx: TemplateContext, port: number): string {
-  if (!/^[0-9.]+$|^\[[0-9a-f:]+\]$/.test(ctx.listenAddress)) throw new Error(`invalid listen address ${ctx.listenAddress}`);
+  if (!LISTEN_ADDRESS.test(ctx.listenAddress)) throw new Error(`invalid listen address ${ctx.listenAddress}`);
   return `${ctx.listenAddress}:${assertPort(port)}`;
 }
 

@@ -1,10 +1,11 @@
 // The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
 // symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
-import { lstat, mkdir, readFile, readlink, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { assertFileName } from '../names.ts';
-import { serialQueue } from '../common/serial.ts';
+import { serialQueue } from '../../serial.ts';
+import { readOrNull } from '../common/fs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec, type VhostState } from '../types.ts';
 import { vhostName } from './templates.ts';
 
@@ -59,8 +60,8 @@ export class VhostStore implements ProxyAdapter {
   }
 
   async state(name: string): Promise<VhostState> {
-    const s = await this.snapshot(assertFileName(name));
-    return { name, written: s.content !== null, enabled: s.enabled };
+    assertFileName(name);
+    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name) };
   }
 
   reload(): Promise<void> {
@@ -115,13 +116,8 @@ export class VhostStore implements ProxyAdapter {
     return join(this.opts.enabledDir, name);
   }
 
-  private async isLinked(name: string): Promise<boolean> {
-    try {
-      await lstat(this.enabled(name));
-      return true;
-    } catch {
-      return false;
-    }
+  private isLinked(name: string): Promise<boolean> {
+    return exists(this.enabled(name));
   }
 
   private async link(name: string): Promise<void> {
@@ -140,12 +136,13 @@ export class VhostStore implements ProxyAdapter {
   }
 }
 
-async function readOrNull(path: string): Promise<string | null> {
+/** Whether the path itself is there (a dangling symlink counts). */
+async function exists(path: string): Promise<boolean> {
   try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    ignoreMissing(e);
-    return null;
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -5,10 +5,11 @@ import { X509Certificate } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
+import type { SystemConfig } from '../config.ts';
 import { pathExists } from '../common/fs.ts';
 import { run, runBinary } from '../exec.ts';
 import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
-import { serialQueue } from '../common/serial.ts';
+import { serialQueue } from '../../serial.ts';
 import { SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
 
 export interface OpensslPkiOptions {
@@ -88,6 +89,17 @@ export function parseCaIndex(text: string): IndexEntry[] {
 function sameSerial(a: string, b: string): boolean {
   const norm = (s: string) => s.toUpperCase().replace(/^0+(?=.)/, '');
   return norm(a) === norm(b);
+}
+
+/** The client-certificate authority of a host or sandbox system, kept in `dir`. */
+export function systemPki(config: SystemConfig, dir: string): OpensslPki {
+  return new OpensslPki({
+    openssl: config.binaries.openssl,
+    dir,
+    caCommonName: config.pki.caCommonName,
+    clientCertDays: config.pki.clientCertDays,
+    timeoutMs: config.timeouts.defaultMs,
+  });
 }
 
 export class OpensslPki implements PkiAdapter {

@@ -1,35 +1,24 @@
 // Sandbox auth portal: Authelia's files as the host writes them; TOTP secrets in a 0600 file,
 // restarts recorded.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
-import { PortalFiles } from '../common/portal-files.ts';
+import { readOrNull } from '../common/fs.ts';
+import { createPortalFiles, portalTotpSecret } from '../common/portal-files.ts';
 import { assertUsername } from '../names.ts';
-import { SystemError, type AuthPortalAdapter } from '../types.ts';
+import type { AuthPortalAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
-export function createSandboxAuthPortal(config: SystemConfig, dataDir: string, controls: SandboxControls): AuthPortalAdapter & {
-  files: PortalFiles;
-  totpSecrets(): Promise<Record<string, string>>;
-} {
-  const files = new PortalFiles(sandboxPaths(dataDir).authelia, {
-    httpsPort: config.ports.https,
-    listenPort: config.ports.authPortal,
-    adminGroup: config.authelia.adminGroup,
-  });
+export function createSandboxAuthPortal(config: SystemConfig, dataDir: string, controls: SandboxControls): AuthPortalAdapter {
+  const files = createPortalFiles(config, sandboxPaths(dataDir).authelia);
   const totpPath = join(files.dir, 'totp.json');
+  // a missing file has no secrets yet; a corrupt one throws rather than being overwritten
   const totpSecrets = async (): Promise<Record<string, string>> => {
-    try {
-      return JSON.parse(await readFile(totpPath, 'utf8')) as Record<string, string>;
-    } catch {
-      return {};
-    }
+    const text = await readOrNull(totpPath);
+    return text === null ? {} : (JSON.parse(text) as Record<string, string>);
   };
   return {
-    files,
-    totpSecrets,
     async install({ domain }) {
       await files.install(domain);
       controls.setServiceStatus('auth-portal', 'active');
@@ -43,9 +32,9 @@ export function createSandboxAuthPortal(config: SystemConfig, dataDir: string, c
     },
     async setTotp(username, secret) {
       assertUsername(username);
-      if (!/^[A-Z2-7]+=*$/.test(secret)) throw new SystemError('TOTP secret must be base32');
+      const stripped = portalTotpSecret(secret);
       const all = await totpSecrets();
-      all[username] = secret;
+      all[username] = stripped;
       await writeSecretFile(totpPath, JSON.stringify(all, null, 2) + '\n');
       controls.record('authPortal.setTotp', { username });
     },

@@ -2,6 +2,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { daysLeft, hasValidCert } from '../common/cert-validity.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn } from '../names.ts';
 import { certificateExpiry, createServerCert } from '../pki/self-signed.ts';
@@ -13,8 +14,6 @@ import { sandboxPaths } from './paths.ts';
 // public CAs do for long names.
 const MAX_COMMON_NAME = 64;
 
-const DAY = 86_400_000;
-
 export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number): CertsAdapter {
   const p = sandboxPaths(dataDir);
   const ca: CertPaths = { fullchain: join(p.localCa, 'ca.pem'), privkey: join(p.localCa, 'ca.key') };
@@ -24,10 +23,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     assertFqdn(fqdn);
     return { fullchain: join(p.certsLive, fqdn, 'fullchain.pem'), privkey: join(p.certsLive, fqdn, 'privkey.pem') };
   };
-  const has = async (fqdn: string): Promise<boolean> => {
-    const expiry = await certificateExpiry(paths(fqdn).fullchain);
-    return expiry !== null && expiry.getTime() > now();
-  };
+  const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
   const sign = async (fqdn: string) => {
     if ((await certificateExpiry(ca.fullchain)) === null) {
       await createServerCert({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
@@ -56,7 +52,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       for (const domain of names) {
         const expiry = await certificateExpiry(paths(domain).fullchain);
         if (!expiry) continue;
-        out.push({ domain, expiresAt: expiry.toISOString(), daysLeft: Math.floor((expiry.getTime() - now()) / DAY), paths: paths(domain) });
+        out.push({ domain, expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
       }
       return out;
     },

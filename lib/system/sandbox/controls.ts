@@ -20,6 +20,9 @@ export interface SandboxEvent {
   detail?: unknown;
 }
 
+/** How many events, and lines per journal, the sandbox keeps. */
+const MAX_KEPT = 1000;
+
 interface UnitState {
   status: ServiceStatus['status'];
   since: number;
@@ -61,8 +64,10 @@ export class SandboxControls {
     if (message !== undefined) throw new SystemError(message, 'sandbox', undefined, 'injected');
   }
 
+  /** Keeps the last MAX_KEPT events, as journals keep their last MAX_KEPT lines. */
   record(op: string, detail?: unknown): void {
     this.events.push({ at: this.now(), op, detail });
+    if (this.events.length > MAX_KEPT) this.events.splice(0, this.events.length - MAX_KEPT);
   }
 
   /** Recorded events, optionally only those of one operation. */
@@ -99,7 +104,7 @@ export class SandboxControls {
     const line = { timestamp: new Date(this.now()).toISOString(), message };
     const journal = this.journals.get(name) ?? [];
     journal.push(line);
-    if (journal.length > 1000) journal.splice(0, journal.length - 1000);
+    if (journal.length > MAX_KEPT) journal.splice(0, journal.length - MAX_KEPT);
     this.journals.set(name, journal);
     for (const l of this.listeners.get(name) ?? []) l(line);
   }

@@ -28,7 +28,7 @@
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
 import { createStats } from '../common/stats.ts';
-import { OpensslPki } from '../pki/openssl-pki.ts';
+import { systemPki } from '../pki/openssl-pki.ts';
 import type { System } from '../types.ts';
 import { createSandboxAuthPortal } from './auth-portal.ts';
 import { createSandboxCerts } from './certs.ts';
@@ -49,13 +49,7 @@ const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
   const controls = new SandboxControls(now, config.sandbox.dns);
-  const pki = new OpensslPki({
-    openssl: config.binaries.openssl,
-    dir: sandboxPaths(ctx.dataDir).pki,
-    caCommonName: config.pki.caCommonName,
-    clientCertDays: config.pki.clientCertDays,
-    timeoutMs: config.timeouts.defaultMs,
-  });
+  const pki = systemPki(config, sandboxPaths(ctx.dataDir).pki);
   const certs = createSandboxCerts(config, ctx.dataDir, controls, now);
   const raw: System = {
     proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki }),
@@ -80,10 +74,6 @@ export function sandboxControls(system: System): SandboxControls {
   const controls = controlsOf.get(system);
   if (!controls) throw new Error('not a sandbox system');
   return controls;
-}
-
-export function isSandboxSystem(system: System): boolean {
-  return controlsOf.has(system);
 }
 
 function withFailureHooks<T extends object>(adapter: string, target: T, controls: SandboxControls): T {

@@ -4,10 +4,10 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SystemConfig } from '../config.ts';
-import { run } from '../exec.ts';
-import { createVhostRenderer } from '../nginx/renderer.ts';
+import { programFailure, run } from '../exec.ts';
+import { systemVhostRenderer } from '../nginx/renderer.ts';
 import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
-import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter } from '../types.ts';
+import type { CertsAdapter, PkiAdapter, ProxyAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
@@ -21,17 +21,12 @@ export function createSandboxProxy(
   return new VhostStore({
     availableDir: p.sitesAvailable,
     enabledDir: p.sitesEnabled,
-    render: createVhostRenderer({
+    render: systemVhostRenderer(config, {
       listenAddress: '127.0.0.1',
-      ports: config.ports,
       acmeWebroot: p.acmeWebroot,
       helpDir: p.nginxHelp,
       selfSignedDir: p.selfSigned,
-      openssl: config.binaries.openssl,
-      timeoutMs: config.timeouts.defaultMs,
-      certs: deps.certs,
-      pki: deps.pki,
-    }),
+    }, deps),
     async test() {
       controls.checkFailure('proxy.test');
       if (config.sandbox.nginxTest) await realNginxTest(config, p.sitesEnabled);
@@ -55,8 +50,7 @@ async function realNginxTest(config: SystemConfig, sitesEnabled: string): Promis
     );
     await run(config.binaries.nginx, ['-t', '-q', '-p', prefix, '-c', 'nginx.conf'], { timeoutMs: config.timeouts.defaultMs });
   } catch (e) {
-    const err = e as SystemError;
-    throw new SystemError(`nginx configuration test failed: ${nginxDiagnosis(err.stderr ?? err.message)}`, 'nginx', err.stderr);
+    throw programFailure(e, 'nginx', 'nginx configuration test failed', nginxDiagnosis);
   } finally {
     await rm(prefix, { recursive: true, force: true });
   }

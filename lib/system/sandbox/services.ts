@@ -2,25 +2,22 @@
 // the panel's journal follows its log file when one is configured.
 import type { SystemConfig } from '../config.ts';
 import { createLogFollow } from '../common/log-follow.ts';
+import { assertServiceControl, assertServiceName } from '../common/service-rules.ts';
 import { tailFile } from '../common/tail-file.ts';
 import { formatUptime } from '../parsers/systemd.ts';
-import { SERVICE_NAMES, SystemError, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { SystemError, type ServicesAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 
 export function createSandboxServices(config: SystemConfig, controls: SandboxControls, now: () => number): ServicesAdapter {
-  const assertName = (name: ServiceName) => {
-    if (!SERVICE_NAMES.includes(name)) throw new SystemError(`Unknown service '${String(name)}'`);
-  };
   return {
     async status(name) {
-      assertName(name);
+      assertServiceName(name);
       const unit = controls.units.get(name) ?? { status: 'unknown' as const, since: now() };
       return { name, status: unit.status, uptime: unit.status === 'active' ? formatUptime(now() - unit.since) : '' };
     },
     async control(name, action) {
-      assertName(name);
+      assertServiceControl(name, action);
       const unit = controls.units.get(name);
-      if (name === 'panel' && action === 'stop') throw new SystemError('The panel cannot stop itself');
       if (action === 'reload' && unit?.status !== 'active') throw new SystemError(`${config.units[name]} is not active, cannot reload`);
       if (action === 'stop') controls.setServiceStatus(name, 'inactive');
       else if (action === 'restart') {
@@ -31,7 +28,7 @@ export function createSandboxServices(config: SystemConfig, controls: SandboxCon
       controls.appendLog(name, `${config.units[name]}: ${action}`);
     },
     follow(name, backlog) {
-      assertName(name);
+      assertServiceName(name);
       if (name === 'panel' && config.sandbox.panelLogFile) return createLogFollow(tailFile(config.sandbox.panelLogFile, backlog, now));
       return createLogFollow((producer) => {
         for (const line of controls.journal(name, backlog)) producer.push(line);

@@ -4,10 +4,9 @@ import type { TunnelServerAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
-export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter & { authfilePath: string } {
+export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
   const store = new AuthfileStore(sandboxPaths(dataDir).chisel);
   return {
-    authfilePath: store.authfile,
     async install() {
       await store.credential();
       await store.ensureAuthfile();

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSystem, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
 import type { SystemConfigInput } from '../../../lib/system/config.ts';
-import { journalArgs } from '../../../lib/system/host/services.ts';
 import { CHISEL_ASSET, FAKES, startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { waitFor } from '../../infra/processes.ts';
 import { timed } from '../../helpers/timeout.ts';
@@ -72,7 +71,7 @@ s('fake journalctl: follow parses short-iso lines and kills the child on close',
   }
   assert.equal(seen[0], { timestamp: '2026-11-21T12:00:00.000Z', message: 'line 0' });
   assert.is(seen[4]!.message, 'line 4');
-  assert.equal((await calls('journalctl')).at(-1), journalArgs('chisel', 3));
+  assert.equal((await calls('journalctl')).at(-1), ['-u', 'chisel', '-f', '-n', '3', '-o', 'short-iso', '--no-pager']);
   const pid = Number(await readFile(fakes.journalPidFile, 'utf8'));
   await waitFor('journalctl to exit', async () => {
     try {
@@ -114,8 +113,14 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o777, 0o600);
   // a second install downloads nothing and keeps the grants
   fakes.closeConnections();
+  const downloads = fakes.assetRequests();
   await system.tunnelServer.install();
+  assert.is(fakes.assetRequests(), downloads, 'no download for an installed release');
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
+  // the counter does see downloads: without the release marker the asset is fetched again
+  await rm(join(dir, 'bin', 'chisel.release'));
+  await system.tunnelServer.install();
+  assert.is(fakes.assetRequests(), downloads + 1);
   chiselChild.kill('SIGTERM');
 }));
 
@@ -128,6 +133,9 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
   await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');
   assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'alice', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', cfgPath]);
+  // Authelia wants the secret without its = padding
+  await system.authPortal.setTotp('bob', 'JBSWY3DPEE======');
+  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'bob', '--secret', 'JBSWY3DPEE', '--force', '--config', cfgPath]);
   await system.authPortal.restart();
   assert.equal((await calls('systemctl')).at(-1), ['restart', 'authelia']);
   assert.match(await readFile(join(dir, 'systemd', 'authelia.service'), 'utf8'), `ExecStart=${join(dir, 'bin', 'authelia')} --config ${cfgPath}`);
@@ -152,6 +160,25 @@ s('fake systemctl: certbot auto-renew timer and deploy hook', timed(10_000, asyn
   assert.is(status.active, true);
   assert.ok(status.nextRun && Date.parse(status.nextRun) > Date.now());
   assert.is(status.lastRun, null);
+}));
+
+s('fake systemctl: nginx.reloadWith systemctl reloads through the unit', timed(10_000, async () => {
+  const system = makeSystem({
+    nginx: { reloadWith: 'systemctl', errorLog: join(dir, 'nginx-error.log'), reloadCheckMs: 0 },
+  });
+  await fakes.setUnit('nginx', 'active');
+  await system.proxy.reload();
+  assert.equal((await calls('systemctl')).at(-1), ['reload', 'nginx']);
+  // the hook certbot stores for timer renewals reloads the same way
+  await system.certs.setupAutoRenew();
+  const hook = await readFile(join(dir, 'letsencrypt', 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx'), 'utf8');
+  assert.match(hook, `exec ${join(FAKES, 'systemctl')} reload nginx\n`);
+  // systemctl's own words explain a failed reload
+  await fakes.setUnit('nginx', 'inactive');
+  await system.proxy.reload().then(() => assert.unreachable(), (e: SystemError) => {
+    assert.instance(e, SystemError);
+    assert.is(e.message, 'nginx reload failed: nginx.service is not active, cannot reload.');
+  });
 }));
 
 s.run();

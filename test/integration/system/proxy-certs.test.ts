@@ -4,8 +4,9 @@ import * as assert from 'uvu/assert';
 import { createServer, type Server, type IncomingMessage } from 'node:http';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promises as dns } from 'node:dns';
 import { createSystem, SystemError, type System, type VhostSpec } from '../../../lib/system/index.ts';
-import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
+import { startInfra, TEST_DOMAIN, V6_ONLY, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest } from '../../infra/http.ts';
 import { timed } from '../../helpers/timeout.ts';
 
@@ -168,6 +169,12 @@ s('certbot NXDOMAIN surfaces as a SystemError ready for "Certificate issuance fa
 s('dns resolves through the configured servers; NXDOMAIN and NODATA are empty', timed(10_000, async () => {
   assert.equal(await system.dns.resolve4(`x.${TEST_DOMAIN}`), ['127.0.0.1']);
   assert.equal(await system.dns.resolve4('unknown.test'), []);
+  // NODATA: the name exists (it has an AAAA record) but has no A record
+  const direct = new dns.Resolver({ timeout: 1000, tries: 1 });
+  direct.setServers([`127.0.0.1:${infra.ports.dns}`]);
+  assert.equal(await direct.resolve6(V6_ONLY), ['::1']);
+  await direct.resolve4(V6_ONLY).then(() => assert.unreachable(), (e: NodeJS.ErrnoException) => assert.is(e.code, 'ENODATA'));
+  assert.equal(await system.dns.resolve4(V6_ONLY), []);
   await infra.addHostRecord('other.test', '127.0.0.2');
   assert.equal(await system.dns.resolve4('other.test'), ['127.0.0.2']);
 }));

@@ -8,7 +8,7 @@ import { cpuUsagePercent, parseMeminfo, parseProcStat } from '../../../lib/syste
 import { parseAuthfilePorts, renderAuthfile } from '../../../lib/system/common/authfile.ts';
 import { renderAccessRules, renderPortalConfiguration, renderUsersDatabase, parseUsersDatabase } from '../../../lib/system/common/portal-files.ts';
 import { checksumMatches, extractTarMember, sha256Hex, unpackExecutable } from '../../../lib/system/host/install.ts';
-import { certonlyArgs, reloadNginxCommand, shellQuote } from '../../../lib/system/host/certs.ts';
+import { certonlyArgs, reloadNginxCommand, renewArgs, shellQuote } from '../../../lib/system/host/certs.ts';
 import { parseCaIndex } from '../../../lib/system/pki/openssl-pki.ts';
 import { systemConfig, SystemConfigSchema } from '../../../lib/system/config.ts';
 import { missingPackages, notRootMessage } from '../../infra/ensure-packages.mjs';
@@ -135,14 +135,44 @@ s('pinned installs: checksum compare, gzip and tar.gz unpacking', () => {
   assert.throws(() => extractTarMember(tar, 'other'));
 });
 
-s('certbot argv and the deploy hook command', () => {
+/** The value after `flag` in argv, asserting the flag is there exactly once. */
+function flagValue(argv: string[], flag: string): string | undefined {
+  assert.is(argv.filter((a) => a === flag).length, 1, `${flag} once`);
+  return argv[argv.indexOf(flag) + 1];
+}
+
+s('certbot certonly argv and the deploy hook command', () => {
   const config = systemConfig({ driver: 'host' });
   const argv = certonlyArgs(config, 'app.example.com', 'ops@example.com');
   assert.equal(argv.slice(0, 5), ['certonly', '--webroot', '-w', '/var/www/html', '-d']);
   assert.ok(argv.includes('--non-interactive') && argv.includes('--agree-tos'));
-  assert.is(argv[argv.indexOf('--server') + 1], 'https://acme-v02.api.letsencrypt.org/directory');
+  assert.ok(argv.includes('--keep-until-expiring'), 'an existing valid certificate is kept');
+  assert.is(flagValue(argv, '--server'), 'https://acme-v02.api.letsencrypt.org/directory');
+  assert.is(flagValue(argv, '--cert-name'), 'app.example.com');
+  assert.is(flagValue(argv, '--deploy-hook'), '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
+  assert.is(flagValue(argv, '--config-dir'), '/etc/letsencrypt');
+  assert.is(flagValue(argv, '--work-dir'), '/var/lib/letsencrypt');
+  assert.is(flagValue(argv, '--logs-dir'), '/var/log/letsencrypt');
   assert.is(reloadNginxCommand(config), '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
   assert.is(shellQuote("a b'c"), `'a b'\\''c'`);
+});
+
+s('certbot renew argv: one lineage, forced, no random sleep, the deploy hook, our directories', () => {
+  const config = systemConfig({
+    driver: 'host',
+    nginx: { reloadWith: 'systemctl' },
+    acme: { configDir: '/srv/le/config', workDir: '/srv/le/work', logsDir: '/srv/le/logs' },
+  });
+  const argv = renewArgs(config, 'app.example.com');
+  assert.is(argv[0], 'renew');
+  assert.is(flagValue(argv, '--cert-name'), 'app.example.com');
+  assert.ok(argv.includes('--force-renewal'));
+  assert.ok(argv.includes('--no-random-sleep-on-renew'), 'a renewal from the panel must not sleep up to 8 minutes');
+  assert.ok(argv.includes('--non-interactive'));
+  assert.is(flagValue(argv, '--deploy-hook'), '/usr/bin/systemctl reload nginx');
+  assert.is(flagValue(argv, '--config-dir'), '/srv/le/config');
+  assert.is(flagValue(argv, '--work-dir'), '/srv/le/work');
+  assert.is(flagValue(argv, '--logs-dir'), '/srv/le/logs');
 });
 
 s('openssl index.txt', () => {
