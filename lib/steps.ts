@@ -1,4 +1,4 @@
-import { AppError } from './http/errors.ts';
+import { AppError, errorMessage } from './http/errors.ts';
 
 /** One side effect of a multi-step operation, with the way to take it back. */
 export interface Step {
@@ -14,7 +14,7 @@ export class StepFailure extends Error {
     readonly reason: unknown,
     readonly undoErrors: unknown[],
   ) {
-    super(`${step.failure}: ${reason instanceof Error ? reason.message : String(reason)}`);
+    super(`${step.failure}: ${errorMessage(reason)}`);
     this.name = 'StepFailure';
   }
 }

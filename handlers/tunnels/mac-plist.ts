@@ -1,5 +1,6 @@
 import { json, Response } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { PLIST_FILENAME } from '../../lib/tunnels/mac-plist.ts';
 import { MacPlistQuery } from '../../lib/tunnels/schema.ts';
 
 // GET /api/tunnels/mac-plist — the launchd job as a download, or with ?format=json plus instructions.
@@ -9,10 +10,10 @@ export default route<Record<string, never>, MacPlistQuery>({
   access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:read', gate: 'management' },
   query: MacPlistQuery,
   async handle({ query, services }) {
-    const { plist, filename, instructions } = await services.tunnels.macPlist();
+    const { plist, instructions } = await services.tunnels.macPlist();
     if (query.format === 'json') return json({ plist, instructions });
     return new Response(plist, {
-      headers: { 'content-type': 'application/x-plist', 'content-disposition': `attachment; filename="${filename}"` },
+      headers: { 'content-type': 'application/x-plist', 'content-disposition': `attachment; filename="${PLIST_FILENAME}"` },
     });
   },
 });

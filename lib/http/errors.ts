@@ -13,3 +13,6 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, details?: unknown) => new AppError(400, message, details);
+
+/** The message of a thrown value, for logs and `details` strings. */
+export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));

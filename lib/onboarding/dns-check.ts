@@ -2,6 +2,7 @@
 // probe subdomain tells whether a wildcard record exists (advisory: without it every subdomain
 // needs its own record).
 import { randomBytes } from 'node:crypto';
+import { errorMessage } from '../http/errors.ts';
 import type { DnsAdapter } from '../system/types.ts';
 
 export interface NameCheck {
@@ -20,7 +21,7 @@ export interface DnsReport {
   message: string;
 }
 
-export function probeName(domain: string): string {
+function probeName(domain: string): string {
   return `relay-probe-${randomBytes(5).toString('hex')}.${domain}`;
 }
 
@@ -30,7 +31,7 @@ async function check(dns: DnsAdapter, name: string, ip: string): Promise<NameChe
     // every answer must be ours: a second address would send ACME and visitors elsewhere at random
     return { name, addresses, ok: addresses.length > 0 && addresses.every((a) => a === ip) };
   } catch (error) {
-    return { name, addresses: [], ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { name, addresses: [], ok: false, error: errorMessage(error) };
   }
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isFqdn } from '../system/names.ts';
 
 /** The longest base whose `tunnel.` subdomain is still a valid 253-character name. */
-export const MAX_DOMAIN_LENGTH = 253 - 'tunnel.'.length;
+const MAX_DOMAIN_LENGTH = 253 - 'tunnel.'.length;
 
 /** Why `domain` (already trimmed and lowercased) is not a bare FQDN, or null when it is one. */
 export function domainProblem(domain: string): string | null {

@@ -11,13 +11,16 @@ export function stackHosts(domain: string): StackHosts {
   return { panel: `panel.${domain}`, auth: `auth.${domain}`, tunnel: `tunnel.${domain}` };
 }
 
-/** The three vhosts of task 4, each paired with the certificate name it serves. */
-export function stackVhosts(domain: string): { spec: VhostSpec; fqdn: string }[] {
+/** A vhost of the stack; it serves the certificate of its `fqdn`. */
+export type StackVhost = Extract<VhostSpec, { kind: 'panel' | 'auth-portal' | 'tunnel-server' }>;
+
+/** The three vhosts of task 4. */
+export function stackVhosts(domain: string): StackVhost[] {
   const h = stackHosts(domain);
   return [
-    { spec: { kind: 'panel', fqdn: h.panel }, fqdn: h.panel },
-    { spec: { kind: 'auth-portal', fqdn: h.auth }, fqdn: h.auth },
-    { spec: { kind: 'tunnel-server', fqdn: h.tunnel }, fqdn: h.tunnel },
+    { kind: 'panel', fqdn: h.panel },
+    { kind: 'auth-portal', fqdn: h.auth },
+    { kind: 'tunnel-server', fqdn: h.tunnel },
   ];
 }
 

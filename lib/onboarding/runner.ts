@@ -2,6 +2,7 @@
 // A failed task stops the run (status stays PROVISIONING); the next start() retries from the top,
 // which is safe because every task is idempotent.
 import type { ConfigStore } from '../config.ts';
+import { errorMessage } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { ADMIN_USERNAME } from './admin-account.ts';
@@ -35,7 +36,7 @@ export class ProvisioningRunner {
     const marked = this.markProvisioning();
     this.current = marked
       .then(() => this.runTasks())
-      .catch((error: unknown) => this.deps.log.error(`provisioning: ${messageOf(error)}`))
+      .catch((error: unknown) => this.deps.log.error(`provisioning: ${errorMessage(error)}`))
       .finally(() => {
         this.current = null;
       });
@@ -85,7 +86,7 @@ export class ProvisioningRunner {
       }
       log.info(`provisioning ${domain}: completed`);
     } catch (error) {
-      const reason = messageOf(error);
+      const reason = errorMessage(error);
       await this.guardVhosts(ctx);
       board.fail(active.id, reason);
       log.warn(`provisioning ${domain}: ${active.id} failed: ${reason}`);
@@ -100,11 +101,7 @@ export class ProvisioningRunner {
       const disabled = await disableVhostsWithoutCertificate(ctx.system, ctx.domain);
       if (disabled.length > 0) ctx.log(`Disabled ${disabled.join(', ')}: no valid certificate`);
     } catch (error) {
-      ctx.log(`Could not check the vhosts after the failure: ${messageOf(error)}`);
+      ctx.log(`Could not check the vhosts after the failure: ${errorMessage(error)}`);
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,13 +4,13 @@
 import type { OnboardingStatus } from '../config.ts';
 import { AppError } from '../http/errors.ts';
 
-export const REQUIRED_STATUS = {
+const REQUIRED_STATUS = {
   domain: ['FRESH', 'DOMAIN_SET'],
   'verify-dns': ['DOMAIN_SET', 'DNS_READY'],
   provision: ['DNS_READY', 'PROVISIONING'],
 } as const satisfies Record<string, readonly OnboardingStatus[]>;
 
-export type OnboardingStep = keyof typeof REQUIRED_STATUS;
+type OnboardingStep = keyof typeof REQUIRED_STATUS;
 
 const ACTION: Record<OnboardingStep, string> = {
   domain: 'Setting the domain',
@@ -18,7 +18,7 @@ const ACTION: Record<OnboardingStep, string> = {
   provision: 'Provisioning',
 };
 
-export function wrongState(step: OnboardingStep, current: OnboardingStatus): AppError {
+function wrongState(step: OnboardingStep, current: OnboardingStatus): AppError {
   const required: readonly OnboardingStatus[] = REQUIRED_STATUS[step];
   return new AppError(409, `${ACTION[step]} requires onboarding status ${required.join(' or ')}; current status is ${current}`, {
     currentStatus: current,

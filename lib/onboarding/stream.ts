@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import type { StreamMessage } from './events.ts';
 import type { ProgressBoard } from './progress-board.ts';
 
-export const STREAM_DONE = { code: 1000, reason: 'Provisioning complete' };
+const STREAM_DONE = { code: 1000, reason: 'Provisioning complete' };
 
 export function attachProgressStream(board: ProgressBoard, socket: WebSocket): void {
   const send = (message: StreamMessage) => {

@@ -6,10 +6,10 @@ import { stackVhosts } from './hostnames.ts';
 /** Disables such vhosts (files are kept for the retry) and returns their names. */
 export async function disableVhostsWithoutCertificate(system: System, domain: string): Promise<string[]> {
   const broken: string[] = [];
-  for (const { spec, fqdn } of stackVhosts(domain)) {
+  for (const spec of stackVhosts(domain)) {
     const name = system.proxy.vhostName(spec);
     const { enabled } = await system.proxy.state(name);
-    if (enabled && !(await system.certs.has(fqdn))) broken.push(name);
+    if (enabled && !(await system.certs.has(spec.fqdn))) broken.push(name);
   }
   if (broken.length > 0) await system.proxy.apply(broken.map((name) => ({ op: 'disable' as const, name })));
   return broken;

@@ -1,7 +1,7 @@
 import { chiselArgs, chiselAuth, chiselServerUrl, type ClientTunnel } from './client-args.ts';
 
 /** The spec's agent tunnel configuration, plus how to pass the tunnel credential. */
-export interface AgentTunnelConfig {
+interface AgentTunnelConfig {
   domain: string;
   chiselServerUrl: string;
   chiselArgs: string[];

@@ -1,3 +1,4 @@
+import { serialQueue } from '../serial.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
 
@@ -18,7 +19,8 @@ export interface PendingState {
  */
 export class AllowedPortsSync {
   readonly #pending = new Map<string, PendingState>();
-  #running: Promise<void> | null = null;
+  readonly #serial = serialQueue();
+  /** The write waiting for its turn; it reads the state only when it starts. */
   #queued: Promise<void> | null = null;
 
   constructor(
@@ -45,19 +47,9 @@ export class AllowedPortsSync {
 
   /** Writes the current desired ports; resolves once a write that started after this call is done. */
   sync(): Promise<void> {
-    if (this.#queued) return this.#queued;
-    const previous = this.#running ?? Promise.resolve();
-    const write: Promise<void> = previous
-      .catch(() => undefined)
-      .then(() => {
-        this.#queued = null;
-        this.#running = write;
-        return this.server.setAllowedPorts(this.desiredPorts());
-      })
-      .finally(() => {
-        if (this.#running === write) this.#running = null;
-      });
-    this.#queued = write;
-    return write;
+    return (this.#queued ??= this.#serial(() => {
+      this.#queued = null;
+      return this.server.setAllowedPorts(this.desiredPorts());
+    }));
   }
 }

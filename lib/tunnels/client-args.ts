@@ -1,3 +1,4 @@
+import { stackHosts } from '../onboarding/hostnames.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 
 // What a tunnel client runs, shared by the agent configuration and the macOS plist.
@@ -16,7 +17,7 @@ export function clientTunnels(tunnels: readonly TunnelRecord[]): ClientTunnel[] 
 }
 
 export function chiselServerUrl(domain: string): string {
-  return `https://tunnel.${domain}:443`;
+  return `https://${stackHosts(domain).tunnel}:443`;
 }
 
 /**

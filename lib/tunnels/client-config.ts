@@ -1,17 +1,16 @@
-import { AppError } from '../http/errors.ts';
+import { AppError, errorMessage } from '../http/errors.ts';
+import { jsonBytes } from '../http/responses.ts';
+import { accessUrls } from '../onboarding/hostnames.ts';
 import type { TunnelCredential } from '../system/types.ts';
 import { buildAgentConfig } from './agent-config.ts';
 import { clientTunnels, type ClientTunnel } from './client-args.ts';
 import type { TunnelDeps } from './context.ts';
-import { macInstructions, PLIST_FILENAME, renderMacPlist, type MacInstructions } from './mac-plist.ts';
+import { macInstructions, renderMacPlist, type MacInstructions } from './mac-plist.ts';
 
 export interface MacPlist {
   plist: string;
-  filename: string;
   instructions: MacInstructions;
 }
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Agent configuration and macOS plist, built from memory: the enabled tunnels are memoized on the
@@ -21,24 +20,25 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 export class ClientConfig {
   readonly #tunnels: () => ClientTunnel[];
   #credential: TunnelCredential | null = null;
-  #agentJson: { tunnels: ClientTunnel[]; domain: string; json: string } | null = null;
+  #agentJson: { tunnels: ClientTunnel[]; domain: string; json: Uint8Array<ArrayBuffer> } | null = null;
 
   constructor(private readonly deps: Pick<TunnelDeps, 'config' | 'store' | 'system'>) {
     this.#tunnels = deps.store.tunnels.memo(clientTunnels);
   }
 
-  async agentConfigJson(): Promise<string> {
+  /** The agent configuration, serialized; the same bytes until the tunnels or the domain change. */
+  async agentConfigJson(): Promise<Uint8Array<ArrayBuffer>> {
     const domain = this.#domain();
     try {
       const credential = await this.#readCredential();
       const tunnels = this.#tunnels();
       const cached = this.#agentJson;
       if (cached && cached.tunnels === tunnels && cached.domain === domain) return cached.json;
-      const json = JSON.stringify(buildAgentConfig(domain, tunnels, credential));
+      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential));
       this.#agentJson = { tunnels, domain, json };
       return json;
     } catch (error) {
-      throw new AppError(500, 'Failed to generate agent config', reason(error));
+      throw new AppError(500, 'Failed to generate agent config', errorMessage(error));
     }
   }
 
@@ -46,9 +46,10 @@ export class ClientConfig {
     const domain = this.#domain();
     try {
       const plist = renderMacPlist(domain, this.#tunnels(), await this.#readCredential());
-      return { plist, filename: PLIST_FILENAME, instructions: macInstructions(domain) };
+      const { ip, system } = this.deps.config.value;
+      return { plist, instructions: macInstructions(accessUrls(domain, ip, system.ports).panel) };
     } catch (error) {
-      throw new AppError(500, 'Failed to generate Mac plist', reason(error));
+      throw new AppError(500, 'Failed to generate Mac plist', errorMessage(error));
     }
   }
 

@@ -3,13 +3,12 @@ import { isoNow } from '../clock.ts';
 import { badRequest } from '../http/errors.ts';
 import { validationFailed } from '../http/middleware/validate.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
+import { isFqdn } from '../system/names.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, putVhost, type TunnelContext } from './context.ts';
 import { siteHolds, tunnelHolds } from './names-in-use.ts';
 import { RESERVED_SUBDOMAINS, type TunnelCreate } from './schema.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
-
-const MAX_FQDN = 253;
 
 /**
  * Loopback ports of the box's own listeners. A tunnel's reverse port binds 127.0.0.1 on the box,
@@ -31,9 +30,8 @@ function claim(ctx: TunnelContext, input: TunnelCreate): { fqdn: string; email: 
   const { subdomain, port } = input;
   if (RESERVED_SUBDOMAINS.has(subdomain)) throw badRequest(`Subdomain '${subdomain}' is reserved`);
   const fqdn = `${subdomain}.${domain}`;
-  if (fqdn.length > MAX_FQDN) {
-    throw validationFailed([{ path: 'subdomain', message: `${fqdn} is longer than ${MAX_FQDN} characters` }]);
-  }
+  // the subdomain and the domain are valid apart, so only the length can make the whole invalid
+  if (!isFqdn(fqdn)) throw validationFailed([{ path: 'subdomain', message: `${fqdn} is not a valid domain name: longer than 253 characters` }]);
   if (tunnelHolds(ctx, subdomain, fqdn) || siteHolds(ctx, subdomain, fqdn)) throw badRequest(`Subdomain '${subdomain}' is already in use`);
   if (ownServicePorts(ctx).has(port)) throw badRequest(`Port ${port} is reserved for the relay's own services`);
   if (ctx.reservations.hasPort(port) || ctx.store.tunnels.value.some((t) => t.port === port)) {

@@ -2,15 +2,15 @@ import { chiselArgs, chiselAuth, type ClientTunnel } from './client-args.ts';
 
 // The launchd job that keeps a chisel client running on a Mac.
 
-export const PLIST_LABEL = 'com.relaypanel.tunnel';
+const PLIST_LABEL = 'com.relaypanel.tunnel';
 export const PLIST_FILENAME = `${PLIST_LABEL}.plist`;
 /** Where the prerequisite installs chisel; launchd needs an absolute program path. */
-export const MAC_CHISEL_PATH = '/usr/local/bin/chisel';
+const MAC_CHISEL_PATH = '/usr/local/bin/chisel';
 // /tmp needs no directory to exist first and is writable by the user the agent runs as
-export const MAC_LOG_PATH = `/tmp/${PLIST_LABEL}.log`;
-export const MAC_ERROR_LOG_PATH = `/tmp/${PLIST_LABEL}.error.log`;
+const MAC_LOG_PATH = `/tmp/${PLIST_LABEL}.log`;
+const MAC_ERROR_LOG_PATH = `/tmp/${PLIST_LABEL}.error.log`;
 /** launchd starts jobs with a minimal PATH; Homebrew lives in /opt/homebrew (Apple silicon) or /usr/local. */
-export const MAC_PATH = '/opt/homebrew/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
+const MAC_PATH = '/opt/homebrew/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 
 const INSTALLED_PATH = `~/Library/LaunchAgents/${PLIST_FILENAME}`;
 
@@ -66,9 +66,10 @@ export function renderMacPlist(domain: string, tunnels: readonly ClientTunnel[],
   ].join('\n');
 }
 
-export function macInstructions(domain: string): MacInstructions {
+/** The commands around the plist; `panelUrl` is the panel's https origin (with its port unless 443). */
+export function macInstructions(panelUrl: string): MacInstructions {
   return {
-    download: `curl --fail --cert <your-client-cert> -o ${INSTALLED_PATH} 'https://panel.${domain}/api/tunnels/mac-plist' && chmod 600 ${INSTALLED_PATH}`,
+    download: `curl --fail --cert <your-client-cert> -o ${INSTALLED_PATH} '${panelUrl}/api/tunnels/mac-plist' && chmod 600 ${INSTALLED_PATH}`,
     install: `launchctl load -w ${INSTALLED_PATH}`,
     uninstall: `launchctl unload -w ${INSTALLED_PATH} && rm ${INSTALLED_PATH}`,
     logs: `tail -f ${MAC_LOG_PATH} ${MAC_ERROR_LOG_PATH}`,

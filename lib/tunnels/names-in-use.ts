@@ -1,12 +1,8 @@
 import type { TunnelContext } from './context.ts';
 
-type Ctx = Pick<TunnelContext, 'store' | 'reservations' | 'config'>;
-
 /** A stored tunnel or a create still running its steps holds this subdomain or this FQDN. */
-export function tunnelHolds(ctx: Ctx, subdomain: string, fqdn: string): boolean {
+export function tunnelHolds(ctx: Pick<TunnelContext, 'store' | 'reservations'>, subdomain: string, fqdn: string): boolean {
   if (ctx.reservations.hasSubdomain(subdomain)) return true;
-  const domain = ctx.config.value.domain;
-  if (domain && fqdn.endsWith(`.${domain}`) && ctx.reservations.hasSubdomain(fqdn.slice(0, -domain.length - 1))) return true;
   return ctx.store.tunnels.value.some((t) => t.subdomain === subdomain || t.fqdn === fqdn);
 }
 

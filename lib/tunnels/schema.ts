@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // API inputs of the tunnel endpoints; the stored record shape is lib/state/schemas.ts#TunnelRecord.
 
-export const SUBDOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const SUBDOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /** Names the box itself serves (panel, portal, tunnel endpoint) or that people expect to be special. */
 export const RESERVED_SUBDOMAINS: ReadonlySet<string> = new Set(['panel', 'auth', 'tunnel', 'www', 'mail', 'ftp', 'api']);

@@ -1,11 +1,10 @@
 import { jsonBytes } from '../http/responses.ts';
+import { KeyedLock } from '../serial.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';
 import type { TunnelContext, TunnelDeps } from './context.ts';
 import { createTunnel } from './create.ts';
-import { KeyedLock } from './keyed-lock.ts';
-import { tunnelHolds } from './names-in-use.ts';
 import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
 import type { TunnelCreate } from './schema.ts';
@@ -33,10 +32,6 @@ export class TunnelService {
     this.#client = new ClientConfig(deps);
   }
 
-  list(): readonly TunnelRecord[] {
-    return this.#ctx.store.tunnels.value;
-  }
-
   create(input: TunnelCreate): Promise<TunnelRecord> {
     return createTunnel(this.#ctx, input);
   }
@@ -49,15 +44,7 @@ export class TunnelService {
     return deleteTunnel(this.#ctx, id);
   }
 
-  /**
-   * For site creation: whether a tunnel (stored, or a create still running its steps) holds this
-   * name as its subdomain or this FQDN.
-   */
-  claims(name: string, fqdn: string): boolean {
-    return tunnelHolds(this.#ctx, name, fqdn);
-  }
-
-  agentConfigJson(): Promise<string> {
+  agentConfigJson(): Promise<Uint8Array<ArrayBuffer>> {
     return this.#client.agentConfigJson();
   }
 

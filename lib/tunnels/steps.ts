@@ -5,7 +5,7 @@ import type { TunnelContext } from './context.ts';
 // Step prefixes: the spec's words for which side effect failed.
 export const CERTIFICATE_FAILED = 'Certificate issuance failed';
 export const NGINX_FAILED = 'Nginx configuration failed';
-export const CHISEL_FAILED = 'Chisel reconfiguration failed';
+const CHISEL_FAILED = 'Chisel reconfiguration failed';
 export const STATE_FAILED = 'State persistence failed';
 
 /**

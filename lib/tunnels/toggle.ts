@@ -36,6 +36,7 @@ export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolea
     } finally {
       ctx.allowedPorts.clearPending(id);
     }
-    return findTunnel(ctx, id) ?? { ...current, enabled };
+    // the save changed only `enabled`, and every change of this record holds this lock
+    return { ...current, enabled };
   });
 }

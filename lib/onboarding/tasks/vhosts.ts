@@ -13,9 +13,9 @@ export const writeVhosts: ProvisioningTask = {
     for (const { fqdn } of vhosts) {
       if (!(await system.certs.has(fqdn))) throw new Error(`No valid certificate for ${fqdn}`);
     }
-    const names = vhosts.map((v) => system.proxy.vhostName(v.spec));
+    const names = vhosts.map((v) => system.proxy.vhostName(v));
     log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`);
-    await system.proxy.apply(vhosts.map((v) => ({ op: 'put' as const, spec: v.spec, enabled: true })));
+    await system.proxy.apply(vhosts.map((v) => ({ op: 'put' as const, spec: v, enabled: true })));
     return 'Proxy configuration tested and reloaded with the panel, portal and tunnel vhosts';
   },
 };

@@ -1,13 +1,11 @@
 // A relay box for the onboarding integration tests: the loopback infrastructure, the fake
 // programs, and the app in production mode listening on the port the panel vhost proxies to.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
-import { nodeRequestListener } from '../../../lib/http/node-listener.ts';
-import type { StreamMessage } from '../../../lib/onboarding/events.ts';
 import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { openStream, type StreamClient } from '../../helpers/provision-stream.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 
@@ -18,8 +16,8 @@ export interface Box {
   t: TestApp;
   /** an admin request as nginx would forward it, straight to the app's listener */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** messages of the provisioning stream until one matches `until` or the server closes it */
-  followStream(until?: (m: StreamMessage) => boolean): Promise<StreamMessage[]>;
+  /** the provisioning stream, once its first `state` message arrived (so it sees a run started next) */
+  openStream(): Promise<StreamClient>;
   close(): Promise<void>;
 }
 
@@ -29,10 +27,7 @@ export async function startBox(): Promise<Box> {
   // the installer already runs nginx and the panel
   const fakes = await startFakeHost(dir, ['nginx', 'relay-panel']);
   const t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig(fakes.config) } });
-  const panel: Server = createServer(nodeRequestListener(t.app));
-  panel.on('upgrade', (request, socket, head) => void t.app.handleUpgrade(request, socket, head));
-  await new Promise<void>((ok) => panel.listen(infra.ports.panel, '127.0.0.1', () => ok()));
-  const base = `http://127.0.0.1:${infra.ports.panel}`;
+  const panel = await serve(t.app, infra.ports.panel);
 
   return {
     infra,
@@ -42,25 +37,16 @@ export async function startBox(): Promise<Box> {
     async call(method, path, body) {
       const headers: Record<string, string> = { ...certificateHeaders('admin') };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(`${panel.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: r.status, body: await r.json() };
     },
-    followStream(until = () => false) {
-      return new Promise((resolve, reject) => {
-        const messages: StreamMessage[] = [];
-        const ws = new WebSocket(`ws://127.0.0.1:${infra.ports.panel}/api/onboarding/provision/stream`, { headers: certificateHeaders('admin') });
-        ws.on('message', (data) => {
-          const message = JSON.parse(String(data)) as StreamMessage;
-          messages.push(message);
-          if (until(message)) ws.close();
-        });
-        ws.on('close', () => resolve(messages));
-        ws.on('error', reject);
-      });
+    async openStream() {
+      const stream = await openStream(panel.port);
+      await stream.waitFor((m) => m.type === 'state');
+      return stream;
     },
     async close() {
-      panel.closeAllConnections();
-      await new Promise((ok) => panel.close(ok));
+      await panel.close();
       await t.close();
       await fakes.close();
       await infra.stop();

@@ -40,14 +40,13 @@ s('a fresh box walks FRESH -> DOMAIN_SET -> DNS_READY -> PROVISIONING -> COMPLET
   assert.is(dns.body.wildcard.ok, true);
   assert.is(dns.body.status, 'DNS_READY');
 
-  const stream = box.followStream();
-  await new Promise((ok) => setTimeout(ok, 200)); // the stream is open before the run starts
+  const stream = await box.openStream();
   const started = await call('POST', '/api/onboarding/provision');
   assert.is(started.status, 202);
   assert.is(started.body.started, true);
 
-  const messages = await withTimeout('provisioning run', 200_000, () => stream);
-  const last = messages.at(-1)!;
+  const last = await withTimeout('provisioning run', 200_000, () => stream.waitFor((m) => m.type === 'complete' || m.type === 'error'));
+  stream.close();
   assert.is(last.type, 'complete', `run ended with ${JSON.stringify(last)}`);
   const final = last as CompleteEvent;
   assert.is(final.credentials.username, 'admin');

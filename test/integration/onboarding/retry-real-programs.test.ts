@@ -32,10 +32,10 @@ s('a run failing at the service check is retried from the start without redoing 
 
   // the panel's own unit is reported failed: task 5 stops the run
   await box.fakes.setUnit('relay-panel', 'failed');
-  const first = box.followStream(terminal);
-  await new Promise((ok) => setTimeout(ok, 200));
+  const first = await box.openStream();
   assert.is((await call('POST', '/api/onboarding/provision')).status, 202);
-  const failed = (await withTimeout('first run', 200_000, () => first)).at(-1)!;
+  const failed = await withTimeout('first run', 200_000, () => first.waitFor(terminal));
+  first.close();
   assert.is(failed.type, 'error');
   assert.is(failed.task, 'services');
   assert.is(failed.message, 'Not running: panel (failed)');
@@ -46,11 +46,12 @@ s('a run failing at the service check is retried from the start without redoing 
   const credential = await t.services.system.tunnelServer.credential();
 
   await box.fakes.setUnit('relay-panel', 'active');
-  const second = box.followStream(terminal);
-  await new Promise((ok) => setTimeout(ok, 200));
+  const second = await box.openStream();
   assert.is((await call('POST', '/api/onboarding/provision')).status, 202);
-  const messages = await withTimeout('retry', 200_000, () => second);
-  assert.is(messages.at(-1)!.type, 'complete', JSON.stringify(messages.at(-1)));
+  const outcome = await withTimeout('retry', 200_000, () => second.waitFor(terminal));
+  second.close();
+  const messages = second.messages;
+  assert.is(outcome.type, 'complete', JSON.stringify(outcome));
   assert.is((await call('GET', '/api/onboarding/status')).body.status, 'COMPLETED');
 
   // certbot was not asked again: same lineages, same expiry

@@ -5,35 +5,25 @@ import { routes } from '../../../handlers/index.ts';
 import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { refusedUpgrade } from '../../helpers/websocket.ts';
 import { testRoutes } from './test-routes.ts';
 
 const s = suite('websocket routes');
 
-type Outcome = { kind: 'open'; first: string; echo: string; closeCode?: number } | { kind: 'refused'; status: number; body: unknown };
-
-function connect(url: string, caller: Caller, then?: (ws: WebSocket) => void): Promise<Outcome> {
+/** Opens the socket, reads the greeting, sends `ping-1` and reads its echo. */
+function connect(url: string, caller: Caller): Promise<{ first: string; echo: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: certificateHeaders(caller) });
     const messages: string[] = [];
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ kind: 'refused', status: res.statusCode ?? 0, body: JSON.parse(body) }));
-    });
     ws.on('message', (data) => {
       messages.push(String(data));
-      if (messages.length === 1) {
-        if (then) then(ws);
-        else ws.send('ping-1');
-      }
+      if (messages.length === 1) ws.send('ping-1');
       if (messages.length === 2) {
         ws.close();
-        resolve({ kind: 'open', first: messages[0], echo: messages[1] });
+        resolve({ first: messages[0], echo: messages[1] });
       }
     });
-    ws.on('error', (e) => {
-      if (!String(e.message).includes('Unexpected server response')) reject(e);
-    });
+    ws.on('error', reject);
   });
 }
 
@@ -45,7 +35,7 @@ s('the upgrade runs the whole chain; an accepted socket reaches the route', () =
       await completeOnboarding(t);
       await addAgent(t, 'laptop-1', ['tunnels:read']);
       const outcome = await connect(`ws://127.0.0.1:${http.port}/api/test/echo`, { agent: 'laptop-1' });
-      assert.equal(outcome, { kind: 'open', first: JSON.stringify({ hello: 'agent', label: 'laptop-1' }), echo: 'ping-1' });
+      assert.equal(outcome, { first: JSON.stringify({ hello: 'agent', label: 'laptop-1' }), echo: 'ping-1' });
     } finally {
       await http.close();
       await t.close();
@@ -59,12 +49,12 @@ s('a refused upgrade gets the same status and JSON body as HTTP', () =>
     const http = await serve(t.app);
     const url = `ws://127.0.0.1:${http.port}/api/test/echo`;
     try {
-      assert.equal(await connect(url, 'none'), { kind: 'refused', status: 403, body: { error: 'mTLS certificate required' } });
-      assert.equal(await connect(url, 'admin'), { kind: 'refused', status: 503, body: { error: 'Onboarding not complete', onboardingStatus: 'FRESH' } });
+      assert.equal(await refusedUpgrade(url, 'none'), { status: 403, body: { error: 'mTLS certificate required' } });
+      assert.equal(await refusedUpgrade(url, 'admin'), { status: 503, body: { error: 'Onboarding not complete', onboardingStatus: 'FRESH' } });
       await completeOnboarding(t);
       await addAgent(t, 'laptop-2', []);
-      assert.equal(await connect(url, { agent: 'laptop-2' }), { kind: 'refused', status: 403, body: { error: 'Insufficient certificate capability' } });
-      assert.equal(await connect(`ws://127.0.0.1:${http.port}/api/nothing-here`, 'admin'), { kind: 'refused', status: 404, body: { error: 'Not found' } });
+      assert.equal(await refusedUpgrade(url, { agent: 'laptop-2' }), { status: 403, body: { error: 'Insufficient certificate capability' } });
+      assert.equal(await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/nothing-here`, 'admin'), { status: 404, body: { error: 'Not found' } });
     } finally {
       await http.close();
       await t.close();

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DomainInput, domainProblem, MAX_DOMAIN_LENGTH } from '../../../lib/onboarding/domain-rules.ts';
+import { DomainInput, domainProblem } from '../../../lib/onboarding/domain-rules.ts';
+import { isFqdn } from '../../../lib/system/names.ts';
 
 const s = suite('onboarding domain rules');
 
@@ -26,8 +27,27 @@ s('each rejected form gets its own reason', () => {
   for (const [input, reason] of cases) assert.match(domainProblem(input) ?? 'accepted', reason, input);
 });
 
-s('the longest accepted domain still has a valid tunnel. subdomain', () => {
-  assert.is(MAX_DOMAIN_LENGTH, 246);
+/** A valid name of exactly `length` characters: 60-character labels, then a shorter one, then `.com`. */
+function domainOfLength(length: number): string {
+  const labels: string[] = [];
+  let left = length - '.com'.length;
+  while (left > 0) {
+    const size = Math.min(60, left - (labels.length > 0 ? 1 : 0));
+    labels.push('a'.repeat(size));
+    left -= size + (labels.length > 1 ? 1 : 0);
+  }
+  return `${labels.join('.')}.com`;
+}
+
+s('the longest accepted domain (246 characters) still has a valid tunnel. subdomain', () => {
+  const longest = domainOfLength(246);
+  assert.is(longest.length, 246);
+  assert.is(domainProblem(longest), null);
+  assert.ok(isFqdn(`tunnel.${longest}`));
+  const tooLong = domainOfLength(247);
+  assert.is(tooLong.length, 247);
+  assert.ok(isFqdn(tooLong), 'a valid name, refused only for its length');
+  assert.match(domainProblem(tooLong) ?? 'accepted', /at most 246 characters/);
 });
 
 s('the schema trims and lowercases the domain and checks the email', () => {

@@ -7,7 +7,7 @@ import type { CompleteEvent, StreamMessage, TaskEvent } from '../../../lib/onboa
 import { sandboxPaths, type FailurePoint } from '../../../lib/system/sandbox/index.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { OnboardingService } from '../../../lib/onboarding/service.ts';
-import { DOMAIN, EMAIL, HOST_IP, provisionAndWait, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
+import { DOMAIN, EMAIL, HOST_IP, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
 
 const s = suite('onboarding provisioning');
 let t: TestApp;
@@ -135,11 +135,6 @@ for (const [task, inject, reason] of failures) {
     );
     // nothing after the failing task ran
     assert.not.ok(events.some((e) => e.type === 'task' && order.indexOf(e.task) > order.indexOf(task)));
-    // no enabled vhost without a certificate
-    for (const v of await vhostStates()) {
-      const fqdn = v.name.replace(/^relay-(panel|auth-portal|tunnel-server)-/, '').replace(/\.conf$/, '');
-      if (v.enabled) assert.ok(await t.services.system.certs.has(fqdn), v.name);
-    }
 
     const retry = await provisionAndWait(t);
     assert.is(retry.body.started, true);
@@ -229,6 +224,23 @@ s('a failed unit fails task 5 at once', async () => {
   assert.is(outcome.message, 'Not running: tunnel-server (failed)');
   assert.not.match(outcome.log, 'Waiting for');
   assert.ok(Date.now() - started < 5000);
+});
+
+s('a shutdown during a run lets the running task finish, runs no further one and leaves PROVISIONING', async () => {
+  const held = holdCertificates(t);
+  const outcome = nextOutcome(t);
+  assert.is((await t.call('POST', '/api/onboarding/provision')).status, 202);
+  await held.entered;
+  const closing = t.services.onboarding.close();
+  held.release();
+  await closing;
+  const error = await outcome;
+  assert.is(error.type, 'error');
+  assert.is(error.task, 'vhosts', 'the task that would have come next');
+  assert.is(error.message, 'Provisioning interrupted: the service is shutting down');
+  assert.is(t.services.config.value.onboarding.status, 'PROVISIONING');
+  assert.equal(t.services.onboarding.board.snapshot().tasks.map((x) => x.status), ['done', 'done', 'done', 'error', 'pending', 'pending']);
+  assert.ok((await vhostStates()).every((v) => !v.written), 'task 4 did not run');
 });
 
 const failurePoints: FailurePoint[] = ['authPortal.install', 'authPortal.writeUsers', 'certs.setupAutoRenew', 'proxy.apply'];

@@ -3,8 +3,10 @@ import * as assert from 'uvu/assert';
 import type { CompleteEvent, StateMessage } from '../../../lib/onboarding/events.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
+import { openStream, provisionStreamUrl } from '../../helpers/provision-stream.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { DOMAIN, gate, nextOutcome, openStream, provisionAndWait, refusedUpgrade, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
+import { refusedUpgrade } from '../../helpers/websocket.ts';
+import { DOMAIN, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
 
 const s = suite('onboarding progress stream');
 let t: TestApp;
@@ -50,9 +52,7 @@ s('a late joiner mid-run gets every task with status, message and log, then the 
   withTimeout('late joiner', 10_000, async () => {
     await walkToDnsReady(t);
     const early = await openStream(http.port);
-    const certs = t.services.system.certs;
-    const held = gate(certs.issue);
-    certs.issue = held.wrapped;
+    const held = holdCertificates(t);
     const outcome = nextOutcome(t);
     assert.is((await t.call('POST', '/api/onboarding/provision')).status, 202);
     await held.entered;
@@ -86,6 +86,32 @@ s('a late joiner mid-run gets every task with status, message and log, then the 
     assert.equal((early.messages[1] as StateMessage).run, 'running', 'a new run announces its fresh state');
     assert.equal(await early.closed, { code: 1000, reason: 'Provisioning complete' });
     assert.equal(await late.closed, { code: 1000, reason: 'Provisioning complete' });
+  }),
+);
+
+s('after a restart mid-run the stream shows no run, status PROVISIONING; a new POST completes', () =>
+  withTimeout('restart mid-run', 10_000, async () => {
+    await walkToDnsReady(t);
+    const held = holdCertificates(t);
+    assert.is((await t.call('POST', '/api/onboarding/provision')).status, 202);
+    await held.entered;
+    await http.close();
+    const closing = t.close(true);
+    held.release();
+    await closing;
+
+    t = withCheapHashing(await makeTestApp({ dir: t.dir }));
+    http = await serve(t.app);
+    const client = await openStream(http.port);
+    const state = (await client.waitFor(() => true)) as StateMessage;
+    assert.is(state.type, 'state');
+    assert.is(state.run, 'idle');
+    assert.is(state.onboardingStatus, 'PROVISIONING');
+    assert.ok(state.tasks.every((x) => x.status === 'pending'));
+    assert.is(state.error, null);
+    const { outcome } = await provisionAndWait(t);
+    assert.is(outcome.type, 'complete');
+    assert.is((await client.waitFor((m) => m.type === 'complete')).type, 'complete');
   }),
 );
 
@@ -139,7 +165,7 @@ s('once COMPLETED the stream answers 410, so nobody connecting later gets the pa
     await walkToDnsReady(t);
     const { outcome } = await provisionAndWait(t);
     assert.is(outcome.type, 'complete');
-    assert.equal(await refusedUpgrade(http.port), { status: 410, body: { error: 'Onboarding already completed' } });
+    assert.equal(await refusedUpgrade(provisionStreamUrl(http.port)), { status: 410, body: { error: 'Onboarding already completed' } });
     const state = t.services.onboarding.board.snapshot();
     assert.is(state.run, 'completed');
     assert.not.ok(JSON.stringify(state).includes((outcome as CompleteEvent).credentials.password));
@@ -148,13 +174,7 @@ s('once COMPLETED the stream answers 410, so nobody connecting later gets the pa
 
 s('the stream is admin-only', () =>
   withTimeout('stream auth', 5000, async () => {
-    const WebSocket = (await import('ws')).default;
-    const status = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/onboarding/provision/stream`, { headers: { 'x-ssl-client-verify': 'NONE' } });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('error', () => {});
-    });
-    assert.is(status, 403);
+    assert.equal(await refusedUpgrade(provisionStreamUrl(http.port), 'none'), { status: 403, body: { error: 'mTLS certificate required' } });
   }),
 );
 

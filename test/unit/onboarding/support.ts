@@ -1,11 +1,10 @@
-// Shared steps of the onboarding tests: walking the states over HTTP, waiting for a run, and a
-// stream client that records every message.
+// Shared steps of the onboarding tests: walking the states over HTTP and waiting for a run.
 import bcrypt from 'bcryptjs';
-import WebSocket from 'ws';
 import type { StreamMessage } from '../../../lib/onboarding/events.ts';
 import { OnboardingService } from '../../../lib/onboarding/service.ts';
 import { sandboxControls } from '../../../lib/system/index.ts';
-import { certificateHeaders, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { deferred } from '../../helpers/deferred.ts';
 
 export const DOMAIN = 'relay.example.test';
 export const EMAIL = 'ops@example.test';
@@ -50,74 +49,16 @@ export async function provisionAndWait(t: TestApp): Promise<{ status: number; bo
 
 export const sandbox = (t: TestApp) => sandboxControls(t.services.system);
 
-export interface StreamClient {
-  messages: StreamMessage[];
-  /** resolves with the first recorded message (from now or earlier) that matches */
-  waitFor(match: (m: StreamMessage) => boolean): Promise<StreamMessage>;
-  closed: Promise<{ code: number; reason: string }>;
-  close(): void;
-}
-
-export function openStream(port: number): Promise<StreamClient> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/onboarding/provision/stream`, { headers: certificateHeaders('admin') });
-    const messages: StreamMessage[] = [];
-    const waiters: { match: (m: StreamMessage) => boolean; done: (m: StreamMessage) => void }[] = [];
-    const closed = new Promise<{ code: number; reason: string }>((ok) => ws.on('close', (code, reason) => ok({ code, reason: String(reason) })));
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as StreamMessage;
-      messages.push(message);
-      for (const w of [...waiters]) {
-        if (w.match(message)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.done(message);
-        }
-      }
-    });
-    ws.on('open', () =>
-      resolve({
-        messages,
-        closed,
-        close: () => ws.close(),
-        waitFor: (match) => {
-          const seen = messages.find(match);
-          return seen ? Promise.resolve(seen) : new Promise((done) => waiters.push({ match, done }));
-        },
-      }),
-    );
-    ws.on('error', reject);
-  });
-}
-
-/** The status and JSON body of a refused upgrade. */
-export function refusedUpgrade(port: number): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/onboarding/provision/stream`, { headers: certificateHeaders('admin') });
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body) }));
-    });
-    ws.on('open', () => reject(new Error('the upgrade was accepted')));
-    ws.on('error', (e) => {
-      if (!String(e.message).includes('Unexpected server response')) reject(e);
-    });
-  });
-}
-
-/** Holds every call of an async function until `release()`; `entered` resolves at the first call. */
-export function gate<A extends unknown[], R>(fn: (...args: A) => Promise<R>) {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((ok) => (release = ok));
-  const enteredP = new Promise<void>((ok) => (entered = ok));
-  return {
-    wrapped: async (...args: A): Promise<R> => {
-      entered();
-      await released;
-      return fn(...args);
-    },
-    entered: enteredP,
-    release: () => release(),
+/** Holds every certificate request (task 3) until `release()`; `entered` resolves at the first. */
+export function holdCertificates(t: TestApp): { entered: Promise<void>; release(): void } {
+  const entered = deferred();
+  const released = deferred();
+  const certs = t.services.system.certs;
+  const issue = certs.issue;
+  certs.issue = async (fqdn, email) => {
+    entered.resolve();
+    await released.promise;
+    return issue(fqdn, email);
   };
+  return { entered: entered.promise, release: () => released.resolve() };
 }

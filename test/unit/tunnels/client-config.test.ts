@@ -39,13 +39,14 @@ s('agent-config with no tunnels: just the three leading arguments', async ({ t }
   assert.equal(body.tunnels, []);
 });
 
-s('agent-config is served from a cached serialization until the tunnels change', async ({ t }) => {
+s('agent-config is served from cached bytes until the tunnels change', async ({ t }) => {
   const first = await t.services.tunnels.agentConfigJson();
-  assert.is(await t.services.tunnels.agentConfigJson(), first, 'same string object');
+  assert.instance(first, Uint8Array);
+  assert.is(await t.services.tunnels.agentConfigJson(), first, 'same bytes object');
   await createTunnel(t, 'web', 9000);
   const second = await t.services.tunnels.agentConfigJson();
   assert.is.not(second, first);
-  assert.match(second, 'R:127.0.0.1:9000:127.0.0.1:9000');
+  assert.match(new TextDecoder().decode(second), 'R:127.0.0.1:9000:127.0.0.1:9000');
 });
 
 s('agent-config: 400 Domain not configured; 500 Failed to generate agent config', async ({ t }) => {
@@ -59,10 +60,11 @@ s('agent-config: 400 Domain not configured; 500 Failed to generate agent config'
   assert.equal(res.body, { error: 'Failed to generate agent config', details: 'EACCES' });
 });
 
-s('agent-config needs tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
+s('agent-config and mac-plist need tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
   await addAgent(t, 'reader', ['tunnels:read']);
   await addAgent(t, 'other', ['sites:read', 'tunnels:write']);
   assert.is((await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'reader' } })).status, 200);
+  assert.is((await t.call('GET', '/api/tunnels/mac-plist', { as: { agent: 'reader' } })).status, 200);
   const denied = await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'other' } });
   assert.is(denied.status, 403);
   assert.equal(denied.body, { error: 'Insufficient certificate capability' });
@@ -101,9 +103,19 @@ s('mac-plist ?format=json: {plist, instructions} with the six instruction string
   assert.equal(Object.keys(body.instructions).sort(), ['download', 'install', 'logs', 'prerequisite', 'status', 'uninstall']);
   for (const value of Object.values(body.instructions)) assert.type(value, 'string');
   assert.match(body.instructions.install, 'launchctl load');
-  assert.match(body.instructions.download, `https://panel.${DOMAIN}/api/tunnels/mac-plist`);
+  assert.match(body.instructions.download, ` 'https://panel.${DOMAIN}/api/tunnels/mac-plist' `);
   assert.equal((plist.parse(body.plist) as { ProgramArguments: string[] }).ProgramArguments.at(-1), 'R:127.0.0.1:9000:127.0.0.1:9000');
   assert.equal(body.plist, await (await t.request('GET', '/api/tunnels/mac-plist')).text());
+});
+
+s('mac-plist download instruction: the panel URL carries the https port when it is not 443', async () => {
+  const t = await tunnelApp({ config: { system: { driver: 'sandbox', ports: { https: 8443 } } } });
+  try {
+    const { body } = await t.call('GET', '/api/tunnels/mac-plist?format=json');
+    assert.match(body.instructions.download, ` 'https://panel.${DOMAIN}:8443/api/tunnels/mac-plist' `);
+  } finally {
+    await t.close();
+  }
 });
 
 s('mac-plist: 400 Domain not configured; 500 Failed to generate Mac plist with details; bad format 400', async ({ t }) => {

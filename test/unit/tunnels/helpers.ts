@@ -1,4 +1,4 @@
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
@@ -9,8 +9,8 @@ export interface TunnelTestApp extends TestApp {
 }
 
 /** A sandbox app after onboarding (domain example.test). */
-export async function tunnelApp(): Promise<TunnelTestApp> {
-  const t = await makeTestApp();
+export async function tunnelApp(options?: TestAppOptions): Promise<TunnelTestApp> {
+  const t = await makeTestApp(options);
   await completeOnboarding(t, DOMAIN);
   return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
 }
@@ -26,11 +26,4 @@ export function vhostState(t: TestApp, subdomain: string, port = 1): Promise<Vho
 
 export function allowedPorts(t: TestApp): Promise<number[]> {
   return t.services.system.tunnelServer.allowedPorts();
-}
-
-/** A promise with its resolve, to hold an adapter call until the test lets it go. */
-export function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
 }

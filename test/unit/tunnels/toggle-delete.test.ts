@@ -141,6 +141,20 @@ for (const [point, prefix] of [
   });
 }
 
+s('DELETE: a failed save puts the vhost back and grants the port again (State persistence failed)', async ({ t, id }) => {
+  const tunnels = t.services.store.tunnels;
+  const original = tunnels.update.bind(tunnels);
+  (tunnels as { update: typeof tunnels.update }).update = () => Promise.reject(new Error('EROFS'));
+  const res = await t.call('DELETE', `/api/tunnels/${id}`);
+  (tunnels as { update: typeof tunnels.update }).update = original;
+  assert.is(res.status, 500);
+  assert.equal(res.body, { error: 'Failed to delete tunnel', details: 'State persistence failed: EROFS' });
+  assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: true });
+  assert.equal(await allowedPorts(t), [7000, 8080]);
+  assert.ok(t.services.store.tunnels.value.some((x) => x.id === id));
+  assert.equal(t.services.tunnels.desiredPorts(), [7000, 8080], 'no pending state left behind');
+});
+
 s('agents: tunnels:write toggles and deletes any tunnel; tunnels:read alone gets 403', async ({ t, id }) => {
   await addAgent(t, 'reader', ['tunnels:read']);
   await addAgent(t, 'writer', ['tunnels:write']);
