@@ -64,11 +64,14 @@ export type InvitationRecord = z.infer<typeof InvitationRecord>;
 
 // ----- agent-to-agent tickets -----
 
+export const TransportStrategy = z.enum(['tunnel', 'relay', 'direct']);
+export const TransportProtocol = z.enum(['wss', 'tcp']);
+
 export const TransportConfig = z.object({
-  strategies: z.array(z.enum(['tunnel', 'relay', 'direct'])),
-  preferred: z.string().optional(),
+  strategies: z.array(TransportStrategy),
+  preferred: TransportStrategy.optional(),
   port: z.number().optional(),
-  protocol: z.enum(['wss', 'tcp']).optional(),
+  protocol: TransportProtocol.optional(),
   direct: z.object({ host: z.string(), port: z.number() }).optional(),
 });
 export type TransportConfig = z.infer<typeof TransportConfig>;
@@ -122,6 +125,11 @@ export type TicketRecord = z.infer<typeof TicketRecord>;
 export const SessionEndReason = z.enum(['admin_killed', 'source_revoked', 'capability_removed', 'target_revoked', 'assignment_removed']);
 export type SessionEndReason = z.infer<typeof SessionEndReason>;
 
+export const SessionStatus = z.enum(['active', 'grace', 'dead']);
+/** The statuses a party may set (PATCH); only the server ends a session. */
+export const LiveSessionStatus = SessionStatus.exclude(['dead']);
+export type LiveSessionStatus = z.infer<typeof LiveSessionStatus>;
+
 export const TicketSessionRecord = z.object({
   sessionId: z.string(),
   ticketId: z.string(),
@@ -131,7 +139,7 @@ export const TicketSessionRecord = z.object({
   target: z.string(),
   createdAt: isoTimestamp,
   lastActivityAt: isoTimestamp,
-  status: z.enum(['active', 'grace', 'dead']),
+  status: SessionStatus,
   reconnectGraceSeconds: z.number(),
   endedAt: isoTimestamp.nullable(),
   endReason: SessionEndReason.nullable(),

@@ -8,11 +8,10 @@ export class AgentStanding {
   constructor(private readonly identities: IdentityRegistry) {}
 
   isRevoked(label: string): boolean {
-    const agent = this.identities.agent(label);
-    return !agent || agent.revokedAt !== null || this.identities.isRevoked(agent.serial);
+    return this.identities.activeAgent(label) === undefined;
   }
 
   holds(label: string, capability: string): boolean {
-    return !this.isRevoked(label) && this.identities.agent(label)!.capabilitySet.has(capability);
+    return this.identities.activeAgent(label)?.capabilitySet.has(capability) ?? false;
   }
 }

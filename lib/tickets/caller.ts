@@ -12,6 +12,3 @@ export function labelledAgent(identity: Identity): AgentIdentity {
 export const actsFor = (identity: Identity, ownerLabel: string) =>
   identity.role === 'admin' || (identity.role === 'agent' && identity.label === ownerLabel);
 
-
-/** How an admin is named in records it creates (`assignedBy`): its certificate's common name. */
-export const certificateName = (identity: Identity) => (identity.role === 'anonymous' ? 'anonymous' : identity.commonName);

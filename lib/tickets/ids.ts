@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Unguessable ids: a ticket id is a bearer credential until consumed. */
-export const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
+const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export const newInstanceId = () => randomHex(16);
 /** 64 hex characters, as the spec fixes for ticket ids. */

@@ -1,6 +1,6 @@
 import type { TicketInstanceRecord } from '../state/schemas.ts';
 import { removeWhere } from './collection-ops.ts';
-import type { TicketCollections } from './indexes.ts';
+import type { TicketIndexes } from './indexes.ts';
 import { parseInstanceScope } from './instance-scope.ts';
 
 /**
@@ -10,15 +10,16 @@ import { parseInstanceScope } from './instance-scope.ts';
  * tickets and sessions whose instance is gone, and a crash in between is what the periodic
  * orphan cleanup removes.
  */
-export async function removeInstancesWhere(store: TicketCollections, doomed: (instance: TicketInstanceRecord) => boolean): Promise<number> {
-  const count = await removeWhere(store.ticketInstances, doomed);
-  await removeOrphans(store);
+export async function removeInstancesWhere(indexes: TicketIndexes, doomed: (instance: TicketInstanceRecord) => boolean): Promise<number> {
+  const count = await removeWhere(indexes.store.ticketInstances, doomed);
+  if (count > 0) await removeOrphans(indexes);
   return count;
 }
 
 /** Assignments, tickets and sessions whose instance is gone (also what a crash mid-removal leaves behind). */
-export async function removeOrphans(store: TicketCollections): Promise<void> {
-  const live = new Set(store.ticketInstances.value.map((instance) => instance.instanceId));
+export async function removeOrphans(indexes: TicketIndexes): Promise<void> {
+  const live = indexes.instanceById();
+  const { store } = indexes;
   await Promise.all([
     removeWhere(store.ticketAssignments, (assignment) => !live.has(parseInstanceScope(assignment.instanceScope).instanceId)),
     removeWhere(store.tickets, (ticket) => !live.has(ticket.instanceId)),

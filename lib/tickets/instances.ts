@@ -4,14 +4,15 @@ import { AppError } from '../http/errors.ts';
 import type { TicketInstanceRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
 import { actsFor } from './caller.ts';
-import { changeWhere } from './collection-ops.ts';
+import { changeOne, changeWhere } from './collection-ops.ts';
 import { limitReached } from './errors.ts';
+import { HeartbeatBuffer } from './heartbeat-buffer.ts';
 import { isPublicHost } from './host-check.ts';
 import { newInstanceId } from './ids.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { removeInstancesWhere } from './instance-removal.ts';
 import { instanceScopeOf } from './instance-scope.ts';
-import { INSTANCE_REMOVED_AFTER_MS, INSTANCE_STALE_AFTER_MS, MAX_INSTANCES } from './limits.ts';
+import { INSTANCE_HEARTBEAT_WRITE_MS, INSTANCE_REMOVED_AFTER_MS, INSTANCE_STALE_AFTER_MS, MAX_INSTANCES } from './limits.ts';
 import type { InstanceRegistration } from './schema.ts';
 
 export interface RegisteredInstance {
@@ -25,11 +26,26 @@ const instanceNotFound = () => new AppError(404, 'Instance not found');
 
 /** Running offerings of one capability by one agent, kept alive by heartbeats. */
 export class InstanceRegistry {
+  /**
+   * Heartbeats newer than the stored lastHeartbeat of an active instance: one that changes nothing
+   * else writes once the stored time is a minute old, so after a crash an instance looks at most a
+   * minute older than it is (it goes stale after five). The liveness check and the listing use them.
+   */
+  readonly #heartbeats: HeartbeatBuffer<TicketInstanceRecord>;
+
   constructor(
     private readonly indexes: TicketIndexes,
     private readonly standing: AgentStanding,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#heartbeats = new HeartbeatBuffer(indexes.store.ticketInstances, {
+      key: (instance) => instance.instanceId,
+      stored: (instance) => instance.lastHeartbeat,
+      set: (instance, iso) => void (instance.lastHeartbeat = iso),
+      writeEveryMs: INSTANCE_HEARTBEAT_WRITE_MS,
+      writable: (instance) => instance.status !== 'dead',
+    });
+  }
 
   /** A scope and agent pair has one instance: registering again refreshes it in place. */
   async register(owner: AgentIdentity, input: InstanceRegistration): Promise<RegisteredInstance> {
@@ -42,6 +58,7 @@ export class InstanceRegistry {
       const existing = instances.find((instance) => instance.agentLabel === owner.label && instance.scope === input.scope);
       if (existing) {
         Object.assign(existing, { transport: input.transport, status: 'active', lastHeartbeat: now });
+        this.#heartbeats.forget(existing.instanceId);
         return { created: false, instanceId: existing.instanceId, instanceScope: existing.instanceScope };
       }
       if (instances.length >= MAX_INSTANCES) throw limitReached('Instance');
@@ -63,34 +80,54 @@ export class InstanceRegistry {
 
   async remove(caller: Identity, instanceId: string): Promise<void> {
     this.#ownedBy(caller, instanceId);
-    await removeInstancesWhere(this.indexes.store, (instance) => instance.instanceId === instanceId);
+    await removeInstancesWhere(this.indexes, (instance) => instance.instanceId === instanceId);
+    this.#heartbeats.forget(instanceId);
   }
 
   /** Re-checks the owner every time: a revoked owner or a withdrawn capability ends the instance. */
   async heartbeat(caller: Identity, instanceId: string): Promise<void> {
     const instance = this.#ownedBy(caller, instanceId);
     if (instance.status === 'dead') throw instanceNotFound();
-    const byId = (candidate: TicketInstanceRecord) => candidate.instanceId === instanceId;
+    const { ticketInstances } = this.indexes.store;
     if (!this.standing.holds(instance.agentLabel, instance.scope)) {
-      await changeWhere(this.indexes.store.ticketInstances, byId, (record) => void (record.status = 'dead'));
+      this.#heartbeats.forget(instanceId);
+      await changeOne(ticketInstances, this.indexes.instanceAt, instanceId, (record) => void (record.status = 'dead'));
       throw instanceNotFound();
     }
-    const now = isoNow(this.clock);
-    await changeWhere(this.indexes.store.ticketInstances, byId, (record) => Object.assign(record, { status: 'active', lastHeartbeat: now }));
+    const now = this.clock.now();
+    if (instance.status === 'active') return this.#heartbeats.beat(instance, now);
+    this.#heartbeats.forget(instanceId);
+    const lastHeartbeat = new Date(now).toISOString();
+    await changeOne(ticketInstances, this.indexes.instanceAt, instanceId, (record) => {
+      if (record.status === 'dead') throw instanceNotFound();
+      Object.assign(record, { status: 'active', lastHeartbeat });
+    });
+  }
+
+  /** The stored instances with the latest heartbeat of each (the admin listing). */
+  list(): readonly TicketInstanceRecord[] {
+    return this.#heartbeats.merged(this.indexes.store.ticketInstances.value);
   }
 
   /** The liveness check: stale after 5 minutes without a heartbeat, removed with its dependents after 1 hour. */
   async sweep(): Promise<void> {
     const now = this.clock.now();
-    const silentFor = (instance: TicketInstanceRecord) => now - Date.parse(instance.lastHeartbeat);
+    const silentFor = (instance: TicketInstanceRecord) => now - (this.#heartbeats.latest(instance.instanceId) ?? Date.parse(instance.lastHeartbeat));
     await Promise.all([
-      removeInstancesWhere(this.indexes.store, (instance) => silentFor(instance) >= INSTANCE_REMOVED_AFTER_MS),
+      removeInstancesWhere(this.indexes, (instance) => silentFor(instance) >= INSTANCE_REMOVED_AFTER_MS),
       changeWhere(
         this.indexes.store.ticketInstances,
         (instance) => instance.status === 'active' && silentFor(instance) >= INSTANCE_STALE_AFTER_MS,
         (instance) => void (instance.status = 'stale'),
       ),
     ]);
+    const live = this.indexes.instanceById();
+    this.#heartbeats.forgetWhere((instanceId) => !live.has(instanceId));
+  }
+
+  /** Writes the heartbeats held in memory (on shutdown). */
+  persistHeartbeats(): Promise<void> {
+    return this.#heartbeats.flush();
   }
 
   #ownedBy(caller: Identity, instanceId: string): TicketInstanceRecord {

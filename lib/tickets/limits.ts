@@ -16,9 +16,13 @@ export const MAX_ACTIVE_SESSIONS = 500;
 export const LIVENESS_CHECK_MS = MINUTE;
 export const INSTANCE_STALE_AFTER_MS = 5 * MINUTE;
 export const INSTANCE_REMOVED_AFTER_MS = HOUR;
+/** A heartbeat that only moves lastHeartbeat is kept in memory and written at most this often. */
+export const INSTANCE_HEARTBEAT_WRITE_MS = MINUTE;
 
 export const CLEANUP_MS = MINUTE;
 export const TICKET_REMOVED_AFTER_MS = HOUR;
 export const DEAD_SESSION_REMOVED_AFTER_MS = 24 * HOUR;
 
 export const RECONNECT_GRACE_SECONDS = 60;
+/** A heartbeat that only moves lastActivityAt is kept in memory and written at most this often. */
+export const SESSION_ACTIVITY_WRITE_MS = 30 * SECOND;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { LiveSessionStatus, TransportProtocol, TransportStrategy } from '../state/schemas.ts';
 import { RESERVED_SCOPE_NAMES } from './reserved-names.ts';
 
 // Request bodies, params and queries of /api/tickets/*; record shapes live in lib/state/schemas.ts.
 
 const CAPABILITY_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/;
-/** `<scope>:<action>:<instanceId>` */
-const INSTANCE_SCOPE_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[0-9a-f]+$/;
+/** `<scope>:<action>:<instanceId>`; the id in any case, compared lower-case like id params. */
+const INSTANCE_SCOPE_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[0-9a-fA-F]+$/;
 
 const scopePartOf = (capability: string) => capability.slice(0, capability.indexOf(':'));
 
@@ -26,9 +27,8 @@ const hexId = (max: number) =>
 
 export const AgentLabel = z.string().min(1).max(100);
 
-const Strategy = z.enum(['tunnel', 'relay', 'direct']);
 const Strategies = z
-  .array(Strategy)
+  .array(TransportStrategy)
   .min(1)
   .refine((list) => new Set(list).size === list.length, 'must not repeat a strategy');
 const preferredIsOffered = (transport: { strategies: string[]; preferred?: string }) =>
@@ -38,12 +38,12 @@ const PREFERRED_NOT_OFFERED = { message: 'preferred must be one of strategies', 
 const ScopeTransport = z
   .object({
     strategies: Strategies,
-    preferred: Strategy,
+    preferred: TransportStrategy,
     port: z
       .number()
       .int()
       .refine((port) => port === 0 || (port >= 1024 && port <= 65535), 'must be 0 or 1024 to 65535'),
-    protocol: z.enum(['wss', 'tcp']),
+    protocol: TransportProtocol,
   })
   .refine(preferredIsOffered, PREFERRED_NOT_OFFERED);
 
@@ -65,12 +65,13 @@ export const ScopeRegistration = z.object({
 });
 export type ScopeRegistration = z.infer<typeof ScopeRegistration>;
 
-export const ScopeNameParams = z.object({ name: z.string().min(1).max(50) });
+/** No length rule: a name too long to register is simply not found (404). */
+export const ScopeNameParams = z.object({ name: z.string().min(1) });
 
 const InstanceTransport = z
   .object({
     strategies: Strategies,
-    preferred: Strategy.optional(),
+    preferred: TransportStrategy.optional(),
     direct: z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1024).max(65535) }).optional(),
   })
   .refine(preferredIsOffered, PREFERRED_NOT_OFFERED);
@@ -80,7 +81,18 @@ export type InstanceRegistration = z.infer<typeof InstanceRegistration>;
 
 export const InstanceIdParams = z.object({ instanceId: hexId(128) });
 
-const InstanceScope = z.string().min(1).max(200).regex(INSTANCE_SCOPE_FORMAT, 'must be <scope>:<action>:<instanceId>');
+/** The instance id part lower-cased (ids are stored lower-case); the capability keeps its case. */
+const lowerCaseInstanceId = (instanceScope: string) => {
+  const cut = instanceScope.lastIndexOf(':') + 1;
+  return instanceScope.slice(0, cut) + instanceScope.slice(cut).toLowerCase();
+};
+
+const InstanceScope = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(INSTANCE_SCOPE_FORMAT, 'must be <scope>:<action>:<instanceId>')
+  .transform(lowerCaseInstanceId);
 
 export const AssignmentCreate = z.object({ agentLabel: AgentLabel, instanceScope: InstanceScope });
 export type AssignmentCreate = z.infer<typeof AssignmentCreate>;
@@ -97,7 +109,7 @@ const decodedSegment = z.string().transform((segment, ctx) => {
     return z.NEVER;
   }
 });
-export const AssignmentParams = z.object({ agentLabel: decodedSegment, instanceScope: decodedSegment });
+export const AssignmentParams = z.object({ agentLabel: decodedSegment, instanceScope: decodedSegment.transform(lowerCaseInstanceId) });
 
 export const TicketRequest = z.object({ scope: CapabilityName, instanceId: hexId(64), target: AgentLabel });
 export type TicketRequest = z.infer<typeof TicketRequest>;
@@ -107,4 +119,4 @@ export const TicketIdParams = z.object({ ticketId: hexId(128) });
 
 export const SessionIdParams = z.object({ sessionId: hexId(128) });
 /** Only the status: anything else in the body (lastActivityAt included) is dropped. */
-export const SessionUpdate = z.object({ status: z.enum(['active', 'grace']) });
+export const SessionUpdate = z.object({ status: LiveSessionStatus });

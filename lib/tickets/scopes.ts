@@ -4,6 +4,7 @@ import type { TicketAssignmentRecord, TicketInstanceRecord, TicketScopeRecord } 
 import { removeWhere } from './collection-ops.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { removeInstancesWhere } from './instance-removal.ts';
+import type { InstanceRegistry } from './instances.ts';
 import type { ScopeRegistration } from './schema.ts';
 
 export interface ScopeListing {
@@ -16,12 +17,9 @@ export interface ScopeListing {
 export class ScopeRegistry {
   constructor(
     private readonly indexes: TicketIndexes,
+    private readonly instances: Pick<InstanceRegistry, 'list'>,
     private readonly clock: Clock,
   ) {}
-
-  capabilityNames(): ReadonlySet<string> {
-    return this.indexes.capabilityNames();
-  }
 
   async register(input: ScopeRegistration): Promise<string[]> {
     const record: TicketScopeRecord = { ...input, registeredAt: isoNow(this.clock) };
@@ -37,7 +35,7 @@ export class ScopeRegistry {
 
   list(): ScopeListing {
     const { store } = this.indexes;
-    return { scopes: store.ticketScopes.value, instances: store.ticketInstances.value, assignments: store.ticketAssignments.value };
+    return { scopes: store.ticketScopes.value, instances: this.instances.list(), assignments: store.ticketAssignments.value };
   }
 
   /** Also removes the instances of its capabilities, which could no longer be registered or heartbeat. */
@@ -47,7 +45,7 @@ export class ScopeRegistry {
     const capabilities = new Set(scope.scopes.map((capability) => capability.name));
     await Promise.all([
       removeWhere(this.indexes.store.ticketScopes, (candidate) => candidate.name === name),
-      removeInstancesWhere(this.indexes.store, (instance) => capabilities.has(instance.scope)),
+      removeInstancesWhere(this.indexes, (instance) => capabilities.has(instance.scope)),
     ]);
   }
 }

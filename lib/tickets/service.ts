@@ -27,22 +27,34 @@ export class TicketService {
   readonly sessions: SessionDesk;
   readonly rateLimiter = new FixedWindowRateLimiter(TICKET_REQUESTS_PER_WINDOW, RATE_WINDOW_MS);
 
+  readonly #indexes: TicketIndexes;
+  readonly #capabilityNames: () => ReadonlySet<string>;
+
   constructor(private readonly deps: TicketDeps) {
     const indexes = new TicketIndexes(deps.store);
     const standing = new AgentStanding(deps.identities);
-    this.scopes = new ScopeRegistry(indexes, deps.clock);
+    this.#indexes = indexes;
+    this.#capabilityNames = deps.store.ticketScopes.memo(() => new Set(indexes.scopeByCapability().keys()));
     this.instances = new InstanceRegistry(indexes, standing, deps.clock);
+    this.scopes = new ScopeRegistry(indexes, this.instances, deps.clock);
     this.assignments = new AssignmentBook(indexes, standing, deps.clock);
-    this.tickets = new TicketDesk(indexes, standing, this.rateLimiter, deps.clock);
     this.sessions = new SessionDesk(indexes, sessionCheckLists(standing, indexes), deps.clock);
+    this.tickets = new TicketDesk(indexes, standing, this.rateLimiter, this.sessions, deps.clock);
   }
 
   /** Capability names declared by registered scopes: agent capability grants are checked against it. */
   capabilityNames(): ReadonlySet<string> {
-    return this.scopes.capabilityNames();
+    return this.#capabilityNames();
   }
 
-  removeExpiredRecords(): Promise<void> {
-    return removeExpiredRecords(this.deps.store, this.deps.clock);
+  /** The minute cleanup: old tickets, long-dead sessions, crash leftovers, and activity of ended sessions. */
+  async removeExpiredRecords(): Promise<void> {
+    await removeExpiredRecords(this.#indexes, this.deps.clock);
+    this.sessions.forgetRemoved();
+  }
+
+  /** Writes the heartbeats held in memory (on shutdown). */
+  async persistHeartbeats(): Promise<void> {
+    await Promise.all([this.instances.persistHeartbeats(), this.sessions.persistActivity()]);
   }
 }

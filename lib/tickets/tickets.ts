@@ -3,15 +3,14 @@ import { isoNow, type Clock } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import type { TicketRecord, TransportConfig } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
-import { changeWhere } from './collection-ops.ts';
+import { changeOne } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { MAX_TICKETS, TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from './rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
-import { endSessions } from './session-end.ts';
-import { ticketTransport } from './transport.ts';
+import type { SessionDesk } from './sessions.ts';
 
 export type TicketView = Pick<TicketRecord, 'id' | 'scope' | 'instanceId' | 'source' | 'target' | 'expiresAt'>;
 export type InboxEntry = Omit<TicketView, 'target'> & { transport: TransportConfig };
@@ -23,6 +22,7 @@ export class TicketDesk {
     private readonly indexes: TicketIndexes,
     private readonly standing: AgentStanding,
     private readonly rateLimiter: FixedWindowRateLimiter,
+    private readonly sessions: Pick<SessionDesk, 'endForTicket'>,
     private readonly clock: Clock,
   ) {}
 
@@ -61,30 +61,36 @@ export class TicketDesk {
     return viewOf(ticket);
   }
 
-  /** Polled every few seconds by every agent: one map lookup, no disk. */
+  /** Polled every few seconds by every agent: map lookups, no disk. */
   inbox(target: string): InboxEntry[] {
-    const now = this.clock.now();
-    const waiting = this.indexes.unusedTicketsByTarget().get(target) ?? [];
+    const transports = this.indexes.transportByInstance();
     const entries: InboxEntry[] = [];
-    for (const { id, scope, instanceId, source, expiresAt } of waiting) {
-      const transport = this.#transportOf(instanceId);
-      if (transport && Date.parse(expiresAt) > now) entries.push({ id, scope, instanceId, source, expiresAt, transport });
+    for (const { ticket } of this.indexes.waitingFor(target, this.clock.now())) {
+      const { id, scope, instanceId, source, expiresAt } = ticket;
+      // No transport: the instance is gone (only a crash mid-removal leaves such a ticket): never handed out.
+      const transport = transports.get(instanceId);
+      if (transport) entries.push({ id, scope, instanceId, source, expiresAt, transport });
     }
     return entries;
   }
 
   /**
-   * Consumes the ticket. The check and the change happen in one synchronous step, so of many
-   * concurrent validations exactly one sees it unused; the answer waits until `used` is on disk.
+   * Consumes the ticket. The decisive check runs again inside the update, on the record it
+   * changes, so of many concurrent validations exactly one sees it unused whatever is awaited
+   * before; the answer waits until `used` is on disk.
    */
   async validate(caller: string, ticketId: string): Promise<TicketValidation> {
     const ticket = this.indexes.ticketById().get(ticketId);
     const now = this.clock.now();
-    if (!ticket || ticket.used || ticket.target !== caller || Date.parse(ticket.expiresAt) <= now) throw invalidTicket();
-    const transport = this.#transportOf(ticket.instanceId);
+    const unusable = (record: TicketRecord) => record.used || record.target !== caller || Date.parse(record.expiresAt) <= now;
+    if (!ticket || unusable(ticket)) throw invalidTicket();
+    const transport = this.indexes.transportByInstance().get(ticket.instanceId);
     if (!transport) throw invalidTicket();
     const usedAt = new Date(now).toISOString();
-    await changeWhere(this.indexes.store.tickets, (record) => record.id === ticketId, (record) => Object.assign(record, { used: true, usedAt }));
+    await changeOne(this.indexes.store.tickets, this.indexes.ticketAt, ticketId, (record) => {
+      if (unusable(record)) throw invalidTicket();
+      Object.assign(record, { used: true, usedAt });
+    });
     const { scope, instanceId, source, target } = ticket;
     return { valid: true, scope, instanceId, source, target, transport };
   }
@@ -98,19 +104,11 @@ export class TicketDesk {
     if (!this.indexes.ticketById().has(ticketId)) throw new AppError(404, 'Ticket not found');
     const now = isoNow(this.clock);
     await Promise.all([
-      changeWhere(
-        this.indexes.store.tickets,
-        (ticket) => ticket.id === ticketId,
-        (ticket) => Object.assign(ticket, { used: true, usedAt: ticket.usedAt ?? now, revokedAt: now }),
+      changeOne(this.indexes.store.tickets, this.indexes.ticketAt, ticketId, (ticket) =>
+        Object.assign(ticket, { used: true, usedAt: ticket.usedAt ?? now, revokedAt: now }),
       ),
-      endSessions(this.indexes.store.ticketSessions, (session) => session.ticketId === ticketId, 'admin_killed', now),
+      this.sessions.endForTicket(ticketId),
     ]);
-  }
-
-  /** Undefined for a ticket whose instance is gone (only a crash mid-removal leaves one): never handed out. */
-  #transportOf(instanceId: string): TransportConfig | undefined {
-    const instance = this.indexes.instanceById().get(instanceId);
-    return instance && ticketTransport(instance, this.indexes.scopeByCapability().get(instance.scope));
   }
 }
 

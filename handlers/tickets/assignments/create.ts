@@ -1,6 +1,6 @@
+import type { AdminIdentity } from '../../../lib/auth/identity.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { certificateName } from '../../../lib/tickets/caller.ts';
 import { AssignmentCreate } from '../../../lib/tickets/schema.ts';
 
 // POST /api/tickets/assignments — 201 for a new assignment, 200 when it already exists.
@@ -10,7 +10,9 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   body: AssignmentCreate,
   async handle({ body, identity, services }) {
-    const { created, assignment } = await services.tickets.assignments.create(body, certificateName(identity));
+    // ADMIN_ONLY: the chain lets only admin certificates this far. `assignedBy` is the common name.
+    const { commonName } = identity as AdminIdentity;
+    const { created, assignment } = await services.tickets.assignments.create(body, commonName);
     return json({ ok: true, assignment }, created ? 201 : 200);
   },
 });

@@ -27,13 +27,13 @@ export function identityFromHeaders(headers: Headers, services: AppServices): Id
   if (!commonName) throw new AppError(403, 'mTLS certificate required');
   if (!commonName.startsWith(AGENT_PREFIX)) return { role: 'admin', label: null, commonName, serial };
   const label = commonName.slice(AGENT_PREFIX.length);
-  const agent = services.identities.agent(label);
+  const agent = services.identities.activeAgent(label);
   return {
     role: 'agent',
     label,
     commonName,
     serial,
-    capabilities: agent && !agent.revokedAt ? agent.capabilitySet : NO_CAPABILITIES,
-    allowedSites: agent && !agent.revokedAt ? agent.allowedSites : [],
+    capabilities: agent?.capabilitySet ?? NO_CAPABILITIES,
+    allowedSites: agent?.allowedSites ?? [],
   };
 }

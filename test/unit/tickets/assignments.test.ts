@@ -70,6 +70,15 @@ s('POST: agentLabel 1-100 chars, instanceScope <scope>:<action>:<instanceId> 1-2
   }
 });
 
+s('POST and DELETE: the instance id in instanceScope may be any case; it is stored and compared lower-case', async ({ w }) => {
+  const upper = `chat:send:${w.instanceId.toUpperCase()}`;
+  const { status, body } = await create(w, { agentLabel: 'carol', instanceScope: upper });
+  assert.is(status, 201, JSON.stringify(body));
+  assert.is(body.assignment.instanceScope, w.instanceScope);
+  assert.is((await create(w, { agentLabel: 'bob', instanceScope: upper })).status, 200, 'the same assignment as the lower-case one');
+  assert.equal((await w.t.call('DELETE', `/api/tickets/assignments/carol/${upper}`)).body, { ok: true });
+});
+
 s('GET: {assignments} with optional agentLabel and instanceScope filters', async ({ w }) => {
   await create(w, { agentLabel: 'carol', instanceScope: w.instanceScope });
   const all = await w.t.call('GET', '/api/tickets/assignments');

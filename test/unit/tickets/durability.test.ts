@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeTestApp } from '../../helpers/app.ts';
@@ -28,12 +29,42 @@ s('scopes, instances, assignments, tickets and sessions survive a restart; a con
   }
 });
 
+s('heartbeats held in memory are written when the app closes', async () => {
+  const w = await makeWorld();
+  const { sessionId } = await openSession(w);
+  w.clock.advance(20_000);
+  const at = new Date(w.clock.now()).toISOString();
+  assert.is((await w.t.call('POST', `/api/tickets/sessions/${sessionId}/heartbeat`, { as: agent('bob') })).status, 200);
+  assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') })).status, 200);
+  assert.is.not(w.t.services.store.ticketSessions.value[0].lastActivityAt, at, 'held in memory until now');
+  await w.t.close(true);
+
+  const t = await makeTestApp({ dir: w.t.dir, clock: w.clock });
+  try {
+    assert.is(t.services.store.ticketSessions.value[0].lastActivityAt, at);
+    assert.is(t.services.store.ticketInstances.value[0].lastHeartbeat, at);
+  } finally {
+    await t.close();
+  }
+});
+
+s('an instance heartbeating every 30 s is on disk at most a minute behind (what a crash would leave)', async () => {
+  const w = await makeWorld();
+  for (let i = 0; i < 10; i++) {
+    w.clock.advance(30_000);
+    assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') })).status, 200);
+  }
+  await w.t.services.store.flush();
+  const onDisk = JSON.parse(await readFile(w.t.services.store.ticketInstances.file, 'utf8')) as { lastHeartbeat: string }[];
+  assert.ok(w.clock.now() - Date.parse(onDisk[0].lastHeartbeat) < 60_000, 'at most a minute behind');
+  await w.t.close();
+});
+
 s('a validation answered 200 is on disk before the answer', async () => {
   const w = await makeWorld();
   try {
     const ticketId = await issueTicket(w);
     assert.is((await validateTicket(w, ticketId)).status, 200);
-    const { readFile } = await import('node:fs/promises');
     const onDisk = JSON.parse(await readFile(w.t.services.store.tickets.file, 'utf8')) as { id: string; used: boolean }[];
     assert.is(onDisk.find((x) => x.id === ticketId)?.used, true);
   } finally {

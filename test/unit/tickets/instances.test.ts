@@ -23,6 +23,12 @@ s.after.each(async ({ w }) => w.t.close());
 
 const instanceOf = (w: World) => w.t.services.store.ticketInstances.value.find((i) => i.instanceId === w.instanceId);
 const NOT_FOUND = { error: 'Instance not found' };
+const beat = (w: World) => w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') });
+/** The instance as the admin listing (GET /api/tickets/scopes) shows it. */
+async function listedInstance(w: World) {
+  const { body } = await w.t.call('GET', '/api/tickets/scopes');
+  return body.instances.find((x: { instanceId: string }) => x.instanceId === w.instanceId);
+}
 
 s('POST: 201 for a new scope and agent pair, with a server-generated hex id', async ({ w }) => {
   await addAgents(w.t, ['dave']);
@@ -135,6 +141,35 @@ s('heartbeat: 200 {ok} updates lastHeartbeat and brings a stale instance back to
   assert.equal([status, body], [200, { ok: true }]);
   assert.is(instanceOf(w)?.status, 'active');
   assert.is(instanceOf(w)?.lastHeartbeat, new Date(w.clock.now()).toISOString());
+});
+
+s('heartbeat: within a minute of the last write, heartbeats are kept in memory (at most one write); the listing shows the latest', async ({ w }) => {
+  const instances = w.t.services.store.ticketInstances;
+  const registered = instanceOf(w)!.lastHeartbeat;
+  const version = instances.version;
+  for (let i = 0; i < 5; i++) {
+    await advance(w, 11_000);
+    assert.equal((await beat(w)).body, { ok: true });
+    assert.is((await listedInstance(w)).lastHeartbeat, new Date(w.clock.now()).toISOString());
+  }
+  await Promise.all(Array.from({ length: 20 }, () => beat(w)));
+  assert.ok(instances.version - version <= 1, `${instances.version - version} writes`);
+  assert.is(instanceOf(w)!.lastHeartbeat, registered, 'nothing written yet: 55 s since the last write');
+
+  await advance(w, 5_000);
+  assert.is((await beat(w)).status, 200);
+  assert.is(instances.version, version + 1, 'after a minute a heartbeat writes');
+  assert.is(instanceOf(w)!.lastHeartbeat, new Date(w.clock.now()).toISOString());
+});
+
+s('heartbeat: one held in memory counts for the liveness check', async ({ w }) => {
+  await advance(w, 50_000);
+  await beat(w);
+  assert.is(instanceOf(w)!.lastHeartbeat, new Date(w.clock.now() - 50_000).toISOString(), 'held in memory');
+  await advance(w, 4 * MINUTE + 10_000);
+  assert.is(instanceOf(w)?.status, 'active', '5 minutes after the last write, 4 min 10 s after the last heartbeat');
+  await advance(w, MINUTE);
+  assert.is(instanceOf(w)?.status, 'stale');
 });
 
 s('heartbeat: admin may send it; other agents and unknown ids get the same 404', async ({ w }) => {

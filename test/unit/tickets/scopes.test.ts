@@ -94,6 +94,7 @@ s('transport: strategies tunnel/relay/direct, port 0 or 1024-65535, protocol wss
     { ...transport, port: 1023 },
     { ...transport, protocol: 'http' },
     { strategies: ['relay'], preferred: 'relay', port: 0 },
+    { strategies: ['relay'], port: 0, protocol: 'wss' },
   ];
   for (const candidate of bad) assert.is((await register(t, { ...CHAT_SCOPE, transport: candidate })).status, 400, JSON.stringify(candidate));
   for (const [i, port] of [0, 1024, 65535].entries()) {
@@ -122,6 +123,33 @@ s('DELETE /api/tickets/scopes/:name: 404 Scope not found', async ({ t }) => {
   const { status, body } = await t.call('DELETE', '/api/tickets/scopes/nope');
   assert.is(status, 404);
   assert.equal(body, { error: 'Scope not found' });
+});
+
+s('DELETE of a name too long to register is 404 Scope not found, not a validation failure', async ({ t }) => {
+  const { status, body } = await t.call('DELETE', `/api/tickets/scopes/${'a'.repeat(51)}`);
+  assert.equal([status, body], [404, { error: 'Scope not found' }]);
+});
+
+/** Makes every write of the collection fail, as a full or read-only disk would. */
+function failWrites(collection: { update: unknown }): () => void {
+  const real = collection.update;
+  collection.update = () => Promise.reject(new Error('EROFS: read-only file system'));
+  return () => void (collection.update = real);
+}
+
+s('500 Internal server error when registering or deleting cannot be written', async ({ t }) => {
+  const { ticketScopes } = t.services.store;
+  let restore = failWrites(ticketScopes);
+  const failed = await register(t, CHAT_SCOPE);
+  restore();
+  assert.equal([failed.status, failed.body], [500, { error: 'Internal server error' }]);
+  assert.equal(ticketScopes.value, []);
+  await registerChatScope(t);
+  restore = failWrites(ticketScopes);
+  const deleting = await t.call('DELETE', '/api/tickets/scopes/chat');
+  restore();
+  assert.equal([deleting.status, deleting.body], [500, { error: 'Internal server error' }]);
+  assert.equal([...t.services.tickets.capabilityNames()].sort(), ['chat:read', 'chat:send']);
 });
 
 s('deleting a scope removes the instances of its capabilities and their assignments', async ({ t }) => {

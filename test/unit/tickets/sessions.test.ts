@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_ACTIVE_SESSIONS } from '../../../lib/tickets/limits.ts';
-import { addAgents, agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
+import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
 
 const s = suite<{ w: World }>('tickets: sessions', {} as { w: World });
 s.before.each(async (ctx) => {
@@ -15,6 +15,12 @@ const heartbeat = (w: World, sessionId: string, caller = 'bob') => w.t.call('POS
 const patch = (w: World, sessionId: string, body: unknown, caller = 'bob') => w.t.call('PATCH', `/api/tickets/sessions/${sessionId}`, { as: agent(caller), body });
 const sessionOf = (w: World, sessionId: string) => w.t.services.store.ticketSessions.value.find((x) => x.sessionId === sessionId)!;
 const NOT_FOUND = { error: 'Session not found' };
+const nowIso = (w: World) => new Date(w.clock.now()).toISOString();
+/** The session as the admin listing shows it. */
+async function listed(w: World, sessionId: string) {
+  const { body } = await w.t.call('GET', '/api/tickets/sessions');
+  return body.sessions.find((x: { sessionId: string }) => x.sessionId === sessionId);
+}
 
 async function validatedTicket(w: World): Promise<string> {
   const ticketId = await issueTicket(w);
@@ -90,9 +96,71 @@ s('heartbeat: 200 {authorized: true} and the activity timestamp moves, for sourc
   const { sessionId } = await openSession(w);
   await advance(w, 10_000);
   assert.equal((await heartbeat(w, sessionId)).body, { authorized: true });
-  assert.is(sessionOf(w, sessionId).lastActivityAt, new Date(w.clock.now()).toISOString());
+  assert.is((await listed(w, sessionId)).lastActivityAt, nowIso(w));
+  await advance(w, 10_000);
   assert.equal((await heartbeat(w, sessionId, 'alice')).body, { authorized: true });
-  assert.is(sessionOf(w, sessionId).status, 'active');
+  assert.equal([(await listed(w, sessionId)).lastActivityAt, (await listed(w, sessionId)).status], [nowIso(w), 'active']);
+});
+
+s('heartbeat: a session in grace stays in grace', async ({ w }) => {
+  const { sessionId } = await openSession(w);
+  assert.is((await patch(w, sessionId, { status: 'grace' })).status, 200);
+  assert.equal((await heartbeat(w, sessionId)).body, { authorized: true });
+  await advance(w, 40_000);
+  assert.equal((await heartbeat(w, sessionId, 'alice')).body, { authorized: true });
+  assert.is((await listed(w, sessionId)).status, 'grace');
+  assert.is(sessionOf(w, sessionId).status, 'grace');
+});
+
+s('heartbeat: within 30 s of the last write, heartbeats are kept in memory (at most one write); the listing shows the latest', async ({ w }) => {
+  const { sessionId } = await openSession(w);
+  const sessions = w.t.services.store.ticketSessions;
+  const created = sessionOf(w, sessionId).lastActivityAt;
+  const version = sessions.version;
+  for (let i = 0; i < 10; i++) {
+    await advance(w, 2_900);
+    assert.equal((await heartbeat(w, sessionId, i % 2 ? 'alice' : 'bob')).body, { authorized: true });
+    assert.is((await listed(w, sessionId)).lastActivityAt, nowIso(w));
+  }
+  await Promise.all(Array.from({ length: 20 }, () => heartbeat(w, sessionId)));
+  assert.ok(sessions.version - version <= 1, `${sessions.version - version} writes`);
+  assert.is(sessionOf(w, sessionId).lastActivityAt, created, 'nothing written yet: 29 s since the last write');
+
+  await advance(w, 1_000);
+  assert.equal((await heartbeat(w, sessionId)).body, { authorized: true });
+  assert.is(sessions.version, version + 1, 'after 30 s a heartbeat writes');
+  assert.is(sessionOf(w, sessionId).lastActivityAt, nowIso(w));
+  await Promise.all(Array.from({ length: 20 }, () => heartbeat(w, sessionId)));
+  assert.is(sessions.version, version + 1, 'and the next 30 s write nothing again');
+});
+
+s('heartbeat: the write that falls due stores every session\'s held activity at once', async ({ w }) => {
+  const first = await openSession(w);
+  const second = await openSession(w);
+  const sessions = w.t.services.store.ticketSessions;
+  await advance(w, 20_000);
+  await heartbeat(w, second.sessionId);
+  const secondAt = nowIso(w);
+  await advance(w, 10_000);
+  const version = sessions.version;
+  await Promise.all([heartbeat(w, first.sessionId), heartbeat(w, first.sessionId, 'alice')]);
+  assert.is(sessions.version, version + 1, 'one write');
+  assert.equal([sessionOf(w, first.sessionId).lastActivityAt, sessionOf(w, second.sessionId).lastActivityAt], [nowIso(w), secondAt]);
+});
+
+s('heartbeat: the activity held in memory is written by the next status change or end', async ({ w }) => {
+  const first = await openSession(w);
+  const second = await openSession(w);
+  await advance(w, 5_000);
+  await heartbeat(w, first.sessionId);
+  await heartbeat(w, second.sessionId);
+  const heartbeatAt = nowIso(w);
+  await advance(w, 5_000);
+  assert.is((await patch(w, first.sessionId, { status: 'grace' })).status, 200);
+  assert.is(sessionOf(w, first.sessionId).lastActivityAt, nowIso(w));
+  await w.t.call('DELETE', `/api/tickets/sessions/${second.sessionId}`);
+  assert.equal([sessionOf(w, second.sessionId).status, sessionOf(w, second.sessionId).lastActivityAt], ['dead', heartbeatAt]);
+  assert.equal(await listed(w, second.sessionId), sessionOf(w, second.sessionId), 'an ended session lists as stored');
 });
 
 const failures: [string, (w: World) => Promise<void>, string, string?][] = [
@@ -203,7 +271,6 @@ s('GET: {sessions} including dead ones', async ({ w }) => {
 
 s('killing and listing sessions are admin only', async ({ w }) => {
   const { sessionId } = await openSession(w);
-  await addAgents(w.t, ['dave']);
   for (const [method, path] of [['GET', '/api/tickets/sessions'], ['DELETE', `/api/tickets/sessions/${sessionId}`]]) {
     assert.equal((await w.t.call(method, path, { as: agent('bob') })).body, { error: 'Insufficient certificate scope' });
   }

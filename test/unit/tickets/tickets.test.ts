@@ -50,6 +50,12 @@ s('check 1: a source without the base scope capability gets the generic 404', as
   await assertGeneric404(w);
 });
 
+s('check 1: an agent whose registered certificate serial is revoked holds nothing, whatever serial it presents', async ({ w }) => {
+  await revokeSerial(w.t, 'alice');
+  const { status, body } = await w.t.call('POST', '/api/tickets', { as: { agent: 'alice', serial: '5EC0D' }, body: { scope: 'chat:send', instanceId: w.instanceId, target: 'bob' } });
+  assert.equal([status, body], [404, GENERIC]);
+});
+
 s('check 2: a target without the capability, revoked, or unknown gets the generic 404', async ({ w }) => {
   await setCapabilities(w.t, 'bob', ['chat:read']);
   await assertGeneric404(w);
@@ -77,6 +83,15 @@ s('check 4: 503 for a stale instance; a dead one is the generic 404', async ({ w
   const stale = await requestTicket(w);
   assert.equal([stale.status, stale.body], [503, { error: 'Instance is stale' }]);
   await w.t.services.store.ticketInstances.update((list) => void (list[0].status = 'dead'));
+  await assertGeneric404(w);
+});
+
+s('stale instance: a source without the capability (check 1) and a non-owner (check 3) still get the generic 404, not 503', async ({ w }) => {
+  await advance(w, 5 * MINUTE);
+  assert.is((await requestTicket(w)).status, 503, 'the instance is stale');
+  await assign(w.t, 'alice', w.instanceScope);
+  await assertGeneric404(w, 'carol', { target: 'alice' });
+  await setCapabilities(w.t, 'alice', ['chat:read']);
   await assertGeneric404(w);
 });
 
@@ -118,7 +133,9 @@ s('failed requests count toward the rate limit too', async ({ w }) => {
 s('rate counters are cleaned every 2 minutes', async ({ w }) => {
   await requestTicket(w);
   assert.is(w.t.services.tickets.rateLimiter.size, 1);
-  await advance(w, 2 * MINUTE);
+  await advance(w, MINUTE);
+  assert.is(w.t.services.tickets.rateLimiter.size, 1, 'not before the 2-minute cleanup');
+  await advance(w, MINUTE);
   assert.is(w.t.services.tickets.rateLimiter.size, 0);
 });
 
@@ -187,6 +204,31 @@ s('validate: expired, used, wrong target and unknown all answer 401 Invalid tick
   answers.push(await validateTicket(w, expiring));
   for (const { status, body } of answers) assert.equal([status, body], [401, INVALID]);
   assert.is(w.t.services.store.tickets.value.find((t) => t.id === forBob)?.used, false, 'a wrong-target attempt does not consume it');
+});
+
+s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
+  const ticketId = await issueTicket(w);
+  const indexes = (w.t.services.tickets.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
+  const beforeValidation = indexes.ticketById();
+  assert.is((await validateTicket(w, ticketId)).status, 200);
+  const real = indexes.ticketById;
+  indexes.ticketById = () => beforeValidation; // as if read before an await, while another validation won
+  try {
+    const again = await validateTicket(w, ticketId);
+    assert.equal([again.status, again.body], [401, INVALID]);
+  } finally {
+    indexes.ticketById = real;
+  }
+});
+
+s('inbox: an expired ticket leaves the index without a write', async ({ w }) => {
+  await issueTicket(w);
+  const version = w.t.services.store.tickets.version;
+  await advance(w, 30_000);
+  assert.equal((await w.t.call('GET', '/api/tickets/inbox', { as: agent('bob') })).body, { tickets: [] });
+  const waiting = (w.t.services.tickets.tickets as unknown as { indexes: { waitingFor: (t: string, now: number) => unknown[] } }).indexes;
+  assert.equal(waiting.waitingFor('bob', w.clock.now()), []);
+  assert.is(w.t.services.store.tickets.version, version);
 });
 
 s('validate: 400 for an admin certificate; ticketId must be hex 1-128', async ({ w }) => {

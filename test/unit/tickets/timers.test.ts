@@ -71,11 +71,24 @@ s('cleanup: sessions dead for 24 hours are removed; live ones stay', async ({ w 
   assert.equal(w.t.services.store.ticketSessions.value.map((x) => x.sessionId), [live.sessionId]);
 });
 
-s('a sweep with nothing to change writes nothing', async ({ w }) => {
-  const file = w.t.services.store.ticketInstances;
-  const version = file.version;
+s('sweeps that find nothing write nothing', async ({ w }) => {
+  await openSession(w);
+  await issueTicket(w);
+  const { store } = w.t.services;
+  const collections = [store.ticketScopes, store.ticketInstances, store.ticketAssignments, store.tickets, store.ticketSessions];
+  const versions = collections.map((c) => c.version);
   await advance(w, 3 * MINUTE);
-  assert.is(file.version, version);
+  assert.equal(collections.map((c) => c.version), versions);
+});
+
+s('cleanup: what a crash in the middle of an instance removal leaves behind goes within a minute', async ({ w }) => {
+  await openSession(w);
+  await issueTicket(w);
+  const { store } = w.t.services;
+  await store.ticketInstances.update((list) => void list.splice(0)); // the instance's removal reached the disk, its dependents' did not
+  assert.equal([store.ticketAssignments.value.length, store.tickets.value.length, store.ticketSessions.value.length], [1, 2, 1]);
+  await advance(w, MINUTE);
+  assert.equal([store.ticketAssignments.value, store.tickets.value, store.ticketSessions.value], [[], [], []]);
 });
 
 s('closing the app stops the timers', async ({ w }) => {
