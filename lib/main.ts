@@ -7,7 +7,7 @@ import { createApp, type App } from './http/app.ts';
 import { nodeRequestListener } from './http/node-listener.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
-import { createServices, type Mode } from './services.ts';
+import { createRuntime, type Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
 
@@ -68,7 +68,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
     sandboxDns: hostIpResolver(() => config.value),
   });
-  const services = createServices({ mode, config, store, system, log });
+  const services = createRuntime({ mode, config, store, system, log });
   const app = createApp(services, options.routes ?? routes);
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between an authfile write and the save that follows it leaves the tunnel server's

@@ -1,4 +1,4 @@
-import { AppError, errorMessage } from './http/errors.ts';
+import { AppError, errorMessage } from './errors.ts';
 
 /** One side effect of a multi-step operation, with the way to take it back. */
 export interface Step {

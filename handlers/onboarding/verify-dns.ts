@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/http/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 

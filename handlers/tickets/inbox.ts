@@ -7,5 +7,5 @@ export default route({
   method: 'GET',
   path: '/api/tickets/inbox',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
-  handle: ({ identity, services }) => json({ tickets: services.tickets.tickets.inbox(labelledAgent(identity).label) }),
+  handle: ({ identity, services }) => json({ tickets: services.ticketing.tickets.inbox(labelledAgent(identity).label) }),
 });

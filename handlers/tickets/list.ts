@@ -6,5 +6,5 @@ export default route({
   method: 'GET',
   path: '/api/tickets',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  handle: ({ services }) => json({ tickets: services.tickets.tickets.list() }),
+  handle: ({ services }) => json({ tickets: services.ticketing.tickets.list() }),
 });

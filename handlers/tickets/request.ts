@@ -10,6 +10,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
   body: TicketRequest,
   async handle({ body, identity, services }) {
-    return json({ ok: true, ticket: await services.tickets.tickets.request(identity, body) }, 201);
+    return json({ ok: true, ticket: await services.ticketing.tickets.request(identity, body) }, 201);
   },
 });

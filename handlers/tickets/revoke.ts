@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   params: TicketIdParams,
   async handle({ params, services }) {
-    await services.tickets.tickets.revoke(params.ticketId);
+    await services.ticketing.tickets.revoke(params.ticketId);
     return json({ ok: true });
   },
 });

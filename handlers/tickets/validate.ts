@@ -10,6 +10,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    return json(await services.tickets.tickets.validate(labelledAgent(identity).label, body.ticketId));
+    return json(await services.ticketing.tickets.validate(labelledAgent(identity).label, body.ticketId));
   },
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { AppServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 import { renderError } from './error-boundary.ts';
 import type { AnyRoute } from './route.ts';
 import { buildRouter } from './router.ts';
@@ -18,14 +18,14 @@ export interface App {
   fetch(request: Request, serverContext?: NodeServerContext): Promise<Response>;
   /** For node's `upgrade` event: runs the same chain, then hands the socket to the route. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
-  services: AppServices;
+  services: Runtime;
   /** Closes every WebSocket with 1001 (going away). */
   closeSockets(): void;
   /** Closes the sockets, then stops the services' timers and waits for pending writes. */
   close(): Promise<void>;
 }
 
-export function createApp(services: AppServices, routes: readonly AnyRoute[]): App {
+export function createApp(services: Runtime, routes: readonly AnyRoute[]): App {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const router = buildRouter(routes, services, sockets);
   return {

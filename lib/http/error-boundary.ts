@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { AppServices } from '../services.ts';
-import { AppError } from './errors.ts';
+import type { Runtime } from '../runtime.ts';
+import { AppError } from '../errors.ts';
 import { errorResponse } from './responses.ts';
 
 /** Every thrown thing becomes `{error, details?}`; internals show only in development mode. */
-export function renderError(error: unknown, services: Pick<AppServices, 'mode' | 'log'>): Response {
+export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'log'>): Response {
   if (error instanceof AppError) return errorResponse(error.status, error.message, error.details, error.extra);
   const status = frameworkStatus(error);
   if (status) return errorResponse(status, (error as Error).message || STATUS_CODES[status] || 'Bad request');

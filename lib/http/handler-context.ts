@@ -1,11 +1,11 @@
 import { ANONYMOUS } from '../auth/identity.ts';
-import type { AppServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 import { clientAddress } from './client-address.ts';
 import type { HandlerContext } from './route.ts';
 import type { RequestState } from './state.ts';
 
 /** What a handler (or a WebSocket route's `connect`) gets from the chain. */
-export function handlerContext(request: Request, state: RequestState, services: AppServices): HandlerContext {
+export function handlerContext(request: Request, state: RequestState, services: Runtime): HandlerContext {
   return {
     request,
     params: state.params,

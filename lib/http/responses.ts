@@ -19,8 +19,7 @@ export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): 
   return new Response(body, { status, headers: { 'content-type': JSON_TYPE } });
 }
 
-const encoder = new TextEncoder();
-export const jsonBytes = (data: unknown): Uint8Array<ArrayBuffer> => encoder.encode(JSON.stringify(data));
+export { jsonBytes } from '../json-bytes.ts';
 
 export function errorBody(error: string, details?: unknown, extra?: Record<string, unknown>): Record<string, unknown> {
   return details === undefined ? { error, ...extra } : { error, details, ...extra };

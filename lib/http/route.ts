@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import type { WebSocket } from 'ws';
 import type { Identity, Role } from '../auth/identity.ts';
-import type { AppServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 
 /**
  * Where a route sits in the onboarding life cycle:
@@ -29,7 +29,7 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
   query: Q;
   body: B;
   identity: Identity;
-  services: AppServices;
+  services: Runtime;
   /** The client's address, trusting exactly one proxy hop (see lib/http/client-address.ts). */
   clientAddress(): string | undefined;
 }

@@ -1,6 +1,6 @@
 import { Router } from 'itty-router';
 import type { WebSocketServer } from 'ws';
-import type { AppServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 import { renderError } from './error-boundary.ts';
 import { accessGuard } from './middleware/access-guard.ts';
 import { identify } from './middleware/identify.ts';
@@ -14,7 +14,7 @@ import { createSpaHandler } from './spa.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
 
-function callHandler(route: HttpRoute, services: AppServices): Middleware {
+function callHandler(route: HttpRoute, services: Runtime): Middleware {
   return (request, state) => route.handle(handlerContext(request, state, services));
 }
 
@@ -22,7 +22,7 @@ function callHandler(route: HttpRoute, services: AppServices): Middleware {
  * The chain in the spec's order; each step ends the request by returning a Response. Steps that
  * have nothing to check for this route are left out rather than run as no-ops.
  */
-export function chainFor(route: AnyRoute, services: AppServices, sockets: WebSocketServer): Middleware[] {
+export function chainFor(route: AnyRoute, services: Runtime, sockets: WebSocketServer): Middleware[] {
   const steps = [
     identify(route, services),
     requireTwoFactor(route, services),
@@ -36,7 +36,7 @@ export function chainFor(route: AnyRoute, services: AppServices, sockets: WebSoc
 
 export type AppRouter = { fetch(request: Request, state: RequestState): Promise<Response> };
 
-export function buildRouter(routes: readonly AnyRoute[], services: AppServices, sockets: WebSocketServer): AppRouter {
+export function buildRouter(routes: readonly AnyRoute[], services: Runtime, sockets: WebSocketServer): AppRouter {
   const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
   const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
   for (const route of routes) register[route.method.toLowerCase()](route.path, ...chainFor(route, services, sockets));

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import type { AppServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 import { errorResponse, Response } from './responses.ts';
 import type { WsRoute } from './route.ts';
 import { handlerContext } from './handler-context.ts';
@@ -37,7 +37,7 @@ export async function refuseUpgrade(socket: Duplex, response: Response): Promise
 }
 
 /** The last step of a WebSocket route: hand the socket to `ws` and the route. */
-export function acceptUpgrade(route: WsRoute, services: AppServices, server: WebSocketServer): Middleware {
+export function acceptUpgrade(route: WsRoute, services: Runtime, server: WebSocketServer): Middleware {
   return (request, state) => {
     if (!state.upgrade) return errorResponse(426, 'Upgrade required');
     const { request: message, socket, head } = state.upgrade;

@@ -2,7 +2,7 @@
 // probe subdomain tells whether a wildcard record exists (advisory: without it every subdomain
 // needs its own record).
 import { randomBytes } from 'node:crypto';
-import { errorMessage } from '../http/errors.ts';
+import { errorMessage } from '../errors.ts';
 import type { DnsAdapter } from '../system/types.ts';
 
 export interface NameCheck {

@@ -2,7 +2,7 @@
 // A failed task stops the run (status stays PROVISIONING); the next start() retries from the top,
 // which is safe because every task is idempotent.
 import type { ConfigStore } from '../config.ts';
-import { errorMessage } from '../http/errors.ts';
+import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { ADMIN_USERNAME } from './admin-account.ts';

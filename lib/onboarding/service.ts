@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { hashPassword } from '../auth/passwords.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import type { ConfigStore, OnboardingStatus } from '../config.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { checkDns, type DnsReport } from './dns-check.ts';

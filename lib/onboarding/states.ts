@@ -2,7 +2,7 @@
 // tell "you are early" from "you are late" without guessing. (COMPLETED never gets here: the
 // router's onboarding gate answers 410 first.)
 import type { OnboardingStatus } from '../config.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 const REQUIRED_STATUS = {
   domain: ['FRESH', 'DOMAIN_SET'],

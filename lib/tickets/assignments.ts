@@ -1,5 +1,5 @@
 import { isoNow, type Clock } from '../clock.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { TicketAssignmentRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
 import { removeWhere } from './collection-ops.ts';

@@ -1,6 +1,5 @@
 import type { AgentIdentity, Identity } from '../auth/identity.ts';
-import { AppError } from '../http/errors.ts';
-import { LABEL_REQUIRED } from '../http/middleware/access-guard.ts';
+import { AppError, LABEL_REQUIRED } from '../errors.ts';
 
 /** The agent behind a "needs label" endpoint (the chain already refused others; this narrows the type). */
 export function labelledAgent(identity: Identity): AgentIdentity {

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 // Agent-facing authorization failures share one answer so that they reveal nothing about what exists.
 

@@ -1,6 +1,6 @@
 import type { AgentIdentity, Identity } from '../auth/identity.ts';
 import { isoNow, type Clock } from '../clock.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { TicketInstanceRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
 import { actsFor } from './caller.ts';

@@ -1,5 +1,5 @@
 import { isoNow, type Clock } from '../clock.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { TicketAssignmentRecord, TicketInstanceRecord, TicketScopeRecord } from '../state/schemas.ts';
 import { removeWhere } from './collection-ops.ts';
 import type { TicketIndexes } from './indexes.ts';

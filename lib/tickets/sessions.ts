@@ -1,6 +1,6 @@
 import type { AgentIdentity } from '../auth/identity.ts';
 import { isoNow, type Clock } from '../clock.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { LiveSessionStatus, SessionEndReason, TicketSessionRecord } from '../state/schemas.ts';
 import { changeOne } from './collection-ops.ts';
 import { limitReached } from './errors.ts';

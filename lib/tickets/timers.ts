@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { errorMessage } from '../http/errors.ts';
+import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { CLEANUP_MS, LIVENESS_CHECK_MS, RATE_COUNTER_CLEANUP_MS } from './limits.ts';
 import type { TicketService } from './service.ts';

@@ -1,4 +1,4 @@
-import { serialQueue } from '../serial.ts';
+import { serialQueue } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
 

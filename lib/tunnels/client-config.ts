@@ -1,5 +1,5 @@
-import { AppError, errorMessage } from '../http/errors.ts';
-import { jsonBytes } from '../http/responses.ts';
+import { AppError, errorMessage } from '../errors.ts';
+import { jsonBytes } from '../json-bytes.ts';
 import { accessUrls } from '../onboarding/hostnames.ts';
 import type { TunnelCredential } from '../system/types.ts';
 import { buildAgentConfig } from './agent-config.ts';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import type { Logger } from '../log.ts';
-import type { KeyedLock } from '../serial.ts';
+import type { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { VhostChange, VhostSpec, System } from '../system/types.ts';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isoNow } from '../clock.ts';
-import { badRequest } from '../http/errors.ts';
-import { validationFailed } from '../http/middleware/validate.ts';
+import { badRequest, validationFailed } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { isFqdn } from '../system/names.ts';
 import { runStepsOrFail } from '../steps.ts';

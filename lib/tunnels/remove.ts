@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
 import { NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';

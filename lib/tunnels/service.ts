@@ -1,5 +1,5 @@
-import { jsonBytes } from '../http/responses.ts';
-import { KeyedLock } from '../serial.ts';
+import { jsonBytes } from '../json-bytes.ts';
+import { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';

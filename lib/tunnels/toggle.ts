@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';

@@ -7,7 +7,7 @@ import { ConfigStore, type ConfigInput } from '../../lib/config.ts';
 import { createApp, type App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
 import { silentLogger } from '../../lib/log.ts';
-import { createServices, type AppServices, type Mode } from '../../lib/services.ts';
+import { createRuntime, type Runtime, type Mode } from '../../lib/runtime.ts';
 import { openStore } from '../../lib/state/store.ts';
 import { createSystem, hostIpResolver } from '../../lib/system/index.ts';
 
@@ -25,7 +25,7 @@ export interface TestAppOptions {
 
 export interface TestApp {
   app: App;
-  services: AppServices;
+  services: Runtime;
   dir: string;
   request(method: string, path: string, options?: { as?: Caller; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   /** `request` plus the parsed JSON body. */
@@ -61,7 +61,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       });
   const store = await openStore(config.value.dataDir);
   const system = createSystem(config.value.system, { dataDir: store.dataDir, sandboxDns: hostIpResolver(() => config.value) });
-  const services = createServices({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
+  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
   const app = createApp(services, options.routes ?? allRoutes);
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {

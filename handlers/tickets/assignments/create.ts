@@ -12,7 +12,7 @@ export default route({
   async handle({ body, identity, services }) {
     // ADMIN_ONLY: the chain lets only admin certificates this far. `assignedBy` is the common name.
     const { commonName } = identity as AdminIdentity;
-    const { created, assignment } = await services.tickets.assignments.create(body, commonName);
+    const { created, assignment } = await services.ticketing.assignments.create(body, commonName);
     return json({ ok: true, assignment }, created ? 201 : 200);
   },
 });

@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   params: AssignmentParams,
   async handle({ params, services }) {
-    await services.tickets.assignments.remove(params.agentLabel, params.instanceScope);
+    await services.ticketing.assignments.remove(params.agentLabel, params.instanceScope);
     return json({ ok: true });
   },
 });

@@ -8,5 +8,5 @@ export default route({
   path: '/api/tickets/assignments',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   query: AssignmentFilter,
-  handle: ({ query, services }) => json({ assignments: services.tickets.assignments.list(query) }),
+  handle: ({ query, services }) => json({ assignments: services.ticketing.assignments.list(query) }),
 });

@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
   params: InstanceIdParams,
   async handle({ params, identity, services }) {
-    await services.tickets.instances.remove(identity, params.instanceId);
+    await services.ticketing.instances.remove(identity, params.instanceId);
     return json({ ok: true, instanceId: params.instanceId });
   },
 });

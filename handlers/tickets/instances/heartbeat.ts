@@ -1,5 +1,5 @@
-import { AppError } from '../../../lib/http/errors.ts';
-import { LABEL_REQUIRED } from '../../../lib/http/middleware/access-guard.ts';
+import { AppError } from '../../../lib/errors.ts';
+import { LABEL_REQUIRED } from '../../../lib/errors.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { InstanceIdParams } from '../../../lib/tickets/schema.ts';
@@ -13,7 +13,7 @@ export default route({
   params: InstanceIdParams,
   async handle({ params, identity, services }) {
     if (identity.role === 'agent' && !identity.label) throw new AppError(400, LABEL_REQUIRED);
-    await services.tickets.instances.heartbeat(identity, params.instanceId);
+    await services.ticketing.instances.heartbeat(identity, params.instanceId);
     return json({ ok: true });
   },
 });

@@ -10,7 +10,7 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: InstanceRegistration,
   async handle({ body, identity, services }) {
-    const { created, instanceId, instanceScope } = await services.tickets.instances.register(labelledAgent(identity), body);
+    const { created, instanceId, instanceScope } = await services.ticketing.instances.register(labelledAgent(identity), body);
     return json({ ok: true, instanceId, instanceScope }, created ? 201 : 200);
   },
 });

@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   params: ScopeNameParams,
   async handle({ params, services }) {
-    await services.tickets.scopes.remove(params.name);
+    await services.ticketing.scopes.remove(params.name);
     return json({ ok: true, name: params.name });
   },
 });

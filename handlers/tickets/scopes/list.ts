@@ -6,5 +6,5 @@ export default route({
   method: 'GET',
   path: '/api/tickets/scopes',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  handle: ({ services }) => json(services.tickets.scopes.list()),
+  handle: ({ services }) => json(services.ticketing.scopes.list()),
 });

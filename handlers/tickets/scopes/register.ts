@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   body: ScopeRegistration,
   async handle({ body, services }) {
-    const registered = await services.tickets.scopes.register(body);
+    const registered = await services.ticketing.scopes.register(body);
     return json({ ok: true, registered }, 201);
   },
 });

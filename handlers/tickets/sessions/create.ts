@@ -10,7 +10,7 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    const session = await services.tickets.sessions.create(labelledAgent(identity), body.ticketId);
+    const session = await services.ticketing.sessions.create(labelledAgent(identity), body.ticketId);
     return json({ ok: true, session }, 201);
   },
 });

@@ -10,6 +10,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   params: SessionIdParams,
   async handle({ params, identity, services }) {
-    return json(await services.tickets.sessions.heartbeat(labelledAgent(identity), params.sessionId));
+    return json(await services.ticketing.sessions.heartbeat(labelledAgent(identity), params.sessionId));
   },
 });

@@ -9,7 +9,7 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   params: SessionIdParams,
   async handle({ params, services }) {
-    await services.tickets.sessions.kill(params.sessionId);
+    await services.ticketing.sessions.kill(params.sessionId);
     return json({ ok: true });
   },
 });

@@ -6,5 +6,5 @@ export default route({
   method: 'GET',
   path: '/api/tickets/sessions',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  handle: ({ services }) => json({ sessions: services.tickets.sessions.list() }),
+  handle: ({ services }) => json({ sessions: services.ticketing.sessions.list() }),
 });

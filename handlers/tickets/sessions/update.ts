@@ -11,7 +11,7 @@ export default route({
   params: SessionIdParams,
   body: SessionUpdate,
   async handle({ params, body, identity, services }) {
-    await services.tickets.sessions.setStatus(labelledAgent(identity), params.sessionId, body.status);
+    await services.ticketing.sessions.setStatus(labelledAgent(identity), params.sessionId, body.status);
     return json({ ok: true });
   },
 });

@@ -1,8 +1,6 @@
 import type { AnyRoute } from '../route.ts';
-import { AppError } from '../errors.ts';
+import { AppError, LABEL_REQUIRED } from '../../errors.ts';
 import type { Middleware } from '../state.ts';
-
-export const LABEL_REQUIRED = 'Agent certificate label required';
 
 /** Role, capability and label rules of the route; admin passes roles and capabilities. */
 export function accessGuard(route: AnyRoute): Middleware | undefined {

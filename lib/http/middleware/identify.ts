@@ -1,6 +1,6 @@
 import { AGENT_PREFIX, DEVELOPMENT_ADMIN, commonNameOf, normalizeSerial, type Identity } from '../../auth/identity.ts';
-import type { AppServices } from '../../services.ts';
-import { AppError } from '../errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { AppError } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
 import type { Middleware } from '../state.ts';
 
@@ -10,7 +10,7 @@ const NO_CAPABILITIES: ReadonlySet<string> = new Set();
  * The second check behind the proxy, which verified the certificate and set X-SSL-Client-*.
  * Those headers are trusted only because the listener is loopback-only and nginx overwrites them.
  */
-export function identify(route: AnyRoute, services: AppServices): Middleware | undefined {
+export function identify(route: AnyRoute, services: Runtime): Middleware | undefined {
   if (route.access.public) return undefined;
   return (request, state) => {
     state.identity = services.mode === 'development' ? DEVELOPMENT_ADMIN : identityFromHeaders(request.headers, services);
@@ -18,7 +18,7 @@ export function identify(route: AnyRoute, services: AppServices): Middleware | u
   };
 }
 
-export function identityFromHeaders(headers: Headers, services: AppServices): Identity {
+export function identityFromHeaders(headers: Headers, services: Runtime): Identity {
   if (headers.get('x-ssl-client-verify') !== 'SUCCESS') throw new AppError(403, 'mTLS certificate required');
   const rawSerial = headers.get('x-ssl-client-serial');
   const serial = rawSerial ? normalizeSerial(rawSerial) : null;

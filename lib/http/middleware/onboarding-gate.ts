@@ -1,10 +1,10 @@
-import type { AppServices } from '../../services.ts';
-import { AppError } from '../errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { AppError } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
 import type { Middleware } from '../state.ts';
 
 /** Management routes wait for COMPLETED (503); onboarding routes close after it (410). */
-export function onboardingGate(route: AnyRoute, services: AppServices): Middleware | undefined {
+export function onboardingGate(route: AnyRoute, services: Runtime): Middleware | undefined {
   const gate = route.access.gate;
   if (gate === 'open') return undefined;
   return () => {

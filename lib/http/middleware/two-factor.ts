@@ -1,11 +1,11 @@
 import { TWO_FACTOR_COOKIE, readCookie, verifyTwoFactorSession } from '../../auth/two-factor-session.ts';
-import type { AppServices } from '../../services.ts';
-import { AppError } from '../errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { AppError } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
 import type { Middleware } from '../state.ts';
 
 /** Admin requests need a signed 2FA session cookie while panel 2FA is enabled; agents skip this. */
-export function requireTwoFactor(route: AnyRoute, services: AppServices): Middleware | undefined {
+export function requireTwoFactor(route: AnyRoute, services: Runtime): Middleware | undefined {
   if (route.access.public || route.access.twoFactorExempt) return undefined;
   return (request, state) => {
     const config = services.config.value;

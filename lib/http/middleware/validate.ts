@@ -1,15 +1,11 @@
 import type { ZodType } from 'zod';
 import { summarizeZodIssues } from '../../state/zod-issues.ts';
-import { AppError } from '../errors.ts';
+import { AppError, validationFailed } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
 import type { Middleware, RoutedRequest } from '../state.ts';
 
 /** JSON bodies larger than this are refused before parsing. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-
-export function validationFailed(issues: { path: string; message: string }[]): AppError {
-  return new AppError(400, 'Validation failed', { issues });
-}
 
 function check<T>(schema: ZodType<T> | undefined, input: unknown): T {
   if (!schema) return input as T;

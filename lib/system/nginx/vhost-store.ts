@@ -4,7 +4,7 @@ import { lstat, mkdir, readlink, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { assertFileName } from '../names.ts';
-import { serialQueue } from '../../serial.ts';
+import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec, type VhostState } from '../types.ts';
 import { vhostName } from './templates.ts';

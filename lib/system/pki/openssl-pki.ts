@@ -9,7 +9,7 @@ import type { SystemConfig } from '../config.ts';
 import { pathExists } from '../common/fs.ts';
 import { run, runBinary } from '../exec.ts';
 import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
-import { serialQueue } from '../../serial.ts';
+import { serialQueue } from '../../keyed-lock.ts';
 import { SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
 
 export interface OpensslPkiOptions {

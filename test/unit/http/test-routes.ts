@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../../lib/http/errors.ts';
+import { AppError } from '../../../lib/errors.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, ADMIN_OR_AGENT, route, wsRoute } from '../../../lib/http/route.ts';
 

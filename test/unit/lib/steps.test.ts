@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AppError } from '../../../lib/http/errors.ts';
+import { AppError } from '../../../lib/errors.ts';
 import { runSteps, runStepsOrFail, StepFailure, type Step } from '../../../lib/steps.ts';
 
 const s = suite('ordered steps with undo');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { appendFile, mkdir, mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeyedLock, serialQueue } from '../../../lib/serial.ts';
+import { KeyedLock, serialQueue } from '../../../lib/keyed-lock.ts';
 import { AuthfileStore } from '../../../lib/system/common/authfile.ts';
 import { readFromOffset, readOrNull } from '../../../lib/system/common/fs.ts';
 import { portalTotpSecret } from '../../../lib/system/common/portal-files.ts';

@@ -18,7 +18,7 @@ s('scopes, instances, assignments, tickets and sessions survive a restart; a con
   try {
     const after = t.services.store;
     assert.equal([after.ticketScopes, after.ticketInstances, after.ticketAssignments, after.tickets, after.ticketSessions].map((c) => c.value), snapshot);
-    assert.equal([...t.services.tickets.capabilityNames()].sort(), ['chat:read', 'chat:send']);
+    assert.equal([...t.services.ticketing.capabilityNames()].sort(), ['chat:read', 'chat:send']);
     const again = await t.call('POST', '/api/tickets/validate', { as: agent('bob'), body: { ticketId: consumed } });
     assert.equal([again.status, again.body], [401, { error: 'Invalid ticket' }]);
     const inbox = await t.call('GET', '/api/tickets/inbox', { as: agent('bob') });

@@ -18,13 +18,13 @@ s('POST /api/tickets/scopes: 201 {ok, registered: capability names}', async ({ t
 });
 
 s('registering adds the capability names to the valid capability set; deleting removes them', async ({ t }) => {
-  assert.equal([...t.services.tickets.capabilityNames()], []);
+  assert.equal([...t.services.ticketing.capabilityNames()], []);
   await registerChatScope(t);
-  assert.equal([...t.services.tickets.capabilityNames()].sort(), ['chat:read', 'chat:send']);
+  assert.equal([...t.services.ticketing.capabilityNames()].sort(), ['chat:read', 'chat:send']);
   const { status, body } = await t.call('DELETE', '/api/tickets/scopes/chat');
   assert.is(status, 200);
   assert.equal(body, { ok: true, name: 'chat' });
-  assert.equal([...t.services.tickets.capabilityNames()], []);
+  assert.equal([...t.services.ticketing.capabilityNames()], []);
 });
 
 s('409 when the scope name is already registered', async ({ t }) => {
@@ -149,7 +149,7 @@ s('500 Internal server error when registering or deleting cannot be written', as
   const deleting = await t.call('DELETE', '/api/tickets/scopes/chat');
   restore();
   assert.equal([deleting.status, deleting.body], [500, { error: 'Internal server error' }]);
-  assert.equal([...t.services.tickets.capabilityNames()].sort(), ['chat:read', 'chat:send']);
+  assert.equal([...t.services.ticketing.capabilityNames()].sort(), ['chat:read', 'chat:send']);
 });
 
 s('deleting a scope removes the instances of its capabilities and their assignments', async ({ t }) => {

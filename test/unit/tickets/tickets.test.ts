@@ -132,11 +132,11 @@ s('failed requests count toward the rate limit too', async ({ w }) => {
 
 s('rate counters are cleaned every 2 minutes', async ({ w }) => {
   await requestTicket(w);
-  assert.is(w.t.services.tickets.rateLimiter.size, 1);
+  assert.is(w.t.services.ticketing.rateLimiter.size, 1);
   await advance(w, MINUTE);
-  assert.is(w.t.services.tickets.rateLimiter.size, 1, 'not before the 2-minute cleanup');
+  assert.is(w.t.services.ticketing.rateLimiter.size, 1, 'not before the 2-minute cleanup');
   await advance(w, MINUTE);
-  assert.is(w.t.services.tickets.rateLimiter.size, 0);
+  assert.is(w.t.services.ticketing.rateLimiter.size, 0);
 });
 
 s('503 Ticket limit reached at 1000 tickets', async ({ w }) => {
@@ -208,7 +208,7 @@ s('validate: expired, used, wrong target and unknown all answer 401 Invalid tick
 
 s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
   const ticketId = await issueTicket(w);
-  const indexes = (w.t.services.tickets.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
+  const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
   const beforeValidation = indexes.ticketById();
   assert.is((await validateTicket(w, ticketId)).status, 200);
   const real = indexes.ticketById;
@@ -226,7 +226,7 @@ s('inbox: an expired ticket leaves the index without a write', async ({ w }) => 
   const version = w.t.services.store.tickets.version;
   await advance(w, 30_000);
   assert.equal((await w.t.call('GET', '/api/tickets/inbox', { as: agent('bob') })).body, { tickets: [] });
-  const waiting = (w.t.services.tickets.tickets as unknown as { indexes: { waitingFor: (t: string, now: number) => unknown[] } }).indexes;
+  const waiting = (w.t.services.ticketing.tickets as unknown as { indexes: { waitingFor: (t: string, now: number) => unknown[] } }).indexes;
   assert.equal(waiting.waitingFor('bob', w.clock.now()), []);
   assert.is(w.t.services.store.tickets.version, version);
 });

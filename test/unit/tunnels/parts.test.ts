@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TunnelRecord } from '../../../lib/state/schemas.ts';
-import { KeyedLock } from '../../../lib/serial.ts';
+import { KeyedLock } from '../../../lib/keyed-lock.ts';
 import { AllowedPortsSync } from '../../../lib/tunnels/allowed-ports.ts';
 import { chiselArgs, clientTunnels } from '../../../lib/tunnels/client-args.ts';
 import { TunnelReservations } from '../../../lib/tunnels/reservations.ts';

@@ -11,8 +11,11 @@ import { TunnelService } from './tunnels/service.ts';
 
 export type Mode = 'development' | 'production';
 
-/** Everything a handler can reach. Built once per app; tests build as many as they like. */
-export interface AppServices {
+/**
+ * What one running panel is made of: its configuration, store, host adapters, clock, log and domain
+ * services. Handlers reach it as `services`. Built once per app; tests build as many as they like.
+ */
+export interface Runtime {
   mode: Mode;
   config: ConfigStore;
   store: Store;
@@ -21,7 +24,7 @@ export interface AppServices {
   log: Logger;
   identities: IdentityRegistry;
   tunnels: TunnelService;
-  tickets: TicketService;
+  ticketing: TicketService;
   onboarding: OnboardingService;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
@@ -29,7 +32,7 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
-export interface ServiceDeps {
+export interface RuntimeDeps {
   mode: Mode;
   config: ConfigStore;
   store: Store;
@@ -38,16 +41,16 @@ export interface ServiceDeps {
   log?: Logger;
 }
 
-export function createServices(deps: ServiceDeps): AppServices {
+export function createRuntime(deps: RuntimeDeps): Runtime {
   const closers: (() => void | Promise<void>)[] = [];
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
   const base = { ...deps, clock, log };
   const identities = new IdentityRegistry(deps.store);
-  const services: AppServices = {
+  const services: Runtime = {
     ...base,
     identities,
-    tickets: new TicketService({ store: deps.store, clock, identities }),
+    ticketing: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
@@ -59,6 +62,6 @@ export function createServices(deps: ServiceDeps): AppServices {
   };
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => services.onboarding.close());
-  services.onClose(startTicketTimers(services.tickets, clock, log));
+  services.onClose(startTicketTimers(services.ticketing, clock, log));
   return services;
 }

@@ -16,3 +16,11 @@ export const badRequest = (message: string, details?: unknown) => new AppError(4
 
 /** The message of a thrown value, for logs and `details` strings. */
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The spec's first error rule: malformed bodies and parameters. */
+export function validationFailed(issues: { path: string; message: string }[]): AppError {
+  return new AppError(400, 'Validation failed', { issues });
+}
+
+/** "Needs label" routes, for a certificate without an agent label. */
+export const LABEL_REQUIRED = 'Agent certificate label required';
