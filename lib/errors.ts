@@ -17,9 +17,13 @@ export const badRequest = (message: string, details?: unknown) => new AppError(4
 /** The message of a thrown value, for logs and `details` strings. */
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** The spec's first error rule: malformed bodies and parameters. */
-export function validationFailed(issues: { path: string; message: string }[]): AppError {
-  return new AppError(400, 'Validation failed', { issues });
+/** At most this many entries in `details.issues`, so a bad request cannot make a large answer. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/** The spec's first error rule: malformed bodies and parameters; `truncated: true` when issues were cut. */
+export function validationFailed(issues: readonly { path: string; message: string }[]): AppError {
+  if (issues.length <= MAX_REPORTED_ISSUES) return new AppError(400, 'Validation failed', { issues });
+  return new AppError(400, 'Validation failed', { issues: issues.slice(0, MAX_REPORTED_ISSUES), truncated: true });
 }
 
 /** "Needs label" routes, for a certificate without an agent label. */

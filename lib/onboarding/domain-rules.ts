@@ -5,6 +5,10 @@ import { isFqdn } from '../system/names.ts';
 
 /** The longest base whose `tunnel.` subdomain is still a valid 253-character name. */
 const MAX_DOMAIN_LENGTH = 253 - 'tunnel.'.length;
+/** Raw inputs are bounded before trimming; a long domain still gets domainProblem's own message. */
+const MAX_RAW_DOMAIN_INPUT = 1024;
+/** RFC 5321's limit on a forward path. */
+const MAX_EMAIL_LENGTH = 254;
 
 /** Why `domain` (already trimmed and lowercased) is not a bare FQDN, or null when it is one. */
 export function domainProblem(domain: string): string | null {
@@ -25,13 +29,14 @@ export const DomainInput = z.object({
   // DNS names are case-insensitive; certificates, vhost file names and comparisons use lowercase
   domain: z
     .string()
+    .max(MAX_RAW_DOMAIN_INPUT)
     .trim()
     .toLowerCase()
     .superRefine((value, ctx) => {
       const problem = domainProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
-  email: z.string().trim().pipe(z.email('must be a valid email address')),
+  email: z.string().max(MAX_RAW_DOMAIN_INPUT).trim().pipe(z.email('must be a valid email address').max(MAX_EMAIL_LENGTH)),
 });
 
 export type DomainInput = z.infer<typeof DomainInput>;

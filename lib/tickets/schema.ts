@@ -8,6 +8,12 @@ const CAPABILITY_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/;
 /** `<scope>:<action>:<instanceId>`; the id in any case, compared lower-case like id params. */
 const INSTANCE_SCOPE_FORMAT = /^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[0-9a-fA-F]+$/;
 
+// The spec's limits (tickets.md); MAX_UNSPECIFIED_PARAM is ours, for a path parameter the spec gives no length.
+const MAX_AGENT_LABEL = 100;
+const MAX_INSTANCE_SCOPE = 200;
+const MAX_SCOPE_DECLARATIONS = 50;
+const MAX_UNSPECIFIED_PARAM = 1024;
+
 const scopePartOf = (capability: string) => capability.slice(0, capability.indexOf(':'));
 
 export const CapabilityName = z
@@ -25,11 +31,13 @@ const hexId = (max: number) =>
     .regex(/^[0-9a-fA-F]+$/, 'must be a hex string')
     .transform((id) => id.toLowerCase());
 
-export const AgentLabel = z.string().min(1).max(100);
+export const AgentLabel = z.string().min(1).max(MAX_AGENT_LABEL);
 
+// The size checks come first: zod then refuses an oversized array before parsing any element.
 const Strategies = z
   .array(TransportStrategy)
   .min(1)
+  .max(TransportStrategy.options.length)
   .refine((list) => new Set(list).size === list.length, 'must not repeat a strategy');
 const preferredIsOffered = (transport: { strategies: string[]; preferred?: string }) =>
   transport.preferred === undefined || transport.strategies.includes(transport.preferred);
@@ -59,14 +67,14 @@ export const ScopeRegistration = z.object({
   scopes: z
     .array(z.object({ name: CapabilityName, description: z.string().min(1).max(500), instanceScoped: z.boolean() }))
     .min(1)
-    .max(50)
+    .max(MAX_SCOPE_DECLARATIONS)
     .refine((list) => new Set(list.map((c) => c.name)).size === list.length, 'must not declare a capability twice'),
   transport: ScopeTransport,
 });
 export type ScopeRegistration = z.infer<typeof ScopeRegistration>;
 
-/** No length rule: a name too long to register is simply not found (404). */
-export const ScopeNameParams = z.object({ name: z.string().min(1) });
+/** No format rule: a name that could not be registered is simply not found (404). */
+export const ScopeNameParams = z.object({ name: z.string().min(1).max(MAX_UNSPECIFIED_PARAM) });
 
 const InstanceTransport = z
   .object({
@@ -90,26 +98,39 @@ const lowerCaseInstanceId = (instanceScope: string) => {
 const InstanceScope = z
   .string()
   .min(1)
-  .max(200)
+  .max(MAX_INSTANCE_SCOPE)
   .regex(INSTANCE_SCOPE_FORMAT, 'must be <scope>:<action>:<instanceId>')
   .transform(lowerCaseInstanceId);
 
 export const AssignmentCreate = z.object({ agentLabel: AgentLabel, instanceScope: InstanceScope });
 export type AssignmentCreate = z.infer<typeof AssignmentCreate>;
 
-export const AssignmentFilter = z.object({ agentLabel: z.string().optional(), instanceScope: z.string().optional() });
+export const AssignmentFilter = z.object({
+  agentLabel: z.string().max(MAX_AGENT_LABEL).optional(),
+  instanceScope: z.string().max(MAX_INSTANCE_SCOPE).optional(),
+});
 export type AssignmentFilter = z.infer<typeof AssignmentFilter>;
 
+/** Percent-encoded UTF-8 takes at most 12 characters per decoded character (4 bytes as `%XX`). */
+const MAX_ENCODED_PER_CHAR = 12;
+
 /** The router leaves path segments percent-encoded; labels may hold any character. */
-const decodedSegment = z.string().transform((segment, ctx) => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'malformed percent-encoding' });
-    return z.NEVER;
-  }
+const decodedSegment = (maxDecoded: number) =>
+  z
+    .string()
+    .max(maxDecoded * MAX_ENCODED_PER_CHAR)
+    .transform((segment, ctx) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'malformed percent-encoding' });
+        return z.NEVER;
+      }
+    });
+export const AssignmentParams = z.object({
+  agentLabel: decodedSegment(MAX_AGENT_LABEL),
+  instanceScope: decodedSegment(MAX_INSTANCE_SCOPE).transform(lowerCaseInstanceId),
 });
-export const AssignmentParams = z.object({ agentLabel: decodedSegment, instanceScope: decodedSegment.transform(lowerCaseInstanceId) });
 
 export const TicketRequest = z.object({ scope: CapabilityName, instanceId: hexId(64), target: AgentLabel });
 export type TicketRequest = z.infer<typeof TicketRequest>;

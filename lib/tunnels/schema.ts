@@ -21,7 +21,7 @@ export const TunnelToggle = z.object({ enabled: z.boolean() });
 export type TunnelToggle = z.infer<typeof TunnelToggle>;
 
 /** Any string: an id that is not a stored tunnel's answers 404 `Tunnel not found`, not 400. */
-export const TunnelIdParams = z.object({ id: z.string() });
+export const TunnelIdParams = z.object({ id: z.string().max(36) });
 export type TunnelIdParams = z.infer<typeof TunnelIdParams>;
 
 export const MacPlistQuery = z.object({ format: z.enum(['json']).optional() });
