@@ -1,3 +1,7 @@
+import { AppError } from '../errors.ts';
+
+export { commonNameOf } from './distinguished-name.ts';
+
 export type Role = 'admin' | 'agent';
 
 export interface AdminIdentity {
@@ -32,52 +36,28 @@ export const DEVELOPMENT_ADMIN: AdminIdentity = { role: 'admin', label: null, co
 
 export const AGENT_PREFIX = 'agent:';
 
+/** The refusal of a request without a usable client certificate. */
+export const MTLS_REQUIRED = 'mTLS certificate required';
+
 export function hasCapability(identity: Identity, capability: string): boolean {
   if (identity.role === 'admin') return true;
   return identity.role === 'agent' && identity.capabilities.has(capability);
 }
 
+/** Hex digits, optionally in groups separated by single colons (`0A:1B`). */
+const SERIAL_FORMAT = /^[0-9a-fA-F]+(?::[0-9a-fA-F]+)*$/;
+
 /** Serials compare as nginx prints them: uppercase hex without separators or leading zeros. */
 export function normalizeSerial(serial: string): string {
-  const hex = serial.replace(/[^0-9a-fA-F]/g, '').toUpperCase().replace(/^0+(?=.)/, '');
-  return hex;
+  return serial.replaceAll(':', '').toUpperCase().replace(/^0+(?=.)/, '');
 }
 
 /**
- * The common name in an RFC 2253 distinguished name as nginx's $ssl_client_s_dn gives it
- * (`CN=agent:laptop-1,OU=ops,O=Relay Corp`; `,` `+` `\` `"` `<` `>` `;` escaped with a backslash).
+ * X-SSL-Client-Serial normalized, null when absent. Anything but hex (colons allowed) is refused
+ * like a missing certificate: `DEAD, 1000` must not be read as DEAD1000.
  */
-export function commonNameOf(dn: string): string | null {
-  let attribute = '';
-  let value = '';
-  let inValue = false;
-  const take = (): string | null => (attribute.trim().toUpperCase() === 'CN' ? value : null);
-  for (let i = 0; i < dn.length; i++) {
-    const ch = dn[i];
-    if (ch === '\\' && i + 1 < dn.length) {
-      const hex = dn.slice(i + 1, i + 3);
-      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-        value += String.fromCharCode(parseInt(hex, 16));
-        i += 2;
-      } else {
-        value += dn[++i];
-      }
-      continue;
-    }
-    if (!inValue) {
-      if (ch === '=') inValue = true;
-      else attribute += ch;
-      continue;
-    }
-    if (ch === ',' || ch === '+') {
-      const found = take();
-      if (found !== null) return found;
-      attribute = '';
-      value = '';
-      inValue = false;
-      continue;
-    }
-    value += ch;
-  }
-  return inValue ? take() : null;
+export function serialFromHeader(raw: string | null): string | null {
+  if (raw === null || raw === '') return null;
+  if (!SERIAL_FORMAT.test(raw)) throw new AppError(403, MTLS_REQUIRED);
+  return normalizeSerial(raw);
 }

@@ -1,4 +1,4 @@
-import { AGENT_PREFIX, DEVELOPMENT_ADMIN, commonNameOf, normalizeSerial, type Identity } from '../../auth/identity.ts';
+import { AGENT_PREFIX, DEVELOPMENT_ADMIN, MTLS_REQUIRED, commonNameOf, serialFromHeader, type Identity } from '../../auth/identity.ts';
 import type { Runtime } from '../../runtime.ts';
 import { AppError } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
@@ -19,12 +19,11 @@ export function identify(route: AnyRoute, services: Runtime): Middleware | undef
 }
 
 export function identityFromHeaders(headers: Headers, services: Runtime): Identity {
-  if (headers.get('x-ssl-client-verify') !== 'SUCCESS') throw new AppError(403, 'mTLS certificate required');
-  const rawSerial = headers.get('x-ssl-client-serial');
-  const serial = rawSerial ? normalizeSerial(rawSerial) : null;
+  if (headers.get('x-ssl-client-verify') !== 'SUCCESS') throw new AppError(403, MTLS_REQUIRED);
+  const serial = serialFromHeader(headers.get('x-ssl-client-serial'));
   if (serial && services.identities.isRevoked(serial)) throw new AppError(403, 'Certificate has been revoked');
   const commonName = commonNameOf(headers.get('x-ssl-client-dn') ?? '');
-  if (!commonName) throw new AppError(403, 'mTLS certificate required');
+  if (!commonName) throw new AppError(403, MTLS_REQUIRED);
   if (!commonName.startsWith(AGENT_PREFIX)) return { role: 'admin', label: null, commonName, serial };
   const label = commonName.slice(AGENT_PREFIX.length);
   const agent = services.identities.activeAgent(label);
