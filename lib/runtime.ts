@@ -50,7 +50,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const services: Runtime = {
     ...base,
     identities,
-    ticketing: new TicketService({ store: deps.store, clock, identities }),
+    ticketing: new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain }),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),

@@ -37,6 +37,8 @@ export class InstanceRegistry {
     private readonly indexes: TicketIndexes,
     private readonly standing: AgentStanding,
     private readonly clock: Clock,
+    /** The relay's own domain (null before onboarding): direct hosts may not name it or its subdomains. */
+    private readonly relayDomain: () => string | null,
   ) {
     this.#heartbeats = new HeartbeatBuffer(indexes.store.ticketInstances, {
       key: (instance) => instance.instanceId,
@@ -50,7 +52,7 @@ export class InstanceRegistry {
   /** A scope and agent pair has one instance: registering again refreshes it in place. */
   async register(owner: AgentIdentity, input: InstanceRegistration): Promise<RegisteredInstance> {
     const host = input.transport.direct?.host;
-    if (host !== undefined && !isPublicHost(host)) throw new AppError(400, 'Private or reserved address in transport.direct.host');
+    if (host !== undefined && !isPublicHost(host, this.relayDomain())) throw new AppError(400, 'Private or reserved address in transport.direct.host');
     if (!owner.capabilities.has(input.scope)) throw new AppError(403, 'Insufficient certificate capability');
     if (!this.indexes.scopeByCapability().has(input.scope)) throw new AppError(404, 'Scope not found');
     const now = isoNow(this.clock);

@@ -16,6 +16,8 @@ export interface TicketDeps {
   store: TicketCollections;
   clock: Clock;
   identities: IdentityRegistry;
+  /** The configured domain, read on each use (it is set during onboarding). */
+  relayDomain: () => string | null;
 }
 
 /** The agent-to-agent ticket system: scopes, instances, assignments, tickets and sessions. */
@@ -35,7 +37,7 @@ export class TicketService {
     const standing = new AgentStanding(deps.identities);
     this.#indexes = indexes;
     this.#capabilityNames = deps.store.ticketScopes.memo(() => new Set(indexes.scopeByCapability().keys()));
-    this.instances = new InstanceRegistry(indexes, standing, deps.clock);
+    this.instances = new InstanceRegistry(indexes, standing, deps.clock, deps.relayDomain);
     this.scopes = new ScopeRegistry(indexes, this.instances, deps.clock);
     this.assignments = new AssignmentBook(indexes, standing, deps.clock);
     this.sessions = new SessionDesk(indexes, sessionCheckLists(standing, indexes), deps.clock);
