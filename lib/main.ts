@@ -71,9 +71,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const services = createRuntime({ mode, config, store, system, log });
   const app = createApp(services, options.routes ?? routes);
   if (config.value.onboarding.status === 'COMPLETED') {
-    // A crash between an authfile write and the save that follows it leaves the tunnel server's
-    // grants out of step with the records; the records win.
-    await services.tunnels.syncTunnelServer().catch((error: Error) => log.warn(`tunnel server sync failed: ${error.message}`));
+    // A crash between a host change and the save that follows it leaves nginx and the tunnel
+    // server out of step with the records; the records win.
+    await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
   }
 
   const server = createServer(nodeRequestListener(app));

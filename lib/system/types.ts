@@ -54,6 +54,8 @@ export interface ProxyAdapter {
    */
   apply(changes: VhostChange[]): Promise<void>;
   state(name: string): Promise<VhostState>;
+  /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
+  list(kind: VhostSpec['kind']): Promise<VhostState[]>;
   /** Reload without changes (for example after a new CRL). */
   reload(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';
 import type { TunnelContext, TunnelDeps } from './context.ts';
 import { createTunnel } from './create.ts';
+import { repairHost, type HostRepairReport } from './host-repair.ts';
 import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
 import type { TunnelCreate } from './schema.ts';
@@ -53,11 +54,12 @@ export class TunnelService {
   }
 
   /**
-   * Rewrites the authfile from the records, e.g. at start-up: a crash between an authfile write
-   * and the record's save would otherwise leave a grant (or a missing one) until the next change.
+   * At start-up: vhosts, their links and the authfile rewritten from the records. A crash between
+   * a host change and the record's save would otherwise leave an orphan vhost, a missing one or a
+   * stray grant until the next change.
    */
-  syncTunnelServer(): Promise<void> {
-    return this.#ctx.allowedPorts.sync();
+  repairHost(): Promise<HostRepairReport> {
+    return repairHost(this.#ctx);
   }
 
   /** Ports the tunnel server should allow right now (enabled tunnels plus operations in flight). */

@@ -8,6 +8,11 @@ export const NGINX_FAILED = 'Nginx configuration failed';
 const CHISEL_FAILED = 'Chisel reconfiguration failed';
 export const STATE_FAILED = 'State persistence failed';
 
+/** Rewrites the authfile from the records as they are (a repair: nothing to take back). */
+export function tunnelServerSyncStep(ctx: TunnelContext): Step {
+  return { failure: CHISEL_FAILED, run: () => ctx.allowedPorts.sync() };
+}
+
 /**
  * Puts the tunnel's intended state in front of its record and rewrites the authfile from it.
  * The caller clears the pending state once the record says the same (after the save).

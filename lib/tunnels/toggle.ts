@@ -2,18 +2,24 @@ import { AppError } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
-import { NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
+import { hostRepairSteps, vhostStateOf } from './host-repair.ts';
+import { NGINX_FAILED, STATE_FAILED, tunnelServerStep, tunnelServerSyncStep } from './steps.ts';
 
 /**
  * Enable: vhost written and linked, port granted. Disable: vhost unlinked (file kept), port
  * withdrawn. The authfile is rewritten in place, so chisel is never restarted. Setting the state a
- * tunnel already has changes nothing.
+ * tunnel already has repairs the host when it is out of step with the record (a vhost lost in a
+ * crash), and changes nothing otherwise.
  */
 export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolean): Promise<TunnelRecord> {
   return ctx.locks.run(id, async () => {
     const current = findTunnel(ctx, id);
     if (!current) throw new AppError(404, TUNNEL_NOT_FOUND);
-    if (current.enabled === enabled) return current;
+    if (current.enabled === enabled) {
+      const repairs = hostRepairSteps(ctx, current, await vhostStateOf(ctx, current));
+      if (repairs.length > 0) await runStepsOrFail('Failed to toggle tunnel', [...repairs, tunnelServerSyncStep(ctx)]);
+      return current;
+    }
     const { proxy } = ctx.system;
     const name = proxy.vhostName(appVhost(current));
     const link = () => proxy.apply([putVhost(current, true)]);

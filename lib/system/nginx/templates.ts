@@ -49,6 +49,12 @@ export function vhostName(spec: VhostSpec): string {
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
 }
 
+/** Whether a file name is one `vhostName` gives to a vhost of this kind. */
+export function isVhostNameOfKind(name: string, kind: VhostSpec['kind']): boolean {
+  if (kind === 'ip-panel') return name === 'relay-ip-panel.conf';
+  return name.startsWith(`relay-${kind}-`) && name.endsWith('.conf');
+}
+
 export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
   switch (spec.kind) {
     case 'ip-panel':

@@ -1,13 +1,13 @@
 // The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
 // symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
-import { lstat, mkdir, readlink, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { assertFileName } from '../names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec, type VhostState } from '../types.ts';
-import { vhostName } from './templates.ts';
+import { isVhostNameOfKind, vhostName } from './templates.ts';
 
 export interface VhostStoreOptions {
   availableDir: string;
@@ -62,6 +62,16 @@ export class VhostStore implements ProxyAdapter {
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
     return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name) };
+  }
+
+  async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
+    const [available, enabled] = await Promise.all([namesIn(this.opts.availableDir), namesIn(this.opts.enabledDir)]);
+    const written = new Set(available);
+    const linked = new Set(enabled);
+    return [...new Set([...available, ...enabled])]
+      .filter((name) => isVhostNameOfKind(name, kind))
+      .sort()
+      .map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
   }
 
   reload(): Promise<void> {
@@ -143,6 +153,16 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** File names in a directory; none when it does not exist yet. */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    ignoreMissing(e);
+    return [];
   }
 }
 

@@ -136,12 +136,12 @@ s('GET /api/tunnels lists newest first; records created in the same millisecond 
   }
 });
 
-s('syncTunnelServer repairs an authfile that drifted from the records', async () => {
+s('repairHost repairs an authfile that drifted from the records', async () => {
   const t = await tunnelApp();
   try {
     await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port: 8080 } });
     await t.services.system.tunnelServer.setAllowedPorts([8080, 9999]);
-    await t.services.tunnels.syncTunnelServer();
+    assert.equal((await t.services.tunnels.repairHost()).failures, []);
     assert.equal(await t.services.system.tunnelServer.allowedPorts(), [8080]);
   } finally {
     await t.close();

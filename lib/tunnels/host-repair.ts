@@ -1,0 +1,91 @@
+// Brings nginx and the tunnel server back in line with the tunnel records after a crash between a
+// host change and the save that follows it: vhosts of tunnels that have no record, enabled
+// tunnels whose vhost file or link is gone, links left behind by disabled tunnels. The records
+// win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
+import { errorMessage } from '../errors.ts';
+import type { TunnelRecord } from '../state/schemas.ts';
+import { runSteps, type Step } from '../steps.ts';
+import type { VhostState } from '../system/types.ts';
+import { appVhost, putVhost, type TunnelContext } from './context.ts';
+import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
+
+/**
+ * The steps that make the host match one record, none when it already does: an enabled tunnel
+ * gets its certificate (issued only when missing) and its vhost written and linked; a disabled
+ * one loses its link.
+ */
+export function hostRepairSteps(ctx: TunnelContext, tunnel: TunnelRecord, vhost: VhostState | undefined): Step[] {
+  const { proxy, certs } = ctx.system;
+  const name = proxy.vhostName(appVhost(tunnel));
+  if (tunnel.enabled && !(vhost?.written && vhost.enabled)) {
+    return [
+      {
+        failure: CERTIFICATE_FAILED,
+        async run() {
+          const { email } = ctx.config.value;
+          if (!email) throw new Error('no email is configured for certificate registration');
+          await certs.issue(tunnel.fqdn, email);
+        },
+      },
+      { failure: NGINX_FAILED, run: () => proxy.apply([putVhost(tunnel, true)]) },
+    ];
+  }
+  if (!tunnel.enabled && vhost?.enabled) return [{ failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'disable', name }]) }];
+  return [];
+}
+
+/** The state of one tunnel's vhost on the host. */
+export function vhostStateOf(ctx: TunnelContext, tunnel: TunnelRecord): Promise<VhostState> {
+  const { proxy } = ctx.system;
+  return proxy.state(proxy.vhostName(appVhost(tunnel)));
+}
+
+export interface HostRepairReport {
+  /** vhosts removed because no record names them */
+  orphans: string[];
+  /** tunnel ids whose vhost was rewritten, relinked or unlinked */
+  repaired: string[];
+  /** what could not be repaired, one line each */
+  failures: string[];
+}
+
+/**
+ * The whole start-up repair: orphan vhosts removed, every record's vhost aligned, then the
+ * authfile rewritten from the records. A failure is logged and reported, and the rest still runs.
+ */
+export async function repairHost(ctx: TunnelContext): Promise<HostRepairReport> {
+  const { proxy } = ctx.system;
+  const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
+  const tunnels = ctx.store.tunnels.value;
+  const present = new Map((await proxy.list('app')).map((vhost) => [vhost.name, vhost]));
+  const named = new Set(tunnels.map((tunnel) => proxy.vhostName(appVhost(tunnel))));
+  const orphans = [...present.keys()].filter((name) => !named.has(name));
+  if (orphans.length > 0) {
+    try {
+      await proxy.apply(orphans.map((name) => ({ op: 'remove', name })));
+      report.orphans = orphans;
+    } catch (error) {
+      report.failures.push(`removing ${orphans.join(', ')}: ${errorMessage(error)}`);
+    }
+  }
+  for (const tunnel of tunnels) {
+    const steps = hostRepairSteps(ctx, tunnel, present.get(proxy.vhostName(appVhost(tunnel))));
+    if (steps.length === 0) continue;
+    try {
+      await ctx.locks.run(tunnel.id, () => runSteps(steps));
+      report.repaired.push(tunnel.id);
+    } catch (error) {
+      report.failures.push(`tunnel ${tunnel.fqdn}: ${errorMessage(error)}`);
+    }
+  }
+  try {
+    await ctx.allowedPorts.sync();
+  } catch (error) {
+    report.failures.push(`tunnel server: ${errorMessage(error)}`);
+  }
+  if (report.orphans.length || report.repaired.length) {
+    ctx.log.info(`tunnels: removed ${report.orphans.length} orphan vhosts, repaired ${report.repaired.length} tunnels`);
+  }
+  for (const failure of report.failures) ctx.log.warn(`tunnel repair failed: ${failure}`);
+  return report;
+}
