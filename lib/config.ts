@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
-import { SystemConfigSchema } from './system/config.ts';
+import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 
 export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
@@ -12,26 +12,26 @@ const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 
 export const ConfigSchema = z
   .object({
-    ip: z.string().min(1),
-    domain: z.string().min(1).nullable(),
-    email: z.email().nullable(),
-    dataDir: z.string().min(1),
-    staticDir: z.string().min(1).optional(),
+    ip: z.string().min(1).max(MAX_IP_TEXT),
+    domain: z.string().min(1).max(253).nullable(),
+    email: z.email().max(254).nullable(),
+    dataDir: z.string().min(1).max(4096),
+    staticDir: z.string().min(1).max(4096).optional(),
     maxSiteSize: z.number().int().positive().default(524288000),
     onboarding: z.object({ status: z.enum(ONBOARDING_STATUSES) }).strict(),
     panel2fa: z
       .object({
         enabled: z.boolean().default(false),
-        secret: z.string().nullable().default(null),
+        secret: z.string().max(1024).nullable().default(null),
         setupComplete: z.boolean().default(false),
       })
       .strict()
       .default({ enabled: false, secret: null, setupComplete: false }),
-    sessionSecret: z.string().min(32).optional(),
+    sessionSecret: z.string().min(32).max(1024).optional(),
     /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
     listen: z
       .object({
-        host: z.string().refine((h) => LOOPBACK_HOSTS.includes(h), 'must be a loopback address (127.0.0.1, ::1 or localhost)'),
+        host: z.string().max(MAX_IP_TEXT).refine((h) => LOOPBACK_HOSTS.includes(h), 'must be a loopback address (127.0.0.1, ::1 or localhost)'),
         port: z.number().int().min(0).max(65535),
       })
       .strict()

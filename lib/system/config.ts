@@ -6,12 +6,19 @@ import { LISTEN_ADDRESS } from './names.ts';
 // Every field has a production default (Debian layout), so `{ driver: 'host' }` alone is a
 // working configuration and `{}` is the sandbox. Tests override paths and ports.
 
-const absolutePath = z.string().min(1).refine((p) => p.startsWith('/') && !p.split('/').includes('..'), {
+// Upper bounds for what an operator types: Linux PATH_MAX, RFC 1035 names, systemd's unit name limit.
+const MAX_PATH = 4096;
+const MAX_NAME = 255;
+const MAX_URL = 2048;
+/** The longest textual IP address (an IPv6 address with an embedded IPv4 address). */
+export const MAX_IP_TEXT = 45;
+
+const absolutePath = z.string().min(1).max(MAX_PATH).refine((p) => p.startsWith('/') && !p.split('/').includes('..'), {
   message: 'must be an absolute path without ..',
 });
 const port = z.number().int().min(1).max(65535);
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex SHA-256');
-const unitName = z.string().regex(/^[A-Za-z0-9@._-]+$/, 'must be a systemd unit name');
+const sha256 = z.string().max(64).regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex SHA-256');
+const unitName = z.string().max(MAX_NAME + 1).regex(/^[A-Za-z0-9@._-]+$/, 'must be a systemd unit name');
 
 const Binaries = z
   .object({
@@ -47,7 +54,7 @@ const Nginx = z
     /** read after each reload: a reload can exit 0 yet fail to bind */
     errorLog: absolutePath.default('/var/log/nginx/error.log'),
     /** every generated listen names this address explicitly (never a bare port, recipe pitfall 9) */
-    listenAddress: z.string().regex(LISTEN_ADDRESS).default('0.0.0.0'),
+    listenAddress: z.string().max(MAX_IP_TEXT).regex(LISTEN_ADDRESS).default('0.0.0.0'),
     /** static files of the 495/496 help page */
     helpDir: absolutePath.default('/var/www/relay-panel-help'),
     /** where the IP panel's self-signed certificate lives */
@@ -60,7 +67,7 @@ const Nginx = z
 
 const Acme = z
   .object({
-    server: z.string().url().default('https://acme-v02.api.letsencrypt.org/directory'),
+    server: z.string().max(MAX_URL).url().default('https://acme-v02.api.letsencrypt.org/directory'),
     configDir: absolutePath.default('/etc/letsencrypt'),
     workDir: absolutePath.default('/var/lib/letsencrypt'),
     logsDir: absolutePath.default('/var/log/letsencrypt'),
@@ -77,7 +84,7 @@ const Acme = z
 const Dns = z
   .object({
     /** empty: the system resolver's servers */
-    servers: z.array(z.string().min(1)).default([]),
+    servers: z.array(z.string().min(1).max(MAX_NAME)).max(16).default([]),
     timeoutMs: z.number().int().min(50).default(2000),
     tries: z.number().int().min(1).default(2),
   })
@@ -86,8 +93,8 @@ const Dns = z
 const Release = (defaults: { version: string; url: string; sha256: string }) =>
   z
     .object({
-      version: z.string().min(1).default(defaults.version),
-      url: z.string().url().default(defaults.url),
+      version: z.string().min(1).max(64).default(defaults.version),
+      url: z.string().max(MAX_URL).url().default(defaults.url),
       sha256: sha256.default(defaults.sha256),
     })
     .strict();
@@ -111,9 +118,9 @@ const Authelia = z
       sha256: '3ce24ebd83e947891c2ac01583886eb5fec65725f3433eba524f0dd45f50e243',
     }).prefault({}),
     /** the executable's name inside the release tarball */
-    archiveMember: z.string().min(1).default('authelia-linux-amd64'),
+    archiveMember: z.string().min(1).max(MAX_NAME).default('authelia-linux-amd64'),
     dir: absolutePath.default('/etc/authelia'),
-    adminGroup: z.string().min(1).default('admins'),
+    adminGroup: z.string().min(1).max(MAX_NAME).default('admins'),
   })
   .strict();
 
@@ -135,7 +142,7 @@ const Systemd = z
 const Pki = z
   .object({
     dir: absolutePath.default('/etc/relay-panel/pki'),
-    caCommonName: z.string().min(1).default('relay-panel-client-ca'),
+    caCommonName: z.string().min(1).max(64).default('relay-panel-client-ca'),
     clientCertDays: z.number().int().min(1).default(825),
   })
   .strict();
@@ -151,7 +158,7 @@ const Timeouts = z
 const Sandbox = z
   .object({
     /** name -> IPv4 answers; a name also answers for its subdomains; [] makes it not resolve */
-    dns: z.record(z.string(), z.array(z.string())).prefault({}),
+    dns: z.record(z.string().max(MAX_NAME), z.array(z.string().max(MAX_IP_TEXT)).max(16)).prefault({}),
     /** also run `nginx -t` on the sandbox vhosts (needs nginx installed; off keeps tests fast) */
     nginxTest: z.boolean().default(false),
     /** file the panel logs to; the sandbox journal of `panel` follows it */

@@ -2,9 +2,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z, type ZodType } from 'zod';
 import { routes } from '../../../handlers/index.ts';
+import { ConfigSchema } from '../../../lib/config.ts';
 
 // Issue 11 item 1: an unbounded array or string in a request schema lets one request build a huge
-// error or value. Every string and array reachable from a route's params, query or body has a maximum.
+// error or value. Every string and array reachable from a route's params, query or body has a
+// maximum, and so has every one of the configuration file.
 
 const s = suite('request schemas are bounded');
 
@@ -31,6 +33,10 @@ s('every string and array of every route input has a maximum', () => {
     }),
   );
   assert.equal(problems, []);
+});
+
+s('every string and array of the configuration file has a maximum', () => {
+  assert.equal(unbounded(schemaOf(ConfigSchema), 'config', []), []);
 });
 
 s('the walk finds an unbounded string and array (the check can fail)', () => {
