@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attributesOf, commonNameOf } from '../../../lib/auth/distinguished-name.ts';
@@ -66,6 +71,22 @@ s('attributes keep their order, multi-valued RDNs flattened', () => {
     { type: 'OU', value: 'b,c' },
     { type: 'O', value: 'd' },
   ]);
+});
+
+s('what OpenSSL prints with RFC 2253 flags (as nginx builds $ssl_client_s_dn) reads back as the common name', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-dn-'));
+  const openssl = (...args: string[]) => promisify(execFile)('openssl', args);
+  const commonName = 'agent:café \\+<a>;#="q"\\\\ ';
+  try {
+    await openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-utf8',
+      '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-subj', `/O=Relay, Corp/OU=ops+L=x/CN=${commonName}`);
+    const { stdout } = await openssl('x509', '-in', join(dir, 'c.pem'), '-noout', '-subject', '-nameopt', 'RFC2253');
+    const dn = stdout.trim().replace(/^subject=/, '');
+    assert.match(dn, 'caf\\C3\\A9');
+    assert.is(commonNameOf(dn), 'agent:café +<a>;#="q"\\ ');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 s.run();
