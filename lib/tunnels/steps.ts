@@ -2,11 +2,9 @@ import type { Step } from '../steps.ts';
 import type { PendingState } from './allowed-ports.ts';
 import type { TunnelContext } from './context.ts';
 
-// Step prefixes: the spec's words for which side effect failed.
-export const CERTIFICATE_FAILED = 'Certificate issuance failed';
-export const NGINX_FAILED = 'Nginx configuration failed';
+export { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED } from '../steps.ts';
+
 const CHISEL_FAILED = 'Chisel reconfiguration failed';
-export const STATE_FAILED = 'State persistence failed';
 
 /**
  * Puts the tunnel's intended state in front of its record and rewrites the authfile from it.

@@ -1,0 +1,70 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+
+/** A client path the site refuses; callers add their route's prefix (`Upload failed: ...`). */
+export class SitePathError extends Error {}
+
+const MAX_DECODES = 3;
+
+/** The spellings a path can take once more layers of percent-encoding are peeled off. */
+function spellings(path: string): string[] {
+  const out = [path];
+  let current = path;
+  for (let i = 0; i < MAX_DECODES && /%[0-9a-f]{2}/i.test(current); i++) {
+    try {
+      current = decodeURIComponent(current);
+    } catch {
+      break;
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+function check(spelling: string): void {
+  if (spelling.includes('\0')) throw new SitePathError('Null bytes are not allowed in paths');
+  const slashed = spelling.replaceAll('\\', '/');
+  if (slashed.startsWith('/') || /^[a-z]:/i.test(slashed)) throw new SitePathError('Absolute paths are not allowed');
+  const segments = slashed.split('/');
+  if (segments.includes('..')) throw new SitePathError('Path traversal is not allowed');
+  if (segments.some((s) => s.startsWith('.') && s !== '.')) throw new SitePathError('Hidden files and folders are not allowed');
+}
+
+/**
+ * The path's segments relative to the site root, after refusing `..` (in any percent-encoded or
+ * backslash spelling), absolute paths, NUL and hidden names. `.` and empty segments drop out, so
+ * `.` is the root itself.
+ */
+export function relativeSegments(path: string): string[] {
+  for (const spelling of spellings(path)) check(spelling);
+  return path.split('/').filter((s) => s !== '' && s !== '.');
+}
+
+async function deepestExisting(path: string): Promise<string> {
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      await lstat(current);
+      return current;
+    } catch {
+      if (dirname(current) === current) return current;
+    }
+  }
+}
+
+/**
+ * The absolute path of `segments` inside `root`, refused when an existing part of it is a symlink
+ * that leads out of the site (the part that does not exist yet cannot lead anywhere).
+ */
+export async function resolveInside(root: string, segments: readonly string[]): Promise<string> {
+  const target = join(root, ...segments);
+  const realRoot = await realpath(root);
+  const real = await realpath(await deepestExisting(target));
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new SitePathError('Path leads outside the site');
+  return target;
+}
+
+/** `relativeSegments` then `resolveInside`: the checked absolute path and its site-relative spelling. */
+export async function sitePath(root: string, path: string): Promise<{ absolute: string; relative: string; segments: string[] }> {
+  const segments = relativeSegments(path);
+  return { absolute: await resolveInside(root, segments), relative: segments.join('/') || '.', segments };
+}
