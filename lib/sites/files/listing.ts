@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SitePathError, sitePath } from './safe-path.ts';
 
@@ -16,7 +16,8 @@ const directoriesFirst = (a: FileEntry, b: FileEntry) =>
 /** One directory of the site; hidden names and symlinks are not listed (the API never makes them). */
 export async function listDirectory(root: string, path: string): Promise<FileEntry[]> {
   const { absolute, segments } = await sitePath(root, path);
-  const info = await lstat(absolute).catch(() => undefined);
+  // resolveInside has checked where a symlink leads, so following it stays inside the site
+  const info = await stat(absolute).catch(() => undefined);
   if (!info) throw new SitePathError(`Directory '${path}' not found`);
   if (!info.isDirectory()) throw new SitePathError(`'${path}' is not a directory`);
   const entries: FileEntry[] = [];

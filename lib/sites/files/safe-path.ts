@@ -21,14 +21,15 @@ function spellings(path: string): string[] {
   return out;
 }
 
-function check(spelling: string): void {
-  if (spelling.includes('\0')) throw new SitePathError('Null bytes are not allowed in paths');
-  const slashed = spelling.replaceAll('\\', '/');
-  if (slashed.startsWith('/') || /^[a-z]:/i.test(slashed)) throw new SitePathError('Absolute paths are not allowed');
-  const segments = slashed.split('/');
-  if (segments.includes('..')) throw new SitePathError('Path traversal is not allowed');
-  if (segments.some((s) => s.startsWith('.') && s !== '.')) throw new SitePathError('Hidden files and folders are not allowed');
-}
+const segmentsOf = (spelling: string) => spelling.replaceAll('\\', '/').split('/');
+
+/** Each rule is checked on every spelling before the next rule, so a path gets its most telling refusal. */
+const RULES: Array<[(spelling: string) => boolean, string]> = [
+  [(p) => segmentsOf(p).includes('..'), 'Path traversal is not allowed'],
+  [(p) => p.includes('\0'), 'Null bytes are not allowed in paths'],
+  [(p) => /^[\\/]|^[a-z]:/i.test(p), 'Absolute paths are not allowed'],
+  [(p) => segmentsOf(p).some((s) => s.startsWith('.') && s !== '.'), 'Hidden files and folders are not allowed'],
+];
 
 /**
  * The path's segments relative to the site root, after refusing `..` (in any percent-encoded or
@@ -36,7 +37,8 @@ function check(spelling: string): void {
  * `.` is the root itself.
  */
 export function relativeSegments(path: string): string[] {
-  for (const spelling of spellings(path)) check(spelling);
+  const all = spellings(path);
+  for (const [breaks, message] of RULES) if (all.some(breaks)) throw new SitePathError(message);
   return path.split('/').filter((s) => s !== '' && s !== '.');
 }
 
