@@ -6,6 +6,8 @@ import { findSite, SITE_NOT_FOUND, type SiteContext, type SiteDeps } from './con
 import { createSite } from './create.ts';
 import { directorySize, listDirectory, type FileEntry } from './files/listing.ts';
 import { removeEntry } from './files/removal.ts';
+import { storeUploads, type IncomingFile } from './files/upload.ts';
+import { formatBytes } from './format-bytes.ts';
 import { SitePathError } from './files/safe-path.ts';
 import { deleteSite } from './remove.ts';
 import { SiteReservations } from './reservations.ts';
@@ -15,6 +17,12 @@ import { verifySiteDns, type DnsVerification } from './verify-dns.ts';
 import type { SiteViewer } from './viewer.ts';
 
 export type { SiteDeps } from './context.ts';
+
+export interface UploadResult {
+  files: string[];
+  warning?: string;
+  totalSize?: number;
+}
 
 /** A refused client path answers 400 `{error}` with the reason, optionally behind the route's prefix. */
 async function refusedPathIs400<T>(work: Promise<T>, prefix = ''): Promise<T> {
@@ -80,6 +88,21 @@ export class SiteService {
     return this.#ctx.locks.run(site.id, async () => {
       await refusedPathIs400(removeEntry(site.rootPath, path));
       await this.#recordSize(site.id);
+    });
+  }
+
+  /**
+   * Stores the files under `dir` and records the site's new size. Over `maxSiteSize` the upload is
+   * kept and the answer carries a warning. One change per site at a time, so `totalSize` always
+   * matches the disk.
+   */
+  uploadFiles(site: SiteRecord, dir: string, files: readonly IncomingFile[]): Promise<UploadResult> {
+    return this.#ctx.locks.run(site.id, async () => {
+      const stored = await refusedPathIs400(storeUploads(site.rootPath, dir, files), 'Upload failed: ');
+      const totalSize = await this.#recordSize(site.id);
+      const limit = this.#ctx.config.value.maxSiteSize;
+      if (totalSize <= limit) return { files: stored };
+      return { files: stored, warning: `Site size (${formatBytes(totalSize)}) exceeds the ${formatBytes(limit)} size limit`, totalSize };
     });
   }
 

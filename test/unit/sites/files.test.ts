@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent } from '../../helpers/app.ts';
+import { addAgent, type Caller } from '../../helpers/app.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;
@@ -21,7 +21,7 @@ s.after.each(async (ctx) => {
   await ctx.t.close();
 });
 
-const files = (t: SiteTestApp, id: string, path?: string, as?: Parameters<SiteTestApp['call']>[2]['as']) =>
+const files = (t: SiteTestApp, id: string, path?: string, as?: Caller) =>
   t.call('GET', `/api/sites/${id}/files${path === undefined ? '' : `?path=${encodeURIComponent(path)}`}`, { as });
 
 s('GET files: directories first, every field of the File entry, hidden files not listed, path echoed', async ({ t, site }) => {
