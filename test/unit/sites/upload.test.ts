@@ -17,7 +17,7 @@ s.after.each(async (ctx) => {
   await ctx.t.close();
 });
 
-const streamed = (originalName: string, content: string | Uint8Array): IncomingFile => ({
+const streamed = (originalName: string, content: string): IncomingFile => ({
   originalName,
   path: undefined,
   stream: () => new Blob([content]).stream(),
