@@ -11,6 +11,13 @@ import tunnelsAgentConfig from './tunnels/agent-config.ts';
 import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
+import sitesList from './sites/list.ts';
+import sitesCreate from './sites/create.ts';
+import sitesUpdate from './sites/update.ts';
+import sitesDelete from './sites/delete.ts';
+import sitesVerifyDns from './sites/verify-dns.ts';
+import sitesFilesList from './sites/files-list.ts';
+import sitesFilesDelete from './sites/files-delete.ts';
 import ticketScopesRegister from './tickets/scopes/register.ts';
 import ticketScopesList from './tickets/scopes/list.ts';
 import ticketScopesDelete from './tickets/scopes/delete.ts';
@@ -48,6 +55,13 @@ export const routes: readonly AnyRoute[] = [
   tunnelsMacPlist,
   tunnelsToggle,
   tunnelsDelete,
+  sitesList,
+  sitesCreate,
+  sitesUpdate,
+  sitesDelete,
+  sitesVerifyDns,
+  sitesFilesList,
+  sitesFilesDelete,
   // static /api/tickets/* paths (scopes, instances, assignments, sessions, inbox, validate) before /api/tickets/:ticketId
   ticketScopesRegister,
   ticketScopesList,

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './log.ts';
 import { OnboardingService } from './onboarding/service.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
+import { SiteService } from './sites/service.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
 import { TunnelService } from './tunnels/service.ts';
@@ -24,6 +25,7 @@ export interface Runtime {
   log: Logger;
   identities: IdentityRegistry;
   tunnels: TunnelService;
+  sites: SiteService;
   ticketing: TicketService;
   onboarding: OnboardingService;
   /** Registers cleanup (timers, child processes) run by `close()`. */
@@ -52,6 +54,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     identities,
     ticketing: new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain }),
     tunnels: new TunnelService(base),
+    sites: new SiteService(base),
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
     async close() {

@@ -1,5 +1,11 @@
 import { AppError, errorMessage } from './errors.ts';
 
+// Step prefixes shared by tunnels, sites and provisioning: the spec's words for which side effect failed.
+export const CERTIFICATE_FAILED = 'Certificate issuance failed';
+export const NGINX_FAILED = 'Nginx configuration failed';
+export const DIRECTORY_FAILED = 'Directory creation failed';
+export const STATE_FAILED = 'State persistence failed';
+
 /** One side effect of a multi-step operation, with the way to take it back. */
 export interface Step {
   /** The spec's prefix for this step's failure details, e.g. `Nginx configuration failed`. */

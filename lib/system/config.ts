@@ -155,6 +155,13 @@ const Timeouts = z
   })
   .strict();
 
+const Sites = z
+  .object({
+    /** static sites live in `<root>/<site id>`; nginx serves them from there */
+    root: absolutePath.default('/var/www/relay-sites'),
+  })
+  .strict();
+
 const Sandbox = z
   .object({
     /** name -> IPv4 answers; a name also answers for its subdomains; [] makes it not resolve */
@@ -180,6 +187,7 @@ export const SystemConfigSchema = z
     systemd: Systemd.prefault({}),
     pki: Pki.prefault({}),
     timeouts: Timeouts.prefault({}),
+    sites: Sites.prefault({}),
     sandbox: Sandbox.prefault({}),
   })
   .strict();

@@ -207,6 +207,17 @@ export interface PkiAdapter {
   writeCrl(): Promise<string>;
 }
 
+// ---------- site storage ----------
+
+export interface SiteStorageAdapter {
+  /** Where a site's files live: `<sites root>/<site id>`, the directory nginx serves. */
+  dirOf(siteId: string): string;
+  /** Creates the (empty) directory and returns its path; fails if it exists. */
+  create(siteId: string): Promise<string>;
+  /** Removes the directory with everything in it; a missing one is not an error. */
+  remove(siteId: string): Promise<void>;
+}
+
 // ---------- the bundle ----------
 
 export interface System {
@@ -218,4 +229,5 @@ export interface System {
   dns: DnsAdapter;
   stats: StatsAdapter;
   pki: PkiAdapter;
+  siteStorage: SiteStorageAdapter;
 }

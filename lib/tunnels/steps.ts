@@ -2,11 +2,9 @@ import type { Step } from '../steps.ts';
 import type { PendingState } from './allowed-ports.ts';
 import type { TunnelContext } from './context.ts';
 
-// Step prefixes: the spec's words for which side effect failed.
-export const CERTIFICATE_FAILED = 'Certificate issuance failed';
-export const NGINX_FAILED = 'Nginx configuration failed';
+export { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED } from '../steps.ts';
+
 const CHISEL_FAILED = 'Chisel reconfiguration failed';
-export const STATE_FAILED = 'State persistence failed';
 
 /** Rewrites the authfile from the records as they are (a repair: nothing to take back). */
 export function tunnelServerSyncStep(ctx: TunnelContext): Step {

@@ -157,6 +157,7 @@ function baseConfig(dir: string, ports: InfraPorts, paths: { nginx: string; cert
     chisel: { dir: join(dir, 'chisel') },
     authelia: { dir: join(dir, 'authelia') },
     systemd: { unitDir: join(dir, 'systemd') },
+    sites: { root: join(dir, 'sites') },
     timeouts: { defaultMs: 20_000, certbotMs: 60_000, downloadMs: 10_000 },
   };
 }

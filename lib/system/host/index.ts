@@ -1,6 +1,7 @@
 // The host system: every adapter drives the real program configured in the `system` section.
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
+import { createSiteStorage } from '../common/site-storage.ts';
 import { createStats } from '../common/stats.ts';
 import { systemPki } from '../pki/openssl-pki.ts';
 import type { System } from '../types.ts';
@@ -24,5 +25,6 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     dns: createHostDns(config),
     stats: createStats({ now }),
     pki,
+    siteStorage: createSiteStorage(config.sites.root),
   };
 }

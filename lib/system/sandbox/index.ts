@@ -27,6 +27,7 @@
  */
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
+import { createSiteStorage } from '../common/site-storage.ts';
 import { createStats } from '../common/stats.ts';
 import { systemPki } from '../pki/openssl-pki.ts';
 import type { System } from '../types.ts';
@@ -44,7 +45,7 @@ export { sandboxPaths } from './paths.ts';
 
 const controlsOf = new WeakMap<System, SandboxControls>();
 
-const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow']);
+const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow', 'siteStorage.dirOf']);
 
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
@@ -60,6 +61,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     dns: createSandboxDns(controls, ctx.sandboxDns),
     stats: createStats({ now }),
     pki,
+    siteStorage: createSiteStorage(sandboxPaths(ctx.dataDir).sites),
   };
   const system = {} as Record<keyof System, unknown>;
   for (const key of Object.keys(raw) as Array<keyof System>) system[key] = withFailureHooks(key, raw[key], controls);

@@ -16,5 +16,6 @@ export function sandboxPaths(dataDir: string) {
     chisel: join(root, 'chisel'),
     authelia: join(root, 'authelia'),
     pki: join(root, 'pki'),
+    sites: join(root, 'sites'),
   };
 }

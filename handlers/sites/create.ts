@@ -1,0 +1,17 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { SiteCreate } from '../../lib/sites/schema.ts';
+
+const CUSTOM_MESSAGE = 'Site created. Add an A record pointing the domain to this server, then verify DNS.';
+
+// POST /api/sites — managed: live when answered; custom: waits for verify-dns. The create answer has no allowedUsers.
+export default route<Record<string, never>, Record<string, never>, SiteCreate>({
+  method: 'POST',
+  path: '/api/sites',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: SiteCreate,
+  async handle({ body, services }) {
+    const { allowedUsers: _omitted, ...site } = await services.sites.create(body);
+    return json(site.type === 'custom' ? { ok: true, site, message: CUSTOM_MESSAGE } : { ok: true, site }, 201);
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { SiteIdParams } from '../../lib/sites/schema.ts';
+
+// DELETE /api/sites/:id — vhost, directory with its files, record.
+export default route<SiteIdParams>({
+  method: 'DELETE',
+  path: '/api/sites/:id',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: SiteIdParams,
+  async handle({ params, services }) {
+    await services.sites.delete(params.id);
+    return json({ ok: true });
+  },
+});

@@ -1,0 +1,17 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
+import { siteViewer } from '../../lib/sites/viewer.ts';
+
+// GET /api/sites/:id/files?path= — one directory; agents need sites:read and the site in allowedSites.
+export default route<SiteIdParams, FilesQuery>({
+  method: 'GET',
+  path: '/api/sites/:id/files',
+  access: { roles: ADMIN_OR_AGENT, capability: 'sites:read', gate: 'management' },
+  params: SiteIdParams,
+  query: FilesQuery,
+  async handle({ params, query, identity, services }) {
+    const site = services.sites.visibleSite(params.id, siteViewer(identity));
+    return json({ files: await services.sites.listFiles(site, query.path), path: query.path });
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { SiteIdParams, SitePatch } from '../../lib/sites/schema.ts';
+
+// PATCH /api/sites/:id — spaMode, autheliaProtected, allowedUsers; `message` when nothing changed.
+export default route<SiteIdParams, Record<string, never>, SitePatch>({
+  method: 'PATCH',
+  path: '/api/sites/:id',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: SiteIdParams,
+  body: SitePatch,
+  async handle({ params, body, services }) {
+    return json({ ok: true, ...(await services.sites.update(params.id, body)) });
+  },
+});

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { isoNow } from '../clock.ts';
+import { badRequest, validationFailed } from '../errors.ts';
+import type { SiteRecord } from '../state/schemas.ts';
+import { isFqdn } from '../system/names.ts';
+import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
+import { putSiteVhost, siteVhost, type SiteContext } from './context.ts';
+import { RESERVED_SITE_NAMES, type SiteCreate } from './schema.ts';
+
+interface Claim {
+  fqdn: string;
+  domain: string;
+  email: string;
+  release: () => void;
+}
+
+/** The box's own names (the base domain and its reserved subdomains) can never be a custom site. */
+function isBoxName(fqdn: string, domain: string): boolean {
+  if (fqdn === domain) return true;
+  const suffix = `.${domain}`;
+  return fqdn.endsWith(suffix) && RESERVED_SITE_NAMES.has(fqdn.slice(0, -suffix.length));
+}
+
+/**
+ * The spec's 400 rules in its order, checked and claimed in one synchronous run, so no other create
+ * slips in between check and claim. Returns the claim's release.
+ */
+function claim(ctx: SiteContext, input: SiteCreate): Claim {
+  const { domain, email } = ctx.config.value;
+  if (!domain || !email) throw badRequest('Domain and email must be configured before creating sites');
+  const { name, type } = input;
+  if (type === 'custom' && !input.customDomain) throw badRequest('Custom domain is required for custom type sites');
+  const sites = ctx.store.sites.value;
+  const tunnels = ctx.store.tunnels.value;
+  const fqdn = type === 'managed' ? `${name}.${domain}` : input.customDomain!;
+  const claimed = ctx.reservations.holds(name, fqdn);
+  if (claimed.name || sites.some((s) => s.name === name)) throw badRequest(`Site name '${name}' is already in use`);
+  if (type === 'managed' && RESERVED_SITE_NAMES.has(name)) throw badRequest(`Name '${name}' is reserved`);
+  if (type === 'managed' && tunnels.some((t) => t.subdomain === name)) throw badRequest(`Name '${name}' is already in use by a tunnel`);
+  if (!isFqdn(fqdn)) {
+    const field = type === 'managed' ? 'name' : 'customDomain';
+    throw validationFailed([{ path: field, message: `${fqdn} is not a valid domain name` }]);
+  }
+  if (type === 'custom' && isBoxName(fqdn, domain)) throw badRequest(`Domain '${fqdn}' is reserved`);
+  if (claimed.fqdn || sites.some((s) => s.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by another site`);
+  if (tunnels.some((t) => t.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by a tunnel`);
+  return { fqdn, domain, email, release: ctx.reservations.claim(name, fqdn) };
+}
+
+/**
+ * Managed: certificate, vhost, directory, record, so the site is live when answered. Custom:
+ * directory and record; the certificate and vhost come with verify-dns. A failure undoes the
+ * completed steps except the certificate, which is kept for a retry (as tunnels do).
+ */
+export async function createSite(ctx: SiteContext, input: SiteCreate): Promise<SiteRecord> {
+  const { fqdn, domain, email, release } = claim(ctx, input);
+  const { certs, proxy, siteStorage } = ctx.system;
+  const id = randomUUID();
+  const managed = input.type === 'managed';
+  const site: SiteRecord = {
+    id,
+    name: input.name,
+    fqdn,
+    type: input.type,
+    spaMode: input.spaMode,
+    autheliaProtected: input.autheliaProtected,
+    allowedUsers: [],
+    dnsVerified: managed,
+    certIssued: managed,
+    rootPath: siteStorage.dirOf(id),
+    createdAt: isoNow(ctx.clock),
+    totalSize: 0,
+  };
+  const live: Step[] = [
+    { failure: CERTIFICATE_FAILED, run: async () => void (await certs.issue(fqdn, email)) },
+    {
+      failure: NGINX_FAILED,
+      run: () => proxy.apply([putSiteVhost(site, domain)]),
+      undo: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(siteVhost(site, domain)) }]),
+    },
+  ];
+  try {
+    await runStepsOrFail('Failed to create site', [
+      ...(managed ? live : []),
+      { failure: DIRECTORY_FAILED, run: async () => void (await siteStorage.create(id)), undo: () => siteStorage.remove(id) },
+      { failure: STATE_FAILED, run: () => ctx.store.sites.update((list) => void list.push(site)) },
+    ]);
+  } finally {
+    release();
+  }
+  return site;
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { errorMessage } from '../../errors.ts';
+import { disallowedExtension } from './extensions.ts';
+import { relativeSegments, resolveInside, SitePathError } from './safe-path.ts';
+
+/** An uploaded file as the multipart body hands it over: a temp file on the Node edge, a stream elsewhere. */
+export interface IncomingFile {
+  originalName: string;
+  path: string | undefined;
+  stream(): ReadableStream<Uint8Array>;
+}
+
+interface Placement {
+  file: IncomingFile;
+  target: string;
+  relative: string;
+}
+
+/** Every name is checked before anything is written, so a refused upload leaves the site as it was. */
+async function plan(root: string, dir: string, files: readonly IncomingFile[]): Promise<Placement[]> {
+  const base = relativeSegments(dir);
+  const placements: Placement[] = [];
+  for (const file of files) {
+    const name = relativeSegments(file.originalName);
+    if (name.length === 0) throw new SitePathError('Every file needs a name');
+    const banned = disallowedExtension(name.at(-1)!);
+    if (banned) throw new SitePathError(`Files of type '${banned}' are not allowed`);
+    const segments = [...base, ...name];
+    placements.push({ file, target: await resolveInside(root, segments), relative: segments.join('/') });
+  }
+  return placements;
+}
+
+async function writeStream(stream: ReadableStream<Uint8Array>, to: string): Promise<void> {
+  const handle = await open(to, 'wx', 0o644);
+  try {
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await handle.write(value);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The temp file moves in (copied when it sits on another file system), else the stream is written out. */
+async function bringIn(file: IncomingFile, to: string): Promise<void> {
+  if (!file.path) return writeStream(file.stream(), to);
+  try {
+    await rename(file.path, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(file.path, to);
+  }
+  await chmod(to, 0o644);
+}
+
+/**
+ * Each file lands under a hidden temp name next to its target and is renamed over it when
+ * complete: a reader (nginx) or a concurrent upload of the same path sees the old file or the new
+ * one, never a mix, and an aborted upload leaves nothing (hidden names are never served).
+ */
+export async function storeUploads(root: string, dir: string, files: readonly IncomingFile[]): Promise<string[]> {
+  const placements = await plan(root, dir, files);
+  for (const { file, target } of placements) {
+    await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+    const temp = join(dirname(target), `.upload-${randomUUID()}`);
+    try {
+      await bringIn(file, temp);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw new SitePathError(`could not store ${file.originalName}: ${errorMessage(error)}`);
+    }
+  }
+  return placements.map((p) => p.relative);
+}

@@ -1,0 +1,64 @@
+import { AppError, errorMessage } from '../errors.ts';
+import type { SiteRecord } from '../state/schemas.ts';
+import { NGINX_FAILED, STATE_FAILED } from '../steps.ts';
+import { applyPortalRules } from './access-rules.ts';
+import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
+import type { SitePatch } from './schema.ts';
+
+export interface SiteUpdate {
+  site: SiteRecord;
+  /** set when nothing changed */
+  message?: string;
+}
+
+const UPDATE_FAILED = 'Failed to update site configuration';
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * New vhost first (only when it is live and its rendering changes), then the record, then the
+ * portal's access rules. The record is saved before the portal is touched, so a portal failure
+ * answers the spec's "Site saved but ..." with the change kept.
+ */
+export function updateSite(ctx: SiteContext, id: string, patch: SitePatch): Promise<SiteUpdate> {
+  return ctx.locks.run(id, async () => {
+    const current = findSite(ctx, id);
+    if (!current) throw new AppError(404, SITE_NOT_FOUND);
+    const next: SiteRecord = {
+      ...current,
+      spaMode: patch.spaMode ?? current.spaMode,
+      autheliaProtected: patch.autheliaProtected ?? current.autheliaProtected,
+      allowedUsers: patch.allowedUsers ?? current.allowedUsers,
+    };
+    const vhostChanged = next.spaMode !== current.spaMode || next.autheliaProtected !== current.autheliaProtected;
+    const portalChanged = next.autheliaProtected !== current.autheliaProtected || !sameList(next.allowedUsers, current.allowedUsers);
+    if (!vhostChanged && !portalChanged) return { site: current, message: 'No changes' };
+
+    const { domain } = ctx.config.value;
+    const rewriteVhost = current.certIssued && vhostChanged;
+    if (rewriteVhost) {
+      try {
+        await ctx.system.proxy.apply([putSiteVhost(next, domain)]);
+      } catch (error) {
+        throw new AppError(500, UPDATE_FAILED, `${NGINX_FAILED}: ${errorMessage(error)}`);
+      }
+    }
+    try {
+      await ctx.store.sites.update((list) => {
+        const index = list.findIndex((s) => s.id === id);
+        if (index < 0) throw new Error('the site record disappeared');
+        list[index] = next;
+      });
+    } catch (error) {
+      if (rewriteVhost) await ctx.system.proxy.apply([putSiteVhost(current, domain)]).catch(() => undefined);
+      throw new AppError(500, UPDATE_FAILED, `${STATE_FAILED}: ${errorMessage(error)}`);
+    }
+    if (portalChanged) {
+      try {
+        await applyPortalRules(ctx);
+      } catch (error) {
+        throw new AppError(500, 'Site saved but the service configuration failed', errorMessage(error));
+      }
+    }
+    return { site: next };
+  });
+}

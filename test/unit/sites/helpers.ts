@@ -1,0 +1,39 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import type { VhostState } from '../../../lib/system/types.ts';
+
+export const DOMAIN = 'example.test';
+
+export interface SiteTestApp extends TestApp {
+  sandbox: SandboxControls;
+}
+
+/** A sandbox app after onboarding (domain example.test, host ip 203.0.113.10). */
+export async function siteApp(options?: TestAppOptions): Promise<SiteTestApp> {
+  const t = await makeTestApp(options);
+  await completeOnboarding(t, DOMAIN);
+  return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
+}
+
+export function createSite(t: TestApp, body: Record<string, unknown>, as: Parameters<TestApp['call']>[2] = {}) {
+  return t.call('POST', '/api/sites', { ...as, body });
+}
+
+export async function managedSite(t: TestApp, name: string, extra: Record<string, unknown> = {}) {
+  const res = await createSite(t, { name, type: 'managed', ...extra });
+  if (res.status !== 201) throw new Error(`create ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.site as { id: string; name: string; fqdn: string; rootPath: string };
+}
+
+export function siteVhostState(t: TestApp, fqdn: string): Promise<VhostState> {
+  const { proxy } = t.services.system;
+  return proxy.state(proxy.vhostName({ kind: 'site', fqdn, root: '/x', spaMode: false, protected: false }));
+}
+
+/** The site directories that exist under the sites root. */
+export function siteDirectories(t: TestApp): string[] {
+  const root = dirname(t.services.system.siteStorage.dirOf('00000000-0000-4000-8000-000000000000'));
+  return existsSync(root) ? readdirSync(root) : [];
+}

@@ -1,0 +1,185 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent } from '../../helpers/app.ts';
+import { createSite, DOMAIN, managedSite, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
+
+const s = suite<{ t: SiteTestApp }>('sites: list, settings, delete, verify-dns', {} as { t: SiteTestApp });
+s.before.each(async (ctx) => {
+  ctx.t = await siteApp();
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+const MISSING = '0b6f3e1c-1c9a-4e0e-9a53-2f4f3d0c6a11';
+
+s('GET /api/sites: newest first with allowedUsers; agents see only their allowedSites', async ({ t }) => {
+  await managedSite(t, 'one');
+  await managedSite(t, 'two');
+  await managedSite(t, 'three');
+  const admin = await t.call('GET', '/api/sites');
+  assert.equal(admin.body.sites.map((x: { name: string }) => x.name), ['three', 'two', 'one']);
+  assert.equal(admin.body.sites[0].allowedUsers, []);
+  await addAgent(t, 'bot', ['sites:read'], ['one', 'three']);
+  const agent = await t.call('GET', '/api/sites', { as: { agent: 'bot', serial: 'A3' } });
+  assert.equal(agent.body.sites.map((x: { name: string }) => x.name), ['three', 'one']);
+  await addAgent(t, 'nocap', [], ['one']);
+  const denied = await t.call('GET', '/api/sites', { as: { agent: 'nocap', serial: 'A5' } });
+  assert.equal([denied.status, denied.body], [403, { error: 'Insufficient certificate capability' }]);
+});
+
+s('the admin list is cached until the collection changes', async ({ t }) => {
+  await managedSite(t, 'one');
+  const first = t.services.sites.listJson();
+  assert.is(t.services.sites.listJson(), first);
+  await managedSite(t, 'two');
+  assert.is.not(t.services.sites.listJson(), first);
+});
+
+s('PATCH: nothing changed answers {ok, site, message}; no vhost or portal work', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  const reloads = t.sandbox.eventsOf('proxy.reload').length;
+  const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { spaMode: false } });
+  assert.is(res.status, 200);
+  assert.is(res.body.ok, true);
+  assert.is(res.body.message, 'No changes');
+  assert.is(res.body.site.id, site.id);
+  assert.is(t.sandbox.eventsOf('proxy.reload').length, reloads);
+  assert.is(t.sandbox.eventsOf('authPortal.restart').length, 0);
+});
+
+s('PATCH spaMode regenerates the live vhost; autheliaProtected and allowedUsers rewrite the portal rules and restart it', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  const vhostFile = () => t.services.system.proxy.state(`relay-site-blog.${DOMAIN}.conf`);
+  assert.ok((await vhostFile()).written);
+  const spa = await t.call('PATCH', `/api/sites/${site.id}`, { body: { spaMode: true } });
+  assert.is(spa.status, 200);
+  assert.is(spa.body.site.spaMode, true);
+  assert.is(spa.body.message, undefined);
+  assert.is(t.sandbox.eventsOf('authPortal.restart').length, 0, 'spaMode alone does not touch the portal');
+  const guarded = await t.call('PATCH', `/api/sites/${site.id}`, { body: { autheliaProtected: true, allowedUsers: ['alice', 'bob'] } });
+  assert.is(guarded.status, 200);
+  assert.equal(guarded.body.site.allowedUsers, ['alice', 'bob']);
+  assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [{ fqdn: `blog.${DOMAIN}`, allowedUsers: ['alice', 'bob'] }] });
+  assert.is(t.sandbox.eventsOf('authPortal.restart').length, 1);
+  const stored = t.services.store.sites.value[0];
+  assert.equal([stored.spaMode, stored.autheliaProtected, stored.allowedUsers], [true, true, ['alice', 'bob']]);
+});
+
+s('PATCH: a failed nginx test answers 500 with "Nginx configuration failed:" and keeps the record', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] bad');
+  const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { spaMode: true } });
+  assert.is(res.status, 500);
+  assert.is(res.body.error, 'Failed to update site configuration');
+  assert.ok(res.body.details.startsWith('Nginx configuration failed: '), res.body.details);
+  assert.is(t.services.store.sites.value[0].spaMode, false);
+});
+
+s('PATCH: a failed portal restart answers "Site saved but the service configuration failed" with the change kept', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  t.sandbox.failNext('authPortal.restart', 'authelia exited 1');
+  const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } });
+  assert.is(res.status, 500);
+  assert.equal(res.body, { error: 'Site saved but the service configuration failed', details: 'authelia exited 1' });
+  assert.equal(t.services.store.sites.value[0].allowedUsers, ['alice']);
+});
+
+s('PATCH validation: allowedUsers entries need at least one character; 404 for an unknown site; 400 for a malformed id', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  const bad = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: [''] } });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.details.issues[0].path, 'allowedUsers.0');
+  assert.equal((await t.call('PATCH', `/api/sites/${MISSING}`, { body: { spaMode: true } })).body, { error: 'Site not found' });
+  const malformed = await t.call('PATCH', '/api/sites/not-a-uuid', { body: { spaMode: true } });
+  assert.equal([malformed.status, malformed.body.error], [400, 'Validation failed']);
+});
+
+s('DELETE removes the vhost, the directory with its files and the record; the certificate stays', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  writeFileSync(join(site.rootPath, 'index.html'), '<h1>hi</h1>');
+  const res = await t.call('DELETE', `/api/sites/${site.id}`);
+  assert.equal([res.status, res.body], [200, { ok: true }]);
+  assert.is((await siteVhostState(t, `blog.${DOMAIN}`)).written, false);
+  assert.not.ok(existsSync(site.rootPath));
+  assert.equal(t.services.store.sites.value, []);
+  assert.ok(await t.services.system.certs.has(`blog.${DOMAIN}`));
+  assert.equal((await t.call('DELETE', `/api/sites/${site.id}`)).body, { error: 'Site not found' });
+});
+
+s('DELETE of a protected site drops its portal rule', async ({ t }) => {
+  const site = await managedSite(t, 'blog', { autheliaProtected: true });
+  await t.call('DELETE', `/api/sites/${site.id}`);
+  assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [] });
+});
+
+s('DELETE: a failed nginx step answers 500 "Failed to delete site" and keeps files and record', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
+  const res = await t.call('DELETE', `/api/sites/${site.id}`);
+  assert.is(res.status, 500);
+  assert.is(res.body.error, 'Failed to delete site');
+  assert.ok(res.body.details.startsWith('Nginx configuration failed: '));
+  assert.ok(existsSync(site.rootPath));
+  assert.is(t.services.store.sites.value.length, 1);
+});
+
+s('verify-dns: 400 for managed sites, 404 for unknown ones', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  assert.equal((await t.call('POST', `/api/sites/${site.id}/verify-dns`)).body, { error: 'DNS verification is only needed for custom domains' });
+  const missing = await t.call('POST', `/api/sites/${MISSING}/verify-dns`);
+  assert.equal([missing.status, missing.body], [404, { error: 'Site not found' }]);
+});
+
+s('verify-dns: ok false with what the name resolves to, then live once it points at the host', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  const id = body.site.id;
+  const unresolved = await t.call('POST', `/api/sites/${id}/verify-dns`);
+  assert.is(unresolved.status, 200);
+  assert.equal({ ...unresolved.body, message: 'x' }, { ok: false, fqdn: 'shop.customer.example', expectedIp: '203.0.113.10', resolvedIps: [], message: 'x' });
+  t.sandbox.setDns('shop.customer.example', ['198.51.100.4']);
+  const elsewhere = await t.call('POST', `/api/sites/${id}/verify-dns`);
+  assert.equal(elsewhere.body.resolvedIps, ['198.51.100.4']);
+  assert.match(elsewhere.body.message, '198.51.100.4');
+  t.sandbox.setDns('shop.customer.example', ['203.0.113.10']);
+  const live = await t.call('POST', `/api/sites/${id}/verify-dns`);
+  assert.is(live.body.ok, true);
+  assert.ok(await t.services.system.certs.has('shop.customer.example'));
+  assert.ok((await siteVhostState(t, 'shop.customer.example')).enabled);
+  const stored = t.services.store.sites.value[0];
+  assert.equal([stored.dnsVerified, stored.certIssued], [true, true]);
+  const again = await t.call('POST', `/api/sites/${id}/verify-dns`);
+  assert.equal(again.body, { ok: true, message: 'DNS already verified and certificate issued' });
+});
+
+s('verify-dns: the two 500s, and the record stays unverified', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  t.sandbox.setDns('shop.customer.example', ['203.0.113.10']);
+  t.sandbox.failNext('certs.issue', 'rate limited');
+  const cert = await t.call('POST', `/api/sites/${body.site.id}/verify-dns`);
+  assert.equal([cert.status, cert.body], [500, { error: 'DNS verified but certificate issuance failed', details: 'rate limited' }]);
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] y');
+  const nginx = await t.call('POST', `/api/sites/${body.site.id}/verify-dns`);
+  assert.is(nginx.status, 500);
+  assert.is(nginx.body.error, 'Certificate issued but nginx configuration failed');
+  assert.equal([t.services.store.sites.value[0].dnsVerified, t.services.store.sites.value[0].certIssued], [false, false]);
+  assert.is((await siteVhostState(t, 'shop.customer.example')).written, false);
+});
+
+s('settings, delete and verify-dns are admin-only', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  await addAgent(t, 'bot', ['sites:read', 'sites:write'], ['blog']);
+  const as = { agent: 'bot', serial: 'A3' };
+  for (const [method, path, body] of [
+    ['PATCH', `/api/sites/${site.id}`, { spaMode: true }],
+    ['DELETE', `/api/sites/${site.id}`, undefined],
+    ['POST', `/api/sites/${site.id}/verify-dns`, undefined],
+  ] as const) {
+    const res = await t.call(method, path, { as, body });
+    assert.equal([res.status, res.body], [403, { error: 'Insufficient certificate scope' }], `${method} ${path}`);
+  }
+});
+
+s.run();
