@@ -11,6 +11,11 @@ import tunnelsAgentConfig from './tunnels/agent-config.ts';
 import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
+import usersList from './users/list.ts';
+import usersCreate from './users/create.ts';
+import usersUpdate from './users/update.ts';
+import usersDelete from './users/delete.ts';
+import usersResetTotp from './users/reset-totp.ts';
 import ticketScopesRegister from './tickets/scopes/register.ts';
 import ticketScopesList from './tickets/scopes/list.ts';
 import ticketScopesDelete from './tickets/scopes/delete.ts';
@@ -48,6 +53,11 @@ export const routes: readonly AnyRoute[] = [
   tunnelsMacPlist,
   tunnelsToggle,
   tunnelsDelete,
+  usersList,
+  usersCreate,
+  usersUpdate,
+  usersDelete,
+  usersResetTotp,
   // static /api/tickets/* paths (scopes, instances, assignments, sessions, inbox, validate) before /api/tickets/:ticketId
   ticketScopesRegister,
   ticketScopesList,

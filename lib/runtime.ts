@@ -8,6 +8,8 @@ import type { System } from './system/types.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
 import { TunnelService } from './tunnels/service.ts';
+import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
+import { UserService } from './users/service.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -26,6 +28,9 @@ export interface Runtime {
   tunnels: TunnelService;
   ticketing: TicketService;
   onboarding: OnboardingService;
+  users: UserService;
+  /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
+  hasher: PasswordHasher;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -47,12 +52,15 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const log = deps.log ?? createLogger();
   const base = { ...deps, clock, log };
   const identities = new IdentityRegistry(deps.store);
+  const hasher = createPasswordHasher();
   const services: Runtime = {
     ...base,
     identities,
     ticketing: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
-    onboarding: new OnboardingService(base),
+    onboarding: new OnboardingService(base, { hashPassword: hasher.hash }),
+    users: new UserService({ ...base, hasher }),
+    hasher,
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -61,6 +69,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     },
   };
   // a run in progress finishes its current task before the store is flushed
+  services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
   return services;
