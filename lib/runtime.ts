@@ -7,6 +7,7 @@ import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
+import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
@@ -29,6 +30,7 @@ export interface Runtime {
   ticketing: TicketService;
   onboarding: OnboardingService;
   users: UserService;
+  invitations: InvitationService;
   /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
   hasher: PasswordHasher;
   /** Registers cleanup (timers, child processes) run by `close()`. */
@@ -53,13 +55,15 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const base = { ...deps, clock, log };
   const identities = new IdentityRegistry(deps.store);
   const hasher = createPasswordHasher();
+  const users = new UserService({ ...base, hasher });
   const services: Runtime = {
     ...base,
     identities,
     ticketing: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base, { hashPassword: hasher.hash }),
-    users: new UserService({ ...base, hasher }),
+    users,
+    invitations: new InvitationService({ ...base, users }),
     hasher,
     onClose: (task) => void closers.push(task),
     async close() {

@@ -39,9 +39,13 @@ export class UserService {
     return this.#listCache.bytes;
   }
 
+  async exists(username: string): Promise<boolean> {
+    return (await this.#read()).some((u) => u.username === username);
+  }
+
   async create(input: UserCreate): Promise<PublicUser> {
     // checked before hashing as well, so a duplicate does not cost a second of CPU
-    this.#assertAbsent(await this.#read(), input.username);
+    if (await this.exists(input.username)) throw new AppError(409, USER_ERRORS.exists);
     const user: PortalUser = { ...input, password: await this.#hash(input.password) };
     await this.#change((users) => {
       this.#assertAbsent(users, input.username);
@@ -95,7 +99,8 @@ export class UserService {
     try {
       return await this.#serial(() => this.#setNewTotp(username));
     } catch (error) {
-      this.#deps.log.warn(`TOTP enrollment of '${username}' failed; an admin can reset it: ${errorMessage(error)}`);
+      const reason = error instanceof AppError ? `${error.message}: ${String(error.details)}` : errorMessage(error);
+      this.#deps.log.warn(`TOTP enrollment of '${username}' failed; an admin can reset it: ${reason}`);
       return null;
     }
   }

@@ -1,5 +1,6 @@
 // A sandbox app after onboarding, hashing at bcrypt cost 4 (cost 12 takes a second per hash; one
 // test checks the real cost), with helpers to seed and read the portal's users.
+import { InvitationService } from '../../../lib/invitations/service.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { PortalUser } from '../../../lib/system/types.ts';
 import { createPasswordHasher } from '../../../lib/users/password-hasher.ts';
@@ -16,6 +17,7 @@ export function withCheapHashing(t: TestApp): TestApp {
   const hasher = createPasswordHasher(4);
   t.services.hasher = hasher;
   t.services.users = new UserService({ ...t.services, hasher });
+  t.services.invitations = new InvitationService({ ...t.services, users: t.services.users });
   t.services.onClose(() => hasher.close());
   return t;
 }
