@@ -1,6 +1,7 @@
 // bcrypt at cost 12 takes about a second of CPU; on the main thread (even bcryptjs's chunked async
 // form) it would hold every other request for up to 100 ms at a time. Hashes run on one worker
-// thread instead, started on first use and unreferenced while idle, so it never holds the process open.
+// thread instead. The thread is started when a hash is asked for and stopped once none is left:
+// starting it costs a few ms next to a second of hashing, and an idle panel keeps no thread's memory.
 import { Worker } from 'node:worker_threads';
 import { BCRYPT_COST } from '../auth/passwords.ts';
 
@@ -41,9 +42,14 @@ export function createPasswordHasher(cost = BCRYPT_COST): PasswordHasher {
       pending.delete(id);
       if (hash) p?.resolve(hash);
       else p?.reject(new Error(error ?? 'bcrypt worker gave no hash'));
-      if (pending.size === 0) w.unref();
+      if (pending.size === 0 && worker === w) {
+        worker = null;
+        void w.terminate();
+      }
     });
-    w.on('error', failAll);
+    w.on('error', (error) => {
+      if (worker === w) failAll(error);
+    });
     w.on('exit', (code) => {
       if (worker === w) failAll(new Error(`bcrypt worker exited with code ${code}`));
     });
@@ -57,7 +63,6 @@ export function createPasswordHasher(cost = BCRYPT_COST): PasswordHasher {
         const w = ensureWorker();
         const id = nextId++;
         pending.set(id, { resolve, reject });
-        w.ref();
         w.postMessage({ id, password, cost });
       });
     },
