@@ -59,21 +59,20 @@ export class UserService {
   async update(username: string, patch: UserUpdate): Promise<PublicUser> {
     this.#find(await this.#read(), username);
     const password = patch.password === undefined ? undefined : await this.#hash(patch.password);
-    let updated: PortalUser | undefined;
-    await this.#change((users) => {
+    const next = await this.#change((users) => {
       const current = this.#find(users, username);
-      updated = {
+      const updated: PortalUser = {
         ...current,
         displayname: patch.displayname ?? current.displayname,
         email: patch.email ?? current.email,
         groups: patch.groups ?? current.groups,
         password: password ?? current.password,
       };
-      return users.map((u) => (u.username === username ? updated! : u));
+      return users.map((u) => (u.username === username ? updated : u));
     });
     this.#deps.log.info(`Portal user '${username}' updated (${Object.keys(patch).join(', ')})`);
     await this.#restartPortal();
-    return publicUser(updated!);
+    return publicUser(this.#find(next, username));
   }
 
   async delete(username: string): Promise<void> {
@@ -133,8 +132,8 @@ export class UserService {
     }
   }
 
-  /** Reads the database, applies `edit` (which may throw an AppError) and writes the result. */
-  #change(edit: (users: readonly PortalUser[]) => PortalUser[]): Promise<void> {
+  /** Reads the database, applies `edit` (which may throw an AppError), writes and returns the result. */
+  #change(edit: (users: readonly PortalUser[]) => PortalUser[]): Promise<readonly PortalUser[]> {
     return this.#serial(async () => {
       const next = edit(await this.#read());
       try {
@@ -142,6 +141,7 @@ export class UserService {
       } catch (error) {
         throw new AppError(500, USER_ERRORS.write, errorMessage(error));
       }
+      return next;
     });
   }
 

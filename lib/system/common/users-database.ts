@@ -9,9 +9,14 @@ const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const HEADER = ' Authelia users database, managed by relay-panel (the users API). Hand edits and comments are kept.';
 type Fields = Omit<PortalUser, 'username'>;
 
+/** Only the position and code of a syntax error: yaml's message quotes the line, which may hold a hash. */
 function parse(text: string): Document.Parsed {
   const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new SystemError(`users database is not valid YAML: ${doc.errors[0].message}`);
+  const [error] = doc.errors;
+  if (error) {
+    const at = error.linePos?.[0];
+    throw new SystemError(`users database is not valid YAML (${at ? `line ${at.line}, column ${at.col}: ` : ''}${error.code})`);
+  }
   return doc;
 }
 

@@ -71,7 +71,9 @@ s('rules: new or changed hashes must be bcrypt, usernames valid and unique; brok
   assert.throws(() => updateUsersDatabase(HAND_EDITED, [{ ...users[0]!, password: 'plain' }]), /not a bcrypt hash/);
   assert.throws(() => updateUsersDatabase(null, [users[0]!, users[0]!]), /Duplicate/);
   assert.throws(() => updateUsersDatabase(null, [{ ...users[0]!, username: '../x' }]));
-  assert.throws(() => parseUsersDatabase('users:\n  a: [unclosed\n'), /not valid YAML/);
+  assert.throws(() => parseUsersDatabase('users:\n  a: [unclosed\n'), /not valid YAML \(line \d+, column \d+: [A-Z_]+\)$/);
+  // the error names the place, never the text there (a hash, say)
+  assert.throws(() => parseUsersDatabase(`users:\n  a:\n    password: [${hashA}\n`), (e: Error) => !e.message.includes(hashA));
   assert.throws(() => updateUsersDatabase('users: {\n', []), /not valid YAML/);
   assert.equal(parseUsersDatabase('users:\n'), []);
   assert.equal(parseUsersDatabase('# nothing yet\n'), []);
