@@ -205,15 +205,18 @@ s('a broken hand edit answers 500 Failed to read user database, never overwrites
   assert.is(await readFile(usersFile(), 'utf8'), 'users:\n  alice: [broken\n');
 });
 
-s('500 Failed to hash password; nothing written', async () => {
+s('500 Failed to hash password (POST and PUT); nothing written', async () => {
+  await t.call('POST', '/api/users', { body: newUser('alice') });
+  const before = await portalUsers(t);
   t.services.users = new UserService({ ...t.services, hasher: { hash: async () => Promise.reject(new Error('worker died')), close: async () => {} } });
-  const res = await t.call('POST', '/api/users', { body: newUser('alice') });
+  const res = await t.call('POST', '/api/users', { body: newUser('bob') });
   assert.is(res.status, 500);
   assert.is(res.body.error, 'Failed to hash password');
-  await t.call('POST', '/api/users', { body: newUser('alice') }).catch(() => {});
-  assert.is((await portalUsers(t)).length, 0);
-  const put = await t.call('PUT', '/api/users/alice', { body: { password: 'long-enough' } });
-  assert.is(put.status, 404);
+  const put = await t.call('PUT', '/api/users/alice', { body: { password: 'long-enough', displayname: 'Changed' } });
+  assert.is(put.status, 500);
+  assert.is(put.body.error, 'Failed to hash password');
+  assert.equal(await portalUsers(t), before, 'nothing written');
+  assert.is((await t.call('PUT', '/api/users/alice', { body: { displayname: 'Changed' } })).status, 200, 'no password, no hash');
 });
 
 s('a failed portal restart is logged and the change still succeeds', async () => {
