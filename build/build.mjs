@@ -22,9 +22,29 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The bcrypt worker (lib/users/hash-worker.mjs) as one CommonJS script, inlined into the bundle and
+ * started with `new Worker(source, { eval: true })`: the server stays a single file.
+ */
+async function hashWorkerSource() {
+  const result = await build({
+    entryPoints: [`${root}lib/users/hash-worker.mjs`],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'error',
+  });
+  return result.outputFiles[0].text;
+}
+
 export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
   const result = await build({
+    define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(await hashWorkerSource()) },
     entryPoints: [`${root}lib/cli.ts`],
     outfile,
     bundle: true,

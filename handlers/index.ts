@@ -18,6 +18,16 @@ import sitesDelete from './sites/delete.ts';
 import sitesVerifyDns from './sites/verify-dns.ts';
 import sitesFilesList from './sites/files-list.ts';
 import sitesFilesDelete from './sites/files-delete.ts';
+import usersList from './users/list.ts';
+import usersCreate from './users/create.ts';
+import usersUpdate from './users/update.ts';
+import usersDelete from './users/delete.ts';
+import usersResetTotp from './users/reset-totp.ts';
+import invitationsList from './invitations/list.ts';
+import invitationsCreate from './invitations/create.ts';
+import invitationsDelete from './invitations/delete.ts';
+import inviteShow from './invite/show.ts';
+import inviteAccept from './invite/accept.ts';
 import ticketScopesRegister from './tickets/scopes/register.ts';
 import ticketScopesList from './tickets/scopes/list.ts';
 import ticketScopesDelete from './tickets/scopes/delete.ts';
@@ -62,6 +72,16 @@ export const routes: readonly AnyRoute[] = [
   sitesVerifyDns,
   sitesFilesList,
   sitesFilesDelete,
+  usersList,
+  usersCreate,
+  usersUpdate,
+  usersDelete,
+  usersResetTotp,
+  invitationsList,
+  invitationsCreate,
+  invitationsDelete,
+  inviteShow,
+  inviteAccept,
   // static /api/tickets/* paths (scopes, instances, assignments, sessions, inbox, validate) before /api/tickets/:ticketId
   ticketScopesRegister,
   ticketScopesList,

@@ -8,7 +8,10 @@ import type { System } from './system/types.ts';
 import { SiteService } from './sites/service.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
+import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
+import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
+import { UserService } from './users/service.ts';
 
 export type Mode = 'development' | 'production';
 
@@ -28,6 +31,10 @@ export interface Runtime {
   sites: SiteService;
   ticketing: TicketService;
   onboarding: OnboardingService;
+  users: UserService;
+  invitations: InvitationService;
+  /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
+  hasher: PasswordHasher;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -49,13 +56,18 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const log = deps.log ?? createLogger();
   const base = { ...deps, clock, log };
   const identities = new IdentityRegistry(deps.store);
+  const hasher = createPasswordHasher();
+  const users = new UserService({ ...base, hasher });
   const services: Runtime = {
     ...base,
     identities,
     ticketing: new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain }),
     tunnels: new TunnelService(base),
     sites: new SiteService(base),
-    onboarding: new OnboardingService(base),
+    onboarding: new OnboardingService(base, { hashPassword: hasher.hash }),
+    users,
+    invitations: new InvitationService({ ...base, users }),
+    hasher,
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -64,6 +76,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     },
   };
   // a run in progress finishes its current task before the store is flushed
+  services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
   return services;

@@ -54,10 +54,14 @@ export const InvitationRecord = z.object({
   id: z.string(),
   username: z.string(),
   email: z.string(),
-  /** sha-256 of the token; the token itself is only ever shown once */
+  /** the portal user's display name once accepted */
+  displayname: z.string(),
+  groups: z.array(z.string()),
+  /** sha-256 (hex) of the token; the token itself is shown once, in the create answer */
   tokenHash: z.string(),
   createdAt: isoTimestamp,
   expiresAt: isoTimestamp,
+  used: z.boolean(),
   acceptedAt: isoTimestamp.nullable(),
 });
 export type InvitationRecord = z.infer<typeof InvitationRecord>;

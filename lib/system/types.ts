@@ -129,8 +129,10 @@ export interface ProtectedSiteRule {
 export interface AuthPortalAdapter {
   /** Configuration, secrets (generated once, 0600) and service; idempotent across retries. */
   install(opts: { domain: string }): Promise<void>;
-  readUsers(): Promise<PortalUser[]>;
-  writeUsers(users: PortalUser[]): Promise<void>;
+  /** Unchanged file, same array: treat it as read-only. */
+  readUsers(): Promise<readonly PortalUser[]>;
+  /** The whole list; the file is edited in place so an operator's comments survive. */
+  writeUsers(users: readonly PortalUser[]): Promise<void>;
   /** Stores a TOTP secret for the user through the portal's storage CLI. */
   setTotp(username: string, base32Secret: string): Promise<void>;
   setAccessRules(rules: ProtectedSiteRule[]): Promise<void>;

@@ -14,6 +14,7 @@ export interface TestRequest {
   path?: string;
   method?: string;
   headers?: Record<string, string>;
+  body?: string;
   tls?: { ca?: string | Buffer; cert?: string; key?: string; rejectUnauthorized?: boolean };
 }
 
@@ -39,6 +40,6 @@ export function loopbackRequest(r: TestRequest): Promise<TestResponse> {
       : httpRequest(common, onResponse);
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error('request timed out')));
-    req.end();
+    req.end(r.body);
   });
 }

@@ -1,11 +1,14 @@
 // Authelia's files, shared by host and sandbox: configuration, users database, secrets and the
-// access rules. Files are JSON, which is valid YAML 1.2, so what we write we can read back exactly.
+// access rules. The configuration is JSON (valid YAML 1.2) and fully ours; the users database is
+// real YAML that operators may edit by hand (lib/system/common/users-database.ts).
 import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn, assertUsername } from '../names.ts';
 import { SystemError, type PortalUser, type ProtectedSiteRule } from '../types.ts';
+import { parseUsersDatabase, updateUsersDatabase } from './users-database.ts';
 import { readOrNull } from './fs.ts';
 
 export interface PortalSecrets {
@@ -31,8 +34,6 @@ export interface PortalRenderContext {
   storagePath: string;
   notifierPath: string;
 }
-
-const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 export function renderAccessRules(rules: ProtectedSiteRule[], adminGroup: string): Array<Record<string, unknown>> {
   return rules.flatMap((r) => {
@@ -66,32 +67,6 @@ export function renderPortalConfiguration(c: PortalRenderContext): string {
   return `# managed by relay-panel (JSON is YAML); changes here are overwritten\n${JSON.stringify(config, null, 2)}\n`;
 }
 
-export function renderUsersDatabase(users: PortalUser[]): string {
-  const out: Record<string, { displayname: string; password: string; email: string; groups: string[] }> = {};
-  for (const u of users) {
-    assertUsername(u.username);
-    if (!BCRYPT.test(u.password)) throw new SystemError(`Password of '${u.username}' is not a bcrypt hash`);
-    if (out[u.username]) throw new SystemError(`Duplicate user '${u.username}'`);
-    out[u.username] = { displayname: u.displayname, password: u.password, email: u.email, groups: [...u.groups] };
-  }
-  return `# managed by relay-panel (JSON is YAML)\n${JSON.stringify({ users: out }, null, 2)}\n`;
-}
-
-export function parseUsersDatabase(text: string): PortalUser[] {
-  const body = text.replace(/^#.*$/gm, '').trim();
-  if (body === '') return [];
-  const parsed = JSON.parse(body) as { users?: Record<string, Partial<PortalUser>> | null };
-  return Object.entries(parsed.users ?? {})
-    .map(([username, u]) => ({
-      username,
-      displayname: String(u.displayname ?? username),
-      email: String(u.email ?? ''),
-      groups: Array.isArray(u.groups) ? u.groups.map(String) : [],
-      password: String(u.password ?? ''),
-    }))
-    .sort((a, b) => a.username.localeCompare(b.username));
-}
-
 /**
  * A TOTP secret as Authelia takes it: base32 (RFC 4648 alphabet), its `=` padding stripped.
  * Host and sandbox both store the stripped form.
@@ -113,6 +88,7 @@ export class PortalFiles {
   private readonly statePath: string;
   readonly storagePath: string;
   private readonly notifierPath: string;
+  #usersCache: { version: string; users: readonly PortalUser[] } | null = null;
 
   constructor(
     readonly dir: string,
@@ -143,7 +119,7 @@ export class PortalFiles {
     assertFqdn(domain);
     const state = { ...(await this.state()), domain };
     await this.saveState(state);
-    if ((await readOrNull(this.usersPath)) === null) await writeSecretFile(this.usersPath, renderUsersDatabase([]));
+    if ((await readOrNull(this.usersPath)) === null) await writeSecretFile(this.usersPath, updateUsersDatabase(null, []));
     await this.writeConfiguration(state);
   }
 
@@ -154,13 +130,23 @@ export class PortalFiles {
     await this.writeConfiguration(state);
   }
 
-  async readUsers(): Promise<PortalUser[]> {
+  /**
+   * The users, parsed again only when the file changed (a stat per call): the panel's own writes
+   * and an operator's hand edits are both seen on the next read. The same array comes back while
+   * the file is unchanged, so callers may cache what they derive from it by identity.
+   */
+  async readUsers(): Promise<readonly PortalUser[]> {
+    const version = await fileVersion(this.usersPath);
+    if (this.#usersCache?.version === version) return this.#usersCache.users;
     const text = await readOrNull(this.usersPath);
-    return text === null ? [] : parseUsersDatabase(text);
+    const users = text === null ? [] : parseUsersDatabase(text);
+    this.#usersCache = { version, users };
+    return users;
   }
 
-  async writeUsers(users: PortalUser[]): Promise<void> {
-    await writeSecretFile(this.usersPath, renderUsersDatabase(users));
+  /** Edits the file in place so hand-made comments and fields stay; written atomically, 0600. */
+  async writeUsers(users: readonly PortalUser[]): Promise<void> {
+    await writeSecretFile(this.usersPath, updateUsersDatabase(await readOrNull(this.usersPath), users));
   }
 
   /** Nothing before the first install: the configuration needs the domain. */
@@ -186,6 +172,17 @@ export class PortalFiles {
 
   private async saveState(state: PortalState): Promise<void> {
     await writeSecretFile(this.statePath, JSON.stringify(state, null, 2) + '\n');
+  }
+}
+
+/** Changes whenever the file is replaced (atomic writes make a new inode) or edited in place. */
+async function fileVersion(path: string): Promise<string> {
+  try {
+    const st = await stat(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw e;
   }
 }
 

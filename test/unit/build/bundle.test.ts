@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -87,6 +88,38 @@ s('an invalid configuration stops start-up naming the file and the field', ({ di
     assert.is(await exited(child), 1);
     assert.match(err, configFile);
     assert.match(err, 'ip: ');
+  }),
+);
+
+s('the bundle hashes portal passwords on its inlined worker thread (bcrypt $2b$12, no file beside it)', ({ dir, outfile }) =>
+  withTimeout('bundle users', 20_000, async () => {
+    const configFile = join(dir, 'users.json');
+    const dataDir = join(dir, 'users-data');
+    await writeFile(configFile, JSON.stringify({
+      ip: '203.0.113.10', domain: 'example.test', email: 'ops@example.test', dataDir,
+      onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
+    }));
+    const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
+    const done = exited(child);
+    const admin = { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'x-ssl-client-serial': '1000', 'content-type': 'application/json' };
+    try {
+      const body = JSON.stringify({ username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' });
+      let created = false;
+      const create = fetch(`${url}/api/users`, { method: 'POST', headers: admin, body }).then((r) => ((created = true), r));
+      // the event loop stays free while the hash runs: health answers before the create does
+      const health = await fetch(`${url}/api/health`);
+      assert.is(health.status, 200);
+      assert.not.ok(created, 'health waited for the hash');
+      const res = await create;
+      assert.is(res.status, 201, await res.clone().text());
+      const text = await readFile(join(dataDir, 'system', 'authelia', 'users_database.yml'), 'utf8');
+      const hash = text.match(/password: (\S+)/)![1]!;
+      assert.match(hash, /^\$2b\$12\$/);
+      assert.ok(await bcrypt.compare('alice-password', hash));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.is(await done, 0);
   }),
 );
 

@@ -26,7 +26,7 @@ s('stop() lets an in-flight request and its write finish, then refuses new conne
         entered();
         await gate;
         await services.store.invitations.update((list) => {
-          list.push({ id: 'late', username: 'u', email: 'u@example.test', tokenHash: 'h', createdAt: 'now', expiresAt: 'later', acceptedAt: null });
+          list.push({ id: 'late', username: 'u', email: 'u@example.test', displayname: 'u', groups: [], tokenHash: 'h', createdAt: 'now', expiresAt: 'later', used: false, acceptedAt: null });
         });
         return json({ ok: true });
       },

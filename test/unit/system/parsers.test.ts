@@ -6,7 +6,8 @@ import { parseJournalLine } from '../../../lib/system/parsers/journal.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts';
 import { cpuUsagePercent, parseMeminfo, parseProcStat } from '../../../lib/system/parsers/proc.ts';
 import { parseAuthfilePorts, renderAuthfile } from '../../../lib/system/common/authfile.ts';
-import { renderAccessRules, renderPortalConfiguration, renderUsersDatabase, parseUsersDatabase } from '../../../lib/system/common/portal-files.ts';
+import { renderAccessRules, renderPortalConfiguration } from '../../../lib/system/common/portal-files.ts';
+import { parseUsersDatabase, updateUsersDatabase } from '../../../lib/system/common/users-database.ts';
 import { checksumMatches, extractTarMember, sha256Hex, unpackExecutable } from '../../../lib/system/host/install.ts';
 import { certonlyArgs, reloadNginxCommand, renewArgs, shellQuote } from '../../../lib/system/host/certs.ts';
 import { parseCaIndex } from '../../../lib/system/pki/openssl-pki.ts';
@@ -98,8 +99,8 @@ s('chisel authfile grants only reverse loopback ports', () => {
 s('authelia: users database round trip, access rules, configuration', () => {
   const hash = '$2b$12$' + 'b'.repeat(53);
   const users = [{ username: 'bob', displayname: 'Bob', email: 'b@x.io', groups: [], password: hash }, { username: 'al', displayname: 'Al', email: 'a@x.io', groups: ['admins'], password: hash }];
-  assert.equal(parseUsersDatabase(renderUsersDatabase(users)), [users[1], users[0]]);
-  assert.throws(() => renderUsersDatabase([{ ...users[0]!, password: 'plain' }]));
+  assert.equal(parseUsersDatabase(updateUsersDatabase(null, users)), [users[1], users[0]]);
+  assert.throws(() => updateUsersDatabase(null, [{ ...users[0]!, password: 'plain' }]));
   assert.equal(renderAccessRules([{ fqdn: 'a.x.io', allowedUsers: [] }, { fqdn: 'b.x.io', allowedUsers: ['bob'] }], 'admins'), [
     { domain: ['a.x.io'], policy: 'two_factor' },
     { domain: ['b.x.io'], policy: 'two_factor', subject: ['user:bob', 'group:admins'] },

@@ -1,0 +1,14 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { InvitationCreate } from '../../lib/invitations/schema.ts';
+
+// POST /api/invitations — 201 {ok, invitation, inviteUrl, token}; the token is shown only here.
+export default route<Record<string, never>, Record<string, never>, InvitationCreate>({
+  method: 'POST',
+  path: '/api/invitations',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: InvitationCreate,
+  async handle({ body, services }) {
+    return json({ ok: true, ...(await services.invitations.create(body)) }, 201);
+  },
+});

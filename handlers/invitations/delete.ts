@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { InvitationIdParams } from '../../lib/invitations/schema.ts';
+
+// DELETE /api/invitations/:id — revokes a pending invitation or forgets a used one; 200 {ok}.
+export default route<InvitationIdParams>({
+  method: 'DELETE',
+  path: '/api/invitations/:id',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: InvitationIdParams,
+  async handle({ params, services }) {
+    await services.invitations.delete(params.id);
+    return json({ ok: true });
+  },
+});

@@ -1,0 +1,10 @@
+import { jsonText } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// GET /api/invitations — newest first, each with its status (pending, accepted, expired); never a token.
+export default route({
+  method: 'GET',
+  path: '/api/invitations',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  handle: ({ services }) => jsonText(services.invitations.listJson()),
+});

@@ -1,0 +1,17 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { InviteAccept, InviteTokenParams } from '../../lib/invitations/schema.ts';
+
+// POST /api/invite/:token/accept — public: sets the password, creates the portal user;
+// 200 {ok, username, loginUrl, totpUri}.
+export default route<InviteTokenParams, Record<string, never>, InviteAccept>({
+  method: 'POST',
+  path: '/api/invite/:token/accept',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  params: InviteTokenParams,
+  body: InviteAccept,
+  async handle({ params, body, services, clientAddress }) {
+    services.invitations.takeTry(clientAddress());
+    return json({ ok: true, ...(await services.invitations.accept(params.token, body.password)) });
+  },
+});

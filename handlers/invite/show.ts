@@ -1,0 +1,15 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { InviteTokenParams } from '../../lib/invitations/schema.ts';
+
+// GET /api/invite/:token — public: {username, email, expiresAt}, or the one generic 404.
+export default route<InviteTokenParams>({
+  method: 'GET',
+  path: '/api/invite/:token',
+  access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  params: InviteTokenParams,
+  handle({ params, services, clientAddress }) {
+    services.invitations.takeTry(clientAddress());
+    return json(services.invitations.show(params.token));
+  },
+});

@@ -1,0 +1,42 @@
+// A sandbox app after onboarding, hashing at bcrypt cost 4 (cost 12 takes a second per hash; one
+// test checks the real cost), with helpers to seed and read the portal's users.
+import { InvitationService } from '../../../lib/invitations/service.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import type { PortalUser } from '../../../lib/system/types.ts';
+import { createPasswordHasher } from '../../../lib/users/password-hasher.ts';
+import { UserService } from '../../../lib/users/service.ts';
+import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+
+export const DOMAIN = 'example.test';
+
+export interface UserTestApp extends TestApp {
+  sandbox: SandboxControls;
+}
+
+export function withCheapHashing(t: TestApp): TestApp {
+  const hasher = createPasswordHasher(4);
+  t.services.hasher = hasher;
+  t.services.users = new UserService({ ...t.services, hasher });
+  t.services.invitations = new InvitationService({ ...t.services, users: t.services.users });
+  t.services.onClose(() => hasher.close());
+  return t;
+}
+
+export async function userApp(options?: TestAppOptions): Promise<UserTestApp> {
+  const t = withCheapHashing(await makeTestApp(options));
+  await completeOnboarding(t, DOMAIN);
+  await t.services.system.authPortal.install({ domain: DOMAIN });
+  return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
+}
+
+export const newUser = (username: string, extra: Record<string, unknown> = {}) => ({
+  username,
+  displayname: `User ${username}`,
+  email: `${username}@example.test`,
+  password: `pw-${username}-secret`,
+  ...extra,
+});
+
+export function portalUsers(t: TestApp): Promise<readonly PortalUser[]> {
+  return t.services.system.authPortal.readUsers();
+}
