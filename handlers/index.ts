@@ -30,6 +30,14 @@ import ticketsValidate from './tickets/validate.ts';
 import ticketsRequest from './tickets/request.ts';
 import ticketsList from './tickets/list.ts';
 import ticketsRevoke from './tickets/revoke.ts';
+import certsAgentList from './certs/agent/list.ts';
+import certsAgentCreate from './certs/agent/create.ts';
+import certsAgentEnrollToken from './certs/agent/enroll-token.ts';
+import certsAgentDownload from './certs/agent/download.ts';
+import certsAgentRevoke from './certs/agent/revoke.ts';
+import certsAgentCapabilities from './certs/agent/capabilities.ts';
+import certsAgentAllowedSites from './certs/agent/allowed-sites.ts';
+import enroll from './enroll.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -68,4 +76,13 @@ export const routes: readonly AnyRoute[] = [
   ticketsRequest,
   ticketsList,
   ticketsRevoke,
+  // static /api/certs/agent/enroll before /api/certs/agent/:label
+  certsAgentList,
+  certsAgentCreate,
+  certsAgentEnrollToken,
+  certsAgentDownload,
+  certsAgentRevoke,
+  certsAgentCapabilities,
+  certsAgentAllowedSites,
+  enroll,
 ];

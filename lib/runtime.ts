@@ -1,4 +1,8 @@
 import { IdentityRegistry } from './auth/identity-registry.ts';
+import { watchRegistryFiles } from './auth/registry-files.ts';
+import type { AgentCerts } from './certs/agents.ts';
+import type { Enrollment } from './certs/enrollment.ts';
+import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -26,6 +30,8 @@ export interface Runtime {
   tunnels: TunnelService;
   ticketing: TicketService;
   onboarding: OnboardingService;
+  agentCerts: AgentCerts;
+  enrollment: Enrollment;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -47,21 +53,27 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const log = deps.log ?? createLogger();
   const base = { ...deps, clock, log };
   const identities = new IdentityRegistry(deps.store);
+  const ticketing = new TicketService({ store: deps.store, clock, identities });
+  const certs = createCertServices({ ...base, scopeCapabilities: () => ticketing.capabilityNames() });
   const services: Runtime = {
     ...base,
     identities,
-    ticketing: new TicketService({ store: deps.store, clock, identities }),
+    ticketing,
+    agentCerts: certs.agentCerts,
+    enrollment: certs.enrollment,
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
       await deps.store.flush();
+      await certs.enrollment.flush();
       await deps.config.flush();
     },
   };
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
+  services.onClose(watchRegistryFiles(deps.store, log));
   return services;
 }

@@ -66,7 +66,10 @@ export interface CertPaths {
 }
 
 export interface CertInfo {
+  /** The lineage name certbot renews by. */
   domain: string;
+  /** Every name the certificate covers. */
+  domains: string[];
   expiresAt: string;
   daysLeft: number;
   paths: CertPaths;
@@ -198,6 +201,10 @@ export interface PkiAdapter {
   /** CN is `admin` or `agent:<label>`. */
   issueClientCert(commonName: string, days?: number): Promise<IssuedClientCert>;
   toPkcs12(cert: IssuedClientCert, password: string): Promise<Buffer>;
+  /** The CA certificate (PEM) clients trust the panel's client certificates by. */
+  caCertificate(): Promise<string>;
+  /** Rejects with a SystemError unless the text is one PEM CSR whose signature verifies. */
+  verifyCsr(csrPem: string): Promise<void>;
   /** Signs a CSR with the subject forced to the given CN. */
   signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }>;
   revoke(serial: string): Promise<void>;

@@ -27,7 +27,7 @@ export function identityFromHeaders(headers: Headers, services: Runtime): Identi
   if (!commonName) throw new AppError(403, 'mTLS certificate required');
   if (!commonName.startsWith(AGENT_PREFIX)) return { role: 'admin', label: null, commonName, serial };
   const label = commonName.slice(AGENT_PREFIX.length);
-  const agent = services.identities.activeAgent(label);
+  const agent = services.identities.agentPresenting(label, serial);
   return {
     role: 'agent',
     label,

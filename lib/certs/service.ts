@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import type { Clock } from '../clock.ts';
+import type { ConfigStore } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Store } from '../state/store.ts';
+import type { System } from '../system/types.ts';
+import { AgentCerts } from './agents.ts';
+import { BundleFiles } from './bundle-files.ts';
+import { CapabilitySet } from './capability-set.ts';
+import { Enrollment } from './enrollment.ts';
+import { LabelClaims } from './label-claims.ts';
+import { Revoker } from './revocation.ts';
+
+export interface CertsDeps {
+  config: ConfigStore;
+  store: Store;
+  system: System;
+  clock: Clock;
+  log: Logger;
+  /** Capabilities declared by ticket scopes (`services.ticketing.capabilityNames`). */
+  scopeCapabilities: () => ReadonlySet<string>;
+}
+
+/** Client certificates: the agent registry and enrollment, sharing one label claim and one revoker. */
+export function createCertServices(deps: CertsDeps) {
+  const capabilities = new CapabilitySet(deps.scopeCapabilities);
+  const claims = new LabelClaims(() => deps.store.agents.value);
+  const bundles = new BundleFiles(join(deps.store.dataDir, 'certs'));
+  const revoker = new Revoker(deps);
+  const agentCerts = new AgentCerts({ ...deps, capabilities, claims, bundles, revoker });
+  const enrollment = new Enrollment({ ...deps, dataDir: deps.store.dataDir, capabilities, claims, agents: agentCerts });
+  return { agentCerts, enrollment, bundles, revoker };
+}
