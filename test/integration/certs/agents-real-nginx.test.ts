@@ -1,0 +1,85 @@
+// Agent certificates through the API, enforced by the real nginx mTLS front (the IP panel vhost,
+// with ssl_crl) and the openssl PKI: issue, use the P12, drop a capability, revoke — no restart.
+import { execFileSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { timed } from '../../helpers/timeout.ts';
+import { startInfra, type Infra } from '../../infra/harness.ts';
+import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
+
+const s = suite('agent certificates against real nginx and the openssl PKI');
+let infra: Infra;
+let t: TestApp;
+let server: Awaited<ReturnType<typeof serve>>;
+let backendHits = 0;
+
+s.before(async () => {
+  infra = await startInfra();
+  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
+  await completeOnboarding(t);
+  const fetchApp = t.app.fetch;
+  server = await serve({ ...t.app, fetch: (request: Request) => (backendHits++, fetchApp(request)) } as typeof t.app, infra.ports.panel);
+  await t.services.system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
+});
+
+s.after(async () => {
+  await server?.close();
+  await t?.close();
+  await infra?.stop();
+});
+
+/** Certificate and key out of the P12, opened with its one-time password (as a browser import would). */
+function openP12(p12: Buffer, password: string): { cert: string; key: string } {
+  const env = { ...process.env, P: password };
+  const cert = execFileSync('openssl', ['pkcs12', '-nokeys', '-clcerts', '-passin', 'env:P'], { input: p12, env }).toString();
+  const key = execFileSync('openssl', ['pkcs12', '-nocerts', '-nodes', '-passin', 'env:P'], { input: p12, env }).toString();
+  return { cert, key };
+}
+
+const viaNginx = (path: string, client: { cert: string; key: string }): Promise<TestResponse> =>
+  loopbackRequest({ port: infra.ports.ipPanel, host: 'relay-ip-panel.test', path, tls: { rejectUnauthorized: false, ...client } });
+
+s('issue through the API, use through nginx, drop a capability, revoke: each applies to the next request', timed(60_000, async () => {
+  const created = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-1', capabilities: ['tunnels:read', 'system:read'] } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const download = await t.request('GET', '/api/certs/agent/laptop-1/download');
+  const client = openP12(Buffer.from(await download.arrayBuffer()), created.body.p12Password);
+
+  const ok = await viaNginx('/api/tunnels', client);
+  assert.is(ok.status, 200, ok.body);
+  assert.equal(JSON.parse(ok.body), { tunnels: [] });
+
+  const patched = await t.call('PATCH', '/api/certs/agent/laptop-1/capabilities', { body: { capabilities: ['system:read'] } });
+  assert.is(patched.status, 200);
+  const denied = await viaNginx('/api/tunnels', client);
+  assert.is(denied.status, 403);
+  assert.is(JSON.parse(denied.body).error, 'Insufficient certificate capability');
+
+  const revoked = await t.call('DELETE', '/api/certs/agent/laptop-1');
+  assert.is(revoked.status, 200, JSON.stringify(revoked.body));
+  const hitsAfterRevoke = backendHits;
+  const deadline = Date.now() + 2_000;
+  let refused: TestResponse | Error | undefined;
+  while (Date.now() < deadline) {
+    refused = await viaNginx('/api/tunnels', client).catch((e: Error) => e);
+    if (refused instanceof Error || [400, 495, 496].includes(refused.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(refused instanceof Error || [400, 495, 496].includes(refused!.status), `nginx still let the revoked certificate through: ${JSON.stringify(refused)}`);
+  assert.is(backendHits, hitsAfterRevoke, 'nginx refused it before the panel');
+  // the app's own check, for a request that reaches it anyway
+  const app = await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial: created.body.serial } });
+  assert.is(app.status, 403);
+  assert.is(app.body.error, 'Certificate has been revoked');
+}));
+
+s('another agent keeps working after the revocation and the reload', timed(30_000, async () => {
+  const created = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-2', capabilities: ['tunnels:read'] } });
+  const download = await t.request('GET', '/api/certs/agent/laptop-2/download');
+  const client = openP12(Buffer.from(await download.arrayBuffer()), created.body.p12Password);
+  assert.is((await viaNginx('/api/tunnels', client)).status, 200);
+}));
+
+s.run();
