@@ -38,6 +38,11 @@ import certsAgentRevoke from './certs/agent/revoke.ts';
 import certsAgentCapabilities from './certs/agent/capabilities.ts';
 import certsAgentAllowedSites from './certs/agent/allowed-sites.ts';
 import enroll from './enroll.ts';
+import settings2faStatus from './settings/status.ts';
+import settings2faSetup from './settings/setup.ts';
+import settings2faConfirm from './settings/confirm.ts';
+import settings2faVerify from './settings/verify.ts';
+import settings2faDisable from './settings/disable.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -85,4 +90,9 @@ export const routes: readonly AnyRoute[] = [
   certsAgentCapabilities,
   certsAgentAllowedSites,
   enroll,
+  settings2faStatus,
+  settings2faSetup,
+  settings2faConfirm,
+  settings2faVerify,
+  settings2faDisable,
 ];

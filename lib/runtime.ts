@@ -1,5 +1,6 @@
 import { IdentityRegistry } from './auth/identity-registry.ts';
 import { watchRegistryFiles } from './auth/registry-files.ts';
+import { TwoFactor } from './auth/two-factor.ts';
 import type { AgentCerts } from './certs/agents.ts';
 import type { Enrollment } from './certs/enrollment.ts';
 import { createCertServices } from './certs/service.ts';
@@ -32,6 +33,7 @@ export interface Runtime {
   onboarding: OnboardingService;
   agentCerts: AgentCerts;
   enrollment: Enrollment;
+  twoFactor: TwoFactor;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -61,6 +63,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     ticketing,
     agentCerts: certs.agentCerts,
     enrollment: certs.enrollment,
+    twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
     onClose: (task) => void closers.push(task),
