@@ -30,6 +30,13 @@ import ticketsValidate from './tickets/validate.ts';
 import ticketsRequest from './tickets/request.ts';
 import ticketsList from './tickets/list.ts';
 import ticketsRevoke from './tickets/revoke.ts';
+import certsList from './certs/list.ts';
+import certsAutoRenewStatus from './certs/auto-renew-status.ts';
+import certsMtlsRotate from './certs/mtls/rotate.ts';
+import certsMtlsDownload from './certs/mtls/download.ts';
+import certsAdminUpgrade from './certs/admin/upgrade.ts';
+import certsAdminAuthMode from './certs/admin/auth-mode.ts';
+import certsRenew from './certs/renew.ts';
 import certsAgentList from './certs/agent/list.ts';
 import certsAgentCreate from './certs/agent/create.ts';
 import certsAgentEnrollToken from './certs/agent/enroll-token.ts';
@@ -81,7 +88,13 @@ export const routes: readonly AnyRoute[] = [
   ticketsRequest,
   ticketsList,
   ticketsRevoke,
-  // static /api/certs/agent/enroll before /api/certs/agent/:label
+  // static /api/certs/* paths before /api/certs/:domain/renew, /api/certs/agent/enroll before /api/certs/agent/:label
+  certsList,
+  certsAutoRenewStatus,
+  certsMtlsRotate,
+  certsMtlsDownload,
+  certsAdminUpgrade,
+  certsAdminAuthMode,
   certsAgentList,
   certsAgentCreate,
   certsAgentEnrollToken,
@@ -89,6 +102,7 @@ export const routes: readonly AnyRoute[] = [
   certsAgentRevoke,
   certsAgentCapabilities,
   certsAgentAllowedSites,
+  certsRenew,
   enroll,
   settings2faStatus,
   settings2faSetup,

@@ -1,8 +1,10 @@
 import { IdentityRegistry } from './auth/identity-registry.ts';
 import { watchRegistryFiles } from './auth/registry-files.ts';
 import { TwoFactor } from './auth/two-factor.ts';
+import type { AdminCert } from './certs/admin-cert.ts';
 import type { AgentCerts } from './certs/agents.ts';
 import type { Enrollment } from './certs/enrollment.ts';
+import type { LetsEncrypt } from './certs/letsencrypt.ts';
 import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
@@ -33,6 +35,8 @@ export interface Runtime {
   onboarding: OnboardingService;
   agentCerts: AgentCerts;
   enrollment: Enrollment;
+  adminCert: AdminCert;
+  letsEncrypt: LetsEncrypt;
   twoFactor: TwoFactor;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
@@ -63,6 +67,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     ticketing,
     agentCerts: certs.agentCerts,
     enrollment: certs.enrollment,
+    adminCert: certs.adminCert,
+    letsEncrypt: certs.letsEncrypt,
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
@@ -71,6 +77,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       for (const task of [...closers].reverse()) await task();
       await deps.store.flush();
       await certs.enrollment.flush();
+      await certs.adminCert.flush();
       await deps.config.flush();
     },
   };
@@ -78,5 +85,6 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
   services.onClose(watchRegistryFiles(deps.store, log));
+  services.onClose(certs.adminCert.start());
   return services;
 }

@@ -20,21 +20,30 @@ export interface RevocationDeps {
 export class Revoker {
   constructor(private readonly deps: RevocationDeps) {}
 
-  async revoke(serial: string, label: string | null): Promise<string> {
+  revoke(serial: string, label: string | null): Promise<string> {
+    return this.revokeAll([{ serial, label }]);
+  }
+
+  /** Several serials with one CRL and one reload; answers the revocation time. */
+  async revokeAll(entries: readonly { serial: string; label: string | null }[]): Promise<string> {
     const revokedAt = new Date(this.deps.clock.now()).toISOString();
     await this.deps.store.revocations.update((list) => {
-      if (!list.some((r) => r.serial.toUpperCase() === serial.toUpperCase())) list.push({ serial, label, revokedAt });
+      for (const { serial, label } of entries) {
+        if (!list.some((r) => r.serial.toUpperCase() === serial.toUpperCase())) list.push({ serial, label, revokedAt });
+      }
     });
-    try {
-      await this.deps.system.pki.revoke(serial);
-    } catch (error) {
-      // a certificate this CA never issued (an admin certificate made elsewhere) has nothing to put on the CRL
-      if (!(error instanceof SystemError && error.message.startsWith('No certificate with serial'))) throw this.#failed(serial, error);
+    for (const { serial } of entries) {
+      try {
+        await this.deps.system.pki.revoke(serial);
+      } catch (error) {
+        // a certificate this CA never issued (an admin certificate made elsewhere) has nothing to put on the CRL
+        if (!(error instanceof SystemError && error.message.startsWith('No certificate with serial'))) throw this.#failed(serial, error);
+      }
     }
     try {
       await this.deps.system.proxy.reload();
     } catch (error) {
-      throw this.#failed(serial, error);
+      throw this.#failed(entries.map((e) => e.serial).join(', '), error);
     }
     return revokedAt;
   }

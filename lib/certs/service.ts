@@ -4,11 +4,13 @@ import type { ConfigStore } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../state/store.ts';
 import type { System } from '../system/types.ts';
+import { AdminCert } from './admin-cert.ts';
 import { AgentCerts } from './agents.ts';
 import { BundleFiles } from './bundle-files.ts';
 import { CapabilitySet } from './capability-set.ts';
 import { Enrollment } from './enrollment.ts';
 import { LabelClaims } from './label-claims.ts';
+import { LetsEncrypt } from './letsencrypt.ts';
 import { Revoker } from './revocation.ts';
 
 export interface CertsDeps {
@@ -21,7 +23,7 @@ export interface CertsDeps {
   scopeCapabilities: () => ReadonlySet<string>;
 }
 
-/** Client certificates: the agent registry and enrollment, sharing one label claim and one revoker. */
+/** Certificates: agents and enrollment (one label claim), the admin's certificate (one revoker for all), Let's Encrypt. */
 export function createCertServices(deps: CertsDeps) {
   const capabilities = new CapabilitySet(deps.scopeCapabilities);
   const claims = new LabelClaims(() => deps.store.agents.value);
@@ -29,5 +31,7 @@ export function createCertServices(deps: CertsDeps) {
   const revoker = new Revoker(deps);
   const agentCerts = new AgentCerts({ ...deps, capabilities, claims, bundles, revoker });
   const enrollment = new Enrollment({ ...deps, dataDir: deps.store.dataDir, capabilities, claims, agents: agentCerts });
-  return { agentCerts, enrollment, bundles, revoker };
+  const adminCert = new AdminCert({ ...deps, dataDir: deps.store.dataDir, bundles, revoker });
+  const letsEncrypt = new LetsEncrypt(deps);
+  return { agentCerts, enrollment, adminCert, letsEncrypt };
 }
