@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
+import { serve } from '../../helpers/http-server.ts';
 
 const s = suite('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll');
 let t: TestApp;
@@ -113,6 +114,22 @@ s('enrollment is rate-limited per client address: the 11th try in a minute gets 
   assert.is(limited.status, 429);
   clock.advance(60_000);
   assert.is((await enroll('bad', csr)).status, 401);
+});
+
+s('the limit is per client address: behind the proxy, another X-Forwarded-For address has its own count', async () => {
+  const server = await serve(t.app);
+  try {
+    const post = (ip: string) => fetch(`${server.url}/api/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ token: 'bad', csr: makeCsr().csr }),
+    }).then((r) => r.status);
+    for (let i = 0; i < 10; i++) assert.is(await post('198.51.100.1'), 401);
+    assert.is(await post('198.51.100.1'), 429);
+    assert.is(await post('198.51.100.2'), 401);
+  } finally {
+    await server.close();
+  }
 });
 
 s('POST /api/enroll needs no certificate; the token never shows in logs', async () => {
