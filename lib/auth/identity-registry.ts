@@ -47,8 +47,9 @@ export class IdentityRegistry {
    * The active agent of `label` only when the presented certificate is the one registered for it:
    * a re-issued label must not keep its previous certificate working.
    */
-  agentPresenting(label: string, normalizedSerial: string | null): ActiveAgent | undefined {
+  agentPresenting(label: string, normalizedSerial: string | null): { agent: ActiveAgent | undefined; superseded: boolean } {
     const agent = this.#active().get(label);
-    return agent && agent.normalizedSerial === normalizedSerial ? agent : undefined;
+    if (!agent) return { agent: undefined, superseded: false };
+    return agent.normalizedSerial === normalizedSerial ? { agent, superseded: false } : { agent: undefined, superseded: true };
   }
 }

@@ -30,7 +30,7 @@ export function identityFromHeaders(headers: Headers, services: Runtime): Identi
     return { role: 'admin', label: null, commonName, serial };
   }
   const label = commonName.slice(AGENT_PREFIX.length);
-  const agent = services.identities.agentPresenting(label, serial);
+  const { agent, superseded } = services.identities.agentPresenting(label, serial);
   return {
     role: 'agent',
     label,
@@ -38,5 +38,6 @@ export function identityFromHeaders(headers: Headers, services: Runtime): Identi
     serial,
     capabilities: agent?.capabilitySet ?? NO_CAPABILITIES,
     allowedSites: agent?.allowedSites ?? [],
+    superseded,
   };
 }

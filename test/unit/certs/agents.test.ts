@@ -69,6 +69,15 @@ s('the issued certificate carries its capabilities on the very next request; ano
   assert.is(stale.body.error, 'Insufficient certificate capability');
 });
 
+s('a superseded certificate (the label re-registered with another serial) may not act for its label', async () => {
+  const created = await issue('laptop-1', ['tunnels:read']);
+  assert.is((await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', created.serial))).status, 200);
+  await t.services.store.agents.update((agents) => void (agents[0]!.serial = 'BEEF'));
+  const old = await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', created.serial));
+  assert.equal([old.status, old.body], [403, { error: 'Insufficient certificate capability' }]);
+  assert.is((await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', 'BEEF'))).status, 200);
+});
+
 s('PATCH capabilities applies at once: a removed capability answers 403 on the next request', async () => {
   const created = await issue('laptop-1', ['tunnels:read', 'system:read']);
   const r = await t.call('PATCH', '/api/certs/agent/laptop-1/capabilities', { body: { capabilities: ['system:read'] } });
