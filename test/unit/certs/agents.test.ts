@@ -152,6 +152,14 @@ s('DELETE revokes: next request 403 revoked, CRL lists the serial, proxy reloade
   assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1')).status, 404);
 });
 
+s('a failing CA or reload step answers 500, and the app refuses the certificate anyway', async () => {
+  const created = await issue('laptop-1');
+  sandboxControls(t.services.system).failNext('proxy.reload', 'nginx: reload failed');
+  const r = await t.call('DELETE', '/api/certs/agent/laptop-1');
+  assert.equal([r.status, r.body], [500, { error: 'Certificate revocation failed', details: 'Proxy update failed: nginx: reload failed' }]);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).body.error, 'Certificate has been revoked');
+});
+
 s('a revoked label can be issued again; the old certificate stays refused', async () => {
   const first = await issue('laptop-1');
   await t.call('DELETE', '/api/certs/agent/laptop-1');
