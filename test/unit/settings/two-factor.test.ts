@@ -2,8 +2,9 @@ import { Secret, TOTP } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { matchTotpStep } from '../../../lib/auth/totp.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
+import { serve } from '../../helpers/http-server.ts';
 
 const s = suite('admin 2FA: /api/settings/2fa');
 let t: TestApp;
@@ -86,6 +87,23 @@ s('verify allows 5 tries a minute per client address, good codes included', asyn
   assert.is(limited.body.error, 'Too many attempts. Try again later.');
   clock.advance(60_000);
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } })).status, 200, 'a new minute');
+});
+
+s('the verify limit is per client address: behind the proxy, another X-Forwarded-For address has its own count', async () => {
+  await enable();
+  const server = await serve(t.app);
+  try {
+    const verify = (ip: string) => fetch(`${server.url}/api/settings/2fa/verify`, {
+      method: 'POST',
+      headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ code: '000000' }),
+    }).then((r) => r.status);
+    for (let i = 0; i < 5; i++) assert.is(await verify('198.51.100.1'), 401);
+    assert.is(await verify('198.51.100.1'), 429);
+    assert.is(await verify('198.51.100.2'), 401);
+  } finally {
+    await server.close();
+  }
 });
 
 s('disable needs a good code; it turns 2FA off and the IP panel vhost back on', async () => {
