@@ -1,7 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import type { JsonCollection } from '../state/collection.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { AgentRecord, RevocationRecord } from '../state/schemas.ts';
@@ -22,8 +23,17 @@ const SETTLE_MS = 50;
  * restart. A file that does not parse or validate is reported (naming the file) and the registry
  * keeps what it had. The panel's own writes produce the same text and are ignored.
  */
-export async function reloadRegistryFile(store: Pick<Store, RegistryName>, name: RegistryName, log: Logger): Promise<'applied' | 'unchanged' | 'rejected'> {
-  const collection = store[name];
+export function reloadRegistryFile(store: Pick<Store, RegistryName>, name: RegistryName, log: Logger): Promise<ReloadOutcome> {
+  return name === 'agents' ? reload(store.agents, FILES.agents, name, log) : reload(store.revocations, FILES.revocations, name, log);
+}
+
+type ReloadOutcome = 'applied' | 'unchanged' | 'rejected';
+
+async function reload<T>(collection: JsonCollection<T[]>, schema: ZodType<T[]>, name: RegistryName, log: Logger): Promise<ReloadOutcome> {
+  const reject = (problem: string): ReloadOutcome => {
+    log.error(`Cannot load ${collection.file}: ${problem}. Keeping the ${name} in memory.`);
+    return 'rejected';
+  };
   // The panel's own writes land as the same text; waiting for them first means a file that differs
   // from memory while no update is in flight can only be an edit from outside.
   let text = '';
@@ -34,8 +44,7 @@ export async function reloadRegistryFile(store: Pick<Store, RegistryName>, name:
     try {
       text = await readFile(collection.file, 'utf8');
     } catch (error) {
-      log.error(`Cannot load ${collection.file}: ${errorMessage(error)}. Keeping the ${name} in memory.`);
-      return 'rejected';
+      return reject(errorMessage(error));
     }
   }
   if (version !== collection.version || text === JSON.stringify(collection.value)) return 'unchanged';
@@ -43,16 +52,12 @@ export async function reloadRegistryFile(store: Pick<Store, RegistryName>, name:
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    log.error(`Cannot load ${collection.file}: not valid JSON (${errorMessage(error)}). Keeping the ${name} in memory.`);
-    return 'rejected';
+    return reject(`not valid JSON (${errorMessage(error)})`);
   }
-  const parsed = FILES[name].safeParse(raw);
-  if (!parsed.success) {
-    log.error(`Cannot load ${collection.file}: ${describeZodIssues(parsed.error.issues)}. Keeping the ${name} in memory.`);
-    return 'rejected';
-  }
-  const records = parsed.data as never[];
-  await (collection.update as (change: (draft: unknown[]) => void) => Promise<void>)((draft) => void draft.splice(0, draft.length, ...records));
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return reject(describeZodIssues(parsed.error.issues));
+  const records = parsed.data;
+  await collection.update((draft) => void draft.splice(0, draft.length, ...records));
   log.info(`Loaded ${collection.file} after an edit: ${records.length} ${name}`);
   return 'applied';
 }
