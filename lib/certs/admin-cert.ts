@@ -6,7 +6,7 @@ import { AppError, errorMessage } from '../errors.ts';
 import { normalizeSerial } from '../auth/identity.ts';
 import type { Logger } from '../log.ts';
 import { JsonCollection } from '../state/collection.ts';
-import { SystemError, type System } from '../system/types.ts';
+import { InvalidCsrError, type System } from '../system/types.ts';
 import { certificateExpiry } from './agents.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { Revoker } from './revocation.ts';
@@ -162,7 +162,7 @@ export class AdminCert {
     try {
       signed = await this.deps.system.pki.signCsr(csr, 'admin');
     } catch (error) {
-      if (error instanceof SystemError) throw new AppError(400, 'Invalid certificate signing request');
+      if (error instanceof InvalidCsrError) throw new AppError(400, 'Invalid certificate signing request');
       throw error;
     }
     const { rotation, serial } = state.value;

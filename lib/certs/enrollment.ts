@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { JsonCollection } from '../state/collection.ts';
-import { SystemError, type System } from '../system/types.ts';
+import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
 import { certificateExpiry, type AgentCerts } from './agents.ts';
 import type { CapabilitySet } from './capability-set.ts';
@@ -87,7 +87,7 @@ export class Enrollment {
     try {
       await this.deps.system.pki.verifyCsr(input.csr);
     } catch (error) {
-      if (error instanceof SystemError) throw INVALID_CSR();
+      if (error instanceof InvalidCsrError) throw INVALID_CSR();
       throw error;
     }
     const tokens = await this.#collection();

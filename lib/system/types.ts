@@ -22,6 +22,14 @@ export class SystemError extends Error {
   }
 }
 
+/** A certificate signing request that is not one PEM CSR or whose signature does not verify: the caller's fault. */
+export class InvalidCsrError extends SystemError {
+  constructor(reason: string) {
+    super(`Invalid certificate signing request: ${reason}`, 'openssl', undefined, 'csr');
+    this.name = 'InvalidCsrError';
+  }
+}
+
 // ---------- proxy (nginx) ----------
 
 /** What a virtual host is for; the adapter renders it with its own ports and paths. */
@@ -203,9 +211,9 @@ export interface PkiAdapter {
   toPkcs12(cert: IssuedClientCert, password: string): Promise<Buffer>;
   /** The CA certificate (PEM) clients trust the panel's client certificates by. */
   caCertificate(): Promise<string>;
-  /** Rejects with a SystemError unless the text is one PEM CSR whose signature verifies. */
+  /** Rejects with an InvalidCsrError unless the text is one PEM CSR whose signature verifies. */
   verifyCsr(csrPem: string): Promise<void>;
-  /** Signs a CSR with the subject forced to the given CN. */
+  /** Signs a CSR with the subject forced to the given CN; a bad CSR rejects with an InvalidCsrError. */
   signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }>;
   revoke(serial: string): Promise<void>;
   /** Regenerates the CRL file nginx reads and returns its path. */

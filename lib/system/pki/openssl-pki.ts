@@ -10,7 +10,7 @@ import { pathExists } from '../common/fs.ts';
 import { run, runBinary } from '../exec.ts';
 import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
-import { SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
+import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
 
 export interface OpensslPkiOptions {
   openssl: string;
@@ -156,13 +156,13 @@ export class OpensslPki implements PkiAdapter {
   }
 
   verifyCsr(csrPem: string): Promise<void> {
-    if (!isCsrPem(csrPem)) return Promise.reject(new SystemError('Invalid certificate signing request'));
+    if (!isCsrPem(csrPem)) return Promise.reject(new InvalidCsrError('not a PEM certificate request'));
     return this.withTemp(async (tmp) => this.verifyCsrFile(await this.writeCsr(tmp, csrPem)));
   }
 
   signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }> {
     assertClientCommonName(commonName);
-    if (!isCsrPem(csrPem)) return Promise.reject(new SystemError('Invalid certificate signing request'));
+    if (!isCsrPem(csrPem)) return Promise.reject(new InvalidCsrError('not a PEM certificate request'));
     return this.serial(async () => {
       await this.ensureCaUnlocked();
       return this.withTemp(async (tmp) => {
@@ -182,9 +182,11 @@ export class OpensslPki implements PkiAdapter {
   }
 
   private async verifyCsrFile(csr: string): Promise<void> {
-    // openssl 3.0 exits 0 on a bad self-signature and only says so: read the verdict
-    const verdict = await this.openssl(['req', '-in', csr, '-noout', '-verify']).then((r) => `${r.stdout}${r.stderr}`, () => '');
-    if (!/verify OK/.test(verdict)) throw new SystemError('Invalid certificate signing request: the signature does not verify', 'openssl', undefined, 'csr');
+    // openssl 3.0 exits 0 on a bad self-signature and only says so: read the verdict. Exit 1 is a
+    // request it cannot parse; a missing binary or a timeout still rejects as a SystemError.
+    const { stdout, stderr, exitCode } = await run(this.opts.openssl, ['req', '-in', csr, '-noout', '-verify'], { timeoutMs: this.opts.timeoutMs, okExitCodes: [1] });
+    if (exitCode !== 0) throw new InvalidCsrError('openssl cannot read it');
+    if (!/verify OK/.test(`${stdout}${stderr}`)) throw new InvalidCsrError('the signature does not verify');
   }
 
   revoke(serial: string): Promise<void> {
