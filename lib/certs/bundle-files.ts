@@ -1,5 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeSecretFile } from '../system/atomic-write.ts';
 import { LABEL_PATTERN } from './schema.ts';
 
@@ -20,8 +20,9 @@ export class BundleFiles {
     return join(this.dir, 'admin.p12');
   }
 
-  write(path: string, data: Buffer): Promise<void> {
-    return writeSecretFile(path, data);
+  async write(path: string, data: Buffer): Promise<void> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeSecretFile(path, data);
   }
 
   /** The bundle, or null when there is none. */

@@ -43,6 +43,7 @@ s('POST issues CN=agent:<label>, returns the one-time password; the P12 opens wi
   assert.match(subject, `serial=${created.serial}`);
   const file = join(t.services.store.dataDir, 'certs', 'agents', 'laptop-1.p12');
   assert.is((await stat(file)).mode & 0o777, 0o600);
+  assert.is((await stat(join(t.services.store.dataDir, 'certs'))).mode & 0o777, 0o700);
 });
 
 s('GET lists label, serial, capabilities, allowedSites, createdAt, expiresAt, revoked and never a password', async () => {
