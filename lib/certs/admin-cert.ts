@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { AppError, errorMessage } from '../errors.ts';
 import { normalizeSerial } from '../auth/identity.ts';
 import type { Logger } from '../log.ts';
+import { serialQueue } from '../keyed-lock.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { certificateExpiry } from './agents.ts';
@@ -58,6 +59,8 @@ export class AdminCert {
   /** Normalized serial of a pending rotation's new certificate: checked on every admin request. */
   #awaiting: string | null = null;
   #bundleClaimed = false;
+  /** Rotations, upgrades and completions change the same state and certificates: one at a time. */
+  readonly #exclusive = serialQueue();
   /** Background completions (first use, grace period), awaited on close. */
   readonly #background = new Set<Promise<void>>();
 
@@ -79,8 +82,9 @@ export class AdminCert {
 
   /** Loads the state and checks the grace period every minute; returns the stop function. */
   start(): () => Promise<void> {
-    this.#inBackground('Admin certificate state', () => this.#checkGrace());
-    const stop = this.deps.clock.every(GRACE_CHECK_MS, () => this.#inBackground('Admin certificate grace period', () => this.#checkGrace()));
+    const check = () => this.#exclusive(() => this.#checkGrace());
+    this.#inBackground('Admin certificate state', check);
+    const stop = this.deps.clock.every(GRACE_CHECK_MS, () => this.#inBackground('Admin certificate grace period', check));
     return async () => {
       stop();
       await Promise.all(this.#background);
@@ -105,15 +109,25 @@ export class AdminCert {
   observe(normalizedSerial: string | null): void {
     if (this.#awaiting === null || normalizedSerial !== this.#awaiting) return;
     this.#awaiting = null;
-    this.#inBackground('Completing the admin certificate rotation', () => this.#complete('first-use'));
+    this.#inBackground('Completing the admin certificate rotation', () => this.#exclusive(() => this.#complete('first-use')));
   }
 
-  async rotate(requesterSerial: string | null): Promise<{ serial: string; expiresAt: string; graceEndsAt: string; p12Password: string }> {
+  rotate(requesterSerial: string | null): Promise<{ serial: string; expiresAt: string; graceEndsAt: string; p12Password: string }> {
+    return this.#exclusive(() => this.#rotate(requesterSerial));
+  }
+
+  async #rotate(requesterSerial: string | null): Promise<{ serial: string; expiresAt: string; graceEndsAt: string; p12Password: string }> {
     const state = await this.#collection();
     if (state.value.authMode === 'hardware-bound') throw hardwareBound();
     const cert = await this.deps.system.pki.issueClientCert('admin');
     const p12Password = newP12Password();
-    await this.deps.bundles.write(this.deps.bundles.adminPath, await this.deps.system.pki.toPkcs12(cert, p12Password));
+    try {
+      await this.deps.bundles.write(this.deps.bundles.adminPath, await this.deps.system.pki.toPkcs12(cert, p12Password));
+    } catch (error) {
+      // nothing refers to the new certificate: make sure it can never be used
+      await this.deps.system.pki.revoke(cert.serial).catch(() => undefined);
+      throw error;
+    }
     const now = this.deps.clock.now();
     const graceEndsAt = new Date(now + this.deps.config.value.certs.adminRotationGraceHours * 3600_000).toISOString();
     const expiresAt = certificateExpiry(cert.certPem);
@@ -155,7 +169,11 @@ export class AdminCert {
   }
 
   /** Signs the admin's CSR (key in a hardware keystore) as CN=admin and revokes every P12 admin certificate. */
-  async upgradeToHardwareBound(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
+  upgradeToHardwareBound(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
+    return this.#exclusive(() => this.#upgrade(csr, requesterSerial));
+  }
+
+  async #upgrade(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
     const state = await this.#collection();
     if (state.value.authMode === 'hardware-bound') throw new AppError(409, 'The admin certificate is already hardware-bound');
     let signed: { serial: string; certPem: string };

@@ -106,6 +106,24 @@ s('a second rotation replaces the pending one: its certificate is revoked, the o
   assert.is(await tunnelsStatus(second.serial), 200);
 });
 
+s('three rotations at once: exactly one new certificate stays valid, and the replaced one is still the requester\'s', async () => {
+  const results = await Promise.all([1, 2, 3].map(() => rotate()));
+  const state = await adminState();
+  const valid = [];
+  for (const r of results) if ((await tunnelsStatus(r.serial)) === 200) valid.push(r.serial);
+  assert.equal(valid, [state.rotation.newSerial]);
+  assert.is(state.rotation.previousSerial, ADMIN_SERIAL);
+});
+
+s('a failed bundle leaves the rotation untouched and the new certificate revoked', async () => {
+  const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
+  sandboxControls(t.services.system).failNext('pki.toPkcs12');
+  assert.is((await t.call('POST', '/api/certs/mtls/rotate')).status, 500);
+  assert.is((await adminState()).rotation, null);
+  const { crlPath } = await t.services.system.pki.ensureCa();
+  assert.match(execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString(), 'Serial Number: 1000');
+});
+
 s('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certificates; P12 routes then 410', async () => {
   assert.equal((await t.call('GET', '/api/certs/admin/auth-mode')).body, { adminAuthMode: 'p12' });
   const rotated = await rotate();
