@@ -36,11 +36,13 @@ async function reload<T>(collection: JsonCollection<T[]>, schema: ZodType<T[]>, 
   };
   // The panel's own writes land as the same text; waiting for them first means a file that differs
   // from memory while no update is in flight can only be an edit from outside.
+  // The version is taken before the flush: every write of an update up to it is then on disk, and
+  // an unchanged version after the read means no update came in between.
   let text = '';
   let version = -1;
   for (let attempt = 0; attempt < 5 && version !== collection.version; attempt++) {
-    await collection.flush();
     version = collection.version;
+    await collection.flush();
     try {
       text = await readFile(collection.file, 'utf8');
     } catch (error) {

@@ -64,4 +64,17 @@ s('the panel\'s own writes are not mistaken for edits', async () => {
   assert.is(t.services.store.agents.value.length, 2);
 });
 
+s('reloads racing the panel\'s own updates never bring back an older file', async () => {
+  const outcomes: Promise<string>[] = [];
+  const updates: Promise<void>[] = [];
+  for (let i = 0; i < 40; i++) {
+    updates.push(t.services.store.agents.update((agents) => void agents.push(record(`racer-${i}`, []))));
+    outcomes.push(reloadRegistryFile(t.services.store, 'agents', t.services.log));
+    await new Promise((r) => setImmediate(r));
+  }
+  await Promise.all(updates);
+  assert.equal([...new Set(await Promise.all(outcomes))], ['unchanged']);
+  assert.is(t.services.store.agents.value.length, 41);
+});
+
 s.run();
