@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
-import { certificateExpiry } from './agents.ts';
+import { certificateExpiry } from './pem.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { Revoker } from './revocation.ts';
 import { newP12Password } from './secrets.ts';

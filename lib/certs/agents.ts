@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
@@ -8,6 +7,7 @@ import type { System } from '../system/types.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
+import { certificateExpiry } from './pem.ts';
 import type { Revoker } from './revocation.ts';
 import type { AgentCreate } from './schema.ts';
 import { newP12Password } from './secrets.ts';
@@ -22,14 +22,12 @@ export interface AgentCertDeps {
   revoker: Revoker;
 }
 
-export const agentNotFound = (label: string) => new AppError(404, `Agent certificate '${label}' not found`);
+const agentNotFound = (label: string) => new AppError(404, `Agent certificate '${label}' not found`);
 
 /** Listing shape: the record without internals, `revoked` as a boolean next to `revokedAt`. */
 function listed(a: AgentRecord) {
   return { label: a.label, serial: a.serial, capabilities: a.capabilities, allowedSites: a.allowedSites, createdAt: a.createdAt, expiresAt: a.expiresAt, revoked: a.revokedAt !== null, revokedAt: a.revokedAt };
 }
-
-export const certificateExpiry = (certPem: string): string => new Date(new X509Certificate(certPem).validTo).toISOString();
 
 /** The agent registry behind /api/certs/agent: issue, list, download, revoke, change grants. */
 export class AgentCerts {

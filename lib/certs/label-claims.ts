@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { AgentRecord } from '../state/schemas.ts';
 
-export const labelTaken = (label: string) => new AppError(409, `Agent certificate '${label}' already exists`);
+const labelTaken = (label: string) => new AppError(409, `Agent certificate '${label}' already exists`);
 
 /**
  * Labels being issued right now (POST /api/certs/agent, enrollment): the check against the registry

@@ -7,7 +7,7 @@ const SITE_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const MAX_LIST = 200;
 
 /** X.509 caps a common name at 64 characters, and the certificate's is `agent:<label>`. */
-export const MAX_ISSUABLE_LABEL = 64 - 'agent:'.length;
+const MAX_ISSUABLE_LABEL = 64 - 'agent:'.length;
 
 /** Labels the registry may hold (and routes may name). */
 export const AgentLabel = z.string().regex(LABEL_PATTERN, 'Label must be 1 to 100 lowercase letters, digits or hyphens');
