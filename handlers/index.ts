@@ -47,6 +47,26 @@ import ticketsValidate from './tickets/validate.ts';
 import ticketsRequest from './tickets/request.ts';
 import ticketsList from './tickets/list.ts';
 import ticketsRevoke from './tickets/revoke.ts';
+import certsList from './certs/list.ts';
+import certsAutoRenewStatus from './certs/auto-renew-status.ts';
+import certsMtlsRotate from './certs/mtls/rotate.ts';
+import certsMtlsDownload from './certs/mtls/download.ts';
+import certsAdminUpgrade from './certs/admin/upgrade.ts';
+import certsAdminAuthMode from './certs/admin/auth-mode.ts';
+import certsRenew from './certs/renew.ts';
+import certsAgentList from './certs/agent/list.ts';
+import certsAgentCreate from './certs/agent/create.ts';
+import certsAgentEnrollToken from './certs/agent/enroll-token.ts';
+import certsAgentDownload from './certs/agent/download.ts';
+import certsAgentRevoke from './certs/agent/revoke.ts';
+import certsAgentCapabilities from './certs/agent/capabilities.ts';
+import certsAgentAllowedSites from './certs/agent/allowed-sites.ts';
+import enroll from './enroll.ts';
+import settings2faStatus from './settings/status.ts';
+import settings2faSetup from './settings/setup.ts';
+import settings2faConfirm from './settings/confirm.ts';
+import settings2faVerify from './settings/verify.ts';
+import settings2faDisable from './settings/disable.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -102,4 +122,25 @@ export const routes: readonly AnyRoute[] = [
   ticketsRequest,
   ticketsList,
   ticketsRevoke,
+  // static /api/certs/* paths before /api/certs/:domain/renew, /api/certs/agent/enroll before /api/certs/agent/:label
+  certsList,
+  certsAutoRenewStatus,
+  certsMtlsRotate,
+  certsMtlsDownload,
+  certsAdminUpgrade,
+  certsAdminAuthMode,
+  certsAgentList,
+  certsAgentCreate,
+  certsAgentEnrollToken,
+  certsAgentDownload,
+  certsAgentRevoke,
+  certsAgentCapabilities,
+  certsAgentAllowedSites,
+  certsRenew,
+  enroll,
+  settings2faStatus,
+  settings2faSetup,
+  settings2faConfirm,
+  settings2faVerify,
+  settings2faDisable,
 ];

@@ -28,6 +28,16 @@ export const ConfigSchema = z
       .strict()
       .default({ enabled: false, secret: null, setupComplete: false }),
     sessionSecret: z.string().min(32).max(1024).optional(),
+    /** Agent enrollment and admin certificate rotation (issue 13). */
+    certs: z
+      .object({
+        /** Lifetime of an enrollment token when the request names none; at most 24 h. */
+        enrollmentTokenMinutes: z.number().int().min(1).max(1440).default(15),
+        /** How long the replaced admin certificate keeps working after a rotation. */
+        adminRotationGraceHours: z.number().min(0).max(24 * 30).default(24),
+      })
+      .strict()
+      .default({ enrollmentTokenMinutes: 15, adminRotationGraceHours: 24 }),
     /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
     listen: z
       .object({

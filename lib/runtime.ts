@@ -1,4 +1,11 @@
 import { IdentityRegistry } from './auth/identity-registry.ts';
+import { watchRegistryFiles } from './auth/registry-files.ts';
+import { TwoFactor } from './auth/two-factor.ts';
+import type { AdminCert } from './certs/admin-cert.ts';
+import type { AgentCerts } from './certs/agents.ts';
+import type { Enrollment } from './certs/enrollment.ts';
+import type { LetsEncrypt } from './certs/letsencrypt.ts';
+import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -35,6 +42,11 @@ export interface Runtime {
   invitations: InvitationService;
   /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
   hasher: PasswordHasher;
+  agentCerts: AgentCerts;
+  enrollment: Enrollment;
+  adminCert: AdminCert;
+  letsEncrypt: LetsEncrypt;
+  twoFactor: TwoFactor;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -58,10 +70,17 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const identities = new IdentityRegistry(deps.store);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
+  const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain });
+  const certs = createCertServices({ ...base, scopeCapabilities: () => ticketing.capabilityNames() });
   const services: Runtime = {
     ...base,
     identities,
-    ticketing: new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain }),
+    ticketing,
+    agentCerts: certs.agentCerts,
+    enrollment: certs.enrollment,
+    adminCert: certs.adminCert,
+    letsEncrypt: certs.letsEncrypt,
+    twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     sites: new SiteService(base),
     onboarding: new OnboardingService(base, { hashPassword: hasher.hash }),
@@ -72,6 +91,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     async close() {
       for (const task of [...closers].reverse()) await task();
       await deps.store.flush();
+      await certs.enrollment.flush();
+      await certs.adminCert.flush();
       await deps.config.flush();
     },
   };
@@ -79,5 +100,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
+  services.onClose(watchRegistryFiles(deps.store, log));
+  services.onClose(certs.adminCert.start());
   return services;
 }

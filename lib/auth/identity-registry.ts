@@ -2,7 +2,7 @@ import type { Store } from '../state/store.ts';
 import { normalizeSerial } from './identity.ts';
 import type { AgentRecord } from '../state/schemas.ts';
 
-export type ActiveAgent = AgentRecord & { capabilitySet: ReadonlySet<string> };
+export type ActiveAgent = AgentRecord & { capabilitySet: ReadonlySet<string>; normalizedSerial: string };
 
 /**
  * What the identity check needs on every request, derived from the store in memory and rebuilt
@@ -23,7 +23,7 @@ export class IdentityRegistry {
         active = new Map(
           store.agents.value
             .filter((a) => a.revokedAt === null && !revoked.has(normalizeSerial(a.serial)))
-            .map((a) => [a.label, { ...a, capabilitySet: new Set(a.capabilities) }]),
+            .map((a) => [a.label, { ...a, capabilitySet: new Set(a.capabilities), normalizedSerial: normalizeSerial(a.serial) }]),
         );
       }
       return active;
@@ -41,5 +41,15 @@ export class IdentityRegistry {
    */
   activeAgent(label: string): ActiveAgent | undefined {
     return this.#active().get(label);
+  }
+
+  /**
+   * The active agent of `label` only when the presented certificate is the one registered for it:
+   * a re-issued label must not keep its previous certificate working.
+   */
+  agentPresenting(label: string, normalizedSerial: string | null): { agent: ActiveAgent | undefined; superseded: boolean } {
+    const agent = this.#active().get(label);
+    if (!agent) return { agent: undefined, superseded: false };
+    return agent.normalizedSerial === normalizedSerial ? { agent, superseded: false } : { agent: undefined, superseded: true };
   }
 }

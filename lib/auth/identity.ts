@@ -19,6 +19,11 @@ export interface AgentIdentity {
   serial: string | null;
   capabilities: ReadonlySet<string>;
   allowedSites: readonly string[];
+  /**
+   * The label's active record names another certificate (the label was re-issued): this one has
+   * no capabilities and may not act for the label at all.
+   */
+  superseded: boolean;
 }
 
 /** The caller of a public route (health, invitations, enrollment): no certificate was asked for. */

@@ -34,3 +34,8 @@ export function html(body: string, status = 200): Response {
 }
 
 export { Response };
+
+/** A file download (PKCS#12 bundles). */
+export function attachment(body: Uint8Array<ArrayBuffer>, contentType: string, filename: string): Response {
+  return new Response(body, { headers: { 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' } });
+}

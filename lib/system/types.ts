@@ -22,6 +22,14 @@ export class SystemError extends Error {
   }
 }
 
+/** A certificate signing request that is not one PEM CSR or whose signature does not verify: the caller's fault. */
+export class InvalidCsrError extends SystemError {
+  constructor(reason: string) {
+    super(`Invalid certificate signing request: ${reason}`, 'openssl', undefined, 'csr');
+    this.name = 'InvalidCsrError';
+  }
+}
+
 // ---------- proxy (nginx) ----------
 
 /** What a virtual host is for; the adapter renders it with its own ports and paths. */
@@ -68,7 +76,10 @@ export interface CertPaths {
 }
 
 export interface CertInfo {
+  /** The lineage name certbot renews by. */
   domain: string;
+  /** Every name the certificate covers. */
+  domains: string[];
   expiresAt: string;
   daysLeft: number;
   paths: CertPaths;
@@ -202,7 +213,11 @@ export interface PkiAdapter {
   /** CN is `admin` or `agent:<label>`. */
   issueClientCert(commonName: string, days?: number): Promise<IssuedClientCert>;
   toPkcs12(cert: IssuedClientCert, password: string): Promise<Buffer>;
-  /** Signs a CSR with the subject forced to the given CN. */
+  /** The CA certificate (PEM) clients trust the panel's client certificates by. */
+  caCertificate(): Promise<string>;
+  /** Rejects with an InvalidCsrError unless the text is one PEM CSR whose signature verifies. */
+  verifyCsr(csrPem: string): Promise<void>;
+  /** Signs a CSR with the subject forced to the given CN; a bad CSR rejects with an InvalidCsrError. */
   signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }>;
   revoke(serial: string): Promise<void>;
   /** Regenerates the CRL file nginx reads and returns its path. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,13 +35,19 @@ export interface TestApp {
   close(keep?: boolean): Promise<void>;
 }
 
-export const ADMIN_SERIAL = '1000';
+// outside the sandbox CA's range (serials from 0x1000 up), so revoking issued certificates never hits it
+export const ADMIN_SERIAL = 'AD0001';
+
+/** The serial `addAgent` registers for a label unless told otherwise, and an agent caller presents. */
+export function agentSerial(label: string): string {
+  return createHash('sha256').update(label).digest('hex').slice(0, 8).toUpperCase();
+}
 
 export function certificateHeaders(caller: Caller): Record<string, string> {
   if (caller === 'none') return { 'x-ssl-client-verify': 'NONE' };
   if (caller === 'admin') return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'x-ssl-client-serial': ADMIN_SERIAL };
   if ('agent' in caller) {
-    return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': `CN=agent:${caller.agent}`, 'x-ssl-client-serial': caller.serial ?? 'A1' };
+    return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': `CN=agent:${caller.agent}`, 'x-ssl-client-serial': caller.serial ?? agentSerial(caller.agent) };
   }
   return { 'x-ssl-client-verify': caller.verify ?? 'SUCCESS', 'x-ssl-client-dn': caller.dn, 'x-ssl-client-serial': caller.serial ?? 'B1' };
 }
@@ -101,7 +108,7 @@ export async function completeOnboarding(t: TestApp, domain = 'example.test', em
 }
 
 /** Registers an agent certificate in the registry with the given capabilities. */
-export async function addAgent(t: TestApp, label: string, capabilities: string[], allowedSites: string[] = [], serial = `A${label.length}`): Promise<void> {
+export async function addAgent(t: TestApp, label: string, capabilities: string[], allowedSites: string[] = [], serial = agentSerial(label)): Promise<void> {
   const now = new Date().toISOString();
   await t.services.store.agents.update((agents) => {
     agents.push({ label, serial, capabilities, allowedSites, createdAt: now, expiresAt: null, revokedAt: null });

@@ -24,9 +24,12 @@ export function identityFromHeaders(headers: Headers, services: Runtime): Identi
   if (serial && services.identities.isRevoked(serial)) throw new AppError(403, 'Certificate has been revoked');
   const commonName = commonNameOf(headers.get('x-ssl-client-dn') ?? '');
   if (!commonName) throw new AppError(403, MTLS_REQUIRED);
-  if (!commonName.startsWith(AGENT_PREFIX)) return { role: 'admin', label: null, commonName, serial };
+  if (!commonName.startsWith(AGENT_PREFIX)) {
+    services.adminCert.observe(serial);
+    return { role: 'admin', label: null, commonName, serial };
+  }
   const label = commonName.slice(AGENT_PREFIX.length);
-  const agent = services.identities.activeAgent(label);
+  const { agent, superseded } = services.identities.agentPresenting(label, serial);
   return {
     role: 'agent',
     label,
@@ -34,5 +37,6 @@ export function identityFromHeaders(headers: Headers, services: Runtime): Identi
     serial,
     capabilities: agent?.capabilitySet ?? NO_CAPABILITIES,
     allowedSites: agent?.allowedSites ?? [],
+    superseded,
   };
 }

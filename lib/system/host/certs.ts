@@ -75,6 +75,7 @@ export function createHostCerts(config: SystemConfig, now: () => number): CertsA
       const { stdout } = await certbot(['certificates', ...certbotDirArgs(config)]);
       return parseCertbotCertificates(stdout).map((l) => ({
         domain: l.name,
+        domains: l.domains,
         expiresAt: l.expiresAt,
         daysLeft: daysLeft(Date.parse(l.expiresAt), now()),
         paths: { fullchain: l.certificatePath || paths(l.name).fullchain, privkey: l.privateKeyPath || paths(l.name).privkey },

@@ -52,7 +52,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       for (const domain of names) {
         const expiry = await certificateExpiry(paths(domain).fullchain);
         if (!expiry) continue;
-        out.push({ domain, expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
+        out.push({ domain, domains: [domain], expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
       }
       return out;
     },

@@ -1,0 +1,12 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+
+// GET /api/certs/admin/auth-mode — {adminAuthMode: 'p12' | 'hardware-bound'}.
+export default route({
+  method: 'GET',
+  path: '/api/certs/admin/auth-mode',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  async handle({ services }) {
+    return json(await services.adminCert.authMode());
+  },
+});

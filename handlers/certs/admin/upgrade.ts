@@ -1,0 +1,17 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { CsrBody } from '../../../lib/certs/schema.ts';
+
+// POST /api/certs/admin/upgrade-to-hardware-bound — {csr}: signed as CN=admin, every P12 admin certificate revoked;
+// {ok, adminAuthMode, certificate, caCertificate, serial, expiresAt}.
+export default route<Record<string, never>, Record<string, never>, CsrBody>({
+  method: 'POST',
+  path: '/api/certs/admin/upgrade-to-hardware-bound',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: CsrBody,
+  async handle({ body, identity, services }) {
+    const serial = identity.role === 'admin' ? identity.serial : null;
+    const signed = await services.adminCert.upgradeToHardwareBound(body.csr, serial);
+    return json({ ok: true, adminAuthMode: 'hardware-bound', ...signed });
+  },
+});

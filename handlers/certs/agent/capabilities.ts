@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { AgentLabelParams, CapabilitiesUpdate } from '../../../lib/certs/schema.ts';
+
+// PATCH /api/certs/agent/:label/capabilities — replaces the list; applies to the agent's next request.
+export default route<AgentLabelParams, Record<string, never>, CapabilitiesUpdate>({
+  method: 'PATCH',
+  path: '/api/certs/agent/:label/capabilities',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: AgentLabelParams,
+  body: CapabilitiesUpdate,
+  async handle({ params, body, services }) {
+    return json({ ok: true, ...(await services.agentCerts.setCapabilities(params.label, body.capabilities)) });
+  },
+});

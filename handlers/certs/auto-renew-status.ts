@@ -1,0 +1,12 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// GET /api/certs/auto-renew-status — the certbot timer: {active, nextRun, lastRun}.
+export default route({
+  method: 'GET',
+  path: '/api/certs/auto-renew-status',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  async handle({ services }) {
+    return json(await services.letsEncrypt.autoRenewStatus());
+  },
+});

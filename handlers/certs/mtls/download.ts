@@ -1,0 +1,12 @@
+import { attachment } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+
+// GET /api/certs/mtls/download — the rotated admin P12, once; 410 afterwards and in hardware-bound mode.
+export default route({
+  method: 'GET',
+  path: '/api/certs/mtls/download',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  async handle({ services }) {
+    return attachment(await services.adminCert.download(), 'application/x-pkcs12', 'client.p12');
+  },
+});

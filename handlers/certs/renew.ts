@@ -1,0 +1,14 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { DomainParams } from '../../lib/certs/schema.ts';
+
+// POST /api/certs/:domain/renew — forced certbot renewal and nginx reload; {ok, domain, newExpiry}; unknown name 404.
+export default route<DomainParams>({
+  method: 'POST',
+  path: '/api/certs/:domain/renew',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: DomainParams,
+  async handle({ params, services }) {
+    return json({ ok: true, ...(await services.letsEncrypt.renew(params.domain)) });
+  },
+});

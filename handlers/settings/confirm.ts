@@ -1,0 +1,16 @@
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
+import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/settings/2fa/confirm — a first good code enables 2FA (IP panel vhost off); {enabled: true} plus the session cookie.
+export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
+  method: 'POST',
+  path: '/api/settings/2fa/confirm',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: TotpCodeBody,
+  async handle({ body, services, clientAddress }) {
+    const session = await services.twoFactor.confirm(body.code, clientAddress());
+    return json({ enabled: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+  },
+});

@@ -1,0 +1,16 @@
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
+import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/settings/2fa/disable — a good code disables 2FA (IP panel vhost back on); {enabled: false}, cookie cleared.
+export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
+  method: 'POST',
+  path: '/api/settings/2fa/disable',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  body: TotpCodeBody,
+  async handle({ body, services, clientAddress }) {
+    await services.twoFactor.disable(body.code, clientAddress());
+    return json({ enabled: false }, 200, { 'set-cookie': twoFactorCookieHeader('', 0) });
+  },
+});

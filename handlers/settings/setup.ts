@@ -1,0 +1,12 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/settings/2fa/setup — a new secret, not yet enabled; {otpauthUri, secret} for the authenticator app.
+export default route({
+  method: 'POST',
+  path: '/api/settings/2fa/setup',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  async handle({ services }) {
+    return json(await services.twoFactor.setup());
+  },
+});

@@ -1,0 +1,16 @@
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
+import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/settings/2fa/verify — a good code sets the signed session cookie; {verified: true}. 5 tries a minute per address.
+export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
+  method: 'POST',
+  path: '/api/settings/2fa/verify',
+  access: { roles: ADMIN_ONLY, gate: 'management', twoFactorExempt: true },
+  body: TotpCodeBody,
+  handle({ body, services, clientAddress }) {
+    const session = services.twoFactor.verify(body.code, clientAddress());
+    return json({ verified: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+  },
+});

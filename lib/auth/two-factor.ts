@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { ConfigStore } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { runStepsOrFail } from '../steps.ts';
+import type { System } from '../system/types.ts';
+import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
+import { matchTotpStep, newTotpSecret, otpauthUri } from './totp.ts';
+import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS } from './two-factor-session.ts';
+
+const TRIES_PER_MINUTE = 5;
+const ISSUER = 'Relay Panel';
+
+export interface TwoFactorDeps {
+  config: ConfigStore;
+  system: Pick<System, 'proxy'>;
+  clock: Clock;
+}
+
+export interface IssuedSession {
+  value: string;
+  maxAgeMs: number;
+}
+
+const notEnabled = () => new AppError(400, '2FA is not enabled');
+const alreadyEnabled = () => new AppError(409, '2FA is already enabled');
+
+/**
+ * The panel's own admin TOTP (panel2fa in the configuration). While it is enabled the IP-based
+ * panel vhost is disabled, so the panel is reachable only on its domain; disabling restores it.
+ */
+export class TwoFactor {
+  readonly #limiter = new FixedWindowRateLimiter(TRIES_PER_MINUTE, 60_000);
+  /** The last accepted step per secret: a code is good once, and never after a later one. */
+  #lastStep = new Map<string, number>();
+
+  constructor(private readonly deps: TwoFactorDeps) {}
+
+  status(): { enabled: boolean } {
+    return { enabled: this.deps.config.value.panel2fa.enabled };
+  }
+
+  async setup(): Promise<{ otpauthUri: string; secret: string }> {
+    const config = this.deps.config.value;
+    if (config.panel2fa.enabled) throw alreadyEnabled();
+    const secret = newTotpSecret();
+    await this.deps.config.update({ panel2fa: { enabled: false, secret, setupComplete: false } });
+    return { otpauthUri: otpauthUri(secret, ISSUER, `admin@${config.domain ?? config.ip}`), secret };
+  }
+
+  async confirm(code: string, clientAddress: string | undefined): Promise<IssuedSession> {
+    const { panel2fa } = this.deps.config.value;
+    if (panel2fa.enabled) throw alreadyEnabled();
+    if (!panel2fa.secret) throw new AppError(400, 'No 2FA setup in progress: call POST /api/settings/2fa/setup first');
+    this.#checkCode(panel2fa.secret, code, clientAddress);
+    const secret = panel2fa.secret;
+    await runStepsOrFail('Failed to enable 2FA', [
+      { failure: 'IP panel vhost could not be disabled', run: () => this.#ipPanel(false), undo: () => this.#ipPanel(true) },
+      { failure: 'Configuration could not be saved', run: () => this.deps.config.update({ panel2fa: { enabled: true, secret, setupComplete: true } }).then(() => undefined) },
+    ]);
+    return this.#session();
+  }
+
+  verify(code: string, clientAddress: string | undefined): IssuedSession {
+    const { panel2fa } = this.deps.config.value;
+    if (!panel2fa.enabled || !panel2fa.secret) throw notEnabled();
+    this.#checkCode(panel2fa.secret, code, clientAddress);
+    return this.#session();
+  }
+
+  async disable(code: string, clientAddress: string | undefined): Promise<void> {
+    const { panel2fa } = this.deps.config.value;
+    if (!panel2fa.enabled || !panel2fa.secret) throw notEnabled();
+    this.#checkCode(panel2fa.secret, code, clientAddress);
+    await runStepsOrFail('Failed to disable 2FA', [
+      { failure: 'IP panel vhost could not be enabled', run: () => this.#ipPanel(true), undo: () => this.#ipPanel(false) },
+      { failure: 'Configuration could not be saved', run: () => this.deps.config.update({ panel2fa: { enabled: false, secret: null, setupComplete: false } }).then(() => undefined) },
+    ]);
+  }
+
+  /** Rate limit per client address (every try counts), then the code: ±1 step, constant time, once. */
+  #checkCode(secret: string, code: string, clientAddress: string | undefined): void {
+    const now = this.deps.clock.now();
+    this.#limiter.prune(now);
+    if (!this.#limiter.take(clientAddress ?? 'unknown', now)) throw new AppError(429, 'Too many attempts. Try again later.');
+    const step = matchTotpStep(secret, code, now);
+    if (step === null || step <= (this.#lastStep.get(secret) ?? -1)) throw new AppError(401, 'Invalid TOTP code');
+    this.#lastStep.set(secret, step);
+  }
+
+  #session(): IssuedSession {
+    const { value } = issueTwoFactorSession(this.deps.config.value.sessionSecret ?? '', this.deps.clock.now());
+    return { value, maxAgeMs: TWO_FACTOR_SESSION_MS };
+  }
+
+  #ipPanel(enabled: boolean): Promise<void> {
+    const { proxy } = this.deps.system;
+    return proxy.apply([enabled ? { op: 'put', spec: { kind: 'ip-panel' }, enabled: true } : { op: 'disable', name: proxy.vhostName({ kind: 'ip-panel' }) }]);
+  }
+}
+
+export const TotpCodeBody = z.object({ code: z.string().max(6).regex(/^\d{6}$/, 'Code must be exactly 6 digits') });
+export type TotpCodeBody = z.infer<typeof TotpCodeBody>;

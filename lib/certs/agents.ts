@@ -1,0 +1,114 @@
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import { jsonBytes } from '../json-bytes.ts';
+import type { AgentRecord } from '../state/schemas.ts';
+import type { Store } from '../state/store.ts';
+import type { System } from '../system/types.ts';
+import type { BundleFiles } from './bundle-files.ts';
+import type { CapabilitySet } from './capability-set.ts';
+import type { LabelClaims } from './label-claims.ts';
+import { certificateExpiry } from './pem.ts';
+import type { Revoker } from './revocation.ts';
+import type { AgentCreate } from './schema.ts';
+import { newP12Password } from './secrets.ts';
+
+export interface AgentCertDeps {
+  store: Pick<Store, 'agents'>;
+  system: Pick<System, 'pki'>;
+  clock: Clock;
+  capabilities: CapabilitySet;
+  claims: LabelClaims;
+  bundles: BundleFiles;
+  revoker: Revoker;
+}
+
+const agentNotFound = (label: string) => new AppError(404, `Agent certificate '${label}' not found`);
+
+/** Listing shape: the record without internals, `revoked` as a boolean next to `revokedAt`. */
+function listed(a: AgentRecord) {
+  return { label: a.label, serial: a.serial, capabilities: a.capabilities, allowedSites: a.allowedSites, createdAt: a.createdAt, expiresAt: a.expiresAt, revoked: a.revokedAt !== null, revokedAt: a.revokedAt };
+}
+
+/** The agent registry behind /api/certs/agent: issue, list, download, revoke, change grants. */
+export class AgentCerts {
+  readonly listJson: () => Uint8Array<ArrayBuffer>;
+
+  constructor(private readonly deps: AgentCertDeps) {
+    this.listJson = deps.store.agents.memo((agents) => jsonBytes({ agents: agents.map(listed) }));
+  }
+
+  /** The unrevoked record of a label. */
+  current(label: string): AgentRecord | undefined {
+    return this.deps.store.agents.value.find((a) => a.label === label && a.revokedAt === null);
+  }
+
+  async create(input: AgentCreate): Promise<{ label: string; serial: string; expiresAt: string; p12Password: string }> {
+    const capabilities = this.deps.capabilities.check(input.capabilities);
+    const release = this.deps.claims.claim(input.label);
+    try {
+      const cert = await this.deps.system.pki.issueClientCert(`agent:${input.label}`);
+      const expiresAt = certificateExpiry(cert.certPem);
+      const p12Password = newP12Password();
+      const path = this.deps.bundles.agentPath(input.label);
+      try {
+        await this.deps.bundles.write(path, await this.deps.system.pki.toPkcs12(cert, p12Password));
+        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites: [...new Set(input.allowedSites)], expiresAt });
+      } catch (error) {
+        // the certificate exists in the CA's index but nothing refers to it: revoke it so it can never be used
+        await this.deps.bundles.remove(path);
+        await this.deps.system.pki.revoke(cert.serial).catch(() => undefined);
+        throw error;
+      }
+      return { label: input.label, serial: cert.serial, expiresAt, p12Password };
+    } finally {
+      release();
+    }
+  }
+
+  /** Stores the record of a newly signed certificate (also used by enrollment). */
+  register(record: Omit<AgentRecord, 'createdAt' | 'revokedAt'>): Promise<void> {
+    const createdAt = new Date(this.deps.clock.now()).toISOString();
+    return this.deps.store.agents.update((agents) => {
+      agents.push({ ...record, createdAt, revokedAt: null });
+    });
+  }
+
+  async download(label: string): Promise<Buffer<ArrayBuffer>> {
+    if (!this.current(label)) throw agentNotFound(label);
+    const bundle = await this.deps.bundles.read(this.deps.bundles.agentPath(label));
+    if (!bundle) throw new AppError(404, `Agent certificate '${label}' has no PKCS#12 bundle (it was enrolled with a CSR)`);
+    return bundle;
+  }
+
+  async revoke(label: string): Promise<{ label: string; serial: string; revokedAt: string }> {
+    const agent = this.current(label);
+    if (!agent) throw agentNotFound(label);
+    const revokedAt = new Date(this.deps.clock.now()).toISOString();
+    await this.deps.store.agents.update((agents) => {
+      for (const a of agents) if (a.label === label && a.serial === agent.serial) a.revokedAt = revokedAt;
+    });
+    await this.deps.bundles.remove(this.deps.bundles.agentPath(label));
+    await this.deps.revoker.revoke(agent.serial, label);
+    return { label, serial: agent.serial, revokedAt };
+  }
+
+  async setCapabilities(label: string, requested: readonly string[]): Promise<{ label: string; capabilities: string[] }> {
+    const capabilities = this.deps.capabilities.check(requested);
+    await this.#change(label, (a) => (a.capabilities = capabilities));
+    return { label, capabilities };
+  }
+
+  async setAllowedSites(label: string, requested: readonly string[]): Promise<{ label: string; allowedSites: string[] }> {
+    const allowedSites = [...new Set(requested)];
+    await this.#change(label, (a) => (a.allowedSites = allowedSites));
+    return { label, allowedSites };
+  }
+
+  #change(label: string, apply: (agent: AgentRecord) => void): Promise<void> {
+    return this.deps.store.agents.update((agents) => {
+      const agent = agents.find((a) => a.label === label && a.revokedAt === null);
+      if (!agent) throw agentNotFound(label);
+      apply(agent);
+    });
+  }
+}

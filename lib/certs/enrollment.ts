@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { JsonCollection } from '../state/collection.ts';
+import { InvalidCsrError, type System } from '../system/types.ts';
+import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
+import type { AgentCerts } from './agents.ts';
+import { certificateExpiry } from './pem.ts';
+import type { CapabilitySet } from './capability-set.ts';
+import type { LabelClaims } from './label-claims.ts';
+import type { EnrollmentTokenCreate } from './schema.ts';
+
+const TokenRecord = z.object({
+  /** sha-256 (hex) of the token; the token itself is shown once and never stored */
+  tokenHash: z.string(),
+  label: z.string(),
+  capabilities: z.array(z.string()),
+  allowedSites: z.array(z.string()),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  usedAt: z.string().nullable(),
+});
+type TokenRecord = z.infer<typeof TokenRecord>;
+
+/** One answer for unknown, used and expired tokens alike: the caller learns nothing about which. */
+const INVALID_TOKEN = () => new AppError(401, 'Invalid or expired enrollment token');
+const INVALID_CSR = () => new AppError(400, 'Invalid certificate signing request');
+const ENROLLMENTS_PER_MINUTE = 10;
+
+export interface EnrollmentDeps {
+  dataDir: string;
+  config: { readonly value: Config };
+  system: Pick<System, 'pki'>;
+  clock: Clock;
+  capabilities: CapabilitySet;
+  claims: LabelClaims;
+  agents: AgentCerts;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * One-time enrollment tokens (POST /api/certs/agent/enroll) and their redemption by an agent that
+ * has only a key pair (POST /api/enroll). Tokens live in `enrollment-tokens.json` (0600), hashed.
+ */
+export class Enrollment {
+  readonly #limiter = new FixedWindowRateLimiter(ENROLLMENTS_PER_MINUTE, 60_000);
+  #tokens: Promise<JsonCollection<TokenRecord[]>> | undefined;
+
+  constructor(private readonly deps: EnrollmentDeps) {}
+
+  #collection(): Promise<JsonCollection<TokenRecord[]>> {
+    this.#tokens ??= JsonCollection.open({
+      file: join(this.deps.dataDir, 'enrollment-tokens.json'),
+      schema: z.array(TokenRecord),
+      initial: () => [],
+      mode: 0o600,
+    });
+    return this.#tokens;
+  }
+
+  async createToken(input: EnrollmentTokenCreate): Promise<{ token: string; expiresAt: string }> {
+    const capabilities = this.deps.capabilities.check(input.capabilities);
+    // a label already held gets its 409 now rather than when the agent tries to enroll
+    this.deps.claims.claim(input.label)();
+    const now = this.deps.clock.now();
+    const minutes = input.expiresInMinutes ?? this.deps.config.value.certs.enrollmentTokenMinutes;
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now + minutes * 60_000).toISOString();
+    const tokens = await this.#collection();
+    await tokens.update((list) => {
+      // spent and expired tokens are of no further use
+      const live = list.filter((t) => t.usedAt === null && Date.parse(t.expiresAt) > now);
+      live.push({ tokenHash: hashToken(token), label: input.label, capabilities, allowedSites: [...new Set(input.allowedSites)], createdAt: new Date(now).toISOString(), expiresAt, usedAt: null });
+      list.splice(0, list.length, ...live);
+    });
+    return { token, expiresAt };
+  }
+
+  /** Rate-limited per client address; the token is consumed only by a verified CSR. */
+  async enroll(input: { token: string; csr: string }, clientAddress: string | undefined): Promise<{ certificate: string; caCertificate: string; label: string; serial: string; expiresAt: string }> {
+    const now = this.deps.clock.now();
+    this.#limiter.prune(now);
+    if (!this.#limiter.take(clientAddress ?? 'unknown', now)) throw new AppError(429, 'Too many enrollment attempts. Try again later.');
+    try {
+      await this.deps.system.pki.verifyCsr(input.csr);
+    } catch (error) {
+      if (error instanceof InvalidCsrError) throw INVALID_CSR();
+      throw error;
+    }
+    const tokens = await this.#collection();
+    const tokenHash = hashToken(input.token);
+    let release = () => {};
+    // check, claim and consume in one synchronous update: concurrent redemptions get one winner
+    const record = await tokens.update((list) => {
+      const found = list.find((t) => t.tokenHash === tokenHash);
+      if (!found || found.usedAt !== null || Date.parse(found.expiresAt) <= now) throw INVALID_TOKEN();
+      release = this.deps.claims.claim(found.label);
+      found.usedAt = new Date(now).toISOString();
+      return { ...found };
+    }).catch((error) => {
+      release();
+      throw error;
+    });
+    try {
+      const signed = await this.deps.system.pki.signCsr(input.csr, `agent:${record.label}`);
+      const expiresAt = certificateExpiry(signed.certPem);
+      await this.deps.agents.register({ label: record.label, serial: signed.serial, capabilities: record.capabilities, allowedSites: record.allowedSites, expiresAt });
+      return { certificate: signed.certPem, caCertificate: await this.deps.system.pki.caCertificate(), label: record.label, serial: signed.serial, expiresAt };
+    } catch (error) {
+      // the agent did nothing wrong: give the token back so it can try again
+      await tokens.update((list) => {
+        const found = list.find((t) => t.tokenHash === tokenHash);
+        if (found) found.usedAt = null;
+      });
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.#tokens ? this.#tokens.then((t) => t.flush()) : Promise.resolve();
+  }
+}

@@ -1,0 +1,71 @@
+import type { Clock } from '../clock.ts';
+import { AppError, errorMessage } from '../errors.ts';
+import { KeyedLock } from '../keyed-lock.ts';
+import { SystemError, type AutoRenewStatus, type CertInfo, type System } from '../system/types.ts';
+
+/** Certificates this close to expiry are flagged (certbot renews at 30 days). */
+const EXPIRING_SOON_DAYS = 30;
+/** `certbot certificates` is slow: one run serves the listings of the next few seconds. */
+const LIST_TTL_MS = 10_000;
+
+export interface ListedCertificate {
+  type: 'letsencrypt';
+  name: string;
+  domains: string[];
+  expiresAt: string;
+  daysLeft: number;
+  expiringSoon: boolean;
+}
+
+const listed = (c: CertInfo): ListedCertificate => ({
+  type: 'letsencrypt',
+  name: c.domain,
+  domains: c.domains,
+  expiresAt: c.expiresAt,
+  daysLeft: c.daysLeft,
+  expiringSoon: c.daysLeft <= EXPIRING_SOON_DAYS,
+});
+
+/** The box's public TLS certificates (certbot lineages): listing, timer status, forced renewal. */
+export class LetsEncrypt {
+  readonly #renewals = new KeyedLock();
+  #cached: { at: number; list: Promise<ListedCertificate[]> } | null = null;
+
+  constructor(private readonly deps: { system: Pick<System, 'certs' | 'proxy'>; clock: Clock }) {}
+
+  list(): Promise<ListedCertificate[]> {
+    const now = this.deps.clock.now();
+    if (!this.#cached || now - this.#cached.at >= LIST_TTL_MS) {
+      const list = this.deps.system.certs.list().then((certs) => certs.map(listed).sort((a, b) => a.daysLeft - b.daysLeft || a.name.localeCompare(b.name)));
+      this.#cached = { at: now, list };
+      // a failed run is not cached
+      list.catch(() => {
+        if (this.#cached?.list === list) this.#cached = null;
+      });
+    }
+    return this.#cached.list;
+  }
+
+  autoRenewStatus(): Promise<AutoRenewStatus> {
+    return this.deps.system.certs.autoRenewStatus();
+  }
+
+  /** certbot renew --force-renewal for the lineage, then an nginx reload; unknown name 404. */
+  renew(name: string): Promise<{ domain: string; newExpiry: string | null }> {
+    return this.#renewals.run(name, async () => {
+      this.#cached = null;
+      if (!(await this.list()).some((c) => c.name === name)) throw new AppError(404, 'Certificate not found');
+      try {
+        await this.deps.system.certs.renew(name);
+        await this.deps.system.proxy.reload();
+      } catch (error) {
+        if (error instanceof SystemError) throw new AppError(500, 'Certificate renewal failed', errorMessage(error));
+        throw error;
+      } finally {
+        this.#cached = null;
+      }
+      const renewed = (await this.list()).find((c) => c.name === name);
+      return { domain: name, newExpiry: renewed?.expiresAt ?? null };
+    });
+  }
+}

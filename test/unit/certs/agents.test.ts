@@ -1,0 +1,197 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { CHAT_SCOPE } from '../tickets/fixtures.ts';
+
+const s = suite('agent certificates: /api/certs/agent');
+let t: TestApp;
+
+s.before.each(async () => {
+  t = await makeTestApp();
+  await completeOnboarding(t);
+});
+s.after.each(() => t.close());
+
+async function issue(label: string, capabilities: string[] = ['tunnels:read'], allowedSites: string[] = []) {
+  const r = await t.call('POST', '/api/certs/agent', { body: { label, capabilities, allowedSites } });
+  assert.is(r.status, 201, JSON.stringify(r.body));
+  return r.body as { ok: true; label: string; serial: string; expiresAt: string; p12Password: string };
+}
+
+const asAgent = (label: string, serial: string) => ({ as: { agent: label, serial } });
+
+s('POST issues CN=agent:<label>, returns the one-time password; the P12 opens with it and holds that certificate', async () => {
+  const created = await issue('laptop-1', ['tunnels:read', 'system:read'], ['blog']);
+  assert.is(created.label, 'laptop-1');
+  assert.match(created.serial, /^[0-9A-F]+$/);
+  assert.ok(Date.parse(created.expiresAt) > Date.now() + 800 * 86_400_000);
+  assert.ok(created.p12Password.length >= 20);
+  const p12 = await t.request('GET', '/api/certs/agent/laptop-1/download');
+  assert.is(p12.status, 200);
+  assert.is(p12.headers.get('content-type'), 'application/x-pkcs12');
+  assert.is(p12.headers.get('content-disposition'), 'attachment; filename="laptop-1.p12"');
+  const pem = execFileSync('openssl', ['pkcs12', '-nokeys', '-clcerts', '-passin', 'env:P'], {
+    input: Buffer.from(await p12.arrayBuffer()),
+    env: { ...process.env, P: created.p12Password },
+  }).toString();
+  const subject = execFileSync('openssl', ['x509', '-noout', '-subject', '-serial'], { input: pem }).toString();
+  assert.match(subject, 'CN = agent:laptop-1');
+  assert.match(subject, `serial=${created.serial}`);
+  const file = join(t.services.store.dataDir, 'certs', 'agents', 'laptop-1.p12');
+  assert.is((await stat(file)).mode & 0o777, 0o600);
+  assert.is((await stat(join(t.services.store.dataDir, 'certs'))).mode & 0o777, 0o700);
+});
+
+s('GET lists label, serial, capabilities, allowedSites, createdAt, expiresAt, revoked and never a password', async () => {
+  const created = await issue('laptop-1', ['tunnels:read'], ['blog']);
+  const r = await t.call('GET', '/api/certs/agent');
+  assert.is(r.status, 200);
+  assert.is(r.body.agents.length, 1);
+  const [agent] = r.body.agents;
+  assert.equal(
+    { label: agent.label, serial: agent.serial, capabilities: agent.capabilities, allowedSites: agent.allowedSites, revoked: agent.revoked },
+    { label: 'laptop-1', serial: created.serial, capabilities: ['tunnels:read'], allowedSites: ['blog'], revoked: false },
+  );
+  assert.ok(agent.createdAt && agent.expiresAt);
+  assert.not.match(JSON.stringify(r.body), created.p12Password);
+  assert.not.match(await readFile(t.services.store.agents.file, 'utf8'), created.p12Password);
+  assert.not.ok(t.services.log.recent(500).some((e) => e.message.includes(created.p12Password)));
+});
+
+s('the issued certificate carries its capabilities on the very next request; another serial for the label gets none', async () => {
+  const created = await issue('laptop-1', ['tunnels:read']);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).status, 200);
+  const stale = await t.call('GET', '/api/tunnels', asAgent('laptop-1', 'ABCDEF'));
+  assert.is(stale.status, 403);
+  assert.is(stale.body.error, 'Insufficient certificate capability');
+});
+
+s('a superseded certificate (the label re-registered with another serial) may not act for its label', async () => {
+  const created = await issue('laptop-1', ['tunnels:read']);
+  assert.is((await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', created.serial))).status, 200);
+  await t.services.store.agents.update((agents) => void (agents[0]!.serial = 'BEEF'));
+  const old = await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', created.serial));
+  assert.equal([old.status, old.body], [403, { error: 'Insufficient certificate capability' }]);
+  assert.is((await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', 'BEEF'))).status, 200);
+});
+
+s('PATCH capabilities applies at once: a removed capability answers 403 on the next request', async () => {
+  const created = await issue('laptop-1', ['tunnels:read', 'system:read']);
+  const r = await t.call('PATCH', '/api/certs/agent/laptop-1/capabilities', { body: { capabilities: ['system:read'] } });
+  assert.is(r.status, 200);
+  assert.equal(r.body, { ok: true, label: 'laptop-1', capabilities: ['system:read'] });
+  const denied = await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial));
+  assert.is(denied.status, 403);
+  assert.is(denied.body.error, 'Insufficient certificate capability');
+  await t.call('PATCH', '/api/certs/agent/laptop-1/capabilities', { body: { capabilities: ['tunnels:read'] } });
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).status, 200);
+});
+
+s('capabilities are checked against the live set: unknown 400 naming it; a ticket scope\'s capability once registered', async () => {
+  const unknown = await t.call('POST', '/api/certs/agent', { body: { label: 'x', capabilities: ['tunnels:read', 'chat:send'] } });
+  assert.is(unknown.status, 400);
+  assert.is(unknown.body.error, "Unknown capability 'chat:send'");
+  assert.equal((await t.call('GET', '/api/certs/agent')).body.agents, [], 'nothing issued');
+  assert.is((await t.call('POST', '/api/tickets/scopes', { body: CHAT_SCOPE })).status, 201);
+  await issue('x', ['tunnels:read', 'chat:send']);
+  const patch = await t.call('PATCH', '/api/certs/agent/x/capabilities', { body: { capabilities: ['nope:nope'] } });
+  assert.is(patch.status, 400);
+  assert.is(patch.body.error, "Unknown capability 'nope:nope'");
+});
+
+s('PATCH allowed-sites replaces the list; invalid names 400; unknown label 404', async () => {
+  await issue('laptop-1');
+  const r = await t.call('PATCH', '/api/certs/agent/laptop-1/allowed-sites', { body: { allowedSites: ['blog', 'docs', 'blog'] } });
+  assert.equal(r.body, { ok: true, label: 'laptop-1', allowedSites: ['blog', 'docs'] });
+  assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog', 'docs']);
+  assert.is((await t.call('PATCH', '/api/certs/agent/laptop-1/allowed-sites', { body: { allowedSites: ['Bad Name'] } })).status, 400);
+  const missing = await t.call('PATCH', '/api/certs/agent/ghost/allowed-sites', { body: { allowedSites: [] } });
+  assert.is(missing.status, 404);
+  assert.is(missing.body.error, "Agent certificate 'ghost' not found");
+});
+
+s('labels: lowercase [a-z0-9-], at most 58 so that CN=agent:<label> fits X.509; an existing label 409', async () => {
+  for (const label of ['', 'Upper', 'under_score', 'a'.repeat(59), 'a'.repeat(101), '../x']) {
+    const r = await t.call('POST', '/api/certs/agent', { body: { label } });
+    assert.is(r.status, 400, label);
+    assert.is(r.body.error, 'Validation failed');
+  }
+  await issue('a'.repeat(58));
+  await issue('laptop-1');
+  const again = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-1' } });
+  assert.is(again.status, 409);
+  assert.is(again.body.error, "Agent certificate 'laptop-1' already exists");
+});
+
+s('20 concurrent POSTs with one label give exactly one 201', async () => {
+  const results = await Promise.all(Array.from({ length: 20 }, () => t.call('POST', '/api/certs/agent', { body: { label: 'race' } })));
+  const statuses = results.map((r) => r.status).sort();
+  assert.equal(statuses.filter((x) => x === 201).length, 1, JSON.stringify(statuses));
+  assert.ok(statuses.every((x) => x === 201 || x === 409));
+  assert.is(t.services.store.agents.value.filter((a) => a.label === 'race').length, 1);
+});
+
+s('DELETE revokes: next request 403 revoked, CRL lists the serial, proxy reloaded, listing says revoked, P12 gone', async () => {
+  const created = await issue('laptop-1');
+  const reloadsBefore = sandboxControls(t.services.system).eventsOf('proxy.reload').length;
+  const r = await t.call('DELETE', '/api/certs/agent/laptop-1');
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.is(r.body.serial, created.serial);
+  const denied = await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial));
+  assert.is(denied.status, 403);
+  assert.is(denied.body.error, 'Certificate has been revoked');
+  assert.is(sandboxControls(t.services.system).eventsOf('proxy.reload').length, reloadsBefore + 1);
+  const { crlPath } = await t.services.system.pki.ensureCa();
+  const crl = execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString();
+  assert.match(crl, `Serial Number: ${created.serial}`);
+  assert.is((await t.call('GET', '/api/certs/agent')).body.agents[0].revoked, true);
+  assert.is((await t.call('GET', '/api/certs/agent/laptop-1/download')).status, 404);
+  assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1')).status, 404);
+});
+
+s('a failing CA or reload step answers 500, and the app refuses the certificate anyway', async () => {
+  const created = await issue('laptop-1');
+  sandboxControls(t.services.system).failNext('proxy.reload', 'nginx: reload failed');
+  const r = await t.call('DELETE', '/api/certs/agent/laptop-1');
+  assert.equal([r.status, r.body], [500, { error: 'Certificate revocation failed', details: 'Proxy update failed: nginx: reload failed' }]);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).body.error, 'Certificate has been revoked');
+});
+
+s('a revoked label can be issued again; the old certificate stays refused', async () => {
+  const first = await issue('laptop-1');
+  await t.call('DELETE', '/api/certs/agent/laptop-1');
+  const second = await issue('laptop-1');
+  assert.is.not(second.serial, first.serial);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', second.serial))).status, 200);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', first.serial))).body.error, 'Certificate has been revoked');
+});
+
+s('every /api/certs/agent route is admin-only', async () => {
+  const created = await issue('laptop-1', ['tunnels:read', 'tunnels:write']);
+  const as = asAgent('laptop-1', created.serial);
+  for (const [method, path, body] of [
+    ['GET', '/api/certs/agent'], ['POST', '/api/certs/agent', { label: 'x' }], ['POST', '/api/certs/agent/enroll', { label: 'x' }],
+    ['GET', '/api/certs/agent/laptop-1/download'], ['DELETE', '/api/certs/agent/laptop-1'],
+    ['PATCH', '/api/certs/agent/laptop-1/capabilities', { capabilities: [] }], ['PATCH', '/api/certs/agent/laptop-1/allowed-sites', { allowedSites: [] }],
+  ] as const) {
+    const r = await t.call(method, path, { ...as, body });
+    assert.is(r.status, 403, `${method} ${path}`);
+    assert.is(r.body.error, 'Insufficient certificate scope');
+  }
+});
+
+s('a failure after the certificate is signed leaves no record and revokes the orphan', async () => {
+  sandboxControls(t.services.system).failNext('pki.toPkcs12');
+  const r = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-1' } });
+  assert.is(r.status, 500);
+  assert.equal(t.services.store.agents.value, []);
+  const { crlPath } = await t.services.system.pki.ensureCa();
+  assert.match(execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString(), 'Serial Number');
+  await issue('laptop-1');
+});
+
+s.run();

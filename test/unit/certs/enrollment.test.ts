@@ -1,0 +1,142 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { serve } from '../../helpers/http-server.ts';
+
+const s = suite('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll');
+let t: TestApp;
+let clock: ManualClock;
+
+s.before.each(async () => {
+  clock = new ManualClock(Date.now());
+  t = await makeTestApp({ clock });
+  await completeOnboarding(t);
+});
+s.after.each(() => t.close());
+
+async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; expiresAt: string }> {
+  const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], ...body } });
+  assert.is(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+const enroll = (token: string, csr: string, headers?: Record<string, string>) => t.call('POST', '/api/enroll', { as: 'none', body: { token, csr }, headers });
+
+s('a token is 32 random bytes, expires in 15 minutes by default, and is stored only hashed in a 0600 file', async () => {
+  const { token, expiresAt } = await newToken();
+  assert.is(Buffer.from(token, 'base64url').length, 32);
+  assert.is(Date.parse(expiresAt) - clock.now(), 15 * 60_000);
+  const file = join(t.services.store.dataDir, 'enrollment-tokens.json');
+  await t.services.enrollment.flush();
+  assert.not.match(await readFile(file, 'utf8'), token);
+  assert.is((await stat(file)).mode & 0o777, 0o600);
+  const other = await newToken({ label: 'laptop-2' });
+  assert.is.not(other.token, token);
+});
+
+s('the lifetime is configurable up to 24 hours; beyond is 400', async () => {
+  const { expiresAt } = await newToken({ expiresInMinutes: 1440 });
+  assert.is(Date.parse(expiresAt) - clock.now(), 24 * 3600_000);
+  const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'x', expiresInMinutes: 1441 } });
+  assert.is(r.status, 400);
+  await t.services.config.update({ certs: { enrollmentTokenMinutes: 60, adminRotationGraceHours: 24 } });
+  const configured = await newToken({ label: 'laptop-3' });
+  assert.is(Date.parse(configured.expiresAt) - clock.now(), 60 * 60_000);
+});
+
+s('token creation checks capabilities live and refuses a label in use', async () => {
+  const unknown = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'x', capabilities: ['chat:send'] } });
+  assert.is(unknown.status, 400);
+  assert.is(unknown.body.error, "Unknown capability 'chat:send'");
+  await t.call('POST', '/api/certs/agent', { body: { label: 'taken' } });
+  assert.is((await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'taken' } })).status, 409);
+});
+
+s('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent works at once with its capabilities', async () => {
+  const { token } = await newToken({ allowedSites: ['blog'] });
+  const { csr } = makeCsr('/CN=admin/O=evil');
+  const r = await enroll(token, csr);
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  const cert = describeCert(r.body.certificate);
+  assert.match(cert, 'subject=CN = agent:laptop-1');
+  assert.not.match(cert, 'evil');
+  assert.equal(Object.keys(r.body).sort(), ['caCertificate', 'certificate', 'expiresAt', 'label', 'serial']);
+  const ca = describeCert(r.body.caCertificate);
+  assert.match(cert, ca.split('\n').find((l) => l.startsWith('subject='))!.replace('subject=', 'issuer='));
+  const agent = t.services.identities.activeAgent('laptop-1');
+  assert.equal([agent?.capabilities, agent?.allowedSites, agent?.serial], [['tunnels:read'], ['blog'], r.body.serial]);
+  assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial: r.body.serial } })).status, 200);
+});
+
+s('unknown, used and expired tokens get one generic 401', async () => {
+  const { csr } = makeCsr();
+  const unknown = await enroll('x'.repeat(43), csr);
+  const { token } = await newToken();
+  assert.is((await enroll(token, csr)).status, 200);
+  const used = await enroll(token, csr);
+  const { token: late } = await newToken({ label: 'laptop-2' });
+  clock.advance(15 * 60_000);
+  const expired = await enroll(late, csr);
+  for (const r of [unknown, used, expired]) {
+    assert.is(r.status, 401);
+    assert.equal(r.body, { error: 'Invalid or expired enrollment token' });
+  }
+});
+
+s('a bad CSR is 400 and does not spend the token', async () => {
+  const { token } = await newToken();
+  for (const csr of ['not a csr', tamperCsr(makeCsr().csr), '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----']) {
+    const r = await enroll(token, csr);
+    assert.is(r.status, 400, csr);
+    assert.is(r.body.error, 'Invalid certificate signing request');
+  }
+  assert.is((await enroll(token, makeCsr().csr)).status, 200);
+});
+
+s('20 concurrent enrollments with one token give exactly one certificate', async () => {
+  const { token } = await newToken();
+  const csrs = Array.from({ length: 20 }, () => makeCsr().csr);
+  const results = await Promise.all(csrs.map((csr, i) => enroll(token, csr, { 'x-forwarded-for': `198.51.100.${i}` })));
+  const ok = results.filter((r) => r.status === 200);
+  assert.is(ok.length, 1, JSON.stringify(results.map((r) => r.status)));
+  assert.ok(results.every((r) => r.status === 200 || r.status === 401 || r.status === 429));
+  assert.is(t.services.store.agents.value.filter((a) => a.label === 'laptop-1').length, 1);
+});
+
+s('enrollment is rate-limited per client address: the 11th try in a minute gets 429', async () => {
+  const { csr } = makeCsr();
+  for (let i = 0; i < 10; i++) assert.is((await enroll(`bad-${i}`, csr)).status, 401);
+  const limited = await enroll('bad', csr);
+  assert.is(limited.status, 429);
+  clock.advance(60_000);
+  assert.is((await enroll('bad', csr)).status, 401);
+});
+
+s('the limit is per client address: behind the proxy, another X-Forwarded-For address has its own count', async () => {
+  const server = await serve(t.app);
+  try {
+    const post = (ip: string) => fetch(`${server.url}/api/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ token: 'bad', csr: makeCsr().csr }),
+    }).then((r) => r.status);
+    for (let i = 0; i < 10; i++) assert.is(await post('198.51.100.1'), 401);
+    assert.is(await post('198.51.100.1'), 429);
+    assert.is(await post('198.51.100.2'), 401);
+  } finally {
+    await server.close();
+  }
+});
+
+s('POST /api/enroll needs no certificate; the token never shows in logs', async () => {
+  const { token } = await newToken();
+  const r = await enroll(token, makeCsr().csr);
+  assert.is(r.status, 200);
+  assert.not.ok(t.services.log.recent(500).some((e) => e.message.includes(token)));
+});
+
+s.run();

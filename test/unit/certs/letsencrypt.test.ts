@@ -1,0 +1,79 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+
+const s = suite("Let's Encrypt: GET /api/certs, auto-renew-status, POST /api/certs/:domain/renew");
+let t: TestApp;
+let clock: ManualClock;
+
+s.before.each(async () => {
+  clock = new ManualClock(Date.now());
+  t = await makeTestApp({ clock });
+  await completeOnboarding(t);
+  for (const name of ['panel.example.test', 'auth.example.test']) await t.services.system.certs.issue(name, 'ops@example.test');
+});
+s.after.each(() => t.close());
+
+s('GET /api/certs lists every lineage: type, name, domains, expiry, days left; and the admin certificate', async () => {
+  const r = await t.call('GET', '/api/certs');
+  assert.is(r.status, 200);
+  assert.equal(r.body.certs.map((c: { name: string }) => c.name).sort(), ['auth.example.test', 'panel.example.test']);
+  for (const c of r.body.certs) {
+    assert.equal(Object.keys(c).sort(), ['daysLeft', 'domains', 'expiresAt', 'expiringSoon', 'name', 'type']);
+    assert.is(c.type, 'letsencrypt');
+    assert.equal(c.domains, [c.name]);
+    assert.is(c.daysLeft, Math.floor((Date.parse(c.expiresAt) - clock.now()) / 86_400_000));
+    assert.is(c.expiringSoon, c.daysLeft <= 30);
+  }
+  assert.equal(r.body.adminCertificate, { authMode: 'p12', serial: null, expiresAt: null, rotation: null, bundlePending: false });
+});
+
+s('auto-renew-status is {active, nextRun, lastRun}', async () => {
+  assert.equal((await t.call('GET', '/api/certs/auto-renew-status')).body, { active: false, nextRun: null, lastRun: null });
+  await t.services.system.certs.setupAutoRenew();
+  const r = await t.call('GET', '/api/certs/auto-renew-status');
+  assert.is(r.body.active, true);
+  assert.ok(Date.parse(r.body.nextRun) > clock.now());
+  assert.is(r.body.lastRun, null);
+});
+
+s('renew forces certbot and reloads nginx; {ok, domain, newExpiry}', async () => {
+  const controls = sandboxControls(t.services.system);
+  const reloads = controls.eventsOf('proxy.reload').length;
+  const r = await t.call('POST', '/api/certs/panel.example.test/renew');
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(Object.keys(r.body).sort(), ['domain', 'newExpiry', 'ok']);
+  assert.is(r.body.domain, 'panel.example.test');
+  assert.ok(Date.parse(r.body.newExpiry) > clock.now());
+  assert.equal(controls.eventsOf('certs.renew').map((e) => e.detail), [{ fqdn: 'panel.example.test' }]);
+  assert.ok(controls.eventsOf('proxy.reload').length > reloads);
+});
+
+s('renew: an unknown name 404, a malformed one 400, a certbot failure 500 with details', async () => {
+  const unknown = await t.call('POST', '/api/certs/nope.example.test/renew');
+  assert.equal([unknown.status, unknown.body], [404, { error: 'Certificate not found' }]);
+  assert.is((await t.call('POST', '/api/certs/..%2Fetc/renew')).status, 400);
+  sandboxControls(t.services.system).failNext('certs.renew', 'certbot could not renew panel.example.test: boom');
+  const failed = await t.call('POST', '/api/certs/panel.example.test/renew');
+  assert.is(failed.status, 500);
+  assert.equal(failed.body, { error: 'Certificate renewal failed', details: 'certbot could not renew panel.example.test: boom' });
+});
+
+s('the listing is served from memory for a few seconds, and refreshed after a renewal', async () => {
+  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 2);
+  await t.services.system.certs.issue('tunnel.example.test', 'ops@example.test');
+  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 2, 'cached');
+  clock.advance(10_000);
+  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 3);
+});
+
+s('admin-only', async () => {
+  await addAgent(t, 'laptop-1', ['tunnels:read', 'system:read']);
+  for (const [method, path] of [['GET', '/api/certs'], ['GET', '/api/certs/auto-renew-status'], ['POST', '/api/certs/panel.example.test/renew']] as const) {
+    assert.is((await t.call(method, path, { as: { agent: 'laptop-1' } })).status, 403, path);
+  }
+});
+
+s.run();

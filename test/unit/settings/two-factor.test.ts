@@ -1,0 +1,163 @@
+import { Secret, TOTP } from 'otpauth';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { matchTotpStep } from '../../../lib/auth/totp.ts';
+import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { serve } from '../../helpers/http-server.ts';
+
+const s = suite('admin 2FA: /api/settings/2fa');
+let t: TestApp;
+let clock: ManualClock;
+const IP_PANEL = { kind: 'ip-panel' } as const;
+
+s.before.each(async () => {
+  // mid-step, so that ±1 step stays inside the test's own moves
+  clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 10_000);
+  t = await makeTestApp({ clock });
+  await completeOnboarding(t);
+  await t.services.system.proxy.apply([{ op: 'put', spec: IP_PANEL, enabled: true }]);
+});
+s.after.each(() => t.close());
+
+const codeAt = (secret: string, offsetSteps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: clock.now() + offsetSteps * 30_000 });
+const ipPanelEnabled = async () => (await t.services.system.proxy.state(t.services.system.proxy.vhostName(IP_PANEL))).enabled;
+const cookieOf = (r: { response: Response }) => r.response.headers.get('set-cookie')!.split(';')[0]!;
+
+async function enable(): Promise<{ secret: string; cookie: string }> {
+  const setup = await t.call('POST', '/api/settings/2fa/setup');
+  assert.is(setup.status, 200, JSON.stringify(setup.body));
+  const confirm = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  assert.is(confirm.status, 200, JSON.stringify(confirm.body));
+  return { secret: setup.body.secret, cookie: cookieOf(confirm) };
+}
+
+s('setup gives an otpauth URI and the secret; nothing is enabled until confirm', async () => {
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: false });
+  const r = await t.call('POST', '/api/settings/2fa/setup');
+  assert.equal(Object.keys(r.body).sort(), ['otpauthUri', 'secret']);
+  assert.match(r.body.secret, /^[A-Z2-7]{32}$/);
+  assert.match(r.body.otpauthUri, /^otpauth:\/\/totp\/Relay%20Panel:admin%40example\.test\?/);
+  assert.match(r.body.otpauthUri, `secret=${r.body.secret}`);
+  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: r.body.secret, setupComplete: false });
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: false });
+  assert.ok(await ipPanelEnabled());
+});
+
+s('confirm with a good code enables 2FA, disables the IP panel vhost and sets the session cookie', async () => {
+  const setup = await t.call('POST', '/api/settings/2fa/setup');
+  const wrong = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret, 3) } });
+  assert.is(wrong.status, 401);
+  assert.is(wrong.body.error, 'Invalid TOTP code');
+  const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  assert.equal(r.body, { enabled: true });
+  assert.match(r.response.headers.get('set-cookie')!, /^relay_2fa=\d+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
+  assert.is(t.services.config.value.panel2fa.enabled, true);
+  assert.is(await ipPanelEnabled(), false);
+  // the session check now applies: without the cookie 401, with it through; agents skip it
+  assert.equal((await t.call('GET', '/api/tunnels')).body, { error: '2fa_required' });
+  assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
+  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1' } })).status, 200);
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: true });
+});
+
+s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refused', async () => {
+  const { secret } = await enable();
+  clock.advance(30_000);
+  const r = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
+  assert.equal(r.body, { verified: true });
+  assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
+  const replay = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
+  assert.is(replay.status, 401);
+  clock.advance(60_000);
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, 2) } })).status, 401, '+2 steps');
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, 1) } })).status, 200, '+1 step');
+  clock.advance(60_000);
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, -2) } })).status, 401, '-2 steps');
+});
+
+s('verify allows 5 tries a minute per client address, good codes included', async () => {
+  const { secret } = await enable();
+  clock.advance(60_000);
+  for (let i = 0; i < 5; i++) assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: '000000' } })).status, 401);
+  const limited = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
+  assert.is(limited.status, 429);
+  assert.is(limited.body.error, 'Too many attempts. Try again later.');
+  clock.advance(60_000);
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } })).status, 200, 'a new minute');
+});
+
+s('the verify limit is per client address: behind the proxy, another X-Forwarded-For address has its own count', async () => {
+  await enable();
+  const server = await serve(t.app);
+  try {
+    const verify = (ip: string) => fetch(`${server.url}/api/settings/2fa/verify`, {
+      method: 'POST',
+      headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ code: '000000' }),
+    }).then((r) => r.status);
+    for (let i = 0; i < 5; i++) assert.is(await verify('198.51.100.1'), 401);
+    assert.is(await verify('198.51.100.1'), 429);
+    assert.is(await verify('198.51.100.2'), 401);
+  } finally {
+    await server.close();
+  }
+});
+
+s('disable needs a good code; it turns 2FA off and the IP panel vhost back on', async () => {
+  const { secret, cookie } = await enable();
+  clock.advance(30_000);
+  assert.is((await t.call('POST', '/api/settings/2fa/disable', { body: { code: codeAt(secret) } })).status, 401, 'the session check applies');
+  const bad = await t.call('POST', '/api/settings/2fa/disable', { body: { code: '12345' }, headers: { cookie } });
+  assert.is(bad.status, 400);
+  const r = await t.call('POST', '/api/settings/2fa/disable', { body: { code: codeAt(secret) }, headers: { cookie } });
+  assert.equal(r.body, { enabled: false });
+  assert.match(r.response.headers.get('set-cookie')!, /^relay_2fa=; .*Max-Age=0$/);
+  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: null, setupComplete: false });
+  assert.ok(await ipPanelEnabled());
+  assert.is((await t.call('GET', '/api/tunnels')).status, 200);
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: '123456' } })).body.error, '2FA is not enabled');
+});
+
+s('setup while enabled is 409; confirm without setup is 400; a failed vhost change leaves 2FA off', async () => {
+  const none = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: '123456' } });
+  assert.is(none.status, 400);
+  const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
+  const setup = await t.call('POST', '/api/settings/2fa/setup');
+  sandboxControls(t.services.system).failNext('proxy.apply');
+  const failed = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  assert.is(failed.status, 500);
+  assert.is(failed.body.error, 'Failed to enable 2FA');
+  assert.is(t.services.config.value.panel2fa.enabled, false);
+  assert.ok(await ipPanelEnabled());
+  clock.advance(30_000);
+  const { cookie } = await (async () => {
+    const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+    return { cookie: cookieOf(r) };
+  })();
+  assert.is((await t.call('POST', '/api/settings/2fa/setup', { headers: { cookie } })).status, 409);
+});
+
+s('every settings route is admin-only; the secret never reaches the log', async () => {
+  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  for (const [method, path] of [['GET', '/api/settings/2fa'], ['POST', '/api/settings/2fa/setup'], ['POST', '/api/settings/2fa/confirm'], ['POST', '/api/settings/2fa/verify'], ['POST', '/api/settings/2fa/disable']] as const) {
+    const r = await t.call(method, path, { as: { agent: 'laptop-1' }, body: method === 'POST' ? { code: '123456' } : undefined });
+    assert.is(r.status, 403, path);
+  }
+  const { secret } = await enable();
+  assert.not.ok(t.services.log.recent(500).some((e) => e.message.includes(secret)));
+});
+
+s('matchTotpStep: the step of a code within ±1, null otherwise', () => {
+  const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+  const now = 1_800_000_015_000;
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  const step = Math.floor(now / 30_000);
+  for (const d of [-1, 0, 1]) assert.is(matchTotpStep(secret, totp.generate({ timestamp: now + d * 30_000 }), now), step + d);
+  assert.is(matchTotpStep(secret, totp.generate({ timestamp: now + 2 * 30_000 }), now), null);
+  assert.is(matchTotpStep(secret, 'abcdef', now), null);
+});
+
+s.run();
