@@ -30,6 +30,10 @@ import ticketsValidate from './tickets/validate.ts';
 import ticketsRequest from './tickets/request.ts';
 import ticketsList from './tickets/list.ts';
 import ticketsRevoke from './tickets/revoke.ts';
+import servicesList from './services/list.ts';
+import servicesLogs from './services/logs.ts';
+import servicesAction from './services/action.ts';
+import systemStats from './system/stats.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -68,4 +72,9 @@ export const routes: readonly AnyRoute[] = [
   ticketsRequest,
   ticketsList,
   ticketsRevoke,
+  servicesList,
+  // GET /api/services/:name/logs and POST /api/services/:name/:action differ in method
+  servicesLogs,
+  servicesAction,
+  systemStats,
 ];

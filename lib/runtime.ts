@@ -3,6 +3,8 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService } from './onboarding/service.ts';
+import { ServiceControl } from './service-control/service-control.ts';
+import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { TicketService } from './tickets/service.ts';
@@ -26,6 +28,8 @@ export interface Runtime {
   tunnels: TunnelService;
   ticketing: TicketService;
   onboarding: OnboardingService;
+  serviceControl: ServiceControl;
+  systemStats: StatsFeed;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -53,6 +57,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     ticketing: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
     onboarding: new OnboardingService(base),
+    serviceControl: new ServiceControl(deps.system.services),
+    systemStats: new StatsFeed(deps.system.stats),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -63,5 +69,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => services.onboarding.close());
   services.onClose(startTicketTimers(services.ticketing, clock, log));
+  // log follow processes end with the panel
+  services.onClose(() => services.serviceControl.close());
   return services;
 }
