@@ -1,5 +1,5 @@
-// GET /api/system/stats as bytes: serialized once per snapshot of the stats adapter, which caches
-// its measurement for 2 s, so a request in between costs a lookup.
+// GET /api/system/stats as bytes: serialized once per measurement. The stats adapter keeps one
+// measurement for 2 s (the spec's cache), so a request in between costs a lookup, not a stringify.
 import { AppError, errorMessage } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import type { StatsAdapter, SystemStats } from '../system/types.ts';
@@ -8,21 +8,21 @@ export const STATS_FAILED = 'Failed to read system statistics';
 
 export class StatsFeed {
   readonly #stats: StatsAdapter;
-  #source: Promise<SystemStats> | null = null;
-  #bytes: Promise<Uint8Array<ArrayBuffer>> | null = null;
+  #serialized: { of: SystemStats; bytes: Uint8Array<ArrayBuffer> } | null = null;
 
   constructor(stats: StatsAdapter) {
     this.#stats = stats;
   }
 
-  json(): Promise<Uint8Array<ArrayBuffer>> {
-    const source = this.#stats.snapshot();
-    if (source !== this.#source || !this.#bytes) {
-      this.#source = source;
-      this.#bytes = source.then(jsonBytes, (error: unknown) => {
-        throw new AppError(500, STATS_FAILED, errorMessage(error));
-      });
+  async json(): Promise<Uint8Array<ArrayBuffer>> {
+    let stats: SystemStats;
+    try {
+      stats = await this.#stats.snapshot();
+    } catch (error) {
+      throw new AppError(500, STATS_FAILED, errorMessage(error));
     }
-    return this.#bytes;
+    // the adapter hands out the same object until it measures again
+    if (this.#serialized?.of !== stats) this.#serialized = { of: stats, bytes: jsonBytes(stats) };
+    return this.#serialized.bytes;
   }
 }
