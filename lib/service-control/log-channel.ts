@@ -40,7 +40,8 @@ export class LogChannel {
     this.#viewers.add(socket);
     const leave = () => this.#leave(socket);
     socket.once('close', leave);
-    socket.once('error', leave);
+    // `on`, not `once`: an 'error' with no listener left would be thrown
+    socket.on('error', leave);
     for (const data of this.#recent) if (!this.#deliver(socket, data)) return;
   }
 
