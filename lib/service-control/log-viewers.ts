@@ -31,7 +31,7 @@ export class LogViewers {
     channel.add(socket);
   }
 
-  /** Open channels (follow processes), for tests and the benchmark. */
+  /** Open channels: one follow process each. */
   followCount(): number {
     return this.#channels.size;
   }

@@ -40,6 +40,28 @@ s('GET /api/services: a status that cannot be read is unknown, the others still 
   assert.equal(body.services.map((x: { status: string }) => x.status), ['unknown', 'inactive', 'inactive', 'active']);
 });
 
+s('concurrent listings share one round of status calls', async () => {
+  const adapter = t.services.system.services;
+  const original = adapter.status.bind(adapter);
+  let calls = 0;
+  const gate = deferred();
+  adapter.status = async (name) => {
+    calls++;
+    await gate.promise;
+    return original(name);
+  };
+  const first = t.call('GET', '/api/services');
+  await new Promise((r) => setTimeout(r, 20));
+  const second = t.call('GET', '/api/services');
+  await new Promise((r) => setTimeout(r, 20));
+  gate.resolve();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a.body, b.body);
+  assert.is(calls, 4);
+  await t.call('GET', '/api/services');
+  assert.is(calls, 8, 'a later listing asks again');
+});
+
 s('POST start/stop/restart/reload answer the new status', async () => {
   let r = await t.call('POST', '/api/services/tunnel-server/start');
   assert.is(r.status, 200);
