@@ -1,5 +1,4 @@
-// Host services: systemctl for state and control, journalctl -f for logs.
-import { spawn } from 'node:child_process';
+// Host services: systemctl for state and control, journalctl -f for logs (both through exec.ts).
 import { createInterface } from 'node:readline';
 import type { SystemConfig } from '../config.ts';
 import { createLogFollow } from '../common/log-follow.ts';
@@ -7,6 +6,7 @@ import { assertServiceControl, assertServiceName } from '../common/service-rules
 import { parseJournalLine } from '../parsers/journal.ts';
 import { uptimeFromActiveEnter } from '../parsers/systemd.ts';
 import { SystemError, type ServiceAction, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { spawnStreaming } from '../exec.ts';
 import { isActive, systemctl } from './systemctl.ts';
 
 export function journalArgs(unit: string, backlog: number): string[] {
@@ -42,7 +42,7 @@ export function createHostServices(config: SystemConfig, now: () => number): Ser
     follow(name, backlog) {
       const unit = unitOf(name);
       return createLogFollow((producer) => {
-        const child = spawn(config.binaries.journalctl, journalArgs(unit, backlog), { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawnStreaming(config.binaries.journalctl, journalArgs(unit, backlog));
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => {
           stderr = (stderr + d.toString('utf8')).slice(-4000);
