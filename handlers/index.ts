@@ -67,6 +67,10 @@ import settings2faSetup from './settings/setup.ts';
 import settings2faConfirm from './settings/confirm.ts';
 import settings2faVerify from './settings/verify.ts';
 import settings2faDisable from './settings/disable.ts';
+import servicesList from './services/list.ts';
+import servicesLogs from './services/logs.ts';
+import servicesAction from './services/action.ts';
+import systemStats from './system/stats.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -143,4 +147,9 @@ export const routes: readonly AnyRoute[] = [
   settings2faConfirm,
   settings2faVerify,
   settings2faDisable,
+  servicesList,
+  // GET /api/services/:name/logs and POST /api/services/:name/:action differ in method
+  servicesLogs,
+  servicesAction,
+  systemStats,
 ];

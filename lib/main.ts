@@ -67,6 +67,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     log: (message: string) => log.info(message),
     // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
     sandboxDns: hostIpResolver(() => config.value),
+    // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
+    panelLog: log,
+    madeUpLogsEveryMs: 3000,
   });
   const services = createRuntime({ mode, config, store, system, log });
   const app = createApp(services, options.routes ?? routes);

@@ -10,6 +10,8 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService } from './onboarding/service.ts';
+import { ServiceControl } from './service-control/service-control.ts';
+import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { SiteService } from './sites/service.ts';
@@ -47,6 +49,8 @@ export interface Runtime {
   adminCert: AdminCert;
   letsEncrypt: LetsEncrypt;
   twoFactor: TwoFactor;
+  serviceControl: ServiceControl;
+  systemStats: StatsFeed;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers and waits for pending writes. */
@@ -87,6 +91,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     users,
     invitations: new InvitationService({ ...base, users }),
     hasher,
+    serviceControl: new ServiceControl(deps.system.services),
+    systemStats: new StatsFeed(deps.system.stats),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -102,5 +108,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(startTicketTimers(services.ticketing, clock, log));
   services.onClose(watchRegistryFiles(deps.store, log));
   services.onClose(certs.adminCert.start());
+  // log follow processes end with the panel
+  services.onClose(() => services.serviceControl.close());
   return services;
 }

@@ -1,4 +1,5 @@
 // What createSystem gets besides the configuration.
+import type { Logger } from '../log.ts';
 
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
 export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
@@ -12,6 +13,13 @@ export interface SystemContext {
    * `sandboxControls(system).setDns`) covers. `hostIpResolver` builds the usual one.
    */
   sandboxDns?: SandboxDnsResolver;
+  /** Sandbox only: the panel's own log, which the `panel` journal shows unless `sandbox.panelLogFile` is set. */
+  panelLog?: Pick<Logger, 'recent' | 'subscribe'>;
+  /**
+   * Sandbox only: while a journal of proxy, tunnel-server or auth-portal is followed and the unit is
+   * active, a made-up line every so many ms, so `npm start` shows live logs on a laptop.
+   */
+  madeUpLogsEveryMs?: number;
 }
 
 /**

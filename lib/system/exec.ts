@@ -1,7 +1,9 @@
-// The one way lib/system runs a program: execFile with an argv array (never a shell), an absolute
-// binary path from the configuration, a timeout, and stderr kept for the error's details.
-import { execFile } from 'node:child_process';
+// The one way lib/system runs a program: an argv array (never a shell), an absolute binary path from
+// the configuration; one-shot runs (execFile) get a timeout and keep stderr for the error's details,
+// long-running ones (spawnStreaming: log follows) are read as they go and killed by their owner.
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { isAbsolute } from 'node:path';
+import type { Readable } from 'node:stream';
 import { SystemError } from './types.ts';
 
 export interface ExecOptions {
@@ -54,16 +56,29 @@ export function runBinary(binary: string, args: readonly string[], opts: ExecOpt
   return runRaw(binary, args, opts);
 }
 
+/** Why a command line may not run: a relative binary or a non-string/NUL argument; null when fine. */
+function commandProblem(binary: string, args: readonly string[]): SystemError | null {
+  const program = binary.split('/').pop() ?? binary;
+  if (!isAbsolute(binary)) return new SystemError(`${program}: binary path must be absolute`, program);
+  if (args.some((a) => typeof a !== 'string' || a.includes('\0'))) return new SystemError(`${program}: invalid argument`, program);
+  return null;
+}
+
+/**
+ * A long-running program whose output is read as it comes (`journalctl -f`): argv array, no shell,
+ * no timeout. The caller reads stdout/stderr and kills the child when done. Throws a SystemError
+ * for a command line `run` would refuse.
+ */
+export function spawnStreaming(binary: string, args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> {
+  const problem = commandProblem(binary, args);
+  if (problem) throw problem;
+  return spawn(binary, [...args], { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+}
+
 function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
   const program = binary.split('/').pop() ?? binary;
-  if (!isAbsolute(binary)) {
-    return Promise.reject(new SystemError(`${program}: binary path must be absolute`, program));
-  }
-  for (const a of args) {
-    if (typeof a !== 'string' || a.includes('\0')) {
-      return Promise.reject(new SystemError(`${program}: invalid argument`, program));
-    }
-  }
+  const problem = commandProblem(binary, args);
+  if (problem) return Promise.reject(problem);
   return new Promise((resolve, reject) => {
     const child = execFile(
       binary,

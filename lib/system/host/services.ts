@@ -1,16 +1,25 @@
-// Host services: systemctl for state and control, journalctl -f for logs.
-import { spawn } from 'node:child_process';
+// Host services: systemctl for state and control, journalctl -f for logs (both through exec.ts).
 import { createInterface } from 'node:readline';
 import type { SystemConfig } from '../config.ts';
 import { createLogFollow } from '../common/log-follow.ts';
 import { assertServiceControl, assertServiceName } from '../common/service-rules.ts';
 import { parseJournalLine } from '../parsers/journal.ts';
 import { uptimeFromActiveEnter } from '../parsers/systemd.ts';
-import { SystemError, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { SystemError, type ServiceAction, type ServiceName, type ServicesAdapter } from '../types.ts';
+import { spawnStreaming } from '../exec.ts';
 import { isActive, systemctl } from './systemctl.ts';
 
 export function journalArgs(unit: string, backlog: number): string[] {
   return ['-u', unit, '-f', '-n', String(Math.max(0, Math.floor(backlog))), '-o', 'short-iso', '--no-pager'];
+}
+
+/**
+ * Restarting the panel stops this very process: a blocking systemctl would wait for a stop that
+ * waits (graceful shutdown) for the request running systemctl. `--no-block` queues the job, the
+ * answer goes out, then systemd's SIGTERM shuts the panel down cleanly.
+ */
+export function controlArgs(name: ServiceName, action: ServiceAction, unit: string): string[] {
+  return name === 'panel' && action === 'restart' ? [action, '--no-block', unit] : [action, unit];
 }
 
 export function createHostServices(config: SystemConfig, now: () => number): ServicesAdapter {
@@ -28,19 +37,19 @@ export function createHostServices(config: SystemConfig, now: () => number): Ser
     },
     async control(name, action) {
       assertServiceControl(name, action);
-      await systemctl(config, [action, config.units[name]]);
+      await systemctl(config, controlArgs(name, action, config.units[name]));
     },
     follow(name, backlog) {
       const unit = unitOf(name);
       return createLogFollow((producer) => {
-        const child = spawn(config.binaries.journalctl, journalArgs(unit, backlog), { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawnStreaming(config.binaries.journalctl, journalArgs(unit, backlog));
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => {
           stderr = (stderr + d.toString('utf8')).slice(-4000);
         });
         const lines = createInterface({ input: child.stdout });
         lines.on('line', (line) => {
-          const parsed = parseJournalLine(line);
+          const parsed = parseJournalLine(line, now);
           if (parsed) producer.push(parsed);
         });
         child.on('error', (e) => producer.end(new SystemError(`journalctl failed: ${e.message}`, 'journalctl')));

@@ -110,7 +110,8 @@ export class SandboxControls {
   }
 
   journal(name: ServiceName, backlog: number): LogLine[] {
-    return (this.journals.get(name) ?? []).slice(-Math.max(0, backlog));
+    // slice(-0) would be the whole journal
+    return backlog > 0 ? (this.journals.get(name) ?? []).slice(-backlog) : [];
   }
 
   subscribe(name: ServiceName, listener: (line: LogLine) => void): () => void {

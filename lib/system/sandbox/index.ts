@@ -57,7 +57,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
-    services: createSandboxServices(config, controls, now),
+    services: createSandboxServices(config, controls, now, ctx),
     dns: createSandboxDns(controls, ctx.sandboxDns),
     stats: createStats({ now }),
     pki,

@@ -1,14 +1,27 @@
-// Sandbox services: simulated unit states (the panel is always active) and in-memory journals;
-// the panel's journal follows its log file when one is configured.
+// Sandbox services: simulated unit states (the panel is always active) and in-memory journals; the
+// panel's journal follows its log file when one is configured, else the panel's own logger.
+import type { LogEntry } from '../../log.ts';
 import type { SystemConfig } from '../config.ts';
+import type { SystemContext } from '../context.ts';
 import { createLogFollow } from '../common/log-follow.ts';
 import { assertServiceControl, assertServiceName } from '../common/service-rules.ts';
 import { tailFile } from '../common/tail-file.ts';
 import { formatUptime } from '../parsers/systemd.ts';
-import { SystemError, type ServicesAdapter } from '../types.ts';
+import { SystemError, type LogFollow, type ServicesAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
+import { feedMadeUpLines } from './made-up-logs.ts';
 
-export function createSandboxServices(config: SystemConfig, controls: SandboxControls, now: () => number): ServicesAdapter {
+type JournalSources = Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs'>;
+
+function followPanelLog(panelLog: NonNullable<SystemContext['panelLog']>, backlog: number): LogFollow {
+  return createLogFollow((producer) => {
+    const line = (e: LogEntry) => ({ timestamp: e.timestamp, message: `${e.level.toUpperCase()} ${e.message}` });
+    for (const entry of panelLog.recent(backlog)) producer.push(line(entry));
+    return panelLog.subscribe((entry) => producer.push(line(entry)));
+  });
+}
+
+export function createSandboxServices(config: SystemConfig, controls: SandboxControls, now: () => number, sources: JournalSources = {}): ServicesAdapter {
   return {
     async status(name) {
       assertServiceName(name);
@@ -30,9 +43,15 @@ export function createSandboxServices(config: SystemConfig, controls: SandboxCon
     follow(name, backlog) {
       assertServiceName(name);
       if (name === 'panel' && config.sandbox.panelLogFile) return createLogFollow(tailFile(config.sandbox.panelLogFile, backlog, now));
+      if (name === 'panel' && sources.panelLog) return followPanelLog(sources.panelLog, backlog);
       return createLogFollow((producer) => {
         for (const line of controls.journal(name, backlog)) producer.push(line);
-        return controls.subscribe(name, (line) => producer.push(line));
+        const unsubscribe = controls.subscribe(name, (line) => producer.push(line));
+        const stopMadeUp = sources.madeUpLogsEveryMs ? feedMadeUpLines(controls, name, sources.madeUpLogsEveryMs) : undefined;
+        return () => {
+          unsubscribe();
+          stopMadeUp?.();
+        };
       });
     },
   };

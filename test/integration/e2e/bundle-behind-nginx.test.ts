@@ -138,6 +138,21 @@ s('over wss with an admin certificate: provisioning streams to completion, then 
   assert.equal(JSON.parse(tunnels.body), { tunnels: [] });
 }));
 
+s('after onboarding, over wss: service logs stream through nginx; services and stats answer admins only here', timed(20_000, async () => {
+  const ws = new WebSocket(`wss://127.0.0.1:${infra.ports.ipPanel}/api/services/tunnel-server/logs`, { rejectUnauthorized: false, cert: admin.certPem, key: admin.keyPem });
+  const lines: { timestamp: string; message: string }[] = [];
+  ws.on('message', (data) => lines.push(JSON.parse(String(data))));
+  await new Promise<void>((ok, fail) => ws.once('open', () => ok()).once('error', fail));
+  await waitFor('the tunnel server journal', async () => lines.some((l) => l.message.includes('chisel')), null, 5000);
+  assert.match(lines[0]!.timestamp, /^\d{4}-\d{2}-\d{2}T.*Z$/);
+  ws.close();
+  const services = await get('/api/services', { cert: admin });
+  assert.is(services.status, 200);
+  assert.equal(JSON.parse(services.body).services.map((x: { name: string }) => x.name), ['proxy', 'tunnel-server', 'auth-portal', 'panel']);
+  assert.is((await get('/api/system/stats', { cert: admin })).status, 200);
+  assert.is((await get('/api/system/stats', { cert: agent })).status, 403, 'the agent lacks system:read');
+}));
+
 s('SIGTERM: the bundle stops cleanly with exit 0', timed(15_000, async () => {
   const exited = new Promise<number | null>((ok) => panel.once('exit', (code) => ok(code)));
   panel.kill('SIGTERM');

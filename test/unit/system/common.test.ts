@@ -8,7 +8,7 @@ import { AuthfileStore } from '../../../lib/system/common/authfile.ts';
 import { readFromOffset, readOrNull } from '../../../lib/system/common/fs.ts';
 import { portalTotpSecret } from '../../../lib/system/common/portal-files.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
-import { failureOutput, programFailure, run } from '../../../lib/system/exec.ts';
+import { failureOutput, programFailure, run, spawnStreaming } from '../../../lib/system/exec.ts';
 import { createSystem, sandboxControls, SystemError, type ServiceAction } from '../../../lib/system/index.ts';
 import { nginxDiagnosis } from '../../../lib/system/nginx/vhost-store.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
@@ -73,6 +73,17 @@ s('adapters wrap a missing program with its message: certbot on the host, nginx 
   const test = await rejection(sandbox.proxy.apply([{ op: 'put', spec, enabled: true }]));
   assert.is(test.message, 'nginx configuration test failed: nginx is not installed (/nonexistent/nginx)');
   assert.equal(await sandbox.proxy.state(sandbox.proxy.vhostName(spec)), { name: sandbox.proxy.vhostName(spec), written: false, enabled: false });
+}));
+
+s('programs run only from absolute paths with string arguments, one-shot or streaming', timed(5000, async () => {
+  assert.is((await rejection(run('journalctl', [], { timeoutMs: 1000 }))).message, 'journalctl: binary path must be absolute');
+  assert.throws(() => spawnStreaming('journalctl', ['-f']), /journalctl: binary path must be absolute/);
+  assert.throws(() => spawnStreaming('/usr/bin/journalctl', ['-u', 'a\0b']), /journalctl: invalid argument/);
+  const child = spawnStreaming('/bin/echo', ['-n', 'a b; $(id)']);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  await new Promise((ok) => child.on('close', ok));
+  assert.is(out, 'a b; $(id)', 'no shell between us and the program');
 }));
 
 s('readOrNull: null only for a missing file', async () => {

@@ -39,11 +39,15 @@ s('systemctl: is-active words, show properties, timestamps, uptime', () => {
 });
 
 s('journal short-iso lines', () => {
-  assert.equal(parseJournalLine('2026-11-21T12:00:05+0000 relay nginx[812]: reload: done: ok'), { timestamp: '2026-11-21T12:00:05.000Z', message: 'reload: done: ok' });
-  assert.equal(parseJournalLine('2026-11-21T13:00:05+0100 relay systemd[1]: Started nginx.service.'), { timestamp: '2026-11-21T12:00:05.000Z', message: 'Started nginx.service.' });
-  assert.is(parseJournalLine('-- No entries --'), null);
-  assert.is(parseJournalLine(''), null);
-  assert.equal(parseJournalLine('continuation text'), { timestamp: '', message: 'continuation text' });
+  const never = () => {
+    throw new Error('stamped lines keep their own time');
+  };
+  assert.equal(parseJournalLine('2026-11-21T12:00:05+0000 relay nginx[812]: reload: done: ok', never), { timestamp: '2026-11-21T12:00:05.000Z', message: 'reload: done: ok' });
+  assert.equal(parseJournalLine('2026-11-21T13:00:05+0100 relay systemd[1]: Started nginx.service.', never), { timestamp: '2026-11-21T12:00:05.000Z', message: 'Started nginx.service.' });
+  assert.is(parseJournalLine('-- No entries --', never), null);
+  assert.is(parseJournalLine('', never), null);
+  assert.equal(parseJournalLine('continuation text', () => Date.UTC(2026, 10, 21, 12, 1)), { timestamp: '2026-11-21T12:01:00.000Z', message: 'continuation text' });
+  assert.equal(parseJournalLine('2026-13-45T99:00:05+0000 relay x[1]: bad month', () => Date.UTC(2026, 10, 21))?.timestamp, '2026-11-21T00:00:00.000Z');
 });
 
 s('certbot certificates output and failure summary', () => {

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { createSystem, hostIpResolver, sandboxControls, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
 import { timed } from '../../helpers/timeout.ts';
+import { createLogger } from '../../../lib/log.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -186,6 +187,39 @@ s('services: the panel journal follows the configured log file', timed(5000, asy
   await appendFile(logFile, 'appended\n');
   assert.is((await it.next()).value.message, 'appended');
   follow.close();
+}));
+
+s('services: without a log file the panel journal is the panel\'s own logger', timed(5000, async () => {
+  const log = createLogger({ write: () => {} });
+  log.info('listening on http://127.0.0.1:3100');
+  log.warn('slow disk');
+  const sys = createSystem(systemConfig({}), { dataDir, panelLog: log });
+  const follow = sys.services.follow('panel', 1);
+  const it = follow[Symbol.asyncIterator]();
+  assert.is((await it.next()).value.message, 'WARN slow disk');
+  log.error('boom');
+  const live = (await it.next()).value;
+  assert.is(live.message, 'ERROR boom');
+  assert.match(live.timestamp, /^\d{4}-\d{2}-\d{2}T/);
+  follow.close();
+}));
+
+s('services: made-up lines for an active unit while it is followed, none once the follow ends', timed(5000, async () => {
+  const sys = createSystem(systemConfig({}), { dataDir, madeUpLogsEveryMs: 20 });
+  const sb = sandboxControls(sys);
+  sb.appendLog('proxy', 'before the follow');
+  const follow = sys.services.follow('proxy', 0); // no backlog: only new lines
+  const it = follow[Symbol.asyncIterator]();
+  assert.match((await it.next()).value.message, 'HTTP/1.1');
+  assert.match((await it.next()).value.message, 'HTTP/1.1');
+  follow.close();
+  const kept = sb.journal('proxy', 1000).length;
+  await new Promise((r) => setTimeout(r, 80));
+  assert.is(sb.journal('proxy', 1000).length, kept, 'the feed stopped with the follow');
+  const idle = sys.services.follow('tunnel-server', 0); // inactive in the sandbox: nothing made up
+  await new Promise((r) => setTimeout(r, 60));
+  assert.is(sb.journal('tunnel-server', 1000).length, 0);
+  idle.close();
 }));
 
 const openssl = (args: string[]) => execFileAsync('/usr/bin/openssl', args, { encoding: 'utf8' });

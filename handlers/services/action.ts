@@ -1,0 +1,16 @@
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { ServiceActionParams } from '../../lib/service-control/schema.ts';
+
+// POST /api/services/:name/:action — start, stop, restart or reload; 200 {ok, name, action, service}
+// with the state the action left, so the panel needs no second call.
+export default route<ServiceActionParams>({
+  method: 'POST',
+  path: '/api/services/:name/:action',
+  access: { roles: ADMIN_OR_AGENT, capability: 'services:write', gate: 'management' },
+  params: ServiceActionParams,
+  async handle({ params, services }) {
+    const service = await services.serviceControl.act(params.name, params.action);
+    return json({ ok: true, name: params.name, action: params.action, service });
+  },
+});
