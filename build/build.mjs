@@ -22,10 +22,10 @@ const zodEnglishOnly = {
   },
 };
 
-export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
+export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
   const result = await build({
-    entryPoints: [`${root}lib/cli.ts`],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

@@ -62,6 +62,8 @@ function newBatch<R>(): Batch<R> {
 
 const DEFAULT_COMPACT_AFTER_BYTES = 1024 * 1024;
 
+const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Records with a unique key, served from memory and written as a journal: each batch of changes is
  * one appended line and one fdatasync, so a write costs what it changes. Once the journal outgrows
@@ -209,7 +211,9 @@ export class RecordCollection<R> {
     this.#changed(changes);
     if (!this.#pending) {
       this.#pending = newBatch();
-      this.#writes = this.#writes.then(() => this.#writeBatch());
+      // Written once the requests already read from the sockets have made their changes too: one
+      // synchronized write for all of them instead of one each.
+      this.#writes = this.#writes.then(afterIo).then(() => this.#writeBatch());
     }
     this.#pending.ops.push(...ops);
     this.#pending.undo.push(...undo);

@@ -8,7 +8,7 @@ import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
 import { InboxCache } from './inbox-cache.ts';
 import type { TicketIndexes } from './indexes.ts';
-import { MAX_TICKETS, TICKET_LIFETIME_MS } from './limits.ts';
+import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from './rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
@@ -27,6 +27,7 @@ export class TicketDesk {
     private readonly rateLimiter: FixedWindowRateLimiter,
     private readonly sessions: Pick<SessionDesk, 'endForTicket'>,
     private readonly clock: Clock,
+    private readonly maxTickets: number,
   ) {
     this.#inbox = new InboxCache(indexes);
   }
@@ -60,7 +61,7 @@ export class TicketDesk {
       revokedAt: null,
     };
     await this.indexes.store.tickets.edit((tickets) => {
-      if (tickets.size >= MAX_TICKETS) throw limitReached('Ticket');
+      if (tickets.size >= this.maxTickets) throw limitReached('Ticket');
       tickets.put(ticket);
     });
     return viewOf(ticket);
