@@ -72,16 +72,18 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
   const app = createApp(services, options.routes ?? routes);
-  if (config.value.onboarding.status === 'COMPLETED') {
-    // A crash between an authfile write and the save that follows it leaves the tunnel server's
-    // grants out of step with the records; the records win.
-    await services.tunnels.syncTunnelServer().catch((error: Error) => log.warn(`tunnel server sync failed: ${error.message}`));
-  }
 
   const server = createServer(nodeRequestListener(app));
   server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
   const port = env.PORT ? Number(env.PORT) : config.value.listen.port;
-  await listen(server, config.value.listen.host, port, isSandboxDefault);
+  // A crash between an authfile write and the save that follows it leaves the tunnel server's
+  // grants out of step with the records; the records win. The rewrite overlaps binding the port
+  // (tunnel changes queue behind it on the same serial queue); start resolves once both are done.
+  const synced =
+    config.value.onboarding.status === 'COMPLETED'
+      ? services.tunnels.syncTunnelServer().catch((error: Error) => log.warn(`tunnel server sync failed: ${error.message}`))
+      : undefined;
+  await Promise.all([listen(server, config.value.listen.host, port, isSandboxDefault), synced]);
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const host = config.value.listen.host.includes(':') ? `[${config.value.listen.host}]` : config.value.listen.host;

@@ -29,7 +29,7 @@ export interface Runtime {
   onboarding: OnboardingService;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
-  /** Stops timers and waits for pending writes. */
+  /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
   close(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
-      await deps.store.flush();
+      await deps.store.close();
       await deps.config.flush();
     },
   };

@@ -87,8 +87,11 @@ export class RecordCollection<R> {
   #inFlight: Batch<R> | null = null;
   #writes: Promise<void> = Promise.resolve();
   #compaction: Promise<void> | null = null;
+  /** The snapshot holds every record: no journal has frames since it was written. */
+  #folded: boolean;
 
   private constructor(options: RecordCollectionOptions<R>, records: Map<string, R>, journal: JournalWriter, snapshotBytes: number) {
+    this.#folded = journal.bytes === 0;
     this.#options = options;
     this.#records = records;
     this.#journal = journal;
@@ -200,6 +203,17 @@ export class RecordCollection<R> {
     this.#listeners.push(listener);
   }
 
+  /**
+   * Folds the journals into the snapshot (a clean shutdown): the `.json` file alone is then the
+   * collection, readable as it is for a backup or a support request.
+   */
+  async compact(): Promise<void> {
+    await this.flush();
+    if (this.#folded) return;
+    this.#startCompaction();
+    await this.flush();
+  }
+
   /** Resolves once every accepted change is on disk (or has failed) and no snapshot is being written; closes the journal file. */
   async flush(): Promise<void> {
     await this.#writes;
@@ -221,6 +235,7 @@ export class RecordCollection<R> {
   }
 
   #changed(changes: readonly RecordChange<R>[] | null): void {
+    this.#folded = false;
     this.#version++;
     this.#array = null;
     for (const listener of this.#listeners) listener(changes);
@@ -260,6 +275,10 @@ export class RecordCollection<R> {
    */
   #compactIfDue(): void {
     if (this.#compaction || this.#journal.bytes < Math.max(this.#options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, this.#snapshotBytes)) return;
+    this.#startCompaction();
+  }
+
+  #startCompaction(): void {
     const durable = this.#pending ? undone(this.#records, this.#pending.undo, false) : this.#records;
     const records = [...durable.values()];
     const covered = this.#journal.rotate();
@@ -272,6 +291,7 @@ export class RecordCollection<R> {
       await writeFileAtomic(this.file, text, { mode: this.#options.mode });
       this.#snapshotBytes = text.length;
       await this.#journal.removeUpTo(covered);
+      this.#folded = this.#journal.bytes === 0;
     } catch {
       // Nothing is lost: the journals stay, and the next batch past the threshold tries again.
     }
@@ -383,7 +403,7 @@ class Loader<R> {
       const [kind, data] = op as [unknown, unknown];
       if (kind === 'd' && typeof data === 'string') this.records.delete(data);
       else if (kind === 'p') {
-        const parsed = this.options.record.safeParse(data);
+        const parsed = this.options.record.safeParse(data, { jitless: true });
         if (!parsed.success) throw new StoreLoadError(path, describeZodIssues(parsed.error.issues));
         this.records.set(this.options.key(parsed.data), Object.freeze(parsed.data));
       } else if (kind === 'a') this.#replaceAll(path, data);
@@ -391,8 +411,9 @@ class Loader<R> {
     }
   }
 
+  // jitless: at start, compiling zod's fast path for each record schema costs more than it saves on a few hundred records
   #replaceAll(file: string, raw: unknown): void {
-    const parsed = this.#list.safeParse(raw);
+    const parsed = this.#list.safeParse(raw, { jitless: true });
     if (!parsed.success) throw new StoreLoadError(file, describeZodIssues(parsed.error.issues));
     this.records.clear();
     for (const record of parsed.data) {

@@ -45,6 +45,8 @@ export type Store = {
   readonly dataDir: string;
   /** Waits for every accepted change to be on disk. */
   flush(): Promise<void>;
+  /** Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are then the state). */
+  close(): Promise<void>;
 };
 
 export async function openStore(dataDir: string): Promise<Store> {
@@ -69,6 +71,9 @@ export async function openStore(dataDir: string): Promise<Store> {
     dataDir,
     async flush() {
       await Promise.all(entries.map(([, c]) => c.flush()));
+    },
+    async close() {
+      await Promise.all(entries.map(([, c]) => c.compact()));
     },
   };
 }

@@ -175,4 +175,16 @@ s('watchers get each change with the record before and after; update() replaces 
   assert.equal(numbers(items.value), [5, 6]);
 });
 
+s('compact (a clean shutdown) leaves the snapshot alone holding every record', async ({ dir, file }) => {
+  const items = await open(file, { mode: 0o600 });
+  await Promise.all(range(5).map((i) => items.edit((d) => d.put(item(i)))));
+  await items.edit((d) => void d.delete('i0'));
+  await items.compact();
+  assert.equal(await readdir(dir), ['items.json']);
+  assert.equal(numbers(JSON.parse(await readFile(file, 'utf8')) as Item[]), [1, 2, 3, 4]);
+  assert.is((await stat(file)).mode & 0o777, 0o600);
+  await items.compact(); // nothing new: nothing written
+  assert.equal(await readdir(dir), ['items.json']);
+});
+
 s.run();
