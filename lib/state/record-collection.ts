@@ -66,8 +66,9 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Records with a unique key, served from memory and written as a journal: each batch of changes is
- * one appended line and one fdatasync, so a write costs what it changes. Once the journal outgrows
- * the snapshot, the snapshot is rewritten in the background and the journals before it removed.
+ * one appended line, synchronized to disk (O_DSYNC), so a write costs what it changes. Once the
+ * journal outgrows the snapshot, the snapshot is rewritten in the background and the journals
+ * before it removed.
  *
  * `edit(fn)` runs `fn` synchronously on the live records through a `RecordDraft`, so check-then-act
  * cannot interleave with another change, and a throwing `fn` changes nothing. Changes made while a
@@ -403,7 +404,7 @@ class Loader<R> {
       const [kind, data] = op as [unknown, unknown];
       if (kind === 'd' && typeof data === 'string') this.records.delete(data);
       else if (kind === 'p') {
-        const parsed = this.options.record.safeParse(data, { jitless: true });
+        const parsed = this.options.record.safeParse(data);
         if (!parsed.success) throw new StoreLoadError(path, describeZodIssues(parsed.error.issues));
         this.records.set(this.options.key(parsed.data), Object.freeze(parsed.data));
       } else if (kind === 'a') this.#replaceAll(path, data);
@@ -411,9 +412,8 @@ class Loader<R> {
     }
   }
 
-  // jitless: at start, compiling zod's fast path for each record schema costs more than it saves on a few hundred records
   #replaceAll(file: string, raw: unknown): void {
-    const parsed = this.#list.safeParse(raw, { jitless: true });
+    const parsed = this.#list.safeParse(raw);
     if (!parsed.success) throw new StoreLoadError(file, describeZodIssues(parsed.error.issues));
     this.records.clear();
     for (const record of parsed.data) {

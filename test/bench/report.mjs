@@ -74,7 +74,7 @@ export function renderMarkdown(result) {
     );
     out.push('');
     out.push(
-      'Each row on a freshly seeded panel (test/bench/write-path-server.ts: the bundle\'s code with the 1,000-ticket cap and the 10/minute rate limit lifted, which would refuse this load), after a warm-up; every answer comes after its write is fdatasync\'d. CPU: /proc/<pid>/task/*/schedstat, per request (two per round trip).',
+      'Each row on a freshly seeded panel (test/bench/write-path-server.ts: the bundle\'s code with the 1,000-ticket cap and the 10/minute rate limit lifted, which would refuse this load), after a warm-up; every answer comes after its write is synchronized to disk (O_DSYNC). CPU: /proc/<pid>/task/*/schedstat, per request (two per round trip).',
     );
   }
   out.push('');
