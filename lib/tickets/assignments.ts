@@ -3,7 +3,6 @@ import { AppError } from '../errors.ts';
 import type { TicketAssignmentRecord } from '../state/schemas.ts';
 import { pairKey } from '../state/store.ts';
 import type { AgentStanding } from './agent-standing.ts';
-import { removeWhere } from './collection-ops.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { parseInstanceScope } from './instance-scope.ts';
 import type { AssignmentCreate, AssignmentFilter } from './schema.ts';

@@ -32,10 +32,6 @@ export function changeOne<T>(collection: RecordCollection<T>, key: string, chang
   });
 }
 
-export function indexBy<T, K>(list: readonly T[], key: (record: T) => K): ReadonlyMap<K, T> {
-  return new Map(list.map((record) => [key(record), record]));
-}
-
 /** `collection.memo` over several collections: recomputed after any of them changes. */
 export function memoOver<R>(collections: readonly { readonly version: number }[], derive: () => R): () => R {
   let versions: number[] = [];
