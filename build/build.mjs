@@ -41,11 +41,11 @@ async function hashWorkerSource() {
   return result.outputFiles[0].text;
 }
 
-export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
+export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
   const result = await build({
     define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(await hashWorkerSource()) },
-    entryPoints: [`${root}lib/cli.ts`],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

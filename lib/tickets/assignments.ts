@@ -1,8 +1,8 @@
 import { isoNow, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { TicketAssignmentRecord } from '../state/schemas.ts';
+import { pairKey } from '../state/store.ts';
 import type { AgentStanding } from './agent-standing.ts';
-import { removeWhere } from './collection-ops.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { parseInstanceScope } from './instance-scope.ts';
 import type { AssignmentCreate, AssignmentFilter } from './schema.ts';
@@ -30,17 +30,17 @@ export class AssignmentBook {
       throw new AppError(404, 'Instance not found');
     }
     const assignment = { ...input, assignedAt: isoNow(this.clock), assignedBy };
-    return this.indexes.store.ticketAssignments.update((assignments) => {
-      const existing = assignments.find((a) => a.agentLabel === input.agentLabel && a.instanceScope === input.instanceScope);
+    return this.indexes.store.ticketAssignments.edit((assignments) => {
+      const existing = assignments.get(pairKey(input.agentLabel, input.instanceScope));
       if (existing) return { created: false, assignment: existing };
-      assignments.push(assignment);
+      assignments.put(assignment);
       return { created: true, assignment };
     });
   }
 
   async remove(agentLabel: string, instanceScope: string): Promise<void> {
     if (!this.indexes.isAssigned(agentLabel, instanceScope)) throw new AppError(404, 'Assignment not found');
-    await removeWhere(this.indexes.store.ticketAssignments, (a) => a.agentLabel === agentLabel && a.instanceScope === instanceScope);
+    await this.indexes.store.ticketAssignments.edit((assignments) => void assignments.delete(pairKey(agentLabel, instanceScope)));
   }
 
   list(filter: AssignmentFilter): TicketAssignmentRecord[] {

@@ -1,65 +1,35 @@
-import type { JsonCollection } from '../state/collection.ts';
-
-// `update` runs its function synchronously on a copy of `collection.value`, so positions found in
-// the value just before calling it are the draft's positions: one scan, then direct access.
-
-function positionsWhere<T>(list: readonly T[], matches: (record: T) => boolean): number[] {
-  const positions: number[] = [];
-  for (let i = 0; i < list.length; i++) if (matches(list[i])) positions.push(i);
-  return positions;
-}
+import type { RecordCollection } from '../state/record-collection.ts';
 
 /** Removes matching records; writes nothing when none match, so periodic sweeps cost no disk I/O. */
-export function removeWhere<T>(collection: JsonCollection<T[]>, doomed: (record: T) => boolean): Promise<number> {
-  const positions = positionsWhere(collection.value, doomed);
-  if (positions.length === 0) return Promise.resolve(0);
-  return collection.update((draft) => {
-    let kept = 0;
-    let next = 0;
-    for (let i = 0; i < draft.length; i++) {
-      if (i === positions[next]) next++;
-      else draft[kept++] = draft[i];
-    }
-    draft.length = kept;
-    return positions.length;
+export function removeWhere<T>(collection: RecordCollection<T>, doomed: (record: T) => boolean): Promise<number> {
+  return collection.edit((draft) => {
+    const keys = [...draft.values()].filter(doomed).map((record) => collection.keyOf(record));
+    for (const key of keys) draft.delete(key);
+    return keys.length;
   });
 }
 
-/** Changes matching records; writes nothing when none match. */
-export function changeWhere<T>(collection: JsonCollection<T[]>, matches: (record: T) => boolean, change: (record: T) => void): Promise<number> {
-  const positions = positionsWhere(collection.value, matches);
-  if (positions.length === 0) return Promise.resolve(0);
-  return collection.update((draft) => {
-    for (const at of positions) change(draft[at]);
-    return positions.length;
+/** Replaces matching records with `change(record)`; writes nothing when none match. */
+export function changeWhere<T>(collection: RecordCollection<T>, matches: (record: T) => boolean, change: (record: T) => NoInfer<T>): Promise<number> {
+  return collection.edit((draft) => {
+    const matching = [...draft.values()].filter(matches);
+    for (const record of matching) draft.put(change(record));
+    return matching.length;
   });
 }
 
 /**
- * Changes the one record that `positions` (a memo of the collection) maps `key` to; false, with
- * nothing written, when there is none. `change` sees the record as it is inside the update and may
- * throw to change nothing: repeat the decisive check there.
+ * Replaces the record with `key` by `change(record)`; false, with nothing written, when there is
+ * none. `change` sees the record as it is inside the update and may throw to change nothing:
+ * repeat the decisive check there.
  */
-export function changeOne<T, K>(
-  collection: JsonCollection<T[]>,
-  positions: () => ReadonlyMap<K, number>,
-  key: K,
-  change: (record: T) => void,
-): Promise<boolean> {
-  const at = positions().get(key);
-  if (at === undefined) return Promise.resolve(false);
-  return collection.update((draft) => {
-    change(draft[at]);
+export function changeOne<T>(collection: RecordCollection<T>, key: string, change: (record: T) => NoInfer<T>): Promise<boolean> {
+  return collection.edit((draft) => {
+    const record = draft.get(key);
+    if (record === undefined) return false;
+    draft.put(change(record));
     return true;
   });
-}
-
-export function indexBy<T, K>(list: readonly T[], key: (record: T) => K): ReadonlyMap<K, T> {
-  return new Map(list.map((record) => [key(record), record]));
-}
-
-export function positionBy<T, K>(list: readonly T[], key: (record: T) => K): ReadonlyMap<K, number> {
-  return new Map(list.map((record, at) => [key(record), at]));
 }
 
 /** `collection.memo` over several collections: recomputed after any of them changes. */

@@ -1,11 +1,12 @@
-import type { JsonCollection } from '../state/collection.ts';
+import type { RecordCollection } from '../state/record-collection.ts';
 import { changeWhere } from './collection-ops.ts';
 
 interface BufferOptions<T> {
   key: (record: T) => string;
   /** The stored time a heartbeat moves (ISO). */
   stored: (record: T) => string;
-  set: (record: T, iso: string) => void;
+  /** The record with the stored time set to `iso` (a copy: records are immutable). */
+  set: (record: T, iso: string) => T;
   /** A heartbeat writes only once the stored time is this old. */
   writeEveryMs: number;
   /** Records that may still take a held time (not ended meanwhile). */
@@ -23,7 +24,7 @@ export class HeartbeatBuffer<T> {
   #batch: Promise<void> | null = null;
 
   constructor(
-    private readonly collection: JsonCollection<T[]>,
+    private readonly collection: RecordCollection<T>,
     private readonly options: BufferOptions<T>,
   ) {}
 
@@ -73,10 +74,7 @@ export class HeartbeatBuffer<T> {
     const { key, set } = this.options;
     return records.map((record) => {
       const latest = this.#latest.get(key(record));
-      if (latest === undefined) return record;
-      const copy = { ...record };
-      set(copy, new Date(latest).toISOString());
-      return copy;
+      return latest === undefined ? record : set(record, new Date(latest).toISOString());
     });
   }
 }

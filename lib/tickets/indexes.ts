@@ -1,55 +1,42 @@
+import { GroupIndex } from '../state/group-index.ts';
+import type { RecordCollection } from '../state/record-collection.ts';
 import type { TicketRecord, TicketScopeRecord, TicketSessionRecord, TransportConfig } from '../state/schemas.ts';
-import type { Store } from '../state/store.ts';
-import { indexBy, memoOver, positionBy } from './collection-ops.ts';
+import { pairKey, type Store } from '../state/store.ts';
+import { memoOver } from './collection-ops.ts';
 import { ticketTransport } from './transport.ts';
 
 export type TicketCollections = Pick<Store, 'ticketScopes' | 'ticketInstances' | 'ticketAssignments' | 'tickets' | 'ticketSessions'>;
 
-/** A compound map key; NUL cannot appear in a certificate label or a capability name. */
-const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
-
-/** An unused ticket waiting in its target's inbox, with its expiry parsed once. */
-interface Waiting {
-  ticket: TicketRecord;
-  expiresAtMs: number;
-}
+/** Records by their key: the collection itself answers. */
+type ByKey<R> = () => Pick<RecordCollection<R>, 'get' | 'has'>;
 
 /**
- * Lookups the hot paths (inbox, validate, heartbeats, ticket requests) answer from memory.
- * Each map is rebuilt only after its collection changes. `...At` maps give a record's position,
- * for `changeOne`.
+ * Lookups the hot paths (inbox, validate, heartbeats, ticket requests) answer from memory. Lookups
+ * by a record's own key go to the collection; the other indexes follow its changes one by one, so
+ * a write does not rebuild them.
  */
 export class TicketIndexes {
-  readonly scopeByName;
+  readonly scopeByName: ByKey<TicketScopeRecord>;
   readonly scopeByCapability;
   readonly instanceById;
-  readonly instanceAt;
-  readonly assignmentKeys;
-  readonly ticketById;
-  readonly ticketAt;
-  readonly sessionById;
-  readonly sessionAt;
-  readonly sessionByTicket;
-  readonly activeSessionCount;
+  readonly ticketById: ByKey<TicketRecord>;
+  readonly sessionById: ByKey<TicketSessionRecord>;
   /** What a ticket's target is handed for each instance (inbox and validation). */
   readonly transportByInstance;
-  readonly #waitingByTarget;
+  /** Unused tickets by target (expired ones included: expiry changes nothing on disk). */
+  readonly waiting: GroupIndex<TicketRecord>;
+  readonly #sessionsByTicket: GroupIndex<TicketSessionRecord>;
+  readonly #liveSessions: GroupIndex<TicketSessionRecord>;
 
   constructor(readonly store: TicketCollections) {
-    this.scopeByName = store.ticketScopes.memo((scopes) => indexBy(scopes, (scope) => scope.name));
+    this.scopeByName = () => store.ticketScopes;
     this.scopeByCapability = store.ticketScopes.memo(capabilityOwners);
-    this.instanceById = store.ticketInstances.memo((instances) => indexBy(instances, (instance) => instance.instanceId));
-    this.instanceAt = store.ticketInstances.memo((instances) => positionBy(instances, (instance) => instance.instanceId));
-    this.assignmentKeys = store.ticketAssignments.memo(
-      (assignments): ReadonlySet<string> => new Set(assignments.map((a) => pairKey(a.agentLabel, a.instanceScope))),
-    );
-    this.ticketById = store.tickets.memo((tickets) => indexBy(tickets, (ticket) => ticket.id));
-    this.ticketAt = store.tickets.memo((tickets) => positionBy(tickets, (ticket) => ticket.id));
-    this.#waitingByTarget = store.tickets.memo(waitingByTarget);
-    this.sessionById = store.ticketSessions.memo((sessions) => indexBy(sessions, (session) => session.sessionId));
-    this.sessionAt = store.ticketSessions.memo((sessions) => positionBy(sessions, (session) => session.sessionId));
-    this.sessionByTicket = store.ticketSessions.memo((sessions) => indexBy(sessions, (session) => session.ticketId));
-    this.activeSessionCount = store.ticketSessions.memo((sessions) => sessions.filter(isLive).length);
+    this.instanceById = () => store.ticketInstances;
+    this.ticketById = () => store.tickets;
+    this.sessionById = () => store.ticketSessions;
+    this.waiting = new GroupIndex(store.tickets, (ticket) => (ticket.used ? undefined : ticket.target));
+    this.#sessionsByTicket = new GroupIndex(store.ticketSessions, (session) => session.ticketId);
+    this.#liveSessions = new GroupIndex(store.ticketSessions, (session) => (session.status === 'dead' ? undefined : ''));
     this.transportByInstance = memoOver(
       [store.ticketInstances, store.ticketScopes],
       (): ReadonlyMap<string, TransportConfig> =>
@@ -58,41 +45,18 @@ export class TicketIndexes {
   }
 
   isAssigned(agentLabel: string, instanceScope: string): boolean {
-    return this.assignmentKeys().has(pairKey(agentLabel, instanceScope));
+    return this.store.ticketAssignments.has(pairKey(agentLabel, instanceScope));
   }
 
-  /**
-   * The target's unused tickets that have not expired at `now`. Expiry changes without a write, so
-   * expired entries are dropped from the (privately owned) index as they are found rather than
-   * waiting for the hourly cleanup to rewrite the tickets.
-   */
-  waitingFor(target: string, now: number): readonly Waiting[] {
-    const byTarget = this.#waitingByTarget();
-    const waiting = byTarget.get(target);
-    if (!waiting) return [];
-    const unexpired = (entry: Waiting) => entry.expiresAtMs > now;
-    if (waiting.every(unexpired)) return waiting;
-    const left = waiting.filter(unexpired);
-    if (left.length === 0) byTarget.delete(target);
-    else byTarget.set(target, left);
-    return left;
+  sessionForTicket(ticketId: string): TicketSessionRecord | undefined {
+    return this.#sessionsByTicket.one(ticketId);
+  }
+
+  activeSessionCount(): number {
+    return this.#liveSessions.size;
   }
 }
-
-const isLive = (session: TicketSessionRecord) => session.status !== 'dead';
 
 function capabilityOwners(scopes: readonly TicketScopeRecord[]): ReadonlyMap<string, TicketScopeRecord> {
   return new Map(scopes.flatMap((scope) => scope.scopes.map((capability) => [capability.name, scope] as const)));
-}
-
-function waitingByTarget(tickets: readonly TicketRecord[]): Map<string, Waiting[]> {
-  const byTarget = new Map<string, Waiting[]>();
-  for (const ticket of tickets) {
-    if (ticket.used) continue;
-    const entry = { ticket, expiresAtMs: Date.parse(ticket.expiresAt) };
-    const list = byTarget.get(ticket.target);
-    if (list) list.push(entry);
-    else byTarget.set(ticket.target, [entry]);
-  }
-  return byTarget;
 }

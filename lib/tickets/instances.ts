@@ -43,7 +43,7 @@ export class InstanceRegistry {
     this.#heartbeats = new HeartbeatBuffer(indexes.store.ticketInstances, {
       key: (instance) => instance.instanceId,
       stored: (instance) => instance.lastHeartbeat,
-      set: (instance, iso) => void (instance.lastHeartbeat = iso),
+      set: (instance, iso) => ({ ...instance, lastHeartbeat: iso }),
       writeEveryMs: INSTANCE_HEARTBEAT_WRITE_MS,
       writable: (instance) => instance.status !== 'dead',
     });
@@ -56,17 +56,17 @@ export class InstanceRegistry {
     if (!owner.capabilities.has(input.scope)) throw new AppError(403, 'Insufficient certificate capability');
     if (!this.indexes.scopeByCapability().has(input.scope)) throw new AppError(404, 'Scope not found');
     const now = isoNow(this.clock);
-    return this.indexes.store.ticketInstances.update((instances) => {
-      const existing = instances.find((instance) => instance.agentLabel === owner.label && instance.scope === input.scope);
+    return this.indexes.store.ticketInstances.edit((instances) => {
+      const existing = [...instances.values()].find((instance) => instance.agentLabel === owner.label && instance.scope === input.scope);
       if (existing) {
-        Object.assign(existing, { transport: input.transport, status: 'active', lastHeartbeat: now });
+        instances.put({ ...existing, transport: input.transport, status: 'active', lastHeartbeat: now });
         this.#heartbeats.forget(existing.instanceId);
         return { created: false, instanceId: existing.instanceId, instanceScope: existing.instanceScope };
       }
-      if (instances.length >= MAX_INSTANCES) throw limitReached('Instance');
+      if (instances.size >= MAX_INSTANCES) throw limitReached('Instance');
       const instanceId = newInstanceId();
       const instanceScope = instanceScopeOf(input.scope, instanceId);
-      instances.push({
+      instances.put({
         instanceId,
         instanceScope,
         scope: input.scope,
@@ -93,16 +93,16 @@ export class InstanceRegistry {
     const { ticketInstances } = this.indexes.store;
     if (!this.standing.holds(instance.agentLabel, instance.scope)) {
       this.#heartbeats.forget(instanceId);
-      await changeOne(ticketInstances, this.indexes.instanceAt, instanceId, (record) => void (record.status = 'dead'));
+      await changeOne(ticketInstances, instanceId, (record) => ({ ...record, status: 'dead' as const }));
       throw instanceNotFound();
     }
     const now = this.clock.now();
     if (instance.status === 'active') return this.#heartbeats.beat(instance, now);
     this.#heartbeats.forget(instanceId);
     const lastHeartbeat = new Date(now).toISOString();
-    await changeOne(ticketInstances, this.indexes.instanceAt, instanceId, (record) => {
+    await changeOne(ticketInstances, instanceId, (record) => {
       if (record.status === 'dead') throw instanceNotFound();
-      Object.assign(record, { status: 'active', lastHeartbeat });
+      return { ...record, status: 'active' as const, lastHeartbeat };
     });
   }
 
@@ -120,7 +120,7 @@ export class InstanceRegistry {
       changeWhere(
         this.indexes.store.ticketInstances,
         (instance) => instance.status === 'active' && silentFor(instance) >= INSTANCE_STALE_AFTER_MS,
-        (instance) => void (instance.status = 'stale'),
+        (instance) => ({ ...instance, status: 'stale' as const }),
       ),
     ]);
     const live = this.indexes.instanceById();

@@ -11,6 +11,13 @@ export const RATE_COUNTER_CLEANUP_MS = 2 * MINUTE;
 
 export const MAX_INSTANCES = 200;
 export const MAX_TICKETS = 1000;
+
+/** The limits a panel may be started with; the spec's by default (the benchmark lifts them to load the write path). */
+export interface TicketLimits {
+  maxTickets: number;
+  requestsPerWindow: number;
+}
+export const SPEC_TICKET_LIMITS: TicketLimits = { maxTickets: MAX_TICKETS, requestsPerWindow: TICKET_REQUESTS_PER_WINDOW };
 export const MAX_ACTIVE_SESSIONS = 500;
 
 export const LIVENESS_CHECK_MS = MINUTE;

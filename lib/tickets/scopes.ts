@@ -23,12 +23,12 @@ export class ScopeRegistry {
 
   async register(input: ScopeRegistration): Promise<string[]> {
     const record: TicketScopeRecord = { ...input, registeredAt: isoNow(this.clock) };
-    await this.indexes.store.ticketScopes.update((scopes) => {
-      if (scopes.some((scope) => scope.name === input.name)) throw new AppError(409, 'Scope already registered');
+    await this.indexes.store.ticketScopes.edit((scopes) => {
+      if (scopes.has(input.name)) throw new AppError(409, 'Scope already registered');
       // Two scopes declaring one capability would make deleting either silently revoke it for the other.
       const taken = input.scopes.find((capability) => this.indexes.scopeByCapability().has(capability.name));
       if (taken) throw new AppError(409, `Capability '${taken.name}' is already registered`);
-      scopes.push(record);
+      scopes.put(record);
     });
     return input.scopes.map((capability) => capability.name);
   }

@@ -5,7 +5,7 @@ import { AssignmentBook } from './assignments.ts';
 import { removeExpiredRecords } from './cleanup.ts';
 import { TicketIndexes, type TicketCollections } from './indexes.ts';
 import { InstanceRegistry } from './instances.ts';
-import { RATE_WINDOW_MS, TICKET_REQUESTS_PER_WINDOW } from './limits.ts';
+import { RATE_WINDOW_MS, SPEC_TICKET_LIMITS, type TicketLimits } from './limits.ts';
 import { FixedWindowRateLimiter } from './rate-limit.ts';
 import { sessionCheckLists } from './session-checks.ts';
 import { SessionDesk } from './sessions.ts';
@@ -18,6 +18,8 @@ export interface TicketDeps {
   identities: IdentityRegistry;
   /** The configured domain, read on each use (it is set during onboarding). */
   relayDomain: () => string | null;
+  /** The spec's limits unless given. */
+  limits?: Partial<TicketLimits>;
 }
 
 /** The agent-to-agent ticket system: scopes, instances, assignments, tickets and sessions. */
@@ -27,12 +29,14 @@ export class TicketService {
   readonly assignments: AssignmentBook;
   readonly tickets: TicketDesk;
   readonly sessions: SessionDesk;
-  readonly rateLimiter = new FixedWindowRateLimiter(TICKET_REQUESTS_PER_WINDOW, RATE_WINDOW_MS);
+  readonly rateLimiter: FixedWindowRateLimiter;
 
   readonly #indexes: TicketIndexes;
   readonly #capabilityNames: () => ReadonlySet<string>;
 
   constructor(private readonly deps: TicketDeps) {
+    const limits = { ...SPEC_TICKET_LIMITS, ...deps.limits };
+    this.rateLimiter = new FixedWindowRateLimiter(limits.requestsPerWindow, RATE_WINDOW_MS);
     const indexes = new TicketIndexes(deps.store);
     const standing = new AgentStanding(deps.identities);
     this.#indexes = indexes;
@@ -41,7 +45,7 @@ export class TicketService {
     this.scopes = new ScopeRegistry(indexes, this.instances, deps.clock);
     this.assignments = new AssignmentBook(indexes, standing, deps.clock);
     this.sessions = new SessionDesk(indexes, sessionCheckLists(standing, indexes), deps.clock);
-    this.tickets = new TicketDesk(indexes, standing, this.rateLimiter, this.sessions, deps.clock);
+    this.tickets = new TicketDesk(indexes, standing, this.rateLimiter, this.sessions, deps.clock, limits.maxTickets);
   }
 
   /** Capability names declared by registered scopes: agent capability grants are checked against it. */

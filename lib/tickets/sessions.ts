@@ -38,7 +38,7 @@ export class SessionDesk {
     this.#activity = new HeartbeatBuffer(indexes.store.ticketSessions, {
       key: (session) => session.sessionId,
       stored: (session) => session.lastActivityAt,
-      set: (session, iso) => void (session.lastActivityAt = iso),
+      set: (session, iso) => ({ ...session, lastActivityAt: iso }),
       writeEveryMs: SESSION_ACTIVITY_WRITE_MS,
       writable: (session) => session.status !== 'dead',
     });
@@ -64,9 +64,9 @@ export class SessionDesk {
     };
     // Checked again inside the update, against the state it changes: one session per ticket holds
     // whatever is awaited before it.
-    await this.indexes.store.ticketSessions.update((sessions) => {
+    await this.indexes.store.ticketSessions.edit((sessions) => {
       this.#assertCanOpen(caller, ticketId);
-      sessions.push(session);
+      sessions.put(session);
     });
     return session;
   }
@@ -102,7 +102,7 @@ export class SessionDesk {
 
   /** An admin revoked the ticket: its session (if live) ends as killed. */
   async endForTicket(ticketId: string): Promise<void> {
-    const session = this.indexes.sessionByTicket().get(ticketId);
+    const session = this.indexes.sessionForTicket(ticketId);
     if (session) await this.#end(session.sessionId, 'admin_killed');
   }
 
@@ -127,7 +127,7 @@ export class SessionDesk {
     if (!ticket || !ticket.used || ticket.revokedAt !== null || ticket.target !== caller.label) {
       throw new AppError(400, 'Invalid ticket state');
     }
-    if (this.indexes.sessionByTicket().has(ticketId)) throw new AppError(409, 'Session already exists for this ticket');
+    if (this.indexes.sessionForTicket(ticketId)) throw new AppError(409, 'Session already exists for this ticket');
     if (this.indexes.activeSessionCount() >= MAX_ACTIVE_SESSIONS) throw limitReached('Session');
   }
 
@@ -143,10 +143,10 @@ export class SessionDesk {
     const latest = this.#activity.latest(sessionId);
     this.#activity.forget(sessionId);
     const endedAt = isoNow(this.clock);
-    await changeOne(this.indexes.store.ticketSessions, this.indexes.sessionAt, sessionId, (session) => {
+    await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
       if (session.status === 'dead') throw sessionTerminated();
-      Object.assign(session, { status: 'dead', endedAt, endReason: reason });
-      if (latest !== undefined) session.lastActivityAt = new Date(latest).toISOString();
+      const lastActivityAt = latest === undefined ? session.lastActivityAt : new Date(latest).toISOString();
+      return { ...session, status: 'dead' as const, endedAt, endReason: reason, lastActivityAt };
     });
   }
 
@@ -154,9 +154,9 @@ export class SessionDesk {
   async #change(sessionId: string, change: { status?: LiveSessionStatus }): Promise<void> {
     const lastActivityAt = isoNow(this.clock);
     this.#activity.forget(sessionId);
-    await changeOne(this.indexes.store.ticketSessions, this.indexes.sessionAt, sessionId, (session) => {
+    await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
       if (session.status === 'dead') throw sessionTerminated();
-      Object.assign(session, change, { lastActivityAt });
+      return { ...session, ...change, lastActivityAt };
     });
   }
 }

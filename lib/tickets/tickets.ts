@@ -6,8 +6,9 @@ import type { AgentStanding } from './agent-standing.ts';
 import { changeOne } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
+import { InboxCache } from './inbox-cache.ts';
 import type { TicketIndexes } from './indexes.ts';
-import { MAX_TICKETS, TICKET_LIFETIME_MS } from './limits.ts';
+import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from './rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
@@ -18,13 +19,18 @@ export type TicketValidation = Omit<TicketView, 'id' | 'expiresAt'> & { valid: t
 
 /** Single-use grants from a source agent to a target agent for one instance. */
 export class TicketDesk {
+  readonly #inbox: InboxCache;
+
   constructor(
     private readonly indexes: TicketIndexes,
     private readonly standing: AgentStanding,
     private readonly rateLimiter: FixedWindowRateLimiter,
     private readonly sessions: Pick<SessionDesk, 'endForTicket'>,
     private readonly clock: Clock,
-  ) {}
+    private readonly maxTickets: number,
+  ) {
+    this.#inbox = new InboxCache(indexes);
+  }
 
   /** The spec's six checks in order; every failure but a stale instance is the same 404. */
   async request(caller: Identity, input: TicketRequest): Promise<TicketView> {
@@ -54,24 +60,21 @@ export class TicketDesk {
       usedAt: null,
       revokedAt: null,
     };
-    await this.indexes.store.tickets.update((tickets) => {
-      if (tickets.length >= MAX_TICKETS) throw limitReached('Ticket');
-      tickets.push(ticket);
+    await this.indexes.store.tickets.edit((tickets) => {
+      if (tickets.size >= this.maxTickets) throw limitReached('Ticket');
+      tickets.put(ticket);
     });
     return viewOf(ticket);
   }
 
-  /** Polled every few seconds by every agent: map lookups, no disk. */
+  /** The target's unused, unexpired tickets. */
   inbox(target: string): InboxEntry[] {
-    const transports = this.indexes.transportByInstance();
-    const entries: InboxEntry[] = [];
-    for (const { ticket } of this.indexes.waitingFor(target, this.clock.now())) {
-      const { id, scope, instanceId, source, expiresAt } = ticket;
-      // No transport: the instance is gone (only a crash mid-removal leaves such a ticket): never handed out.
-      const transport = transports.get(instanceId);
-      if (transport) entries.push({ id, scope, instanceId, source, expiresAt, transport });
-    }
-    return entries;
+    return this.#inbox.entries(target, this.clock.now());
+  }
+
+  /** `{"tickets": inbox}` as bytes, polled every few seconds by every agent: serialized once per change of its tickets. */
+  inboxJson(target: string): Uint8Array<ArrayBuffer> {
+    return this.#inbox.body(target, this.clock.now());
   }
 
   /**
@@ -87,9 +90,9 @@ export class TicketDesk {
     const transport = this.indexes.transportByInstance().get(ticket.instanceId);
     if (!transport) throw invalidTicket();
     const usedAt = new Date(now).toISOString();
-    await changeOne(this.indexes.store.tickets, this.indexes.ticketAt, ticketId, (record) => {
+    await changeOne(this.indexes.store.tickets, ticketId, (record) => {
       if (unusable(record)) throw invalidTicket();
-      Object.assign(record, { used: true, usedAt });
+      return { ...record, used: true, usedAt };
     });
     const { scope, instanceId, source, target } = ticket;
     return { valid: true, scope, instanceId, source, target, transport };
@@ -104,9 +107,7 @@ export class TicketDesk {
     if (!this.indexes.ticketById().has(ticketId)) throw new AppError(404, 'Ticket not found');
     const now = isoNow(this.clock);
     await Promise.all([
-      changeOne(this.indexes.store.tickets, this.indexes.ticketAt, ticketId, (ticket) =>
-        Object.assign(ticket, { used: true, usedAt: ticket.usedAt ?? now, revokedAt: now }),
-      ),
+      changeOne(this.indexes.store.tickets, ticketId, (ticket) => ({ ...ticket, used: true, usedAt: ticket.usedAt ?? now, revokedAt: now })),
       this.sessions.endForTicket(ticketId),
     ]);
   }

@@ -65,7 +65,7 @@ export async function createTunnel(ctx: TunnelContext, input: TunnelCreate): Pro
         undo: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(appVhost(tunnel)) }]),
       },
       tunnelServerStep(ctx, tunnel.id, { port: tunnel.port, enabled: true }),
-      { failure: STATE_FAILED, run: () => ctx.store.tunnels.update((list) => void list.push(tunnel)) },
+      { failure: STATE_FAILED, run: () => ctx.store.tunnels.edit((tunnels) => tunnels.put(tunnel)) },
     ]);
   } finally {
     ctx.allowedPorts.clearPending(tunnel.id);

@@ -20,10 +20,7 @@ export function deleteTunnel(ctx: TunnelContext, id: string): Promise<void> {
         {
           failure: STATE_FAILED,
           run: () =>
-            ctx.store.tunnels.update((list) => {
-              const index = list.findIndex((t) => t.id === id);
-              if (index >= 0) list.splice(index, 1);
-            }),
+            ctx.store.tunnels.edit((tunnels) => void tunnels.delete(id)),
         },
       ]);
     } finally {

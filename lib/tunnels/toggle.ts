@@ -31,11 +31,11 @@ export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolea
         {
           failure: STATE_FAILED,
           run: () =>
-            ctx.store.tunnels.update((list) => {
-              const record = list.find((t) => t.id === id);
+            ctx.store.tunnels.edit((tunnels) => {
+              const record = tunnels.get(id);
               // only a delete removes records, and deletes of this id wait for this lock
               if (!record) throw new Error('the tunnel record disappeared');
-              record.enabled = enabled;
+              tunnels.put({ ...record, enabled });
             }),
         },
       ]);

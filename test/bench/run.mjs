@@ -4,7 +4,8 @@
 // Settings (env or --flag=value): BENCH_CONNECTIONS (50), BENCH_WARMUP seconds (2),
 // BENCH_DURATION seconds per measured run (5), BENCH_RUNS (2), BENCH_COLD_STARTS (5),
 // BENCH_ROUNDTRIPS per measured run (60), BENCH_ROUNDTRIP_CONCURRENCY (4), BENCH_OUT (.bench),
-// BENCH_BUNDLE (dist/server.mjs). As flags: `npm run bench -- --duration=10 --cold-starts=9`.
+// BENCH_BUNDLE (dist/server.mjs), BENCH_WRITE_ROUNDTRIPS per write-path run (1000).
+// As flags: `npm run bench -- --duration=10 --cold-starts=9`.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { healthWhileHashing } from './hashing.mjs';
+import { bundle } from '../../build/build.mjs';
 import { createClient, isRouteMissing, probe, send } from './http.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
 import { renderMarkdown } from './report.mjs';
@@ -58,6 +60,13 @@ const settings = {
     warmup: COUNTS.agents,
     sources: COUNTS.agents,
     perAgentBudget: 0,
+  },
+  /** Round-trip growth with the stored tickets, on a panel with the ticket limits lifted (test/bench/write-path-server.ts). */
+  writePath: {
+    storedTickets: [100, 1000, 10000],
+    concurrency: [4, 32],
+    roundTrips: Math.max(1, Math.round(setting('BENCH_WRITE_ROUNDTRIPS', 1000))),
+    warmup: 100,
   },
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
@@ -275,6 +284,51 @@ function aggregate(runs) {
   };
 }
 
+/**
+ * The ticket round trip at each stored-ticket count and concurrency, each on a freshly seeded panel
+ * with the ticket limits lifted (warm-up first). Every answer comes after its write is on disk.
+ */
+async function measureWritePath(writeBundle) {
+  const wp = settings.writePath;
+  const rows = [];
+  for (const stored of wp.storedTickets) {
+    for (const concurrency of wp.concurrency) {
+      checkInterrupted();
+      const dir = join(tempRoot, `write-${stored}-${concurrency}`);
+      const seeded = await seed(dir, { storedTickets: stored });
+      const server = startNode([writeBundle, '--config', seeded.configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: `write path ${stored}` });
+      try {
+        await server.ready;
+        await roundTrips(server, seeded.instances, wp.warmup, concurrency);
+        const nsBefore = cpuNs(server.pid);
+        const r = await roundTrips(server, seeded.instances, wp.roundTrips, concurrency);
+        const ns = cpuNs(server.pid) - nsBefore;
+        const row = {
+          storedTickets: stored,
+          storedAtStart: seeded.counts.tickets + wp.warmup,
+          storedAtEnd: seeded.counts.tickets + wp.warmup + r.completed,
+          concurrency,
+          roundTrips: r.completed,
+          requests: r.requests,
+          elapsedS: r.elapsedS,
+          roundTripsPerSec: r.completed / r.elapsedS,
+          cpuUsPerReq: ns / 1000 / r.requests,
+          p50Ms: percentile(r.latencies, 50),
+          p99Ms: percentile(r.latencies, 99),
+          failures: r.failures.slice(0, 5),
+          statusCodes: r.statuses,
+        };
+        rows.push(row);
+        log(`write path: ${stored} stored, ${concurrency} concurrent: ${row.roundTripsPerSec.toFixed(0)} round trips/s, ${row.cpuUsPerReq.toFixed(0)} CPU µs/req`);
+      } finally {
+        await stopChild(server);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  return rows;
+}
+
 // ---------------------------------------------------------------- phases
 
 /** Spawn -> first 200 on /api/health of a fresh panel (fresh seeded dataDir) or, with `rawArgs`, of the raw server. */
@@ -310,6 +364,34 @@ const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+
+function writePathTargets(rows) {
+  const at = (stored, concurrency) => rows.find((r) => r.storedTickets === stored && r.concurrency === concurrency);
+  const cpu = (r) => (r ? `${r.cpuUsPerReq.toFixed(0)} µs` : 'n/a');
+  const targets = [];
+  const at1000 = at(1000, 4);
+  targets.push({ figure: 'ticket round trip CPU µs/req, 1,000 stored tickets (4 concurrent)', target: '≤ 200 µs', measured: cpu(at1000), met: at1000 ? at1000.cpuUsPerReq <= 200 : null });
+  for (const concurrency of settings.writePath.concurrency) {
+    const small = at(100, concurrency);
+    const large = at(10000, concurrency);
+    const growth = small && large ? large.cpuUsPerReq / small.cpuUsPerReq : NaN;
+    targets.push({
+      figure: `ticket round trip CPU, 10,000 vs 100 stored tickets (${concurrency} concurrent)`,
+      target: '≤ 1.3×',
+      measured: Number.isFinite(growth) ? `${growth.toFixed(2)}× (${cpu(large)} vs ${cpu(small)})` : 'n/a',
+      met: Number.isFinite(growth) ? growth <= 1.3 : null,
+    });
+  }
+  const busiest = rows.filter((r) => r.concurrency === 32);
+  const slowest = busiest.length ? busiest.reduce((a, b) => (a.roundTripsPerSec < b.roundTripsPerSec ? a : b)) : undefined;
+  targets.push({
+    figure: 'ticket round trips/s at 32 concurrent (the slowest stored-ticket count)',
+    target: '≥ 1,500',
+    measured: slowest ? `${slowest.roundTripsPerSec.toFixed(0)} (${slowest.storedTickets} stored)` : 'n/a',
+    met: slowest ? slowest.roundTripsPerSec >= 1500 : null,
+  });
+  return targets;
+}
 
 async function main() {
   const startedAt = new Date();
@@ -457,6 +539,10 @@ async function main() {
 
   // ---- 50 log viewers on a panel driving the fake journalctl (issue 16)
   const logViewers = await measureLogViewers({ dir: join(tempRoot, 'log-viewers'), bundlePath, log }).catch((error) => ({ error: error.message }));
+  // ---- write path growth
+  const writeBundle = join(tempRoot, 'write-path-server.mjs');
+  await bundle({ entry: fileURLToPath(new URL('./write-path-server.ts', import.meta.url)), outfile: writeBundle, quiet: true });
+  const writePath = await measureWritePath(writeBundle);
 
   // ---- cold start, after the load (the HTTP client of this process is warm by now)
   const cold = [];
@@ -497,6 +583,7 @@ async function main() {
     },
     statsTarget(byKey),
     logViewersTarget(logViewers),
+    ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
   ];
 
@@ -526,6 +613,7 @@ async function main() {
     seed: { counts: seeded.counts, inboxUnusedTickets: seeded.inboxUnusedTickets, domain: DOMAIN, onboarding: 'COMPLETED' },
     bundle: { file: relative(root, bundlePath), bytes: bundleBytes },
     coldStart: { medianMs: coldMedian, runs: cold, raw: { medianMs: median(coldRaw.map((c) => c.firstOkMs)), runs: coldRaw } },
+    writePath,
     memory: { panelAtStart: rssAtStart, panelAfterRun: finalMemory.rss, panelPeak: finalMemory.hwm, rawAfterRun: rawMemory.rss },
     endpoints: results,
     healthWhileHashing: hashing,

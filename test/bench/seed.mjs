@@ -36,9 +36,10 @@ export const roundTripTarget = (i) => (i + 1) % COUNTS.agents;
 
 /**
  * Writes `<dir>/config.json` and `<dir>/data/*.json`. Returns the config path, what was seeded and the
- * ticket plan (instances by owner).
+ * ticket plan (instances by owner). `storedTickets` fills the tickets collection up to that many
+ * (the write-path growth figures), two in three of them used, all within their hour.
  */
-export async function seed(dir, { now = Date.now() } = {}) {
+export async function seed(dir, { now = Date.now(), storedTickets = 0 } = {}) {
   const dataDir = join(dir, 'data');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const iso = (ms) => new Date(ms).toISOString();
@@ -141,9 +142,9 @@ export async function seed(dir, { now = Date.now() } = {}) {
   });
   const tickets = [
     ...Array.from({ length: INBOX_TICKETS }, (_, k) => ticket(inboxSources[k % 2], INBOX_AGENT, false, 10_000 + k * 1000)),
-    ...Array.from({ length: OTHER_TICKETS }, (_, k) => {
+    ...Array.from({ length: Math.max(OTHER_TICKETS, storedTickets - INBOX_TICKETS) }, (_, k) => {
       const source = (k + 3) % COUNTS.agents;
-      return ticket(source, roundTripTarget(source), k % 3 !== 0, 60_000 + k * 1000);
+      return ticket(source, roundTripTarget(source), k % 3 !== 0, 60_000 + (k % 3000) * 1000);
     }),
   ];
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
+import { storedText } from '../../helpers/store-files.ts';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
@@ -58,7 +59,7 @@ s('GET lists label, serial, capabilities, allowedSites, createdAt, expiresAt, re
   );
   assert.ok(agent.createdAt && agent.expiresAt);
   assert.not.match(JSON.stringify(r.body), created.p12Password);
-  assert.not.match(await readFile(t.services.store.agents.file, 'utf8'), created.p12Password);
+  assert.not.match(await storedText(t.services.store.agents), created.p12Password);
   assert.not.ok(t.services.log.recent(500).some((e) => e.message.includes(created.p12Password)));
 });
 

@@ -1,12 +1,15 @@
-// Child process for the crash test: appends numbers in a loop and prints each acknowledged one.
+// Child process for the crash tests: puts records in batches of concurrent edits, forever, and
+// prints the number of each acknowledged one. A small `compactAfterBytes` keeps snapshots being rewritten.
 import { z } from 'zod';
-import { JsonCollection } from '../../../lib/state/collection.ts';
+import { RecordCollection } from '../../../lib/state/record-collection.ts';
 
-const [file, startText] = process.argv.slice(2);
-const items = await JsonCollection.open({ file, schema: z.array(z.number()), initial: () => [] as number[] });
+const [file, startText, compactText, padText] = process.argv.slice(2);
+const Item = z.object({ id: z.string(), n: z.number(), pad: z.string() });
+const items = await RecordCollection.open({ file, record: Item, key: (item) => item.id, compactAfterBytes: Number(compactText) });
+const pad = 'x'.repeat(Number(padText));
 let next = Number(startText);
 for (;;) {
-  const batch = [next, next + 1, next + 2];
-  next += 3;
-  await Promise.all(batch.map((n) => items.update((d) => void d.push(n)).then(() => process.stdout.write(`${n}\n`))));
+  const batch = Array.from({ length: 8 }, (_, i) => next + i);
+  next += batch.length;
+  await Promise.all(batch.map((n) => items.edit((d) => d.put({ id: `n${n}`, n, pad })).then(() => process.stdout.write(`${n}\n`))));
 }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeTestApp } from '../../helpers/app.ts';
@@ -55,7 +54,7 @@ s('an instance heartbeating every 30 s is on disk at most a minute behind (what 
     assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') })).status, 200);
   }
   await w.t.services.store.flush();
-  const onDisk = JSON.parse(await readFile(w.t.services.store.ticketInstances.file, 'utf8')) as { lastHeartbeat: string }[];
+  const onDisk = await w.t.services.store.ticketInstances.onDisk();
   assert.ok(w.clock.now() - Date.parse(onDisk[0].lastHeartbeat) < 60_000, 'at most a minute behind');
   await w.t.close();
 });
@@ -65,7 +64,7 @@ s('a validation answered 200 is on disk before the answer', async () => {
   try {
     const ticketId = await issueTicket(w);
     assert.is((await validateTicket(w, ticketId)).status, 200);
-    const onDisk = JSON.parse(await readFile(w.t.services.store.tickets.file, 'utf8')) as { id: string; used: boolean }[];
+    const onDisk = await w.t.services.store.tickets.onDisk();
     assert.is(onDisk.find((x) => x.id === ticketId)?.used, true);
   } finally {
     await w.t.close();

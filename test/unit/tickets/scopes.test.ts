@@ -131,10 +131,10 @@ s('DELETE of a name too long to register is 404 Scope not found, not a validatio
 });
 
 /** Makes every write of the collection fail, as a full or read-only disk would. */
-function failWrites(collection: { update: unknown }): () => void {
-  const real = collection.update;
-  collection.update = () => Promise.reject(new Error('EROFS: read-only file system'));
-  return () => void (collection.update = real);
+function failWrites(collection: { edit: unknown }): () => void {
+  const real = collection.edit;
+  collection.edit = () => Promise.reject(new Error('EROFS: read-only file system'));
+  return () => void (collection.edit = real);
 }
 
 s('500 Internal server error when registering or deleting cannot be written', async ({ t }) => {

@@ -209,7 +209,7 @@ s('validate: expired, used, wrong target and unknown all answer 401 Invalid tick
 s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
   const ticketId = await issueTicket(w);
   const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
-  const beforeValidation = indexes.ticketById();
+  const beforeValidation = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
   assert.is((await validateTicket(w, ticketId)).status, 200);
   const real = indexes.ticketById;
   indexes.ticketById = () => beforeValidation; // as if read before an await, while another validation won
@@ -221,13 +221,31 @@ s('validate: the used check is repeated inside the write, so a stale read cannot
   }
 });
 
-s('inbox: an expired ticket leaves the index without a write', async ({ w }) => {
+s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires', async ({ w }) => {
+  const desk = w.t.services.ticketing.tickets;
+  const empty = desk.inboxJson('bob');
+  assert.is(desk.inboxJson('bob'), empty, 'cached bytes');
+  const carolBefore = desk.inboxJson('carol');
+  const ticketId = await issueTicket(w);
+  const withTicket = desk.inboxJson('bob');
+  assert.is.not(withTicket, empty, 'a new ticket for bob');
+  assert.equal(JSON.parse(new TextDecoder().decode(withTicket)).tickets.map((x: { id: string }) => x.id), [ticketId]);
+  assert.is(desk.inboxJson('carol'), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
+  assert.is((await validateTicket(w, ticketId)).status, 200);
+  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] }, 'a used ticket leaves');
   await issueTicket(w);
+  const waiting = desk.inboxJson('bob');
+  w.clock.advance(30_000);
+  assert.is.not(desk.inboxJson('bob'), waiting, 'an expiry needs no write to show');
+  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] });
+});
+
+s('inbox: an expired ticket leaves the inbox without a write', async ({ w }) => {
+  await issueTicket(w);
+  assert.is((await w.t.call('GET', '/api/tickets/inbox', { as: agent('bob') })).body.tickets.length, 1);
   const version = w.t.services.store.tickets.version;
   await advance(w, 30_000);
   assert.equal((await w.t.call('GET', '/api/tickets/inbox', { as: agent('bob') })).body, { tickets: [] });
-  const waiting = (w.t.services.ticketing.tickets as unknown as { indexes: { waitingFor: (t: string, now: number) => unknown[] } }).indexes;
-  assert.equal(waiting.waitingFor('bob', w.clock.now()), []);
   assert.is(w.t.services.store.tickets.version, version);
 });
 

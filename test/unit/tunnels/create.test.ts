@@ -190,9 +190,9 @@ s('tunnel-server failure: 500 Chisel reconfiguration failed: ..., vhost removed,
 s('save failure: 500 State persistence failed: ..., vhost and authfile entry removed', async ({ t }) => {
   await createTunnel(t, 'keep', 7000);
   const tunnels = t.services.store.tunnels;
-  const original = tunnels.update.bind(tunnels);
+  const original = tunnels.edit.bind(tunnels);
   let failures = 1;
-  (tunnels as { update: typeof tunnels.update }).update = (change) =>
+  (tunnels as { edit: typeof tunnels.edit }).edit = (change) =>
     failures-- > 0 ? Promise.reject(new Error('EIO: write failed')) : original(change);
   const res = await createTunnel(t, 'app', 8080);
   assert.is(res.status, 500);

@@ -87,10 +87,10 @@ for (const [point, prefix] of [
 s('PATCH: a failed save undoes the vhost and authfile change (State persistence failed)', async ({ t, id }) => {
   await toggle(t, id, false);
   const tunnels = t.services.store.tunnels;
-  const original = tunnels.update.bind(tunnels);
-  (tunnels as { update: typeof tunnels.update }).update = () => Promise.reject(new Error('EROFS'));
+  const original = tunnels.edit.bind(tunnels);
+  (tunnels as { edit: typeof tunnels.edit }).edit = () => Promise.reject(new Error('EROFS'));
   const res = await toggle(t, id, true);
-  (tunnels as { update: typeof tunnels.update }).update = original;
+  (tunnels as { edit: typeof tunnels.edit }).edit = original;
   assert.is(res.status, 500);
   assert.equal(res.body, { error: 'Failed to toggle tunnel', details: 'State persistence failed: EROFS' });
   assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: false });
@@ -143,10 +143,10 @@ for (const [point, prefix] of [
 
 s('DELETE: a failed save puts the vhost back and grants the port again (State persistence failed)', async ({ t, id }) => {
   const tunnels = t.services.store.tunnels;
-  const original = tunnels.update.bind(tunnels);
-  (tunnels as { update: typeof tunnels.update }).update = () => Promise.reject(new Error('EROFS'));
+  const original = tunnels.edit.bind(tunnels);
+  (tunnels as { edit: typeof tunnels.edit }).edit = () => Promise.reject(new Error('EROFS'));
   const res = await t.call('DELETE', `/api/tunnels/${id}`);
-  (tunnels as { update: typeof tunnels.update }).update = original;
+  (tunnels as { edit: typeof tunnels.edit }).edit = original;
   assert.is(res.status, 500);
   assert.equal(res.body, { error: 'Failed to delete tunnel', details: 'State persistence failed: EROFS' });
   assert.equal(await vhostState(t, 'app'), { name: `relay-app-app.${DOMAIN}.conf`, written: true, enabled: true });

@@ -1,0 +1,454 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z, type ZodType } from 'zod';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.ts';
+import { StoreLoadError } from './collection.ts';
+import { journalsOf, JournalWriter, readFrames, type JournalOp } from './journal.ts';
+import { describeZodIssues } from './zod-issues.ts';
+
+export interface RecordCollectionOptions<R> {
+  /** The snapshot, `<dir>/<name>.json`: a JSON array of the records (a readable export); journals sit next to it. */
+  file: string;
+  record: ZodType<R>;
+  /** A record's unique key. */
+  key: (record: R) => string;
+  /** 0o600 for collections holding secrets (snapshot and journals). */
+  mode?: number;
+  /** The snapshot is rewritten once the journal holds this many bytes, and at least as many as the snapshot. */
+  compactAfterBytes?: number;
+  /** The snapshot directory's entries, when the caller has listed it already. */
+  listing?: readonly string[];
+}
+
+/** What an `edit` sees and changes. Records are immutable: `put` a changed copy. */
+export interface RecordDraft<R> {
+  readonly size: number;
+  get(key: string): R | undefined;
+  has(key: string): boolean;
+  values(): IterableIterator<R>;
+  /** Inserts the record, or replaces the one with the same key in place. */
+  put(record: R): void;
+  delete(key: string): boolean;
+}
+
+export interface RecordChange<R> {
+  key: string;
+  before: R | undefined;
+  after: R | undefined;
+}
+
+/** Told of every accepted change; `null` means anything may have changed (a whole-collection update, a failed write). */
+export type ChangeListener<R> = (changes: readonly RecordChange<R>[] | null) => void;
+
+type Undo<R> = { key: string; before: R | undefined } | { all: Map<string, R> };
+
+interface Batch<R> {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  ops: JournalOp<R>[];
+  undo: Undo<R>[];
+}
+
+function newBatch<R>(): Batch<R> {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject, ops: [], undo: [] };
+}
+
+const DEFAULT_COMPACT_AFTER_BYTES = 1024 * 1024;
+
+const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Records with a unique key, served from memory and written as a journal: each batch of changes is
+ * one appended line, synchronized to disk (O_DSYNC), so a write costs what it changes. Once the
+ * journal outgrows the snapshot, the snapshot is rewritten in the background and the journals
+ * before it removed.
+ *
+ * `edit(fn)` runs `fn` synchronously on the live records through a `RecordDraft`, so check-then-act
+ * cannot interleave with another change, and a throwing `fn` changes nothing. Changes made while a
+ * batch is being written share the next one (group commit); each caller is answered once the batch
+ * holding its change is on disk. A failed write undoes its changes and those accepted after it, and
+ * fails every caller built on them. `update(fn)` is the whole-collection form (a copy of every record).
+ */
+export class RecordCollection<R> {
+  readonly #options: RecordCollectionOptions<R>;
+  readonly #journal: JournalWriter;
+  readonly #listeners: ChangeListener<R>[] = [];
+  #records: Map<string, R>;
+  #array: readonly R[] | null = null;
+  #version = 0;
+  #snapshotBytes: number;
+  #pending: Batch<R> | null = null;
+  #inFlight: Batch<R> | null = null;
+  #writes: Promise<void> = Promise.resolve();
+  #compaction: Promise<void> | null = null;
+  /** The snapshot holds every record: no journal has frames since it was written. */
+  #folded: boolean;
+  /** Fingerprints of the snapshot texts this process loaded or wrote, newest last (see readSnapshot). */
+  readonly #ownSnapshots: string[] = [];
+
+  private constructor(options: RecordCollectionOptions<R>, records: Map<string, R>, journal: JournalWriter, snapshotBytes: number, snapshotFingerprint: string) {
+    this.#folded = journal.bytes === 0;
+    this.#ownSnapshots.push(snapshotFingerprint);
+    this.#options = options;
+    this.#records = records;
+    this.#journal = journal;
+    this.#snapshotBytes = snapshotBytes;
+  }
+
+  static async open<R>(options: RecordCollectionOptions<R>): Promise<RecordCollection<R>> {
+    const { records, snapshotBytes, snapshotFingerprint, journalBytes, lastGeneration } = await load(options);
+    const writer = new JournalWriter(options.file, lastGeneration + 1, journalBytes, options.mode ?? 0o644);
+    return new RecordCollection(options, records, writer, snapshotBytes, snapshotFingerprint);
+  }
+
+  /**
+   * The snapshot file as it is now. `own` when this process loaded or wrote exactly that text;
+   * otherwise it was edited from outside, and `records` are what the edit holds (validated: a bad
+   * edit throws a StoreLoadError naming the file).
+   */
+  async readSnapshot(): Promise<{ own: true } | { own: false; records: R[] }> {
+    const text = await readSnapshotText(this.file);
+    if (this.#ownSnapshots.includes(fingerprint(text))) return { own: true };
+    const loader = new Loader(this.#options);
+    loader.snapshot(text);
+    return { own: false, records: [...loader.records.values()] };
+  }
+
+  /** The records as the disk holds them now (snapshot and journals), as the next start would load them. */
+  async onDisk(): Promise<R[]> {
+    const { records } = await load({ ...this.#options, listing: undefined }, false);
+    return [...records.values()];
+  }
+
+  get file(): string {
+    return this.#options.file;
+  }
+
+  /** Every record, in insertion order. Read-only; built once per change, so hot paths use `get`. */
+  get value(): readonly R[] {
+    return (this.#array ??= Object.freeze([...this.#records.values()]));
+  }
+
+  get size(): number {
+    return this.#records.size;
+  }
+
+  /** Increases with every accepted change; memoized views key on it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  get(key: string): R | undefined {
+    return this.#records.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#records.has(key);
+  }
+
+  values(): IterableIterator<R> {
+    return this.#records.values();
+  }
+
+  keyOf(record: R): string {
+    return this.#options.key(record);
+  }
+
+  /** Changes some records; answered once the change is on disk (at once, or with the write it read from, when nothing changed). */
+  edit<X>(change: (draft: RecordDraft<R>) => X): Promise<X> {
+    const draft = new Draft(this.#records, this.#options.key);
+    let result: X;
+    try {
+      result = change(draft);
+      if (result instanceof Promise) throw new TypeError('update functions must be synchronous');
+    } catch (error) {
+      draft.undoAll();
+      return Promise.reject(error);
+    }
+    if (draft.changes.length === 0) {
+      // Nothing to write, but what `change` read may still be on its way to the disk.
+      const writing = this.#pending ?? this.#inFlight;
+      return writing ? writing.promise.then(() => result) : Promise.resolve(result);
+    }
+    const ops = draft.changes.map(({ key, after }): JournalOp<R> => (after === undefined ? ['d', key] : ['p', after]));
+    return this.#accept(ops, draft.changes, draft.changes).then(() => result);
+  }
+
+  /** The whole-collection form: `change` gets a copy of every record (cost follows the collection; prefer `edit`). */
+  update<X>(change: (draft: R[]) => X): Promise<X> {
+    let result: X;
+    const next = new Map<string, R>();
+    try {
+      const draft = structuredClone([...this.#records.values()]);
+      result = change(draft);
+      if (result instanceof Promise) throw new TypeError('update functions must be synchronous');
+      for (const record of draft) {
+        const key = this.#options.key(record);
+        if (next.has(key)) throw new TypeError(`${this.file}: two records with the key '${key}'`);
+        next.set(key, Object.freeze(record));
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const before = this.#records;
+    this.#records = next;
+    return this.#accept([['a', [...next.values()]]], [{ all: before }], null).then(() => result);
+  }
+
+  /** A value derived from the records, recomputed only after they change. */
+  memo<X>(derive: (value: readonly R[]) => X): () => X {
+    let version = -1;
+    let cached: X;
+    return () => {
+      if (version !== this.#version) {
+        cached = derive(this.value);
+        version = this.#version;
+      }
+      return cached;
+    };
+  }
+
+  /** Keeps an index up to date change by change instead of rebuilding it from every record. */
+  watch(listener: ChangeListener<R>): void {
+    this.#listeners.push(listener);
+  }
+
+  /**
+   * Folds the journals into the snapshot (a clean shutdown): the `.json` file alone is then the
+   * collection, readable as it is for a backup or a support request.
+   */
+  async compact(): Promise<void> {
+    await this.flush();
+    if (this.#folded) return;
+    this.#startCompaction();
+    await this.flush();
+  }
+
+  /** Resolves once every accepted change is on disk (or has failed) and no snapshot is being written; closes the journal file. */
+  async flush(): Promise<void> {
+    await this.#writes;
+    await this.#compaction;
+    await this.#journal.close();
+  }
+
+  #accept(ops: JournalOp<R>[], undo: Undo<R>[], changes: readonly RecordChange<R>[] | null): Promise<void> {
+    this.#changed(changes);
+    if (!this.#pending) {
+      this.#pending = newBatch();
+      // Written once the requests already read from the sockets have made their changes too: one
+      // synchronized write for all of them instead of one each.
+      this.#writes = this.#writes.then(afterIo).then(() => this.#writeBatch());
+    }
+    this.#pending.ops.push(...ops);
+    this.#pending.undo.push(...undo);
+    return this.#pending.promise;
+  }
+
+  #changed(changes: readonly RecordChange<R>[] | null): void {
+    this.#folded = false;
+    this.#version++;
+    this.#array = null;
+    for (const listener of this.#listeners) listener(changes);
+  }
+
+  async #writeBatch(): Promise<void> {
+    const batch = this.#pending;
+    if (!batch) return;
+    this.#pending = null;
+    this.#inFlight = batch;
+    try {
+      await this.#journal.append(`${JSON.stringify(batch.ops)}\n`);
+      batch.resolve();
+    } catch (error) {
+      // Changes accepted meanwhile were built on the failed ones: they go too, and their callers are told.
+      const later = this.#pending as Batch<R> | null;
+      this.#pending = null;
+      this.#restore([...batch.undo, ...(later?.undo ?? [])]);
+      batch.reject(error);
+      later?.reject(error);
+    } finally {
+      this.#inFlight = null;
+    }
+    this.#compactIfDue();
+  }
+
+  #restore(undo: readonly Undo<R>[]): void {
+    this.#records = undone(this.#records, undo, true);
+    this.#changed(null);
+  }
+
+  /**
+   * Runs between two batches: the next one goes to a new journal, and the snapshot of everything
+   * on disk so far (the records without the changes still waiting) is written in the background.
+   * A crash at any point leaves the old or the new snapshot with every journal it needs: replaying
+   * a journal over a snapshot that already holds it gives the same records.
+   */
+  #compactIfDue(): void {
+    if (this.#compaction || this.#journal.bytes < Math.max(this.#options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, this.#snapshotBytes)) return;
+    this.#startCompaction();
+  }
+
+  #startCompaction(): void {
+    const durable = this.#pending ? undone(this.#records, this.#pending.undo, false) : this.#records;
+    const records = [...durable.values()];
+    const covered = this.#journal.rotate();
+    this.#compaction = this.#writeSnapshot(records, covered).finally(() => (this.#compaction = null));
+  }
+
+  async #writeSnapshot(records: readonly R[], covered: number): Promise<void> {
+    try {
+      const text = JSON.stringify(records);
+      // known before it lands, so a reader of the new file never mistakes it for an outside edit
+      this.#ownSnapshots.push(fingerprint(text));
+      if (this.#ownSnapshots.length > OWN_SNAPSHOTS_KEPT) this.#ownSnapshots.shift();
+      await writeFileAtomic(this.file, text, { mode: this.#options.mode });
+      this.#snapshotBytes = text.length;
+      await this.#journal.removeUpTo(covered);
+      this.#folded = this.#journal.bytes === 0;
+    } catch {
+      // Nothing is lost: the journals stay, and the next batch past the threshold tries again.
+    }
+  }
+}
+
+/** The records before `undo` (newest step first), changed in place or in a copy that leaves `records` and `undo` as they are. */
+function undone<R>(records: Map<string, R>, undo: readonly Undo<R>[], inPlace: boolean): Map<string, R> {
+  let map = inPlace ? records : new Map(records);
+  for (let i = undo.length - 1; i >= 0; i--) {
+    const step = undo[i];
+    if ('all' in step) map = inPlace ? step.all : new Map(step.all);
+    else if (step.before === undefined) map.delete(step.key);
+    else map.set(step.key, step.before);
+  }
+  return map;
+}
+
+class Draft<R> implements RecordDraft<R> {
+  readonly changes: RecordChange<R>[] = [];
+
+  constructor(
+    private readonly records: Map<string, R>,
+    private readonly key: (record: R) => string,
+  ) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  get(key: string): R | undefined {
+    return this.records.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.records.has(key);
+  }
+
+  values(): IterableIterator<R> {
+    return this.records.values();
+  }
+
+  put(record: R): void {
+    const key = this.key(record);
+    this.changes.push({ key, before: this.records.get(key), after: record });
+    this.records.set(key, Object.freeze(record));
+  }
+
+  delete(key: string): boolean {
+    const before = this.records.get(key);
+    if (before === undefined) return false;
+    this.changes.push({ key, before, after: undefined });
+    this.records.delete(key);
+    return true;
+  }
+
+  undoAll(): void {
+    undone(this.records, this.changes, true);
+    this.changes.length = 0;
+  }
+}
+
+const OWN_SNAPSHOTS_KEPT = 3;
+
+const fingerprint = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/** A missing snapshot is an empty collection. */
+function readSnapshotText(file: string): Promise<string> {
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '[]';
+    throw new StoreLoadError(file, error.message);
+  });
+}
+
+/** Reads the snapshot and replays the journals after it; at start, removes the temp files of an interrupted snapshot write. */
+async function load<R>(options: RecordCollectionOptions<R>, starting = true) {
+  const { file } = options;
+  const names = options.listing ?? (await readdir(dirname(file)).catch(() => [] as string[]));
+  if (starting) await removeStaleTempFiles(file, names);
+  const loader = new Loader(options);
+  const text = await readSnapshotText(file);
+  loader.snapshot(text);
+  const journals = journalsOf(file, names);
+  let journalBytes = 0;
+  for (const journal of journals) {
+    const { frames, bytes } = await readFrames(journal).catch((error: Error) => {
+      throw new StoreLoadError(journal.path, error.message);
+    });
+    for (const frame of frames) loader.frame(journal.path, frame);
+    journalBytes += bytes;
+  }
+  return { records: loader.records, snapshotBytes: text.length, snapshotFingerprint: fingerprint(text), journalBytes, lastGeneration: journals.at(-1)?.generation ?? 0 };
+}
+
+/** Builds the records from a snapshot and the journal frames after it, validating each record. */
+class Loader<R> {
+  readonly records = new Map<string, R>();
+  readonly #list: ZodType<R[]>;
+
+  constructor(private readonly options: RecordCollectionOptions<R>) {
+    this.#list = z.array(options.record);
+  }
+
+  snapshot(text: string): void {
+    const { file } = this.options;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new StoreLoadError(file, `not valid JSON (${(error as Error).message})`);
+    }
+    this.#replaceAll(file, raw);
+  }
+
+  frame(path: string, frame: unknown[]): void {
+    for (const op of frame) {
+      if (!Array.isArray(op)) throw new StoreLoadError(path, 'a change is not an array');
+      const [kind, data] = op as [unknown, unknown];
+      if (kind === 'd' && typeof data === 'string') this.records.delete(data);
+      else if (kind === 'p') {
+        const parsed = this.options.record.safeParse(data);
+        if (!parsed.success) throw new StoreLoadError(path, describeZodIssues(parsed.error.issues));
+        this.records.set(this.options.key(parsed.data), Object.freeze(parsed.data));
+      } else if (kind === 'a') this.#replaceAll(path, data);
+      else throw new StoreLoadError(path, `unknown change ${JSON.stringify(kind)}`);
+    }
+  }
+
+  #replaceAll(file: string, raw: unknown): void {
+    const parsed = this.#list.safeParse(raw);
+    if (!parsed.success) throw new StoreLoadError(file, describeZodIssues(parsed.error.issues));
+    this.records.clear();
+    for (const record of parsed.data) {
+      const key = this.options.key(record);
+      if (this.records.has(key)) throw new StoreLoadError(file, `two records with the key '${key}'`);
+      this.records.set(key, Object.freeze(record));
+    }
+  }
+}
