@@ -3,8 +3,12 @@
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
 export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
 
+import type { PublicLocations } from './types.ts';
+
 export interface SystemContext {
   dataDir: string;
+  /** Panel locations open without a client certificate; none when absent (every location needs one). */
+  publicLocations?: PublicLocations;
   log?: (msg: string) => void;
   now?: () => number;
   /**

@@ -52,7 +52,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
   const pki = systemPki(config, sandboxPaths(ctx.dataDir).pki);
   const certs = createSandboxCerts(config, ctx.dataDir, controls, now);
   const raw: System = {
-    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki }),
+    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations }),
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
