@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z, type ZodType } from 'zod';
-import { JsonCollection } from './collection.ts';
+import { JsonCollection, type Persistence } from './collection.ts';
 import {
   AgentRecord,
   InvitationRecord,
@@ -38,8 +38,9 @@ export type Store = {
   flush(): Promise<void>;
 };
 
-export async function openStore(dataDir: string): Promise<Store> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+/** `persistence: 'memory'` keeps every collection in memory only: nothing under dataDir is read or written. */
+export async function openStore(dataDir: string, { persistence = 'disk' }: { persistence?: Persistence } = {}): Promise<Store> {
+  if (persistence === 'disk') await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const entries = await Promise.all(
     (Object.keys(COLLECTIONS) as CollectionName[]).map(async (name) => {
       const { record, mode } = COLLECTIONS[name];
@@ -48,6 +49,7 @@ export async function openStore(dataDir: string): Promise<Store> {
         schema: z.array(record as ZodType) as ZodType<unknown[]>,
         initial: () => [],
         mode,
+        persistence,
       });
       return [name, collection] as const;
     }),

@@ -3,7 +3,7 @@
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
 export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
 
-import type { PublicLocations } from './types.ts';
+import type { PkiAdapter, PublicLocations } from './types.ts';
 
 export interface SystemContext {
   dataDir: string;
@@ -16,6 +16,8 @@ export interface SystemContext {
    * `sandboxControls(system).setDns`) covers. `hostIpResolver` builds the usual one.
    */
   sandboxDns?: SandboxDnsResolver;
+  /** Sandbox only: the PKI to use instead of the openssl one (lib/testing.ts passes its fake). */
+  sandboxPki?: PkiAdapter;
 }
 
 /**

@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { routes as allRoutes } from '../../handlers/index.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ConfigStore, type ConfigInput } from '../../lib/config.ts';
-import { createApp, type App } from '../../lib/http/app.ts';
+import type { ConfigInput } from '../../lib/config.ts';
+import type { App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
-import { silentLogger } from '../../lib/log.ts';
-import { createRuntime, type Runtime, type Mode } from '../../lib/runtime.ts';
-import { openStore } from '../../lib/state/store.ts';
-import { createSystem, hostIpResolver } from '../../lib/system/index.ts';
+import type { Mode, Runtime } from '../../lib/runtime.ts';
+import { ADMIN_SERIAL, certificateHeaders as nginxHeaders, createTestApp } from '../../lib/testing.ts';
+
+// The unit suites' view of lib/testing.ts: `call(method, path, { as, body })` with the callers the
+// suites name, and `dir`/`close(keep)` for restart tests.
 
 /** Who sends a request: the headers nginx would set for that certificate. */
 export type Caller = 'admin' | 'none' | { agent: string; serial?: string } | { dn: string; serial?: string; verify?: string };
@@ -19,8 +19,10 @@ export interface TestAppOptions {
   config?: Partial<ConfigInput>;
   routes?: readonly AnyRoute[];
   clock?: Clock;
-  /** Reuse a directory (restart tests); a new temp directory otherwise. */
+  /** Reuse a directory (restart tests): state on disk there. */
   dir?: string;
+  /** State on disk in a new temp directory, so a later app can reopen `dir`; in memory otherwise. */
+  durable?: boolean;
 }
 
 export interface TestApp {
@@ -34,35 +36,18 @@ export interface TestApp {
   close(keep?: boolean): Promise<void>;
 }
 
-export const ADMIN_SERIAL = '1000';
+export { ADMIN_SERIAL };
 
 export function certificateHeaders(caller: Caller): Record<string, string> {
   if (caller === 'none') return { 'x-ssl-client-verify': 'NONE' };
-  if (caller === 'admin') return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'x-ssl-client-serial': ADMIN_SERIAL };
-  if ('agent' in caller) {
-    return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': `CN=agent:${caller.agent}`, 'x-ssl-client-serial': caller.serial ?? 'A1' };
-  }
+  if (caller === 'admin') return nginxHeaders('admin', ADMIN_SERIAL);
+  if ('agent' in caller) return nginxHeaders(`agent:${caller.agent}`, caller.serial ?? 'A1');
   return { 'x-ssl-client-verify': caller.verify ?? 'SUCCESS', 'x-ssl-client-dn': caller.dn, 'x-ssl-client-serial': caller.serial ?? 'B1' };
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-test-')));
-  const configFile = join(dir, 'config.json');
-  const config = options.dir
-    ? await ConfigStore.open(configFile)
-    : await ConfigStore.create(configFile, {
-        ip: '203.0.113.10',
-        domain: null,
-        email: null,
-        dataDir: join(dir, 'data'),
-        onboarding: { status: 'FRESH' },
-        system: { driver: 'sandbox' },
-        ...options.config,
-      });
-  const store = await openStore(config.value.dataDir);
-  const system = createSystem(config.value.system, { dataDir: store.dataDir, sandboxDns: hostIpResolver(() => config.value) });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
-  const app = createApp(services, options.routes ?? allRoutes);
+  const dir = options.dir ?? (options.durable ? await mkdtemp(join(tmpdir(), 'relay-test-')) : undefined);
+  const kit = await createTestApp({ routes: options.routes, mode: options.mode, config: options.config, clock: options.clock, dir });
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {
     const init: RequestInit = { method, headers: { ...certificateHeaders(as), ...headers } };
@@ -70,12 +55,12 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
-    return app.fetch(new Request(`http://panel.test${path}`, init));
+    return kit.fetch(path, init);
   };
   return {
-    app,
-    services,
-    dir,
+    app: kit.app,
+    services: kit.services,
+    dir: kit.dir,
     request,
     async call(method, path, opts) {
       const response = await request(method, path, opts);
@@ -89,8 +74,8 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       return { status: response.status, body: body as any, response };
     },
     async close(keep = false) {
-      await app.close();
-      if (!keep) await rm(dir, { recursive: true, force: true });
+      await kit.close({ keep });
+      if (!keep && dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -81,6 +81,9 @@ s('a run does the six tasks in order and ends COMPLETED with the final event', a
 });
 
 s('the plaintext password is written nowhere on disk and never logged', async () => {
+  await t.close();
+  t = withCheapHashing(await makeTestApp({ durable: true })); // configuration and store on disk too
+  await walkToDnsReady(t);
   const { outcome } = await provisionAndWait(t);
   const password = (outcome as CompleteEvent).credentials.password;
   for (const file of await filesUnder(t.dir)) {

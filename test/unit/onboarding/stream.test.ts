@@ -12,7 +12,7 @@ const s = suite('onboarding progress stream');
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before.each(async () => {
-  t = withCheapHashing(await makeTestApp());
+  t = withCheapHashing(await makeTestApp({ durable: true })); // one test restarts on the same directory
   http = await serve(t.app);
 });
 s.after.each(async () => {
