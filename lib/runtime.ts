@@ -2,7 +2,7 @@ import { IdentityRegistry } from './auth/identity-registry.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { OnboardingService } from './onboarding/service.ts';
+import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { TicketService } from './tickets/service.ts';
@@ -39,20 +39,23 @@ export interface RuntimeDeps {
   system: System;
   clock?: Clock;
   log?: Logger;
+  /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
+  onboarding?: OnboardingOptions;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
   const closers: (() => void | Promise<void>)[] = [];
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
-  const base = { ...deps, clock, log };
+  const { onboarding: onboardingOptions, ...rest } = deps;
+  const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
   const services: Runtime = {
     ...base,
     identities,
     ticketing: new TicketService({ store: deps.store, clock, identities }),
     tunnels: new TunnelService(base),
-    onboarding: new OnboardingService(base),
+    onboarding: new OnboardingService(base, onboardingOptions),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();

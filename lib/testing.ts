@@ -12,6 +12,7 @@ import { createApp, type App } from './http/app.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { silentLogger } from './log.ts';
+import type { OnboardingOptions } from './onboarding/service.ts';
 import { createRuntime, type Mode, type Runtime } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   mode?: Mode;
   config?: Partial<ConfigInput>;
   clock?: Clock;
+  /** Provisioning settings, for example a cheaper password hash than bcrypt cost 12. */
+  onboarding?: OnboardingOptions;
   /**
    * Keep the configuration and the store on disk in this directory (`config.json`, `data/`), and
    * reopen them when they exist: for restart tests. Without it nothing but sandbox files is written.
@@ -100,7 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     sandboxDns: hostIpResolver(() => config.value),
     sandboxPki: pki,
   });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
+  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
   const app = createApp(services, routes);
 
   const serials = new Map<string, string>();

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ConfigInput } from '../../lib/config.ts';
 import type { App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
+import type { OnboardingOptions } from '../../lib/onboarding/service.ts';
 import type { Mode, Runtime } from '../../lib/runtime.ts';
 import { ADMIN_SERIAL, certificateHeaders as nginxHeaders, createTestApp } from '../../lib/testing.ts';
 
@@ -19,6 +20,7 @@ export interface TestAppOptions {
   config?: Partial<ConfigInput>;
   routes?: readonly AnyRoute[];
   clock?: Clock;
+  onboarding?: OnboardingOptions;
   /** Reuse a directory (restart tests): state on disk there. */
   dir?: string;
   /** State on disk in a new temp directory, so a later app can reopen `dir`; in memory otherwise. */
@@ -47,7 +49,8 @@ export function certificateHeaders(caller: Caller): Record<string, string> {
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? (options.durable ? await mkdtemp(join(tmpdir(), 'relay-test-')) : undefined);
-  const kit = await createTestApp({ routes: options.routes, mode: options.mode, config: options.config, clock: options.clock, dir });
+  const { durable: _, ...kitOptions } = options;
+  const kit = await createTestApp({ ...kitOptions, dir });
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {
     const init: RequestInit = { method, headers: { ...certificateHeaders(as), ...headers } };
