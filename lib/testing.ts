@@ -140,7 +140,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dir,
     async fetch(input, init) {
       await registered;
-      return app.fetch(typeof input === 'string' ? new Request(new URL(input, 'http://panel.test'), init) : input);
+      return app.fetch(new Request(typeof input === 'string' ? new URL(input, 'http://panel.test') : input, init));
     },
     as: {
       admin: () => certificateHeaders('admin', ADMIN_SERIAL),
