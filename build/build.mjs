@@ -57,7 +57,7 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
     plugins: [zodEnglishOnly],
     legalComments: 'none',
     metafile: true,
-    // ws and formidable use require(); an ESM bundle needs a real require for them.
+    // CommonJS dependencies (ws) call require(); an ESM bundle needs a real require for them.
     banner: { js: "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);" },
     // ws's optional native speed-ups are loaded only when installed.
     external: ['bufferutil', 'utf-8-validate'],

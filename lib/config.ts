@@ -71,6 +71,22 @@ export class ConfigStore {
       validateOnUpdate: true,
       pretty: true,
     });
+    return ConfigStore.#withSessionSecret(document);
+  }
+
+  /** A configuration kept in memory only (lib/testing.ts): validated like a file, never written. */
+  static async inMemory(input: ConfigInput): Promise<ConfigStore> {
+    const document = await JsonCollection.open<Config>({
+      file: '(in memory)',
+      schema: ConfigSchema as z.ZodType<Config>,
+      initial: () => ConfigSchema.parse(input),
+      validateOnUpdate: true,
+      persistence: 'memory',
+    });
+    return ConfigStore.#withSessionSecret(document);
+  }
+
+  static async #withSessionSecret(document: JsonCollection<Config>): Promise<ConfigStore> {
     const store = new ConfigStore(document);
     if (!document.value.sessionSecret) await store.update({ sessionSecret: randomBytes(32).toString('hex') });
     return store;

@@ -5,6 +5,7 @@ import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
 import { nodeRequestListener } from './http/node-listener.ts';
+import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
 import { createRuntime, type Mode, type RuntimeDeps } from './runtime.ts';
@@ -64,8 +65,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });
   const store = await openStore(resolve(cwd, config.value.dataDir));
+  const appRoutes = options.routes ?? routes;
   const system = createSystem(config.value.system, {
     dataDir: store.dataDir,
+    publicLocations: publicLocations(appRoutes),
     log: (message: string) => log.info(message),
     // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
     sandboxDns: hostIpResolver(() => config.value),
@@ -74,7 +77,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     madeUpLogsEveryMs: 3000,
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
-  const app = createApp(services, options.routes ?? routes);
+  const app = createApp(services, appRoutes);
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.

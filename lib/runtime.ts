@@ -9,7 +9,7 @@ import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { OnboardingService } from './onboarding/service.ts';
+import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import { ServiceControl } from './service-control/service-control.ts';
 import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
@@ -67,13 +67,16 @@ export interface RuntimeDeps {
   log?: Logger;
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: Partial<TicketLimits>;
+  /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
+  onboarding?: OnboardingOptions;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
   const closers: (() => void | Promise<void>)[] = [];
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
-  const base = { ...deps, clock, log };
+  const { onboarding: onboardingOptions, ...rest } = deps;
+  const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
@@ -90,7 +93,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     sites: new SiteService(base),
-    onboarding: new OnboardingService(base, { hashPassword: hasher.hash }),
+    onboarding: new OnboardingService(base, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
     hasher,

@@ -1,6 +1,5 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
-import { labelledAgent } from '../../lib/tickets/caller.ts';
 import { TicketIdBody } from '../../lib/tickets/schema.ts';
 
 // POST /api/tickets/validate — consumes the ticket; every failure is the same 401.
@@ -10,6 +9,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    return json(await services.ticketing.tickets.validate(labelledAgent(identity).label, body.ticketId));
+    return json(await services.ticketing.tickets.validate(identity.label, body.ticketId));
   },
 });

@@ -1,3 +1,4 @@
+import { Capability } from '../../lib/auth/capabilities.ts';
 import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 
@@ -5,6 +6,6 @@ import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 export default route({
   method: 'GET',
   path: '/api/tunnels/agent-config',
-  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:read', gate: 'management' },
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
   handle: async ({ services }) => jsonText(await services.tunnels.agentConfigJson()),
 });

@@ -1,3 +1,4 @@
+import { Capability } from '../../lib/auth/capabilities.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelCreate } from '../../lib/tunnels/schema.ts';
@@ -6,7 +7,7 @@ import { TunnelCreate } from '../../lib/tunnels/schema.ts';
 export default route<Record<string, never>, Record<string, never>, TunnelCreate>({
   method: 'POST',
   path: '/api/tunnels',
-  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
   body: TunnelCreate,
   async handle({ body, services }) {
     return json({ ok: true, tunnel: await services.tunnels.create(body) }, 201);

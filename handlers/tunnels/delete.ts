@@ -1,3 +1,4 @@
+import { Capability } from '../../lib/auth/capabilities.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
@@ -6,7 +7,7 @@ import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
 export default route<TunnelIdParams>({
   method: 'DELETE',
   path: '/api/tunnels/:id',
-  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
   params: TunnelIdParams,
   async handle({ params, services }) {
     await services.tunnels.delete(params.id);

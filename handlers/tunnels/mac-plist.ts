@@ -1,3 +1,4 @@
+import { Capability } from '../../lib/auth/capabilities.ts';
 import { json, Response } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { PLIST_FILENAME } from '../../lib/tunnels/mac-plist.ts';
@@ -7,7 +8,7 @@ import { MacPlistQuery } from '../../lib/tunnels/schema.ts';
 export default route<Record<string, never>, MacPlistQuery>({
   method: 'GET',
   path: '/api/tunnels/mac-plist',
-  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:read', gate: 'management' },
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
   query: MacPlistQuery,
   async handle({ query, services }) {
     const { plist, instructions } = await services.tunnels.macPlist();

@@ -1,3 +1,4 @@
+import { Capability } from '../../lib/auth/capabilities.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams, TunnelToggle } from '../../lib/tunnels/schema.ts';
@@ -6,7 +7,7 @@ import { TunnelIdParams, TunnelToggle } from '../../lib/tunnels/schema.ts';
 export default route<TunnelIdParams, Record<string, never>, TunnelToggle>({
   method: 'PATCH',
   path: '/api/tunnels/:id',
-  access: { roles: ADMIN_OR_AGENT, capability: 'tunnels:write', gate: 'management' },
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
   params: TunnelIdParams,
   body: TunnelToggle,
   async handle({ params, body, services }) {

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { WebSocket } from 'ws';
-import type { Identity, Role } from '../auth/identity.ts';
+import type { AdminIdentity, AgentIdentity, AnonymousIdentity, Identity, Role } from '../auth/identity.ts';
 import type { Runtime } from '../runtime.ts';
 
 /**
@@ -23,12 +23,25 @@ export interface Access {
   needsLabel?: boolean;
 }
 
-export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
+/**
+ * Who reaches the handler of a route with these access rules, once the chain has run: nobody is
+ * identified on a public route; `needsLabel` lets only labelled agent certificates through; an
+ * admin-only route only admins. Handlers get the narrowed type and need no checks or casts.
+ */
+export type CallerOf<A extends Access> = A extends { public: true }
+  ? AnonymousIdentity
+  : A extends { needsLabel: true }
+    ? AgentIdentity
+    : A['roles'] extends readonly 'admin'[]
+      ? AdminIdentity
+      : AdminIdentity | AgentIdentity;
+
+export interface HandlerContext<P = unknown, Q = unknown, B = unknown, I extends Identity = Identity> {
   request: Request;
   params: P;
   query: Q;
   body: B;
-  identity: Identity;
+  identity: I;
   services: Runtime;
   /** The client's address, trusting exactly one proxy hop (see lib/http/client-address.ts). */
   clientAddress(): string | undefined;
@@ -36,7 +49,7 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface HttpRoute<P = unknown, Q = unknown, B = unknown> {
+export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Identity = Identity> {
   kind: 'http';
   method: HttpMethod;
   path: string;
@@ -45,10 +58,10 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown> {
   query?: ZodType<Q>;
   /** JSON body schema. Routes without one get `body: undefined` and may read the request themselves. */
   body?: ZodType<B>;
-  handle(ctx: HandlerContext<P, Q, B>): Response | Promise<Response>;
+  handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
 }
 
-export interface WsRoute<P = unknown, Q = unknown> {
+export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity> {
   kind: 'ws';
   method: 'GET';
   path: string;
@@ -56,24 +69,27 @@ export interface WsRoute<P = unknown, Q = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   /** Called with the accepted socket after the whole chain passed on the upgrade request. */
-  connect(ctx: HandlerContext<P, Q, undefined>, socket: WebSocket): void;
+  connect(ctx: HandlerContext<P, Q, undefined, I>, socket: WebSocket): void;
 }
 
 export type AnyRoute = HttpRoute | WsRoute;
 
-type HttpDefinition<P, Q, B> = Omit<HttpRoute<P, Q, B>, 'kind'>;
-type WsDefinition<P, Q> = Omit<WsRoute<P, Q>, 'kind' | 'method'>;
+type HttpDefinition<P, Q, B, A extends Access> = Omit<HttpRoute<P, Q, B, CallerOf<A>>, 'kind' | 'access'> & { access: A };
+type WsDefinition<P, Q, A extends Access> = Omit<WsRoute<P, Q, CallerOf<A>>, 'kind' | 'method' | 'access'> & { access: A };
 
-export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  definition: HttpDefinition<P, Q, B>,
-): HttpRoute<P, Q, B> {
+/** A route; the handler's `identity` type follows from `access` (see CallerOf). */
+export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, const A extends Access = Access>(
+  definition: HttpDefinition<P, Q, B, A>,
+): HttpRoute<P, Q, B, CallerOf<A>> {
   return { kind: 'http', ...definition };
 }
 
-export function wsRoute<P = Record<string, never>, Q = Record<string, never>>(definition: WsDefinition<P, Q>): WsRoute<P, Q> {
+export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access>(
+  definition: WsDefinition<P, Q, A>,
+): WsRoute<P, Q, CallerOf<A>> {
   return { kind: 'ws', method: 'GET', ...definition };
 }
 
 /** Both roles, for the common `admin or agent with capability X` rule. */
-export const ADMIN_OR_AGENT: readonly Role[] = ['admin', 'agent'];
-export const ADMIN_ONLY: readonly Role[] = ['admin'];
+export const ADMIN_OR_AGENT = ['admin', 'agent'] as const satisfies readonly Role[];
+export const ADMIN_ONLY = ['admin'] as const satisfies readonly Role[];

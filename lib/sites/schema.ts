@@ -33,7 +33,7 @@ export const SitePatch = z.object({
 export type SitePatch = z.infer<typeof SitePatch>;
 
 /** Site ids are UUID v4: anything else is a malformed parameter (400), not an unknown site. */
-export const SiteIdParams = z.object({ id: z.string().max(36).uuid('Site id must be a UUID') });
+export const SiteIdParams = z.object({ id: z.uuidv4('Site id must be a UUID v4') });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
 export const FilesQuery = z.object({ path: z.string().max(1024, 'Path must be at most 1024 characters').default('.') });

@@ -20,7 +20,14 @@ export interface CollectionOptions<T> {
   validateOnUpdate?: boolean;
   /** Indent the JSON for files people edit by hand. */
   pretty?: boolean;
+  /**
+   * `memory` reads and writes nothing: the value starts from `initial()` and every update is
+   * final at once (tests and embedders; see lib/testing.ts). `disk` is the default.
+   */
+  persistence?: Persistence;
 }
+
+export type Persistence = 'disk' | 'memory';
 
 interface Batch {
   promise: Promise<void>;
@@ -61,6 +68,7 @@ export class JsonCollection<T> {
   }
 
   static async open<T>(options: CollectionOptions<T>): Promise<JsonCollection<T>> {
+    if (options.persistence === 'memory') return new JsonCollection(options, options.initial());
     await removeStaleTempFiles(options.file);
     let text: string;
     try {
@@ -108,6 +116,7 @@ export class JsonCollection<T> {
     }
     this.#value = next;
     this.#version++;
+    if (this.#options.persistence === 'memory') return Promise.resolve(result);
     return this.#scheduleWrite().then(() => result);
   }
 

@@ -69,7 +69,25 @@ function writeAll(fd: number, data: Buffer): Promise<void> {
  * that are whole. `rotate` also begins one, so that a snapshot of everything before it can be
  * written while appends go on.
  */
-export class JournalWriter {
+/** Where a collection's changes go: a journal file, or nowhere (a store kept in memory only). */
+export interface Journal {
+  readonly bytes: number;
+  append(frame: string): Promise<void>;
+  rotate(): number;
+  removeUpTo(generation: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The journal of a memory-only store: it never grows, so the collection never compacts either. */
+export const memoryJournal: Journal = {
+  bytes: 0,
+  append: async () => {},
+  rotate: () => 0,
+  removeUpTo: async () => {},
+  close: async () => {},
+};
+
+export class JournalWriter implements Journal {
   #handle: FileHandle | null = null;
   #created = false;
   /** Bytes of whole frames in the current file. */

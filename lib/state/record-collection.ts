@@ -4,8 +4,10 @@ import { dirname } from 'node:path';
 import { z, type ZodType } from 'zod';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.ts';
 import { StoreLoadError } from './collection.ts';
-import { journalsOf, JournalWriter, readFrames, type JournalOp } from './journal.ts';
+import { journalsOf, JournalWriter, memoryJournal, readFrames, type Journal, type JournalOp } from './journal.ts';
 import { describeZodIssues } from './zod-issues.ts';
+
+export type Persistence = 'disk' | 'memory';
 
 export interface RecordCollectionOptions<R> {
   /** The snapshot, `<dir>/<name>.json`: a JSON array of the records (a readable export); journals sit next to it. */
@@ -17,6 +19,8 @@ export interface RecordCollectionOptions<R> {
   mode?: number;
   /** The snapshot is rewritten once the journal holds this many bytes, and at least as many as the snapshot. */
   compactAfterBytes?: number;
+  /** `memory` reads and writes nothing on disk (the testing kit); `disk` by default. */
+  persistence?: Persistence;
   /** The snapshot directory's entries, when the caller has listed it already. */
   listing?: readonly string[];
 }
@@ -79,7 +83,7 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export class RecordCollection<R> {
   readonly #options: RecordCollectionOptions<R>;
-  readonly #journal: JournalWriter;
+  readonly #journal: Journal;
   readonly #listeners: ChangeListener<R>[] = [];
   #records: Map<string, R>;
   #array: readonly R[] | null = null;
@@ -94,7 +98,7 @@ export class RecordCollection<R> {
   /** Fingerprints of the snapshot texts this process loaded or wrote, newest last (see readSnapshot). */
   readonly #ownSnapshots: string[] = [];
 
-  private constructor(options: RecordCollectionOptions<R>, records: Map<string, R>, journal: JournalWriter, snapshotBytes: number, snapshotFingerprint: string) {
+  private constructor(options: RecordCollectionOptions<R>, records: Map<string, R>, journal: Journal, snapshotBytes: number, snapshotFingerprint: string) {
     this.#folded = journal.bytes === 0;
     this.#ownSnapshots.push(snapshotFingerprint);
     this.#options = options;
@@ -104,6 +108,7 @@ export class RecordCollection<R> {
   }
 
   static async open<R>(options: RecordCollectionOptions<R>): Promise<RecordCollection<R>> {
+    if (options.persistence === 'memory') return new RecordCollection(options, new Map(), memoryJournal, 0, fingerprint('[]'));
     const { records, snapshotBytes, snapshotFingerprint, journalBytes, lastGeneration } = await load(options);
     const writer = new JournalWriter(options.file, lastGeneration + 1, journalBytes, options.mode ?? 0o644);
     return new RecordCollection(options, records, writer, snapshotBytes, snapshotFingerprint);

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
-import { RecordCollection } from './record-collection.ts';
+import { RecordCollection, type Persistence } from './record-collection.ts';
 import {
   AgentRecord,
   InvitationRecord,
@@ -49,9 +49,10 @@ export type Store = {
   close(): Promise<void>;
 };
 
-export async function openStore(dataDir: string): Promise<Store> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const listing = await readdir(dataDir);
+/** `persistence: 'memory'` keeps every collection in memory only: nothing under dataDir is read or written. */
+export async function openStore(dataDir: string, { persistence = 'disk' }: { persistence?: Persistence } = {}): Promise<Store> {
+  if (persistence === 'disk') await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const listing = persistence === 'disk' ? await readdir(dataDir) : [];
   const entries = await Promise.all(
     (Object.keys(COLLECTIONS) as CollectionName[]).map(async (name) => {
       const { record, key, mode } = COLLECTIONS[name];
@@ -61,6 +62,7 @@ export async function openStore(dataDir: string): Promise<Store> {
         key: key as (record: unknown) => string,
         mode,
         listing,
+        persistence,
       });
       return [name, collection] as const;
     }),

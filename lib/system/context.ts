@@ -4,8 +4,12 @@ import type { Logger } from '../log.ts';
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
 export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
 
+import type { PkiAdapter, PublicLocations } from './types.ts';
+
 export interface SystemContext {
   dataDir: string;
+  /** Panel locations open without a client certificate; none when absent (every location needs one). */
+  publicLocations?: PublicLocations;
   log?: (msg: string) => void;
   now?: () => number;
   /**
@@ -20,6 +24,8 @@ export interface SystemContext {
    * active, a made-up line every so many ms, so `npm start` shows live logs on a laptop.
    */
   madeUpLogsEveryMs?: number;
+  /** Sandbox only: the PKI to use instead of the openssl one (lib/testing.ts passes its fake). */
+  sandboxPki?: PkiAdapter;
 }
 
 /**

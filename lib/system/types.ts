@@ -32,6 +32,15 @@ export class InvalidCsrError extends SystemError {
 
 // ---------- proxy (nginx) ----------
 
+/**
+ * Panel paths nginx proxies whatever the client certificate says: the routes marked public, given
+ * by the composition root (lib/main.ts). `exact` become `location =`, `prefix` `location ^~`.
+ */
+export interface PublicLocations {
+  exact: readonly string[];
+  prefix: readonly string[];
+}
+
 /** What a virtual host is for; the adapter renders it with its own ports and paths. */
 export type VhostSpec =
   | { kind: 'ip-panel' }

@@ -1,7 +1,7 @@
 import { jsonBytes } from '../json-bytes.ts';
 import type { TransportConfig } from '../state/schemas.ts';
 import type { TicketIndexes } from './indexes.ts';
-import type { InboxEntry } from './tickets.ts';
+import type { InboxEntry } from './views.ts';
 
 interface Cached {
   bytes: Uint8Array<ArrayBuffer>;

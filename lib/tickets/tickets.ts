@@ -1,7 +1,7 @@
 import { hasCapability, type Identity } from '../auth/identity.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { TicketRecord, TransportConfig } from '../state/schemas.ts';
+import type { TicketRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
 import { changeOne } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
@@ -12,10 +12,9 @@ import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from './rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
+import type { InboxEntry, TicketValidation, TicketView } from './views.ts';
 
-export type TicketView = Pick<TicketRecord, 'id' | 'scope' | 'instanceId' | 'source' | 'target' | 'expiresAt'>;
-export type InboxEntry = Omit<TicketView, 'target'> & { transport: TransportConfig };
-export type TicketValidation = Omit<TicketView, 'id' | 'expiresAt'> & { valid: true; transport: TransportConfig };
+export type { InboxEntry, TicketValidation, TicketView } from './views.ts';
 
 /** Single-use grants from a source agent to a target agent for one instance. */
 export class TicketDesk {

@@ -21,7 +21,8 @@ export const TunnelToggle = z.object({ enabled: z.boolean() });
 export type TunnelToggle = z.infer<typeof TunnelToggle>;
 
 /** Any string: an id that is not a stored tunnel's answers 404 `Tunnel not found`, not 400. */
-export const TunnelIdParams = z.object({ id: z.string().max(36) });
+/** Tunnel ids are UUID v4 (the spec): anything else is a malformed parameter, 400 before any lookup. Stored lower-case. */
+export const TunnelIdParams = z.object({ id: z.uuidv4('must be a UUID v4').transform((id) => id.toLowerCase()) });
 export type TunnelIdParams = z.infer<typeof TunnelIdParams>;
 
 export const MacPlistQuery = z.object({ format: z.enum(['json']).optional() });

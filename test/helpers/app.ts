@@ -2,15 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { routes as allRoutes } from '../../handlers/index.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ConfigStore, type ConfigInput } from '../../lib/config.ts';
-import { createApp, type App } from '../../lib/http/app.ts';
+import type { ConfigInput } from '../../lib/config.ts';
+import type { App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
-import { silentLogger } from '../../lib/log.ts';
-import { createRuntime, type Runtime, type Mode } from '../../lib/runtime.ts';
-import { openStore } from '../../lib/state/store.ts';
-import { createSystem, hostIpResolver } from '../../lib/system/index.ts';
+import type { OnboardingOptions } from '../../lib/onboarding/service.ts';
+import type { Mode, Runtime } from '../../lib/runtime.ts';
+import { ADMIN_SERIAL, certificateHeaders as nginxHeaders, createTestApp } from '../../lib/testing.ts';
+
+// The unit suites' view of lib/testing.ts: `call(method, path, { as, body })` with the callers the
+// suites name, and `dir`/`close(keep)` for restart tests.
 
 /** Who sends a request: the headers nginx would set for that certificate. */
 export type Caller = 'admin' | 'none' | { agent: string; serial?: string } | { dn: string; serial?: string; verify?: string };
@@ -20,8 +21,11 @@ export interface TestAppOptions {
   config?: Partial<ConfigInput>;
   routes?: readonly AnyRoute[];
   clock?: Clock;
-  /** Reuse a directory (restart tests); a new temp directory otherwise. */
+  onboarding?: OnboardingOptions;
+  /** Reuse a directory (restart tests): state on disk there. */
   dir?: string;
+  /** State on disk in a new temp directory, so a later app can reopen `dir`; in memory otherwise. */
+  durable?: boolean;
 }
 
 export interface TestApp {
@@ -35,8 +39,7 @@ export interface TestApp {
   close(keep?: boolean): Promise<void>;
 }
 
-// outside the sandbox CA's range (serials from 0x1000 up), so revoking issued certificates never hits it
-export const ADMIN_SERIAL = 'AD0001';
+export { ADMIN_SERIAL };
 
 /** The serial `addAgent` registers for a label unless told otherwise, and an agent caller presents. */
 export function agentSerial(label: string): string {
@@ -53,23 +56,10 @@ export function certificateHeaders(caller: Caller): Record<string, string> {
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-test-')));
-  const configFile = join(dir, 'config.json');
-  const config = options.dir
-    ? await ConfigStore.open(configFile)
-    : await ConfigStore.create(configFile, {
-        ip: '203.0.113.10',
-        domain: null,
-        email: null,
-        dataDir: join(dir, 'data'),
-        onboarding: { status: 'FRESH' },
-        system: { driver: 'sandbox' },
-        ...options.config,
-      });
-  const store = await openStore(config.value.dataDir);
-  const system = createSystem(config.value.system, { dataDir: store.dataDir, sandboxDns: hostIpResolver(() => config.value) });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
-  const app = createApp(services, options.routes ?? allRoutes);
+  const dir = options.dir ?? (options.durable ? await mkdtemp(join(tmpdir(), 'relay-test-')) : undefined);
+  const { durable: _, ...kitOptions } = options;
+  // our own suites check what openssl issues (P12, CSR signatures, the CRL), as the box would
+  const kit = await createTestApp({ pki: 'openssl', ...kitOptions, dir });
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {
     const init: RequestInit = { method, headers: { ...certificateHeaders(as), ...headers } };
@@ -77,12 +67,12 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
-    return app.fetch(new Request(`http://panel.test${path}`, init));
+    return kit.fetch(path, init);
   };
   return {
-    app,
-    services,
-    dir,
+    app: kit.app,
+    services: kit.services,
+    dir: kit.dir,
     request,
     async call(method, path, opts) {
       const response = await request(method, path, opts);
@@ -96,8 +86,8 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       return { status: response.status, body: body as any, response };
     },
     async close(keep = false) {
-      await app.close();
-      if (!keep) await rm(dir, { recursive: true, force: true });
+      await kit.close({ keep });
+      if (!keep && dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

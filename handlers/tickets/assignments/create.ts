@@ -1,4 +1,3 @@
-import type { AdminIdentity } from '../../../lib/auth/identity.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AssignmentCreate } from '../../../lib/tickets/schema.ts';
@@ -10,9 +9,8 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   body: AssignmentCreate,
   async handle({ body, identity, services }) {
-    // ADMIN_ONLY: the chain lets only admin certificates this far. `assignedBy` is the common name.
-    const { commonName } = identity as AdminIdentity;
-    const { created, assignment } = await services.ticketing.assignments.create(body, commonName);
+    // `assignedBy` is the admin certificate's common name
+    const { created, assignment } = await services.ticketing.assignments.create(body, identity.commonName);
     return json({ ok: true, assignment }, created ? 201 : 200);
   },
 });

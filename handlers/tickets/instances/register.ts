@@ -1,6 +1,5 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
-import { labelledAgent } from '../../../lib/tickets/caller.ts';
 import { InstanceRegistration } from '../../../lib/tickets/schema.ts';
 
 // POST /api/tickets/instances — 201 for a new scope and agent pair, 200 when re-registering it.
@@ -10,7 +9,7 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: InstanceRegistration,
   async handle({ body, identity, services }) {
-    const { created, instanceId, instanceScope } = await services.ticketing.instances.register(labelledAgent(identity), body);
+    const { created, instanceId, instanceScope } = await services.ticketing.instances.register(identity, body);
     return json({ ok: true, instanceId, instanceScope }, created ? 201 : 200);
   },
 });

@@ -1,6 +1,5 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
-import { labelledAgent } from '../../../lib/tickets/caller.ts';
 import { TicketIdBody } from '../../../lib/tickets/schema.ts';
 
 // POST /api/tickets/sessions — by the target of a validated ticket; one session per ticket.
@@ -10,7 +9,7 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    const session = await services.ticketing.sessions.create(labelledAgent(identity), body.ticketId);
+    const session = await services.ticketing.sessions.create(identity, body.ticketId);
     return json({ ok: true, session }, 201);
   },
 });

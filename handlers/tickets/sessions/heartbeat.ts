@@ -1,6 +1,5 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
-import { labelledAgent } from '../../../lib/tickets/caller.ts';
 import { SessionIdParams } from '../../../lib/tickets/schema.ts';
 
 // POST /api/tickets/sessions/:sessionId/heartbeat — re-authorizes; a failed check ends the session.
@@ -10,6 +9,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   params: SessionIdParams,
   async handle({ params, identity, services }) {
-    return json(await services.ticketing.sessions.heartbeat(labelledAgent(identity), params.sessionId));
+    return json(await services.ticketing.sessions.heartbeat(identity, params.sessionId));
   },
 });

@@ -1,6 +1,5 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
-import { labelledAgent } from '../../../lib/tickets/caller.ts';
 import { SessionIdParams, SessionUpdate } from '../../../lib/tickets/schema.ts';
 
 // PATCH /api/tickets/sessions/:sessionId — status only; the server stamps lastActivityAt.
@@ -11,7 +10,7 @@ export default route({
   params: SessionIdParams,
   body: SessionUpdate,
   async handle({ params, body, identity, services }) {
-    await services.ticketing.sessions.setStatus(labelledAgent(identity), params.sessionId, body.status);
+    await services.ticketing.sessions.setStatus(identity, params.sessionId, body.status);
     return json({ ok: true });
   },
 });

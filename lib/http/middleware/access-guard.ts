@@ -13,6 +13,8 @@ export function accessGuard(route: AnyRoute): Middleware | undefined {
       if (capability && !identity.capabilities.has(capability)) throw new AppError(403, 'Insufficient certificate capability');
     }
     if (needsLabel && !identity.label) throw new AppError(400, LABEL_REQUIRED);
+    // a re-issued label's old certificate cannot act for the label (its capabilities are gone already)
+    if (needsLabel && identity.role === 'agent' && identity.superseded) throw new AppError(403, 'Insufficient certificate capability');
     return undefined;
   };
 }

@@ -17,7 +17,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   const pki = systemPki(config, config.pki.dir);
   const certs = createHostCerts(config, now);
   return {
-    proxy: createHostProxy(config, { certs, pki }),
+    proxy: createHostProxy(config, { certs, pki, publicLocations: ctx.publicLocations }),
     certs,
     tunnelServer: createHostTunnelServer(config),
     authPortal: createHostAuthPortal(config),

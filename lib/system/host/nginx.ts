@@ -6,14 +6,14 @@ import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
 import { systemVhostRenderer } from '../nginx/renderer.ts';
 import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
-import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter } from '../types.ts';
+import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations } from '../types.ts';
 import { systemctl } from './systemctl.ts';
 
 export function nginxArgs(config: SystemConfig): string[] {
   return [...(config.nginx.prefix ? ['-p', config.nginx.prefix] : []), '-c', config.nginx.conf];
 }
 
-export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapter; pki: PkiAdapter }): ProxyAdapter {
+export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations }): ProxyAdapter {
   const nginx = (args: string[]) => run(config.binaries.nginx, [...nginxArgs(config), ...args], { timeoutMs: config.timeouts.defaultMs });
   return new VhostStore({
     availableDir: config.nginx.sitesAvailable,

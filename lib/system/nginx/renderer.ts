@@ -5,8 +5,8 @@ import { writeFileAtomic } from '../atomic-write.ts';
 import { pathExists } from '../common/fs.ts';
 import type { SystemConfig } from '../config.ts';
 import { createServerCert } from '../pki/self-signed.ts';
-import type { CertPaths, CertsAdapter, PkiAdapter, VhostSpec } from '../types.ts';
-import { HELP_PAGE_NAME, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
+import type { CertPaths, CertsAdapter, PkiAdapter, PublicLocations, VhostSpec } from '../types.ts';
+import { HELP_PAGE_NAME, NO_PUBLIC_LOCATIONS, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
 
 export interface RendererOptions {
   listenAddress: string;
@@ -18,6 +18,7 @@ export interface RendererOptions {
   timeoutMs: number;
   certs: Pick<CertsAdapter, 'paths'>;
   pki: Pick<PkiAdapter, 'ensureCa'>;
+  publicLocations?: PublicLocations;
 }
 
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
@@ -27,7 +28,7 @@ export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' 
 export function systemVhostRenderer(
   config: SystemConfig,
   layout: VhostLayout,
-  deps: Pick<RendererOptions, 'certs' | 'pki'>,
+  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations'>,
 ): (spec: VhostSpec) => Promise<string> {
   return createVhostRenderer({
     ...layout,
@@ -36,6 +37,7 @@ export function systemVhostRenderer(
     timeoutMs: config.timeouts.defaultMs,
     certs: deps.certs,
     pki: deps.pki,
+    publicLocations: deps.publicLocations,
   });
 }
 
@@ -69,6 +71,7 @@ export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Pr
       helpDir: o.helpDir,
       mtls,
       ipPanelCert,
+      publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
       certFor: (fqdn) => o.certs.paths(fqdn),
     });
   };

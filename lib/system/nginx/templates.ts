@@ -1,6 +1,6 @@
 // nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
 // sandbox render the same text, so what the sandbox writes is what production would run.
-import type { CertPaths, VhostSpec } from '../types.ts';
+import { SystemError, type CertPaths, type PublicLocations, type VhostSpec } from '../types.ts';
 import { assertAbsolutePath, assertFqdn, assertPort, LISTEN_ADDRESS } from '../names.ts';
 
 export interface TemplateContext {
@@ -12,11 +12,12 @@ export interface TemplateContext {
   /** client CA and CRL the panel vhosts verify against */
   mtls: { caPath: string; crlPath: string };
   ipPanelCert: CertPaths;
+  /** panel paths proxied whatever the client certificate: the routes marked public */
+  publicLocations: PublicLocations;
   certFor(fqdn: string): CertPaths;
 }
 
-/** Panel paths reachable without a client certificate (the spec's health and public routes). */
-export const PUBLIC_PANEL_PATHS = { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/', '/invite/'] };
+export const NO_PUBLIC_LOCATIONS: PublicLocations = { exact: [], prefix: [] };
 
 export const HELP_PAGE_NAME = 'relay-mtls-help.html';
 
@@ -167,7 +168,7 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
   ]);
 }
 
-/** The page nginx shows on 495 (bad certificate) and 496 (no certificate). */
+/** The page nginx shows with 496: no certificate, or one that failed verification. */
 export function renderHelpPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Client certificate required</title></head>
@@ -294,25 +295,37 @@ function panelProxy(ctx: TemplateContext): string[] {
   ];
 }
 
+/** A location path we write into nginx: plain URL characters only, so it cannot break out of the directive. */
+function assertLocationPath(path: string): string {
+  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(path)) throw new SystemError(`Invalid public location '${path}'`);
+  return path;
+}
+
 /** Server body shared by the IP panel and panel.<domain>. */
 function panelBody(ctx: TemplateContext): string[] {
-  const exact = PUBLIC_PANEL_PATHS.exact.flatMap((p) => [`location = ${p} {`, ...indent(panelProxy(ctx)), '}']);
-  const prefix = PUBLIC_PANEL_PATHS.prefix.flatMap((p) => [`location ^~ ${p} {`, ...indent(panelProxy(ctx)), '}']);
+  const { exact, prefix } = ctx.publicLocations;
+  const open = [
+    ...exact.map((p) => `location = ${assertLocationPath(p)} {`),
+    ...prefix.map((p) => `location ^~ ${assertLocationPath(p)} {`),
+  ].flatMap((opening) => [opening, ...indent(panelProxy(ctx)), '}']);
   return [
     `ssl_client_certificate "${assertAbsolutePath(ctx.mtls.caPath)}";`,
     // the CRL is read at reload: every revocation is followed by a reload
     `ssl_crl "${assertAbsolutePath(ctx.mtls.crlPath)}";`,
-    // optional, so public routes work without a certificate; every other location demands SUCCESS
-    'ssl_verify_client optional;',
+    // optional_no_ca: a certificate nginx cannot verify (another CA, revoked, expired) does not end
+    // the handshake, so public locations answer whatever the client sent; every other location
+    // demands SUCCESS and answers 496 otherwise. The backend still trusts only SUCCESS.
+    'ssl_verify_client optional_no_ca;',
     'ssl_verify_depth 1;',
-    // nginx answers these two with 400 unless the status is set explicitly
-    `error_page 495 =495 /${HELP_PAGE_NAME};`,
+    // nginx answers these with 400 unless the status is set explicitly. 495 is what remains of a
+    // failed verification that optional_no_ca does not forgive (a revoked or expired certificate of
+    // our CA, refused before any location is chosen); the spec calls every failed verification 496.
+    `error_page 495 =496 /${HELP_PAGE_NAME};`,
     `error_page 496 =496 /${HELP_PAGE_NAME};`,
     `location = /${HELP_PAGE_NAME} {`,
     ...indent(['internal;', `root "${assertAbsolutePath(ctx.helpDir)}";`]),
     '}',
-    ...exact,
-    ...prefix,
+    ...open,
     'location / {',
     ...indent(['if ($ssl_client_verify != SUCCESS) {', '    return 496;', '}', ...panelProxy(ctx)]),
     '}',

@@ -50,10 +50,10 @@ const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
   const controls = new SandboxControls(now, config.sandbox.dns);
-  const pki = systemPki(config, sandboxPaths(ctx.dataDir).pki);
+  const pki = ctx.sandboxPki ?? systemPki(config, sandboxPaths(ctx.dataDir).pki);
   const certs = createSandboxCerts(config, ctx.dataDir, controls, now);
   const raw: System = {
-    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki }),
+    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations }),
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),

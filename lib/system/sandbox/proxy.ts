@@ -7,7 +7,7 @@ import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
 import { systemVhostRenderer } from '../nginx/renderer.ts';
 import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
-import type { CertsAdapter, PkiAdapter, ProxyAdapter } from '../types.ts';
+import type { CertsAdapter, PkiAdapter, ProxyAdapter, PublicLocations } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
@@ -15,7 +15,7 @@ export function createSandboxProxy(
   config: SystemConfig,
   dataDir: string,
   controls: SandboxControls,
-  deps: { certs: CertsAdapter; pki: PkiAdapter },
+  deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations },
 ): ProxyAdapter {
   const p = sandboxPaths(dataDir);
   return new VhostStore({

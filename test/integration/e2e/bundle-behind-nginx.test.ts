@@ -10,6 +10,8 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 // @ts-expect-error plain JS build script
 import { bundle } from '../../../build/build.mjs';
+import { routes } from '../../../handlers/index.ts';
+import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
@@ -25,7 +27,7 @@ let agent: IssuedClientCert;
 
 s.before(async () => {
   infra = await startInfra();
-  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front') });
+  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front'), publicLocations: publicLocations(routes) });
   admin = await system.pki.issueClientCert('admin');
   agent = await system.pki.issueClientCert('agent:laptop-1');
   await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);

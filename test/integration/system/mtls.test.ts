@@ -3,7 +3,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { routes } from '../../../handlers/index.ts';
+import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
@@ -18,7 +22,7 @@ let backendHits = 0;
 
 s.before(async () => {
   infra = await startInfra();
-  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'data') });
+  system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'data'), publicLocations: publicLocations(routes) });
   backend = createServer((req, res) => {
     backendHits++;
     const xssl = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('x-ssl')));
@@ -83,14 +87,42 @@ s('spoofed X-SSL-* headers never reach the backend', timed(15_000, async () => {
   });
 }));
 
-s('a revoked certificate is rejected by nginx after the CRL reload', timed(20_000, async () => {
+s('a revoked certificate gets 496 after the CRL reload', timed(20_000, async () => {
   const doomed = await system.pki.issueClientCert('agent:doomed');
   assert.is((await get('/api/tunnels', { cert: doomed })).status, 200);
   await system.pki.revoke(doomed.serial);
   await system.proxy.reload();
-  const after = await get('/api/tunnels', { cert: doomed });
-  assert.ok(after.status === 495 || after.status === 400, `status ${after.status}`);
+  const before = backendHits;
+  assert.is((await get('/api/tunnels', { cert: doomed })).status, 496);
+  assert.is(backendHits, before);
   assert.is((await get('/api/tunnels', { cert: agent })).status, 200);
+}));
+
+/** A CA of our own making, unknown to nginx, and an admin certificate it signed (openssl CLI). */
+function foreignCertificate(): IssuedClientCert {
+  const dir = mkdtempSync(join(infra.dir, 'foreign-'));
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('/usr/bin/openssl', args, { stdio: 'ignore' });
+  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  openssl('req', '-x509', ...ecKey, '-subj', '/CN=Foreign CA', '-days', '2', '-keyout', at('ca.key'), '-out', at('ca.pem'));
+  openssl('req', '-new', ...ecKey, '-subj', '/CN=admin', '-keyout', at('admin.key'), '-out', at('admin.csr'));
+  openssl('x509', '-req', '-in', at('admin.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-set_serial', '0x1000', '-days', '2', '-out', at('admin.pem'));
+  return { serial: '1000', certPem: readFileSync(at('admin.pem'), 'utf8'), keyPem: readFileSync(at('admin.key'), 'utf8') };
+}
+
+s('a certificate from another CA: 496 on protected locations, public ones answer normally', timed(20_000, async () => {
+  const foreign = foreignCertificate();
+  const before = backendHits;
+  const denied = await get('/api/tunnels', { cert: foreign });
+  assert.is(denied.status, 496);
+  assert.match(denied.body, 'Client certificate required');
+  assert.is((await get('/api/onboarding/status', { cert: foreign })).status, 496);
+  assert.is(backendHits, before, 'nothing protected reached the backend');
+  const health = await get('/api/health', { cert: foreign });
+  assert.is(health.status, 200);
+  const verify = JSON.parse(health.body).xssl['x-ssl-client-verify'];
+  assert.ok(verify.startsWith('FAILED:'), `the backend sees the failure (${verify}), never SUCCESS`);
+  assert.is((await get('/invite/abc', { cert: foreign })).status, 200);
 }));
 
 s('a CSR signed with a forced subject authenticates as that subject only', timed(20_000, async () => {

@@ -12,7 +12,7 @@ const s = suite('agent certificates: /api/certs/agent');
 let t: TestApp;
 
 s.before.each(async () => {
-  t = await makeTestApp();
+  t = await makeTestApp({ durable: true });
   await completeOnboarding(t);
 });
 s.after.each(() => t.close());

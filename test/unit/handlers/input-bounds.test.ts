@@ -12,12 +12,12 @@ const s = suite('request schemas are bounded');
 
 type JsonSchema = { [key: string]: unknown };
 
-/** Dotted paths of the strings and arrays in a JSON schema that have no maxLength / maxItems. */
+/** Dotted paths of the strings and arrays in a JSON schema that have no maxLength / maxItems (a UUID's format fixes its length). */
 function unbounded(schema: unknown, path: string, found: string[]): string[] {
   if (Array.isArray(schema)) schema.forEach((item, i) => unbounded(item, `${path}[${i}]`, found));
   if (!schema || typeof schema !== 'object') return found;
   const node = schema as JsonSchema;
-  if (node.type === 'string' && node.maxLength === undefined && node.enum === undefined && node.const === undefined) found.push(path);
+  if (node.type === 'string' && node.maxLength === undefined && node.enum === undefined && node.const === undefined && node.format !== 'uuid') found.push(path);
   if (node.type === 'array' && node.maxItems === undefined) found.push(path);
   for (const [key, value] of Object.entries(node)) if (typeof value === 'object') unbounded(value, `${path}.${key}`, found);
   return found;

@@ -16,7 +16,7 @@ let t: UserTestApp;
 let clock: ManualClock;
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
-  t = await userApp({ clock });
+  t = await userApp({ clock, durable: true });
 });
 s.after.each(async () => {
   await t.close();

@@ -6,13 +6,13 @@ import { serve } from '../../helpers/http-server.ts';
 import { openStream, provisionStreamUrl } from '../../helpers/provision-stream.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { refusedUpgrade } from '../../helpers/websocket.ts';
-import { DOMAIN, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
+import { DOMAIN, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
 const s = suite('onboarding progress stream');
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before.each(async () => {
-  t = withCheapHashing(await makeTestApp());
+  t = await makeTestApp({ durable: true, onboarding: CHEAP_ONBOARDING }); // one test restarts on the same directory
   http = await serve(t.app);
 });
 s.after.each(async () => {
@@ -100,7 +100,7 @@ s('after a restart mid-run the stream shows no run, status PROVISIONING; a new P
     held.release();
     await closing;
 
-    t = withCheapHashing(await makeTestApp({ dir: t.dir }));
+    t = await makeTestApp({ dir: t.dir, onboarding: CHEAP_ONBOARDING });
     http = await serve(t.app);
     const client = await openStream(http.port);
     const state = (await client.waitFor(() => true)) as StateMessage;

@@ -1,12 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
-import { DOMAIN, EMAIL, HOST_IP, nextOutcome, sandbox, walkToDnsReady, withCheapHashing } from './support.ts';
+import { DOMAIN, EMAIL, HOST_IP, nextOutcome, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
 const s = suite('onboarding transitions');
 let t: TestApp;
 s.before.each(async () => {
-  t = withCheapHashing(await makeTestApp());
+  t = await makeTestApp({ onboarding: CHEAP_ONBOARDING });
 });
 s.after.each(async () => {
   await t.close();

@@ -11,6 +11,7 @@ const ctx: TemplateContext = {
   helpDir: '/var/www/help',
   mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
   ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },
+  publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
   certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
 };
 const render = (spec: VhostSpec, c: TemplateContext = ctx) => renderVhost(spec, c);
@@ -55,10 +56,21 @@ s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* na
   assert.match(text, 'proxy_pass http://127.0.0.1:3100;');
   // every proxy_pass location carries the identity headers (proxy_set_header is not inherited piecemeal)
   const locations = text.split('location ').slice(1).filter((l) => l.includes('proxy_pass'));
-  assert.ok(locations.length >= 5);
+  assert.is(locations.length, 4, 'three public locations and /');
   for (const l of locations) assert.match(l, 'X-SSL-Client-Verify $ssl_client_verify');
   assert.match(text, 'location = /api/health {');
+  assert.match(text, 'location = /api/enroll {');
   assert.match(text, 'location ^~ /api/invite/ {');
+});
+
+s('panel: foreign or failed certificates pass the handshake; only the given public locations skip the 496', () => {
+  const text = render({ kind: 'panel', fqdn: 'panel.example.com' });
+  assert.match(text, 'ssl_verify_client optional_no_ca;');
+  const opened = [...text.matchAll(/location (=|\^~) (\/api\/\S*) \{/g)].map((m) => `${m[1]} ${m[2]}`);
+  assert.equal(opened, ['= /api/health', '= /api/enroll', '^~ /api/invite/']);
+  const closed = render({ kind: 'panel', fqdn: 'panel.example.com' }, { ...ctx, publicLocations: { exact: [], prefix: [] } });
+  assert.not.match(closed, '/api/health');
+  assert.throws(() => render({ kind: 'ip-panel' }, { ...ctx, publicLocations: { exact: ['/api/x;\n}'], prefix: [] } }), /Invalid public location/);
 });
 
 s('auth portal and tunnel server proxy to their loopback ports; tunnel keeps WebSockets open', () => {

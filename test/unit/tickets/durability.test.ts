@@ -6,7 +6,7 @@ import { agent, issueTicket, makeWorld, openSession, validateTicket } from './fi
 const s = suite('tickets: durability');
 
 s('scopes, instances, assignments, tickets and sessions survive a restart; a consumed ticket stays consumed', async () => {
-  const w = await makeWorld();
+  const w = await makeWorld({ durable: true });
   const { ticketId: consumed, sessionId } = await openSession(w);
   const waiting = await issueTicket(w);
   const before = w.t.services.store;
@@ -29,7 +29,7 @@ s('scopes, instances, assignments, tickets and sessions survive a restart; a con
 });
 
 s('heartbeats held in memory are written when the app closes', async () => {
-  const w = await makeWorld();
+  const w = await makeWorld({ durable: true });
   const { sessionId } = await openSession(w);
   w.clock.advance(20_000);
   const at = new Date(w.clock.now()).toISOString();
@@ -48,7 +48,7 @@ s('heartbeats held in memory are written when the app closes', async () => {
 });
 
 s('an instance heartbeating every 30 s is on disk at most a minute behind (what a crash would leave)', async () => {
-  const w = await makeWorld();
+  const w = await makeWorld({ durable: true });
   for (let i = 0; i < 10; i++) {
     w.clock.advance(30_000);
     assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') })).status, 200);
@@ -60,7 +60,7 @@ s('an instance heartbeating every 30 s is on disk at most a minute behind (what 
 });
 
 s('a validation answered 200 is on disk before the answer', async () => {
-  const w = await makeWorld();
+  const w = await makeWorld({ durable: true });
   try {
     const ticketId = await issueTicket(w);
     assert.is((await validateTicket(w, ticketId)).status, 200);

@@ -28,9 +28,10 @@ export interface World {
   instanceScope: string;
 }
 
-export async function ticketApp(): Promise<{ t: TestApp; clock: ManualClock }> {
+/** `durable`: the store on disk, for restart tests. */
+export async function ticketApp({ durable = false } = {}): Promise<{ t: TestApp; clock: ManualClock }> {
   const clock = new ManualClock();
-  const t = await makeTestApp({ clock });
+  const t = await makeTestApp({ clock, durable });
   await completeOnboarding(t);
   return { t, clock };
 }
@@ -55,8 +56,8 @@ export async function assign(t: TestApp, agentLabel: string, instanceScope: stri
   assert.ok(status === 201 || status === 200);
 }
 
-export async function makeWorld(): Promise<World> {
-  const { t, clock } = await ticketApp();
+export async function makeWorld(options: { durable?: boolean } = {}): Promise<World> {
+  const { t, clock } = await ticketApp(options);
   await addAgents(t, ['alice', 'bob', 'carol']);
   await registerChatScope(t);
   const { instanceId, instanceScope } = await registerInstance(t);

@@ -56,17 +56,35 @@ s('setting the current state again is a 200 that touches nothing', async ({ t, i
 });
 
 s('PATCH 404 Tunnel not found; 400 Validation failed for a missing or non-boolean enabled', async ({ t, id }) => {
-  for (const missing of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-    const res = await toggle(t, missing, false);
-    assert.is(res.status, 404);
-    assert.equal(res.body, { error: 'Tunnel not found' });
-  }
+  const res = await toggle(t, '00000000-0000-4000-8000-000000000000', false);
+  assert.is(res.status, 404);
+  assert.equal(res.body, { error: 'Tunnel not found' });
   for (const body of [{}, { enabled: 'false' }, { enabled: 0 }]) {
     const res = await t.call('PATCH', `/api/tunnels/${id}`, { body });
     assert.is(res.status, 400);
     assert.is(res.body.error, 'Validation failed');
     assert.equal(res.body.details.issues.map((i: { path: string }) => i.path), ['enabled']);
   }
+});
+
+s('PATCH and DELETE with a malformed id: 400 Validation failed on id, before any lookup', async ({ t, id }) => {
+  const before = t.sandbox.events.length;
+  const tunnels = t.services.store.tunnels.value;
+  const malformed = ['not-a-uuid', id.slice(0, -1), `${id}0`, id.replace(/^(.{14})4/, '$11'), '%20', `${id.slice(0, -2)}zz`];
+  for (const bad of malformed) {
+    for (const res of [await toggle(t, bad, false), await t.call('DELETE', `/api/tunnels/${bad}`)]) {
+      assert.is(res.status, 400, bad);
+      assert.equal(res.body, { error: 'Validation failed', details: { issues: [{ path: 'id', message: 'must be a UUID v4' }] } }, bad);
+    }
+  }
+  assert.is(t.sandbox.events.length, before, 'nothing touched on the host');
+  assert.is(t.services.store.tunnels.value, tunnels, 'no record changed');
+});
+
+s('an id in upper case names the same tunnel', async ({ t, id }) => {
+  const res = await toggle(t, id.toUpperCase(), false);
+  assert.is(res.status, 200);
+  assert.is(res.body.tunnel.id, id);
 });
 
 for (const [point, prefix] of [

@@ -1,0 +1,30 @@
+import type { PublicLocations } from '../system/types.ts';
+import type { AnyRoute } from './route.ts';
+
+/**
+ * Client pages (served by the single-page client, not by a route) that must open without a
+ * certificate: the invitation page a new user follows to /api/invite/:token.
+ */
+const PUBLIC_CLIENT_PAGES = ['/invite/'];
+
+/**
+ * The nginx locations of the routes marked public: a static path is an exact location; a path
+ * with parameters opens everything under its static part (`/api/invite/:token/accept` -> `/api/invite/`).
+ */
+export function publicLocations(routes: readonly AnyRoute[]): PublicLocations {
+  const exact = new Set<string>();
+  const prefix = new Set<string>(PUBLIC_CLIENT_PAGES);
+  for (const { path, access } of routes) {
+    if (!access.public) continue;
+    const dynamic = path.search(/[:*]/);
+    if (dynamic < 0) {
+      exact.add(path);
+      continue;
+    }
+    const opened = path.slice(0, path.lastIndexOf('/', dynamic) + 1);
+    // `/api/:x` would open the whole API to anyone
+    if (opened.split('/').filter(Boolean).length < 2) throw new Error(`public route ${path} would open all of ${opened}`);
+    prefix.add(opened);
+  }
+  return { exact: [...exact].sort(), prefix: [...prefix].sort() };
+}

@@ -1,0 +1,54 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+
+// The spec's first error rule for path parameters: an id with a defined format (tunnel ids are
+// UUID v4; instance, ticket and session ids hex strings of 1 to 128 characters) that is malformed
+// answers 400 Validation failed with the issue on the parameter, before any lookup. Names without a
+// format rule on deletion (scope names, assignment segments) stay 404, as the tickets spec lists.
+
+const s = suite('id parameters');
+let t: TestApp;
+s.before.each(async () => {
+  t = await makeTestApp();
+  await completeOnboarding(t);
+});
+s.after.each(() => t.close());
+
+const UUID_V4 = /^must be a UUID v4$/;
+const HEX = /^must be a hex string$|^Too big/;
+const cases: [method: string, path: (id: string) => string, param: string, malformed: string[], message: RegExp][] = [
+  ['PATCH', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-1000-8000-000000000000'], UUID_V4],
+  ['DELETE', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-4000-8000-00000000000g'], UUID_V4],
+  ['DELETE', (id) => `/api/tickets/${id}`, 'ticketId', ['xyz', 'a'.repeat(129)], HEX],
+  ['DELETE', (id) => `/api/tickets/instances/${id}`, 'instanceId', ['not-hex'], HEX],
+  ['POST', (id) => `/api/tickets/instances/${id}/heartbeat`, 'instanceId', ['not-hex'], HEX],
+  ['DELETE', (id) => `/api/tickets/sessions/${id}`, 'sessionId', ['not-hex'], HEX],
+];
+
+s('a malformed id is 400 Validation failed naming the parameter', async () => {
+  for (const [method, path, param, malformed, message] of cases) {
+    for (const bad of malformed) {
+      const res = await t.call(method, path(bad), { body: method === 'PATCH' ? { enabled: true } : undefined });
+      assert.is(res.status, 400, `${method} ${path(bad)}`);
+      assert.is(res.body.error, 'Validation failed');
+      const issue = res.body.details.issues.find((i: { path: string }) => i.path === param);
+      assert.ok(issue, `${method} ${path(bad)}: an issue on ${param}`);
+      assert.match(issue.message, message);
+    }
+  }
+});
+
+s('a well-formed id that names nothing is 404', async () => {
+  const res = await t.call('DELETE', '/api/tunnels/00000000-0000-4000-8000-000000000000');
+  assert.equal([res.status, res.body], [404, { error: 'Tunnel not found' }]);
+  assert.is((await t.call('DELETE', `/api/tickets/${'ab'.repeat(32)}`)).status, 404);
+  assert.is((await t.call('DELETE', `/api/tickets/sessions/${'cd'.repeat(16)}`)).status, 404);
+});
+
+s('names without a format rule on deletion stay 404', async () => {
+  assert.equal((await t.call('DELETE', `/api/tickets/scopes/${'x'.repeat(80)}`)).body, { error: 'Scope not found' });
+  assert.is((await t.call('DELETE', '/api/tickets/assignments/nobody/chat:send:zz')).status, 404);
+});
+
+s.run();
