@@ -1,7 +1,15 @@
-import { Response } from '@whatwg-node/fetch';
+// Responses are built with whichever Response class the edge installed (`useResponseClass`): the
+// runtime's own by default, so `app.fetch` answers standard Responses; the Node edge installs
+// @whatwg-node/fetch's, which the adapter sends at about a third of the CPU of node's and with
+// their content-length kept.
 
-// Responses come from @whatwg-node/fetch: native ones cost about 3x the CPU under the adapter
-// and lose their content-length.
+/** The Response class handlers build with; a live binding, replaced by `useResponseClass`. */
+export let Response: typeof globalThis.Response = globalThis.Response;
+
+/** Called once by an edge at start-up, before the first request. */
+export function useResponseClass(responseClass: typeof globalThis.Response): void {
+  Response = responseClass;
+}
 
 // A headers object handed to a Response is written into (content-length), so every Response
 // gets its own: a shared one would carry one body's length onto the next.
@@ -29,8 +37,6 @@ export function errorResponse(status: number, error: string, details?: unknown, 
   return json(errorBody(error, details, extra), status);
 }
 
-export function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+export function html(body: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
 }
-
-export { Response };

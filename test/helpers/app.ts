@@ -7,6 +7,7 @@ import { ConfigStore, type ConfigInput } from '../../lib/config.ts';
 import { createApp, type App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
 import { silentLogger } from '../../lib/log.ts';
+import { createClientFiles } from '../../lib/node/client-files.ts';
 import { createRuntime, type Runtime, type Mode } from '../../lib/runtime.ts';
 import { openStore } from '../../lib/state/store.ts';
 import { createSystem, hostIpResolver } from '../../lib/system/index.ts';
@@ -62,7 +63,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = await openStore(config.value.dataDir);
   const system = createSystem(config.value.system, { dataDir: store.dataDir, sandboxDns: hostIpResolver(() => config.value) });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger() });
-  const app = createApp(services, options.routes ?? allRoutes);
+  const app = createApp(services, options.routes ?? allRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {
     const init: RequestInit = { method, headers: { ...certificateHeaders(as), ...headers } };
