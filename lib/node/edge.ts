@@ -8,7 +8,7 @@ import { renderError } from '../http/error-boundary.ts';
 import type { MultipartLimits, ParsedMultipart } from '../http/multipart.ts';
 import { useResponseClass } from '../http/responses.ts';
 import type { EdgeContext } from '../http/state.ts';
-import { UPGRADED, type PendingUpgrade } from '../http/websocket.ts';
+import { upgraded, type PendingUpgrade } from '../http/websocket.ts';
 import { streamMultipart } from './multipart.ts';
 import { endSocketWith, endSocketWithError, writeJsonError } from './raw-answer.ts';
 import { APP_HOST, originTarget } from './request-target.ts';
@@ -77,7 +77,7 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
     } catch (error) {
       response = renderError(error, app.services);
     }
-    if (response === UPGRADED) return;
+    if (response === upgraded()) return;
     endSocketWith(socket, response.status, new Uint8Array(await response.arrayBuffer()), response.headers.get('content-type') ?? undefined);
   }
 

@@ -8,10 +8,10 @@ const SKIPPED_HEADERS = new Set(['connection', 'upgrade', 'keep-alive', 'transfe
 
 /** The handshake as the Request the chain checks (a GET: only GET may upgrade). */
 export function handshakeRequest(message: IncomingMessage, target: string): Request {
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.headers)) {
     if (value === undefined || SKIPPED_HEADERS.has(name) || name.startsWith('sec-websocket-')) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return new Request(`${APP_ORIGIN}${target}`, { method: 'GET', headers }) as unknown as globalThis.Request;
 }
