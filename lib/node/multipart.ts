@@ -83,11 +83,13 @@ export async function streamMultipart(request: IncomingMessage, limits: Multipar
       return false;
     },
   });
+  // formidable groups files by field, in the order their writes finished; the handler gets the body's order.
+  const begun: [string, File][] = [];
+  form.on('fileBegin', (field, file) => void begun.push([field, file]));
   try {
-    const [fields, files] = await form.parse(request);
-    const body: MultipartBody = { fields: {}, files: [] };
+    const [fields] = await form.parse(request);
+    const body: MultipartBody = { fields: {}, files: begun.map(([field, file]) => uploaded(field, file)) };
     for (const [name, values] of Object.entries(fields)) if (values?.length) body.fields[name] = values[values.length - 1]!;
-    for (const [field, list] of Object.entries(files)) for (const file of list ?? []) body.files.push(uploaded(field, file));
     return { body, cleanup };
   } catch (error) {
     await cleanup();
