@@ -42,7 +42,7 @@ export function createClientFiles(staticDir: () => string | undefined): ClientFi
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return undefined;
     const kept = cache.get(file);
-    if (kept?.mtimeMs === info.mtimeMs) return kept.bytes;
+    if (kept?.mtimeMs === info.mtimeMs && kept.bytes.length === info.size) return kept.bytes;
     const bytes = await readFile(file);
     cache.set(file, { mtimeMs: info.mtimeMs, bytes });
     return bytes;
