@@ -81,6 +81,12 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
     endSocketWith(socket, response.status, new Uint8Array(await response.arrayBuffer()), response.headers.get('content-type') ?? undefined);
   }
 
+  // node's own answer to unparsable HTTP is a bare 400; ours has the {error} shape like the rest.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    endSocketWithError(socket, tooLarge ? 431 : 400, tooLarge ? 'Request header fields too large' : 'Bad request');
+  });
   server.on('request', onRequest);
   server.on('upgrade', (message, socket, head) => void onUpgrade(message, socket, head));
   return {

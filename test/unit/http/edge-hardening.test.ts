@@ -48,6 +48,15 @@ s('a request target without a path answers 400 {error} JSON', ({ http }) =>
   }),
 );
 
+s('unparsable HTTP gets the {error} JSON shape, not node\'s bare 400', ({ http }) =>
+  withTimeout('client error', 5000, async () => {
+    const answer = await rawExchange(http.port, 'NOT HTTP AT ALL\r\n\r\n');
+    assert.is(answer.status, 400);
+    assert.match(answer.headers['content-type'] ?? '', 'application/json');
+    assert.equal(answer.json(), { error: 'Bad request' });
+  }),
+);
+
 s('the route comes from the request target only: a Host of `x\\api\\tunnels?` still runs /api/health', ({ http }) =>
   withTimeout('host routing', 5000, async () => {
     const answer = await rawExchange(http.port, rawHead('GET', '/api/health', [['Host', 'x\\api\\tunnels?'], ['Connection', 'close']]));
