@@ -8,5 +8,3 @@ const BUILT_IN_PAGE = `<!doctype html>
 
 /** The page non-API reads get when no client is installed (or no edge serves its files). */
 export const builtInEntryDocument = async (): Promise<Response> => html(BUILT_IN_PAGE, 200, { 'cache-control': 'no-cache' });
-
-export { BUILT_IN_PAGE };

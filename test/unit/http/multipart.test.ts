@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { multipart, type MultipartBody } from '../../../lib/http/multipart.ts';
+import { multipart } from '../../../lib/http/multipart.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
@@ -52,7 +52,7 @@ const keep = route({
   path: '/api/test/upload-keep',
   access: { roles: ADMIN_ONLY, gate: 'open' },
   body: multipart({ maxFileBytes: MiB, maxTotalBytes: MiB, maxFiles: 1 }),
-  async handle({ body }: { body: MultipartBody }) {
+  async handle({ body }) {
     const file = body.files[0]!;
     await rename(file.path!, keepInto);
     return json({ kept: true });
