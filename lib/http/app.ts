@@ -1,5 +1,4 @@
 import type { Runtime } from '../runtime.ts';
-import { renderError } from './error-boundary.ts';
 import { builtInEntryDocument } from './entry-document.ts';
 import { Mounts, firstSegments } from './mounts.ts';
 import { Response } from './responses.ts';
@@ -27,23 +26,19 @@ export interface App {
 }
 
 export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
-  const table = routeTable(routes, services);
   const mounts = new Mounts(services, firstSegments(routes));
   const clientFiles = options.clientFiles ?? builtInEntryDocument;
 
-  async function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
+  // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
+  const table = routeTable(routes, services, async (request, state) => {
+    const pathname = new URL(request.url).pathname;
+    return (await mounts.fetch(request, pathname, state)) ?? fallback(request, pathname, clientFiles);
+  });
+
+  function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
     // The edge's context object becomes the chain's state: no copy per request.
-    const state = context as RequestState;
-    let response = await table.fetch(request, state);
-    if (!response) {
-      try {
-        const pathname = new URL(request.url).pathname;
-        response = (await mounts.fetch(request, pathname, state)) ?? (await fallback(request, pathname, clientFiles));
-      } catch (error) {
-        response = renderError(error, services);
-      }
-    }
-    return request.method === 'HEAD' ? withoutBody(response) : response;
+    const answer = table.fetch(request, context as RequestState) as Promise<Response>;
+    return request.method === 'HEAD' ? answer.then(withoutBody) : answer;
   }
 
   return {

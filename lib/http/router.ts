@@ -45,8 +45,11 @@ export interface RouteTable {
   fetch(request: Request, state: RequestState): Promise<Response | undefined>;
 }
 
-/** Registers each route with its chain; GET routes answer HEAD too (RFC 9110), the edge drops the body. */
-export function routeTable(routes: readonly AnyRoute[], services: Runtime): RouteTable {
+/**
+ * Registers each route with its chain; GET routes answer HEAD too (RFC 9110; the app drops the body).
+ * `otherwise`, when given, answers every request no route took.
+ */
+export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware): RouteTable {
   const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
   const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
   for (const route of routes) {
@@ -54,6 +57,7 @@ export function routeTable(routes: readonly AnyRoute[], services: Runtime): Rout
     register[route.method.toLowerCase()]!(route.path, ...chain);
     if (route.method === 'GET') register.head!(route.path, ...chain);
   }
+  if (otherwise) router.all('*', otherwise);
   return router as unknown as RouteTable;
 }
 
