@@ -57,7 +57,7 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
     plugins: [zodEnglishOnly],
     legalComments: 'none',
     metafile: true,
-    // CommonJS dependencies (ws) call require(); an ESM bundle needs a real require for them.
+    // ws and formidable's helpers (dezalgo -> asap) require() node built-ins; an ESM bundle needs a real require for them.
     banner: { js: "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);" },
     // ws's optional native speed-ups are loaded only when installed.
     external: ['bufferutil', 'utf-8-validate'],

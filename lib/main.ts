@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
-import { nodeRequestListener } from './http/node-listener.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
+import { createClientFiles } from './node/client-files.ts';
+import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { createRuntime, type Mode, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
@@ -50,7 +51,7 @@ function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
   };
 }
 
-/** Composition root: config -> store -> system -> services -> app -> node server. */
+/** Composition root: config -> store -> system -> runtime -> app -> node edge. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
   if (env.PORT && !/^\d{1,5}$/.test(env.PORT)) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
@@ -77,15 +78,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     madeUpLogsEveryMs: 3000,
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
-  const app = createApp(services, appRoutes);
+  const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.
     await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
   }
 
-  const server = createServer(nodeRequestListener(app));
-  server.on('upgrade', (request, socket, head) => void app.handleUpgrade(request, socket, head));
+  const server = createServer();
+  const edge = attachNodeEdge(server, app);
   const port = env.PORT ? Number(env.PORT) : config.value.listen.port;
   await listen(server, config.value.listen.host, port, isSandboxDefault);
   const address = server.address();
@@ -94,7 +95,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const url = `http://${host}:${boundPort}`;
 
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= shutdown(server, app));
+  const stop = () => (stopping ??= shutdown(server, edge, app));
   return { app, server, url, stop };
 }
 
@@ -115,11 +116,11 @@ async function listen(server: Server, host: string, port: number, mayFallBack: b
 }
 
 /** Stop accepting, let in-flight requests finish, close WebSockets, flush the store. */
-async function shutdown(server: Server, app: App): Promise<void> {
+async function shutdown(server: Server, edge: NodeEdge, app: App): Promise<void> {
   const closed = new Promise<void>((done) => server.close(() => done()));
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  app.closeSockets();
+  edge.closeSockets();
   await closed;
   await app.close();
   clearInterval(idle);

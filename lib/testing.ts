@@ -16,6 +16,7 @@ import type { OnboardingOptions } from './onboarding/service.ts';
 import { createRuntime, type Mode, type Runtime } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
+import { createClientFiles } from './node/client-files.ts';
 import { createFakePki, type FakePki } from './system/pki/fake-pki.ts';
 
 export interface Seed {
@@ -112,7 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(pki ? { sandboxPki: pki } : {}),
   });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
-  const app = createApp(services, routes);
+  const app = createApp(services, routes, { clientFiles: createClientFiles(() => config.value.staticDir) });
 
   const serials = new Map<string, string>();
   const serialOf = (label: string) => {

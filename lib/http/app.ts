@@ -1,53 +1,70 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import type { Runtime } from '../runtime.ts';
-import { renderError } from './error-boundary.ts';
+import { builtInEntryDocument } from './entry-document.ts';
+import { Mounts, firstSegments } from './mounts.ts';
+import { Response } from './responses.ts';
 import type { AnyRoute } from './route.ts';
-import { buildRouter } from './router.ts';
-import type { RequestState } from './state.ts';
-import { UPGRADED, refuseUpgrade, requestFromUpgrade } from './websocket.ts';
+import { fallback, routeTable, type ClientFiles } from './router.ts';
+import type { EdgeContext, RequestState } from './state.ts';
 
-/** What @whatwg-node/server hands the fetch function under node:http. */
-export interface NodeServerContext {
-  req?: IncomingMessage;
+export interface AppOptions {
+  /** Non-API reads: files of the web client and its entry document (the Node edge's `clientFiles`). */
+  clientFiles?: ClientFiles;
 }
 
 export interface App {
-  /** The whole API as a fetch function: usable in any fetch runtime and in tests. */
-  fetch(request: Request, serverContext?: NodeServerContext): Promise<Response>;
-  /** For node's `upgrade` event: runs the same chain, then hands the socket to the route. */
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+  /** The whole API as a fetch function, answering the calling runtime's standard Responses. */
+  fetch(request: Request): Promise<Response>;
+  /** For an edge: what it knows beyond the Request (peer, pending upgrade, raw body reader). */
+  handle(request: Request, context?: EdgeContext): Promise<Response>;
+  /** Adds routes under /api/<name>/ while the server runs; they pass the same chain. */
+  mount(name: string, routes: readonly AnyRoute[]): void;
+  /** Removes them again; true when something was mounted under that name. */
+  unmount(name: string): boolean;
   services: Runtime;
-  /** Closes every WebSocket with 1001 (going away). */
-  closeSockets(): void;
-  /** Closes the sockets, then stops the services' timers and waits for pending writes. */
+  /** Stops the services' timers and waits for pending writes. */
   close(): Promise<void>;
 }
 
-export function createApp(services: Runtime, routes: readonly AnyRoute[]): App {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const router = buildRouter(routes, services, sockets);
+export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
+  const mounts = new Mounts(services, firstSegments(routes));
+  const clientFiles = options.clientFiles ?? builtInEntryDocument;
+
+  // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
+  const table = routeTable(routes, services, async (request, state) => {
+    const pathname = new URL(request.url).pathname;
+    return (await mounts.fetch(request, pathname, state)) ?? fallback(request, pathname, clientFiles);
+  });
+
+  function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
+    // The edge's context object becomes the chain's state: no copy per request.
+    const answer = table.fetch(request, context as RequestState) as Promise<Response>;
+    return request.method === 'HEAD' ? answer.then(withoutBody) : answer;
+  }
+
   return {
     services,
-    fetch: (request, serverContext) => router.fetch(request, { peer: serverContext?.req?.socket?.remoteAddress }),
-    async handleUpgrade(message, socket, head) {
-      socket.on('error', () => socket.destroy());
-      const state: RequestState = { upgrade: { request: message, socket, head }, peer: message.socket.remoteAddress };
-      let response: Response;
-      try {
-        response = await router.fetch(requestFromUpgrade(message), state);
-      } catch (error) {
-        response = renderError(error, services);
-      }
-      if (response !== UPGRADED) await refuseUpgrade(socket, response);
+    handle,
+    async fetch(request) {
+      return asStandardResponse(await handle(request));
     },
-    closeSockets() {
-      for (const client of sockets.clients) client.close(1001, 'Server shutting down');
-    },
-    async close() {
-      this.closeSockets();
-      await services.close();
-    },
+    mount: (name, mounted) => mounts.mount(name, mounted),
+    unmount: (name) => mounts.unmount(name),
+    close: () => services.close(),
   };
+}
+
+/** HEAD answers as GET would, headers and all, without the body (RFC 9110 §9.3.2). */
+function withoutBody(response: Response): Response {
+  void response.body?.cancel();
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
+/**
+ * When an edge in this process installed another Response class, `fetch` callers still get the
+ * runtime's own (SvelteKit and `instanceof Response` checks need it).
+ */
+async function asStandardResponse(response: Response): Promise<Response> {
+  if ((response as object) instanceof globalThis.Response) return response;
+  const body = response.body ? await response.arrayBuffer() : null;
+  return new globalThis.Response(body, { status: response.status, statusText: response.statusText, headers: [...response.headers] });
 }

@@ -1,6 +1,18 @@
-import { isIP } from 'node:net';
-
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** An IPv4 or IPv6 address in text form (what node:net's isIP accepts), without node:net. */
+function isIpAddress(text: string): boolean {
+  if (IPV4.test(text)) return true;
+  if (!text.includes(':') || !/^[0-9a-fA-F:.]+$/.test(text)) return false;
+  try {
+    // The URL parser implements the IPv6 grammar (and an embedded IPv4 tail); anything else throws.
+    new URL(`http://[${text}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The client's address with exactly one proxy hop trusted: when the peer is the local proxy, the
@@ -10,5 +22,5 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 export function clientAddress(peer: string | undefined, forwardedFor: string | null): string | undefined {
   if (!peer || !LOOPBACK.test(peer) || !forwardedFor) return peer;
   const last = forwardedFor.split(',').pop()?.trim() ?? '';
-  return isIP(last) ? last : peer;
+  return isIpAddress(last) ? last : peer;
 }

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { Runtime } from '../runtime.ts';
 import { AppError } from '../errors.ts';
 import { errorResponse } from './responses.ts';
@@ -6,12 +5,24 @@ import { errorResponse } from './responses.ts';
 /** Every thrown thing becomes `{error, details?}`; internals show only in development mode. */
 export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'log'>): Response {
   if (error instanceof AppError) return errorResponse(error.status, error.message, error.details, error.extra);
+  if (isClientGone(error)) {
+    // Nobody reads this answer; a stack would only say where the body stopped arriving.
+    services.log.warn(`request abandoned by the client: ${(error as Error).message}`);
+    return errorResponse(400, 'Request aborted');
+  }
   const status = frameworkStatus(error);
-  if (status) return errorResponse(status, (error as Error).message || STATUS_CODES[status] || 'Bad request');
+  if (status) return errorResponse(status, (error as Error).message || 'Bad request');
   const problem = error instanceof Error ? error : new Error(String(error));
   services.log.error(`unhandled error: ${problem.stack ?? problem.message}`);
   const details = services.mode === 'development' ? { message: problem.message, stack: problem.stack } : undefined;
   return errorResponse(500, 'Internal server error', details);
+}
+
+/** A client that went away mid-body: node's `aborted`/ECONNRESET, or an aborted fetch signal. */
+export function isClientGone(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name } = error as { code?: unknown; name?: unknown };
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || name === 'AbortError';
 }
 
 /** 4xx errors raised by libraries (body parsers, the router) pass through with their status. */

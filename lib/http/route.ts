@@ -1,7 +1,8 @@
 import type { ZodType } from 'zod';
-import type { WebSocket } from 'ws';
 import type { AdminIdentity, AgentIdentity, AnonymousIdentity, Identity, Role } from '../auth/identity.ts';
 import type { Runtime } from '../runtime.ts';
+import type { MultipartSpec } from './multipart.ts';
+import type { RouteSocket } from './socket.ts';
 
 /**
  * Where a route sits in the onboarding life cycle:
@@ -56,8 +57,11 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Iden
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
-  /** JSON body schema. Routes without one get `body: undefined` and may read the request themselves. */
-  body?: ZodType<B>;
+  /**
+   * JSON body schema, or `multipart({...})` for uploads (the handler gets a `MultipartBody`). Routes
+   * without one get `body: undefined` and may read the request themselves.
+   */
+  body?: ZodType<B> | MultipartSpec<B>;
   handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
 }
 
@@ -69,7 +73,7 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
   params?: ZodType<P>;
   query?: ZodType<Q>;
   /** Called with the accepted socket after the whole chain passed on the upgrade request. */
-  connect(ctx: HandlerContext<P, Q, undefined, I>, socket: WebSocket): void;
+  connect(ctx: HandlerContext<P, Q, undefined, I>, socket: RouteSocket): void;
 }
 
 export type AnyRoute = HttpRoute | WsRoute;

@@ -1,5 +1,4 @@
 import { Router } from 'itty-router';
-import type { WebSocketServer } from 'ws';
 import type { Runtime } from '../runtime.ts';
 import { renderError } from './error-boundary.ts';
 import { accessGuard } from './middleware/access-guard.ts';
@@ -7,42 +6,66 @@ import { identify } from './middleware/identify.ts';
 import { onboardingGate } from './middleware/onboarding-gate.ts';
 import { requireTwoFactor } from './middleware/two-factor.ts';
 import { validate } from './middleware/validate.ts';
+import { isMultipartSpec } from './multipart.ts';
 import { errorResponse } from './responses.ts';
 import { handlerContext } from './handler-context.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
-import { createSpaHandler } from './spa.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
 
 function callHandler(route: HttpRoute, services: Runtime): Middleware {
-  return (request, state) => route.handle(handlerContext(request, state, services));
+  if (!isMultipartSpec(route.body)) return (request, state) => route.handle(handlerContext(request, state, services));
+  return async (request, state) => {
+    try {
+      return await route.handle(handlerContext(request, state, services));
+    } finally {
+      await state.cleanup?.();
+    }
+  };
 }
 
 /**
  * The chain in the spec's order; each step ends the request by returning a Response. Steps that
  * have nothing to check for this route are left out rather than run as no-ops.
  */
-export function chainFor(route: AnyRoute, services: Runtime, sockets: WebSocketServer): Middleware[] {
+export function chainFor(route: AnyRoute, services: Runtime): Middleware[] {
   const steps = [
     identify(route, services),
     requireTwoFactor(route, services),
     onboardingGate(route, services),
     accessGuard(route),
     validate(route),
-    route.kind === 'ws' ? acceptUpgrade(route, services, sockets) : callHandler(route, services),
+    route.kind === 'ws' ? acceptUpgrade(route, services) : callHandler(route, services),
   ];
   return steps.filter((step): step is Middleware => step !== undefined);
 }
 
-export type AppRouter = { fetch(request: Request, state: RequestState): Promise<Response> };
+/** One itty Router over a list of routes; answers undefined when none matches. */
+export interface RouteTable {
+  fetch(request: Request, state: RequestState): Promise<Response | undefined>;
+}
 
-export function buildRouter(routes: readonly AnyRoute[], services: Runtime, sockets: WebSocketServer): AppRouter {
+/**
+ * Registers each route with its chain; GET routes answer HEAD too (RFC 9110; the app drops the body).
+ * `otherwise`, when given, answers every request no route took.
+ */
+export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware): RouteTable {
   const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
   const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
-  for (const route of routes) register[route.method.toLowerCase()](route.path, ...chainFor(route, services, sockets));
-  const spa = createSpaHandler(() => services.config.value.staticDir);
-  router.all('/api/*', () => errorResponse(404, 'Not found'));
-  router.get('*', (request) => spa(request));
-  router.all('*', () => errorResponse(404, 'Not found'));
-  return router as unknown as AppRouter;
+  for (const route of routes) {
+    const chain = chainFor(route, services);
+    register[route.method.toLowerCase()]!(route.path, ...chain);
+    if (route.method === 'GET') register.head!(route.path, ...chain);
+  }
+  if (otherwise) router.all('*', otherwise);
+  return router as unknown as RouteTable;
+}
+
+/** What answers when no route matched: 404 under /api, the client entry document for other reads. */
+export type ClientFiles = (request: Request) => Promise<Response>;
+
+export function fallback(request: Request, pathname: string, clientFiles: ClientFiles): Promise<Response> | Response {
+  const isRead = request.method === 'GET' || request.method === 'HEAD';
+  if (!isRead || pathname === '/api' || pathname.startsWith('/api/')) return errorResponse(404, 'Not found');
+  return clientFiles(request);
 }

@@ -1,23 +1,28 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { Identity } from '../auth/identity.ts';
+import type { MultipartLimits, ParsedMultipart } from './multipart.ts';
+import type { PendingUpgrade } from './socket.ts';
 
-/** An HTTP upgrade waiting for the chain's verdict. */
-export interface PendingUpgrade {
-  request: IncomingMessage;
-  socket: Duplex;
-  head: Buffer;
+/**
+ * What the edge that received a request knows about it beyond the Request: all optional, so a
+ * plain `app.fetch(request)` works without any of it.
+ */
+export interface EdgeContext {
+  /** Address of the TCP peer (the proxy in production). */
+  peer?: string;
+  /** Set by an edge that received a WebSocket handshake. */
+  upgrade?: PendingUpgrade;
+  /** Streams a multipart body from the raw request (Node edge); `request.formData()` otherwise. */
+  readMultipart?(limits: MultipartLimits): Promise<ParsedMultipart>;
 }
 
 /** What the middleware chain learns about one request, handed from step to step. */
-export interface RequestState {
+export interface RequestState extends EdgeContext {
   identity?: Identity;
   params?: unknown;
   query?: unknown;
   body?: unknown;
-  upgrade?: PendingUpgrade;
-  /** Address of the TCP peer (the proxy in production); absent when called as a plain fetch function. */
-  peer?: string;
+  /** Runs after the handler returned (temp files of an upload). */
+  cleanup?: () => Promise<void>;
 }
 
 /** Shape itty-router gives the request: route params and the parsed query string. */

@@ -1,5 +1,5 @@
 // The onboarding flow: domain -> DNS check -> provisioning, with the status kept in the config.
-import type { WebSocket } from 'ws';
+import type { StreamSocket } from './stream-socket.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import type { ConfigStore, OnboardingStatus } from '../config.ts';
@@ -96,7 +96,7 @@ export class OnboardingService {
     return { started, status: this.deps.config.value.onboarding.status };
   }
 
-  attachStream(socket: WebSocket): void {
+  attachStream(socket: StreamSocket): void {
     attachProgressStream(this.board, socket);
   }
 

@@ -1,14 +1,14 @@
 // One client of the shared provisioning stream: the full state first, then every event; closed
 // (1000) once the run completes, since onboarding routes are gone after that.
-import type { WebSocket } from 'ws';
+import { STREAM_SOCKET_OPEN, type StreamSocket } from './stream-socket.ts';
 import type { StreamMessage } from './events.ts';
 import type { ProgressBoard } from './progress-board.ts';
 
 const STREAM_DONE = { code: 1000, reason: 'Provisioning complete' };
 
-export function attachProgressStream(board: ProgressBoard, socket: WebSocket): void {
+export function attachProgressStream(board: ProgressBoard, socket: StreamSocket): void {
   const send = (message: StreamMessage) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    if (socket.readyState === STREAM_SOCKET_OPEN) socket.send(JSON.stringify(message));
   };
   const state = board.snapshot();
   send(state);

@@ -2,19 +2,19 @@
 // serialized once; the last BACKLOG lines are kept so a viewer joining later gets the same backlog
 // as the first one. A viewer whose socket has more than MAX_BUFFERED bytes unsent is dropped, so a
 // slow reader never holds memory without bound and never slows the others.
-import type { WebSocket } from 'ws';
+import { SOCKET_OPEN, type ViewerSocket } from './viewer-socket.ts';
 import { errorMessage } from '../errors.ts';
 import type { LogFollow, LogLine } from '../system/types.ts';
 
 export const BACKLOG = 100;
 export const MAX_BUFFERED = 256 * 1024;
-/** WebSocket close reasons are at most 123 bytes. */
+/** ViewerSocket close reasons are at most 123 bytes. */
 const REASON_MAX = 120;
 
 export const closeReason = (text: string): string => (Buffer.byteLength(text) <= REASON_MAX ? text : Buffer.from(text).subarray(0, REASON_MAX).toString('utf8').replace(/\uFFFD$/, ''));
 
 export class LogChannel {
-  readonly #viewers = new Set<WebSocket>();
+  readonly #viewers = new Set<ViewerSocket>();
   readonly #recent: Buffer[] = [];
   readonly #follow: LogFollow;
   readonly #onClosed: () => void;
@@ -32,7 +32,7 @@ export class LogChannel {
   }
 
   /** Sends the backlog, then every new line, until the socket closes, errors or falls behind. */
-  add(socket: WebSocket): void {
+  add(socket: ViewerSocket): void {
     if (this.#closed) {
       socket.close(1001, 'Log stream closed');
       return;
@@ -71,8 +71,8 @@ export class LogChannel {
   }
 
   /** Sends one line; a viewer that is too far behind is dropped instead (false). */
-  #deliver(socket: WebSocket, data: Buffer): boolean {
-    if (socket.readyState !== socket.OPEN) return true;
+  #deliver(socket: ViewerSocket, data: Buffer): boolean {
+    if (socket.readyState !== SOCKET_OPEN) return true;
     if (socket.bufferedAmount + data.length > MAX_BUFFERED) {
       // terminate, not close: a close frame would queue behind the unsent bytes and keep them
       this.#leave(socket);
@@ -83,7 +83,7 @@ export class LogChannel {
     return true;
   }
 
-  #leave(socket: WebSocket): void {
+  #leave(socket: ViewerSocket): void {
     // the last viewer is gone: end the follow (its process) now
     if (this.#viewers.delete(socket) && this.#viewers.size === 0) this.#end();
   }

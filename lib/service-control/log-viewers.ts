@@ -1,6 +1,6 @@
 // The live log viewers of every service: at most one channel (one follow process) per service,
 // started by the first viewer and ended when the last one leaves or the panel shuts down.
-import type { WebSocket } from 'ws';
+import type { ViewerSocket } from './viewer-socket.ts';
 import { errorMessage } from '../errors.ts';
 import type { ServiceName, ServicesAdapter } from '../system/types.ts';
 import { BACKLOG, closeReason, LogChannel } from './log-channel.ts';
@@ -14,7 +14,7 @@ export class LogViewers {
     this.#services = services;
   }
 
-  attach(name: ServiceName, socket: WebSocket): void {
+  attach(name: ServiceName, socket: ViewerSocket): void {
     if (this.#shutDown) {
       socket.close(1001, 'Server shutting down');
       return;

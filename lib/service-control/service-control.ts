@@ -1,5 +1,5 @@
 // The four services: status, actions (one at a time per service) and live logs.
-import type { WebSocket } from 'ws';
+import type { ViewerSocket } from './viewer-socket.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { KeyedLock } from '../keyed-lock.ts';
 import { SERVICE_NAMES, SystemError, type ServiceAction, type ServiceName, type ServiceStatus, type ServicesAdapter } from '../system/types.ts';
@@ -40,7 +40,7 @@ export class ServiceControl {
     });
   }
 
-  attachLogViewer(name: ServiceName, socket: WebSocket): void {
+  attachLogViewer(name: ServiceName, socket: ViewerSocket): void {
     this.#viewers.attach(name, socket);
   }
 

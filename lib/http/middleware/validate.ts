@@ -1,8 +1,9 @@
 import type { ZodType } from 'zod';
 import { summarizeZodIssues } from '../../state/zod-issues.ts';
 import { AppError, validationFailed } from '../../errors.ts';
+import { isMultipartSpec, readMultipartFromRequest, type MultipartSpec } from '../multipart.ts';
 import type { AnyRoute } from '../route.ts';
-import type { Middleware, RoutedRequest } from '../state.ts';
+import type { Middleware, RequestState, RoutedRequest } from '../state.ts';
 
 /** JSON bodies larger than this are refused before parsing. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -31,7 +32,8 @@ async function readBoundedText(request: RoutedRequest, limit: number): Promise<s
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const decoder = new TextDecoder();
+  return chunks.map((chunk, at) => decoder.decode(chunk, { stream: at < chunks.length - 1 })).join('');
 }
 
 async function readJsonBody(request: RoutedRequest): Promise<unknown> {
@@ -48,14 +50,22 @@ async function readJsonBody(request: RoutedRequest): Promise<unknown> {
   }
 }
 
-/** Params, query and body through the route's zod schemas; the handler sees only parsed values. */
+/** The edge's streaming reader when it has one; the temp files go once the handler returned. */
+async function readMultipartBody(request: RoutedRequest, state: RequestState, spec: MultipartSpec<unknown>): Promise<unknown> {
+  const parsed = state.readMultipart ? await state.readMultipart(spec.limits) : await readMultipartFromRequest(request, spec.limits);
+  state.cleanup = parsed.cleanup;
+  return parsed.body;
+}
+
+/** Params, query and body through the route's zod schemas (or the upload's limits); the handler sees only parsed values. */
 export function validate(route: AnyRoute): Middleware | undefined {
-  const bodySchema = route.kind === 'http' ? route.body : undefined;
-  if (!route.params && !route.query && !bodySchema) return undefined;
+  const bodySpec = route.kind === 'http' ? route.body : undefined;
+  if (!route.params && !route.query && !bodySpec) return undefined;
   return async (request, state) => {
     state.params = check(route.params, { ...request.params });
     state.query = check(route.query, { ...request.query });
-    if (bodySchema) state.body = check(bodySchema, await readJsonBody(request));
+    if (isMultipartSpec(bodySpec)) state.body = await readMultipartBody(request, state, bodySpec);
+    else if (bodySpec) state.body = check(bodySpec, await readJsonBody(request));
     return undefined;
   };
 }

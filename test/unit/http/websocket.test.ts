@@ -73,18 +73,19 @@ s('a plain GET on a WebSocket route answers 426', async () => {
   }
 });
 
-s('closing the app closes open sockets with 1001', () =>
+s('closing the edge closes open sockets with 1001', () =>
   withTimeout('ws shutdown', 5000, async () => {
     const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
     const http = await serve(t.app);
     await completeOnboarding(t);
     const code = await new Promise<number>((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/test/echo`, { headers: certificateHeaders('admin') });
-      ws.on('message', () => void t.app.close());
+      ws.on('message', () => http.edge.closeSockets());
       ws.on('close', (c) => resolve(c));
       ws.on('error', reject);
     });
     await http.close();
+    await t.close();
     assert.is(code, 1001);
   }),
 );

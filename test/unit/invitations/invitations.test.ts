@@ -31,7 +31,7 @@ function fromAddress(method: string, path: string, address: string, body?: unkno
   const headers: Record<string, string> = { ...certificateHeaders('none'), 'x-forwarded-for': address };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const request = new Request(`http://panel.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return t.app.fetch(request, { req: { socket: { remoteAddress: '127.0.0.1' } } } as never);
+  return t.app.handle(request, { peer: '127.0.0.1' });
 }
 
 async function snapshot(response: Response): Promise<string> {

@@ -1,0 +1,98 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import formidable, { errors as formidableErrors, type File } from 'formidable';
+import { AppError } from '../errors.ts';
+import {
+  extensionAllowed,
+  isMultipartType,
+  uploadErrors,
+  type MultipartBody,
+  type MultipartLimits,
+  type ParsedMultipart,
+} from '../http/multipart.ts';
+
+/** Text fields of an upload are small by nature; files carry the data. */
+const MAX_FIELDS_BYTES = 1024 * 1024;
+
+/** What node and formidable raise when the client goes away mid-body, as the error boundary knows it. */
+function clientGone(): Error {
+  return Object.assign(new Error('upload aborted by the client'), { code: 'ECONNRESET' });
+}
+
+function translate(error: unknown, limits: MultipartLimits, rejectedName: string | undefined): unknown {
+  if (rejectedName !== undefined) return uploadErrors.typeNotAllowed(limits, rejectedName);
+  switch ((error as { code?: unknown }).code) {
+    case formidableErrors.aborted:
+      return clientGone();
+    case formidableErrors.biggerThanMaxFileSize:
+      return uploadErrors.fileTooLarge(limits);
+    case formidableErrors.biggerThanTotalMaxFileSize:
+      return uploadErrors.totalTooLarge(limits);
+    case formidableErrors.maxFilesExceeded:
+      return uploadErrors.tooManyFiles(limits);
+    case formidableErrors.maxFieldsExceeded:
+    case formidableErrors.maxFieldsSizeExceeded:
+      return new AppError(413, `Form fields too large: at most ${MAX_FIELDS_BYTES} bytes in all`);
+    case formidableErrors.malformedMultipart:
+    case formidableErrors.missingMultipartBoundary:
+    case formidableErrors.noParser:
+    case formidableErrors.unknownTransferEncoding:
+      return uploadErrors.malformed();
+    default:
+      return error;
+  }
+}
+
+function uploaded(field: string, file: File): MultipartBody['files'][number] {
+  return {
+    field,
+    originalName: file.originalFilename ?? '',
+    mimeType: file.mimetype ?? 'application/octet-stream',
+    size: file.size,
+    path: file.filepath,
+    stream: () => Readable.toWeb(createReadStream(file.filepath)) as ReadableStream<Uint8Array>,
+  };
+}
+
+/**
+ * Streams the parts of a raw node request into a fresh temp directory (formidable pauses the
+ * request while each chunk is written, so no file is ever held in memory). Limits end the parse as
+ * soon as they break; an error or an abort removes the directory.
+ */
+export async function streamMultipart(request: IncomingMessage, limits: MultipartLimits): Promise<ParsedMultipart> {
+  if (!isMultipartType(request.headers['content-type'] ?? null)) throw uploadErrors.notMultipart();
+  const dir = await mkdtemp(join(tmpdir(), 'relay-upload-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 2 });
+  let rejectedName: string | undefined;
+  const form = formidable({
+    uploadDir: dir,
+    maxFiles: limits.maxFiles,
+    maxFileSize: limits.maxFileBytes,
+    maxTotalFileSize: limits.maxTotalBytes,
+    maxFieldsSize: MAX_FIELDS_BYTES,
+    allowEmptyFiles: true,
+    minFileSize: 0,
+    filter: ({ originalFilename }) => {
+      if (originalFilename == null || extensionAllowed(limits, originalFilename)) return true;
+      rejectedName ??= originalFilename;
+      form.emit('error', new formidableErrors.default('file type not allowed', 0, 400));
+      return false;
+    },
+  });
+  // formidable groups files by field, in the order their writes finished; the handler gets the body's order.
+  const begun: [string, File][] = [];
+  form.on('fileBegin', (field, file) => void begun.push([field, file]));
+  try {
+    const [fields] = await form.parse(request);
+    const body: MultipartBody = { fields: {}, files: begun.map(([field, file]) => uploaded(field, file)) };
+    for (const [name, values] of Object.entries(fields)) if (values?.length) body.fields[name] = values[values.length - 1]!;
+    return { body, cleanup };
+  } catch (error) {
+    await cleanup();
+    throw translate(error, limits, rejectedName);
+  }
+}
