@@ -1,6 +1,7 @@
 // Bundles the server into one ESM file: dist/server.mjs.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { bundlePanel } from './panel.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -48,4 +49,7 @@ export async function bundle({ outfile = `${root}dist/server.mjs`, quiet = false
   return { outfile, bytes };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundle();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await bundle();
+  await bundlePanel();
+}

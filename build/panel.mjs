@@ -1,0 +1,45 @@
+// Bundles the admin client (panel/) into dist/panel: hashed file names, minified, and an
+// index.html that references them. The server serves this folder as `staticDir`.
+import { build } from 'esbuild';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const PANEL_OUT = `${root}dist/panel`;
+
+export async function bundlePanel({ outdir = PANEL_OUT, quiet = false } = {}) {
+  const started = Date.now();
+  await rm(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { app: `${root}panel/src/main.tsx` },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  const files = Object.keys(result.metafile.outputs).map((path) => basename(path));
+  const script = files.find((f) => f.endsWith('.js'));
+  const style = files.find((f) => f.endsWith('.css'));
+  if (!script) throw new Error('panel build produced no script');
+  const template = await readFile(`${root}panel/index.html`, 'utf8');
+  const html = template
+    .replace('<!--style-->', style ? `<link rel="stylesheet" href="/${style}">` : '')
+    .replace('<!--script-->', `<script type="module" src="/${script}"></script>`);
+  await mkdir(outdir, { recursive: true });
+  await writeFile(`${outdir}/index.html`, html);
+  const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) + html.length;
+  if (!quiet) console.log(`built ${outdir} (${files.join(', ')}, index.html; ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`);
+  return { outdir, files: [...files, 'index.html'] };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundlePanel();

@@ -1,0 +1,146 @@
+// The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
+// COMPLETED, a tunnel, the tickets page, and axe-core on every page.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { timed } from '../helpers/timeout.ts';
+import { openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+
+const s = suite('browser: the panel on the sandbox (chromium)');
+let panel: PanelServer;
+let browser: Browser;
+
+s.before(async () => {
+  panel = await startPanel();
+  browser = await openBrowser();
+});
+
+s.after(async () => {
+  await browser?.close();
+  await panel?.stop();
+});
+
+s.after.each(() => {
+  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+});
+
+async function expectAccessible(name: string) {
+  await screenshot(browser.page, name);
+  const violations = await seriousViolations(browser.page);
+  assert.equal(violations, [], `axe on ${name}`);
+}
+
+s('onboarding: field errors from details.issues, DNS results, live provisioning, credentials shown once', timed(90_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { name: 'Set up this relay' }).waitFor();
+  await expectAccessible('onboarding-domain');
+
+  await page.getByLabel('Domain').fill('https://relay.example.com');
+  await page.getByLabel('Email').fill('ops@example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // The server's own message for this field, next to it.
+  const fieldError = page.locator('.field-error');
+  await fieldError.first().waitFor();
+  assert.ok((await fieldError.count()) >= 1);
+  assert.equal(await page.getByLabel('Domain').getAttribute('aria-invalid'), 'true');
+
+  await page.getByLabel('Domain').fill('relay.example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Check DNS' }).click();
+  const table = page.locator('table', { hasText: 'Wildcard' });
+  await table.waitFor();
+  assert.match(await table.innerText(), /relay\.example\.com[\s\S]*127\.0\.0\.1[\s\S]*OK/);
+  await expectAccessible('onboarding-dns');
+
+  await page.getByRole('button', { name: 'Continue to provisioning' }).click();
+  await page.getByRole('button', { name: 'Start provisioning' }).click();
+  await page.getByRole('heading', { name: 'Provisioning complete' }).waitFor({ timeout: 60_000 });
+  const password = await page.getByLabel('Password', { exact: true }).innerText();
+  const username = await page.getByLabel('Username', { exact: true }).innerText();
+  assert.is(username, 'admin');
+  assert.match(password, /^\S{20}$/);
+  assert.ok(await page.getByText('shown only once').isVisible());
+  await expectAccessible('onboarding-complete');
+
+  const status = await panel.call('GET', '/api/onboarding/status');
+  assert.is(status.body.status, 'COMPLETED');
+  await page.getByRole('button', { name: /open the panel/ }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}));
+
+s('tunnels: create one, see it listed, and the client setup', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Tunnels' }).click();
+  await page.getByLabel('Subdomain').fill('grafana');
+  await page.getByLabel('Local port').fill('3000');
+  await page.getByLabel('Description').fill('dashboards');
+  await page.getByRole('button', { name: 'Create tunnel' }).click();
+  await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
+  const listed = await panel.call('GET', '/api/tunnels');
+  assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
+
+  // The same port again: the server's message is shown.
+  await page.getByLabel('Subdomain').fill('other');
+  await page.getByLabel('Local port').fill('3000');
+  await page.getByRole('button', { name: 'Create tunnel' }).click();
+  await page.getByText('Port 3000 is already in use by another tunnel').waitFor();
+
+  await page.getByRole('button', { name: 'Show client setup' }).click();
+  await page.getByLabel('chisel arguments').waitFor();
+  assert.match(await page.getByLabel('chisel arguments').innerText(), /R:127\.0\.0\.1:3000:127\.0\.0\.1:3000/);
+  await expectAccessible('tunnels');
+}));
+
+s('tunnels: delete asks first', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('button', { name: 'Delete grafana' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 1);
+  await page.getByRole('button', { name: 'Delete grafana' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No tunnels yet.').waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
+}));
+
+s('tickets: a scope registered through the API shows up live', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Tickets' }).click();
+  await page.getByText('No scopes registered.').waitFor();
+  const registered = await panel.call('POST', '/api/tickets/scopes', {
+    name: 'backup', version: '1.0.0', description: 'Backups between agents',
+    scopes: [{ name: 'backup:run', description: 'Run a backup', instanceScoped: true }],
+    transport: { strategies: ['tunnel'], preferred: 'tunnel', port: 0, protocol: 'wss' },
+  });
+  assert.is(registered.status, 201);
+  // No reload: the page refreshes itself.
+  await page.getByRole('rowheader', { name: 'backup' }).waitFor({ timeout: 12_000 });
+  assert.match(await page.getByRole('row', { name: /backup/ }).innerText(), /backup:run/);
+  await expectAccessible('tickets');
+}));
+
+s('every page renders without a serious axe violation', timed(90_000, async () => {
+  const { page } = browser;
+  const pages: [string, string][] = [
+    ['/', 'Dashboard'], ['/tunnels', 'Tunnels'], ['/sites', 'Sites'], ['/users', 'Users'], ['/certs', 'Certificates and agents'],
+    ['/tickets', 'Tickets'], ['/plugins', 'Plugins'], ['/settings', 'Settings'], ['/no-such-page', 'Page not found'],
+  ];
+  for (const [path, heading] of pages) {
+    await page.goto(panel.url + path);
+    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('Loading'));
+    await expectAccessible(`page${path === '/' ? '-dashboard' : path.replace(/\//g, '-')}`);
+  }
+  // Features whose API is not on this server say so instead of failing.
+  for (const [path, feature] of [['/users', 'Users'], ['/plugins', 'Plugins']]) {
+    const missing = (await panel.call('GET', path === '/users' ? '/api/users' : '/api/plugins')).status === 404;
+    if (!missing) continue;
+    await page.goto(panel.url + path);
+    await page.getByText(`${feature}: not available on this server yet.`).waitFor();
+  }
+  await page.goto(`${panel.url}/invite/${'ab'.repeat(32)}`);
+  await page.getByRole('heading', { name: 'Invitation' }).waitFor();
+  await page.locator('.error, form').first().waitFor();
+  await expectAccessible('invite');
+}));
+
+s.run();
