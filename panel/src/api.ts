@@ -31,10 +31,14 @@ export const inFlight = signal(0);
 /** Set while the panel asks for a 2FA code; the dialog resolves it. */
 export const twoFactorAsk = signal<{ done(ok: boolean): void } | null>(null);
 
+let asking: Promise<boolean> | undefined;
+
+/** One prompt however many requests were refused at once; they all wait for the same answer. */
 function askTwoFactor(): Promise<boolean> {
-  return new Promise((resolve) => {
-    twoFactorAsk.value = { done: (ok) => { twoFactorAsk.value = null; resolve(ok); } };
+  asking ??= new Promise<boolean>((resolve) => {
+    twoFactorAsk.value = { done: (ok) => { twoFactorAsk.value = null; asking = undefined; resolve(ok); } };
   });
+  return asking;
 }
 
 async function readBody(response: Response): Promise<any> {

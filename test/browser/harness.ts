@@ -100,3 +100,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** Onboarding through the API (the wizard itself is tested in panel.test.ts): domain, DNS, provision, COMPLETED. */
+export async function completeOnboarding(panel: PanelServer, domain = 'relay.example.com'): Promise<void> {
+  const steps: [string, unknown?][] = [['/api/onboarding/domain', { domain, email: `ops@${domain}` }], ['/api/onboarding/verify-dns'], ['/api/onboarding/provision']];
+  for (const [path, body] of steps) {
+    const r = await panel.call('POST', path, body);
+    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  await waitFor('onboarding COMPLETED', async () => (await panel.call('GET', '/api/onboarding/status')).body.status === 'COMPLETED', null, 60_000);
+}

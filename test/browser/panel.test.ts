@@ -78,6 +78,7 @@ s('tunnels: create one, see it listed, and the client setup', timed(30_000, asyn
   await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
   const listed = await panel.call('GET', '/api/tunnels');
   assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
+  await screenshot(page, 'tunnels-list');
 
   // The same port again: the server's message is shown.
   await page.getByLabel('Subdomain').fill('other');
@@ -118,6 +119,53 @@ s('tickets: a scope registered through the API shows up live', timed(30_000, asy
   await expectAccessible('tickets');
 }));
 
+s('a 401 2fa_required asks for the code, sends it to /api/settings/2fa/verify, and retries the request', timed(30_000, async () => {
+  const { page } = browser;
+  // The 2FA API is on another branch: the browser plays it, the tunnel list comes from the server.
+  let verified = false;
+  const codes: string[] = [];
+  await page.route('**/api/tunnels', (route) => (verified ? route.continue() : route.fulfill({ status: 401, json: { error: '2fa_required' } })));
+  await page.route('**/api/settings/2fa/verify', (route) => {
+    const { code } = route.request().postDataJSON() as { code: string };
+    codes.push(code);
+    verified = code === '123456';
+    return route.fulfill(verified ? { status: 200, json: { verified: true } } : { status: 401, json: { error: 'Invalid TOTP code' } });
+  });
+  try {
+    await page.goto(`${panel.url}/tunnels`);
+    const prompt = page.getByRole('dialog', { name: 'Two-factor code' });
+    await prompt.waitFor();
+    await expectAccessible('twofa-prompt');
+    await prompt.getByLabel('Code').fill('000000');
+    await prompt.getByRole('button', { name: 'Verify' }).click();
+    await prompt.getByText('Invalid TOTP code').waitFor();
+    await prompt.getByLabel('Code').fill('123456');
+    await prompt.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('No tunnels yet.').waitFor();
+    assert.not.ok(await prompt.isVisible());
+    assert.equal(codes, ['000000', '123456']);
+  } finally {
+    await page.unrouteAll();
+  }
+}));
+
+s('a request in flight shows the progress line', timed(30_000, async () => {
+  const { page } = browser;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/tickets/scopes', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(`${panel.url}/tickets`);
+    await page.locator('.progress.active').waitFor();
+    assert.is(await page.locator('.progress [role=status], .progress[role=status]').first().innerText(), 'Working…');
+    release();
+    await page.locator('.progress.active').waitFor({ state: 'detached' });
+  } finally {
+    release();
+    await page.unrouteAll();
+  }
+}));
+
 s('every page renders without a serious axe violation', timed(90_000, async () => {
   const { page } = browser;
   const pages: [string, string][] = [
@@ -137,6 +185,16 @@ s('every page renders without a serious axe violation', timed(90_000, async () =
     await page.goto(panel.url + path);
     await page.getByText(`${feature}: not available on this server yet.`).waitFor();
   }
+  // Readable on a phone: nothing wider than the screen (tables scroll inside their own box).
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/', '/tunnels', '/tickets', '/certs']) {
+    await page.goto(panel.url + path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} fits a phone`);
+    await screenshot(page, `phone${path === '/' ? '-dashboard' : path.replace(/\//g, '-')}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
+
   await page.goto(`${panel.url}/invite/${'ab'.repeat(32)}`);
   await page.getByRole('heading', { name: 'Invitation' }).waitFor();
   await page.locator('.error, form').first().waitFor();

@@ -60,7 +60,7 @@ function EditUser({ user, onDone }: { user: User; onDone(): Promise<void> }) {
 
 function Invitations() {
   const list = useResource<{ invitations: Invitation[] }>('/api/invitations');
-  const form = useForm({ username: '', email: '', groups: '' });
+  const form = useForm({ username: '', email: '', displayname: '', groups: '' });
   const [link, setLink] = useState<string>();
   const [error, setError] = useState<string>();
   if (list.unavailable) return <section class="card"><h2>Invitations</h2><Unavailable feature="Invitations" /></section>;
@@ -68,7 +68,10 @@ function Invitations() {
     <section class="card" aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-        const made = await api<{ inviteUrl?: string | null; link?: string; url?: string; token?: string }>('POST', '/api/invitations', { ...form.values, groups: groupList(form.values.groups) });
+        const made = await api<{ inviteUrl?: string | null; link?: string; url?: string; token?: string }>('POST', '/api/invitations', {
+          username: form.values.username.trim(), email: form.values.email.trim(), groups: groupList(form.values.groups),
+          ...(form.values.displayname.trim() ? { displayname: form.values.displayname.trim() } : {}),
+        });
         setLink(made.inviteUrl ?? made.link ?? made.url ?? (made.token ? `${location.origin}/invite/${made.token}` : undefined));
         form.reset();
         await list.reload();
@@ -77,6 +80,7 @@ function Invitations() {
         <div class="grid">
           <Field label="Invitee username" value={form.values.username} onInput={(v) => form.set('username', v)} error={form.fieldErrors.username} required />
           <Field label="Invitee email" type="email" value={form.values.email} onInput={(v) => form.set('email', v)} error={form.fieldErrors.email} required />
+          <Field label="Invitee display name" value={form.values.displayname} onInput={(v) => form.set('displayname', v)} error={form.fieldErrors.displayname} hint="Optional; the username when empty" />
           <Field label="Invitee groups" value={form.values.groups} onInput={(v) => form.set('groups', v)} error={form.fieldErrors.groups} hint="Comma-separated" />
         </div>
         <Submit busy={form.busy}>Create invitation</Submit>
