@@ -121,6 +121,131 @@ s('dashboard: CPU/memory chart grows every 2 s, disk and uptime, service actions
   await expectAccessible(page, 'dashboard-live');
 }));
 
+/** GET answers for the pages whose APIs are on other branches, in the shapes of issues 13-17. */
+const NOW = '2026-11-23T10:00:00.000Z';
+const STUB_GETS: Record<string, unknown> = {
+  '/api/onboarding/status': { status: 'COMPLETED', domain: 'relay.example.com', email: 'ops@example.com' },
+  '/api/sites': { sites: [
+    { id: '0b6f1f9e-8c1e-4b5e-9d1a-2f0c5d7e8a11', name: 'docs', fqdn: 'docs.relay.example.com', type: 'managed', spaMode: false, autheliaProtected: true, allowedUsers: ['alice'], dnsVerified: true, certIssued: true, rootPath: '/srv/sites/x', createdAt: NOW, totalSize: 2048 },
+    { id: '5d0c2b9a-1f3e-4c6d-8e7f-9a0b1c2d3e4f', name: 'shop', fqdn: 'shop.example.org', type: 'custom', spaMode: true, autheliaProtected: false, allowedUsers: [], dnsVerified: false, certIssued: false, rootPath: '/srv/sites/y', createdAt: NOW, totalSize: 0 },
+  ] },
+  '/api/sites/0b6f1f9e-8c1e-4b5e-9d1a-2f0c5d7e8a11/files?path=.': { path: '.', files: [
+    { name: 'assets', type: 'directory', size: 0, modifiedAt: NOW, relativePath: 'assets' },
+    { name: 'index.html', type: 'file', size: 2048, modifiedAt: NOW, relativePath: 'index.html' },
+  ] },
+  '/api/users': { users: [{ username: 'admin', displayname: 'admin', email: 'admin@relay.example.com', groups: ['admins'] }, { username: 'alice', displayname: 'Alice', email: 'alice@example.com', groups: [] }] },
+  '/api/invitations': { invitations: [{ id: 'a1', username: 'bob', email: 'bob@example.com', groups: [], expiresAt: NOW, status: 'pending' }] },
+  '/api/certs': { certs: [{ name: 'panel.relay.example.com', domains: ['panel.relay.example.com'], type: 'letsencrypt', expiresAt: NOW, daysLeft: 80 }] },
+  '/api/certs/auto-renew-status': { active: true, nextRun: NOW, lastRun: null },
+  '/api/certs/agent': { agents: [{ label: 'laptop-1', serial: '1001', capabilities: ['tunnels:read'], allowedSites: ['docs'], createdAt: NOW, expiresAt: NOW, revoked: false, revokedAt: null }] },
+  '/api/plugins': { plugins: [{ name: 'backup', displayName: 'Backups', version: '1.2.0', enabled: true }] },
+  '/api/settings/2fa': { enabled: false },
+};
+
+async function stubGets(page: Page) {
+  await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
+    const url = new URL(route.request().url());
+    const body = STUB_GETS[url.pathname + url.search] ?? STUB_GETS[url.pathname];
+    if (route.request().method() !== 'GET' || body === undefined) return route.fallback();
+    return route.fulfill({ status: 200, json: body });
+  });
+}
+
+s('users: TOTP reset asks first, then shows a QR code and the URI', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const uri = 'otpauth://totp/relay:alice?secret=JBSWY3DPEHPK3PXP&issuer=relay&algorithm=SHA1&digits=6&period=30';
+  await page.route('**/api/users/alice/reset-totp', (route) => route.fulfill({ status: 200, json: { ok: true, totpUri: uri } }));
+  await page.goto(`${panel.url}/users`);
+  await page.getByRole('button', { name: 'Reset TOTP of alice' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('img', { name: 'TOTP QR code for alice' }).locator('svg').waitFor();
+  assert.is(await page.getByLabel('TOTP URI').innerText(), uri);
+  assert.is(await page.getByRole('button', { name: 'Delete alice' }).count(), 1);
+  await expectAccessible(page, 'users-totp');
+}));
+
+s('users: field errors from details.issues land under their inputs', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  await page.route('**/api/users', (route) => route.request().method() === 'POST'
+    ? route.fulfill({ status: 400, json: { error: 'Validation failed', details: { issues: [{ path: 'username', message: 'Username must match ^[a-z0-9_-]+$' }, { path: 'password', message: 'Too small: expected string to have >=8 characters' }] } } })
+    : route.fallback());
+  await page.goto(`${panel.url}/users`);
+  await page.getByLabel('Username', { exact: true }).fill('Bad Name');
+  await page.getByLabel('Display name', { exact: true }).fill('Bad');
+  await page.getByLabel('Email', { exact: true }).fill('bad@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  const username = page.getByLabel('Username', { exact: true });
+  await page.getByText('Username must match ^[a-z0-9_-]+$').waitFor();
+  assert.is(await username.getAttribute('aria-invalid'), 'true');
+  const describedBy = (await username.getAttribute('aria-describedby'))!.split(' ');
+  const texts = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).innerText()));
+  assert.ok(texts.includes('Username must match ^[a-z0-9_-]+$'));
+  assert.is(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid'), null);
+  assert.ok(await page.getByText('Validation failed: see the fields below').isVisible());
+}));
+
+s('agents: the P12 password is shown once with a warning; revoke asks first', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const revoked: string[] = [];
+  const issued: unknown[] = [];
+  await page.route('**/api/certs/agent', (route) => route.request().method() === 'POST'
+    ? (issued.push(route.request().postDataJSON()), route.fulfill({ status: 201, json: { ok: true, label: 'nas', serial: '1002', expiresAt: NOW, p12Password: 'k3Vq9ZpL2mX7rT4w' } }))
+    : route.fallback());
+  await page.route('**/api/certs/agent/laptop-1', (route) => { revoked.push(route.request().method()); return route.fulfill({ status: 200, json: { ok: true } }); });
+  await page.goto(`${panel.url}/certs`);
+  await page.getByLabel('Agent label').fill('nas');
+  const issueForm = page.locator('form', { has: page.getByRole('heading', { name: 'Issue an agent certificate' }) });
+  await issueForm.getByLabel('sites:read').check();
+  await issueForm.getByLabel('Other capabilities (ticket scopes, plugins)').pressSequentially('backup:run, media:read');
+  await issueForm.getByLabel('Allowed sites').fill('docs, blog');
+  await page.getByRole('button', { name: 'Issue certificate' }).click();
+  assert.is(await page.getByLabel('P12 password').innerText(), 'k3Vq9ZpL2mX7rT4w');
+  assert.equal(issued, [{ label: 'nas', capabilities: ['tunnels:read', 'sites:read', 'backup:run', 'media:read'], allowedSites: ['docs', 'blog'] }]);
+  assert.ok(await page.getByText('shown only once').first().isVisible());
+  await page.getByRole('button', { name: 'Revoke laptop-1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(revoked, []);
+  await page.getByRole('button', { name: 'Revoke laptop-1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.waitForFunction(() => !document.querySelector('dialog[open]'));
+  await page.waitForFunction(() => !document.querySelector('button[aria-busy=true]'));
+  assert.equal(revoked, ['DELETE']);
+  await expectAccessible(page, 'certs-populated');
+}));
+
+s('settings: 2FA setup shows the QR code and the secret, then asks for a code', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  await page.route('**/api/settings/2fa/setup', (route) => route.fulfill({ status: 200, json: { otpauthUri: 'otpauth://totp/relay-panel:admin?secret=JBSWY3DPEHPK3PXP&issuer=relay-panel', secret: 'JBSWY3DPEHPK3PXP' } }));
+  await page.goto(`${panel.url}/settings`);
+  await page.getByRole('button', { name: 'Set up' }).click();
+  await page.getByRole('img', { name: 'Admin TOTP QR code' }).locator('svg').waitFor();
+  assert.is(await page.getByLabel('Secret key').innerText(), 'JBSWY3DPEHPK3PXP');
+  await page.getByLabel('Confirm: 6-digit code').waitFor();
+  await expectAccessible(page, 'settings-setup');
+}));
+
+s('sites, file browser and plugins pass axe when they have content', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Files of docs' }).click();
+  await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
+  assert.ok(await page.getByRole('button', { name: 'Verify DNS of shop' }).isVisible());
+  assert.is(await page.getByRole('button', { name: 'Verify DNS of docs' }).count(), 0);
+  await expectAccessible(page, 'sites-populated');
+  await page.getByRole('button', { name: 'Settings of docs' }).click();
+  assert.is(await page.getByLabel('Allowed users').inputValue(), 'alice');
+  await expectAccessible(page, 'sites-settings');
+  await page.goto(`${panel.url}/plugins`);
+  await page.getByRole('link', { name: 'Backups' }).waitFor();
+  await expectAccessible(page, 'plugins-populated');
+}));
+
 async function expectAccessible(page: Page, name: string) {
   await screenshot(page, name);
   assert.equal(await seriousViolations(page), [], `axe on ${name}`);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
@@ -24,15 +24,19 @@ function passwordOf(body: Record<string, unknown>): string | undefined {
 }
 
 function Capabilities({ value, onChange }: { value: string[]; onChange(v: string[]): void }) {
+  const base = value.filter((c) => BASE_CAPABILITIES.includes(c));
   const extra = value.filter((c) => !BASE_CAPABILITIES.includes(c));
+  // The text is kept as typed (a trailing comma included) and follows resets from the parent.
+  const [text, setText] = useState(extra.join(', '));
+  useEffect(() => { if (list(text).join() !== extra.join()) setText(extra.join(', ')); }, [extra.join()]);
   return (
     <fieldset>
       <legend>Capabilities</legend>
       {BASE_CAPABILITIES.map((c) => (
         <Check key={c} label={c} checked={value.includes(c)} onChange={(on) => onChange(on ? [...value, c] : value.filter((v) => v !== c))} />
       ))}
-      <Field label="Other capabilities (ticket scopes, plugins)" value={extra.join(', ')} hint="Comma-separated, scope:action"
-        onInput={(text) => onChange([...value.filter((c) => BASE_CAPABILITIES.includes(c)), ...list(text)])} />
+      <Field label="Other capabilities (ticket scopes, plugins)" value={text} hint="Comma-separated, scope:action"
+        onInput={(typed) => { setText(typed); onChange([...base, ...list(typed)]); }} />
     </fieldset>
   );
 }
