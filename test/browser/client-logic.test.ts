@@ -246,6 +246,49 @@ s('sites, file browser and plugins pass axe when they have content', timed(30_00
   await expectAccessible(page, 'plugins-populated');
 }));
 
+s('plugins: an enabled plugin\'s panel.js is loaded into its own page and mounted', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  await page.route('**/api/backup/panel.js', (route) => route.fulfill({
+    status: 200, contentType: 'text/javascript',
+    body: 'export function mount(el, { api }) { el.innerHTML = "<p>Backups plugin says hello</p>"; window.__pluginApi = typeof api; return () => { window.__pluginUnmounted = true; }; }',
+  }));
+  await page.goto(`${panel.url}/plugins`);
+  await page.getByRole('link', { name: 'Backups' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Plugin: backup' }).waitFor();
+  await page.getByText('Backups plugin says hello').waitFor();
+  assert.is(await page.evaluate(() => (window as unknown as { __pluginApi: string }).__pluginApi), 'function');
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.waitForFunction(() => (window as unknown as { __pluginUnmounted?: boolean }).__pluginUnmounted === true);
+  // A plugin whose bundle is missing: a message, not a broken page.
+  await page.goto(`${panel.url}/plugins/ghost`);
+  await page.getByText('The panel of plugin ghost could not be loaded').waitFor();
+}));
+
+s('invite: the public page shows the invitation, checks the repeated password, and shows the TOTP QR code after accepting', timed(30_000, async () => {
+  const { page } = browser;
+  const token = 'ab'.repeat(32);
+  const accepted: unknown[] = [];
+  await page.route((url) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/invite/'), (route) => route.fulfill({ status: 403, json: { error: 'mTLS certificate required' } }));
+  await page.route(`**/api/invite/${token}`, (route) => route.fulfill({ status: 200, json: { username: 'bob', email: 'bob@example.com', expiresAt: NOW } }));
+  await page.route(`**/api/invite/${token}/accept`, (route) => {
+    accepted.push(route.request().postDataJSON());
+    return route.fulfill({ status: 200, json: { ok: true, username: 'bob', loginUrl: 'https://auth.relay.example.com/', totpUri: 'otpauth://totp/relay:bob?secret=JBSWY3DPEHPK3PXP&issuer=relay' } });
+  });
+  await page.goto(`${panel.url}/invite/${token}`);
+  await page.getByText('bob@example.com').waitFor();
+  await page.getByLabel('Password', { exact: true }).fill('a long passphrase');
+  await page.getByLabel('Repeat the password').fill('a different one');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await page.getByText('The two passwords differ').waitFor();
+  assert.equal(accepted, []);
+  await page.getByLabel('Repeat the password').fill('a long passphrase');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await page.getByRole('img', { name: 'TOTP QR code' }).locator('svg').waitFor();
+  assert.equal(accepted, [{ password: 'a long passphrase' }]);
+  await expectAccessible(page, 'invite-accepted');
+}));
+
 async function expectAccessible(page: Page, name: string) {
   await screenshot(page, name);
   assert.equal(await seriousViolations(page), [], `axe on ${name}`);
