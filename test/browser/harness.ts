@@ -23,28 +23,47 @@ export const SCREENSHOTS = join(root, '.artifacts', 'screenshots');
 export interface PanelServer {
   url: string;
   dir: string;
-  /** A JSON request straight to the API (development mode: admin). */
-  call<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** A JSON request straight to the API; `headers` are the X-SSL-* of a certificate in production mode. */
+  call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
 
-export async function startPanel(): Promise<PanelServer> {
+export interface PanelOptions {
+  /** Production mode: callers are identified by the X-SSL-* headers nginx would send. Development otherwise. */
+  production?: boolean;
+  /** Configuration fields over the fresh sandbox's (FRESH onboarding, no domain). */
+  config?: Record<string, unknown>;
+  /** Store collections written before start, by name (`agents` -> data/agents.json). */
+  data?: Record<string, unknown[]>;
+}
+
+/** The headers nginx sets for a verified client certificate. */
+export function certificateHeaders(commonName: string, serial: string): Record<string, string> {
+  return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': `CN=${commonName}`, 'x-ssl-client-serial': serial };
+}
+
+export async function startPanel(options: PanelOptions = {}): Promise<PanelServer> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-browser-'));
   const outfile = join(dir, 'server.mjs');
   await bundle({ outfile, quiet: true });
   await bundlePanel({ outdir: join(dir, 'panel'), quiet: true });
   const [port] = await freePorts(1);
+  await mkdir(join(dir, 'data'), { recursive: true });
+  for (const [name, records] of Object.entries(options.data ?? {})) await writeFile(join(dir, 'data', `${name}.json`), JSON.stringify(records));
   await writeFile(join(dir, 'config.json'), JSON.stringify({
     ip: '127.0.0.1', domain: null, email: null, dataDir: join(dir, 'data'), staticDir: join(dir, 'panel'),
-    onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port }, system: { driver: 'sandbox' },
+    onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port }, system: { driver: 'sandbox' }, ...options.config,
   }));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-  delete env.NODE_ENV;
+  if (options.production) env.NODE_ENV = 'production';
+  else delete env.NODE_ENV;
   const proc: Managed = startProcess('panel', process.execPath, [outfile, '--config', join(dir, 'config.json')], join(dir, 'panel.log'), env);
   const url = `http://127.0.0.1:${port}`;
-  async function call<T>(method: string, path: string, body?: unknown) {
+  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await fetch(url + path, {
-      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
@@ -67,9 +86,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(): Promise<Browser> {
+/** Chromium on a fresh profile; `headers` go with every request (the X-SSL-* nginx would add). */
+export async function openBrowser(headers?: Record<string, string>): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'relay-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 }, extraHTTPHeaders: headers,
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];
