@@ -103,6 +103,44 @@ s('tunnels: delete asks first', timed(30_000, async () => {
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
 }));
 
+s('keyboard: skip link, navigation, a form submitted with Enter, Escape cancels a confirmation', timed(30_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Dashboard');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Tunnels');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Tunnels' }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'main');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent), 'Subdomain');
+  await page.keyboard.type('kbd');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('4000');
+  await page.keyboard.press('Enter');
+  await page.getByRole('rowheader', { name: 'kbd.relay.example.com' }).waitFor();
+
+  await page.getByRole('button', { name: 'Delete kbd' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').waitFor();
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 1);
+  await page.getByRole('button', { name: 'Delete kbd' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Shift+Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Yes, continue');
+  await page.keyboard.press('Enter');
+  await page.getByText('No tunnels yet.').waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
+}));
+
 s('tickets: a scope registered through the API shows up live', timed(30_000, async () => {
   const { page } = browser;
   await page.getByRole('link', { name: 'Tickets' }).click();

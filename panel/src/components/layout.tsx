@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { inFlight } from '../api.ts';
 import { currentPath } from '../router.ts';
 
@@ -25,6 +26,12 @@ export function Progress() {
 
 export function Shell({ nav, children }: { nav: boolean; children: ComponentChildren }) {
   const path = currentPath.value;
+  const first = useRef(true);
+  // After a client-side navigation, keyboard and screen-reader users continue in the new page.
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else document.getElementById('main')?.focus();
+  }, [path]);
   const active = (p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
   return (
     <>
