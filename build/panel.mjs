@@ -1,5 +1,7 @@
-// Bundles the admin client (panel/) into dist/panel: hashed file names, minified, and an
-// index.html that references them. The server serves this folder as `staticDir`.
+// Bundles the admin client (panel/) into dist/panel: index.html, and the hashed, minified files it
+// references under assets/ (one prefix, so a proxy can serve them without a client certificate to
+// the public /invite/<token> page and cache them as immutable). The server serves this folder as
+// `staticDir`.
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -7,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const PANEL_OUT = `${root}dist/panel`;
+const ASSETS = 'assets';
 
 export async function bundlePanel({ outdir = PANEL_OUT, quiet = false } = {}) {
   const started = Date.now();
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
     entryPoints: { app: `${root}panel/src/main.tsx` },
-    outdir,
+    outdir: `${outdir}/${ASSETS}`,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -33,13 +36,13 @@ export async function bundlePanel({ outdir = PANEL_OUT, quiet = false } = {}) {
   if (!script) throw new Error('panel build produced no script');
   const template = await readFile(`${root}panel/index.html`, 'utf8');
   const html = template
-    .replace('<!--style-->', style ? `<link rel="stylesheet" href="/${style}">` : '')
-    .replace('<!--script-->', `<script type="module" src="/${script}"></script>`);
+    .replace('<!--style-->', style ? `<link rel="stylesheet" href="/${ASSETS}/${style}">` : '')
+    .replace('<!--script-->', `<script type="module" src="/${ASSETS}/${script}"></script>`);
   await mkdir(outdir, { recursive: true });
   await writeFile(`${outdir}/index.html`, html);
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) + html.length;
   if (!quiet) console.log(`built ${outdir} (${files.join(', ')}, index.html; ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`);
-  return { outdir, files: [...files, 'index.html'] };
+  return { outdir, files: [...files.map((f) => `${ASSETS}/${f}`), 'index.html'] };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundlePanel();

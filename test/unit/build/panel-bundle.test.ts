@@ -20,22 +20,23 @@ s.after(async (ctx) => {
 s('hashed, minified files and an index.html that references exactly them', async ({ dir }) => {
   const out = join(dir, 'panel');
   await bundlePanel({ outdir: out, quiet: true });
-  const files = (await readdir(out)).sort();
-  assert.is(files.length, 3);
+  assert.equal((await readdir(out)).sort(), ['assets', 'index.html']);
+  const files = (await readdir(join(out, 'assets'))).sort();
+  assert.is(files.length, 2);
   const script = files.find((f) => f.endsWith('.js'))!;
   const style = files.find((f) => f.endsWith('.css'))!;
   assert.match(script, /^app-[A-Z0-9]{8}\.js$/);
   assert.match(style, /^app-[A-Z0-9]{8}\.css$/);
   const html = await readFile(join(out, 'index.html'), 'utf8');
-  assert.ok(html.includes(`<script type="module" src="/${script}"></script>`));
-  assert.ok(html.includes(`<link rel="stylesheet" href="/${style}">`));
+  assert.ok(html.includes(`<script type="module" src="/assets/${script}"></script>`));
+  assert.ok(html.includes(`<link rel="stylesheet" href="/assets/${style}">`));
   assert.not.match(html, /<!--(script|style)-->/);
-  const js = await readFile(join(out, script), 'utf8');
+  const js = await readFile(join(out, 'assets', script), 'utf8');
   assert.ok(js.split('\n').length < 20, 'minified');
 
   // A rebuild of the same sources gives the same names; the old output is replaced, not kept.
   await bundlePanel({ outdir: out, quiet: true });
-  assert.equal((await readdir(out)).sort(), files);
+  assert.equal((await readdir(join(out, 'assets'))).sort(), files);
 });
 
 s('the first load fits issue 18\'s budget of 100 KiB compressed', async ({ dir }) => {
