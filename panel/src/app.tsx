@@ -1,6 +1,7 @@
 // The root: the public invitation page, else the onboarding wizard until COMPLETED, else the pages.
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from './api.ts';
+import { PageBoundary } from './components/boundary.tsx';
 import { Dialogs } from './components/dialogs.tsx';
 import { Shell } from './components/layout.tsx';
 import { ErrorText, Loading } from './components/notice.tsx';
@@ -43,7 +44,8 @@ function AdminApp() {
   if (error) return <Shell nav={false}><h1>relay-panel</h1><ErrorText message={error} /></Shell>;
   if (!status) return <Shell nav={false}><Loading /></Shell>;
   if (status !== 'COMPLETED') return <Shell nav={false}><OnboardingPage onFinished={() => setStatus('COMPLETED')} /></Shell>;
-  return <Shell nav><Page path={currentPath.value} /></Shell>;
+  const path = currentPath.value;
+  return <Shell nav><PageBoundary key={path}><Page path={path} /></PageBoundary></Shell>;
 }
 
 export function App() {

@@ -289,6 +289,18 @@ s('invite: the public page shows the invitation, checks the repeated password, a
   await expectAccessible(page, 'invite-accepted');
 }));
 
+s('a page that cannot render its data shows a message, not a blank panel or a stack', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  await page.route('**/api/users', (route) => route.fulfill({ status: 200, json: { users: 'not a list' } }));
+  await page.goto(`${panel.url}/users`);
+  await page.getByText('This page could not be shown').waitFor();
+  assert.not.match(await page.locator('body').innerText(), /TypeError|at .*:\d+:\d+/);
+  // The rest of the panel still works.
+  await page.getByRole('link', { name: 'Plugins' }).click();
+  await page.getByRole('link', { name: 'Backups' }).waitFor();
+}));
+
 async function expectAccessible(page: Page, name: string) {
   await screenshot(page, name);
   assert.equal(await seriousViolations(page), [], `axe on ${name}`);
