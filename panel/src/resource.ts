@@ -7,22 +7,21 @@ export interface Resource<T> {
   data?: T;
   error?: string;
   unavailable: boolean;
-  loading: boolean;
   reload(): Promise<void>;
 }
 
 export function useResource<T>(path: string | null, refreshMs?: number): Resource<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; unavailable: boolean; loading: boolean }>({ unavailable: false, loading: true });
+  const [state, setState] = useState<{ data?: T; error?: string; unavailable: boolean }>({ unavailable: false });
   const alive = useRef(true);
   const reload = useCallback(async () => {
     if (!path) return;
     try {
       const data = await api<T>('GET', path);
-      if (alive.current) setState({ data, unavailable: false, loading: false });
+      if (alive.current) setState({ data, unavailable: false });
     } catch (error) {
       if (!alive.current) return;
       const unavailable = error instanceof ApiError && error.missingRoute;
-      setState((s) => ({ data: unavailable ? undefined : s.data, error: unavailable ? undefined : describe(error), unavailable, loading: false }));
+      setState((s) => ({ data: unavailable ? undefined : s.data, error: unavailable ? undefined : describe(error), unavailable }));
     }
   }, [path]);
   useEffect(() => {
