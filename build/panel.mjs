@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const PANEL_OUT = `${root}dist/panel`;
@@ -40,6 +41,12 @@ export async function bundlePanel({ outdir = PANEL_OUT, quiet = false } = {}) {
     .replace('<!--script-->', `<script type="module" src="/${ASSETS}/${script}"></script>`);
   await mkdir(outdir, { recursive: true });
   await writeFile(`${outdir}/index.html`, html);
+  // Compressed once here at the highest levels; the server sends a sibling the browser accepts.
+  for (const name of files) {
+    const body = await readFile(`${outdir}/${ASSETS}/${name}`);
+    await writeFile(`${outdir}/${ASSETS}/${name}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    await writeFile(`${outdir}/${ASSETS}/${name}.gz`, gzipSync(body, { level: 9 }));
+  }
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) + html.length;
   if (!quiet) console.log(`built ${outdir} (${files.join(', ')}, index.html; ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`);
   return { outdir, files: [...files.map((f) => `${ASSETS}/${f}`), 'index.html'] };

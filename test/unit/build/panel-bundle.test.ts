@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 // @ts-expect-error plain JS build script
@@ -22,9 +23,9 @@ s('hashed, minified files and an index.html that references exactly them', async
   await bundlePanel({ outdir: out, quiet: true });
   assert.equal((await readdir(out)).sort(), ['assets', 'index.html']);
   const files = (await readdir(join(out, 'assets'))).sort();
-  assert.is(files.length, 2);
   const script = files.find((f) => f.endsWith('.js'))!;
   const style = files.find((f) => f.endsWith('.css'))!;
+  assert.equal(files, [style, `${style}.br`, `${style}.gz`, script, `${script}.br`, `${script}.gz`].sort());
   assert.match(script, /^app-[A-Z0-9]{8}\.js$/);
   assert.match(style, /^app-[A-Z0-9]{8}\.css$/);
   const html = await readFile(join(out, 'index.html'), 'utf8');
@@ -33,6 +34,9 @@ s('hashed, minified files and an index.html that references exactly them', async
   assert.not.match(html, /<!--(script|style)-->/);
   const js = await readFile(join(out, 'assets', script), 'utf8');
   assert.ok(js.split('\n').length < 20, 'minified');
+  // The precompressed siblings hold the same bytes.
+  assert.is(brotliDecompressSync(await readFile(join(out, 'assets', `${script}.br`))).toString(), js);
+  assert.is(gunzipSync(await readFile(join(out, 'assets', `${script}.gz`))).toString(), js);
 
   // A rebuild of the same sources gives the same names; the old output is replaced, not kept.
   await bundlePanel({ outdir: out, quiet: true });
