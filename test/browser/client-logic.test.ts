@@ -165,6 +165,24 @@ s('users: TOTP reset asks first, then shows a QR code and the URI', timed(30_000
   await expectAccessible(page, 'users-totp');
 }));
 
+s('users: edit sends the changed fields and no empty password', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const puts: unknown[] = [];
+  await page.route('**/api/users/alice', (route) => {
+    puts.push(route.request().postDataJSON());
+    return route.fulfill({ status: 200, json: { ok: true, user: { username: 'alice', displayname: 'Alice Liddell', email: 'alice@example.com', groups: ['admins'] } } });
+  });
+  await page.goto(`${panel.url}/users`);
+  await page.getByRole('button', { name: 'Edit alice' }).click();
+  await page.getByRole('heading', { name: 'Edit alice' }).waitFor();
+  await page.getByLabel('Display name', { exact: true }).fill('Alice Liddell');
+  await page.getByLabel('Groups', { exact: true }).fill('admins');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { name: 'New user' }).waitFor();
+  assert.equal(puts, [{ displayname: 'Alice Liddell', email: 'alice@example.com', groups: ['admins'] }]);
+}));
+
 s('users: field errors from details.issues land under their inputs', timed(30_000, async () => {
   const { page } = browser;
   await stubGets(page);
