@@ -247,6 +247,52 @@ s('settings: 2FA setup shows the QR code and the secret, then asks for a code', 
   await expectAccessible(page, 'settings-setup');
 }));
 
+s('sites: a drag-and-drop upload posts multipart `file` parts to the open folder and shows the size warning', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const uploads: { url: string; body: string }[] = [];
+  await page.route('**/api/sites/*/files?path=*', (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    uploads.push({ url: route.request().url(), body: route.request().postData() ?? '' });
+    return route.fulfill({ status: 200, json: { ok: true, files: ['notes.txt', 'logo.svg'], warning: 'Site size exceeds the limit of 50.0 MB', totalSize: 52_500_000 } });
+  });
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Files of docs' }).click();
+  await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
+  const dataTransfer = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['hello notes'], 'notes.txt', { type: 'text/plain' }));
+    transfer.items.add(new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
+    return transfer;
+  });
+  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
+  await page.getByText('Site size exceeds the limit of 50.0 MB').waitFor();
+  assert.is(uploads.length, 1);
+  assert.match(uploads[0]!.url, /\/api\/sites\/0b6f1f9e-8c1e-4b5e-9d1a-2f0c5d7e8a11\/files\?path=\.$/);
+  assert.match(uploads[0]!.body, /name="file"; filename="notes.txt"[\s\S]*hello notes[\s\S]*name="file"; filename="logo.svg"/);
+}));
+
+s('sites: a custom site says what to do; a wrong DNS answer shows what the name resolves to', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const created: unknown[] = [];
+  await page.route('**/api/sites', (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    created.push(route.request().postDataJSON());
+    return route.fulfill({ status: 201, json: { ok: true, site: {}, message: 'Add an A record for shop2.example.org pointing to 203.0.113.10, then verify DNS.' } });
+  });
+  await page.route('**/api/sites/*/verify-dns', (route) => route.fulfill({ status: 200, json: { ok: false, fqdn: 'shop.example.org', expectedIp: '203.0.113.10', resolvedIps: ['198.51.100.7'], message: 'DNS does not point to this server yet' } }));
+  await page.goto(`${panel.url}/sites`);
+  await page.getByLabel('Name', { exact: true }).fill('shop2');
+  await page.getByLabel('Type').selectOption('custom');
+  await page.getByLabel('Custom domain').fill('shop2.example.org');
+  await page.getByRole('button', { name: 'Create site' }).click();
+  await page.getByText('Add an A record for shop2.example.org').waitFor();
+  assert.equal(created, [{ name: 'shop2', type: 'custom', customDomain: 'shop2.example.org', spaMode: false, autheliaProtected: false }]);
+  await page.getByRole('button', { name: 'Verify DNS of shop' }).click();
+  await page.getByText('DNS does not point to this server yet (expected 203.0.113.10; shop.example.org resolves to 198.51.100.7)').waitFor();
+}));
+
 s('sites, file browser and plugins pass axe when they have content', timed(30_000, async () => {
   const { page } = browser;
   await stubGets(page);
