@@ -68,7 +68,7 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }));
 
-s('tunnels: create one, see it listed, and the client setup', timed(30_000, async () => {
+s('tunnels: create one, see it listed, disable and enable it, and the client setup', timed(30_000, async () => {
   const { page } = browser;
   await page.getByRole('link', { name: 'Tunnels' }).click();
   await page.getByLabel('Subdomain').fill('grafana');
@@ -85,6 +85,13 @@ s('tunnels: create one, see it listed, and the client setup', timed(30_000, asyn
   await page.getByLabel('Local port').fill('3000');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
   await page.getByText('Port 3000 is already in use by another tunnel').waitFor();
+
+  await page.getByRole('button', { name: 'Disable grafana' }).click();
+  await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, false);
+  await page.getByRole('button', { name: 'Enable grafana' }).click();
+  await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, true);
 
   await page.getByRole('button', { name: 'Show client setup' }).click();
   await page.getByLabel('chisel arguments').waitFor();
