@@ -1,6 +1,7 @@
 // Bundles the server into one ESM file: dist/server.mjs.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { bundlePanel } from './panel.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,4 +69,7 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
   return { outfile, bytes };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundle();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await bundle();
+  await bundlePanel();
+}

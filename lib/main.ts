@@ -31,6 +31,8 @@ export interface RunningServer {
 }
 
 export const SANDBOX_DIR = '.relay-sandbox';
+/** Where `npm run build` puts the admin client (build/panel.mjs). */
+export const PANEL_BUILD_DIR = join('dist', 'panel');
 
 function argValue(argv: readonly string[], name: string): string | undefined {
   const inline = argv.find((a) => a.startsWith(`${name}=`));
@@ -45,6 +47,7 @@ function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
     domain: null,
     email: null,
     dataDir: join(cwd, SANDBOX_DIR, 'data'),
+    staticDir: join(cwd, PANEL_BUILD_DIR),
     onboarding: { status: 'FRESH' },
     listen: { host: '127.0.0.1', port: Number(env.PORT ?? 3100) },
     system: { driver: 'sandbox' },
@@ -62,6 +65,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const config = existsSync(configPath)
     ? await ConfigStore.open(configPath)
     : await ConfigStore.create(configPath, sandboxConfig(cwd, env));
+  // A sandbox made before the client existed gets it too.
+  if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
 
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });

@@ -2,10 +2,11 @@ import type { PublicLocations } from '../system/types.ts';
 import type { AnyRoute } from './route.ts';
 
 /**
- * Client pages (served by the single-page client, not by a route) that must open without a
- * certificate: the invitation page a new user follows to /api/invite/:token.
+ * Parts of the single-page client (not routes) that must open without a certificate: the
+ * invitation page a new user follows to /api/invite/:token, and the client's hashed script and
+ * style files that page loads (public code, no data).
  */
-const PUBLIC_CLIENT_PAGES = ['/invite/'];
+const PUBLIC_CLIENT_PAGES = ['/assets/', '/invite/'];
 
 /**
  * The nginx locations of the routes marked public: a static path is an exact location; a path

@@ -16,6 +16,7 @@ import { healthWhileHashing } from './hashing.mjs';
 import { bundle } from '../../build/build.mjs';
 import { createClient, isRouteMissing, probe, send } from './http.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
+import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
 import { renderMarkdown } from './report.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import {
@@ -565,6 +566,7 @@ async function main() {
   const within = (r, base, limit) => (r?.measured && base?.measured ? r.aggregate.cpuUsPerReq / base.aggregate.cpuUsPerReq <= limit : null);
   const coldMedian = median(cold.map((c) => c.firstOkMs));
   const MiB = 1024 * 1024;
+  const panelLoad = await panelFirstLoad(resolve(root, 'dist/panel'));
   const targets = [
     { figure: '/api/health CPU µs/req', target: '≤ 1.3× the raw server\'s', measured: fmtVs(byKey.health, byKey['raw-health']), met: within(byKey.health, byKey['raw-health'], 1.3) },
     { figure: 'GET /api/tunnels (200) CPU µs/req', target: '≤ 1.3× raw (cached serialization)', measured: fmtVs(byKey.tunnels, byKey['raw-tunnels']), met: within(byKey.tunnels, byKey['raw-tunnels'], 1.3) },
@@ -585,6 +587,7 @@ async function main() {
     logViewersTarget(logViewers),
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
+    { figure: 'panel client first load (issue 18)', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
   ];
 
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
@@ -618,6 +621,7 @@ async function main() {
     endpoints: results,
     healthWhileHashing: hashing,
     logViewers,
+    panelFirstLoad: panelLoad,
     targets,
   };
   await writeFile(jsonFile, JSON.stringify(result, null, 2) + '\n');

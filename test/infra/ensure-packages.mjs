@@ -1,5 +1,5 @@
-// Makes sure the programs of the integration tests are installed (nginx, pebble, certbot,
-// dnsmasq, openssl). As root it installs the missing Debian packages; otherwise it names them
+// Makes sure the programs of the integration and browser tests are installed (nginx, pebble,
+// certbot, dnsmasq, openssl, chromium). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -12,9 +12,11 @@ export const REQUIRED = [
   { pkg: 'certbot', binary: '/usr/bin/certbot' },
   { pkg: 'dnsmasq', binary: '/usr/sbin/dnsmasq' },
   { pkg: 'openssl', binary: '/usr/bin/openssl' },
+  // test/browser drives Debian's chromium through playwright-core (no browser download).
+  { pkg: 'chromium', binary: '/usr/bin/chromium' },
 ];
 
-export const INSTALL_ARGS = ['install', '-y', 'nginx', 'pebble', 'certbot', 'dnsmasq', 'openssl'];
+export const INSTALL_ARGS = ['install', '-y', ...REQUIRED.map((r) => r.pkg)];
 
 export function missingPackages(isExecutable = executable) {
   return REQUIRED.filter((r) => !isExecutable(r.binary)).map((r) => r.pkg);
@@ -23,7 +25,7 @@ export function missingPackages(isExecutable = executable) {
 /** What a non-root user is told; pure so it can be tested on a machine that has everything. */
 export function notRootMessage(missing) {
   return [
-    `Missing programs for the integration tests: ${missing.join(', ')}`,
+    `Missing programs for the integration and browser tests: ${missing.join(', ')}`,
     'Install them as root (Debian/Ubuntu):',
     `  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get ${INSTALL_ARGS.join(' ')}`,
   ].join('\n');

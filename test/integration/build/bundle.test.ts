@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -59,10 +59,11 @@ s('the built file starts in production, answers /api/health, and exits 0 on SIGT
   }),
 );
 
-s('with no configuration it creates the sandbox, serves health, and gates management routes (FRESH)', ({ dir, outfile }) =>
+s('with no configuration it creates the sandbox, serves health and the built client, and gates management routes (FRESH)', ({ dir, outfile }) =>
   withTimeout('sandbox run', 15_000, async () => {
     const cwd = join(dir, 'fresh-clone');
-    await (await import('node:fs/promises')).mkdir(cwd);
+    await mkdir(join(cwd, 'dist', 'panel'), { recursive: true });
+    await writeFile(join(cwd, 'dist', 'panel', 'index.html'), '<html>the built panel client</html>');
     const { child, url } = await startBundle(outfile, [], { NODE_ENV: '', PORT: '0' }, cwd);
     const done = exited(child);
     try {
@@ -71,6 +72,9 @@ s('with no configuration it creates the sandbox, serves health, and gates manage
       const tunnels = await fetch(`${url}/api/tunnels`);
       assert.is(tunnels.status, 503);
       assert.equal(await tunnels.json(), { error: 'Onboarding not complete', onboardingStatus: 'FRESH' });
+      assert.is(await (await fetch(`${url}/tunnels`)).text(), '<html>the built panel client</html>');
+      const config = JSON.parse(await readFile(join(cwd, '.relay-sandbox', 'config.json'), 'utf8'));
+      assert.is(config.staticDir, join(cwd, 'dist', 'panel'));
     } finally {
       child.kill('SIGTERM');
     }

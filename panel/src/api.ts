@@ -1,0 +1,134 @@
+// Every request of the panel goes through here: one progress counter for the whole page, the
+// server's error message (never a stack), field issues, and the admin 2FA prompt with a retry.
+import { signal } from '@preact/signals';
+
+export interface Issue { path: string; message: string }
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** A string `details` (e.g. `Certificate issuance failed: ...`); objects are not shown, they may hold internals. */
+    readonly detail: string | undefined,
+    readonly issues: Issue[],
+    readonly body: any,
+  ) {
+    super(message);
+  }
+  /** "Not found" from a list route: the feature's API is not on this server. */
+  get missingRoute(): boolean {
+    return this.status === 404 && this.message === 'Not found';
+  }
+  /** Issues by field path, for the inputs they concern. */
+  fieldErrors(): Record<string, string> {
+    return Object.fromEntries(this.issues.map((i) => [i.path, i.message]));
+  }
+}
+
+/** Requests in flight; the layout shows a progress line while it is above zero. */
+export const inFlight = signal(0);
+
+/** Set while the panel asks for a 2FA code; the dialog resolves it. */
+export const twoFactorAsk = signal<{ done(ok: boolean): void } | null>(null);
+
+let asking: Promise<boolean> | undefined;
+
+/** One prompt however many requests were refused at once; they all wait for the same answer. */
+function askTwoFactor(): Promise<boolean> {
+  asking ??= new Promise<boolean>((resolve) => {
+    twoFactorAsk.value = { done: (ok) => { twoFactorAsk.value = null; asking = undefined; resolve(ok); } };
+  });
+  return asking;
+}
+
+async function readBody(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function toApiError(status: number, body: any): ApiError {
+  const message = typeof body?.error === 'string' ? body.error : `Request failed (HTTP ${status})`;
+  const details = body?.details;
+  const detail = typeof details === 'string' ? details : undefined;
+  const issues: Issue[] = Array.isArray(details?.issues) ? details.issues.filter((i: any) => typeof i?.message === 'string') : [];
+  return new ApiError(status, message, detail, issues, body);
+}
+
+/** True when the server asks for the admin's 2FA session. */
+export function needsTwoFactor(status: number, body: any): boolean {
+  return status === 401 && body?.error === '2fa_required';
+}
+
+/** Runs `send` with progress shown; on 401 `2fa_required` asks for the code and sends again. */
+export async function tracked<T>(send: () => Promise<{ status: number; body: any }>): Promise<T> {
+  inFlight.value++;
+  try {
+    let result = await send();
+    if (needsTwoFactor(result.status, result.body) && (await askTwoFactor())) result = await send();
+    if (result.status >= 400) throw toApiError(result.status, result.body);
+    return result.body as T;
+  } finally {
+    inFlight.value--;
+  }
+}
+
+export function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  return tracked<T>(async () => {
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'The panel server cannot be reached', undefined, [], undefined);
+    }
+    return { status: response.status, body: await readBody(response) };
+  });
+}
+
+/** Sends the 2FA code without going through `tracked` (it is what `tracked` waits for). */
+export async function verifyTwoFactor(code: string): Promise<void> {
+  inFlight.value++;
+  try {
+    const response = await fetch('/api/settings/2fa/verify', {
+      method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }),
+    });
+    if (!response.ok) throw toApiError(response.status, await readBody(response));
+  } finally {
+    inFlight.value--;
+  }
+}
+
+/** Multipart upload with byte progress (fetch cannot report upload progress). */
+export function upload<T = any>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  return tracked<T>(() => new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); };
+    xhr.onload = () => {
+      let body: any = xhr.responseText;
+      try { body = JSON.parse(xhr.responseText); } catch { /* not JSON: keep the text */ }
+      resolve({ status: xhr.status, body });
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'The upload was interrupted', undefined, [], undefined));
+    xhr.send(form);
+  }));
+}
+
+/** The message to show for anything thrown by a request. */
+export function describe(error: unknown): string {
+  if (error instanceof ApiError) return error.detail ? `${error.message}: ${error.detail}` : error.message;
+  return 'Something went wrong in the panel';
+}
+
+export function wsUrl(path: string): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
+}

@@ -1,0 +1,55 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { inFlight } from '../api.ts';
+import { currentPath } from '../router.ts';
+
+export const NAV: readonly { path: string; label: string }[] = [
+  { path: '/', label: 'Dashboard' },
+  { path: '/tunnels', label: 'Tunnels' },
+  { path: '/sites', label: 'Sites' },
+  { path: '/users', label: 'Users' },
+  { path: '/certs', label: 'Certificates & agents' },
+  { path: '/tickets', label: 'Tickets' },
+  { path: '/plugins', label: 'Plugins' },
+  { path: '/settings', label: 'Settings' },
+];
+
+/** The progress line: visible while any request is in flight. */
+export function Progress() {
+  const busy = inFlight.value > 0;
+  return (
+    <div class={busy ? 'progress active' : 'progress'} role="status" aria-live="polite">
+      <span class="visually-hidden">{busy ? 'Working…' : ''}</span>
+    </div>
+  );
+}
+
+export function Shell({ nav, children }: { nav: boolean; children: ComponentChildren }) {
+  const path = currentPath.value;
+  const first = useRef(true);
+  // After a client-side navigation, keyboard and screen-reader users continue in the new page.
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else document.getElementById('main')?.focus();
+  }, [path]);
+  const active = (p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <Progress />
+      <header class="top">
+        <span class="brand">relay-panel</span>
+        {nav && (
+          <nav aria-label="Sections">
+            <ul>
+              {NAV.map((n) => (
+                <li key={n.path}><a href={n.path} aria-current={active(n.path) ? 'page' : undefined}>{n.label}</a></li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+// esbuild bundles imported CSS into the hashed stylesheet.
+declare module '*.css';

@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Check, Field } from '../components/field.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { Copyable, QrCode, ShownOnce } from '../components/secret.tsx';
+import { Badge, Table } from '../components/table.tsx';
+import { useForm } from '../form.ts';
+import { when } from '../format.ts';
+import { useResource, type Resource } from '../resource.ts';
+
+interface Cert { name?: string; domain?: string; domains?: string[]; type?: string; expiresAt?: string; daysLeft?: number; daysUntilExpiry?: number }
+interface AutoRenew { active: boolean; nextRun: string | null; lastRun: string | null }
+interface Agent { label: string; serial?: string; capabilities: string[]; allowedSites: string[]; createdAt?: string; expiresAt?: string; revoked?: boolean; revokedAt?: string | null }
+
+const BASE_CAPABILITIES = ['tunnels:read', 'tunnels:write', 'services:read', 'services:write', 'system:read', 'sites:read', 'sites:write'];
+const enc = encodeURIComponent;
+const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The one-time secret of a response: the P12 password, whatever the route calls it. */
+function passwordOf(body: Record<string, unknown>): string | undefined {
+  const key = Object.keys(body).find((k) => /password/i.test(k));
+  return key ? String(body[key]) : undefined;
+}
+
+function Capabilities({ value, onChange }: { value: string[]; onChange(v: string[]): void }) {
+  const base = value.filter((c) => BASE_CAPABILITIES.includes(c));
+  const extra = value.filter((c) => !BASE_CAPABILITIES.includes(c));
+  // The text is kept as typed (a trailing comma included) and follows resets from the parent.
+  const [text, setText] = useState(extra.join(', '));
+  useEffect(() => { if (list(text).join() !== extra.join()) setText(extra.join(', ')); }, [extra.join()]);
+  return (
+    <fieldset>
+      <legend>Capabilities</legend>
+      {BASE_CAPABILITIES.map((c) => (
+        <Check key={c} label={c} checked={value.includes(c)} onChange={(on) => onChange(on ? [...value, c] : value.filter((v) => v !== c))} />
+      ))}
+      <Field label="Other capabilities (ticket scopes, plugins)" value={text} hint="Comma-separated, scope:action"
+        onInput={(typed) => { setText(typed); onChange([...base, ...list(typed)]); }} />
+    </fieldset>
+  );
+}
+
+function LetsEncrypt({ certs }: { certs: Resource<{ certs: Cert[] }> }) {
+  const renew = useResource<AutoRenew>('/api/certs/auto-renew-status');
+  const [error, setError] = useState<string>();
+  if (certs.unavailable) return <section class="card"><h2>TLS certificates</h2><Unavailable feature="Certificates" /></section>;
+  return (
+    <section class="card" aria-labelledby="le-title">
+      <h2 id="le-title">TLS certificates</h2>
+      {renew.data && <p>Auto-renew: <Badge status={renew.data.active ? 'active' : 'inactive'} /> next run {when(renew.data.nextRun)}, last run {when(renew.data.lastRun)}.</p>}
+      <ErrorText message={certs.error ?? renew.error ?? error} />
+      {!certs.data ? <Loading /> : (
+        <Table head={['Certificate', 'Type', 'Expires', 'Days left', 'Actions']} empty="No certificates."
+          rows={certs.data.certs.map((c) => {
+            const name = c.name ?? c.domain ?? '?';
+            const days = c.daysLeft ?? c.daysUntilExpiry;
+            const renewable = !c.type || c.type === 'letsencrypt';
+            return [name, c.type ?? 'letsencrypt', when(c.expiresAt), days === undefined ? '—' : <span class={days < 15 ? 'bad' : ''}>{days}</span>,
+              renewable ? <Action label={`Renew ${name}`} onError={setError} confirm={`Renew the certificate ${name} now?`}
+                run={async () => { await api('POST', `/api/certs/${enc(name)}/renew`); await certs.reload(); }}>Renew</Action> : '—'];
+          })} />
+      )}
+    </section>
+  );
+}
+
+function AdminRotation() {
+  const [secret, setSecret] = useState<string>();
+  return (
+    <section class="card" aria-labelledby="rotate-title">
+      <h2 id="rotate-title">Admin certificate</h2>
+      <p>Rotation issues a new admin certificate. The old one stops working once the new one is used, or after the grace period.</p>
+      <Action confirm="Issue a new admin certificate? Install it in your browser before the grace period ends."
+        run={async () => { setSecret(passwordOf(await api('POST', '/api/certs/mtls/rotate')) ?? ''); }}>Rotate admin certificate</Action>
+      {secret !== undefined && (
+        <>
+          {secret && <ShownOnce title="Password of the new certificate (.p12)" values={{ 'P12 password': secret }} />}
+          <p><a class="btn btn-primary" href="/api/certs/mtls/download" download>Download the new certificate (once)</a></p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
+  const form = useForm({ label: '', capabilities: ['tunnels:read'], allowedSites: '' });
+  const [issued, setIssued] = useState<{ label: string; password?: string }>();
+  return (
+    <form aria-labelledby="issue-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const label = form.values.label.trim();
+      const made = await api('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: list(form.values.allowedSites) });
+      setIssued({ label, password: passwordOf(made) });
+      form.reset();
+      await onDone();
+    }); }}>
+      <h3 id="issue-agent">Issue an agent certificate</h3>
+      <ErrorText message={form.error} />
+      <Field label="Agent label" value={form.values.label} onInput={(v) => form.set('label', v)} error={form.fieldErrors.label} hint="Lowercase letters, digits and hyphens" required />
+      <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
+      {form.fieldErrors.capabilities && <p class="field-error">{form.fieldErrors.capabilities}</p>}
+      <Field label="Allowed sites" value={form.values.allowedSites} onInput={(v) => form.set('allowedSites', v)} error={form.fieldErrors.allowedSites} hint="Comma-separated site names" />
+      <Submit busy={form.busy}>Issue certificate</Submit>
+      {issued && (
+        <>
+          {issued.password && <ShownOnce title={`Certificate of ${issued.label}`} values={{ 'P12 password': issued.password }} onDone={() => setIssued(undefined)} />}
+          <p><a class="btn" href={`/api/certs/agent/${enc(issued.label)}/download`} download>Download {issued.label}.p12</a></p>
+        </>
+      )}
+    </form>
+  );
+}
+
+function Enrollment() {
+  const form = useForm({ label: '', capabilities: ['tunnels:read'] });
+  const [token, setToken] = useState<{ token: string; expiresAt: string }>();
+  const command = token && [
+    'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -subj /CN=agent -out agent.csr',
+    `curl -s ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}"`,
+  ].join(' && ');
+  return (
+    <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      setToken(await api('POST', '/api/certs/agent/enroll', { label: form.values.label.trim(), capabilities: form.values.capabilities }));
+    }); }}>
+      <h3 id="enroll-title">Enrollment token</h3>
+      <p>The agent makes its own key and sends a signing request with this one-time token; the key never leaves the agent.</p>
+      <ErrorText message={form.error} />
+      <Field label="Label of the enrolling agent" value={form.values.label} onInput={(v) => form.set('label', v)} error={form.fieldErrors.label} required />
+      <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
+      <Submit busy={form.busy}>Create token</Submit>
+      {token && command && (
+        <>
+          <Note kind="warn">Valid until {when(token.expiresAt)}, once. It is shown only now.</Note>
+          <Copyable label="Enrollment command" text={command} />
+          <QrCode text={JSON.stringify({ panel: location.origin, token: token.token })} label="Enrollment QR code" />
+        </>
+      )}
+    </form>
+  );
+}
+
+function AgentEditor({ agent, onDone }: { agent: Agent; onDone(): Promise<void> }) {
+  const form = useForm({ capabilities: agent.capabilities, allowedSites: agent.allowedSites.join(', ') });
+  return (
+    <form aria-labelledby="edit-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/capabilities`, { capabilities: form.values.capabilities });
+      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/allowed-sites`, { allowedSites: list(form.values.allowedSites) });
+      await onDone();
+    }); }}>
+      <h3 id="edit-agent">Edit {agent.label}</h3>
+      <ErrorText message={form.error} />
+      <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
+      <Field label="Allowed sites" value={form.values.allowedSites} onInput={(v) => form.set('allowedSites', v)} error={form.fieldErrors.allowedSites} hint="Comma-separated site names" />
+      <div class="row"><Submit busy={form.busy}>Save</Submit><button type="button" class="btn" onClick={() => void onDone()}>Cancel</button></div>
+    </form>
+  );
+}
+
+function Agents() {
+  const agents = useResource<{ agents: Agent[] }>('/api/certs/agent');
+  const [editing, setEditing] = useState<Agent>();
+  const [error, setError] = useState<string>();
+  if (agents.unavailable) return <section class="card"><h2>Agents</h2><Unavailable feature="Agents" /></section>;
+  return (
+    <section class="card" aria-labelledby="agents-title">
+      <h2 id="agents-title">Agents</h2>
+      <ErrorText message={agents.error ?? error} />
+      {!agents.data ? <Loading /> : (
+        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Expires', 'State', 'Actions']} empty="No agents."
+          rows={agents.data.agents.map((a) => {
+            const revoked = Boolean(a.revoked ?? a.revokedAt);
+            return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', when(a.expiresAt), <Badge status={revoked ? 'revoked' : 'active'} />,
+              revoked ? '—' : <span class="actions">
+                <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
+                <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`}
+                  run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
+              </span>];
+          })} />
+      )}
+      {editing && <AgentEditor key={editing.label} agent={editing} onDone={async () => { setEditing(undefined); await agents.reload(); }} />}
+      <IssueAgent onDone={agents.reload} />
+      <Enrollment />
+    </section>
+  );
+}
+
+export function CertsPage() {
+  const certs = useResource<{ certs: Cert[] }>('/api/certs');
+  return (
+    <>
+      <h1>Certificates and agents</h1>
+      <LetsEncrypt certs={certs} />
+      {!certs.unavailable && <AdminRotation />}
+      <Agents />
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, describe } from '../api.ts';
+import { Action } from '../components/action.tsx';
+import { LineChart } from '../components/chart.tsx';
+import { LogViewer } from '../components/log-viewer.tsx';
+import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
+import { bytes, duration, percent } from '../format.ts';
+import { useResource } from '../resource.ts';
+
+interface Stats {
+  cpu: { usage: number; cores: number };
+  memory: { total: number; used: number; free: number };
+  disk: { total: number; used: number; free: number };
+  uptime: number;
+}
+interface Service { name: string; status: string; uptime: string }
+
+const SAMPLES = 150; // 5 minutes at one sample every 2 s
+const ACTIONS = ['start', 'stop', 'restart', 'reload'] as const;
+
+function StatsCard() {
+  const [stats, setStats] = useState<Stats>();
+  const [history, setHistory] = useState<{ cpu: number[]; memory: number[] }>({ cpu: [], memory: [] });
+  const [state, setState] = useState<'ok' | 'unavailable' | string>('ok');
+  useEffect(() => {
+    let alive = true;
+    async function sample() {
+      try {
+        const s = await api<Stats>('GET', '/api/system/stats');
+        if (!alive) return;
+        setStats(s);
+        setState('ok');
+        setHistory((h) => ({ cpu: [...h.cpu, s.cpu.usage].slice(-SAMPLES), memory: [...h.memory, percent(s.memory.used, s.memory.total)].slice(-SAMPLES) }));
+      } catch (e) {
+        if (alive) setState(e instanceof ApiError && e.missingRoute ? 'unavailable' : describe(e));
+      }
+    }
+    void sample();
+    const timer = setInterval(sample, 2000);
+    return () => { alive = false; clearInterval(timer); };
+  }, []);
+  if (state === 'unavailable') return <section class="card"><h2>System</h2><Unavailable feature="System statistics" /></section>;
+  return (
+    <section class="card" aria-labelledby="stats-title">
+      <h2 id="stats-title">System</h2>
+      {state !== 'ok' && <ErrorText message={state} />}
+      {!stats ? <Loading /> : (
+        <>
+          <LineChart label="CPU and memory use over the last minutes" capacity={SAMPLES}
+            series={[{ name: 'CPU', values: history.cpu, className: 'cpu' }, { name: 'Memory', values: history.memory, className: 'mem' }]} />
+          <dl class="facts">
+            <div><dt>CPU</dt><dd>{stats.cpu.usage.toFixed(1)}% of {stats.cpu.cores} cores</dd></div>
+            <div><dt>Memory</dt><dd>{bytes(stats.memory.used)} of {bytes(stats.memory.total)}</dd></div>
+            <div><dt>Disk</dt><dd>{bytes(stats.disk.used)} of {bytes(stats.disk.total)} ({bytes(stats.disk.free)} free)</dd></div>
+            <div><dt>Uptime</dt><dd>{duration(stats.uptime)}</dd></div>
+          </dl>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ServicesCard() {
+  const services = useResource<{ services: Service[] }>('/api/services', 10_000);
+  const [logsOf, setLogsOf] = useState<string>();
+  const [error, setError] = useState<string>();
+  if (services.unavailable) return <section class="card"><h2>Services</h2><Unavailable feature="Services" /></section>;
+  return (
+    <section class="card" aria-labelledby="services-title">
+      <h2 id="services-title">Services</h2>
+      <ErrorText message={services.error ?? error} />
+      {!services.data ? <Loading /> : (
+        <div class="table-wrap">
+          <table>
+            <thead><tr><th scope="col">Service</th><th scope="col">Status</th><th scope="col">Uptime</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {services.data.services.map((s) => (
+                <tr key={s.name}>
+                  <th scope="row">{s.name}</th>
+                  <td><span class={`badge badge-${s.status}`}>{s.status}</span></td>
+                  <td>{s.uptime || '—'}</td>
+                  <td class="actions">
+                    {ACTIONS.filter((a) => !(s.name === 'panel' && a === 'stop')).map((a) => (
+                      <Action key={a} label={`${a} ${s.name}`} onError={setError}
+                        confirm={a === 'stop' || a === 'restart' ? `${a[0]!.toUpperCase()}${a.slice(1)} ${s.name}?` : undefined}
+                        run={async () => { await api('POST', `/api/services/${encodeURIComponent(s.name)}/${a}`); await services.reload(); }}>{a}</Action>
+                    ))}
+                    <button type="button" class="btn" aria-label={`Logs of ${s.name}`} onClick={() => setLogsOf(s.name)}>logs</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {logsOf && <LogViewer service={logsOf} onClose={() => setLogsOf(undefined)} />}
+    </section>
+  );
+}
+
+export function DashboardPage() {
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <StatsCard />
+      <ServicesCard />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Field } from '../components/field.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { Copyable, QrCode } from '../components/secret.tsx';
+import { useForm } from '../form.ts';
+import { useResource } from '../resource.ts';
+
+interface Setup { otpauthUri?: string; uri?: string; secret?: string; manualKey?: string }
+
+function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; label: string; onDone(): Promise<void> }) {
+  const form = useForm({ code: '' });
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      await api('POST', `/api/settings/2fa/${action}`, { code: form.values.code.trim() });
+      form.reset();
+      await onDone();
+    }); }}>
+      <ErrorText message={form.error} />
+      <Field label={`${label}: 6-digit code`} value={form.values.code} onInput={(v) => form.set('code', v)} error={form.fieldErrors.code} inputMode="numeric" autoComplete="one-time-code" required />
+      <Submit busy={form.busy}>{label}</Submit>
+    </form>
+  );
+}
+
+export function SettingsPage() {
+  const status = useResource<{ enabled: boolean }>('/api/settings/2fa');
+  const [setup, setSetup] = useState<Setup>();
+  if (status.unavailable) return <><h1>Settings</h1><Unavailable feature="Admin two-factor authentication" /></>;
+  const uri = setup?.otpauthUri ?? setup?.uri;
+  const secret = setup?.secret ?? setup?.manualKey;
+  return (
+    <>
+      <h1>Settings</h1>
+      <section class="card" aria-labelledby="twofa-title">
+        <h2 id="twofa-title">Two-factor authentication for admins</h2>
+        <ErrorText message={status.error} />
+        {!status.data ? <Loading /> : status.data.enabled ? (
+          <>
+            <Note kind="ok">Two-factor authentication is on. The IP-address panel is off while it is on.</Note>
+            <CodeForm action="disable" label="Turn off" onDone={status.reload} />
+          </>
+        ) : (
+          <>
+            <p>Adds a 6-digit code from an authenticator app to your client certificate. Turning it on disables the IP-address panel.</p>
+            <Action kind="primary" run={async () => setSetup(await api<Setup>('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action>
+            {uri && (
+              <>
+                <Note kind="warn">Scan the code with your authenticator app, then confirm with a code from it.</Note>
+                <QrCode text={uri} label="Admin TOTP QR code" />
+                {secret && <Copyable label="Secret key" text={secret} />}
+                <CodeForm action="confirm" label="Confirm" onDone={async () => { setSetup(undefined); await status.reload(); }} />
+              </>
+            )}
+          </>
+        )}
+      </section>
+    </>
+  );
+}

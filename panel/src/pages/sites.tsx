@@ -1,0 +1,97 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Check, Field, Select } from '../components/field.tsx';
+import { FileBrowser } from '../components/file-browser.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { Table } from '../components/table.tsx';
+import { useForm } from '../form.ts';
+import { bytes } from '../format.ts';
+import { useResource } from '../resource.ts';
+
+interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
+interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }
+
+const enc = encodeURIComponent;
+
+function CreateSite({ onDone }: { onDone(): Promise<void> }) {
+  const form = useForm({ name: '', type: 'managed', customDomain: '', spaMode: false, autheliaProtected: false });
+  const [message, setMessage] = useState<string>();
+  return (
+    <form class="card" aria-labelledby="new-site" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const { customDomain, ...rest } = form.values;
+      const made = await api<{ message?: string }>('POST', '/api/sites', { ...rest, name: rest.name.trim(), ...(rest.type === 'custom' ? { customDomain: customDomain.trim() } : {}) });
+      setMessage(made.message);
+      form.reset();
+      await onDone();
+    }); }}>
+      <h2 id="new-site">New site</h2>
+      <ErrorText message={form.error} />
+      {message && <Note>{message}</Note>}
+      <div class="grid">
+        <Field label="Name" value={form.values.name} onInput={(v) => form.set('name', v)} error={form.fieldErrors.name} hint="Managed sites live at <name>.<domain>" required />
+        <Select label="Type" value={form.values.type} options={['managed', 'custom']} onChange={(v) => form.set('type', v)} />
+        {form.values.type === 'custom' && <Field label="Custom domain" value={form.values.customDomain} onInput={(v) => form.set('customDomain', v)} error={form.fieldErrors.customDomain} required />}
+      </div>
+      <Check label="Single-page app (unknown paths serve index.html)" checked={form.values.spaMode} onChange={(v) => form.set('spaMode', v)} />
+      <Check label="Protect with the authentication portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)} />
+      <Submit busy={form.busy}>Create site</Submit>
+    </form>
+  );
+}
+
+function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> }) {
+  const form = useForm({ spaMode: site.spaMode, autheliaProtected: site.autheliaProtected, allowedUsers: (site.allowedUsers ?? []).join(', ') });
+  const [message, setMessage] = useState<string>();
+  return (
+    <form class="card" aria-labelledby="site-settings" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const allowedUsers = form.values.allowedUsers.split(',').map((u) => u.trim()).filter(Boolean);
+      const r = await api<{ message?: string }>('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
+      setMessage(r.message ?? 'Saved.');
+      await onDone();
+    }); }}>
+      <h3 id="site-settings">Settings of {site.name}</h3>
+      <ErrorText message={form.error} />
+      {message && <Note kind="ok">{message}</Note>}
+      <Check label="Single-page app" checked={form.values.spaMode} onChange={(v) => form.set('spaMode', v)} />
+      <Check label="Protected by the portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)} />
+      <Field label="Allowed users" value={form.values.allowedUsers} onInput={(v) => form.set('allowedUsers', v)} error={form.fieldErrors.allowedUsers} hint="Comma-separated usernames; empty allows every signed-in user" />
+      <Submit busy={form.busy}>Save settings</Submit>
+    </form>
+  );
+}
+
+export function SitesPage() {
+  const list = useResource<{ sites: Site[] }>('/api/sites');
+  const [open, setOpen] = useState<{ id: string; view: 'files' | 'settings' }>();
+  const [dns, setDns] = useState<DnsAnswer>();
+  const [error, setError] = useState<string>();
+  if (list.unavailable) return <><h1>Sites</h1><Unavailable feature="Static sites" /></>;
+  const sites = list.data?.sites ?? [];
+  const selected = sites.find((s) => s.id === open?.id);
+  return (
+    <>
+      <h1>Sites</h1>
+      <CreateSite onDone={list.reload} />
+      <section class="card" aria-labelledby="site-list">
+        <h2 id="site-list">Sites</h2>
+        <ErrorText message={list.error ?? error} />
+        {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
+        {!list.data ? <Loading /> : (
+          <Table head={['Site', 'Type', 'Live', 'Size', 'Actions']} empty="No sites yet."
+            rows={sites.map((s) => [<a href={`https://${s.fqdn}`}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
+              <span class="actions">
+                <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'files' })}>Files</button>
+                <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'settings' })}>Settings</button>
+                {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`} onError={setError}
+                  run={async () => { setDns(await api<DnsAnswer>('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
+                <Action kind="danger" label={`Delete ${s.name}`} onError={setError} confirm={`Delete the site ${s.fqdn} and all its files?`}
+                  run={async () => { await api('DELETE', `/api/sites/${enc(s.id)}`); if (open?.id === s.id) setOpen(undefined); await list.reload(); }}>Delete</Action>
+              </span>])} />
+        )}
+      </section>
+      {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} />}
+      {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} />}
+    </>
+  );
+}

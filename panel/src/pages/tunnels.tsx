@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { api, describe } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Field } from '../components/field.tsx';
+import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
+import { Copyable } from '../components/secret.tsx';
+import { useForm } from '../form.ts';
+import { when } from '../format.ts';
+import { useResource } from '../resource.ts';
+
+interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
+interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
+interface PlistJson { plist: string; instructions: Record<string, string> }
+
+function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
+  const form = useForm({ subdomain: '', port: '', description: '' });
+  return (
+    <form class="card" aria-labelledby="new-tunnel" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const port = /^\d+$/.test(form.values.port.trim()) ? Number(form.values.port.trim()) : form.values.port;
+      await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
+      form.reset();
+      await onCreated();
+    }); }}>
+      <h2 id="new-tunnel">New tunnel</h2>
+      <ErrorText message={form.error} />
+      <div class="grid">
+        <Field label="Subdomain" value={form.values.subdomain} onInput={(v) => form.set('subdomain', v)} error={form.fieldErrors.subdomain} required />
+        <Field label="Local port" value={form.values.port} onInput={(v) => form.set('port', v)} error={form.fieldErrors.port} inputMode="numeric" hint="1024 to 65535, on the client machine" required />
+        <Field label="Description" value={form.values.description} onInput={(v) => form.set('description', v)} error={form.fieldErrors.description} />
+      </div>
+      <Submit busy={form.busy}>Create tunnel</Submit>
+    </form>
+  );
+}
+
+function AgentSetup() {
+  const [config, setConfig] = useState<AgentConfig>();
+  const [plist, setPlist] = useState<PlistJson>();
+  const [error, setError] = useState<string>();
+  async function load() {
+    setError(undefined);
+    try {
+      const [c, p] = await Promise.all([api<AgentConfig>('GET', '/api/tunnels/agent-config'), api<PlistJson>('GET', '/api/tunnels/mac-plist?format=json')]);
+      setConfig(c);
+      setPlist(p);
+    } catch (e) {
+      setError(describe(e));
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="agent-setup">
+      <h2 id="agent-setup">Tunnel client setup</h2>
+      <p>The client machine runs chisel with these arguments; enabled tunnels only.</p>
+      <button type="button" class="btn" onClick={load}>{config ? 'Refresh client setup' : 'Show client setup'}</button>
+      <ErrorText message={error} />
+      {config && (
+        <>
+          <h3>chisel arguments</h3>
+          <Copyable label="chisel arguments" text={config.chiselArgs.join(' ')} />
+          {config.env && Object.entries(config.env).map(([k, v]) => <Copyable key={k} label={`Environment ${k}`} text={`${k}=${v}`} />)}
+          <p class="muted">Server {config.chiselServerUrl}; {config.tunnels.length} enabled tunnel(s).</p>
+        </>
+      )}
+      {plist && (
+        <>
+          <h3>macOS (launchd)</h3>
+          <p><a class="btn" href="/api/tunnels/mac-plist" download>Download the plist</a></p>
+          <dl class="instructions">
+            {Object.entries(plist.instructions).map(([k, v]) => <div key={k}><dt>{k}</dt><dd><Copyable label={`${k} instruction`} text={v} /></dd></div>)}
+          </dl>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function TunnelsPage() {
+  const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
+  const [error, setError] = useState<string>();
+  if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;
+  return (
+    <>
+      <h1>Tunnels</h1>
+      <CreateTunnel onCreated={list.reload} />
+      <section class="card" aria-labelledby="tunnel-list">
+        <h2 id="tunnel-list">Tunnels</h2>
+        <ErrorText message={list.error ?? error} />
+        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (
+          <div class="table-wrap">
+            <table>
+              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+              <tbody>
+                {list.data.tunnels.map((t) => (
+                  <tr key={t.id}>
+                    <th scope="row"><a href={`https://${t.fqdn}`}>{t.fqdn}</a></th>
+                    <td>{t.port}</td>
+                    <td>{t.description || '—'}</td>
+                    <td><span class={`badge ${t.enabled ? 'badge-active' : 'badge-inactive'}`}>{t.enabled ? 'enabled' : 'disabled'}</span></td>
+                    <td>{when(t.createdAt)}</td>
+                    <td class="actions">
+                      <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError}
+                        run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await list.reload(); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
+                      <Action kind="danger" label={`Delete ${t.subdomain}`} onError={setError} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`}
+                        run={async () => { await api('DELETE', `/api/tunnels/${t.id}`); await list.reload(); }}>Delete</Action>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <AgentSetup />
+    </>
+  );
+}

@@ -1,0 +1,249 @@
+// The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
+// COMPLETED, a tunnel, the tickets page, and axe-core on every page.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { timed } from '../helpers/timeout.ts';
+import { openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+
+const s = suite('browser: the panel on the sandbox (chromium)');
+let panel: PanelServer;
+let browser: Browser;
+
+s.before(async () => {
+  panel = await startPanel();
+  browser = await openBrowser();
+});
+
+s.after(async () => {
+  await browser?.close();
+  await panel?.stop();
+});
+
+s.after.each(() => {
+  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+});
+
+async function expectAccessible(name: string) {
+  await screenshot(browser.page, name);
+  const violations = await seriousViolations(browser.page);
+  assert.equal(violations, [], `axe on ${name}`);
+}
+
+s('onboarding: field errors from details.issues, DNS results, live provisioning, credentials shown once', timed(90_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { name: 'Set up this relay' }).waitFor();
+  await expectAccessible('onboarding-domain');
+
+  await page.getByLabel('Domain').fill('https://relay.example.com');
+  await page.getByLabel('Email').fill('ops@example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // The server's own message for this field, next to it.
+  const fieldError = page.locator('.field-error');
+  await fieldError.first().waitFor();
+  assert.ok((await fieldError.count()) >= 1);
+  assert.equal(await page.getByLabel('Domain').getAttribute('aria-invalid'), 'true');
+
+  await page.getByLabel('Domain').fill('relay.example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Check DNS' }).click();
+  const table = page.locator('table', { hasText: 'Wildcard' });
+  await table.waitFor();
+  assert.match(await table.innerText(), /relay\.example\.com[\s\S]*127\.0\.0\.1[\s\S]*OK/);
+  await expectAccessible('onboarding-dns');
+
+  await page.getByRole('button', { name: 'Continue to provisioning' }).click();
+  await page.getByRole('button', { name: 'Start provisioning' }).click();
+  await page.getByRole('heading', { name: 'Provisioning complete' }).waitFor({ timeout: 60_000 });
+  const password = await page.getByLabel('Password', { exact: true }).innerText();
+  const username = await page.getByLabel('Username', { exact: true }).innerText();
+  assert.is(username, 'admin');
+  assert.match(password, /^\S{20}$/);
+  assert.ok(await page.getByText('shown only once').isVisible());
+  await expectAccessible('onboarding-complete');
+
+  const status = await panel.call('GET', '/api/onboarding/status');
+  assert.is(status.body.status, 'COMPLETED');
+  await page.getByRole('button', { name: /open the panel/ }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}));
+
+s('tunnels: create one, see it listed, disable and enable it, and the client setup', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Tunnels' }).click();
+  await page.getByLabel('Subdomain').fill('grafana');
+  await page.getByLabel('Local port').fill('3000');
+  await page.getByLabel('Description').fill('dashboards');
+  await page.getByRole('button', { name: 'Create tunnel' }).click();
+  await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
+  const listed = await panel.call('GET', '/api/tunnels');
+  assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
+  await screenshot(page, 'tunnels-list');
+
+  // The same port again: the server's message is shown.
+  await page.getByLabel('Subdomain').fill('other');
+  await page.getByLabel('Local port').fill('3000');
+  await page.getByRole('button', { name: 'Create tunnel' }).click();
+  await page.getByText('Port 3000 is already in use by another tunnel').waitFor();
+
+  await page.getByRole('button', { name: 'Disable grafana' }).click();
+  await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, false);
+  await page.getByRole('button', { name: 'Enable grafana' }).click();
+  await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, true);
+
+  await page.getByRole('button', { name: 'Show client setup' }).click();
+  await page.getByLabel('chisel arguments').waitFor();
+  assert.match(await page.getByLabel('chisel arguments').innerText(), /R:127\.0\.0\.1:3000:127\.0\.0\.1:3000/);
+  await expectAccessible('tunnels');
+}));
+
+s('tunnels: delete asks first', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('button', { name: 'Delete grafana' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 1);
+  await page.getByRole('button', { name: 'Delete grafana' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No tunnels yet.').waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
+}));
+
+s('keyboard: skip link, navigation, a form submitted with Enter, Escape cancels a confirmation', timed(30_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Dashboard');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Tunnels');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Tunnels' }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'main');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent), 'Subdomain');
+  await page.keyboard.type('kbd');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('4000');
+  await page.keyboard.press('Enter');
+  await page.getByRole('rowheader', { name: 'kbd.relay.example.com' }).waitFor();
+
+  await page.getByRole('button', { name: 'Delete kbd' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').waitFor();
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 1);
+  await page.getByRole('button', { name: 'Delete kbd' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Shift+Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Yes, continue');
+  await page.keyboard.press('Enter');
+  await page.getByText('No tunnels yet.').waitFor();
+  assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
+}));
+
+s('tickets: a scope registered through the API shows up live', timed(30_000, async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Tickets' }).click();
+  await page.getByText('No scopes registered.').waitFor();
+  const registered = await panel.call('POST', '/api/tickets/scopes', {
+    name: 'backup', version: '1.0.0', description: 'Backups between agents',
+    scopes: [{ name: 'backup:run', description: 'Run a backup', instanceScoped: true }],
+    transport: { strategies: ['tunnel'], preferred: 'tunnel', port: 0, protocol: 'wss' },
+  });
+  assert.is(registered.status, 201);
+  // No reload: the page refreshes itself.
+  await page.getByRole('rowheader', { name: 'backup' }).waitFor({ timeout: 12_000 });
+  assert.match(await page.getByRole('row', { name: /backup/ }).innerText(), /backup:run/);
+  await expectAccessible('tickets');
+}));
+
+s('a 401 2fa_required asks for the code, sends it to /api/settings/2fa/verify, and retries the request', timed(30_000, async () => {
+  const { page } = browser;
+  // The 2FA API is on another branch: the browser plays it, the tunnel list comes from the server.
+  let verified = false;
+  const codes: string[] = [];
+  await page.route('**/api/tunnels', (route) => (verified ? route.continue() : route.fulfill({ status: 401, json: { error: '2fa_required' } })));
+  await page.route('**/api/settings/2fa/verify', (route) => {
+    const { code } = route.request().postDataJSON() as { code: string };
+    codes.push(code);
+    verified = code === '123456';
+    return route.fulfill(verified ? { status: 200, json: { verified: true } } : { status: 401, json: { error: 'Invalid TOTP code' } });
+  });
+  try {
+    await page.goto(`${panel.url}/tunnels`);
+    const prompt = page.getByRole('dialog', { name: 'Two-factor code' });
+    await prompt.waitFor();
+    await expectAccessible('twofa-prompt');
+    await prompt.getByLabel('Code').fill('000000');
+    await prompt.getByRole('button', { name: 'Verify' }).click();
+    await prompt.getByText('Invalid TOTP code').waitFor();
+    await prompt.getByLabel('Code').fill('123456');
+    await prompt.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('No tunnels yet.').waitFor();
+    assert.not.ok(await prompt.isVisible());
+    assert.equal(codes, ['000000', '123456']);
+  } finally {
+    await page.unrouteAll();
+  }
+}));
+
+s('a request in flight shows the progress line', timed(30_000, async () => {
+  const { page } = browser;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/tickets/scopes', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(`${panel.url}/tickets`);
+    await page.locator('.progress.active').waitFor();
+    assert.is(await page.locator('.progress [role=status], .progress[role=status]').first().innerText(), 'Working…');
+    release();
+    await page.locator('.progress.active').waitFor({ state: 'detached' });
+  } finally {
+    release();
+    await page.unrouteAll();
+  }
+}));
+
+s('every page renders without a serious axe violation', timed(90_000, async () => {
+  const { page } = browser;
+  const pages: [string, string][] = [
+    ['/', 'Dashboard'], ['/tunnels', 'Tunnels'], ['/sites', 'Sites'], ['/users', 'Users'], ['/certs', 'Certificates and agents'],
+    ['/tickets', 'Tickets'], ['/plugins', 'Plugins'], ['/settings', 'Settings'], ['/no-such-page', 'Page not found'],
+  ];
+  for (const [path, heading] of pages) {
+    await page.goto(panel.url + path);
+    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('Loading'));
+    await expectAccessible(`page${path === '/' ? '-dashboard' : path.replace(/\//g, '-')}`);
+  }
+  // Features whose API is not on this server say so instead of failing.
+  for (const [path, feature] of [['/users', 'Users'], ['/plugins', 'Plugins']]) {
+    const missing = (await panel.call('GET', path === '/users' ? '/api/users' : '/api/plugins')).status === 404;
+    if (!missing) continue;
+    await page.goto(panel.url + path);
+    await page.getByText(`${feature}: not available on this server yet.`).waitFor();
+  }
+  // Readable on a phone: nothing wider than the screen (tables scroll inside their own box).
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/', '/tunnels', '/tickets', '/certs']) {
+    await page.goto(panel.url + path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} fits a phone`);
+    await screenshot(page, `phone${path === '/' ? '-dashboard' : path.replace(/\//g, '-')}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
+
+  await page.goto(`${panel.url}/invite/${'ab'.repeat(32)}`);
+  await page.getByRole('heading', { name: 'Invitation' }).waitFor();
+  await page.locator('.error, form').first().waitFor();
+  await expectAccessible('invite');
+}));
+
+s.run();
