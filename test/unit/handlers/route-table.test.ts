@@ -54,7 +54,7 @@ s('public locations: exact for static paths, the static part for parameterized o
   const stub = (path: string, isPublic = true) => ({ kind: 'http', method: 'GET', path, access: { ...access, public: isPublic }, handle: () => new Response() }) as AnyRoute;
   assert.equal(publicLocations([stub('/api/health'), stub('/api/invite/:token'), stub('/api/invite/:token/accept'), stub('/api/tunnels', false)]), {
     exact: ['/api/health'],
-    prefix: ['/api/invite/', '/invite/'],
+    prefix: ['/api/invite/', '/assets/', '/invite/'],
   });
   assert.throws(() => publicLocations([stub('/api/:plugin')]), /would open all of \/api\//);
 });
