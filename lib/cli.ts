@@ -1,6 +1,10 @@
+import { isCommand, runCommand } from './install/main.ts';
 import { start } from './main.ts';
 
-// Entry point of the bundle: `node dist/server.mjs [--config <file>]`.
+// Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
+// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install).
+const [command, ...rest] = process.argv.slice(2);
+if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!));
 try {
   const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
   const mode = running.app.services.mode;

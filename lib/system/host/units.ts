@@ -1,6 +1,6 @@
 // systemd unit files for the programs the panel installs.
 
-function renderUnit(o: { description: string; execStart: string; hardening: string[] }): string {
+export function renderUnit(o: { description: string; execStart: string; hardening: string[]; noNewPrivileges?: boolean }): string {
   return `# managed by relay-panel
 [Unit]
 Description=${o.description}
@@ -11,8 +11,7 @@ Wants=network-online.target
 ExecStart=${o.execStart}
 Restart=always
 RestartSec=2
-NoNewPrivileges=true
-${o.hardening.join('\n')}${o.hardening.length ? '\n' : ''}
+${o.noNewPrivileges === false ? '' : 'NoNewPrivileges=true\n'}${o.hardening.join('\n')}${o.hardening.length ? '\n' : ''}
 [Install]
 WantedBy=multi-user.target
 `;

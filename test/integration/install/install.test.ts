@@ -1,0 +1,267 @@
+// The installer against the loopback harness (fake systemd): every path under a temp prefix, nginx
+// on a free port for the IP panel, a real system user (root only), the panel started as that user
+// by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
+// upgrade with rollback, doctor and uninstall.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, cp, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { withTimeout } from '../../helpers/timeout.ts';
+import { startInfra, type Infra } from '../../infra/harness.ts';
+// @ts-expect-error plain JS build script
+import { bundle } from '../../../build/build.mjs';
+// @ts-expect-error plain JS build script
+import { release } from '../../../build/release.mjs';
+
+interface Ctx {
+  infra: Infra;
+  dir: string;
+  prefix: string;
+  user: string;
+  releaseDir: string;
+  version: string;
+  systemFile: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const s = suite<Ctx>('install (fake systemd)', {} as Ctx);
+/** the P12 password the first install printed */
+let password = '';
+const fakeSystemctl = fileURLToPath(new URL('./fake-panel-systemctl.mjs', import.meta.url));
+const isRoot = process.getuid?.() === 0;
+
+interface Run {
+  code: number;
+  events: Array<Record<string, unknown>>;
+  stderr: string;
+}
+
+function relay(ctx: Ctx, serverFile: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [serverFile, ...args, '--prefix', ctx.prefix, '--user', ctx.user, '--system-config', ctx.systemFile, '--json'],
+      { env: ctx.env, timeout: 90_000 }, (error, stdout, stderr) => {
+        const events = stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, events, stderr });
+      });
+  });
+}
+
+const install = (ctx: Ctx) => relay(ctx, join(ctx.releaseDir, 'server.mjs'),
+  ['install', '--ip', '127.0.0.1', '--no-harden', '--no-packages', '--no-downloads', '--health-timeout', '20']);
+const step = (run: Run, name: string) => run.events.find((e) => e.step === name);
+
+function ipPanel(ctx: Ctx, path: string, client?: { pfx: Buffer; passphrase: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: ctx.infra.ports.ipPanel, path, rejectUnauthorized: false, agent: false, ...client }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** sha256 of every regular file below the roots, logs left out. */
+async function checksums(roots: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (path: string): Promise<void> => {
+    const st = await lstat(path).catch(() => null);
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of await readdir(path)) if (name !== 'logs' && !name.endsWith('.log')) await walk(join(path, name));
+    } else if (st.isSymbolicLink()) out.set(path, `-> ${await readlink(path)}`);
+    else if (st.isFile()) out.set(path, createHash('sha256').update(await readFile(path)).digest('hex'));
+  };
+  for (const root of roots) await walk(root);
+  return out;
+}
+
+s.before(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-install-'));
+  await chmod(ctx.dir, 0o755); // the panel user must reach its release and configuration
+  ctx.prefix = join(ctx.dir, 'root');
+  ctx.user = `rpt${randomBytes(4).toString('hex')}`;
+  await bundle({ outfile: join(ctx.dir, 'build', 'server.mjs'), quiet: true });
+  ({ outDir: ctx.releaseDir, version: ctx.version } = await release({ serverFile: join(ctx.dir, 'build', 'server.mjs'), outDir: join(ctx.dir, 'release'), quiet: true }));
+  ctx.infra = await startInfra();
+  const system = ctx.infra.systemConfig({ binaries: { systemctl: fakeSystemctl } });
+  ctx.systemFile = join(ctx.dir, 'system.json');
+  await writeFile(ctx.systemFile, JSON.stringify(system));
+  ctx.env = {
+    ...process.env,
+    FAKE_SYSTEMD_STATE: join(ctx.dir, 'systemd-state.json'),
+    FAKE_PANEL_UNIT: system.units.panel,
+    FAKE_PANEL_USER: ctx.user,
+    FAKE_PANEL_SERVER: join(ctx.prefix, 'opt/relay-panel/current/server.mjs'),
+    FAKE_PANEL_CONFIG: join(ctx.prefix, 'etc/relay-panel/config.json'),
+    FAKE_PANEL_PIDFILE: join(ctx.dir, 'panel.pid'),
+    FAKE_PANEL_LOG: join(ctx.dir, 'panel.log'),
+  };
+});
+
+s.after(async (ctx) => {
+  // the panel process and the user, whatever the tests reached
+  execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env, stdio: 'ignore' });
+  try {
+    execFileSync('/usr/sbin/userdel', [ctx.user], { stdio: 'ignore' });
+  } catch {
+    // removed by the uninstall test
+  }
+  await ctx.infra?.stop();
+  await rm(ctx.dir, { recursive: true, force: true });
+});
+
+s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules and unit, and starts the panel', (ctx) =>
+  withTimeout('install', 120_000, async () => {
+    if (!isRoot) throw new Error('the install tests create a system user: run them as root');
+    const run = await install(ctx);
+    assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
+    const names = run.events.map((e) => e.step);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'ip-vhost', 'privileges', 'units', 'harden', 'start', 'health', 'summary']);
+    assert.is(step(run, 'health')!.status, 'done');
+    assert.is(step(run, 'harden')!.status, 'skipped');
+    const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
+    const config = await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
+    assert.is(config.mode & 0o777, 0o600);
+    assert.is(config.uid, uid);
+    const p12 = await stat(join(ctx.prefix, 'root/relay-panel-admin.p12'));
+    assert.is(p12.mode & 0o777, 0o600);
+    assert.is(p12.uid, 0);
+    assert.is((await stat(join(ctx.prefix, 'var/lib/relay-panel'))).mode & 0o777, 0o700);
+    const unit = await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel.service'), 'utf8');
+    assert.match(unit, `User=${ctx.user}\n`);
+    assert.match(unit, 'ProtectSystem=strict');
+    assert.match(unit, join(ctx.prefix, 'opt/relay-panel/current/server.mjs'));
+    assert.match(await readFile(join(ctx.prefix, 'etc/sudoers.d/relay-panel'), 'utf8'), `${ctx.user} ALL=(root) NOPASSWD:`);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    const summary = step(run, 'summary')!;
+    assert.type(summary.p12Password, 'string');
+    password = String(summary.p12Password);
+    assert.match(String(summary.url), `https://127.0.0.1:${ctx.infra.ports.ipPanel}`);
+    // the panel really runs as the new user
+    const pid = (await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8')).trim();
+    assert.is((await stat(`/proc/${pid}`)).uid, uid);
+  }),
+);
+
+s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', (ctx) =>
+  withTimeout('mtls', 20_000, async () => {
+    const pfx = await readFile(join(ctx.prefix, 'root/relay-panel-admin.p12'));
+    const res = await ipPanel(ctx, '/api/onboarding/status', { pfx, passphrase: password });
+    assert.is(res.status, 200, res.body);
+    assert.equal(JSON.parse(res.body), { status: 'FRESH', domain: null, email: null });
+  }),
+);
+
+s('without a certificate health answers and everything else is 496 with the help page', (ctx) =>
+  withTimeout('no cert', 20_000, async () => {
+    const health = await ipPanel(ctx, '/api/health');
+    assert.is(health.status, 200);
+    assert.equal(JSON.parse(health.body), { status: 'ok' });
+    for (const path of ['/api/onboarding/status', '/', '/api/tunnels']) {
+      const res = await ipPanel(ctx, path);
+      assert.is(res.status, 496, path);
+      assert.match(res.body, /certificate/i, path);
+    }
+  }),
+);
+
+s('a second install changes no file (logs aside) and makes no new CA, certificate or secret', (ctx) =>
+  withTimeout('idempotent', 120_000, async () => {
+    const roots = [ctx.prefix, ctx.infra.dir];
+    const before = await checksums(roots);
+    const run = await install(ctx);
+    assert.is(run.code, 0, run.stderr);
+    const changed = run.events.filter((e) => e.status === 'changed').map((e) => e.step);
+    assert.equal(changed, []);
+    assert.not.ok(step(run, 'summary')!.p12Password);
+    const after = await checksums(roots);
+    const differing = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k) && !k.startsWith(ctx.infra.dir + '/run'));
+    assert.equal(differing, []);
+  }),
+);
+
+s('an interrupted install resumes: missing unit, sudo rules and vhost link come back, the CA stays', (ctx) =>
+  withTimeout('resume', 120_000, async () => {
+    const ca = await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8');
+    const unitFile = join(ctx.infra.dir, 'systemd', 'relay-panel.service');
+    const sudoers = join(ctx.prefix, 'etc/sudoers.d/relay-panel');
+    const link = join(ctx.infra.nginxPrefix, 'sites-enabled', 'relay-ip-panel.conf');
+    for (const f of [unitFile, sudoers, link]) await rm(f);
+    const run = await install(ctx);
+    assert.is(run.code, 0, run.stderr);
+    for (const f of [unitFile, sudoers, link]) await stat(f);
+    assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['ip-vhost', 'privileges', 'units']);
+  }),
+);
+
+s('a failed upgrade rolls back to the previous release, which answers again', (ctx) =>
+  withTimeout('upgrade', 90_000, async () => {
+    const broken = join(ctx.dir, 'release-broken');
+    await cp(ctx.releaseDir, broken, { recursive: true });
+    await writeFile(join(broken, 'VERSION'), '9.9.9-broken\n');
+    await writeFile(join(broken, 'server.mjs'), `const [c] = process.argv.slice(2);
+if (c === 'upgrade') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
+else process.exit(1);\n`);
+    const run = await relay(ctx, join(broken, 'server.mjs'), ['upgrade', '--health-timeout', '3']);
+    assert.is(run.code, 1, JSON.stringify(run.events));
+    const health = step(run, 'health')!;
+    assert.is(health.status, 'failed');
+    assert.match(String(health.message), `rolled back to releases/${ctx.version}, which answers`);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('a working upgrade switches the release and keeps configuration and data', (ctx) =>
+  withTimeout('upgrade ok', 90_000, async () => {
+    const next = join(ctx.dir, 'release-next');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-next\n`);
+    const config = await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8');
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
+    assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('doctor passes on the running box and names a stopped panel with its fix', (ctx) =>
+  withTimeout('doctor', 60_000, async () => {
+    const server = join(ctx.releaseDir, 'server.mjs');
+    const ok = await relay(ctx, server, ['doctor']);
+    assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
+    assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
+    execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
+    const bad = await relay(ctx, server, ['doctor']);
+    assert.is(bad.code, 1);
+    const failed = bad.events.filter((e) => e.status === 'failed');
+    assert.equal(failed.map((e) => e.step), ['units', 'ports']);
+    assert.match(String(failed[0]!.fix), 'systemctl restart relay-panel');
+  }),
+);
+
+s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data', (ctx) =>
+  withTimeout('uninstall', 60_000, async () => {
+    const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.prefix, 'etc/sudoers.d/relay-panel'),
+      join(ctx.prefix, 'opt/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
+      assert.is(await stat(gone).catch(() => null), null, gone);
+    }
+    assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
+    await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
+    await stat(join(ctx.prefix, 'var/lib/relay-panel'));
+  }),
+);
+
+s.run();
