@@ -255,7 +255,8 @@ async function privileges(inst: Installation): Promise<Outcome> {
 async function units(inst: Installation, state: InstallState): Promise<Outcome> {
   const { system, layout: l, options } = inst;
   const dirs = panelDirectories(inst);
-  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, dirname(system.nginx.errorLog)];
+  // sudo's timestamps and nginx's error log are written by the whitelisted commands, which share the panel's mounts
+  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, dirname(system.nginx.errorLog), '/run/sudo'];
   const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable });
   // chisel's and Authelia's units and binaries are root's: the panel only enables them
   const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile });
@@ -281,6 +282,9 @@ async function harden(inst: Installation): Promise<Outcome> {
     for (const port of [22, p.http, p.https, p.ipPanel]) await inst.run(TOOLS.ufw, ['allow', `${port}/tcp`]);
     await inst.run(TOOLS.ufw, ['--force', 'enable']);
     done.push(`ufw allows 22, ${p.http}, ${p.https}, ${p.ipPanel}`);
+  }
+  if (!(await pathExists(TOOLS.fail2ban))) {
+    return { status: 'warning', message: [...done, 'fail2ban is not installed'].join('; '), fix: 'apt-get install fail2ban and run install again' };
   }
   const jail = '# managed by relay-panel\n[sshd]\nenabled = true\n\n[nginx-http-auth]\nenabled = true\n';
   if (await writeIfChanged(inst.layout.fail2banJail, jail, 0o644)) await inst.run(inst.system.binaries.systemctl, ['restart', 'fail2ban']);

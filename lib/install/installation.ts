@@ -21,6 +21,7 @@ export const TOOLS = {
   sudo: '/usr/bin/sudo',
   visudo: '/usr/sbin/visudo',
   ufw: '/usr/sbin/ufw',
+  fail2ban: '/usr/bin/fail2ban-client',
 };
 
 export interface Installation {

@@ -21,14 +21,15 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       // sudo (the whitelisted command lines) needs setuid, so NoNewPrivileges stays off for the
       // panel only; the rest of the sandbox still applies
       'ProtectSystem=strict',
-      `ReadWritePaths=${o.writable.join(' ')}`,
+      // `-`: a directory that does not exist yet must not stop the panel from starting
+      `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`,
       'ProtectHome=true',
       'PrivateTmp=true',
       'PrivateDevices=true',
       'ProtectKernelTunables=true',
       'ProtectKernelModules=true',
       'ProtectControlGroups=true',
-      'RestrictSUIDSGID=false',
+      'RestrictSUIDSGID=true',
       'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK',
       'LockPersonality=true',
       'UMask=0027',
