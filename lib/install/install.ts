@@ -18,7 +18,7 @@ import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from './ho
 import { TOOLS, type Installation } from './installation.ts';
 import { renderPanelUnit } from './panel-unit.ts';
 import { privilegedCommands, renderSudoers, renderWrapper } from './privileges.ts';
-import type { Reporter, StepStatus } from './report.ts';
+import { reportedError, type Reporter, type StepStatus } from './report.ts';
 
 interface Outcome {
   status: StepStatus;
@@ -60,7 +60,7 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     } catch (e) {
       const fix = e instanceof InstallError ? e.fix : 'fix the cause and run install again: finished steps are kept';
       report.step({ step: name, status: 'failed', message: (e as Error).message, ...(fix ? { fix } : {}) });
-      throw e;
+      throw reportedError(e as Error);
     }
     report.step({ step: name, ...outcome });
   }

@@ -3,7 +3,8 @@ import { doctor } from './doctor.ts';
 import { install } from './install.ts';
 import { openInstallation } from './installation.ts';
 import { parseCommandOptions, USAGE } from './options.ts';
-import { createReporter } from './report.ts';
+import { createReporter, wasReported } from './report.ts';
+import { InstallError } from './host-checks.ts';
 import { uninstall } from './uninstall.ts';
 import { upgrade } from './upgrade.ts';
 
@@ -32,8 +33,10 @@ export async function runCommand(command: Command, argv: string[], serverFile: s
     else return (await doctor(inst, report)) ? 0 : 1;
     return 0;
   } catch (e) {
-    // the failed step was reported already; this names the command for logs and scripts
-    if (!options.json) process.stderr.write(`relay-panel ${command} failed: ${(e as Error).message}\n`);
+    if (!wasReported(e)) {
+      const fix = e instanceof InstallError ? e.fix : undefined;
+      report.step({ step: command, status: 'failed', message: (e as Error).message, ...(fix ? { fix } : {}) });
+    }
     return 1;
   }
 }

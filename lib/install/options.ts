@@ -25,11 +25,12 @@ export interface CommandOptions {
 }
 
 export const USAGE = `usage: relay-panel <command> [options]
-  install    [--ip ADDRESS] [--no-harden] [--json] [--prefix DIR] [--user NAME] [--no-packages] [--no-downloads] [--system-config FILE]
-  upgrade    [--json] [--prefix DIR] [--health-timeout SECONDS]   (run from the new release)
-  uninstall  [--purge] [--json] [--prefix DIR]
-  doctor     [--json] [--prefix DIR]
-  (no command) [--config FILE]   run the panel itself`;
+  install    [--ip ADDRESS] [--no-harden] [--no-packages] [--no-downloads] [--health-timeout SECONDS]   (as root)
+  upgrade    [--health-timeout SECONDS]   (run from the new release)
+  uninstall  [--purge]
+  doctor
+  every command: [--json] [--prefix DIR] [--user NAME] [--system-config FILE]
+  no command: [--config FILE]   run the panel itself`;
 
 export function parseCommandOptions(argv: string[], serverFile: string): CommandOptions {
   const { values } = parseArgs({

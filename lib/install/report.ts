@@ -32,3 +32,15 @@ export function createReporter(json: boolean, write: (line: string) => void = (l
     },
   };
 }
+
+const reported = new WeakSet<object>();
+
+/** Marks an error whose step already printed it, so the command does not print it twice. */
+export function reportedError<E extends Error>(error: E): E {
+  reported.add(error);
+  return error;
+}
+
+export function wasReported(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && reported.has(error);
+}

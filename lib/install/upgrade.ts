@@ -8,7 +8,7 @@ import { placeRelease } from './install.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { pointLink } from './files.ts';
-import type { Reporter } from './report.ts';
+import { reportedError, type Reporter } from './report.ts';
 
 export async function upgrade(inst: Installation, report: Reporter): Promise<void> {
   const { layout: l, system } = inst;
@@ -36,5 +36,5 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     step: 'health', status: 'failed', fix,
     message: `release ${version} did not answer /api/health; rolled back to ${previous}${back ? ', which answers' : ', which does not answer either'}`,
   });
-  throw new InstallError(`upgrade to ${version} rolled back`, fix);
+  throw reportedError(new InstallError(`upgrade to ${version} rolled back`, fix));
 }

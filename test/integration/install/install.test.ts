@@ -241,6 +241,20 @@ s('doctor passes on the running box and names a stopped panel with its fix', (ct
     const ok = await relay(ctx, server, ['doctor']);
     assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
     assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
+    // DNS for the domain, through the harness's dnsmasq (example.test -> 127.0.0.1, nothing else resolves)
+    const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
+    const original = await readFile(configFile, 'utf8');
+    try {
+      for (const [domain, ok] of [['example.test', true], ['elsewhere.invalid', false]] as const) {
+        await writeFile(configFile, JSON.stringify({ ...JSON.parse(original), domain }));
+        const dns = (await relay(ctx, server, ['doctor'])).events.filter((e) => e.step === 'dns');
+        assert.is(dns.length, 2);
+        assert.ok(dns.every((e) => e.status === (ok ? 'done' : 'failed')), JSON.stringify(dns));
+        if (!ok) assert.match(String(dns[0]!.fix), `create A records ${domain} and *.${domain} pointing to 127.0.0.1`);
+      }
+    } finally {
+      await writeFile(configFile, original);
+    }
     execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
     const bad = await relay(ctx, server, ['doctor']);
     assert.is(bad.code, 1);
