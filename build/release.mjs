@@ -41,17 +41,22 @@ async function releaseVersion(serverFile) {
   return `${pkg.version}-${hash}`;
 }
 
-export async function release({ serverFile = join(root, 'dist/server.mjs'), outDir = join(root, 'dist/release'), quiet = false } = {}) {
+export async function release({
+  serverFile = join(root, 'dist/server.mjs'),
+  outDir = join(root, 'dist/release'),
+  clientDirs = CLIENT_CANDIDATES.map((c) => join(root, c)),
+  quiet = false,
+} = {}) {
   const version = await releaseVersion(serverFile);
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   await cp(serverFile, join(outDir, 'server.mjs'));
   if (await exists(`${serverFile}.map`)) await cp(`${serverFile}.map`, join(outDir, 'server.mjs.map'));
   let client = null;
-  for (const candidate of CLIENT_CANDIDATES) {
-    if (await exists(join(root, candidate, 'index.html'))) {
+  for (const candidate of clientDirs) {
+    if (await exists(join(candidate, 'index.html'))) {
       client = candidate;
-      await cp(join(root, candidate), join(outDir, 'panel'), { recursive: true });
+      await cp(candidate, join(outDir, 'panel'), { recursive: true });
       break;
     }
   }

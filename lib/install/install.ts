@@ -271,7 +271,7 @@ async function units(inst: Installation, state: InstallState): Promise<Outcome> 
     changed = (await installPinned({ name: 'authelia', ...system.authelia.release }, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
-  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${options.downloads ? '' : '; chisel and Authelia binaries left to onboarding'}` };
+  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${options.downloads ? '' : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`}` };
 }
 
 async function harden(inst: Installation): Promise<Outcome> {
