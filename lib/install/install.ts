@@ -15,7 +15,7 @@ import { renderAutheliaUnit, renderChiselUnit } from '../system/host/units.ts';
 import { chownTree, ensureDir, pointLink, writeIfChanged, type Owner } from './files.ts';
 import { waitForHealth } from './health.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from './host-checks.ts';
-import { TOOLS, type Installation } from './installation.ts';
+import type { Installation } from './installation.ts';
 import { renderPanelUnit } from './panel-unit.ts';
 import { privilegedCommands, renderSudoers, renderWrapper } from './privileges.ts';
 import { reportedError, type Reporter, type StepStatus } from './report.ts';
@@ -90,17 +90,17 @@ async function packages(inst: Installation): Promise<Outcome> {
   const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban'] : [])];
   const missing: string[] = [];
   for (const pkg of wanted) {
-    const r = await inst.run(TOOLS.dpkgQuery, ['-W', '-f', '${Status}', pkg], [1]).catch(() => null);
+    const r = await inst.run(inst.tools.dpkgQuery, ['-W', '-f', '${Status}', pkg], [1]).catch(() => null);
     if (!r || !r.stdout.includes('install ok installed')) missing.push(pkg);
   }
   if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
-  await inst.run(TOOLS.aptGet, ['update']);
-  await inst.run(TOOLS.aptGet, ['install', '-y', '--no-install-recommends', ...missing]);
+  await inst.run(inst.tools.aptGet, ['update']);
+  await inst.run(inst.tools.aptGet, ['install', '-y', '--no-install-recommends', ...missing]);
   return { status: 'changed', message: `installed ${missing.join(', ')}` };
 }
 
 async function lookupUser(inst: Installation, name: string): Promise<Owner | null> {
-  const r = await inst.run(TOOLS.getent, ['passwd', name], [2]);
+  const r = await inst.run(inst.tools.getent, ['passwd', name], [2]);
   const fields = r.exitCode === 0 ? r.stdout.trim().split(':') : [];
   return fields.length >= 4 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : null;
 }
@@ -113,8 +113,8 @@ async function user(inst: Installation, state: InstallState): Promise<Outcome> {
     return { status: 'done', message: `user ${name} exists (uid ${existing.uid})` };
   }
   // the journal group lets the panel show its services' logs without root
-  const journal = (await inst.run(TOOLS.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
-  await inst.run(TOOLS.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
+  const journal = (await inst.run(inst.tools.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
+  await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
     '--shell', '/usr/sbin/nologin', ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
   state.owner = (await lookupUser(inst, name))!;
   return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid})` };
@@ -192,7 +192,11 @@ async function config(inst: Installation, state: InstallState): Promise<Outcome>
     });
     created = true;
   } else {
-    await ConfigStore.open(l.configFile);
+    const kept = (await ConfigStore.open(l.configFile)).value;
+    if (inst.options.ip !== undefined && kept.ip !== state.ip) {
+      await chownTree(l.configFile, state.owner!);
+      return { status: 'warning', message: `kept ${l.configFile}, whose ip is ${kept.ip} (not ${state.ip})`, fix: `change "ip" in ${l.configFile}, then systemctl restart ${inst.system.units.panel}` };
+    }
   }
   await chownTree(l.configFile, state.owner!);
   return { status: created ? 'changed' : 'done', message: created ? `wrote ${l.configFile}` : `kept ${l.configFile}` };
@@ -234,14 +238,14 @@ async function privileges(inst: Installation): Promise<Outcome> {
   if (options.user === 'root') return { status: 'skipped', message: 'the panel runs as root (--user root): no sudo rules' };
   let changed = await ensureDir(l.wrapperDir, 0o755, ROOT);
   for (const program of ['nginx', 'systemctl'] as const) {
-    changed = (await writeIfChanged(join(l.wrapperDir, program), renderWrapper(TOOLS.sudo, inst.system.binaries[program]), 0o755)) || changed;
+    changed = (await writeIfChanged(join(l.wrapperDir, program), renderWrapper(inst.tools.sudo, inst.system.binaries[program]), 0o755)) || changed;
   }
   const sudoers = renderSudoers(options.user, privilegedCommands(inst.system));
   if (await writeIfChanged(l.sudoersFile, sudoers, 0o440)) {
     changed = true;
-    if (await pathExists(TOOLS.visudo)) {
+    if (await pathExists(inst.tools.visudo)) {
       try {
-        await inst.run(TOOLS.visudo, ['-cf', l.sudoersFile]);
+        await inst.run(inst.tools.visudo, ['-cf', l.sudoersFile]);
       } catch (e) {
         // an invalid file in sudoers.d breaks sudo for everyone
         await rm(l.sudoersFile, { force: true });
@@ -274,16 +278,16 @@ async function units(inst: Installation, state: InstallState): Promise<Outcome> 
   return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${options.downloads ? '' : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`}` };
 }
 
-async function harden(inst: Installation): Promise<Outcome> {
+export async function harden(inst: Installation): Promise<Outcome> {
   if (!inst.options.harden) return { status: 'skipped', message: 'skipped (--no-harden)' };
   const done: string[] = [];
-  if (await pathExists(TOOLS.ufw)) {
+  if (await pathExists(inst.tools.ufw)) {
     const p = inst.system.ports;
-    for (const port of [22, p.http, p.https, p.ipPanel]) await inst.run(TOOLS.ufw, ['allow', `${port}/tcp`]);
-    await inst.run(TOOLS.ufw, ['--force', 'enable']);
+    for (const port of [22, p.http, p.https, p.ipPanel]) await inst.run(inst.tools.ufw, ['allow', `${port}/tcp`]);
+    await inst.run(inst.tools.ufw, ['--force', 'enable']);
     done.push(`ufw allows 22, ${p.http}, ${p.https}, ${p.ipPanel}`);
   }
-  if (!(await pathExists(TOOLS.fail2ban))) {
+  if (!(await pathExists(inst.tools.fail2ban))) {
     return { status: 'warning', message: [...done, 'fail2ban is not installed'].join('; '), fix: 'apt-get install fail2ban and run install again' };
   }
   const jail = '# managed by relay-panel\n[sshd]\nenabled = true\n\n[nginx-http-auth]\nenabled = true\n';

@@ -32,6 +32,7 @@ export interface Installation {
   /** what the panel runs: nginx and systemctl through the sudo launchers */
   panelSystem: SystemConfig;
   run: Runner;
+  tools: typeof TOOLS;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -46,7 +47,7 @@ export function deepMerge<T>(base: T, over: unknown): T {
   return out as T;
 }
 
-export function openInstallation(options: CommandOptions, runner: Runner = defaultRunner): Installation {
+export function openInstallation(options: CommandOptions, runner: Runner = defaultRunner, tools: typeof TOOLS = TOOLS): Installation {
   const at = (p: string) => join(options.prefix, p);
   const l0 = layout(options.prefix);
   const defaults: SystemConfigInput = {
@@ -60,5 +61,5 @@ export function openInstallation(options: CommandOptions, runner: Runner = defau
   const panelSystem = options.user === 'root'
     ? system
     : systemConfig(deepMerge(system, { binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') } }));
-  return { options, layout: l, system, panelSystem, run: runner };
+  return { options, layout: l, system, panelSystem, run: runner, tools };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { ensureDir } from './files.ts';
 import { panelDirectories } from './install.ts';
-import { TOOLS, type Installation } from './installation.ts';
+import type { Installation } from './installation.ts';
 import type { Reporter } from './report.ts';
 
 async function removeRelayVhosts(dir: string): Promise<string[]> {
@@ -37,7 +37,7 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   report.step({ step: 'files', status: 'changed', message: `removed ${l.sudoersFile} and ${l.appDir}` });
 
   if (options.user !== 'root') {
-    const gone = await inst.run(TOOLS.userdel, [options.user], [6]);
+    const gone = await inst.run(inst.tools.userdel, [options.user], [6]);
     report.step({ step: 'user', status: gone.exitCode === 0 ? 'changed' : 'done', message: gone.exitCode === 0 ? `removed user ${options.user}` : `no user ${options.user}` });
   }
 
