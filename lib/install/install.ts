@@ -262,9 +262,10 @@ async function units(inst: Installation, state: InstallState): Promise<Outcome> 
   // sudo's timestamps and nginx's error log are written by the whitelisted commands, which share the panel's mounts
   const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, dirname(system.nginx.errorLog), '/run/sudo'];
   const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable });
-  // chisel's and Authelia's units and binaries are root's: the panel only enables them
-  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile });
-  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath });
+  // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
+  // services themselves run as the panel's user, which owns their files
+  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, user: system.systemd.runAs });
+  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, user: system.systemd.runAs });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
   let changed = state.unitChanged;
   changed = (await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644)) || changed;

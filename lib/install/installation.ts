@@ -54,7 +54,7 @@ export function openInstallation(options: CommandOptions, runner: Runner = defau
     driver: 'host',
     pki: { dir: join(l0.configDir, 'pki') },
     nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help') },
-    systemd: { unitDir: at('etc/systemd/system') },
+    systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
   };
   const system = systemConfig(deepMerge(defaults, options.system));
   const l = layout(options.prefix, system.systemd.unitDir);

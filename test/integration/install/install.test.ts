@@ -91,7 +91,8 @@ s.before(async (ctx) => {
   await bundle({ outfile: join(ctx.dir, 'build', 'server.mjs'), quiet: true });
   ({ outDir: ctx.releaseDir, version: ctx.version } = await release({ serverFile: join(ctx.dir, 'build', 'server.mjs'), outDir: join(ctx.dir, 'release'), quiet: true }));
   ctx.infra = await startInfra();
-  const system = ctx.infra.systemConfig({ binaries: { systemctl: fakeSystemctl } });
+  // the harness's configuration is complete, so the overlay also names what install would default
+  const system = ctx.infra.systemConfig({ binaries: { systemctl: fakeSystemctl }, systemd: { runAs: ctx.user } });
   ctx.systemFile = join(ctx.dir, 'system.json');
   await writeFile(ctx.systemFile, JSON.stringify(system));
   ctx.env = {
@@ -140,6 +141,7 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
     assert.match(unit, 'ProtectSystem=strict');
     assert.match(unit, join(ctx.prefix, 'opt/relay-panel/current/server.mjs'));
     assert.match(await readFile(join(ctx.prefix, 'etc/sudoers.d/relay-panel'), 'utf8'), `${ctx.user} ALL=(root) NOPASSWD:`);
+    for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}\n`);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
     const summary = step(run, 'summary')!;
     assert.type(summary.p12Password, 'string');
