@@ -18,20 +18,16 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       `User=${o.user}`,
       `Group=${o.user}`,
       'Environment=NODE_ENV=production',
-      // sudo (the whitelisted command lines) needs setuid, so NoNewPrivileges stays off for the
-      // panel only; the rest of the sandbox still applies
+      // sudo (the whitelisted command lines) needs setuid, so the panel's unit leaves out
+      // NoNewPrivileges and every option that implies it for a non-root service (PrivateDevices,
+      // ProtectKernelTunables/Modules, RestrictAddressFamilies, RestrictSUIDSGID, LockPersonality,
+      // SystemCallFilter, MemoryDenyWriteExecute): with any of them sudo refuses to run
       'ProtectSystem=strict',
       // `-`: a directory that does not exist yet must not stop the panel from starting
       `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`,
       'ProtectHome=true',
       'PrivateTmp=true',
-      'PrivateDevices=true',
-      'ProtectKernelTunables=true',
-      'ProtectKernelModules=true',
       'ProtectControlGroups=true',
-      'RestrictSUIDSGID=true',
-      'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK',
-      'LockPersonality=true',
       'UMask=0027',
     ],
     noNewPrivileges: false,
