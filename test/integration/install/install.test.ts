@@ -2,7 +2,7 @@
 // on a free port for the IP panel, a real system user (root only), the panel started as that user
 // by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
 // upgrade with rollback, doctor and uninstall.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, cp, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
@@ -152,6 +152,33 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
     assert.is((await stat(`/proc/${pid}`)).uid, uid);
   }),
 );
+
+/**
+ * Runs a launcher as the panel user with the installed sudoers file as the only rules: a private
+ * mount namespace binds the prefix's sudoers.d over /etc/sudoers.d (the real one is untouched).
+ */
+function asPanelUser(ctx: Ctx, argv: string[]): { status: number; stderr: string } {
+  const r = spawnSync('/usr/bin/unshare', ['--mount', '--', '/bin/sh', '-c',
+    'mount --bind "$1" /etc/sudoers.d && shift && exec /usr/bin/setpriv --reuid="$0" --regid="$0" --init-groups "$@"',
+    ctx.user, join(ctx.prefix, 'etc/sudoers.d'), ...argv], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  return { status: r.status ?? -1, stderr: r.stderr };
+}
+
+s('the panel user runs the granted lines as root through its launchers, and nothing else', (ctx) => {
+  const nginx = join(ctx.prefix, 'opt/relay-panel/sudo/nginx');
+  const systemctl = join(ctx.prefix, 'opt/relay-panel/sudo/systemctl');
+  const conf = ['-p', ctx.infra.nginxPrefix, '-c', join(ctx.infra.nginxPrefix, 'nginx.conf')];
+  const test = asPanelUser(ctx, [nginx, ...conf, '-t', '-q']);
+  assert.is(test.status, 0, test.stderr);
+  assert.is(asPanelUser(ctx, [systemctl, 'is-active', 'chisel']).status, 3, 'granted: the fake answers inactive');
+  for (const refused of [[nginx, ...conf, '-s', 'stop'], [nginx, '-c', '/tmp/evil.conf', '-t', '-q'], [systemctl, 'stop', 'relay-panel'], [systemctl, 'restart', 'ssh']]) {
+    const r = asPanelUser(ctx, refused);
+    assert.is(r.status, 1, refused.join(' '));
+    assert.match(r.stderr, /sudo: a password is required|not allowed/, refused.join(' '));
+  }
+  // without sudo the user cannot even test nginx's configuration (the CA key and logs are not its)
+  assert.is.not(asPanelUser(ctx, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
+});
 
 s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', (ctx) =>
   withTimeout('mtls', 20_000, async () => {
