@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Fake systemctl for the install tests: the shared fake (test/fakes/bin/systemctl) keeps unit
 // states; on top, starting or restarting the panel's unit really runs the installed release
-// (FAKE_PANEL_SERVER) as FAKE_PANEL_USER, and stopping it ends that process, so upgrade and
-// rollback exercise a real restart. Settings come from FAKE_PANEL_* variables.
+// (FAKE_PANEL_SERVER) as FAKE_PANEL_USER with FAKE_PANEL_SUDOERS as the only sudo rules, and
+// stopping it ends that process, so upgrade and rollback exercise a real restart.
 import { spawn, spawnSync } from 'node:child_process';
 import { openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { asPanelUserArgv } from './as-panel-user.mjs';
 
 const shared = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 const argv = process.argv.slice(2);
@@ -34,11 +35,11 @@ if (result.status === 0 && unit === env.FAKE_PANEL_UNIT) {
   };
   const start = () => {
     stop();
-    const id = (flag) => Number(spawnSync('/usr/bin/id', [flag, env.FAKE_PANEL_USER], { encoding: 'utf8' }).stdout.trim());
     const log = openSync(env.FAKE_PANEL_LOG, 'a');
-    const child = spawn(process.execPath, [env.FAKE_PANEL_SERVER, '--config', env.FAKE_PANEL_CONFIG], {
-      uid: id('-u'), gid: id('-g'), detached: true,
-      stdio: ['ignore', log, log], env: { PATH: env.PATH, NODE_ENV: 'production' },
+    const [binary, args] = asPanelUserArgv(env.FAKE_PANEL_USER, env.FAKE_PANEL_SUDOERS, [process.execPath, env.FAKE_PANEL_SERVER, '--config', env.FAKE_PANEL_CONFIG]);
+    const child = spawn(binary, args, {
+      detached: true, stdio: ['ignore', log, log],
+      env: { ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('FAKE_'))), PATH: env.PATH, NODE_ENV: 'production' },
     });
     writeFileSync(pidFile, String(child.pid));
     child.unref();

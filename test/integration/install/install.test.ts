@@ -2,71 +2,20 @@
 // on a free port for the IP panel, a real system user (root only), the panel started as that user
 // by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
 // upgrade with rollback, doctor and uninstall.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, cp, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
-import { request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { startInfra, type Infra } from '../../infra/harness.ts';
-// @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
-// @ts-expect-error plain JS build script
-import { release } from '../../../build/release.mjs';
+import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
-interface Ctx {
-  infra: Infra;
-  dir: string;
-  prefix: string;
-  user: string;
-  releaseDir: string;
-  version: string;
-  systemFile: string;
-  env: NodeJS.ProcessEnv;
-}
-
-const s = suite<Ctx>('install (fake systemd)', {} as Ctx);
+let box: InstalledBox;
+const s = suite('install (fake systemd)');
 /** the P12 password the first install printed */
 let password = '';
-const fakeSystemctl = fileURLToPath(new URL('./fake-panel-systemctl.mjs', import.meta.url));
-const isRoot = process.getuid?.() === 0;
-
-interface Run {
-  code: number;
-  events: Array<Record<string, unknown>>;
-  stderr: string;
-}
-
-function relay(ctx: Ctx, serverFile: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [serverFile, ...args, '--prefix', ctx.prefix, '--user', ctx.user, '--system-config', ctx.systemFile, '--json'],
-      { env: ctx.env, timeout: 90_000 }, (error, stdout, stderr) => {
-        const events = stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, events, stderr });
-      });
-  });
-}
-
-const install = (ctx: Ctx) => relay(ctx, join(ctx.releaseDir, 'server.mjs'),
-  ['install', '--ip', '127.0.0.1', '--no-harden', '--no-packages', '--no-downloads', '--health-timeout', '20']);
-const step = (run: Run, name: string) => run.events.find((e) => e.step === name);
-
-function ipPanel(ctx: Ctx, path: string, client?: { pfx: Buffer; passphrase: string }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: ctx.infra.ports.ipPanel, path, rejectUnauthorized: false, agent: false, ...client }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const install = () => installOnce(box);
 
 /** sha256 of every regular file below the roots, logs left out. */
 async function checksums(roots: string[]): Promise<Map<string, string>> {
@@ -83,46 +32,17 @@ async function checksums(roots: string[]): Promise<Map<string, string>> {
   return out;
 }
 
-s.before(async (ctx) => {
-  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-install-'));
-  await chmod(ctx.dir, 0o755); // the panel user must reach its release and configuration
-  ctx.prefix = join(ctx.dir, 'root');
-  ctx.user = `rpt${randomBytes(4).toString('hex')}`;
-  await bundle({ outfile: join(ctx.dir, 'build', 'server.mjs'), quiet: true });
-  ({ outDir: ctx.releaseDir, version: ctx.version } = await release({ serverFile: join(ctx.dir, 'build', 'server.mjs'), outDir: join(ctx.dir, 'release'), quiet: true }));
-  ctx.infra = await startInfra();
-  // the harness's configuration is complete, so the overlay also names what install would default
-  const system = ctx.infra.systemConfig({ binaries: { systemctl: fakeSystemctl }, systemd: { runAs: ctx.user } });
-  ctx.systemFile = join(ctx.dir, 'system.json');
-  await writeFile(ctx.systemFile, JSON.stringify(system));
-  ctx.env = {
-    ...process.env,
-    FAKE_SYSTEMD_STATE: join(ctx.dir, 'systemd-state.json'),
-    FAKE_PANEL_UNIT: system.units.panel,
-    FAKE_PANEL_USER: ctx.user,
-    FAKE_PANEL_SERVER: join(ctx.prefix, 'opt/relay-panel/current/server.mjs'),
-    FAKE_PANEL_CONFIG: join(ctx.prefix, 'etc/relay-panel/config.json'),
-    FAKE_PANEL_PIDFILE: join(ctx.dir, 'panel.pid'),
-    FAKE_PANEL_LOG: join(ctx.dir, 'panel.log'),
-  };
+s.before(async () => {
+  box = await startInstalledBox();
+});
+s.after(async () => {
+  await box?.close();
 });
 
-s.after(async (ctx) => {
-  // the panel process and the user, whatever the tests reached
-  execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env, stdio: 'ignore' });
-  try {
-    execFileSync('/usr/sbin/userdel', [ctx.user], { stdio: 'ignore' });
-  } catch {
-    // removed by the uninstall test
-  }
-  await ctx.infra?.stop();
-  await rm(ctx.dir, { recursive: true, force: true });
-});
-
-s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules and unit, and starts the panel', (ctx) =>
+s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules and unit, and starts the panel', () =>
   withTimeout('install', 120_000, async () => {
-    if (!isRoot) throw new Error('the install tests create a system user: run them as root');
-    const run = await install(ctx);
+    const ctx = box;
+    const run = await install();
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     const names = run.events.map((e) => e.step);
     assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'ip-vhost', 'privileges', 'units', 'harden', 'start', 'health', 'summary']);
@@ -153,35 +73,26 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
   }),
 );
 
-/**
- * Runs a launcher as the panel user with the installed sudoers file as the only rules: a private
- * mount namespace binds the prefix's sudoers.d over /etc/sudoers.d (the real one is untouched).
- */
-function asPanelUser(ctx: Ctx, argv: string[]): { status: number; stderr: string } {
-  const r = spawnSync('/usr/bin/unshare', ['--mount', '--', '/bin/sh', '-c',
-    'mount --bind "$1" /etc/sudoers.d && shift && exec /usr/bin/setpriv --reuid="$0" --regid="$0" --init-groups "$@"',
-    ctx.user, join(ctx.prefix, 'etc/sudoers.d'), ...argv], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-  return { status: r.status ?? -1, stderr: r.stderr };
-}
-
-s('the panel user runs the granted lines as root through its launchers, and nothing else', (ctx) => {
+s('the panel user runs the granted lines as root through its launchers, and nothing else', () => {
+  const ctx = box;
   const nginx = join(ctx.prefix, 'opt/relay-panel/sudo/nginx');
   const systemctl = join(ctx.prefix, 'opt/relay-panel/sudo/systemctl');
   const conf = ['-p', ctx.infra.nginxPrefix, '-c', join(ctx.infra.nginxPrefix, 'nginx.conf')];
-  const test = asPanelUser(ctx, [nginx, ...conf, '-t', '-q']);
+  const test = asPanelUser(box, [nginx, ...conf, '-t', '-q']);
   assert.is(test.status, 0, test.stderr);
-  assert.is(asPanelUser(ctx, [systemctl, 'is-active', 'chisel']).status, 3, 'granted: the fake answers inactive');
+  assert.is(asPanelUser(box, [systemctl, 'is-active', 'chisel']).status, 3, 'granted: the fake answers inactive');
   for (const refused of [[nginx, ...conf, '-s', 'stop'], [nginx, '-c', '/tmp/evil.conf', '-t', '-q'], [systemctl, 'stop', 'relay-panel'], [systemctl, 'restart', 'ssh']]) {
-    const r = asPanelUser(ctx, refused);
+    const r = asPanelUser(box, refused);
     assert.is(r.status, 1, refused.join(' '));
     assert.match(r.stderr, /sudo: a password is required|not allowed/, refused.join(' '));
   }
   // without sudo the user cannot even test nginx's configuration (the CA key and logs are not its)
-  assert.is.not(asPanelUser(ctx, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
+  assert.is.not(asPanelUser(box, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
 });
 
-s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', (ctx) =>
+s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', () =>
   withTimeout('mtls', 20_000, async () => {
+    const ctx = box;
     const pfx = await readFile(join(ctx.prefix, 'root/relay-panel-admin.p12'));
     const res = await ipPanel(ctx, '/api/onboarding/status', { pfx, passphrase: password });
     assert.is(res.status, 200, res.body);
@@ -189,8 +100,9 @@ s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', (ctx) 
   }),
 );
 
-s('without a certificate health answers and everything else is 496 with the help page', (ctx) =>
+s('without a certificate health answers and everything else is 496 with the help page', () =>
   withTimeout('no cert', 20_000, async () => {
+    const ctx = box;
     const health = await ipPanel(ctx, '/api/health');
     assert.is(health.status, 200);
     assert.equal(JSON.parse(health.body), { status: 'ok' });
@@ -202,11 +114,12 @@ s('without a certificate health answers and everything else is 496 with the help
   }),
 );
 
-s('a second install changes no file (logs aside) and makes no new CA, certificate or secret', (ctx) =>
+s('a second install changes no file (logs aside) and makes no new CA, certificate or secret', () =>
   withTimeout('idempotent', 120_000, async () => {
+    const ctx = box;
     const roots = [ctx.prefix, ctx.infra.dir];
     const before = await checksums(roots);
-    const run = await install(ctx);
+    const run = await install();
     assert.is(run.code, 0, run.stderr);
     const changed = run.events.filter((e) => e.status === 'changed').map((e) => e.step);
     assert.equal(changed, []);
@@ -217,14 +130,15 @@ s('a second install changes no file (logs aside) and makes no new CA, certificat
   }),
 );
 
-s('an interrupted install resumes: missing unit, sudo rules and vhost link come back, the CA stays', (ctx) =>
+s('an interrupted install resumes: missing unit, sudo rules and vhost link come back, the CA stays', () =>
   withTimeout('resume', 120_000, async () => {
+    const ctx = box;
     const ca = await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8');
     const unitFile = join(ctx.infra.dir, 'systemd', 'relay-panel.service');
     const sudoers = join(ctx.prefix, 'etc/sudoers.d/relay-panel');
     const link = join(ctx.infra.nginxPrefix, 'sites-enabled', 'relay-ip-panel.conf');
     for (const f of [unitFile, sudoers, link]) await rm(f);
-    const run = await install(ctx);
+    const run = await install();
     assert.is(run.code, 0, run.stderr);
     for (const f of [unitFile, sudoers, link]) await stat(f);
     assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
@@ -232,8 +146,9 @@ s('an interrupted install resumes: missing unit, sudo rules and vhost link come 
   }),
 );
 
-s('a failed upgrade rolls back to the previous release, which answers again', (ctx) =>
+s('a failed upgrade rolls back to the previous release, which answers again', () =>
   withTimeout('upgrade', 90_000, async () => {
+    const ctx = box;
     const broken = join(ctx.dir, 'release-broken');
     await cp(ctx.releaseDir, broken, { recursive: true });
     await writeFile(join(broken, 'VERSION'), '9.9.9-broken\n');
@@ -250,8 +165,9 @@ else process.exit(1);\n`);
   }),
 );
 
-s('a working upgrade switches the release and keeps configuration and data', (ctx) =>
+s('a working upgrade switches the release and keeps configuration and data', () =>
   withTimeout('upgrade ok', 90_000, async () => {
+    const ctx = box;
     const next = join(ctx.dir, 'release-next');
     await cp(ctx.releaseDir, next, { recursive: true });
     await writeFile(join(next, 'VERSION'), `${ctx.version}-next\n`);
@@ -264,8 +180,9 @@ s('a working upgrade switches the release and keeps configuration and data', (ct
   }),
 );
 
-s('doctor passes on the running box and names a stopped panel with its fix', (ctx) =>
+s('doctor passes on the running box and names a stopped panel with its fix', () =>
   withTimeout('doctor', 60_000, async () => {
+    const ctx = box;
     const server = join(ctx.releaseDir, 'server.mjs');
     const ok = await relay(ctx, server, ['doctor']);
     assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
@@ -293,8 +210,9 @@ s('doctor passes on the running box and names a stopped panel with its fix', (ct
   }),
 );
 
-s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data', (ctx) =>
+s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data', () =>
   withTimeout('uninstall', 60_000, async () => {
+    const ctx = box;
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.prefix, 'etc/sudoers.d/relay-panel'),
