@@ -2,7 +2,7 @@
 // on a free port for the IP panel, a real system user (root only), the panel started as that user
 // by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
 // upgrade with rollback, doctor and uninstall.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
