@@ -210,7 +210,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
   }),
 );
 
-s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data', () =>
+s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data; --purge removes it', () =>
   withTimeout('uninstall', 60_000, async () => {
     const ctx = box;
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
@@ -222,6 +222,15 @@ s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the 
     assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
     await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
     await stat(join(ctx.prefix, 'var/lib/relay-panel'));
+    // the shared Debian directories are root's again
+    assert.is((await stat(join(ctx.infra.nginxPrefix, 'sites-available'))).gid, 0);
+
+    const purge = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall', '--purge']);
+    assert.is(purge.code, 0, JSON.stringify(purge.events));
+    for (const gone of ['etc/relay-panel', 'var/lib/relay-panel', 'root/relay-panel-admin.p12']) {
+      assert.is(await stat(join(ctx.prefix, gone)).catch(() => null), null, gone);
+    }
+    assert.is(await stat(join(ctx.infra.dir, 'pki')).catch(() => null), null, 'the client CA');
   }),
 );
 
