@@ -4,7 +4,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { ensureDir } from './files.ts';
-import { panelDirectories } from './install.ts';
+import { panelDirectories } from './steps/host.ts';
 import type { Installation } from './installation.ts';
 import type { Reporter } from './report.ts';
 

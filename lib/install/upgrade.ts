@@ -4,7 +4,7 @@ import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
-import { placeRelease } from './install.ts';
+import { placeRelease } from './steps/release.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { pointLink } from './files.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { harden } from '../../../lib/install/install.ts';
+import { harden } from '../../../lib/install/steps/host.ts';
 import { openInstallation, TOOLS, type Runner } from '../../../lib/install/installation.ts';
 import type { CommandOptions } from '../../../lib/install/options.ts';
 
