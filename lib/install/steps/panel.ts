@@ -71,6 +71,8 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
   const file = join(inst.system.nginx.sitesAvailable, name);
   const before = await readFile(file, 'utf8').catch(() => null);
   const linked = (await system.proxy.state(name)).enabled;
+  // applying ends with a reload, which needs a running nginx (a package install may not start it)
+  await inst.run(inst.system.binaries.systemctl, ['enable', '--now', inst.system.units.proxy]);
   await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
   await chownTree(inst.system.nginx.selfSignedDir, owner);
   await chownTree(inst.system.nginx.helpDir, owner);
@@ -127,7 +129,6 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {
   const { systemctl } = inst.system.binaries;
   const { proxy, panel } = inst.system.units;
-  await inst.run(systemctl, ['enable', '--now', proxy]);
   await inst.run(systemctl, ['enable', '--now', panel]);
   if (state.unitChanged) await inst.run(systemctl, ['restart', panel]);
   return { status: 'done', message: `${proxy} and ${panel} enabled and running` };
