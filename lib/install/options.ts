@@ -26,7 +26,7 @@ export interface CommandOptions {
 
 export const USAGE = `usage: relay-panel <command> [options]
   install    [--ip ADDRESS] [--no-harden] [--no-packages] [--no-downloads] [--health-timeout SECONDS]   (as root)
-  upgrade    [--health-timeout SECONDS]   (run from the new release)
+  upgrade    [--health-timeout SECONDS] [--no-downloads]   (run from the new release)
   uninstall  [--purge]
   doctor
   every command: [--json] [--prefix DIR] [--user NAME] [--system-config FILE]

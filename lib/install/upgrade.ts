@@ -4,6 +4,7 @@ import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
+import { privileges, units } from './steps/panel.ts';
 import { placeRelease } from './steps/release.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
@@ -21,6 +22,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     return;
   }
   report.step({ step: 'release', status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
+  // a newer release may run other privileged command lines or need another unit
+  report.step({ step: 'privileges', ...(await privileges(inst)) });
+  report.step({ step: 'units', ...(await units(inst, {})) });
   const restart = () => inst.run(system.binaries.systemctl, ['restart', system.units.panel]);
   await restart();
   const healthy = await waitForHealth(config.listen.port, inst.options.healthTimeoutMs);

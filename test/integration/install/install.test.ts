@@ -155,7 +155,7 @@ s('a failed upgrade rolls back to the previous release, which answers again', ()
     await writeFile(join(broken, 'server.mjs'), `const [c] = process.argv.slice(2);
 if (c === 'upgrade') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
 else process.exit(1);\n`);
-    const run = await relay(ctx, join(broken, 'server.mjs'), ['upgrade', '--health-timeout', '3']);
+    const run = await relay(ctx, join(broken, 'server.mjs'), ['upgrade', '--health-timeout', '3', '--no-downloads']);
     assert.is(run.code, 1, JSON.stringify(run.events));
     const health = step(run, 'health')!;
     assert.is(health.status, 'failed');
@@ -172,9 +172,12 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     await cp(ctx.releaseDir, next, { recursive: true });
     await writeFile(join(next, 'VERSION'), `${ctx.version}-next\n`);
     const config = await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8');
-    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20']);
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
+    // the same sudo rules and units serve the new release: nothing else changed
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
+    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'health']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
