@@ -57,6 +57,11 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const test = await inst.run(s.binaries.nginx, [...nginxArgs(s), '-t', '-q']).then(() => null, (e: unknown) => summarizeStderr(failureOutput(e), 3));
   add('nginx', test === null, test === null ? 'configuration test passes' : `configuration test fails: ${test}`,
     'fix or remove the vhost nginx names, then: nginx -t && systemctl reload nginx');
+  if (test === null) {
+    // a configuration that tests fine can still fail to load (a port taken): reload and watch the error log
+    const reload = await createHostSystem(s, { dataDir: config.dataDir }).proxy.reload().then(() => null, (e: Error) => e.message);
+    add('nginx', reload === null, reload ?? 'reload succeeds', `systemctl status ${s.units.proxy}; the lines above come from ${s.nginx.errorLog}`);
+  }
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
   const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];

@@ -190,6 +190,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     const ok = await relay(ctx, server, ['doctor']);
     assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
     assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
+    assert.equal(ok.events.filter((e) => e.step === 'nginx').map((e) => e.message), ['configuration test passes', 'reload succeeds']);
     // DNS for the domain, through the harness's dnsmasq (example.test -> 127.0.0.1, nothing else resolves)
     const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
     const original = await readFile(configFile, 'utf8');
