@@ -1,6 +1,15 @@
+import { isCommand, runCommand } from './install/main.ts';
+import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 
-// Entry point of the bundle: `node dist/server.mjs [--config <file>]`.
+// Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
+// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install).
+const [command, ...rest] = process.argv.slice(2);
+if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!));
+if (command === 'help' || command === '--help' || command === '-h') {
+  console.log(USAGE);
+  process.exit(0);
+}
 try {
   const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
   const mode = running.app.services.mode;

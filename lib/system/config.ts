@@ -136,6 +136,8 @@ const Units = z
 const Systemd = z
   .object({
     unitDir: absolutePath.default('/etc/systemd/system'),
+    /** the user chisel and Authelia run as (the installer sets the panel's user); null: root */
+    runAs: z.string().max(32).regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name').nullable().default(null),
   })
   .strict();
 

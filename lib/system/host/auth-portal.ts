@@ -21,7 +21,7 @@ export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
         archiveMember: config.authelia.archiveMember,
       });
       await files.install(domain);
-      const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath });
+      const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath, user: config.systemd.runAs });
       await installUnit(config, config.units['auth-portal'], unit);
     },
     readUsers: () => files.readUsers(),

@@ -1,4 +1,5 @@
 // systemctl calls shared by the host adapters.
+import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { run, type ExecResult } from '../exec.ts';
@@ -15,8 +16,14 @@ export function isActive(config: SystemConfig, unit: string): Promise<ServiceSta
   return systemctl(config, ['is-active', unit], [1, 2, 3, 4]).then((r) => parseActiveState(r.stdout), () => 'unknown' as const);
 }
 
+/**
+ * Writes the unit only when its content differs: the installer puts the units in place as root,
+ * so the panel, running as its own user without write access to the unit directory, finds them
+ * current and only enables them.
+ */
 export async function installUnit(config: SystemConfig, unit: string, content: string): Promise<void> {
-  await writeFileAtomic(`${config.systemd.unitDir}/${unit}.service`, content, 0o644);
+  const file = `${config.systemd.unitDir}/${unit}.service`;
+  if ((await readFile(file, 'utf8').catch(() => null)) !== content) await writeFileAtomic(file, content, 0o644);
   await systemctl(config, ['daemon-reload']);
   await systemctl(config, ['enable', '--now', unit]);
 }

@@ -13,7 +13,7 @@ export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapte
       await installPinned({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
       await store.credential();
       await store.ensureAuthfile();
-      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile });
+      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, user: config.systemd.runAs });
       await installUnit(config, config.units['tunnel-server'], unit);
     },
     // no restart: chisel watches the authfile, and a restart would drop every connected tunnel

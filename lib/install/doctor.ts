@@ -1,0 +1,131 @@
+// `relay-panel doctor`: looks at a running box and names each problem with its fix.
+import { X509Certificate } from 'node:crypto';
+import { statfs, readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { nginxArgs } from '../system/host/nginx.ts';
+import { createHostSystem } from '../system/host/index.ts';
+import { isActive } from '../system/host/systemctl.ts';
+import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
+import { failureOutput, summarizeStderr } from '../system/exec.ts';
+import type { Installation } from './installation.ts';
+import { readInstalledConfig } from './installed-config.ts';
+import type { Reporter } from './report.ts';
+
+export interface Finding {
+  check: string;
+  ok: boolean;
+  message: string;
+  fix?: string;
+}
+
+const WARN_DAYS = 14;
+const MIN_FREE_BYTES = 1024 ** 3;
+
+function portOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 2000 });
+    const answer = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.once('connect', () => answer(true));
+    socket.once('error', () => answer(false));
+    socket.once('timeout', () => answer(false));
+  });
+}
+
+async function pemExpiry(path: string): Promise<Date | null> {
+  const pem = await readFile(path, 'utf8').catch(() => null);
+  return pem ? new Date(new X509Certificate(pem).validTo) : null;
+}
+
+/** nextUpdate of a PEM CRL, read by openssl (node has no CRL parser). */
+async function crlNextUpdate(inst: Installation, path: string): Promise<Date | null> {
+  const r = await inst.run(inst.system.binaries.openssl, ['crl', '-in', path, '-noout', '-nextupdate']).catch(() => null);
+  const m = r && /nextUpdate=(.+)/.exec(r.stdout);
+  return m ? new Date(m[1]!.trim()) : null;
+}
+
+export async function diagnose(inst: Installation, now = Date.now()): Promise<Finding[]> {
+  const { system: s, layout: l } = inst;
+  const config = await readInstalledConfig(inst);
+  const completed = config.onboarding.status === 'COMPLETED';
+  const out: Finding[] = [];
+  const add = (check: string, ok: boolean, message: string, fix?: string) => out.push({ check, ok, message, ...(ok || !fix ? {} : { fix }) });
+
+  const test = await inst.run(s.binaries.nginx, [...nginxArgs(s), '-t', '-q']).then(() => null, (e: unknown) => summarizeStderr(failureOutput(e), 3));
+  add('nginx', test === null, test === null ? 'configuration test passes' : `configuration test fails: ${test}`,
+    'fix or remove the vhost nginx names, then: nginx -t && systemctl reload nginx');
+  if (test === null) {
+    // a configuration that tests fine can still fail to load (a port taken): reload and watch the error log
+    const reload = await createHostSystem(s, { dataDir: config.dataDir }).proxy.reload().then(() => null, (e: Error) => e.message);
+    add('nginx', reload === null, reload ?? 'reload succeeds', `systemctl status ${s.units.proxy}; the lines above come from ${s.nginx.errorLog}`);
+  }
+
+  const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
+  const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];
+  for (const [what, path] of certs) {
+    const expiry = await pemExpiry(path);
+    if (!expiry) add('certificates', false, `${what} missing (${path})`, 'relay-panel install recreates it');
+    else add('certificates', days(expiry) > WARN_DAYS, `${what} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
+      `renew it: remove ${path} and run relay-panel install`);
+  }
+  if (completed) {
+    for (const cert of await createHostSystem(s, { dataDir: config.dataDir }).certs.list().catch(() => [])) {
+      add('certificates', cert.daysLeft > WARN_DAYS, `${cert.domain} expires ${cert.expiresAt.slice(0, 10)} (${cert.daysLeft} days)`,
+        `certbot renew --cert-name ${cert.domain}; systemctl status ${s.acme.renewTimer}`);
+    }
+  }
+
+  const crl = join(s.pki.dir, 'crl.pem');
+  const next = await crlNextUpdate(inst, crl);
+  add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
+    `nginx refuses every client certificate with an expired CRL; regenerate it: openssl ca -gencrl -config ${join(s.pki.dir, 'ca.cnf')} -out ${crl}`);
+
+  const units = [s.units.proxy, s.units.panel, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
+  for (const unit of units) {
+    const state = await isActive(s, unit);
+    add('units', state === 'active', `${unit} is ${state}`, `systemctl restart ${unit}; journalctl -u ${unit} -n 50`);
+  }
+
+  const nginxHost = s.nginx.listenAddress === '0.0.0.0' ? '127.0.0.1' : s.nginx.listenAddress;
+  const ports: Array<[string, string, number]> = [['panel', config.listen.host, config.listen.port], ['IP panel', nginxHost, s.ports.ipPanel],
+    ...(completed ? [['https', nginxHost, s.ports.https] as [string, string, number]] : [])];
+  for (const [what, host, port] of ports) {
+    const open = await portOpen(host, port);
+    add('ports', open, `${what} ${open ? 'listens' : 'does not listen'} on ${host}:${port}`,
+      what === 'panel' ? `systemctl restart ${s.units.panel}` : `systemctl reload ${s.units.proxy}; check ${s.nginx.errorLog}`);
+  }
+
+  if (config.domain) {
+    const dns = createHostSystem(s, { dataDir: config.dataDir }).dns;
+    for (const name of [config.domain, `panel.${config.domain}`]) {
+      const answers = await dns.resolve4(name).catch(() => [] as string[]);
+      add('dns', answers.includes(config.ip), `${name} resolves to ${answers.join(', ') || 'nothing'}`,
+        `create A records ${config.domain} and *.${config.domain} pointing to ${config.ip}`);
+    }
+  } else {
+    add('dns', true, 'no domain yet (onboarding not started)');
+  }
+
+  const fs = await statfs(config.dataDir).catch(() => null);
+  if (fs) {
+    const free = fs.bavail * fs.bsize;
+    const share = fs.bavail / fs.blocks;
+    add('disk', free >= MIN_FREE_BYTES && share >= 0.1, `${(free / 1024 ** 3).toFixed(1)} GiB free (${Math.round(share * 100)}%) on ${config.dataDir}`,
+      'free space: journalctl --vacuum-size=200M, apt-get clean, remove old releases in ' + l.releasesDir);
+  } else {
+    add('disk', false, `cannot read ${config.dataDir}`, 'relay-panel install recreates it');
+  }
+  return out;
+}
+
+/** Prints every finding; true when nothing is wrong. */
+export async function doctor(inst: Installation, report: Reporter): Promise<boolean> {
+  const findings = await diagnose(inst);
+  for (const f of findings) report.step({ step: f.check, status: f.ok ? 'done' : 'failed', message: f.message, ...(f.fix ? { fix: f.fix } : {}) });
+  const problems = findings.filter((f) => !f.ok).length;
+  report.text([problems ? `${problems} problem(s) found` : 'no problems found'], { problems });
+  return problems === 0;
+}

@@ -1,0 +1,65 @@
+// One installation seen by the commands: its layout, the system configuration the installer drives
+// (real binaries) and the one the panel gets (privileged programs through the sudo launchers).
+import { join } from 'node:path';
+import { systemConfig, type SystemConfig, type SystemConfigInput } from '../system/config.ts';
+import { run, type ExecResult } from '../system/exec.ts';
+import { layout, type Layout } from './layout.ts';
+import type { CommandOptions } from './options.ts';
+
+export type Runner = (binary: string, args: readonly string[], okExitCodes?: number[]) => Promise<ExecResult>;
+
+export const defaultRunner: Runner = (binary, args, okExitCodes) =>
+  run(binary, args, { timeoutMs: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, ...(okExitCodes ? { okExitCodes } : {}) });
+
+/** Binaries the commands use besides the configured ones; absolute, like every exec here. */
+export const TOOLS = {
+  aptGet: '/usr/bin/apt-get',
+  dpkgQuery: '/usr/bin/dpkg-query',
+  getent: '/usr/bin/getent',
+  useradd: '/usr/sbin/useradd',
+  userdel: '/usr/sbin/userdel',
+  sudo: '/usr/bin/sudo',
+  visudo: '/usr/sbin/visudo',
+  ufw: '/usr/sbin/ufw',
+  fail2ban: '/usr/bin/fail2ban-client',
+};
+
+export interface Installation {
+  options: CommandOptions;
+  layout: Layout;
+  /** what the installer runs: the real programs */
+  system: SystemConfig;
+  /** what the panel runs: nginx and systemctl through the sudo launchers */
+  panelSystem: SystemConfig;
+  run: Runner;
+  tools: typeof TOOLS;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Merges `over` into `base` object by object (arrays and values replace). */
+export function deepMerge<T>(base: T, over: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(out[k], v);
+  return out as T;
+}
+
+export function openInstallation(options: CommandOptions, runner: Runner = defaultRunner, tools: typeof TOOLS = TOOLS): Installation {
+  const at = (p: string) => join(options.prefix, p);
+  const l0 = layout(options.prefix);
+  const defaults: SystemConfigInput = {
+    driver: 'host',
+    pki: { dir: join(l0.configDir, 'pki') },
+    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help') },
+    systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
+  };
+  const system = systemConfig(deepMerge(defaults, options.system));
+  const l = layout(options.prefix, system.systemd.unitDir);
+  const panelSystem = options.user === 'root'
+    ? system
+    : systemConfig(deepMerge(system, { binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') } }));
+  return { options, layout: l, system, panelSystem, run: runner, tools };
+}

@@ -1,0 +1,42 @@
+// The bundle's operator commands: install, upgrade, uninstall, doctor.
+import { doctor } from './doctor.ts';
+import { install } from './install.ts';
+import { openInstallation } from './installation.ts';
+import { parseCommandOptions, USAGE } from './options.ts';
+import { createReporter, wasReported } from './report.ts';
+import { InstallError } from './host-checks.ts';
+import { uninstall } from './uninstall.ts';
+import { upgrade } from './upgrade.ts';
+
+export const COMMANDS = ['install', 'upgrade', 'uninstall', 'doctor'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export function isCommand(word: string | undefined): word is Command {
+  return (COMMANDS as readonly string[]).includes(word ?? '');
+}
+
+/** Runs a command and returns the process exit status. */
+export async function runCommand(command: Command, argv: string[], serverFile: string): Promise<number> {
+  let options;
+  try {
+    options = parseCommandOptions(argv, serverFile);
+  } catch (e) {
+    process.stderr.write(`relay-panel ${command}: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const report = createReporter(options.json);
+  const inst = openInstallation(options);
+  try {
+    if (command === 'install') await install(inst, report);
+    else if (command === 'upgrade') await upgrade(inst, report);
+    else if (command === 'uninstall') await uninstall(inst, report);
+    else return (await doctor(inst, report)) ? 0 : 1;
+    return 0;
+  } catch (e) {
+    if (!wasReported(e)) {
+      const fix = e instanceof InstallError ? e.fix : undefined;
+      report.step({ step: command, status: 'failed', message: (e as Error).message, ...(fix ? { fix } : {}) });
+    }
+    return 1;
+  }
+}

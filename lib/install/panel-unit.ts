@@ -1,0 +1,35 @@
+// The panel's systemd unit: its own user, a read-only system, writes only where it keeps state.
+import { renderUnit } from '../system/host/units.ts';
+
+export interface PanelUnitOptions {
+  user: string;
+  node: string;
+  server: string;
+  configFile: string;
+  /** directories the panel writes (configuration, data, vhosts, ACME, chisel, Authelia, sites) */
+  writable: string[];
+}
+
+export function renderPanelUnit(o: PanelUnitOptions): string {
+  return renderUnit({
+    description: 'relay-panel management service',
+    execStart: `${o.node} ${o.server} --config ${o.configFile}`,
+    hardening: [
+      `User=${o.user}`,
+      `Group=${o.user}`,
+      'Environment=NODE_ENV=production',
+      // sudo (the whitelisted command lines) needs setuid, so the panel's unit leaves out
+      // NoNewPrivileges and every option that implies it for a non-root service (PrivateDevices,
+      // ProtectKernelTunables/Modules, RestrictAddressFamilies, RestrictSUIDSGID, LockPersonality,
+      // SystemCallFilter, MemoryDenyWriteExecute): with any of them sudo refuses to run
+      'ProtectSystem=strict',
+      // `-`: a directory that does not exist yet must not stop the panel from starting
+      `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`,
+      'ProtectHome=true',
+      'PrivateTmp=true',
+      'ProtectControlGroups=true',
+      'UMask=0027',
+    ],
+    noNewPrivileges: false,
+  });
+}

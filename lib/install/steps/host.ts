@@ -1,0 +1,98 @@
+// Install steps about the host: checks, packages, the panel's user and directories, hardening.
+import { readFile } from 'node:fs/promises';
+import { arch } from 'node:os';
+import { pathExists } from '../../system/common/fs.ts';
+import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
+import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
+import type { Installation } from '../installation.ts';
+import { ROOT, type InstallState, type Outcome } from './step.ts';
+
+const PACKAGES = ['nginx', 'certbot', 'openssl', 'sudo'];
+
+export async function preflight(inst: Installation, state: InstallState): Promise<Outcome> {
+  if (process.getuid?.() !== 0) throw new InstallError('install must run as root', 'run it with sudo');
+  const os = checkOs(parseOsRelease(await readFile(inst.layout.osRelease, 'utf8').catch(() => readFile('/etc/os-release', 'utf8'))));
+  const cpu = checkArch(arch());
+  state.ip = chooseIp(inst.options.ip);
+  return { status: 'done', message: `${os}, ${cpu}, address ${state.ip}` };
+}
+
+export async function packages(inst: Installation): Promise<Outcome> {
+  if (!inst.options.packages) return { status: 'skipped', message: 'skipped (--no-packages): nginx, certbot, openssl and sudo must be installed' };
+  const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban'] : [])];
+  const missing: string[] = [];
+  for (const pkg of wanted) {
+    const r = await inst.run(inst.tools.dpkgQuery, ['-W', '-f', '${Status}', pkg], [1]).catch(() => null);
+    if (!r || !r.stdout.includes('install ok installed')) missing.push(pkg);
+  }
+  if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
+  await inst.run(inst.tools.aptGet, ['update']);
+  await inst.run(inst.tools.aptGet, ['install', '-y', '--no-install-recommends', ...missing]);
+  return { status: 'changed', message: `installed ${missing.join(', ')}` };
+}
+
+async function lookupUser(inst: Installation, name: string): Promise<Owner | null> {
+  const r = await inst.run(inst.tools.getent, ['passwd', name], [2]);
+  const fields = r.exitCode === 0 ? r.stdout.trim().split(':') : [];
+  return fields.length >= 4 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : null;
+}
+
+export async function user(inst: Installation, state: InstallState): Promise<Outcome> {
+  const name = inst.options.user;
+  const existing = await lookupUser(inst, name);
+  if (existing) {
+    state.owner = existing;
+    return { status: 'done', message: `user ${name} exists (uid ${existing.uid})` };
+  }
+  // the journal group lets the panel show its services' logs without root
+  const journal = (await inst.run(inst.tools.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
+  await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
+    '--shell', '/usr/sbin/nologin', ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
+  state.owner = (await lookupUser(inst, name))!;
+  return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid})` };
+}
+
+/** Directories the panel writes: its own, and the host's where it puts vhosts, ACME files, portal files. */
+export function panelDirectories(inst: Installation): { own: string[]; shared: string[] } {
+  const s = inst.system;
+  return {
+    own: [s.pki.dir, s.nginx.selfSignedDir, s.nginx.helpDir, s.chisel.dir, s.authelia.dir, s.acme.configDir, s.acme.workDir,
+      s.acme.logsDir, s.sites.root],
+    // Debian's own directories stay root's; the panel's group may add files
+    shared: [s.nginx.sitesAvailable, s.nginx.sitesEnabled, s.acme.webroot],
+  };
+}
+
+export async function directories(inst: Installation, owner: Owner): Promise<Outcome> {
+  const l = inst.layout;
+  let changed = false;
+  const note = (c: boolean) => (changed ||= c);
+  note(await ensureDir(l.configDir, 0o750, owner));
+  note(await ensureDir(l.dataDir, 0o700, owner));
+  note(await ensureDir(l.appDir, 0o755, ROOT));
+  note(await ensureDir(l.releasesDir, 0o755, ROOT));
+  const dirs = panelDirectories(inst);
+  for (const dir of dirs.own) note(await ensureDir(dir, dir === inst.system.pki.dir ? 0o700 : 0o755, owner));
+  for (const dir of dirs.shared) note(await ensureDir(dir, 0o2775, { uid: 0, gid: owner.gid }));
+  // a reinstall after `uninstall` (which removes the user) gets the kept files back under the new uid
+  for (const dir of [l.configDir, l.dataDir, ...dirs.own]) await chownTree(dir, owner);
+  return { status: changed ? 'changed' : 'done', message: `${l.configDir}, ${l.dataDir}, ${dirs.own.length + dirs.shared.length} host directories` };
+}
+
+export async function harden(inst: Installation): Promise<Outcome> {
+  if (!inst.options.harden) return { status: 'skipped', message: 'skipped (--no-harden)' };
+  const done: string[] = [];
+  if (await pathExists(inst.tools.ufw)) {
+    const p = inst.system.ports;
+    for (const port of [22, p.http, p.https, p.ipPanel]) await inst.run(inst.tools.ufw, ['allow', `${port}/tcp`]);
+    await inst.run(inst.tools.ufw, ['--force', 'enable']);
+    done.push(`ufw allows 22, ${p.http}, ${p.https}, ${p.ipPanel}`);
+  }
+  if (!(await pathExists(inst.tools.fail2ban))) {
+    return { status: 'warning', message: [...done, 'fail2ban is not installed'].join('; '), fix: 'apt-get install fail2ban and run install again' };
+  }
+  const jail = '# managed by relay-panel\n[sshd]\nenabled = true\n\n[nginx-http-auth]\nenabled = true\n';
+  if (await writeIfChanged(inst.layout.fail2banJail, jail, 0o644)) await inst.run(inst.system.binaries.systemctl, ['restart', 'fail2ban']);
+  done.push('fail2ban guards ssh and nginx');
+  return { status: 'done', message: done.join('; ') };
+}

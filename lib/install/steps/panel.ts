@@ -1,0 +1,143 @@
+// Install steps that set up the panel itself: configuration, certificates, the IP vhost, its
+// privileges, units, start and health.
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ConfigStore } from '../../config.ts';
+import { writeSecretFile } from '../../system/atomic-write.ts';
+import { AuthfileStore } from '../../system/common/authfile.ts';
+import { pathExists } from '../../system/common/fs.ts';
+import { createPortalFiles } from '../../system/common/portal-files.ts';
+import { createHostSystem } from '../../system/host/index.ts';
+import { installPinned } from '../../system/host/install.ts';
+import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
+import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
+import { waitForHealth } from '../health.ts';
+import { InstallError } from '../host-checks.ts';
+import type { Installation } from '../installation.ts';
+import { renderPanelUnit } from '../panel-unit.ts';
+import { privilegedCommands, renderSudoers, renderWrapper } from '../privileges.ts';
+import { panelDirectories } from './host.ts';
+import { ROOT, type InstallState, type Outcome } from './step.ts';
+
+export async function config(inst: Installation, state: InstallState): Promise<Outcome> {
+  const l = inst.layout;
+  let created = false;
+  if (!(await pathExists(l.configFile))) {
+    // ConfigStore makes the session secret once; a later install opens and keeps it
+    await ConfigStore.create(l.configFile, {
+      ip: state.ip!,
+      domain: null,
+      email: null,
+      dataDir: l.dataDir,
+      staticDir: join(l.current, 'panel'),
+      onboarding: { status: 'FRESH' },
+      listen: { host: '127.0.0.1', port: inst.system.ports.panel },
+      system: inst.panelSystem,
+    });
+    created = true;
+  } else {
+    const kept = (await ConfigStore.open(l.configFile)).value;
+    if (inst.options.ip !== undefined && kept.ip !== state.ip) {
+      await chownTree(l.configFile, state.owner!);
+      return { status: 'warning', message: `kept ${l.configFile}, whose ip is ${kept.ip} (not ${state.ip})`, fix: `change "ip" in ${l.configFile}, then systemctl restart ${inst.system.units.panel}` };
+    }
+  }
+  await chownTree(l.configFile, state.owner!);
+  return { status: created ? 'changed' : 'done', message: created ? `wrote ${l.configFile}` : `kept ${l.configFile}` };
+}
+
+export async function certificates(inst: Installation, state: InstallState): Promise<Outcome> {
+  const pki = createHostSystem(inst.system, { dataDir: inst.layout.dataDir }).pki;
+  const hadCa = await pathExists(join(inst.system.pki.dir, 'ca.pem'));
+  await pki.ensureCa();
+  let made = false;
+  if (!(await pathExists(inst.layout.adminP12))) {
+    const password = randomBytes(12).toString('base64url');
+    const cert = await pki.issueClientCert('admin');
+    await writeSecretFile(inst.layout.adminP12, await pki.toPkcs12(cert, password));
+    state.p12Password = password;
+    made = true;
+  }
+  // the panel signs agent certificates and rewrites the CRL
+  await chownTree(inst.system.pki.dir, state.owner!);
+  const parts = [hadCa ? 'client CA kept' : 'client CA created', made ? `admin certificate ${inst.layout.adminP12} (0600)` : 'admin certificate kept'];
+  return { status: made || !hadCa ? 'changed' : 'done', message: parts.join(', ') };
+}
+
+export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
+  const system = createHostSystem(inst.system, { dataDir: inst.layout.dataDir });
+  const name = system.proxy.vhostName({ kind: 'ip-panel' });
+  const file = join(inst.system.nginx.sitesAvailable, name);
+  const before = await readFile(file, 'utf8').catch(() => null);
+  const linked = (await system.proxy.state(name)).enabled;
+  // applying ends with a reload, which needs a running nginx (a package install may not start it)
+  await inst.run(inst.system.binaries.systemctl, ['enable', '--now', inst.system.units.proxy]);
+  await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
+  await chownTree(inst.system.nginx.selfSignedDir, owner);
+  await chownTree(inst.system.nginx.helpDir, owner);
+  const same = linked && before === (await readFile(file, 'utf8'));
+  return { status: same ? 'done' : 'changed', message: `${file} on port ${inst.system.ports.ipPanel} (client certificate required), nginx tested and reloaded` };
+}
+
+export async function privileges(inst: Installation): Promise<Outcome> {
+  const { layout: l, options } = inst;
+  if (options.user === 'root') return { status: 'skipped', message: 'the panel runs as root (--user root): no sudo rules' };
+  let changed = await ensureDir(l.wrapperDir, 0o755, ROOT);
+  for (const program of ['nginx', 'systemctl'] as const) {
+    changed = (await writeIfChanged(join(l.wrapperDir, program), renderWrapper(inst.tools.sudo, inst.system.binaries[program]), 0o755)) || changed;
+  }
+  const sudoers = renderSudoers(options.user, privilegedCommands(inst.system));
+  if (await writeIfChanged(l.sudoersFile, sudoers, 0o440)) {
+    changed = true;
+    if (await pathExists(inst.tools.visudo)) {
+      try {
+        await inst.run(inst.tools.visudo, ['-cf', l.sudoersFile]);
+      } catch (e) {
+        // an invalid file in sudoers.d breaks sudo for everyone
+        await rm(l.sudoersFile, { force: true });
+        throw new InstallError(`the generated sudoers file is invalid and was removed: ${(e as Error).message}`);
+      }
+    }
+  }
+  return { status: changed ? 'changed' : 'done', message: `${privilegedCommands(inst.system).length} command lines granted in ${l.sudoersFile}` };
+}
+
+export async function units(inst: Installation, state: InstallState): Promise<Outcome> {
+  const { system, layout: l, options } = inst;
+  const dirs = panelDirectories(inst);
+  // sudo's timestamps and nginx's error log are written by the whitelisted commands, which share the panel's mounts
+  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, dirname(system.nginx.errorLog), '/run/sudo'];
+  const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable });
+  // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
+  // services themselves run as the panel's user, which owns their files
+  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, user: system.systemd.runAs });
+  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, user: system.systemd.runAs });
+  state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
+  let changed = state.unitChanged;
+  changed = (await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644)) || changed;
+  changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
+  if (options.downloads) {
+    const timeoutMs = system.timeouts.downloadMs;
+    changed = (await installPinned({ name: 'chisel', ...system.chisel.release }, system.binaries.chisel, { timeoutMs })) || changed;
+    changed = (await installPinned({ name: 'authelia', ...system.authelia.release }, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
+  }
+  if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
+  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${options.downloads ? '' : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`}` };
+}
+
+export async function start(inst: Installation, state: InstallState): Promise<Outcome> {
+  const { systemctl } = inst.system.binaries;
+  const { proxy, panel } = inst.system.units;
+  await inst.run(systemctl, ['enable', '--now', panel]);
+  if (state.unitChanged) await inst.run(systemctl, ['restart', panel]);
+  return { status: 'done', message: `${proxy} and ${panel} enabled and running` };
+}
+
+export async function health(inst: Installation): Promise<Outcome> {
+  if (inst.options.healthTimeoutMs === 0) return { status: 'skipped', message: 'not waited for (--health-timeout 0)' };
+  const ok = await waitForHealth(inst.system.ports.panel, inst.options.healthTimeoutMs);
+  return ok
+    ? { status: 'done', message: `http://127.0.0.1:${inst.system.ports.panel}/api/health answers` }
+    : { status: 'warning', message: 'the panel did not answer /api/health yet', fix: `journalctl -u ${inst.system.units.panel} -n 50` };
+}

@@ -1,0 +1,241 @@
+// The installer against the loopback harness (fake systemd): every path under a temp prefix, nginx
+// on a free port for the IP panel, a real system user (root only), the panel started as that user
+// by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
+// upgrade with rollback, doctor and uninstall.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { withTimeout } from '../../helpers/timeout.ts';
+import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+
+let box: InstalledBox;
+const s = suite('install (fake systemd)');
+/** the P12 password the first install printed */
+let password = '';
+const install = () => installOnce(box);
+
+/** sha256 of every regular file below the roots, logs left out. */
+async function checksums(roots: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (path: string): Promise<void> => {
+    const st = await lstat(path).catch(() => null);
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of await readdir(path)) if (name !== 'logs' && !name.endsWith('.log')) await walk(join(path, name));
+    } else if (st.isSymbolicLink()) out.set(path, `-> ${await readlink(path)}`);
+    else if (st.isFile()) out.set(path, createHash('sha256').update(await readFile(path)).digest('hex'));
+  };
+  for (const root of roots) await walk(root);
+  return out;
+}
+
+s.before(async () => {
+  box = await startInstalledBox();
+});
+s.after(async () => {
+  await box?.close();
+});
+
+s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules and unit, and starts the panel', () =>
+  withTimeout('install', 120_000, async () => {
+    const ctx = box;
+    const run = await install();
+    assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
+    const names = run.events.map((e) => e.step);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'ip-vhost', 'privileges', 'units', 'harden', 'start', 'health', 'summary']);
+    assert.is(step(run, 'health')!.status, 'done');
+    assert.is(step(run, 'harden')!.status, 'skipped');
+    const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
+    const config = await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
+    assert.is(config.mode & 0o777, 0o600);
+    assert.is(config.uid, uid);
+    const p12 = await stat(join(ctx.prefix, 'root/relay-panel-admin.p12'));
+    assert.is(p12.mode & 0o777, 0o600);
+    assert.is(p12.uid, 0);
+    assert.is((await stat(join(ctx.prefix, 'var/lib/relay-panel'))).mode & 0o777, 0o700);
+    const unit = await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel.service'), 'utf8');
+    assert.match(unit, `User=${ctx.user}\n`);
+    assert.match(unit, 'ProtectSystem=strict');
+    assert.match(unit, join(ctx.prefix, 'opt/relay-panel/current/server.mjs'));
+    assert.match(await readFile(join(ctx.prefix, 'etc/sudoers.d/relay-panel'), 'utf8'), `${ctx.user} ALL=(root) NOPASSWD:`);
+    for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}\n`);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    const summary = step(run, 'summary')!;
+    assert.type(summary.p12Password, 'string');
+    password = String(summary.p12Password);
+    assert.match(String(summary.url), `https://127.0.0.1:${ctx.infra.ports.ipPanel}`);
+    // the panel really runs as the new user
+    const pid = (await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8')).trim();
+    assert.is((await stat(`/proc/${pid}`)).uid, uid);
+  }),
+);
+
+s('the panel user runs the granted lines as root through its launchers, and nothing else', () => {
+  const ctx = box;
+  const nginx = join(ctx.prefix, 'opt/relay-panel/sudo/nginx');
+  const systemctl = join(ctx.prefix, 'opt/relay-panel/sudo/systemctl');
+  const conf = ['-p', ctx.infra.nginxPrefix, '-c', join(ctx.infra.nginxPrefix, 'nginx.conf')];
+  const test = asPanelUser(box, [nginx, ...conf, '-t', '-q']);
+  assert.is(test.status, 0, test.stderr);
+  assert.is(asPanelUser(box, [systemctl, 'is-active', 'chisel']).status, 3, 'granted: the fake answers inactive');
+  for (const refused of [[nginx, ...conf, '-s', 'stop'], [nginx, '-c', '/tmp/evil.conf', '-t', '-q'], [systemctl, 'stop', 'relay-panel'], [systemctl, 'restart', 'ssh']]) {
+    const r = asPanelUser(box, refused);
+    assert.is(r.status, 1, refused.join(' '));
+    assert.match(r.stderr, /sudo: a password is required|not allowed/, refused.join(' '));
+  }
+  // without sudo the user cannot even test nginx's configuration (the CA key and logs are not its)
+  assert.is.not(asPanelUser(box, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
+});
+
+s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', () =>
+  withTimeout('mtls', 20_000, async () => {
+    const ctx = box;
+    const pfx = await readFile(join(ctx.prefix, 'root/relay-panel-admin.p12'));
+    const res = await ipPanel(ctx, '/api/onboarding/status', { pfx, passphrase: password });
+    assert.is(res.status, 200, res.body);
+    assert.equal(JSON.parse(res.body), { status: 'FRESH', domain: null, email: null });
+  }),
+);
+
+s('without a certificate health answers and everything else is 496 with the help page', () =>
+  withTimeout('no cert', 20_000, async () => {
+    const ctx = box;
+    const health = await ipPanel(ctx, '/api/health');
+    assert.is(health.status, 200);
+    assert.equal(JSON.parse(health.body), { status: 'ok' });
+    for (const path of ['/api/onboarding/status', '/', '/api/tunnels']) {
+      const res = await ipPanel(ctx, path);
+      assert.is(res.status, 496, path);
+      assert.match(res.body, /certificate/i, path);
+    }
+  }),
+);
+
+s('a second install changes no file (logs aside) and makes no new CA, certificate or secret', () =>
+  withTimeout('idempotent', 120_000, async () => {
+    const ctx = box;
+    const roots = [ctx.prefix, ctx.infra.dir];
+    const before = await checksums(roots);
+    const run = await install();
+    assert.is(run.code, 0, run.stderr);
+    const changed = run.events.filter((e) => e.status === 'changed').map((e) => e.step);
+    assert.equal(changed, []);
+    assert.not.ok(step(run, 'summary')!.p12Password);
+    const after = await checksums(roots);
+    const differing = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k) && !k.startsWith(ctx.infra.dir + '/run'));
+    assert.equal(differing, []);
+  }),
+);
+
+s('an interrupted install resumes: missing unit, sudo rules and vhost link come back, the CA stays', () =>
+  withTimeout('resume', 120_000, async () => {
+    const ctx = box;
+    const ca = await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8');
+    const unitFile = join(ctx.infra.dir, 'systemd', 'relay-panel.service');
+    const sudoers = join(ctx.prefix, 'etc/sudoers.d/relay-panel');
+    const link = join(ctx.infra.nginxPrefix, 'sites-enabled', 'relay-ip-panel.conf');
+    for (const f of [unitFile, sudoers, link]) await rm(f);
+    const run = await install();
+    assert.is(run.code, 0, run.stderr);
+    for (const f of [unitFile, sudoers, link]) await stat(f);
+    assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['ip-vhost', 'privileges', 'units']);
+  }),
+);
+
+s('a failed upgrade rolls back to the previous release, which answers again', () =>
+  withTimeout('upgrade', 90_000, async () => {
+    const ctx = box;
+    const broken = join(ctx.dir, 'release-broken');
+    await cp(ctx.releaseDir, broken, { recursive: true });
+    await writeFile(join(broken, 'VERSION'), '9.9.9-broken\n');
+    await writeFile(join(broken, 'server.mjs'), `const [c] = process.argv.slice(2);
+if (c === 'upgrade') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
+else process.exit(1);\n`);
+    const run = await relay(ctx, join(broken, 'server.mjs'), ['upgrade', '--health-timeout', '3', '--no-downloads']);
+    assert.is(run.code, 1, JSON.stringify(run.events));
+    const health = step(run, 'health')!;
+    assert.is(health.status, 'failed');
+    assert.match(String(health.message), `rolled back to releases/${ctx.version}, which answers`);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('a working upgrade switches the release and keeps configuration and data', () =>
+  withTimeout('upgrade ok', 90_000, async () => {
+    const ctx = box;
+    const next = join(ctx.dir, 'release-next');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-next\n`);
+    const config = await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8');
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
+    // the same sudo rules and units serve the new release: nothing else changed
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
+    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'health']);
+    assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('doctor passes on the running box and names a stopped panel with its fix', () =>
+  withTimeout('doctor', 60_000, async () => {
+    const ctx = box;
+    const server = join(ctx.releaseDir, 'server.mjs');
+    const ok = await relay(ctx, server, ['doctor']);
+    assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
+    assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
+    assert.equal(ok.events.filter((e) => e.step === 'nginx').map((e) => e.message), ['configuration test passes', 'reload succeeds']);
+    // DNS for the domain, through the harness's dnsmasq (example.test -> 127.0.0.1, nothing else resolves)
+    const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
+    const original = await readFile(configFile, 'utf8');
+    try {
+      for (const [domain, ok] of [['example.test', true], ['elsewhere.invalid', false]] as const) {
+        await writeFile(configFile, JSON.stringify({ ...JSON.parse(original), domain }));
+        const dns = (await relay(ctx, server, ['doctor'])).events.filter((e) => e.step === 'dns');
+        assert.is(dns.length, 2);
+        assert.ok(dns.every((e) => e.status === (ok ? 'done' : 'failed')), JSON.stringify(dns));
+        if (!ok) assert.match(String(dns[0]!.fix), `create A records ${domain} and *.${domain} pointing to 127.0.0.1`);
+      }
+    } finally {
+      await writeFile(configFile, original);
+    }
+    execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
+    const bad = await relay(ctx, server, ['doctor']);
+    assert.is(bad.code, 1);
+    const failed = bad.events.filter((e) => e.status === 'failed');
+    assert.equal(failed.map((e) => e.step), ['units', 'ports']);
+    assert.match(String(failed[0]!.fix), 'systemctl restart relay-panel');
+  }),
+);
+
+s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data; --purge removes it', () =>
+  withTimeout('uninstall', 60_000, async () => {
+    const ctx = box;
+    const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.prefix, 'etc/sudoers.d/relay-panel'),
+      join(ctx.prefix, 'opt/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
+      assert.is(await stat(gone).catch(() => null), null, gone);
+    }
+    assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
+    await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
+    await stat(join(ctx.prefix, 'var/lib/relay-panel'));
+    // the shared Debian directories are root's again
+    assert.is((await stat(join(ctx.infra.nginxPrefix, 'sites-available'))).gid, 0);
+
+    const purge = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall', '--purge']);
+    assert.is(purge.code, 0, JSON.stringify(purge.events));
+    for (const gone of ['etc/relay-panel', 'var/lib/relay-panel', 'root/relay-panel-admin.p12']) {
+      assert.is(await stat(join(ctx.prefix, gone)).catch(() => null), null, gone);
+    }
+    assert.is(await stat(join(ctx.infra.dir, 'pki')).catch(() => null), null, 'the client CA');
+  }),
+);
+
+s.run();

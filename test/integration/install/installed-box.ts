@@ -1,0 +1,117 @@
+// A box for the install tests: a built release, the loopback harness, a temp prefix, a unique
+// system user (root only), and the fake systemctl that runs the installed release as that user
+// with the installed sudoers file as the only sudo rules (private mount namespace).
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SystemConfigInput } from '../../../lib/system/config.ts';
+import { startInfra, type Infra } from '../../infra/harness.ts';
+// @ts-expect-error plain JS build script
+import { bundle } from '../../../build/build.mjs';
+// @ts-expect-error plain JS build script
+import { release } from '../../../build/release.mjs';
+// @ts-expect-error plain JS test helper
+import { asPanelUserArgv } from './as-panel-user.mjs';
+
+export const fakeSystemctl = fileURLToPath(new URL('./fake-panel-systemctl.mjs', import.meta.url));
+
+export interface InstalledBox {
+  infra: Infra;
+  dir: string;
+  prefix: string;
+  user: string;
+  releaseDir: string;
+  version: string;
+  systemFile: string;
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+export interface Run {
+  code: number;
+  events: Array<Record<string, unknown>>;
+  stderr: string;
+}
+
+/** `overrides` go over the harness's system configuration (e.g. the fake host's binaries). */
+export async function startInstalledBox(overrides: SystemConfigInput = {}, env: NodeJS.ProcessEnv = {}): Promise<InstalledBox> {
+  if (process.getuid?.() !== 0) throw new Error('the install tests create a system user: run them as root');
+  const dir = await mkdtemp(join(tmpdir(), 'relay-install-'));
+  await chmod(dir, 0o755); // the panel user must reach its release and configuration
+  const prefix = join(dir, 'root');
+  const user = `rpt${randomBytes(4).toString('hex')}`;
+  await bundle({ outfile: join(dir, 'build', 'server.mjs'), quiet: true });
+  const built = await release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
+  const infra = await startInfra();
+  // the harness's configuration is complete, so the overlay also names what install would default
+  const system = infra.systemConfig({ ...overrides, binaries: { ...overrides.binaries, systemctl: fakeSystemctl }, systemd: { ...overrides.systemd, runAs: user } });
+  const systemFile = join(dir, 'system.json');
+  await writeFile(systemFile, JSON.stringify(system));
+  const boxEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    FAKE_SYSTEMD_STATE: join(dir, 'systemd-state.json'),
+    ...env,
+    FAKE_PANEL_UNIT: system.units.panel,
+    FAKE_PANEL_USER: user,
+    FAKE_PANEL_SERVER: join(prefix, 'opt/relay-panel/current/server.mjs'),
+    FAKE_PANEL_CONFIG: join(prefix, 'etc/relay-panel/config.json'),
+    FAKE_PANEL_SUDOERS: join(prefix, 'etc/sudoers.d'),
+    FAKE_PANEL_PIDFILE: join(dir, 'panel.pid'),
+    FAKE_PANEL_LOG: join(dir, 'panel.log'),
+  };
+  return {
+    infra, dir, prefix, user, releaseDir: built.outDir, version: built.version, systemFile, env: boxEnv,
+    async close() {
+      // the panel process and the user, whatever the tests reached
+      execFileSync(process.execPath, [fakeSystemctl, 'stop', system.units.panel], { env: boxEnv, stdio: 'ignore' });
+      spawnSync('/usr/sbin/userdel', [user], { stdio: 'ignore' });
+      await infra.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs a command of a release's bundle against the box, with --json; resolves with its events. */
+export function relay(box: InstalledBox, serverFile: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [serverFile, ...args, '--prefix', box.prefix, '--user', box.user, '--system-config', box.systemFile, '--json'],
+      { env: box.env, timeout: 150_000 }, (error, stdout, stderr) => {
+        const events = stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, events, stderr });
+      });
+  });
+}
+
+export const install = (box: InstalledBox, extra: string[] = ['--no-downloads']) => relay(box, join(box.releaseDir, 'server.mjs'),
+  ['install', '--ip', '127.0.0.1', '--no-harden', '--no-packages', '--health-timeout', '20', ...extra]);
+
+export const step = (run: Run, name: string) => run.events.find((e) => e.step === name);
+
+/** A request to the IP panel (nginx), optionally with a PKCS#12 client certificate. */
+export function ipPanel(box: InstalledBox, path: string, client?: { pfx: Buffer; passphrase: string }, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const req = request({
+      host: '127.0.0.1', port: box.infra.ports.ipPanel, path, method: init.method ?? 'GET', rejectUnauthorized: false, agent: false, ...client,
+      headers: body ? { 'content-type': 'application/json' } : {},
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Runs a program as the panel user, with the installed sudoers file as the only sudo rules. */
+export function asPanelUser(box: InstalledBox, argv: string[]): { status: number; stderr: string } {
+  const [binary, args] = asPanelUserArgv(box.user, join(box.prefix, 'etc/sudoers.d'), argv) as [string, string[]];
+  const r = spawnSync(binary, args, { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  return { status: r.status ?? -1, stderr: r.stderr };
+}

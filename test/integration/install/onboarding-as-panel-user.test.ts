@@ -1,0 +1,65 @@
+// Least privilege end to end: a box installed by the release, the panel running as its own user
+// with only the installed sudo rules, then the whole onboarding (real dnsmasq, pebble + certbot,
+// nginx; fake systemctl, chisel and Authelia downloaded by the installer from a loopback server).
+// certbot runs as the panel user; nginx reloads and unit changes go through the sudo launchers.
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openStream } from '../../helpers/provision-stream.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
+import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
+import { TEST_DOMAIN } from '../../infra/harness.ts';
+import { install, ipPanel, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+
+let box: InstalledBox;
+let fakes: FakeHost;
+let fakeDir = '';
+const s = suite('onboarding as the panel user (fake systemctl, chisel, authelia)');
+
+s.before(async () => {
+  fakeDir = await mkdtemp(join(tmpdir(), 'relay-install-fakes-'));
+  await chmod(fakeDir, 0o755);
+  fakes = await startFakeHost(fakeDir, ['nginx']);
+  box = await startInstalledBox(fakes.config, { FAKE_SYSTEMD_STATE: fakes.stateFile });
+});
+s.after(async () => {
+  await box?.close();
+  await fakes?.close();
+  await rm(fakeDir, { recursive: true, force: true });
+});
+
+s('the installed panel, not root, completes onboarding through its sudo rules', () =>
+  withTimeout('onboarding as panel user', 280_000, async () => {
+    const run = await install(box, []);
+    assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
+    assert.match(String(step(run, 'units')!.message), 'relay-panel.service');
+    // the fakes read their state file through sudo, which keeps only the environment it is told to
+    await writeFile(join(box.prefix, 'etc/sudoers.d/zz-test-fakes'), `Defaults env_keep += "FAKE_SYSTEMD_STATE FAKE_ARGV_LOG FAKE_CHISEL_LOG FAKE_PANEL_*"\n`, { mode: 0o440 });
+    const client = { pfx: await readFile(join(box.prefix, 'root/relay-panel-admin.p12')), passphrase: String(step(run, 'summary')!.p12Password) };
+    const post = (path: string, body?: unknown) => ipPanel(box, path, client, { method: 'POST', body });
+
+    const domain = await post('/api/onboarding/domain', { domain: TEST_DOMAIN, email: `ops@${TEST_DOMAIN}` });
+    assert.is(domain.status, 200, domain.body);
+    const dns = await post('/api/onboarding/verify-dns');
+    assert.is(dns.status, 200, dns.body);
+    const stream = await openStream(box.infra.ports.panel);
+    await stream.waitFor((m) => m.type === 'state');
+    assert.is((await post('/api/onboarding/provision')).status, 202);
+    const last = await withTimeout('provisioning', 240_000, () => stream.waitFor((m) => m.type === 'complete' || m.type === 'error'));
+    stream.close();
+    assert.is(last.type, 'complete', `${JSON.stringify(last)}\n${await readFile(box.env.FAKE_PANEL_LOG!, 'utf8').catch(() => '')}`);
+
+    const status = await ipPanel(box, '/api/onboarding/status', client);
+    assert.is(JSON.parse(status.body).status, 'COMPLETED');
+    // what the panel made is its user's: certbot's lineage, the vhosts it wrote
+    const uid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).uid;
+    assert.is.not(uid, 0);
+    const system = JSON.parse(await readFile(box.systemFile, 'utf8'));
+    assert.is((await stat(join(system.acme.configDir, 'archive', `panel.${TEST_DOMAIN}`, 'privkey1.pem'))).uid, uid);
+    assert.is((await stat(join(system.nginx.sitesAvailable, `relay-panel-panel.${TEST_DOMAIN}.conf`))).uid, uid);
+  }),
+);
+
+s.run();

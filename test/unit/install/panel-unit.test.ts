@@ -1,0 +1,24 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderPanelUnit } from '../../../lib/install/panel-unit.ts';
+
+const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/local/bin/node', server: '/opt/relay-panel/current/server.mjs',
+  configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'] });
+
+test('the panel runs as its user, in production, from the current release, with a read-only system', () => {
+  assert.match(unit, '\nExecStart=/usr/local/bin/node /opt/relay-panel/current/server.mjs --config /etc/relay-panel/config.json\n');
+  assert.match(unit, '\nUser=relay-panel\nGroup=relay-panel\n');
+  assert.match(unit, '\nEnvironment=NODE_ENV=production\n');
+  assert.match(unit, '\nProtectSystem=strict\n');
+  assert.match(unit, '\nReadWritePaths=-/etc/relay-panel -/var/lib/relay-panel\n');
+});
+
+test('nothing that sets no-new-privileges for a non-root service: sudo must stay usable', () => {
+  for (const option of ['NoNewPrivileges', 'PrivateDevices', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectKernelLogs', 'ProtectClock',
+    'RestrictAddressFamilies', 'RestrictNamespaces', 'RestrictRealtime', 'RestrictSUIDSGID', 'LockPersonality', 'SystemCallFilter',
+    'SystemCallArchitectures', 'MemoryDenyWriteExecute', 'DynamicUser']) {
+    assert.not.match(unit, new RegExp(`^${option}=`, 'm'), option);
+  }
+});
+
+test.run();
