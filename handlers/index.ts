@@ -18,6 +18,7 @@ import sitesDelete from './sites/delete.ts';
 import sitesVerifyDns from './sites/verify-dns.ts';
 import sitesFilesList from './sites/files-list.ts';
 import sitesFilesDelete from './sites/files-delete.ts';
+import sitesFilesUpload from './sites/files-upload.ts';
 import usersList from './users/list.ts';
 import usersCreate from './users/create.ts';
 import usersUpdate from './users/update.ts';
@@ -96,6 +97,7 @@ export const routes: readonly AnyRoute[] = [
   sitesVerifyDns,
   sitesFilesList,
   sitesFilesDelete,
+  sitesFilesUpload,
   usersList,
   usersCreate,
   usersUpdate,

@@ -1,0 +1,25 @@
+import { multipart } from '../../lib/http/multipart.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
+import { siteViewer } from '../../lib/sites/viewer.ts';
+import { badRequest } from '../../lib/errors.ts';
+
+const MiB = 1024 * 1024;
+
+// POST /api/sites/:id/files?path= — multipart, one or more `file` parts streamed to disk (50 MB each);
+// over the site's size limit the files are kept and the answer adds `warning` and `totalSize`.
+export default route({
+  method: 'POST',
+  path: '/api/sites/:id/files',
+  access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
+  params: SiteIdParams,
+  query: FilesQuery,
+  body: multipart({ maxFileBytes: 50 * MiB, maxTotalBytes: 1024 * MiB, maxFiles: 1000 }),
+  async handle({ params, query, body, identity, services }) {
+    const site = services.sites.visibleSite(params.id, siteViewer(identity));
+    const files = body.files.filter((f) => f.field === 'file');
+    if (files.length === 0) throw badRequest("Upload failed: no 'file' part in the form");
+    return json({ ok: true, ...(await services.sites.uploadFiles(site, query.path, files)) });
+  },
+});

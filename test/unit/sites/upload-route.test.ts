@@ -1,0 +1,105 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent, certificateHeaders, type Caller } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
+import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
+
+type Site = Awaited<ReturnType<typeof managedSite>>;
+const s = suite<{ t: SiteTestApp; site: Site }>('sites: POST /api/sites/:id/files', {} as { t: SiteTestApp; site: Site });
+s.before.each(async (ctx) => {
+  ctx.t = await siteApp();
+  ctx.site = await managedSite(ctx.t, 'blog');
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+async function upload(t: SiteTestApp, id: string, files: Record<string, string>, dir?: string, as: Caller = 'admin') {
+  const form = new FormData();
+  for (const [name, content] of Object.entries(files)) form.append('file', new Blob([content]), name);
+  const query = dir === undefined ? '' : `?path=${encodeURIComponent(dir)}`;
+  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${id}/files${query}`, { method: 'POST', body: form, headers: certificateHeaders(as) }));
+  return { status: response.status, body: await response.json() };
+}
+
+s('200 {ok, files}: the files land under `path` and the listing shows them', async ({ t, site }) => {
+  const res = await upload(t, site.id, { 'index.html': '<h1>hi</h1>', 'app.js': 'x()' }, 'assets');
+  assert.equal([res.status, res.body], [200, { ok: true, files: ['assets/index.html', 'assets/app.js'] }]);
+  assert.is(readFileSync(join(site.rootPath, 'assets', 'app.js'), 'utf8'), 'x()');
+  const listed = await t.call('GET', `/api/sites/${site.id}/files?path=assets`);
+  assert.equal(listed.body.files.map((f: { name: string }) => f.name), ['app.js', 'index.html']);
+  assert.is(t.services.store.sites.value[0]!.totalSize, 14);
+});
+
+s('a refused name answers 400 "Upload failed: ..." and writes nothing', async ({ t, site }) => {
+  const res = await upload(t, site.id, { 'ok.html': 'fine', 'shell.php': '<?php' });
+  assert.equal([res.status, res.body], [400, { error: "Upload failed: Files of type '.php' are not allowed" }]);
+  const traversal = await upload(t, site.id, { 'a.html': 'x' }, '../..');
+  assert.equal([traversal.status, traversal.body], [400, { error: 'Upload failed: Path traversal is not allowed' }]);
+  assert.equal(readdirSync(site.rootPath), []);
+});
+
+s('a form without a `file` part is refused', async ({ t, site }) => {
+  const form = new FormData();
+  form.append('other', new Blob(['x']), 'x.txt');
+  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: certificateHeaders('admin') }));
+  assert.equal([response.status, await response.json()], [400, { error: "Upload failed: no 'file' part in the form" }]);
+});
+
+s('agents need sites:write and the site in allowedSites; unknown site 404', async ({ t, site }) => {
+  await addAgent(t, 'reader', ['sites:read'], ['blog']);
+  await addAgent(t, 'writer', ['sites:write'], ['blog']);
+  await addAgent(t, 'stranger', ['sites:write'], ['other']);
+  assert.is((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'reader' })).status, 403);
+  assert.equal((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'stranger' })).body, { error: 'You do not have access to this site' });
+  assert.is((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'writer' })).status, 200);
+  assert.is((await upload(t, '0b6f3e1c-1c9a-4e0e-9a53-2f4f3d0c6a11', { 'a.html': 'x' })).status, 404);
+});
+
+s('through the real Node edge: streamed to disk, and an upload aborted mid-file leaves no file', ({ t, site }) =>
+  withTimeout('edge upload', 20_000, async () => {
+    const http = await serve(t.app);
+    try {
+      const form = new FormData();
+      form.append('file', new Blob(['x'.repeat(300_000)]), 'big.txt');
+      const ok = await fetch(`${http.url}/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: certificateHeaders('admin') });
+      assert.equal([ok.status, await ok.json()], [200, { ok: true, files: ['big.txt'] }]);
+      assert.is(readFileSync(join(site.rootPath, 'big.txt'), 'utf8').length, 300_000);
+
+      await abortMidFile(http.port, site.id);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(readdirSync(site.rootPath), ['big.txt'], 'no partial half.txt, no temp file');
+      assert.not.ok(existsSync(join(site.rootPath, 'half.txt')));
+    } finally {
+      await http.close();
+    }
+  }),
+);
+
+/** Declares 5 MB, sends 1 MB of one file part, then hangs up. */
+function abortMidFile(port: number, id: string): Promise<void> {
+  const boundary = 'siteboundary';
+  const head = [
+    `POST /api/sites/${id}/files HTTP/1.1`,
+    'host: 127.0.0.1',
+    `content-type: multipart/form-data; boundary=${boundary}`,
+    `content-length: ${5 * 1024 * 1024}`,
+    ...Object.entries(certificateHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
+    '',
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="half.txt"\r\ncontent-type: text/plain\r\n\r\n`,
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      socket.write(Buffer.alloc(1024 * 1024, 97), () => setTimeout(() => socket.destroy(), 150));
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', reject);
+  });
+}
+
+s.run();
