@@ -1,5 +1,6 @@
 // Static sites through the API against real nginx, pebble + certbot and dnsmasq on loopback
-// (test/infra/harness.ts). A local HTTP server on the portal's port plays Authelia's authz endpoint.
+// (test/infra/harness.ts). A local HTTP server on the portal's port plays Authelia's authz endpoint,
+// and the fake systemctl (test/fakes/bin) takes the portal restart: systemd is not PID 1 here.
 import { createServer, type Server } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,12 +8,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { timed, withTimeout } from '../../helpers/timeout.ts';
+import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { uploadThroughApi } from './upload-client.ts';
 
-const s = suite('static sites against real nginx, pebble, certbot and dnsmasq');
+const s = suite('static sites against real nginx, pebble, certbot and dnsmasq (fake systemctl)');
 let infra: Infra;
+let fakes: FakeHost;
 let t: TestApp;
 let pebbleRoot = '';
 let portal: Server;
@@ -34,13 +37,15 @@ s.before(async () => {
     res.end();
   });
   await new Promise<void>((resolve) => portal.listen(infra.ports.authPortal, '127.0.0.1', () => resolve()));
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
+  fakes = await startFakeHost(join(infra.dir, 'fakes'));
+  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: fakes.config.binaries!.systemctl } }) } });
   await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
 });
 
 s.after(async () => {
   await t?.close();
   await new Promise((r) => portal?.close(r));
+  await fakes?.close();
   await infra?.stop();
 });
 
