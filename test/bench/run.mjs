@@ -19,6 +19,7 @@ import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNod
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
 import { renderMarkdown } from './report.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
+import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import {
   CAPABILITY,
   COUNTS,
@@ -451,6 +452,7 @@ async function main() {
       expect: 400,
       baseline: 'raw-health',
     },
+    { key: 'sites', name: 'GET /api/sites', who: 'admin', server: panel, method: 'GET', path: '/api/sites', headers: adminHeaders(), expect: 200, baseline: 'raw-tunnels' },
     { key: 'stats', name: 'GET /api/system/stats', who: 'admin', server: panel, method: 'GET', path: '/api/system/stats', headers: adminHeaders(), expect: 200, baseline: 'raw-health' },
     { key: 'ticket-round-trip', name: 'ticket round trip (POST /api/tickets + POST /api/tickets/validate)', who: `${agentLabel(0)}…${agentLabel(COUNTS.agents - 1)}`, server: panel, roundTrip: true, expect: 201, baseline: 'raw-health' },
   ];
@@ -532,6 +534,11 @@ async function main() {
   const hashing = await healthWhileHashing(panel, { creates: 4 });
   log(`health p99 ${hashing.during.p99Ms.toFixed(1)} ms during the creates (${hashing.idle.p99Ms.toFixed(1)} ms idle); creates ${hashing.createMs.map((m) => m.toFixed(0)).join(', ')} ms`);
 
+  // ---- one 50 MB site upload (issue 14)
+  checkInterrupted();
+  log('a 50 MB site upload');
+  const upload = await measureUpload(panel).catch((error) => ({ error: error.message }));
+
   const finalMemory = memory(panel.pid);
   const rawMemory = memory(raw.pid);
   log('stopping the panel and the raw server');
@@ -584,6 +591,8 @@ async function main() {
       met: hashing.during.p99Ms < 50 && hashing.statuses[201] === hashing.creates,
     },
     statsTarget(byKey),
+    sitesTarget(byKey),
+    uploadTarget(upload),
     logViewersTarget(logViewers),
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
@@ -622,6 +631,7 @@ async function main() {
     healthWhileHashing: hashing,
     logViewers,
     panelFirstLoad: panelLoad,
+    siteUpload: upload,
     targets,
   };
   await writeFile(jsonFile, JSON.stringify(result, null, 2) + '\n');
