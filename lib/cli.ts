@@ -1,11 +1,13 @@
 import { isCommand, runCommand } from './install/main.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
+import { publicLocations } from './http/public-locations.ts';
+import { routes } from '../handlers/index.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install).
 const [command, ...rest] = process.argv.slice(2);
-if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!));
+if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
 if (command === 'help' || command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);

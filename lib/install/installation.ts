@@ -1,5 +1,6 @@
 // One installation seen by the commands: its layout, the system configuration the installer drives
 // (real binaries) and the one the panel gets (privileged programs through the sudo launchers).
+import type { PublicLocations } from '../system/types.ts';
 import { join } from 'node:path';
 import { systemConfig, type SystemConfig, type SystemConfigInput } from '../system/config.ts';
 import { run, type ExecResult } from '../system/exec.ts';
@@ -33,6 +34,8 @@ export interface Installation {
   panelSystem: SystemConfig;
   run: Runner;
   tools: typeof TOOLS;
+  /** nginx locations open without a client certificate, from the route table (the CLI passes them) */
+  publicLocations: PublicLocations;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -47,7 +50,12 @@ export function deepMerge<T>(base: T, over: unknown): T {
   return out as T;
 }
 
-export function openInstallation(options: CommandOptions, runner: Runner = defaultRunner, tools: typeof TOOLS = TOOLS): Installation {
+export function openInstallation(
+  options: CommandOptions,
+  runner: Runner = defaultRunner,
+  tools: typeof TOOLS = TOOLS,
+  publicLocations: PublicLocations = { exact: [], prefix: [] },
+): Installation {
   const at = (p: string) => join(options.prefix, p);
   const l0 = layout(options.prefix);
   const defaults: SystemConfigInput = {
@@ -61,5 +69,5 @@ export function openInstallation(options: CommandOptions, runner: Runner = defau
   const panelSystem = options.user === 'root'
     ? system
     : systemConfig(deepMerge(system, { binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') } }));
-  return { options, layout: l, system, panelSystem, run: runner, tools };
+  return { options, layout: l, system, panelSystem, run: runner, tools, publicLocations };
 }

@@ -1,4 +1,5 @@
 // The bundle's operator commands: install, upgrade, uninstall, doctor.
+import type { PublicLocations } from '../system/types.ts';
 import { doctor } from './doctor.ts';
 import { install } from './install.ts';
 import { openInstallation } from './installation.ts';
@@ -16,7 +17,7 @@ export function isCommand(word: string | undefined): word is Command {
 }
 
 /** Runs a command and returns the process exit status. */
-export async function runCommand(command: Command, argv: string[], serverFile: string): Promise<number> {
+export async function runCommand(command: Command, argv: string[], serverFile: string, publicLocations?: PublicLocations): Promise<number> {
   let options;
   try {
     options = parseCommandOptions(argv, serverFile);
@@ -25,7 +26,7 @@ export async function runCommand(command: Command, argv: string[], serverFile: s
     return 2;
   }
   const report = createReporter(options.json);
-  const inst = openInstallation(options);
+  const inst = openInstallation(options, undefined, undefined, publicLocations);
   try {
     if (command === 'install') await install(inst, report);
     else if (command === 'upgrade') await upgrade(inst, report);

@@ -66,7 +66,7 @@ export async function certificates(inst: Installation, state: InstallState): Pro
 }
 
 export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
-  const system = createHostSystem(inst.system, { dataDir: inst.layout.dataDir });
+  const system = createHostSystem(inst.system, { dataDir: inst.layout.dataDir, publicLocations: inst.publicLocations });
   const name = system.proxy.vhostName({ kind: 'ip-panel' });
   const file = join(inst.system.nginx.sitesAvailable, name);
   const before = await readFile(file, 'utf8').catch(() => null);
