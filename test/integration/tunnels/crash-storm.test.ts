@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
+import { openStore } from '../../../lib/state/store.ts';
 import * as assert from 'uvu/assert';
 import { ConfigSchema } from '../../../lib/config.ts';
 import type { TunnelRecord } from '../../../lib/state/schemas.ts';
@@ -83,7 +84,8 @@ interface Drift {
 
 /** How the host differs from the records (read with the server stopped). */
 async function driftOf(dir: string, system: System): Promise<Drift> {
-  const records = JSON.parse(await readFile(join(dir, 'data', 'tunnels.json'), 'utf8').catch(() => '[]')) as TunnelRecord[];
+  // the records as the next start loads them: the snapshot plus the journal of changes since
+  const records = [...(await openStore(join(dir, 'data'))).tunnels.value];
   const nameOf = (t: TunnelRecord) => system.proxy.vhostName({ kind: 'app', fqdn: t.fqdn, port: t.port });
   const vhosts = new Map((await system.proxy.list('app')).map((v) => [v.name, v]));
   const named = new Set(records.map(nameOf));
