@@ -13,7 +13,7 @@ import type { AgentCreate } from './schema.ts';
 import { newP12Password } from './secrets.ts';
 
 export interface AgentCertDeps {
-  store: Pick<Store, 'agents'>;
+  store: Pick<Store, 'agents' | 'sites'>;
   system: Pick<System, 'pki'>;
   clock: Clock;
   capabilities: CapabilitySet;
@@ -37,6 +37,15 @@ export class AgentCerts {
     this.listJson = deps.store.agents.memo((agents) => jsonBytes({ agents: agents.map(listed) }));
   }
 
+  /** The requested site names without duplicates; 400 `Unknown site '<name>'` for the first that names no site. */
+  checkSites(requested: readonly string[]): string[] {
+    const names = new Set(this.deps.store.sites.value.map((s) => s.name));
+    const unique = [...new Set(requested)];
+    const unknown = unique.find((name) => !names.has(name));
+    if (unknown !== undefined) throw new AppError(400, `Unknown site '${unknown}'`, { site: unknown });
+    return unique;
+  }
+
   /** The unrevoked record of a label. */
   current(label: string): AgentRecord | undefined {
     return this.deps.store.agents.value.find((a) => a.label === label && a.revokedAt === null);
@@ -44,6 +53,7 @@ export class AgentCerts {
 
   async create(input: AgentCreate): Promise<{ label: string; serial: string; expiresAt: string; p12Password: string }> {
     const capabilities = this.deps.capabilities.check(input.capabilities);
+    const allowedSites = this.checkSites(input.allowedSites);
     const release = this.deps.claims.claim(input.label);
     try {
       const cert = await this.deps.system.pki.issueClientCert(`agent:${input.label}`);
@@ -52,7 +62,7 @@ export class AgentCerts {
       const path = this.deps.bundles.agentPath(input.label);
       try {
         await this.deps.bundles.write(path, await this.deps.system.pki.toPkcs12(cert, p12Password));
-        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites: [...new Set(input.allowedSites)], expiresAt });
+        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites, expiresAt });
       } catch (error) {
         // the certificate exists in the CA's index but nothing refers to it: revoke it so it can never be used
         await this.deps.bundles.remove(path);
@@ -99,7 +109,7 @@ export class AgentCerts {
   }
 
   async setAllowedSites(label: string, requested: readonly string[]): Promise<{ label: string; allowedSites: string[] }> {
-    const allowedSites = [...new Set(requested)];
+    const allowedSites = this.checkSites(requested);
     await this.#change(label, (a) => (a.allowedSites = allowedSites));
     return { label, allowedSites };
   }

@@ -64,6 +64,7 @@ export class Enrollment {
 
   async createToken(input: EnrollmentTokenCreate): Promise<{ token: string; expiresAt: string }> {
     const capabilities = this.deps.capabilities.check(input.capabilities);
+    const allowedSites = this.deps.agents.checkSites(input.allowedSites);
     // a label already held gets its 409 now rather than when the agent tries to enroll
     this.deps.claims.claim(input.label)();
     const now = this.deps.clock.now();
@@ -74,7 +75,7 @@ export class Enrollment {
     await tokens.update((list) => {
       // spent and expired tokens are of no further use
       const live = list.filter((t) => t.usedAt === null && Date.parse(t.expiresAt) > now);
-      live.push({ tokenHash: hashToken(token), label: input.label, capabilities, allowedSites: [...new Set(input.allowedSites)], createdAt: new Date(now).toISOString(), expiresAt, usedAt: null });
+      live.push({ tokenHash: hashToken(token), label: input.label, capabilities, allowedSites, createdAt: new Date(now).toISOString(), expiresAt, usedAt: null });
       list.splice(0, list.length, ...live);
     });
     return { token, expiresAt };

@@ -6,6 +6,7 @@ import { storedText } from '../../helpers/store-files.ts';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { seedSites } from '../../helpers/sites.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
 
 const s = suite('agent certificates: /api/certs/agent');
@@ -14,6 +15,7 @@ let t: TestApp;
 s.before.each(async () => {
   t = await makeTestApp({ durable: true });
   await completeOnboarding(t);
+  await seedSites(t, 'blog', 'docs');
 });
 s.after.each(() => t.close());
 
@@ -110,6 +112,11 @@ s('PATCH allowed-sites replaces the list; invalid names 400; unknown label 404',
   assert.equal(r.body, { ok: true, label: 'laptop-1', allowedSites: ['blog', 'docs'] });
   assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog', 'docs']);
   assert.is((await t.call('PATCH', '/api/certs/agent/laptop-1/allowed-sites', { body: { allowedSites: ['Bad Name'] } })).status, 400);
+  const unknown = await t.call('PATCH', '/api/certs/agent/laptop-1/allowed-sites', { body: { allowedSites: ['blog', 'nosuch'] } });
+  assert.equal([unknown.status, unknown.body.error], [400, "Unknown site 'nosuch'"]);
+  assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog', 'docs'], 'unchanged');
+  const created = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-2', capabilities: [], allowedSites: ['nosuch'] } });
+  assert.equal([created.status, created.body.error], [400, "Unknown site 'nosuch'"]);
   const missing = await t.call('PATCH', '/api/certs/agent/ghost/allowed-sites', { body: { allowedSites: [] } });
   assert.is(missing.status, 404);
   assert.is(missing.body.error, "Agent certificate 'ghost' not found");

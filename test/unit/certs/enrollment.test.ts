@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { seedSites } from '../../helpers/sites.ts';
 import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { serve } from '../../helpers/http-server.ts';
@@ -15,6 +16,7 @@ s.before.each(async () => {
   clock = new ManualClock(Date.now());
   t = await makeTestApp({ clock });
   await completeOnboarding(t);
+  await seedSites(t, 'blog');
 });
 s.after.each(() => t.close());
 
