@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { memory, startNode, stopChild } from './proc.mjs';
+import { ratioTarget } from './ratio-target.mjs';
 import { adminHeaders } from './seed.mjs';
 
 const FAKES = fileURLToPath(new URL('../fakes/bin/', import.meta.url));
@@ -14,20 +15,8 @@ const MiB = 1024 * 1024;
 export const LOG_VIEWERS = 50;
 
 /** The target row: cached stats within 1.5× the CPU per request of /api/health. */
-export function statsTarget(byKey) {
-  const stats = byKey.stats;
-  const health = byKey.health;
-  const measured = stats?.measured && health?.measured;
-  const ratio = measured ? stats.aggregate.cpuUsPerReq / health.aggregate.cpuUsPerReq : NaN;
-  return {
-    figure: 'GET /api/system/stats CPU µs/req',
-    target: '≤ 1.5× GET /api/health',
-    measured: measured
-      ? `${ratio.toFixed(2)}× (${stats.aggregate.cpuUsPerReq.toFixed(1)} vs ${health.aggregate.cpuUsPerReq.toFixed(1)} µs)`
-      : `n/a (${stats?.skipped ?? health?.skipped ?? 'not measured'})`,
-    met: measured ? ratio <= 1.5 : null,
-  };
-}
+export const statsTarget = (byKey) =>
+  ratioTarget(byKey, { key: 'stats', baseKey: 'health', figure: 'GET /api/system/stats CPU µs/req', target: '≤ 1.5× GET /api/health', limit: 1.5 });
 
 /** Child processes of `pid` whose command line names journalctl. */
 async function followProcesses(pid) {

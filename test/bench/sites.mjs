@@ -3,26 +3,15 @@
 // one 50 MB upload streamed to the panel (POST /api/sites/:id/files): MB/s and the panel's RSS growth.
 import { request } from 'node:http';
 import { memory } from './proc.mjs';
+import { ratioTarget } from './ratio-target.mjs';
 import { adminHeaders } from './seed.mjs';
 
 const MiB = 1024 * 1024;
 export const UPLOAD_BYTES = 50 * 1000 * 1000;
 
 /** The target row: the site list within 1.5× the CPU per request of the tunnel list. */
-export function sitesTarget(byKey) {
-  const sites = byKey.sites;
-  const tunnels = byKey.tunnels;
-  const measured = sites?.measured && tunnels?.measured;
-  const ratio = measured ? sites.aggregate.cpuUsPerReq / tunnels.aggregate.cpuUsPerReq : NaN;
-  return {
-    figure: 'GET /api/sites (50 sites) CPU µs/req',
-    target: '≤ 1.5× GET /api/tunnels',
-    measured: measured
-      ? `${ratio.toFixed(2)}× (${sites.aggregate.cpuUsPerReq.toFixed(1)} vs ${tunnels.aggregate.cpuUsPerReq.toFixed(1)} µs)`
-      : `n/a (${sites?.skipped ?? tunnels?.skipped ?? 'not measured'})`,
-    met: measured ? ratio <= 1.5 : null,
-  };
-}
+export const sitesTarget = (byKey) =>
+  ratioTarget(byKey, { key: 'sites', baseKey: 'tunnels', figure: 'GET /api/sites (50 sites) CPU µs/req', target: '≤ 1.5× GET /api/tunnels', limit: 1.5 });
 
 async function call(url, method, path, body) {
   const response = await fetch(`${url}${path}`, {
