@@ -9,6 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 // @ts-expect-error plain JS build script
 import { bundle } from '../../../build/build.mjs';
+import { routes } from '../../../handlers/index.ts';
+import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert } from '../../../lib/system/index.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
@@ -23,7 +25,7 @@ let dataDir = '';
 
 s.before(async () => {
   infra = await startInfra();
-  const system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front') });
+  const system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front'), publicLocations: publicLocations(routes) });
   admin = await system.pki.issueClientCert('admin');
   await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
   const dir = join(infra.dir, 'panel');
