@@ -8,7 +8,7 @@
 // As flags: `npm run bench -- --duration=10 --cold-starts=9`.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
-import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,10 +333,33 @@ async function measureWritePath(writeBundle) {
 
 // ---------------------------------------------------------------- phases
 
-/** Spawn -> first 200 on /api/health of a fresh panel (fresh seeded dataDir) or, with `rawArgs`, of the raw server. */
-async function coldStart(index, rawArgs) {
-  const dir = join(tempRoot, `cold-${index}`);
+/**
+ * A seeded box that has run once: its host (vhosts, certificates, authfile) matches its records,
+ * as on a real box, so a cold start measures start-up and not the start-up repair of 170 tunnels
+ * whose vhosts a fresh seed never wrote.
+ */
+async function coldStartTemplate() {
+  const dir = join(tempRoot, 'cold-template');
   const { configPath } = await seed(dir);
+  const first = startNode([bundlePath, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: 'cold-start template' });
+  await first.ready;
+  await stopChild(first);
+  return dir;
+}
+
+/** A copy of the template box at `dir`, its configuration pointing at its own data. */
+async function copyBox(template, dir) {
+  await cp(template, dir, { recursive: true });
+  const configPath = join(dir, 'config.json');
+  const config = JSON.parse(await readFile(configPath, 'utf8'));
+  await writeFile(configPath, JSON.stringify({ ...config, dataDir: join(dir, 'data') }), { mode: 0o600 });
+  return { configPath };
+}
+
+/** Spawn -> first 200 on /api/health of a copy of the template box or, with `rawArgs`, of the raw server. */
+async function coldStart(index, template, rawArgs) {
+  const dir = join(tempRoot, `cold-${index}`);
+  const { configPath } = await copyBox(template, dir);
   const spawnedAt = performance.now();
   const server = startNode(rawArgs ?? [bundlePath, '--config', configPath], {
     env: { NODE_ENV: 'production' },
@@ -553,15 +576,16 @@ async function main() {
   const writePath = await measureWritePath(writeBundle);
 
   // ---- cold start, after the load (the HTTP client of this process is warm by now)
+  const template = await coldStartTemplate();
   const cold = [];
   for (let i = 0; i < settings.coldStarts; i++) {
     checkInterrupted();
-    cold.push(await coldStart(i + 1));
+    cold.push(await coldStart(i + 1, template));
   }
   const coldRaw = [];
   for (let i = 0; i < settings.coldStarts; i++) {
     checkInterrupted();
-    coldRaw.push(await coldStart(i + 1, rawArgs));
+    coldRaw.push(await coldStart(i + 1, template, rawArgs));
   }
   log(`cold start: panel ${cold.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; raw ${coldRaw.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms`);
 
