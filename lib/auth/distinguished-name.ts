@@ -35,7 +35,7 @@ export function attributesOf(dn: string): DnAttribute[] | null {
     return true;
   };
   for (let i = 0; i < dn.length; i++) {
-    const ch = dn[i];
+    const ch = dn.charAt(i);
     if (!inValue) {
       if (ch === '=') inValue = true;
       else type += ch;
@@ -46,7 +46,7 @@ export function attributesOf(dn: string): DnAttribute[] | null {
       if (HEX_PAIR.test(pair)) {
         bytes.push(parseInt(pair, 16));
         i += 2;
-      } else if (ESCAPABLE.has(dn[i + 1])) {
+      } else if (ESCAPABLE.has(dn.charAt(i + 1))) {
         bytes.push(dn.charCodeAt(++i));
       } else {
         return null;

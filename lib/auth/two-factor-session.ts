@@ -25,7 +25,7 @@ export function verifyTwoFactorSession(secret: string, value: string | undefined
   if (!value) return false;
   const parts = value.split('.');
   if (parts.length !== 3) return false;
-  const [expires, nonce, mac] = parts;
+  const [expires, nonce, mac] = parts as [string, string, string];
   if (!/^\d+$/.test(expires) || Number(expires) <= now) return false;
   const expected = Buffer.from(sign(secret, `${expires}.${nonce}`));
   const given = Buffer.from(mac);

@@ -3,10 +3,8 @@ import { errorResponse, Response } from './responses.ts';
 import type { WsRoute } from './route.ts';
 import { handlerContext } from './handler-context.ts';
 import type { Middleware } from './state.ts';
-import type { RouteSocket } from './socket.ts';
 
 export type { PendingUpgrade, RouteSocket } from './socket.ts';
-
 
 let upgradedMarker: Response | undefined;
 

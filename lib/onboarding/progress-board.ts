@@ -41,6 +41,7 @@ export class ProgressBoard {
       this.tasks.find((t) => t.status === 'running' || t.status === 'error') ??
       [...this.tasks].reverse().find((t) => t.status === 'done') ??
       this.tasks[0];
+    if (!focus) throw new Error('ProgressBoard has no tasks to show');
     return {
       type: 'state',
       ...copy(focus),

@@ -327,8 +327,7 @@ export class RecordCollection<R> {
 /** The records before `undo` (newest step first), changed in place or in a copy that leaves `records` and `undo` as they are. */
 function undone<R>(records: Map<string, R>, undo: readonly Undo<R>[], inPlace: boolean): Map<string, R> {
   let map = inPlace ? records : new Map(records);
-  for (let i = undo.length - 1; i >= 0; i--) {
-    const step = undo[i];
+  for (const step of undo.toReversed()) {
     if ('all' in step) map = inPlace ? step.all : new Map(step.all);
     else if (step.before === undefined) map.delete(step.key);
     else map.set(step.key, step.before);

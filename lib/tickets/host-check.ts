@@ -68,20 +68,28 @@ function isPublicIpv4(address: ipaddr.IPv4): boolean {
   return address.range() === 'unicast';
 }
 
-const ipv4Of = (high: number, low: number) => ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
+/** The IPv4 address in groups `at` and `at + 1` of an IPv6 address, every bit XORed with `flip` (Teredo inverts them). */
+function ipv4At(groups: readonly number[], at: number, flip = 0): ipaddr.IPv4 {
+  const high = groups[at];
+  const low = groups[at + 1];
+  if (high === undefined || low === undefined) throw new Error(`IPv6 address has no groups ${at} and ${at + 1}`);
+  const h = high ^ flip;
+  const l = low ^ flip;
+  return ipaddr.fromByteArray([h >> 8, h & 0xff, l >> 8, l & 0xff]) as ipaddr.IPv4;
+}
 
 function isPublicIpv6(address: ipaddr.IPv6): boolean {
   const g = address.parts;
   switch (address.range()) {
     case 'ipv4Mapped': // ::ffff:a.b.c.d
     case 'rfc6145': // ::ffff:0:a.b.c.d
-      return isPublicIpv4(ipv4Of(g[6], g[7]));
+      return isPublicIpv4(ipv4At(g, 6));
     case 'rfc6052': // NAT64 64:ff9b::a.b.c.d
-      return !address.match(LOCAL_USE_NAT64) && isPublicIpv4(ipv4Of(g[6], g[7]));
+      return !address.match(LOCAL_USE_NAT64) && isPublicIpv4(ipv4At(g, 6));
     case '6to4': // 2002:AABB:CCDD::
-      return isPublicIpv4(ipv4Of(g[1], g[2]));
+      return isPublicIpv4(ipv4At(g, 1));
     case 'teredo': // 2001:0:<server>:<flags>:<port>:<client, every bit inverted>
-      return isPublicIpv4(ipv4Of(g[2], g[3])) && isPublicIpv4(ipv4Of(~g[6] & 0xffff, ~g[7] & 0xffff));
+      return isPublicIpv4(ipv4At(g, 2)) && isPublicIpv4(ipv4At(g, 6, 0xffff));
     case 'unicast':
       return !MORE_BLOCKED_IPV6.some((range) => address.match(range));
     default:

@@ -8,7 +8,7 @@ import type { App } from '../../lib/http/app.ts';
 import type { AnyRoute } from '../../lib/http/route.ts';
 import type { OnboardingOptions } from '../../lib/onboarding/service.ts';
 import type { Mode, Runtime } from '../../lib/runtime.ts';
-import { ADMIN_SERIAL, certificateHeaders as nginxHeaders, createTestApp } from '../../lib/testing.ts';
+import { ADMIN_SERIAL, createTestApp } from '../../lib/testing.ts';
 
 // The unit suites' view of lib/testing.ts: `call(method, path, { as, body })` with the callers the
 // suites name, and `dir`/`close(keep)` for restart tests.

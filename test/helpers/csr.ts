@@ -18,7 +18,8 @@ export function makeCsr(subject = '/CN=whatever'): { csr: string; key: string } 
 /** The same CSR with one byte of its signature changed: well formed, but it does not verify. */
 export function tamperCsr(csr: string): string {
   const der = Buffer.from(csr.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
-  der[der.length - 3] ^= 0x01;
+  const at = der.length - 3;
+  der.writeUInt8(der.readUInt8(at) ^ 0x01, at);
   const body = der.toString('base64').match(/.{1,64}/g)!.join('\n');
   return `-----BEGIN CERTIFICATE REQUEST-----\n${body}\n-----END CERTIFICATE REQUEST-----\n`;
 }

@@ -28,8 +28,8 @@ function startBundle(outfile: string, args: string[], env: NodeJS.ProcessEnv, cw
     let err = '';
     child.stdout!.on('data', (c) => {
       out += c;
-      const match = out.match(/listening on (http:\/\/\S+)/);
-      if (match) resolve({ child, url: match[1] });
+      const listening = out.match(/listening on (http:\/\/\S+)/)?.[1];
+      if (listening) resolve({ child, url: listening });
     });
     child.stderr!.on('data', (c) => (err += c));
     child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}${out}`)));

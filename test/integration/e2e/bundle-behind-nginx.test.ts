@@ -128,7 +128,7 @@ s('over wss with an admin certificate: provisioning streams to completion, then 
   });
   await new Promise<void>((ok) => ws.once('open', () => ok()));
   await waitFor('first state message', async () => messages.length > 0, null, 5000);
-  assert.is(messages[0].type, 'state');
+  assert.is(messages[0]?.type, 'state');
   const started = await get('/api/onboarding/provision', { cert: admin, method: 'POST' });
   assert.is(started.status, 202);
   assert.is(await closed, 1000);

@@ -27,8 +27,8 @@ s('a fresh clone of HEAD: npm install && npm start serves health 200 and gates /
         let out = '';
         child!.stdout!.on('data', (c) => {
           out += c;
-          const match = out.match(/listening on (http:\/\/\S+)/);
-          if (match) resolve(match[1]);
+          const listening = out.match(/listening on (http:\/\/\S+)/)?.[1];
+          if (listening) resolve(listening);
         });
         child!.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${out}`)));
       });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RecordCollection } from '../../../lib/state/record-collection.ts';
 
 const [file, startText, compactText, padText] = process.argv.slice(2);
+if (!file) throw new Error('usage: crash-writer.ts <file> <first number> <compactAfterBytes> <pad length>');
 const Item = z.object({ id: z.string(), n: z.number(), pad: z.string() });
 const items = await RecordCollection.open({ file, record: Item, key: (item) => item.id, compactAfterBytes: Number(compactText) });
 const pad = 'x'.repeat(Number(padText));

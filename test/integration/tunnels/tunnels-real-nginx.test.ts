@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reversePortPattern } from '../../../lib/system/common/authfile.ts';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { timed, withTimeout } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
@@ -78,8 +79,10 @@ async function vhostFiles(): Promise<{ available: boolean; enabled: boolean }> {
 s.before(async () => {
   infra = await startInfra();
   pebbleRoot = await readFile(infra.pebbleRoot, 'utf8');
-  [appPort, keepPort] = await freePorts(2);
-  for (const [port, name] of [[appPort!, 'app'], [keepPort!, 'keep']] as const) {
+  const [app, keep] = await freePorts(2);
+  appPort = defined(app, 'a free port for the app');
+  keepPort = defined(keep, 'a free port for keep');
+  for (const [port, name] of [[appPort, 'app'], [keepPort, 'keep']] as const) {
     await listen(port, (req, res) => {
       if (name === 'app') appHits.push(req.url ?? '');
       res.setHeader('content-type', 'application/json');

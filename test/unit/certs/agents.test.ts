@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import { storedText } from '../../helpers/store-files.ts';

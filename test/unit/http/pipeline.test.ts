@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import { issueTwoFactorSession, TWO_FACTOR_COOKIE, TWO_FACTOR_SESSION_MS, twoFactorCookieHeader } from '../../../lib/auth/two-factor-session.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { testRoutes } from './test-routes.ts';
 
 const allRoutes = [...routes, ...testRoutes];
@@ -27,7 +28,7 @@ s('/api/health answers 200 without a certificate, before onboarding, with 2FA on
 });
 
 s('unknown /api paths answer 404 {error: "Not found"}, whatever the method or certificate', async ({ t }) => {
-  for (const [method, path] of [['GET', '/api/nope'], ['GET', '/api'], ['DELETE', '/api/health'], ['POST', '/api/tunnels/x/y/z']]) {
+  for (const [method, path] of [['GET', '/api/nope'], ['GET', '/api'], ['DELETE', '/api/health'], ['POST', '/api/tunnels/x/y/z']] as const) {
     const { status, body } = await t.call(method, path, { as: 'none' });
     assert.is(status, 404, `${method} ${path}`);
     assert.equal(body, { error: 'Not found' });
@@ -126,7 +127,7 @@ s('a revoked agent record loses its capabilities', async ({ t }) => {
   await completeOnboarding(t);
   await addAgent(t, 'laptop-3', ['tunnels:read']);
   await t.services.store.agents.update((list) => {
-    list[0].revokedAt = new Date().toISOString();
+    defined(list[0], 'the agent record').revokedAt = new Date().toISOString();
   });
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-3' } })).status, 403);
 });
@@ -182,7 +183,7 @@ s('the Set-Cookie a 2FA verification sends is accepted back on the next request'
   const { value } = issueTwoFactorSession(t.services.config.value.sessionSecret!, t.services.clock.now());
   const header = twoFactorCookieHeader(value, TWO_FACTOR_SESSION_MS);
   assert.match(header, /^relay_2fa=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
-  const cookie = header.split(';')[0];
+  const cookie = defined(header.split(';')[0], 'the cookie pair');
   assert.is((await t.call('GET', '/api/onboarding/status', { headers: { cookie } })).status, 200);
 });
 
@@ -301,8 +302,8 @@ s('500 Internal server error carries message and stack in development', async ()
 s('GET /api/tunnels lists the store newest first', async ({ t }) => {
   await completeOnboarding(t);
   await t.services.store.tunnels.update((list) => {
-    for (const [i, sub] of ['old', 'newest', 'middle'].entries()) {
-      const createdAt = ['2026-01-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'][i];
+    const created = [['old', '2026-01-01T00:00:00.000Z'], ['newest', '2026-03-01T00:00:00.000Z'], ['middle', '2026-02-01T00:00:00.000Z']] as const;
+    for (const [i, [sub, createdAt]] of created.entries()) {
       list.push({ id: crypto.randomUUID(), subdomain: sub, fqdn: `${sub}.example.test`, port: 3000 + i, description: null, enabled: true, createdAt });
     }
   });

@@ -20,7 +20,7 @@ function connect(url: string, caller: Caller): Promise<{ first: string; echo: st
       if (messages.length === 1) ws.send('ping-1');
       if (messages.length === 2) {
         ws.close();
-        resolve({ first: messages[0], echo: messages[1] });
+        resolve({ first: messages[0]!, echo: messages[1]! });
       }
     });
     ws.on('error', reject);

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { CompleteEvent, StreamMessage, TaskEvent } from '../../../lib/onboarding/events.ts';
 import { sandboxPaths, type FailurePoint } from '../../../lib/system/sandbox/index.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { DOMAIN, EMAIL, HOST_IP, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
 const s = suite('onboarding provisioning');
@@ -170,14 +171,14 @@ s('a retry keeps what the earlier run made: portal secrets, certificates, vhosts
   assert.equal((await readdir(paths().sitesEnabled)).filter((n) => n !== 'relay-ip-panel.conf').sort(), [...vhostNames].sort());
   const users = await t.services.system.authPortal.readUsers();
   assert.equal(users.map((u) => u.username), ['admin']);
-  assert.ok(await bcrypt.compare((outcome as CompleteEvent).credentials.password, users[0].password), 'the new run password works');
+  assert.ok(await bcrypt.compare((outcome as CompleteEvent).credentials.password, users[0]!.password), 'the new run password works');
 });
 
 s('a retry keeps other portal users', async () => {
   sandbox(t).failNext('services.status', 'not yet');
   await provisionAndWait(t);
   const users = await t.services.system.authPortal.readUsers();
-  const extra = { username: 'carol', displayname: 'Carol', email: 'carol@example.test', groups: [], password: users[0].password };
+  const extra = { username: 'carol', displayname: 'Carol', email: 'carol@example.test', groups: [], password: defined(users[0], 'the portal admin').password };
   await t.services.system.authPortal.writeUsers([...users, extra]);
   await provisionAndWait(t);
   assert.equal((await t.services.system.authPortal.readUsers()).map((u) => u.username), ['admin', 'carol']);
@@ -214,7 +215,7 @@ s('a unit still starting gets more looks in task 5', async () => {
   };
   const { outcome } = await provisionAndWait(t);
   assert.is(outcome.type, 'complete');
-  assert.match(t.services.onboarding.board.snapshot().tasks[4].log, 'Waiting for auth-portal (inactive)');
+  assert.match(defined(t.services.onboarding.board.snapshot().tasks[4], 'the services task').log, 'Waiting for auth-portal (inactive)');
   assert.is(looks, 2);
 
 });

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CompleteEvent, StateMessage } from '../../../lib/onboarding/events.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { openStream, provisionStreamUrl } from '../../helpers/provision-stream.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -67,9 +68,9 @@ s('a late joiner mid-run gets every task with status, message and log, then the 
       assert.equal(state.tasks.map((x) => x.status), ['done', 'done', 'running', 'pending', 'pending', 'pending']);
       assert.is(state.task, 'certificates', 'the top-level fields describe the running task');
       assert.is(state.message, `Requesting a certificate for panel.${DOMAIN}`);
-      assert.match(state.tasks[0].log, 'Tunnel server installed');
-      assert.match(state.tasks[1].log, "Creating the portal user 'admin'");
-      assert.match(state.tasks[2].log, 'Issue TLS certificates...');
+      assert.match(state.tasks[0]!.log, 'Tunnel server installed');
+      assert.match(state.tasks[1]!.log, "Creating the portal user 'admin'");
+      assert.match(state.tasks[2]!.log, 'Issue TLS certificates...');
       assert.not.ok('credentials' in state);
     } finally {
       // even when an assertion failed: the held run must end or the app cannot close
@@ -82,7 +83,7 @@ s('a late joiner mid-run gets every task with status, message and log, then the 
     // after its state message the late joiner sees exactly what the early client saw from then on
     const tail = late.messages.slice(1);
     assert.equal(early.messages.slice(-tail.length), tail);
-    assert.equal(early.messages[0].type, 'state');
+    assert.equal(early.messages[0]?.type, 'state');
     assert.equal((early.messages[1] as StateMessage).run, 'running', 'a new run announces its fresh state');
     assert.equal(await early.closed, { code: 1000, reason: 'Provisioning complete' });
     assert.equal(await late.closed, { code: 1000, reason: 'Provisioning complete' });
@@ -145,8 +146,9 @@ s('after a failure a joiner sees the failed run; a retry streams to completion',
     assert.equal(state.error, { task: 'vhosts', message: 'nginx: [emerg] bind() failed' });
     assert.is(state.task, 'vhosts');
     assert.is(state.status, 'error');
-    assert.is(state.tasks[3].status, 'error');
-    assert.match(state.tasks[3].log, 'Failed: nginx: [emerg] bind() failed');
+    const vhosts = defined(state.tasks[3], 'the vhosts task');
+    assert.is(vhosts.status, 'error');
+    assert.match(vhosts.log, 'Failed: nginx: [emerg] bind() failed');
     assert.equal(state.progress, { current: 3, total: 6 });
 
     await t.call('POST', '/api/onboarding/provision');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, type Caller } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;
@@ -97,14 +98,14 @@ s('GET files of a missing directory or a file: 400 {error}; unknown site 404; ma
 });
 
 s('DELETE files: a file, a folder whole, totalSize follows; missing file and root refused', async ({ t, site }) => {
-  await t.services.store.sites.update((list) => void (list[0].totalSize = 999));
+  await t.services.store.sites.update((list) => void (defined(list[0], 'the site').totalSize = 999));
   const one = await t.call('DELETE', `/api/sites/${site.id}/files`, { body: { path: 'index.html' } });
   assert.equal([one.status, one.body], [200, { ok: true }]);
   assert.not.ok(existsSync(join(site.rootPath, 'index.html')));
-  assert.is(t.services.store.sites.value[0].totalSize, 22, 'assets/app.js (14) and .env (8) remain');
+  assert.is(t.services.store.sites.value[0]?.totalSize, 22, 'assets/app.js (14) and .env (8) remain');
   await t.call('DELETE', `/api/sites/${site.id}/files`, { body: { path: 'assets' } });
   assert.not.ok(existsSync(join(site.rootPath, 'assets')));
-  assert.is(t.services.store.sites.value[0].totalSize, 8);
+  assert.is(t.services.store.sites.value[0]?.totalSize, 8);
   assert.equal((await t.call('DELETE', `/api/sites/${site.id}/files`, { body: { path: 'gone.txt' } })).body, { error: "File 'gone.txt' not found" });
   assert.equal((await t.call('DELETE', `/api/sites/${site.id}/files`, { body: { path: '.' } })).body, { error: 'The site root cannot be deleted' });
 });

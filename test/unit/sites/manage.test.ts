@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { createSite, DOMAIN, managedSite, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: list, settings, delete, verify-dns', {} as { t: SiteTestApp });
@@ -64,7 +65,7 @@ s('PATCH spaMode regenerates the live vhost; autheliaProtected and allowedUsers 
   assert.equal(guarded.body.site.allowedUsers, ['alice', 'bob']);
   assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [{ fqdn: `blog.${DOMAIN}`, allowedUsers: ['alice', 'bob'] }] });
   assert.is(t.sandbox.eventsOf('authPortal.restart').length, 1);
-  const stored = t.services.store.sites.value[0];
+  const stored = defined(t.services.store.sites.value[0], 'the stored site');
   assert.equal([stored.spaMode, stored.autheliaProtected, stored.allowedUsers], [true, true, ['alice', 'bob']]);
 });
 
@@ -75,7 +76,7 @@ s('PATCH: a failed nginx test answers 500 with "Nginx configuration failed:" and
   assert.is(res.status, 500);
   assert.is(res.body.error, 'Failed to update site configuration');
   assert.ok(res.body.details.startsWith('Nginx configuration failed: '), res.body.details);
-  assert.is(t.services.store.sites.value[0].spaMode, false);
+  assert.is(t.services.store.sites.value[0]?.spaMode, false);
 });
 
 s('PATCH: a failed portal restart answers "Site saved but the service configuration failed" with the change kept', async ({ t }) => {
@@ -84,7 +85,7 @@ s('PATCH: a failed portal restart answers "Site saved but the service configurat
   const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } });
   assert.is(res.status, 500);
   assert.equal(res.body, { error: 'Site saved but the service configuration failed', details: 'authelia exited 1' });
-  assert.equal(t.services.store.sites.value[0].allowedUsers, ['alice']);
+  assert.equal(t.services.store.sites.value[0]?.allowedUsers, ['alice']);
 });
 
 s('PATCH validation: allowedUsers entries need at least one character; 404 for an unknown site; 400 for a malformed id', async ({ t }) => {
@@ -148,7 +149,7 @@ s('verify-dns: ok false with what the name resolves to, then live once it points
   assert.is(live.body.ok, true);
   assert.ok(await t.services.system.certs.has('shop.customer.example'));
   assert.ok((await siteVhostState(t, 'shop.customer.example')).enabled);
-  const stored = t.services.store.sites.value[0];
+  const stored = defined(t.services.store.sites.value[0], 'the stored site');
   assert.equal([stored.dnsVerified, stored.certIssued], [true, true]);
   const again = await t.call('POST', `/api/sites/${id}/verify-dns`);
   assert.equal(again.body, { ok: true, message: 'DNS already verified and certificate issued' });
@@ -164,7 +165,8 @@ s('verify-dns: the two 500s, and the record stays unverified', async ({ t }) => 
   const nginx = await t.call('POST', `/api/sites/${body.site.id}/verify-dns`);
   assert.is(nginx.status, 500);
   assert.is(nginx.body.error, 'Certificate issued but nginx configuration failed');
-  assert.equal([t.services.store.sites.value[0].dnsVerified, t.services.store.sites.value[0].certIssued], [false, false]);
+  const stored = defined(t.services.store.sites.value[0], 'the stored site');
+  assert.equal([stored.dnsVerified, stored.certIssued], [false, false]);
   assert.is((await siteVhostState(t, 'shop.customer.example')).written, false);
 });
 

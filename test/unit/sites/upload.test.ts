@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AppError } from '../../../lib/errors.ts';
 import type { IncomingFile } from '../../../lib/sites/files/upload.ts';
+import { defined } from '../../helpers/defined.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;
@@ -29,7 +30,7 @@ function onDisk(originalName: string, content: string): IncomingFile {
   return { originalName, path, stream: () => new Blob([readFileSync(path)]).stream() };
 }
 
-const record = (t: SiteTestApp) => t.services.store.sites.value[0];
+const record = (t: SiteTestApp) => defined(t.services.store.sites.value[0], 'the stored site');
 const upload = (t: SiteTestApp, site: Site, dir: string, files: IncomingFile[]) =>
   t.services.sites.uploadFiles(record(t), dir, files).catch((e: unknown) => e);
 

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defined } from '../../helpers/defined.ts';
 import { addAgents, agent, makeWorld, revokeAgent, revokeSerial, setCapabilities, type World } from './fixtures.ts';
 
 const s = suite<{ w: World }>('tickets: assignments', {} as { w: World });
@@ -46,7 +47,7 @@ s('POST: 400 Agent missing capability without the base scope capability', async 
 s('POST: 404 Instance not found for an unknown or dead instance', async ({ w }) => {
   const unknown = await create(w, { agentLabel: 'carol', instanceScope: 'chat:send:abcdef' });
   assert.equal([unknown.status, unknown.body], [404, { error: 'Instance not found' }]);
-  await w.t.services.store.ticketInstances.update((list) => void (list[0].status = 'dead'));
+  await w.t.services.store.ticketInstances.update((list) => void (defined(list[0], 'the instance').status = 'dead'));
   const dead = await create(w, { agentLabel: 'carol', instanceScope: w.instanceScope });
   assert.equal([dead.status, dead.body], [404, { error: 'Instance not found' }]);
 });
@@ -106,7 +107,7 @@ s('DELETE accepts percent-encoded segments', async ({ w }) => {
 });
 
 s('assignments are admin only', async ({ w }) => {
-  for (const [method, path] of [['POST', '/api/tickets/assignments'], ['GET', '/api/tickets/assignments'], ['DELETE', `/api/tickets/assignments/bob/${w.instanceScope}`]]) {
+  for (const [method, path] of [['POST', '/api/tickets/assignments'], ['GET', '/api/tickets/assignments'], ['DELETE', `/api/tickets/assignments/bob/${w.instanceScope}`]] as const) {
     const { status, body } = await w.t.call(method, path, { as: agent('alice'), body: method === 'POST' ? { agentLabel: 'carol', instanceScope: w.instanceScope } : undefined });
     assert.equal([status, body], [403, { error: 'Insufficient certificate scope' }], `${method} ${path}`);
   }

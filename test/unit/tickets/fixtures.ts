@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
 import { addAgent, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { defined } from '../../helpers/defined.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 // A ticket world: the chat scope, agents alice (instance owner), bob (assigned target), carol (not
@@ -96,7 +97,7 @@ export async function revokeAgent(t: TestApp, label: string): Promise<void> {
 }
 
 export async function revokeSerial(t: TestApp, label: string): Promise<void> {
-  await t.services.store.revocations.update((list) => void list.push({ serial: SERIALS[label], label, revokedAt: new Date().toISOString() }));
+  await t.services.store.revocations.update((list) => void list.push({ serial: defined(SERIALS[label], `a serial for ${label}`), label, revokedAt: new Date().toISOString() }));
 }
 
 export async function setCapabilities(t: TestApp, label: string, capabilities: string[]): Promise<void> {

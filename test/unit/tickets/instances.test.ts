@@ -174,7 +174,7 @@ s('heartbeat: one held in memory counts for the liveness check', async ({ w }) =
 
 s('heartbeat: admin may send it; other agents and unknown ids get the same 404', async ({ w }) => {
   assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`)).status, 200);
-  for (const [caller, id] of [['bob', w.instanceId], ['alice', 'abcdef']]) {
+  for (const [caller, id] of [['bob', w.instanceId], ['alice', 'abcdef']] as const) {
     const { status, body } = await w.t.call('POST', `/api/tickets/instances/${id}/heartbeat`, { as: agent(caller) });
     assert.equal([status, body], [404, NOT_FOUND]);
   }

@@ -164,7 +164,7 @@ s('deleting a scope removes the instances of its capabilities and their assignme
 
 s('scope management is admin only: agents get 403 Insufficient certificate scope', async ({ t }) => {
   await addAgents(t, ['alice'], ['chat:send', 'tunnels:write']);
-  for (const [method, path] of [['POST', '/api/tickets/scopes'], ['GET', '/api/tickets/scopes'], ['DELETE', '/api/tickets/scopes/chat']]) {
+  for (const [method, path] of [['POST', '/api/tickets/scopes'], ['GET', '/api/tickets/scopes'], ['DELETE', '/api/tickets/scopes/chat']] as const) {
     const { status, body } = await t.call(method, path, { as: agent('alice'), body: method === 'POST' ? CHAT_SCOPE : undefined });
     assert.is(status, 403, `${method} ${path}`);
     assert.equal(body, { error: 'Insufficient certificate scope' });

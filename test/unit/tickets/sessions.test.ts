@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_ACTIVE_SESSIONS } from '../../../lib/tickets/limits.ts';
+import { defined } from '../../helpers/defined.ts';
 import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
 
 const s = suite<{ w: World }>('tickets: sessions', {} as { w: World });
@@ -56,7 +57,7 @@ s('create: 201 {ok, session} with a server id, the ticket fields, active, reconn
 s('create: 400 Invalid ticket state for an unused ticket, an unknown one, or a caller that is not the target', async ({ w }) => {
   const unused = await issueTicket(w);
   const used = await validatedTicket(w);
-  for (const [ticketId, caller] of [[unused, 'bob'], ['abcdef', 'bob'], [used, 'alice'], [used, 'carol']]) {
+  for (const [ticketId, caller] of [[unused, 'bob'], ['abcdef', 'bob'], [used, 'alice'], [used, 'carol']] as const) {
     const { status, body } = await createSession(w, ticketId, caller);
     assert.equal([status, body], [400, { error: 'Invalid ticket state' }], `${ticketId} ${caller}`);
   }
@@ -80,7 +81,7 @@ s('create: 503 Session limit reached at 500 active sessions; dead ones do not co
   });
   const { status, body } = await createSession(w, ticketId);
   assert.equal([status, body], [503, { error: 'Session limit reached' }]);
-  await w.t.services.store.ticketSessions.update((list) => void (list[list.length - 1].status = 'dead'));
+  await w.t.services.store.ticketSessions.update((list) => void (defined(list.at(-1), 'the newest session').status = 'dead'));
   assert.is((await createSession(w, ticketId)).status, 201);
 });
 
@@ -199,7 +200,7 @@ s('heartbeat: a session killed by an admin answers reason admin_killed', async (
 
 s('heartbeat: 404 for an unknown session or a caller that is not a party; 400 for an admin', async ({ w }) => {
   const { sessionId } = await openSession(w);
-  for (const [id, caller] of [['abcdef', 'bob'], [sessionId, 'carol']]) {
+  for (const [id, caller] of [['abcdef', 'bob'], [sessionId, 'carol']] as const) {
     const { status, body } = await heartbeat(w, id, caller);
     assert.equal([status, body], [404, NOT_FOUND]);
   }
@@ -271,7 +272,7 @@ s('GET: {sessions} including dead ones', async ({ w }) => {
 
 s('killing and listing sessions are admin only', async ({ w }) => {
   const { sessionId } = await openSession(w);
-  for (const [method, path] of [['GET', '/api/tickets/sessions'], ['DELETE', `/api/tickets/sessions/${sessionId}`]]) {
+  for (const [method, path] of [['GET', '/api/tickets/sessions'], ['DELETE', `/api/tickets/sessions/${sessionId}`]] as const) {
     assert.equal((await w.t.call(method, path, { as: agent('bob') })).body, { error: 'Insufficient certificate scope' });
   }
 });

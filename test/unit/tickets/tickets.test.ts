@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_TICKETS } from '../../../lib/tickets/limits.ts';
+import { defined } from '../../helpers/defined.ts';
 import {
   MINUTE,
   addAgents,
@@ -82,7 +83,7 @@ s('check 4: 503 for a stale instance; a dead one is the generic 404', async ({ w
   await advance(w, 5 * MINUTE);
   const stale = await requestTicket(w);
   assert.equal([stale.status, stale.body], [503, { error: 'Instance is stale' }]);
-  await w.t.services.store.ticketInstances.update((list) => void (list[0].status = 'dead'));
+  await w.t.services.store.ticketInstances.update((list) => void (defined(list[0], 'the instance').status = 'dead'));
   await assertGeneric404(w);
 });
 
@@ -141,7 +142,7 @@ s('rate counters are cleaned every 2 minutes', async ({ w }) => {
 
 s('503 Ticket limit reached at 1000 tickets', async ({ w }) => {
   const id = await issueTicket(w);
-  const template = w.t.services.store.tickets.value[0];
+  const template = defined(w.t.services.store.tickets.value[0], 'the issued ticket');
   await w.t.services.store.tickets.update((list) => {
     for (let i = list.length; i < MAX_TICKETS; i++) list.push({ ...template, id: `${id.slice(0, 60)}${i.toString(16).padStart(4, '0')}` });
   });
@@ -160,7 +161,7 @@ s('body rules: scope format, instanceId hex 1-64, target 1-100', async ({ w }) =
 
 s('inbox: the caller\'s unexpired, unused tickets with their transport', async ({ w }) => {
   const id = await issueTicket(w);
-  const ticket = w.t.services.store.tickets.value[0];
+  const ticket = defined(w.t.services.store.tickets.value[0], 'the issued ticket');
   const { status, body } = await w.t.call('GET', '/api/tickets/inbox', { as: agent('bob') });
   assert.is(status, 200);
   assert.equal(body, { tickets: [{ id, scope: 'chat:send', instanceId: w.instanceId, source: 'alice', expiresAt: ticket.expiresAt, transport: EXPECTED_TRANSPORT }] });
@@ -190,7 +191,7 @@ s('validate: 200 {valid: true, scope, instanceId, source, target, transport} and
   const { status, body } = await validateTicket(w, id);
   assert.is(status, 200);
   assert.equal(body, { valid: true, scope: 'chat:send', instanceId: w.instanceId, source: 'alice', target: 'bob', transport: EXPECTED_TRANSPORT });
-  const stored = w.t.services.store.tickets.value[0];
+  const stored = defined(w.t.services.store.tickets.value[0], 'the stored ticket');
   assert.equal([stored.used, stored.usedAt], [true, new Date(w.clock.now()).toISOString()]);
 });
 
@@ -296,7 +297,7 @@ s('DELETE /api/tickets/:ticketId: 404 Ticket not found', async ({ w }) => {
 
 s('listing and revoking tickets are admin only', async ({ w }) => {
   const id = await issueTicket(w);
-  for (const [method, path] of [['GET', '/api/tickets'], ['DELETE', `/api/tickets/${id}`]]) {
+  for (const [method, path] of [['GET', '/api/tickets'], ['DELETE', `/api/tickets/${id}`]] as const) {
     const { status, body } = await w.t.call(method, path, { as: agent('alice') });
     assert.equal([status, body], [403, { error: 'Insufficient certificate scope' }]);
   }
