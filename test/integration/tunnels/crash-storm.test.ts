@@ -3,15 +3,15 @@
 // sandbox driver and is killed at random moments; every start repairs the host from the records,
 // so after the storm and a final restart nginx and the authfile match the records exactly.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
-import { openStore } from '../../../lib/state/store.ts';
 import * as assert from 'uvu/assert';
 import { ConfigSchema } from '../../../lib/config.ts';
 import type { TunnelRecord } from '../../../lib/state/schemas.ts';
+import { openStore } from '../../../lib/state/store.ts';
 import { createSystem } from '../../../lib/system/index.ts';
 import type { System } from '../../../lib/system/types.ts';
 import { certificateHeaders } from '../../helpers/app.ts';
