@@ -71,6 +71,12 @@ import servicesList from './services/list.ts';
 import servicesLogs from './services/logs.ts';
 import servicesAction from './services/action.ts';
 import systemStats from './system/stats.ts';
+import pluginsList from './plugins/list.ts';
+import pluginsInstall from './plugins/install.ts';
+import pluginsShow from './plugins/show.ts';
+import pluginsEnable from './plugins/enable.ts';
+import pluginsDisable from './plugins/disable.ts';
+import pluginsDelete from './plugins/delete.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -152,4 +158,11 @@ export const routes: readonly AnyRoute[] = [
   servicesLogs,
   servicesAction,
   systemStats,
+  pluginsList,
+  // static /api/plugins/install before /api/plugins/:name
+  pluginsInstall,
+  pluginsShow,
+  pluginsEnable,
+  pluginsDisable,
+  pluginsDelete,
 ];

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
+import { PluginService } from './plugins/service.ts';
 import { ServiceControl } from './service-control/service-control.ts';
 import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
@@ -43,6 +44,8 @@ export interface Runtime {
   onboarding: OnboardingService;
   users: UserService;
   invitations: InvitationService;
+  /** Installed plugins; the composition root attaches the HTTP core (`plugins.attach`). */
+  plugins: PluginService;
   /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
   hasher: PasswordHasher;
   agentCerts: AgentCerts;
@@ -81,7 +84,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
   const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain, limits: deps.ticketLimits });
-  const certs = createCertServices({ ...base, scopeCapabilities: () => ticketing.capabilityNames() });
+  const plugins = new PluginService(base);
+  // agents may be granted the capabilities of ticket scopes and of the enabled plugins
+  const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
+  const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
   const services: Runtime = {
     ...base,
     identities,
@@ -96,6 +102,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     onboarding: new OnboardingService(base, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
+    plugins,
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),

@@ -43,6 +43,22 @@ export const AgentRecord = z.object({
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
+/** An installed plugin: its manifest's fields, where npm put it, and whether its routes are mounted. */
+export const PluginRecord = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  packageName: z.string(),
+  version: z.string(),
+  description: z.string(),
+  capabilities: z.array(z.string()),
+  /** What was installed: the registry name or the `file:` tarball. */
+  spec: z.string(),
+  status: z.enum(['enabled', 'disabled']),
+  installedAt: isoTimestamp,
+  enabledAt: isoTimestamp.nullable().default(null),
+});
+export type PluginRecord = z.infer<typeof PluginRecord>;
+
 export const RevocationRecord = z.object({
   serial: z.string(),
   label: z.string().nullable(),

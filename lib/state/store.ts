@@ -5,6 +5,7 @@ import { RecordCollection, type Persistence } from './record-collection.ts';
 import {
   AgentRecord,
   InvitationRecord,
+  PluginRecord,
   RevocationRecord,
   SiteRecord,
   TicketAssignmentRecord,
@@ -30,6 +31,7 @@ const COLLECTIONS = {
   agents: { record: AgentRecord, key: (a: AgentRecord) => pairKey(a.label, a.serial), mode: 0o600 },
   revocations: { record: RevocationRecord, key: (r: RevocationRecord) => r.serial, mode: 0o600 },
   invitations: { record: InvitationRecord, key: byId, mode: 0o600 },
+  plugins: { record: PluginRecord, key: (p: PluginRecord) => p.name, mode: 0o600 },
   ticketScopes: { record: TicketScopeRecord, key: (s: TicketScopeRecord) => s.name, mode: 0o600 },
   ticketInstances: { record: TicketInstanceRecord, key: (i: TicketInstanceRecord) => i.instanceId, mode: 0o600 },
   ticketAssignments: { record: TicketAssignmentRecord, key: (a: TicketAssignmentRecord) => pairKey(a.agentLabel, a.instanceScope), mode: 0o600 },
