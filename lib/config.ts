@@ -49,9 +49,18 @@ export const ConfigSchema = z
         localDir: z.string().min(1).max(4096).optional(),
         /** The npm executable; the one next to the running node unless set. */
         npm: z.string().min(1).max(4096).optional(),
+        /** Pushing plugin installs to agents: off until an admin turns it on. */
+        pushInstall: z
+          .object({
+            enabled: z.boolean().default(false),
+            /** The policy an agent gets when its enablement names none. */
+            defaultPolicyId: z.string().max(64).nullable().default(null),
+          })
+          .strict()
+          .default({ enabled: false, defaultPolicyId: null }),
       })
       .strict()
-      .default({ allowedScopes: [] }),
+      .default({ allowedScopes: [], pushInstall: { enabled: false, defaultPolicyId: null } }),
     /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
     listen: z
       .object({

@@ -11,6 +11,7 @@ import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import { PluginService } from './plugins/service.ts';
+import { PushInstallService } from './plugins/push-install.ts';
 import { ServiceControl } from './service-control/service-control.ts';
 import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
@@ -46,6 +47,7 @@ export interface Runtime {
   invitations: InvitationService;
   /** Installed plugins; the composition root attaches the HTTP core (`plugins.attach`). */
   plugins: PluginService;
+  pushInstall: PushInstallService;
   /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
   hasher: PasswordHasher;
   agentCerts: AgentCerts;
@@ -103,6 +105,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     users,
     invitations: new InvitationService({ ...base, users }),
     plugins,
+    pushInstall: new PushInstallService({ ...base, identities }),
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),

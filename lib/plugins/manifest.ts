@@ -10,6 +10,8 @@ import { describeZodIssues } from '../state/zod-issues.ts';
 export const RESERVED_PLUGIN_NAMES: ReadonlySet<string> = new Set([
   'health', 'onboarding', 'invite', 'enroll', 'tunnels', 'sites', 'system', 'services', 'logs', 'users',
   'certs', 'invitations', 'plugins', 'tickets', 'settings', 'assets', 'auth', 'admin', 'api',
+  // /api/plugins/push-install/... would shadow /api/plugins/<name>/enable for a plugin of this name
+  'push-install',
 ]);
 
 /** A path inside the package: relative, no `..` segment, no backslash. */
