@@ -33,6 +33,12 @@ const NO_HOST: PluginHost = {
 };
 
 /**
+ * Import URLs get a fresh query each time, so a re-enabled or reinstalled plugin is loaded anew;
+ * counted per process, since node caches modules per process (several panels in one test run).
+ */
+let loads = 0;
+
+/**
  * Installed plugins: npm packages under the plugins folder (one npm prefix each), their records in
  * the store, and the routes of the enabled ones mounted live through the host.
  */
@@ -42,8 +48,6 @@ export class PluginService {
   readonly capabilityNames: () => ReadonlySet<string>;
   #host = NO_HOST;
   readonly #queue = serialQueue();
-  /** Import URLs get a fresh query each time, so a re-enabled or reinstalled plugin is loaded anew. */
-  #loads = 0;
 
   constructor(private readonly deps: PluginDeps) {
     this.listJson = deps.store.plugins.memo((plugins) => jsonBytes({ plugins: [...plugins].sort((a, b) => a.name.localeCompare(b.name)) }));
@@ -154,7 +158,7 @@ export class PluginService {
     const { server, panel } = installed.manifest;
     let module: unknown;
     try {
-      module = await import(`${pathToFileURL(join(root, server)).href}?load=${++this.#loads}`);
+      module = await import(`${pathToFileURL(join(root, server)).href}?load=${++loads}`);
     } catch (error) {
       throw badRequest(`Plugin '${plugin.name}' failed to load: ${errorMessage(error)}`);
     }

@@ -1,7 +1,7 @@
 // Issue 17: plugins packed with npm pack, installed through the API, enabled, called, disabled,
 // deleted; broken plugins never take the panel down.
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -118,6 +118,27 @@ s('enabled plugins are mounted again after a restart; disabled ones stay off', (
         (await second.call('GET', '/api/plugins')).body.plugins.map((p: { name: string; status: string }) => [p.name, p.status]),
         [['boom', 'disabled'], ['hello', 'enabled']],
       );
+    } finally {
+      await second.close();
+    }
+  }),
+);
+
+s('an enabled plugin that no longer loads at start is left disabled; the panel starts without it', () =>
+  withTimeout('restart broken', 60_000, async () => {
+    const first = await panel();
+    const dir = first.dir;
+    await install(first, 'hello');
+    await first.call('POST', '/api/plugins/hello/enable');
+    const server = join(first.services.plugins.dir, 'hello', 'node_modules', '@relay-test', 'hello', 'server.js');
+    await first.close(true);
+    await writeFile(server, "throw new Error('broken since');\n");
+    const second = await panel({ dir });
+    try {
+      assert.is((await second.call('GET', '/api/health')).status, 200);
+      assert.is((await second.call('GET', '/api/plugins/hello')).body.status, 'disabled');
+      assert.is((await second.call('GET', '/api/hello/greet')).status, 404);
+      assert.is((await second.call('POST', '/api/plugins/hello/enable')).body.error, "Plugin 'hello' failed to load: broken since");
     } finally {
       await second.close();
     }
