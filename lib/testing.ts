@@ -72,7 +72,7 @@ export interface TestApp {
    * Mounts a plugin's server module as enabling it would (its routes checked, admin-only unless a
    * route names one of `capabilities`), without npm: for plugin authors' tests.
    */
-  mountPlugin(plugin: { name: string; module: unknown; capabilities?: string[]; panel?: Uint8Array }): void;
+  mountPlugin(plugin: { name: string; module: unknown; capabilities?: string[]; panel?: Uint8Array<ArrayBuffer> }): void;
   /** Stops timers and sockets; removes the directory unless it was given or `keep`. */
   close(options?: { keep?: boolean }): Promise<void>;
 }

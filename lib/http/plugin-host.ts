@@ -89,12 +89,11 @@ function checkAccess(value: unknown, where: string, capabilities: readonly strin
   return { roles: ['admin', 'agent'], capability, gate: 'management' };
 }
 
-function panelRoute(name: string, bundle: Uint8Array): HttpRoute {
-  const body = new Uint8Array(bundle);
+function panelRoute(name: string, bundle: Uint8Array<ArrayBuffer>): HttpRoute {
   return route({
     method: 'GET',
     path: `/api/${name}/panel.js`,
     access: { roles: ADMIN_ONLY, gate: 'management' },
-    handle: () => new Response(body, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }),
+    handle: () => new Response(bundle, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }),
   }) as HttpRoute;
 }

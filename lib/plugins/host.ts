@@ -17,5 +17,5 @@ export interface LoadedPlugin {
   /** The server module's namespace, as `import()` returned it. */
   module: unknown;
   /** The panel bundle, served at /api/<name>/panel.js; null without one. */
-  panel: Uint8Array | null;
+  panel: Uint8Array<ArrayBuffer> | null;
 }
