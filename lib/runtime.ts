@@ -24,8 +24,9 @@ import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
+import type { Mode } from './mode.ts';
 
-export type Mode = 'development' | 'production';
+export type { Mode };
 
 /**
  * What one running panel is made of: its configuration, store, host adapters, clock, log and domain

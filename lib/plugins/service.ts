@@ -8,7 +8,7 @@ import { AppError, badRequest, errorMessage } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
-import type { Mode } from '../runtime.ts';
+import type { Mode } from '../mode.ts';
 import type { PluginRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { PluginHost } from './host.ts';
