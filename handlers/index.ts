@@ -72,6 +72,23 @@ import servicesList from './services/list.ts';
 import servicesLogs from './services/logs.ts';
 import servicesAction from './services/action.ts';
 import systemStats from './system/stats.ts';
+import pluginsList from './plugins/list.ts';
+import pluginsInstall from './plugins/install.ts';
+import pluginsShow from './plugins/show.ts';
+import pluginsEnable from './plugins/enable.ts';
+import pluginsDisable from './plugins/disable.ts';
+import pluginsDelete from './plugins/delete.ts';
+import pushConfigShow from './plugins/push-install/config-show.ts';
+import pushConfigUpdate from './plugins/push-install/config-update.ts';
+import pushPoliciesList from './plugins/push-install/policies-list.ts';
+import pushPoliciesCreate from './plugins/push-install/policies-create.ts';
+import pushPoliciesUpdate from './plugins/push-install/policies-update.ts';
+import pushPoliciesDelete from './plugins/push-install/policies-delete.ts';
+import pushEnable from './plugins/push-install/enable.ts';
+import pushDisable from './plugins/push-install/disable.ts';
+import pushSessions from './plugins/push-install/sessions.ts';
+import pushAgentStatus from './plugins/push-install/agent-status.ts';
+import pushRequest from './plugins/push-install/push.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats.
@@ -154,4 +171,23 @@ export const routes: readonly AnyRoute[] = [
   servicesLogs,
   servicesAction,
   systemStats,
+  pluginsList,
+  // static /api/plugins/install and /api/plugins/push-install/* before /api/plugins/:name/*;
+  // /api/plugins/push-install/:label last of those
+  pluginsInstall,
+  pushConfigShow,
+  pushConfigUpdate,
+  pushPoliciesList,
+  pushPoliciesCreate,
+  pushPoliciesUpdate,
+  pushPoliciesDelete,
+  pushEnable,
+  pushDisable,
+  pushSessions,
+  pushAgentStatus,
+  pushRequest,
+  pluginsShow,
+  pluginsEnable,
+  pluginsDisable,
+  pluginsDelete,
 ];

@@ -38,6 +38,29 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ enrollmentTokenMinutes: 15, adminRotationGraceHours: 24 }),
+    /** Plugins (issue 17): where they are installed and which packages may be. */
+    plugins: z
+      .object({
+        /** Installed plugins, one npm prefix each; `<dataDir>/plugins` unless set. */
+        dir: z.string().min(1).max(4096).optional(),
+        /** npm scopes whose registry packages may be installed (`@acme`). */
+        allowedScopes: z.array(z.string().regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must be an npm scope like @acme').max(214)).max(100).default([]),
+        /** A folder whose `file:` tarballs may be installed. */
+        localDir: z.string().min(1).max(4096).optional(),
+        /** The npm executable; the one next to the running node unless set. */
+        npm: z.string().min(1).max(4096).optional(),
+        /** Pushing plugin installs to agents: off until an admin turns it on. */
+        pushInstall: z
+          .object({
+            enabled: z.boolean().default(false),
+            /** The policy an agent gets when its enablement names none. */
+            defaultPolicyId: z.string().max(64).nullable().default(null),
+          })
+          .strict()
+          .default({ enabled: false, defaultPolicyId: null }),
+      })
+      .strict()
+      .default({ allowedScopes: [], pushInstall: { enabled: false, defaultPolicyId: null } }),
     /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
     listen: z
       .object({

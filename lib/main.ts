@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
+import { pluginHost } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
@@ -84,6 +85,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
   const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  await services.plugins.attach(pluginHost(app, appRoutes));
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.

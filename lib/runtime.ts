@@ -10,6 +10,8 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
+import { PluginService } from './plugins/service.ts';
+import { PushInstallService } from './plugins/push-install.ts';
 import { ServiceControl } from './service-control/service-control.ts';
 import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
@@ -22,8 +24,9 @@ import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
+import type { Mode } from './mode.ts';
 
-export type Mode = 'development' | 'production';
+export type { Mode };
 
 /**
  * What one running panel is made of: its configuration, store, host adapters, clock, log and domain
@@ -43,6 +46,9 @@ export interface Runtime {
   onboarding: OnboardingService;
   users: UserService;
   invitations: InvitationService;
+  /** Installed plugins; the composition root attaches the HTTP core (`plugins.attach`). */
+  plugins: PluginService;
+  pushInstall: PushInstallService;
   /** bcrypt on a worker thread: portal passwords (users, invitations, the onboarding's admin). */
   hasher: PasswordHasher;
   agentCerts: AgentCerts;
@@ -81,7 +87,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
   const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain, limits: deps.ticketLimits });
-  const certs = createCertServices({ ...base, scopeCapabilities: () => ticketing.capabilityNames() });
+  const plugins = new PluginService(base);
+  // agents may be granted the capabilities of ticket scopes and of the enabled plugins
+  const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
+  const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
   const services: Runtime = {
     ...base,
     identities,
@@ -96,6 +105,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     onboarding: new OnboardingService(base, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
+    plugins,
+    pushInstall: new PushInstallService({ ...base, identities }),
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),

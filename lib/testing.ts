@@ -9,6 +9,7 @@ import { routes as allRoutes } from '../handlers/index.ts';
 import type { Clock } from './clock.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { createApp, type App } from './http/app.ts';
+import { pluginHost, pluginRoutes } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { silentLogger } from './log.ts';
@@ -67,6 +68,11 @@ export interface TestApp {
     /** No client certificate. */
     none(): CertificateHeaders;
   };
+  /**
+   * Mounts a plugin's server module as enabling it would (its routes checked, admin-only unless a
+   * route names one of `capabilities`), without npm: for plugin authors' tests.
+   */
+  mountPlugin(plugin: { name: string; module: unknown; capabilities?: string[]; panel?: Uint8Array<ArrayBuffer> }): void;
   /** Stops timers and sockets; removes the directory unless it was given or `keep`. */
   close(options?: { keep?: boolean }): Promise<void>;
 }
@@ -114,6 +120,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
   const app = createApp(services, routes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  await services.plugins.attach(pluginHost(app, routes));
 
   const serials = new Map<string, string>();
   const serialOf = (label: string) => {
@@ -159,6 +166,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       },
       none: () => ({ 'x-ssl-client-verify': 'NONE' }),
     },
+    mountPlugin: ({ name, module, capabilities = [], panel }) => app.mount(name, pluginRoutes({ name, module, capabilities, panel: panel ?? null })),
     async close({ keep = false } = {}) {
       await app.close();
       if (!keep && !options.dir) await rm(dir, { recursive: true, force: true });

@@ -43,6 +43,58 @@ export const AgentRecord = z.object({
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
+/** An installed plugin: its manifest's fields, where npm put it, and whether its routes are mounted. */
+export const PluginRecord = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  packageName: z.string(),
+  version: z.string(),
+  description: z.string(),
+  capabilities: z.array(z.string()),
+  /** What was installed: the registry name or the `file:` tarball. */
+  spec: z.string(),
+  status: z.enum(['enabled', 'disabled']),
+  installedAt: isoTimestamp,
+  enabledAt: isoTimestamp.nullable().default(null),
+});
+export type PluginRecord = z.infer<typeof PluginRecord>;
+
+export const PUSH_ACTIONS = ['install', 'update', 'uninstall'] as const;
+
+/** Which plugins may be pushed to an agent, and what may be done with them. */
+export const PushPolicyRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** npm package names (`@acme/hello`). */
+  allowedPlugins: z.array(z.string()),
+  allowedActions: z.array(z.enum(PUSH_ACTIONS)),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+export type PushPolicyRecord = z.infer<typeof PushPolicyRecord>;
+
+/** Push-install turned on for one agent, under a policy, until it expires. */
+export const PushGrantRecord = z.object({
+  label: z.string(),
+  policyId: z.string(),
+  enabledAt: isoTimestamp,
+  expiresAt: isoTimestamp,
+});
+export type PushGrantRecord = z.infer<typeof PushGrantRecord>;
+
+/** One push, kept as an audit entry. */
+export const PushSessionRecord = z.object({
+  id: z.string(),
+  label: z.string(),
+  packageName: z.string(),
+  action: z.enum(PUSH_ACTIONS),
+  policyId: z.string(),
+  status: z.literal('requested'),
+  createdAt: isoTimestamp,
+});
+export type PushSessionRecord = z.infer<typeof PushSessionRecord>;
+
 export const RevocationRecord = z.object({
   serial: z.string(),
   label: z.string().nullable(),

@@ -1,0 +1,10 @@
+import { jsonText } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// GET /api/plugins — {plugins}, by name, from the cached serialization.
+export default route({
+  method: 'GET',
+  path: '/api/plugins',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  handle: ({ services }) => jsonText(services.plugins.listJson()),
+});

@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { AgentLabelParams } from '../../../lib/certs/schema.ts';
+
+// DELETE /api/plugins/push-install/enable/:label — ends the agent's push-install window; 200 {ok, label}.
+export default route<AgentLabelParams>({
+  method: 'DELETE',
+  path: '/api/plugins/push-install/enable/:label',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: AgentLabelParams,
+  async handle({ params, services }) {
+    await services.pushInstall.disable(params.label);
+    return json({ ok: true, label: params.label });
+  },
+});

@@ -1,0 +1,15 @@
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { PushPolicyParams, PushPolicyUpdate } from '../../../lib/plugins/push-schema.ts';
+
+// PATCH /api/plugins/push-install/policies/:id — the fields named are replaced; 200 {ok, policy}.
+export default route<PushPolicyParams, Record<string, never>, PushPolicyUpdate>({
+  method: 'PATCH',
+  path: '/api/plugins/push-install/policies/:id',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  params: PushPolicyParams,
+  body: PushPolicyUpdate,
+  async handle({ params, body, services }) {
+    return json({ ok: true, policy: await services.pushInstall.updatePolicy(params.id, body) });
+  },
+});

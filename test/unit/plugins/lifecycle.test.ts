@@ -1,0 +1,222 @@
+// Issue 17: plugins packed with npm pack, installed through the API, enabled, called, disabled,
+// deleted; broken plugins never take the panel down.
+import { existsSync } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { packFixtures } from '../../helpers/plugins.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
+
+const s = suite('plugin life cycle');
+const packed = await packFixtures('hello', 'boom', 'crash', 'reserved');
+
+async function panel(options: { dir?: string } = {}): Promise<TestApp> {
+  const t = await makeTestApp({ config: { plugins: { allowedScopes: [], localDir: packed.dir } }, durable: !options.dir, dir: options.dir });
+  await completeOnboarding(t);
+  return t;
+}
+
+const install = (t: TestApp, name: string) => t.call('POST', '/api/plugins/install', { body: { spec: packed.specs[name] } });
+
+s.after(() => rm(packed.dir, { recursive: true, force: true }));
+
+s('install, call, fetch panel.js, disable (404), enable again, delete: on a running server', () =>
+  withTimeout('hello', 60_000, async () => {
+    const t = await panel();
+    const http = await serve(t.app);
+    const get = (path: string) => fetch(`${http.url}${path}`, { headers: certificateHeaders('admin') });
+    try {
+      const installed = await install(t, 'hello');
+      assert.is(installed.status, 201, JSON.stringify(installed.body));
+      assert.equal(installed.body.plugin, {
+        ...installed.body.plugin,
+        name: 'hello',
+        displayName: 'Hello',
+        packageName: '@relay-test/hello',
+        version: '1.2.3',
+        capabilities: ['hello:read'],
+        status: 'disabled',
+        enabledAt: null,
+      });
+      assert.is((await get('/api/hello/greet')).status, 404, 'not mounted before enable');
+      assert.equal((await t.call('GET', '/api/plugins')).body.plugins.map((p: { name: string }) => p.name), ['hello']);
+      assert.is((await t.call('GET', '/api/plugins/hello')).body.version, '1.2.3');
+
+      assert.equal((await t.call('POST', '/api/plugins/hello/enable')).body, { ok: true, name: 'hello', status: 'enabled' });
+      const greet = await get('/api/hello/greet');
+      assert.is(greet.status, 200);
+      assert.equal(await greet.json(), { hello: 'world', role: 'admin', calls: 1 });
+      const bundle = await get('/api/hello/panel.js');
+      assert.is(bundle.status, 200);
+      assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
+      assert.match(await bundle.text(), /Hello from the hello plugin/);
+
+      assert.equal((await t.call('POST', '/api/plugins/hello/disable')).body, { ok: true, name: 'hello', status: 'disabled' });
+      const gone = await get('/api/hello/greet');
+      assert.is(gone.status, 404);
+      assert.equal(await gone.json(), { error: 'Not found' });
+      assert.is((await get('/api/hello/panel.js')).status, 404);
+
+      await t.call('POST', '/api/plugins/hello/enable');
+      // a fresh import: the module's state starts over
+      assert.equal(await (await get('/api/hello/greet')).json(), { hello: 'world', role: 'admin', calls: 1 });
+
+      assert.equal((await t.call('DELETE', '/api/plugins/hello')).body, { ok: true, name: 'hello' });
+      assert.is((await get('/api/hello/greet')).status, 404);
+      assert.is((await t.call('GET', '/api/plugins/hello')).body.error, "Plugin 'hello' not found");
+      assert.not.ok(existsSync(join(t.services.plugins.dir, 'hello')), 'files removed');
+    } finally {
+      await http.close();
+      await t.close();
+    }
+  }),
+);
+
+s('plugin routes: admin-only by default, agents with a plugin capability where the route allows; capabilities join the set while enabled', () =>
+  withTimeout('access', 60_000, async () => {
+    const t = await panel();
+    try {
+      await install(t, 'hello');
+      await addAgent(t, 'reader', ['hello:read']);
+      await addAgent(t, 'plain', []);
+      const grant = () => t.call('PATCH', '/api/certs/agent/plain/capabilities', { body: { capabilities: ['hello:read'] } });
+      assert.is((await grant()).body.error, "Unknown capability 'hello:read'", 'not granted while disabled');
+
+      await t.call('POST', '/api/plugins/hello/enable');
+      assert.is((await t.call('GET', '/api/hello/greet', { as: { agent: 'reader' } })).status, 403, 'admin-only by default');
+      assert.equal((await t.call('GET', '/api/hello/agents', { as: { agent: 'reader' } })).body, { hello: 'reader' });
+      assert.is((await t.call('GET', '/api/hello/agents', { as: { agent: 'plain' } })).body.error, 'Insufficient certificate capability');
+      assert.is((await t.call('GET', '/api/hello/agents', { as: 'none' })).body.error, 'mTLS certificate required');
+      assert.is((await grant()).status, 200, 'the capability joins the set once enabled');
+      assert.is((await t.call('GET', '/api/hello/panel.js', { as: { agent: 'reader' } })).status, 403);
+
+      await t.call('POST', '/api/plugins/hello/disable');
+      await t.call('PATCH', '/api/certs/agent/plain/capabilities', { body: { capabilities: [] } });
+      assert.is((await grant()).body.error, "Unknown capability 'hello:read'", 'and leaves it when disabled');
+    } finally {
+      await t.close();
+    }
+  }),
+);
+
+s('enabled plugins are mounted again after a restart; disabled ones stay off', () =>
+  withTimeout('restart', 60_000, async () => {
+    const first = await panel();
+    const dir = first.dir;
+    await install(first, 'hello');
+    await install(first, 'boom');
+    await first.call('POST', '/api/plugins/hello/enable');
+    await first.close(true);
+    const second = await panel({ dir });
+    try {
+      assert.is((await second.call('GET', '/api/hello/greet')).status, 200);
+      assert.is((await second.call('GET', '/api/boom/fine')).status, 404);
+      assert.equal(
+        (await second.call('GET', '/api/plugins')).body.plugins.map((p: { name: string; status: string }) => [p.name, p.status]),
+        [['boom', 'disabled'], ['hello', 'enabled']],
+      );
+    } finally {
+      await second.close();
+    }
+  }),
+);
+
+s('an enabled plugin that no longer loads at start is left disabled; the panel starts without it', () =>
+  withTimeout('restart broken', 60_000, async () => {
+    const first = await panel();
+    const dir = first.dir;
+    await install(first, 'hello');
+    await first.call('POST', '/api/plugins/hello/enable');
+    const server = join(first.services.plugins.dir, 'hello', 'node_modules', '@relay-test', 'hello', 'server.js');
+    await first.close(true);
+    await writeFile(server, "throw new Error('broken since');\n");
+    const second = await panel({ dir });
+    try {
+      assert.is((await second.call('GET', '/api/health')).status, 200);
+      assert.is((await second.call('GET', '/api/plugins/hello')).body.status, 'disabled');
+      assert.is((await second.call('GET', '/api/hello/greet')).status, 404);
+      assert.is((await second.call('POST', '/api/plugins/hello/enable')).body.error, "Plugin 'hello' failed to load: broken since");
+    } finally {
+      await second.close();
+    }
+  }),
+);
+
+s('a handler that throws answers a JSON 500; its other routes and the panel keep working', () =>
+  withTimeout('boom', 60_000, async () => {
+    const t = await panel();
+    try {
+      await install(t, 'boom');
+      await t.call('POST', '/api/plugins/boom/enable');
+      const exploded = await t.call('GET', '/api/boom/explode');
+      assert.is(exploded.status, 500);
+      assert.is(exploded.body.error, 'Internal server error');
+      assert.equal((await t.call('GET', '/api/boom/fine')).body, { fine: true });
+      assert.is((await t.call('GET', '/api/health')).status, 200);
+      assert.is((await t.call('GET', '/api/plugins')).status, 200);
+    } finally {
+      await t.close();
+    }
+  }),
+);
+
+s('a module that throws on import: enable fails clearly and nothing is mounted', () =>
+  withTimeout('crash', 60_000, async () => {
+    const t = await panel();
+    try {
+      assert.is((await install(t, 'crash')).status, 201);
+      const enabled = await t.call('POST', '/api/plugins/crash/enable');
+      assert.is(enabled.status, 400);
+      assert.is(enabled.body.error, "Plugin 'crash' failed to load: crash plugin cannot start");
+      assert.is((await t.call('GET', '/api/plugins/crash')).body.status, 'disabled');
+      assert.is((await t.call('GET', '/api/crash/anything')).status, 404);
+      assert.is((await t.call('GET', '/api/health')).status, 200);
+    } finally {
+      await t.close();
+    }
+  }),
+);
+
+s('a bad manifest rolls the install back with 400 naming the problem; a second install is 409', () =>
+  withTimeout('manifest', 60_000, async () => {
+    const t = await panel();
+    try {
+      const reserved = await install(t, 'reserved');
+      assert.is(reserved.status, 400);
+      assert.is(reserved.body.error, "Invalid plugin manifest: name 'tunnels' is a reserved API prefix");
+      assert.equal((await t.call('GET', '/api/plugins')).body, { plugins: [] });
+      assert.equal((await readdir(t.services.plugins.dir)).filter((f) => !f.startsWith('.npm')), [], 'no files left');
+      await install(t, 'hello');
+      const again = await install(t, 'hello');
+      assert.is(again.status, 409);
+      assert.is(again.body.error, "Plugin 'hello' is already installed");
+    } finally {
+      await t.close();
+    }
+  }),
+);
+
+s('accepted specs: allowed scopes, tarballs under localDir, any tarball only in development mode', async () => {
+  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'], localDir: join(packed.dir, 'elsewhere') } } });
+  await completeOnboarding(t);
+  const dev = await makeTestApp({ mode: 'development', config: { plugins: { allowedScopes: [] } } });
+  await completeOnboarding(dev);
+  try {
+    const attempt = async (spec: string, app = t) => (await app.call('POST', '/api/plugins/install', { body: { spec } })).body.error;
+    assert.is(await attempt('@other/thing'), 'Scope @other is not in plugins.allowedScopes');
+    assert.is(await attempt('--registry=http://evil/ @acme/x'), 'Plugin spec must be an npm name under an allowed scope (@scope/name) or a file: tarball');
+    assert.is(await attempt(packed.specs.hello!), `Plugin tarball must be under ${join(packed.dir, 'elsewhere')}`);
+    assert.is(await attempt(`file:${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`), `Plugin tarball not found: ${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`);
+    assert.is(await attempt('file:relative.tgz'), 'A file: plugin spec must be an absolute path to a .tgz tarball');
+    const installed = await dev.call('POST', '/api/plugins/install', { body: { spec: packed.specs.hello } });
+    assert.is(installed.status, 201, JSON.stringify(installed.body));
+  } finally {
+    await t.close();
+    await dev.close();
+  }
+});
+
+s.run();
