@@ -1,12 +1,12 @@
-// The pages of sites, users, agents and admin 2FA against their real APIs (issues 13, 14, 15),
-// on a fresh sandbox in development mode.
+// The dashboard and the pages of sites, users, agents and admin 2FA against their real APIs
+// (issues 13 to 16), on a fresh sandbox in development mode.
 import * as OTPAuth from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
 import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
 
-const s = suite('browser: sites, users, agents and 2FA (chromium)');
+const s = suite('browser: dashboard, sites, users, agents and 2FA on their real APIs (chromium)');
 let panel: PanelServer;
 let browser: Browser;
 
@@ -29,6 +29,34 @@ async function expectAccessible(name: string) {
   await screenshot(browser.page, name);
   assert.equal(await seriousViolations(browser.page), [], `axe on ${name}`);
 }
+
+s('dashboard: live stats every 2 s, the services with an action, and the log viewer over WS', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  const stats = (await panel.call('GET', '/api/system/stats')).body;
+  await page.getByText(new RegExp(`% of ${stats.cpu.cores} cores`)).waitFor();
+  // The chart grows by one sample per refresh: a third point means two refreshes after the first.
+  await page.waitForFunction(() => (document.querySelector('svg polyline.cpu')?.getAttribute('points') ?? '').split(' ').filter(Boolean).length >= 3, null, { timeout: 10_000 });
+
+  const listed = (await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[];
+  for (const { name, status } of listed) assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), status);
+  await page.getByRole('button', { name: 'stop tunnel-server' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('row', { name: /^tunnel-server inactive/ }).waitFor();
+  assert.is((await panel.call('GET', '/api/services')).body.services.find((x: { name: string }) => x.name === 'tunnel-server').status, 'inactive');
+  await page.getByRole('button', { name: 'start tunnel-server', exact: true }).click();
+  await page.getByRole('row', { name: /^tunnel-server active/ }).waitFor();
+
+  await page.getByRole('button', { name: 'Logs of proxy' }).click();
+  const log = page.getByLabel('Log lines of proxy');
+  await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
+  await page.getByRole('button', { name: 'reload proxy' }).click();
+  // The line the sandbox's nginx writes for this reload arrives over the socket.
+  await page.waitForFunction(() => (document.querySelector('pre.log')?.textContent ?? '').includes('configuration reloaded'));
+  assert.match(await log.innerText(), /^\d{4}-\d\d-\d\dT\S+ /);
+  await expectAccessible('dashboard-live');
+}));
 
 s('sites: create a managed site, upload a file by drag-and-drop, see it listed', timed(60_000, async () => {
   const { page } = browser;
