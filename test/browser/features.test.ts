@@ -139,6 +139,10 @@ s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(
   const prompt = page.getByRole('dialog', { name: 'Two-factor code' });
   await prompt.waitFor();
   await expectAccessible('twofa-prompt');
+  // The confirmation's code again: refused as used, and the server's message shows in the prompt.
+  await prompt.getByLabel('Code').fill(at(-1));
+  await prompt.getByRole('button', { name: 'Verify' }).click();
+  await prompt.getByText('Invalid TOTP code').waitFor();
   await prompt.getByLabel('Code').fill(at(0));
   await prompt.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { level: 2, name: 'New tunnel' }).waitFor();
