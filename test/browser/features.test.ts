@@ -41,6 +41,7 @@ s('dashboard: live stats every 2 s, the services with an action, and the log vie
 
   const listed = (await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[];
   for (const { name, status } of listed) assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), status);
+  assert.is(await page.getByRole('button', { name: 'stop panel' }).count(), 0, 'the panel cannot stop itself');
   await page.getByRole('button', { name: 'stop tunnel-server' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   await page.getByRole('row', { name: /^tunnel-server inactive/ }).waitFor();
@@ -120,6 +121,24 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   const agents = await panel.call('GET', '/api/certs/agent');
   assert.ok(agents.body.agents.find((a: { label: string; revoked: boolean }) => a.label === 'laptop-1').revoked);
   await expectAccessible('certs-agents');
+}));
+
+s('certs: certificates with days left; admin rotation shows the P12 password once and downloads the bundle', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/certs`);
+  const { certs } = (await panel.call('GET', '/api/certs')).body as { certs: { name: string; daysLeft: number }[] };
+  assert.ok(certs.length > 0);
+  for (const c of certs) assert.match(await page.getByRole('row', { name: new RegExp(`^${c.name.replace(/\./g, '\\.')} `) }).innerText(), String(c.daysLeft));
+  await page.getByRole('button', { name: 'Rotate admin certificate' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  const password = await page.getByLabel('P12 password').innerText();
+  assert.ok(password.length >= 16);
+  await page.getByText('A rotation is pending').waitFor();
+  const { adminCertificate } = (await panel.call('GET', '/api/certs')).body;
+  assert.match(await page.locator('.facts').innerText(), new RegExp(`Serial\\s+${adminCertificate.serial}`));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download the new certificate/ }).click()]);
+  assert.is(download.suggestedFilename().endsWith('.p12'), true, download.suggestedFilename());
+  await expectAccessible('certs-rotation');
 }));
 
 s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(90_000, async () => {

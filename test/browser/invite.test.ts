@@ -40,6 +40,11 @@ s('an invitee opens the link, sets a password and gets the TOTP enrollment; admi
   await screenshot(page, 'invite');
   assert.equal(await seriousViolations(page), [], 'axe on the invitation page');
 
+  await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+  await page.getByLabel('Repeat the password').fill('correct horse battery!');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await page.getByText('The two passwords differ').waitFor();
+
   await page.getByLabel('Password', { exact: true }).fill('short');
   await page.getByLabel('Repeat the password').fill('short');
   await page.getByRole('button', { name: 'Create my account' }).click();
