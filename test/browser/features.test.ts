@@ -1,5 +1,10 @@
 // The dashboard and the pages of sites, users, agents and admin 2FA against their real APIs
 // (issues 13 to 16), on a fresh sandbox in development mode.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as OTPAuth from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -121,6 +126,24 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   const agents = await panel.call('GET', '/api/certs/agent');
   assert.ok(agents.body.agents.find((a: { label: string; revoked: boolean }) => a.label === 'laptop-1').revoked);
   await expectAccessible('certs-agents');
+}));
+
+s('agents: the enrollment command from the page, run in a shell, enrolls the agent with its own key', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/certs`);
+  const form = page.locator('form', { has: page.getByRole('heading', { name: 'Enrollment token' }) });
+  await form.getByLabel('Label of the enrolling agent').fill('nas-2');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  const command = await page.getByLabel('Enrollment command').innerText();
+  const dir = await mkdtemp(join(tmpdir(), 'relay-enroll-'));
+  try {
+    await promisify(execFile)('bash', ['-c', command], { cwd: dir, timeout: 20_000 });
+    assert.match(await readFile(join(dir, 'agent.crt'), 'utf8'), /^-----BEGIN CERTIFICATE-----/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const agents = (await panel.call('GET', '/api/certs/agent')).body.agents as { label: string; capabilities: string[] }[];
+  assert.equal(agents.find((a) => a.label === 'nas-2')?.capabilities, ['tunnels:read']);
 }));
 
 s('certs: certificates with days left; admin rotation shows the P12 password once and downloads the bundle', timed(60_000, async () => {

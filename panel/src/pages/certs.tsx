@@ -124,7 +124,7 @@ function Enrollment() {
   const [token, setToken] = useState<{ token: string; expiresAt: string }>();
   const command = token && [
     'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -subj /CN=agent -out agent.csr',
-    `curl -s ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}"`,
+    `curl -sf ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}" | jq -r .certificate > agent.crt`,
   ].join(' && ');
   return (
     <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
