@@ -112,6 +112,26 @@ s('users: create a user, reset their TOTP and see the QR code and URI', timed(60
   await expectAccessible('users-totp');
 }));
 
+s('users: an invitation shows its link once, is listed pending and revoked; the last user cannot be deleted', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/users`);
+  await page.getByLabel('Invitee username').fill('carol');
+  await page.getByLabel('Invitee email').fill('carol@example.com');
+  await page.getByRole('button', { name: 'Create invitation' }).click();
+  assert.match(await page.getByLabel('Invitation link').innerText(), /\/invite\/[\w-]{20,}$/);
+  await page.getByRole('row', { name: /^carol .*pending/ }).waitFor();
+  await page.getByRole('button', { name: 'Revoke invitation of carol' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No invitations.').waitFor();
+  assert.equal((await panel.call('GET', '/api/invitations')).body.invitations, []);
+
+  await page.getByRole('button', { name: 'Delete alice' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('The last user cannot be deleted.').waitFor();
+  assert.is(await page.getByRole('button', { name: 'Delete admin' }).count(), 0);
+  assert.equal((await panel.call('GET', '/api/users')).body.users.map((u: { username: string }) => u.username), ['admin']);
+}));
+
 s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/certs`);

@@ -122,7 +122,7 @@ export function UsersPage() {
       <section class="card" aria-labelledby="user-list">
         <h2 id="user-list">Users</h2>
         <ErrorText message={list.error ?? error} />
-        {last && users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
+        {users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
         {!list.data ? <Loading /> : (
           <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users."
             rows={users.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',
