@@ -96,6 +96,24 @@ s('sites: create a managed site, upload a file by drag-and-drop, see it listed',
   await expectAccessible('sites-files');
 }));
 
+s('sites: settings are saved through PATCH; delete asks first and removes the site', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Settings of docs' }).click();
+  await page.getByLabel('Single-page app', { exact: true }).check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Saved.').waitFor();
+  const site = () => panel.call('GET', '/api/sites').then((r) => r.body.sites.find((x: { name: string }) => x.name === 'docs'));
+  assert.is((await site()).spaMode, true);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('No changes').waitFor();
+
+  await page.getByRole('button', { name: 'Delete docs' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No sites yet.').waitFor();
+  assert.is(await site(), undefined);
+}));
+
 s('users: create a user, reset their TOTP and see the QR code and URI', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/users`);
