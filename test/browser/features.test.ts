@@ -190,6 +190,11 @@ s('certs: certificates with days left; admin rotation shows the P12 password onc
   const { certs } = (await panel.call('GET', '/api/certs')).body as { certs: { name: string; daysLeft: number }[] };
   assert.ok(certs.length > 0);
   for (const c of certs) assert.match(await page.getByRole('row', { name: new RegExp(`^${c.name.replace(/\./g, '\\.')} `) }).innerText(), String(c.daysLeft));
+  const renewed = page.waitForResponse((r) => r.url().endsWith(`/api/certs/${certs[0]!.name}/renew`));
+  await page.getByRole('button', { name: `Renew ${certs[0]!.name}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  assert.is((await renewed).status(), 200);
+  assert.is(await page.getByRole('alert').count(), 0, 'no error shown');
   await page.getByRole('button', { name: 'Rotate admin certificate' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   const password = await page.getByLabel('P12 password').innerText();
