@@ -8,6 +8,8 @@ export interface Resource<T> {
   error?: string;
   unavailable: boolean;
   reload(): Promise<void>;
+  /** Folds what a write answered into the data, without a second GET. */
+  update(change: (data: T | undefined) => T): void;
 }
 
 export function useResource<T>(path: string | null, refreshMs?: number): Resource<T> {
@@ -30,5 +32,6 @@ export function useResource<T>(path: string | null, refreshMs?: number): Resourc
     const timer = refreshMs ? setInterval(() => void reload(), refreshMs) : undefined;
     return () => { alive.current = false; if (timer) clearInterval(timer); };
   }, [reload, refreshMs]);
-  return { ...state, reload };
+  const update = useCallback((change: (data: T | undefined) => T) => setState((s) => ({ data: change(s.data), unavailable: false })), []);
+  return { ...state, reload, update };
 }

@@ -9,19 +9,17 @@ import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
 
-interface Cert { name?: string; domain?: string; domains?: string[]; type?: string; expiresAt?: string; daysLeft?: number; daysUntilExpiry?: number }
+interface Cert { type: 'letsencrypt'; name: string; domains: string[]; expiresAt: string; daysLeft: number; expiringSoon: boolean }
+interface Rotation { newSerial: string; graceEndsAt: string; state: 'pending' | 'completed' | 'cancelled' }
+interface AdminCertificate { authMode: 'p12' | 'hardware-bound'; serial: string | null; expiresAt: string | null; rotation: Rotation | null; bundlePending: boolean }
+interface CertList { certs: Cert[]; adminCertificate: AdminCertificate }
+interface Rotated { serial: string; expiresAt: string; graceEndsAt: string; p12Password: string; warning: string }
 interface AutoRenew { active: boolean; nextRun: string | null; lastRun: string | null }
-interface Agent { label: string; serial?: string; capabilities: string[]; allowedSites: string[]; createdAt?: string; expiresAt?: string; revoked?: boolean; revokedAt?: string | null }
+interface Agent { label: string; serial: string; capabilities: string[]; allowedSites: string[]; createdAt: string; expiresAt: string | null; revoked: boolean; revokedAt: string | null }
 
 const BASE_CAPABILITIES = ['tunnels:read', 'tunnels:write', 'services:read', 'services:write', 'system:read', 'sites:read', 'sites:write'];
 const enc = encodeURIComponent;
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
-
-/** The one-time secret of a response: the P12 password, whatever the route calls it. */
-function passwordOf(body: Record<string, unknown>): string | undefined {
-  const key = Object.keys(body).find((k) => /password/i.test(k));
-  return key ? String(body[key]) : undefined;
-}
 
 function Capabilities({ value, onChange }: { value: string[]; onChange(v: string[]): void }) {
   const base = value.filter((c) => BASE_CAPABILITIES.includes(c));
@@ -41,7 +39,7 @@ function Capabilities({ value, onChange }: { value: string[]; onChange(v: string
   );
 }
 
-function LetsEncrypt({ certs }: { certs: Resource<{ certs: Cert[] }> }) {
+function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
   const renew = useResource<AutoRenew>('/api/certs/auto-renew-status');
   const [error, setError] = useState<string>();
   if (certs.unavailable) return <section class="card"><h2>TLS certificates</h2><Unavailable feature="Certificates" /></section>;
@@ -52,30 +50,40 @@ function LetsEncrypt({ certs }: { certs: Resource<{ certs: Cert[] }> }) {
       <ErrorText message={certs.error ?? renew.error ?? error} />
       {!certs.data ? <Loading /> : (
         <Table head={['Certificate', 'Type', 'Expires', 'Days left', 'Actions']} empty="No certificates."
-          rows={certs.data.certs.map((c) => {
-            const name = c.name ?? c.domain ?? '?';
-            const days = c.daysLeft ?? c.daysUntilExpiry;
-            const renewable = !c.type || c.type === 'letsencrypt';
-            return [name, c.type ?? 'letsencrypt', when(c.expiresAt), days === undefined ? '—' : <span class={days < 15 ? 'bad' : ''}>{days}</span>,
-              renewable ? <Action label={`Renew ${name}`} onError={setError} confirm={`Renew the certificate ${name} now?`}
-                run={async () => { await api('POST', `/api/certs/${enc(name)}/renew`); await certs.reload(); }}>Renew</Action> : '—'];
-          })} />
+          rows={certs.data.certs.map((c) => [c.name, c.type, when(c.expiresAt), <span class={c.expiringSoon ? 'bad' : ''}>{c.daysLeft}</span>,
+            <Action label={`Renew ${c.name}`} onError={setError} confirm={`Renew the certificate ${c.name} now?`}
+              run={async () => { await api('POST', `/api/certs/${enc(c.name)}/renew`); await certs.reload(); }}>Renew</Action>])} />
       )}
     </section>
   );
 }
 
-function AdminRotation() {
-  const [secret, setSecret] = useState<string>();
+function AdminRotation({ certs }: { certs: Resource<CertList> }) {
+  const [rotated, setRotated] = useState<Rotated>();
+  const admin = certs.data?.adminCertificate;
+  const pending = admin?.rotation?.state === 'pending' ? admin.rotation : undefined;
   return (
     <section class="card" aria-labelledby="rotate-title">
       <h2 id="rotate-title">Admin certificate</h2>
-      <p>Rotation issues a new admin certificate. The old one stops working once the new one is used, or after the grace period.</p>
-      <Action confirm="Issue a new admin certificate? Install it in your browser before the grace period ends."
-        run={async () => { setSecret(passwordOf(await api('POST', '/api/certs/mtls/rotate')) ?? ''); }}>Rotate admin certificate</Action>
-      {secret !== undefined && (
+      {admin && (
+        <dl class="facts">
+          <div><dt>Serial</dt><dd>{admin.serial ?? 'issued outside the panel'}</dd></div>
+          <div><dt>Expires</dt><dd>{when(admin.expiresAt)}</dd></div>
+          <div><dt>Kind</dt><dd>{admin.authMode === 'p12' ? 'PKCS#12 bundle' : 'hardware-bound'}</dd></div>
+        </dl>
+      )}
+      {pending && <Note kind="warn">A rotation is pending: the old certificate works until the new one is used, at the latest until {when(pending.graceEndsAt)}.</Note>}
+      {admin?.authMode === 'hardware-bound' ? <p>The admin certificate is hardware-bound: it cannot be rotated here.</p> : (
         <>
-          {secret && <ShownOnce title="Password of the new certificate (.p12)" values={{ 'P12 password': secret }} />}
+          <p>Rotation issues a new admin certificate. The old one stops working once the new one is used, or after the grace period.</p>
+          <Action confirm="Issue a new admin certificate? Install it in your browser before the grace period ends."
+            run={async () => { setRotated(await api<Rotated>('POST', '/api/certs/mtls/rotate')); await certs.reload(); }}>Rotate admin certificate</Action>
+        </>
+      )}
+      {rotated && (
+        <>
+          <Note kind="warn">{rotated.warning} Grace period ends {when(rotated.graceEndsAt)}.</Note>
+          <ShownOnce title="Password of the new certificate (.p12)" values={{ 'P12 password': rotated.p12Password }} />
           <p><a class="btn btn-primary" href="/api/certs/mtls/download" download>Download the new certificate (once)</a></p>
         </>
       )}
@@ -85,12 +93,12 @@ function AdminRotation() {
 
 function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ label: '', capabilities: ['tunnels:read'], allowedSites: '' });
-  const [issued, setIssued] = useState<{ label: string; password?: string }>();
+  const [issued, setIssued] = useState<{ label: string; password: string }>();
   return (
     <form aria-labelledby="issue-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const label = form.values.label.trim();
-      const made = await api('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: list(form.values.allowedSites) });
-      setIssued({ label, password: passwordOf(made) });
+      const made = await api<{ label: string; p12Password: string }>('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: list(form.values.allowedSites) });
+      setIssued({ label: made.label, password: made.p12Password });
       form.reset();
       await onDone();
     }); }}>
@@ -103,7 +111,7 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
       <Submit busy={form.busy}>Issue certificate</Submit>
       {issued && (
         <>
-          {issued.password && <ShownOnce title={`Certificate of ${issued.label}`} values={{ 'P12 password': issued.password }} onDone={() => setIssued(undefined)} />}
+          <ShownOnce title={`Certificate of ${issued.label}`} values={{ 'P12 password': issued.password }} onDone={() => setIssued(undefined)} />
           <p><a class="btn" href={`/api/certs/agent/${enc(issued.label)}/download`} download>Download {issued.label}.p12</a></p>
         </>
       )}
@@ -116,7 +124,7 @@ function Enrollment() {
   const [token, setToken] = useState<{ token: string; expiresAt: string }>();
   const command = token && [
     'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -subj /CN=agent -out agent.csr',
-    `curl -s ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}"`,
+    `curl -sf ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}" | jq -r .certificate > agent.crt`,
   ].join(' && ');
   return (
     <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -168,9 +176,8 @@ function Agents() {
       {!agents.data ? <Loading /> : (
         <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Expires', 'State', 'Actions']} empty="No agents."
           rows={agents.data.agents.map((a) => {
-            const revoked = Boolean(a.revoked ?? a.revokedAt);
-            return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', when(a.expiresAt), <Badge status={revoked ? 'revoked' : 'active'} />,
-              revoked ? '—' : <span class="actions">
+            return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
+              a.revoked ? '—' : <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
                 <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`}
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
@@ -185,12 +192,12 @@ function Agents() {
 }
 
 export function CertsPage() {
-  const certs = useResource<{ certs: Cert[] }>('/api/certs');
+  const certs = useResource<CertList>('/api/certs');
   return (
     <>
       <h1>Certificates and agents</h1>
       <LetsEncrypt certs={certs} />
-      {!certs.unavailable && <AdminRotation />}
+      {!certs.unavailable && <AdminRotation certs={certs} />}
       <Agents />
     </>
   );

@@ -83,7 +83,10 @@ function ServicesCard() {
                     {ACTIONS.filter((a) => !(s.name === 'panel' && a === 'stop')).map((a) => (
                       <Action key={a} label={`${a} ${s.name}`} onError={setError}
                         confirm={a === 'stop' || a === 'restart' ? `${a[0]!.toUpperCase()}${a.slice(1)} ${s.name}?` : undefined}
-                        run={async () => { await api('POST', `/api/services/${encodeURIComponent(s.name)}/${a}`); await services.reload(); }}>{a}</Action>
+                        run={async () => {
+                          const { service } = await api<{ service: Service }>('POST', `/api/services/${encodeURIComponent(s.name)}/${a}`);
+                          services.update((d) => ({ services: (d?.services ?? []).map((x) => (x.name === service.name ? service : x)) }));
+                        }}>{a}</Action>
                     ))}
                     <button type="button" class="btn" aria-label={`Logs of ${s.name}`} onClick={() => setLogsOf(s.name)}>logs</button>
                   </td>

@@ -9,7 +9,8 @@ import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 
 interface Invitation { username: string; email: string; expiresAt: string }
-interface Accepted { username?: string; loginUrl?: string | null; totpUri?: string | null }
+/** `totpUri` is null when the one-time code enrollment failed: an admin can reset it later. */
+interface Accepted { username: string; loginUrl: string; totpUri: string | null }
 
 export function InvitePage({ token }: { token: string }) {
   const [invitation, setInvitation] = useState<Invitation>();
@@ -25,9 +26,11 @@ export function InvitePage({ token }: { token: string }) {
     return (
       <>
         <h1>Welcome, {invitation.username}</h1>
-        <Note kind="ok">Your account is ready.{accepted.loginUrl ? ' Sign in at the portal.' : ''}</Note>
-        {accepted.loginUrl && <p><a href={accepted.loginUrl}>{accepted.loginUrl}</a></p>}
-        {accepted.totpUri && <><p>Scan this with your authenticator app now; it is shown only once.</p><QrCode text={accepted.totpUri} label="TOTP QR code" /><Copyable label="TOTP URI" text={accepted.totpUri} /></>}
+        <Note kind="ok">Your account {accepted.username} is ready. Sign in at the portal.</Note>
+        <p><a href={accepted.loginUrl}>{accepted.loginUrl}</a></p>
+        {accepted.totpUri
+          ? <><p>Scan this with your authenticator app now; it is shown only once.</p><QrCode text={accepted.totpUri} label="TOTP QR code" /><Copyable label="TOTP URI" text={accepted.totpUri} /></>
+          : <Note kind="warn">Your one-time code could not be set up. Ask an admin to reset your TOTP.</Note>}
       </>
     );
   }

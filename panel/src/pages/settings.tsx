@@ -7,7 +7,7 @@ import { Copyable, QrCode } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
 
-interface Setup { otpauthUri?: string; uri?: string; secret?: string; manualKey?: string }
+interface Setup { otpauthUri: string; secret: string }
 
 function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; label: string; onDone(): Promise<void> }) {
   const form = useForm({ code: '' });
@@ -28,8 +28,6 @@ export function SettingsPage() {
   const status = useResource<{ enabled: boolean }>('/api/settings/2fa');
   const [setup, setSetup] = useState<Setup>();
   if (status.unavailable) return <><h1>Settings</h1><Unavailable feature="Admin two-factor authentication" /></>;
-  const uri = setup?.otpauthUri ?? setup?.uri;
-  const secret = setup?.secret ?? setup?.manualKey;
   return (
     <>
       <h1>Settings</h1>
@@ -45,11 +43,11 @@ export function SettingsPage() {
           <>
             <p>Adds a 6-digit code from an authenticator app to your client certificate. Turning it on disables the IP-address panel.</p>
             <Action kind="primary" run={async () => setSetup(await api<Setup>('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action>
-            {uri && (
+            {setup && (
               <>
                 <Note kind="warn">Scan the code with your authenticator app, then confirm with a code from it.</Note>
-                <QrCode text={uri} label="Admin TOTP QR code" />
-                {secret && <Copyable label="Secret key" text={secret} />}
+                <QrCode text={setup.otpauthUri} label="Admin TOTP QR code" />
+                <Copyable label="Secret key" text={setup.secret} />
                 <CodeForm action="confirm" label="Confirm" onDone={async () => { setSetup(undefined); await status.reload(); }} />
               </>
             )}

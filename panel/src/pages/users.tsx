@@ -10,7 +10,7 @@ import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 
 interface User { username: string; displayname: string; email: string; groups: string[] }
-interface Invitation { id: string; username: string; email: string; groups?: string[]; expiresAt: string; status?: string; used?: boolean }
+interface Invitation { id: string; username: string; email: string; displayname: string; groups: string[]; createdAt: string; expiresAt: string; used: boolean; acceptedAt: string | null; status: 'pending' | 'accepted' | 'expired' }
 
 const enc = encodeURIComponent;
 const groupList = (text: string) => text.split(',').map((g) => g.trim()).filter(Boolean);
@@ -68,11 +68,11 @@ function Invitations() {
     <section class="card" aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-        const made = await api<{ inviteUrl?: string | null; link?: string; url?: string; token?: string }>('POST', '/api/invitations', {
+        const made = await api<{ invitation: Invitation; inviteUrl: string; token: string }>('POST', '/api/invitations', {
           username: form.values.username.trim(), email: form.values.email.trim(), groups: groupList(form.values.groups),
           ...(form.values.displayname.trim() ? { displayname: form.values.displayname.trim() } : {}),
         });
-        setLink(made.inviteUrl ?? made.link ?? made.url ?? (made.token ? `${location.origin}/invite/${made.token}` : undefined));
+        setLink(made.inviteUrl);
         form.reset();
         await list.reload();
       }); }}>
@@ -89,7 +89,7 @@ function Invitations() {
       <ErrorText message={list.error ?? error} />
       {!list.data ? <Loading /> : (
         <Table head={['Username', 'Email', 'Expires', 'Status', 'Actions']} empty="No invitations."
-          rows={list.data.invitations.map((i) => [i.username, i.email, when(i.expiresAt), <Badge status={i.status ?? (i.used ? 'accepted' : 'pending')} />,
+          rows={list.data.invitations.map((i) => [i.username, i.email, when(i.expiresAt), <Badge status={i.status} />,
             <Action kind="danger" label={`Revoke invitation of ${i.username}`} onError={setError} confirm={`Revoke the invitation of ${i.username}?`}
               run={async () => { await api('DELETE', `/api/invitations/${enc(i.id)}`); await list.reload(); }}>Revoke</Action>])} />
       )}
@@ -122,7 +122,7 @@ export function UsersPage() {
       <section class="card" aria-labelledby="user-list">
         <h2 id="user-list">Users</h2>
         <ErrorText message={list.error ?? error} />
-        {last && users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
+        {users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
         {!list.data ? <Loading /> : (
           <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users."
             rows={users.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',

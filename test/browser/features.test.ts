@@ -1,0 +1,243 @@
+// The dashboard and the pages of sites, users, agents and admin 2FA against their real APIs
+// (issues 13 to 16), on a fresh sandbox in development mode.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as OTPAuth from 'otpauth';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { timed } from '../helpers/timeout.ts';
+import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+
+const s = suite('browser: dashboard, sites, users, agents and 2FA on their real APIs (chromium)');
+let panel: PanelServer;
+let browser: Browser;
+
+s.before(async () => {
+  panel = await startPanel();
+  await completeOnboarding(panel);
+  browser = await openBrowser();
+});
+
+s.after(async () => {
+  await browser?.close();
+  await panel?.stop();
+});
+
+s.after.each(() => {
+  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+});
+
+async function expectAccessible(name: string) {
+  await screenshot(browser.page, name);
+  assert.equal(await seriousViolations(browser.page), [], `axe on ${name}`);
+}
+
+s('dashboard: live stats every 2 s, the services with an action, and the log viewer over WS', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(panel.url);
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  const stats = (await panel.call('GET', '/api/system/stats')).body;
+  await page.getByText(new RegExp(`% of ${stats.cpu.cores} cores`)).waitFor();
+  // The chart grows by one sample per refresh: a third point means two refreshes after the first.
+  await page.waitForFunction(() => (document.querySelector('svg polyline.cpu')?.getAttribute('points') ?? '').split(' ').filter(Boolean).length >= 3, null, { timeout: 10_000 });
+
+  const listed = (await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[];
+  for (const { name, status } of listed) assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), status);
+  assert.is(await page.getByRole('button', { name: 'stop panel' }).count(), 0, 'the panel cannot stop itself');
+  await page.getByRole('button', { name: 'stop tunnel-server' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('row', { name: /^tunnel-server inactive/ }).waitFor();
+  assert.is((await panel.call('GET', '/api/services')).body.services.find((x: { name: string }) => x.name === 'tunnel-server').status, 'inactive');
+  await page.getByRole('button', { name: 'start tunnel-server', exact: true }).click();
+  await page.getByRole('row', { name: /^tunnel-server active/ }).waitFor();
+
+  await page.getByRole('button', { name: 'Logs of proxy' }).click();
+  const log = page.getByLabel('Log lines of proxy');
+  await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
+  await page.getByRole('button', { name: 'reload proxy' }).click();
+  // The line the sandbox's nginx writes for this reload arrives over the socket.
+  await page.waitForFunction(() => (document.querySelector('pre.log')?.textContent ?? '').includes('configuration reloaded'));
+  assert.match(await log.innerText(), /^\d{4}-\d\d-\d\dT\S+ /);
+  await expectAccessible('dashboard-live');
+}));
+
+s('sites: create a managed site, upload a file by drag-and-drop, see it listed', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/sites`);
+  await page.getByLabel('Name').fill('docs');
+  await page.getByRole('button', { name: 'Create site' }).click();
+  await page.getByRole('rowheader', { name: 'docs.relay.example.com' }).waitFor();
+  await page.getByRole('button', { name: 'Files of docs' }).click();
+  const dataTransfer = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['<h1>hello</h1>'], 'index.html', { type: 'text/html' }));
+    return transfer;
+  });
+  const site = (await panel.call('GET', '/api/sites')).body.sites.find((x: { name: string }) => x.name === 'docs');
+  // POST /api/sites/:id/files is being merged: without it the drop must show the server's refusal.
+  const probe = await panel.call('POST', `/api/sites/${site.id}/files`);
+  const routeMissing = probe.status === 404 && probe.body?.error === 'Not found';
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes(`/api/sites/${site.id}/files`));
+  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
+  const request = await sent;
+  assert.is(new URL(request.url()).searchParams.get('path'), '.');
+  assert.match(request.headers()['content-type'] ?? '', /^multipart\/form-data; boundary=/);
+  const files = async () => (await panel.call('GET', `/api/sites/${site.id}/files`)).body.files.map((f: { name: string }) => f.name);
+  if (routeMissing) {
+    await page.getByTestId('dropzone').locator('xpath=..').getByText('Not found').waitFor();
+    assert.equal(await files(), []);
+  } else {
+    await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
+    assert.equal(await files(), ['index.html']);
+  }
+  await expectAccessible('sites-files');
+}));
+
+s('sites: settings are saved through PATCH; delete asks first and removes the site', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Settings of docs' }).click();
+  await page.getByLabel('Single-page app', { exact: true }).check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Saved.').waitFor();
+  const site = () => panel.call('GET', '/api/sites').then((r) => r.body.sites.find((x: { name: string }) => x.name === 'docs'));
+  assert.is((await site()).spaMode, true);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('No changes').waitFor();
+
+  await page.getByRole('button', { name: 'Delete docs' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No sites yet.').waitFor();
+  assert.is(await site(), undefined);
+}));
+
+s('users: create a user, reset their TOTP and see the QR code and URI', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/users`);
+  await page.getByLabel('Username', { exact: true }).fill('alice');
+  await page.getByLabel('Display name', { exact: true }).fill('Alice');
+  await page.getByLabel('Email', { exact: true }).fill('alice@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('rowheader', { name: 'alice' }).waitFor();
+  await page.getByRole('button', { name: 'Reset TOTP of alice' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('img', { name: 'TOTP QR code for alice' }).waitFor();
+  assert.match(await page.getByLabel('TOTP URI').innerText(), /^otpauth:\/\/totp\/.+:alice\?secret=[A-Z2-7]+&/);
+  await expectAccessible('users-totp');
+}));
+
+s('users: an invitation shows its link once, is listed pending and revoked; the last user cannot be deleted', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/users`);
+  await page.getByLabel('Invitee username').fill('carol');
+  await page.getByLabel('Invitee email').fill('carol@example.com');
+  await page.getByRole('button', { name: 'Create invitation' }).click();
+  assert.match(await page.getByLabel('Invitation link').innerText(), /\/invite\/[\w-]{20,}$/);
+  await page.getByRole('row', { name: /^carol .*pending/ }).waitFor();
+  await page.getByRole('button', { name: 'Revoke invitation of carol' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No invitations.').waitFor();
+  assert.equal((await panel.call('GET', '/api/invitations')).body.invitations, []);
+
+  await page.getByRole('button', { name: 'Delete alice' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('The last user cannot be deleted.').waitFor();
+  assert.is(await page.getByRole('button', { name: 'Delete admin' }).count(), 0);
+  assert.equal((await panel.call('GET', '/api/users')).body.users.map((u: { username: string }) => u.username), ['admin']);
+}));
+
+s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/certs`);
+  await page.getByLabel('Agent label').fill('laptop-1');
+  await page.getByRole('button', { name: 'Issue certificate' }).click();
+  await page.getByLabel('P12 password').waitFor();
+  assert.ok((await page.getByLabel('P12 password').innerText()).length >= 12);
+  await page.getByRole('rowheader', { name: 'laptop-1' }).waitFor();
+  await page.getByRole('button', { name: 'Revoke laptop-1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('row', { name: /laptop-1.*revoked/ }).waitFor();
+  const agents = await panel.call('GET', '/api/certs/agent');
+  assert.ok(agents.body.agents.find((a: { label: string; revoked: boolean }) => a.label === 'laptop-1').revoked);
+  await expectAccessible('certs-agents');
+}));
+
+s('agents: the enrollment command from the page, run in a shell, enrolls the agent with its own key', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/certs`);
+  const form = page.locator('form', { has: page.getByRole('heading', { name: 'Enrollment token' }) });
+  await form.getByLabel('Label of the enrolling agent').fill('nas-2');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  const command = await page.getByLabel('Enrollment command').innerText();
+  const dir = await mkdtemp(join(tmpdir(), 'relay-enroll-'));
+  try {
+    await promisify(execFile)('bash', ['-c', command], { cwd: dir, timeout: 20_000 });
+    assert.match(await readFile(join(dir, 'agent.crt'), 'utf8'), /^-----BEGIN CERTIFICATE-----/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const agents = (await panel.call('GET', '/api/certs/agent')).body.agents as { label: string; capabilities: string[] }[];
+  assert.equal(agents.find((a) => a.label === 'nas-2')?.capabilities, ['tunnels:read']);
+}));
+
+s('certs: certificates with days left; admin rotation shows the P12 password once and downloads the bundle', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/certs`);
+  const { certs } = (await panel.call('GET', '/api/certs')).body as { certs: { name: string; daysLeft: number }[] };
+  assert.ok(certs.length > 0);
+  for (const c of certs) assert.match(await page.getByRole('row', { name: new RegExp(`^${c.name.replace(/\./g, '\\.')} `) }).innerText(), String(c.daysLeft));
+  const renewed = page.waitForResponse((r) => r.url().endsWith(`/api/certs/${certs[0]!.name}/renew`));
+  await page.getByRole('button', { name: `Renew ${certs[0]!.name}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  assert.is((await renewed).status(), 200);
+  assert.is(await page.getByRole('alert').count(), 0, 'no error shown');
+  await page.getByRole('button', { name: 'Rotate admin certificate' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  const password = await page.getByLabel('P12 password').innerText();
+  assert.ok(password.length >= 16);
+  await page.getByText('A rotation is pending').waitFor();
+  const { adminCertificate } = (await panel.call('GET', '/api/certs')).body;
+  assert.match(await page.locator('.facts').innerText(), new RegExp(`Serial\\s+${adminCertificate.serial}`));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download the new certificate/ }).click()]);
+  assert.is(download.suggestedFilename().endsWith('.p12'), true, download.suggestedFilename());
+  await expectAccessible('certs-rotation');
+}));
+
+s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(90_000, async () => {
+  const { page, context } = browser;
+  await page.goto(`${panel.url}/settings`);
+  await page.getByRole('button', { name: 'Set up' }).click();
+  const secret = await page.getByLabel('Secret key').innerText();
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+  // A used code is refused again: one code per step, earliest first, all inside the ±1 step window.
+  const at = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
+  await page.getByLabel('Confirm: 6-digit code').fill(at(-1));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Two-factor authentication is on').waitFor();
+
+  await context.clearCookies();
+  await page.goto(`${panel.url}/tunnels`);
+  const prompt = page.getByRole('dialog', { name: 'Two-factor code' });
+  await prompt.waitFor();
+  await expectAccessible('twofa-prompt');
+  // The confirmation's code again: refused as used, and the server's message shows in the prompt.
+  await prompt.getByLabel('Code').fill(at(-1));
+  await prompt.getByRole('button', { name: 'Verify' }).click();
+  await prompt.getByText('Invalid TOTP code').waitFor();
+  await prompt.getByLabel('Code').fill(at(0));
+  await prompt.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { level: 2, name: 'New tunnel' }).waitFor();
+  assert.not.ok(await prompt.isVisible());
+
+  await page.goto(`${panel.url}/settings`);
+  await page.getByLabel('Turn off: 6-digit code').fill(at(1));
+  await page.getByRole('button', { name: 'Turn off' }).click();
+  await page.getByRole('button', { name: 'Set up' }).waitFor();
+  assert.is((await panel.call('GET', '/api/settings/2fa')).body.enabled, false);
+}));
+
+s.run();
