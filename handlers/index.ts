@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
+import auditList from './audit/list.ts';
 import onboardingStatus from './onboarding/status.ts';
 import onboardingDomain from './onboarding/domain.ts';
 import onboardingVerifyDns from './onboarding/verify-dns.ts';
@@ -152,4 +153,5 @@ export const routes: readonly AnyRoute[] = [
   servicesLogs,
   servicesAction,
   systemStats,
+  auditList,
 ];

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
+import { auditRequests } from './audit/request-audit.ts';
 import { createApp, type App } from './http/app.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
@@ -83,7 +84,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     madeUpLogsEveryMs: 3000,
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
-  const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  const app = createApp(services, appRoutes, {
+    clientFiles: createClientFiles(() => config.value.staticDir),
+    onResponse: auditRequests(services.audit),
+  });
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.
