@@ -4,7 +4,7 @@ import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 const AuditQuery = z
   .object({
-    since: z.iso.datetime().optional(),
+    since: z.iso.datetime().max(64).optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     actor: z.string().min(1).max(128).optional(),
   })
