@@ -111,7 +111,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     async close() {
       for (const task of [...closers].reverse()) await task();
       await deps.store.close();
-      await audit.flush();
+      await audit.close();
       await certs.enrollment.flush();
       await certs.adminCert.flush();
       await deps.config.flush();

@@ -69,6 +69,12 @@ export class AuditLog implements AuditSink {
     while (this.#writing) await this.#writing;
   }
 
+  /** Flushes and closes the file (the next entry would open it again). */
+  async close(): Promise<void> {
+    await this.flush();
+    await (await this.#writer)?.close();
+  }
+
   /** Newest first. */
   async read(query: AuditQuery): Promise<AuditEntry[]> {
     await this.flush();

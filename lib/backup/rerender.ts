@@ -11,9 +11,13 @@ export async function rerenderHost(services: Runtime): Promise<string[]> {
   const { config, system, store } = services;
   const domain = config.value.domain;
   if (config.value.onboarding.status !== 'COMPLETED' || !domain) return [];
-  const stack = stackVhosts(domain).map((spec) => ({ op: 'put' as const, spec, enabled: true }));
-  const sites = store.sites.value.filter((site) => site.certIssued).map((site) => putSiteVhost(site, domain));
-  await system.proxy.apply([...stack, ...sites]);
+  // never enable a vhost whose certificate is missing: nginx would refuse the whole reload
+  const certified = async (fqdn: string) => system.certs.has(fqdn);
+  const stack = [];
+  for (const spec of stackVhosts(domain)) if (await certified(spec.fqdn)) stack.push({ op: 'put' as const, spec, enabled: true });
+  const sites = [];
+  for (const site of store.sites.value) if (site.certIssued && (await certified(site.fqdn))) sites.push(putSiteVhost(site, domain));
+  if (stack.length + sites.length > 0) await system.proxy.apply([...stack, ...sites]);
   const report = await services.tunnels.repairHost();
   return report.failures;
 }

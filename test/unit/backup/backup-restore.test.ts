@@ -97,9 +97,12 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
   const agentCall = await restored.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial } });
   assert.is(agentCall.status, 200, 'the certificate issued before the backup');
 
-  const proxy = restored.services.system.proxy;
-  const vhosts = (await proxy.list('app')).map((v) => [v.name, v.written, v.enabled]);
-  assert.equal(vhosts, (await source.services.system.proxy.list('app')).map((v) => [v.name, v.written, v.enabled]), 'tunnel vhosts rendered');
+  for (const kind of ['app', 'site'] as const) {
+    const vhosts = async (t: TestApp) => (await t.services.system.proxy.list(kind)).map((v) => [v.name, v.written, v.enabled]);
+    const rendered = await vhosts(restored);
+    assert.ok(rendered.length > 0, `${kind} vhosts rendered`);
+    assert.equal(rendered, await vhosts(source), `${kind} vhosts`);
+  }
   const pkiFiles = async (t: TestApp) => {
     const dir = join(t.services.store.dataDir, 'system', 'pki');
     const files = (await readdir(dir, { recursive: true })).sort();
