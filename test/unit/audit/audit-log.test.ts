@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AuditLog } from '../../../lib/audit/audit-log.ts';
+import { certificateHeaders } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { userApp, newUser, type UserTestApp } from '../users/support.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -82,6 +83,20 @@ s('no password, token or one-time password is ever written, from bodies or paths
   }
   assert.ok(text.includes('"/api/invite/:token/accept"'), 'the accept is logged by its pattern');
   assert.ok(text.includes('"target":"[redacted]"'));
+});
+
+s('WebSocket handshakes are logged with method WS (101 when taken, the refusal otherwise)', async () => {
+  const handshake = (as: Parameters<typeof certificateHeaders>[0]) =>
+    t.app.handle(new Request('http://panel.test/api/services/proxy/logs', { headers: { ...certificateHeaders(as), upgrade: 'websocket' } }), {
+      upgrade: { accept: () => {} },
+    });
+  await handshake('admin');
+  await handshake({ agent: 'nobody' });
+  const { body } = await t.call('GET', '/api/audit?limit=2');
+  assert.equal(body.entries.map((e: any) => [e.method, e.route, e.target, e.status]), [
+    ['WS', '/api/services/:name/logs', 'proxy', 403],
+    ['WS', '/api/services/:name/logs', 'proxy', 101],
+  ]);
 });
 
 s('entries survive a restart; files rotate by size and only `keep` rotated files stay', async () => {
