@@ -26,6 +26,8 @@ export interface AuditQuery {
 
 const DEFAULT_ROTATE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP = 5;
+/** A log kept in memory (the testing kit) holds the newest this many. */
+const MEMORY_ENTRIES = 10_000;
 
 /**
  * The append-only audit log. Entries accepted while a write is on its way share the next one
@@ -58,6 +60,7 @@ export class AuditLog implements AuditSink {
     const line = JSON.stringify({ time: isoNow(this.#options.clock), actor: SYSTEM_ACTOR, ...entry } satisfies AuditEntry);
     if (!this.#writer) {
       this.#memory.push(line);
+      if (this.#memory.length > MEMORY_ENTRIES) this.#memory.splice(0, this.#memory.length - MEMORY_ENTRIES);
       return;
     }
     this.#queued.push(line);
