@@ -16,7 +16,7 @@ export interface AnsweredRequest {
 const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Path parameters that are credentials themselves (an invitation token, a ticket id): never logged. */
 const SECRET_PARAM = /token|ticket|secret|password|key/i;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** The route's main path parameter: the last one in the pattern. */
 function targetOf(route: string, params: Readonly<Record<string, string>>): string | null {

@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { Config } from '../config.ts';
 import { sandboxPaths } from '../system/sandbox/paths.ts';
 
