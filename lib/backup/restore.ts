@@ -1,11 +1,27 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { extract } from 'tar';
 import { ConfigStore, type Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { sectionsOf } from './sections.ts';
 import { verifyArchive } from './verify-archive.ts';
+
+/** Moves an unpacked section into place (owners and modes as unpacked); merges into a directory that exists. */
+async function place(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true, mode: 0o755 });
+  if (!existsSync(to)) {
+    const moved = await rename(from, to).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EXDEV') return false;
+        throw error;
+      },
+    );
+    if (moved) return;
+  }
+  await cp(from, to, { recursive: true, force: true, verbatimSymlinks: true, preserveTimestamps: true });
+}
 
 export interface RestoreResult {
   configFile: string;
@@ -44,11 +60,9 @@ export async function restoreBackup(configFile: string, archive: string): Promis
   await mkdir(dirname(dataDir), { recursive: true, mode: 0o700 });
   const scratch = await mkdtemp(join(dirname(dataDir), '.relay-restore-'));
   try {
-    await extract({ file: archive, cwd: scratch, strict: true, preserveOwner: false });
-    for (const section of sections.filter((s) => wanted.includes(s.name))) {
-      await mkdir(dirname(section.dir), { recursive: true, mode: 0o755 });
-      await cp(join(scratch, section.name), section.dir, { recursive: true, force: true, verbatimSymlinks: true, preserveTimestamps: true });
-    }
+    // run as root, tar keeps the archived owners (the panel's user); as anyone else, the caller's
+    await extract({ file: archive, cwd: scratch, strict: true });
+    for (const section of sections.filter((s) => wanted.includes(s.name))) await place(join(scratch, section.name), section.dir);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
