@@ -140,8 +140,12 @@ s('backup while running, restore elsewhere: same lists, the old agent certificat
   const agentCall = await call('GET', '/api/tunnels', undefined, agent);
   assert.is(agentCall.status, 200, 'the agent certificate issued before the backup');
   assert.is(JSON.parse(agentCall.body).tunnels[0].fqdn, 'app.example.test');
-  const audit = JSON.parse((await call('GET', '/api/audit?limit=1000')).body).entries as { route?: string; event?: string }[];
+  const auditText = (await call('GET', '/api/audit?limit=1000')).body;
+  const audit = JSON.parse(auditText).entries as { route?: string; event?: string; outcome?: string }[];
   assert.ok(audit.some((e) => e.route === '/api/tunnels'), 'the audit log came along');
+  assert.ok(audit.some((e) => e.event === 'provisioning.started'));
+  assert.ok(audit.some((e) => e.event === 'provisioning.finished' && e.outcome === 'completed'));
+  assert.not.ok(auditText.includes('dana-password-1'), 'no password in the audit log');
 }));
 
 s.run();
