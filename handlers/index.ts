@@ -1,5 +1,7 @@
 import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
+import auditList from './audit/list.ts';
+import backupDownload from './backup/download.ts';
 import onboardingStatus from './onboarding/status.ts';
 import onboardingDomain from './onboarding/domain.ts';
 import onboardingVerifyDns from './onboarding/verify-dns.ts';
@@ -190,4 +192,6 @@ export const routes: readonly AnyRoute[] = [
   pluginsEnable,
   pluginsDisable,
   pluginsDelete,
+  auditList,
+  backupDownload,
 ];

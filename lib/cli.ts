@@ -1,3 +1,4 @@
+import { BACKUP_USAGE, isBackupCommand, runBackupCommand } from './backup-commands.ts';
 import { isCommand, runCommand } from './install/main.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
@@ -5,11 +6,12 @@ import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
-// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install).
+// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts).
 const [command, ...rest] = process.argv.slice(2);
 if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
+if (isBackupCommand(command)) process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
 if (command === 'help' || command === '--help' || command === '-h') {
-  console.log(USAGE);
+  console.log(`${USAGE}\n${BACKUP_USAGE}`);
   process.exit(0);
 }
 try {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
+import { auditRequests } from './audit/request-audit.ts';
 import { createApp, type App } from './http/app.ts';
 import { pluginHost } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
@@ -10,7 +11,7 @@ import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
-import { createRuntime, type Mode, type RuntimeDeps } from './runtime.ts';
+import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
 
@@ -55,6 +56,28 @@ function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
   };
 }
 
+/** config -> store -> system -> runtime: the panel without its HTTP side (the restore command uses it too). */
+export async function openRuntime(
+  config: ConfigStore,
+  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly AnyRoute[]; ticketLimits?: RuntimeDeps['ticketLimits'] },
+): Promise<Runtime> {
+  const { env, cwd } = options;
+  const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
+  const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });
+  const store = await openStore(resolve(cwd, config.value.dataDir));
+  const system = createSystem(config.value.system, {
+    dataDir: store.dataDir,
+    publicLocations: publicLocations(options.routes ?? routes),
+    log: (message: string) => log.info(message),
+    // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
+    sandboxDns: hostIpResolver(() => config.value),
+    // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
+    panelLog: log,
+    madeUpLogsEveryMs: 3000,
+  });
+  return createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
+}
+
 /** Composition root: config -> store -> system -> runtime -> app -> node edge. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
@@ -69,22 +92,13 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   // A sandbox made before the client existed gets it too.
   if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
 
-  const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
-  const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });
-  const store = await openStore(resolve(cwd, config.value.dataDir));
   const appRoutes = options.routes ?? routes;
-  const system = createSystem(config.value.system, {
-    dataDir: store.dataDir,
-    publicLocations: publicLocations(appRoutes),
-    log: (message: string) => log.info(message),
-    // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
-    sandboxDns: hostIpResolver(() => config.value),
-    // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
-    panelLog: log,
-    madeUpLogsEveryMs: 3000,
+  const services = await openRuntime(config, { env, cwd, routes: appRoutes, ticketLimits: options.ticketLimits });
+  const { log } = services;
+  const app = createApp(services, appRoutes, {
+    clientFiles: createClientFiles(() => config.value.staticDir),
+    onResponse: auditRequests(services.audit),
   });
-  const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
-  const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
   await services.plugins.attach(pluginHost(app, appRoutes));
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel

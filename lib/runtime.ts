@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { AuditLog } from './audit/audit-log.ts';
+import { auditRegistry } from './audit/registry-events.ts';
 import { IdentityRegistry } from './auth/identity-registry.ts';
 import { watchRegistryFiles } from './auth/registry-files.ts';
 import { TwoFactor } from './auth/two-factor.ts';
@@ -58,6 +61,8 @@ export interface Runtime {
   twoFactor: TwoFactor;
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
+  /** Who changed what: requests, provisioning, registry changes, plugin installs (`audit.record`). */
+  audit: AuditLog;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
@@ -84,6 +89,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const { onboarding: onboardingOptions, ...rest } = deps;
   const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
+  const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence });
+  auditRegistry(deps.store, audit);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });
   const ticketing = new TicketService({ store: deps.store, clock, identities, relayDomain: () => deps.config.value.domain, limits: deps.ticketLimits });
@@ -102,7 +109,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     sites: new SiteService(base),
-    onboarding: new OnboardingService(base, { hashPassword: hasher.hash, ...onboardingOptions }),
+    onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
     plugins,
@@ -110,10 +117,12 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),
+    audit,
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
       await deps.store.close();
+      await audit.close();
       await certs.enrollment.flush();
       await certs.adminCert.flush();
       await deps.config.flush();

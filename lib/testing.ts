@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { routes as allRoutes } from '../handlers/index.ts';
 import type { Clock } from './clock.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
+import { auditRequests } from './audit/request-audit.ts';
 import { createApp, type App } from './http/app.ts';
 import { pluginHost, pluginRoutes } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
@@ -119,7 +120,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(pki ? { sandboxPki: pki } : {}),
   });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
-  const app = createApp(services, routes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  const app = createApp(services, routes, {
+    clientFiles: createClientFiles(() => config.value.staticDir),
+    onResponse: auditRequests(services.audit),
+  });
   await services.plugins.attach(pluginHost(app, routes));
 
   const serials = new Map<string, string>();

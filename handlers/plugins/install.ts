@@ -8,7 +8,9 @@ export default route<Record<string, never>, Record<string, never>, PluginInstall
   path: '/api/plugins/install',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   body: PluginInstall,
-  async handle({ body, services }) {
-    return json({ ok: true, plugin: await services.plugins.install(body.spec) }, 201);
+  async handle({ body, identity, services }) {
+    const plugin = await services.plugins.install(body.spec);
+    services.audit.record({ event: 'plugin.installed', target: plugin.name, outcome: plugin.version, actor: { role: identity.role, label: identity.label, serial: identity.serial } });
+    return json({ ok: true, plugin }, 201);
   },
 });

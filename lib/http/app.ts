@@ -1,15 +1,33 @@
+import type { Identity } from '../auth/identity.ts';
 import type { Runtime } from '../runtime.ts';
 import { builtInEntryDocument } from './entry-document.ts';
 import { Mounts, firstSegments } from './mounts.ts';
 import { Response } from './responses.ts';
 import type { AnyRoute } from './route.ts';
 import { fallback, routeTable, type ClientFiles } from './router.ts';
-import type { EdgeContext, RequestState } from './state.ts';
+import type { EdgeContext, RequestState, RoutedRequest } from './state.ts';
+import { upgraded } from './websocket.ts';
 
 export interface AppOptions {
   /** Non-API reads: files of the web client and its entry document (the Node edge's `clientFiles`). */
   clientFiles?: ClientFiles;
+  /** Told of every answered request (the audit log); called after the answer is made, never awaited. */
+  onResponse?: ResponseObserver;
 }
+
+/** An answered request as the route table saw it: the pattern, never the raw URL. */
+export interface ObservedResponse {
+  method: string;
+  /** The matched route pattern (a mounted one included); undefined when no route matched. */
+  route: string | undefined;
+  params: Readonly<Record<string, string>>;
+  status: number;
+  identity: Identity | undefined;
+  /** A WebSocket handshake (status 101 once the edge took the socket). */
+  upgrade: boolean;
+}
+
+export type ResponseObserver = (answer: ObservedResponse) => void;
 
 export interface App {
   /** The whole API as a fetch function, answering the calling runtime's standard Responses. */
@@ -28,6 +46,7 @@ export interface App {
 export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
   const mounts = new Mounts(services, firstSegments(routes));
   const clientFiles = options.clientFiles ?? builtInEntryDocument;
+  const observe = options.onResponse;
 
   // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
   const table = routeTable(routes, services, async (request, state) => {
@@ -37,8 +56,10 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
 
   function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
     // The edge's context object becomes the chain's state: no copy per request.
-    const answer = table.fetch(request, context as RequestState) as Promise<Response>;
-    return request.method === 'HEAD' ? answer.then(withoutBody) : answer;
+    const state = context as RequestState;
+    const answer = table.fetch(request, state) as Promise<Response>;
+    if (request.method === 'HEAD') return answer.then(withoutBody);
+    return observe ? answer.then((response) => observed(observe, request as RoutedRequest, state, response)) : answer;
   }
 
   return {
@@ -51,6 +72,20 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     unmount: (name) => mounts.unmount(name),
     close: () => services.close(),
   };
+}
+
+/** itty leaves the matched pattern and params on the request; `*` is the fallback. */
+function observed(observe: ResponseObserver, request: RoutedRequest & { route?: string }, state: RequestState, response: Response): Response {
+  const upgrade = state.upgrade !== undefined;
+  observe({
+    method: request.method,
+    route: request.route === '*' ? undefined : request.route,
+    params: request.params ?? {},
+    status: upgrade && response === upgraded() ? 101 : response.status,
+    identity: state.identity,
+    upgrade,
+  });
+  return response;
 }
 
 /** HEAD answers as GET would, headers and all, without the body (RFC 9110 §9.3.2). */

@@ -1,6 +1,7 @@
 // Runs the six tasks in the background, one run at a time, reporting to the progress board.
 // A failed task stops the run (status stays PROVISIONING); the next start() retries from the top,
 // which is safe because every task is idempotent.
+import type { AuditSink } from '../audit/entry.ts';
 import type { ConfigStore } from '../config.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -15,6 +16,7 @@ export interface RunnerDeps {
   config: ConfigStore;
   system: System;
   log: Logger;
+  audit?: AuditSink;
   board: ProgressBoard;
   tasks: readonly ProvisioningTask[];
   serviceCheck: TaskContext['serviceCheck'];
@@ -60,6 +62,7 @@ export class ProvisioningRunner {
     if (!domain || !email) throw new Error('domain and email must be set before provisioning');
     board.begin();
     log.info(`provisioning ${domain}: started`);
+    this.deps.audit?.record({ event: 'provisioning.started', target: domain });
     let active = tasks[0]!;
     const ctx: TaskContext = {
       domain,
@@ -85,10 +88,13 @@ export class ProvisioningRunner {
         }
       }
       log.info(`provisioning ${domain}: completed`);
+      this.deps.audit?.record({ event: 'provisioning.finished', target: domain, outcome: 'completed' });
     } catch (error) {
       const reason = errorMessage(error);
       await this.guardVhosts(ctx);
       board.fail(active.id, reason);
+      // the task, not the reason: a failure message may quote a program's output
+      this.deps.audit?.record({ event: 'provisioning.finished', target: domain, outcome: `failed at ${active.id}` });
       log.warn(`provisioning ${domain}: ${active.id} failed: ${reason}`);
     } finally {
       // the plaintext lives only as long as the run that made it

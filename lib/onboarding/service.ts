@@ -2,6 +2,7 @@
 import type { StreamSocket } from './stream-socket.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { isoNow, type Clock } from '../clock.ts';
+import type { AuditSink } from '../audit/entry.ts';
 import type { ConfigStore, OnboardingStatus } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -19,6 +20,8 @@ export interface OnboardingDeps {
   system: System;
   clock: Clock;
   log: Logger;
+  /** Told when a run starts and how it ends. */
+  audit?: AuditSink;
 }
 
 export interface OnboardingOptions {
@@ -53,6 +56,7 @@ export class OnboardingService {
       config: deps.config,
       system: deps.system,
       log: deps.log,
+      audit: deps.audit,
       board: this.board,
       tasks,
       serviceCheck: options.serviceCheck ?? { attempts: 20, delayMs: 500 },

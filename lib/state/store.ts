@@ -51,6 +51,8 @@ export type Store = {
   [K in CollectionName]: RecordCollection<z.infer<Definitions[K]['record']>>;
 } & {
   readonly dataDir: string;
+  /** `memory`: nothing under dataDir is read or written. */
+  readonly persistence: Persistence;
   /** Waits for every accepted change to be on disk. */
   flush(): Promise<void>;
   /** Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are then the state). */
@@ -75,10 +77,11 @@ export async function openStore(dataDir: string, { persistence = 'disk' }: { per
       return [name, collection] as const;
     }),
   );
-  const collections = Object.fromEntries(entries) as unknown as Omit<Store, 'dataDir' | 'flush'>;
+  const collections = Object.fromEntries(entries) as unknown as Omit<Store, 'dataDir' | 'persistence' | 'flush'>;
   return {
     ...collections,
     dataDir,
+    persistence,
     async flush() {
       await Promise.all(entries.map(([, c]) => c.flush()));
     },

@@ -41,6 +41,8 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
         status: 'disabled',
         enabledAt: null,
       });
+      const events = (await t.services.audit.read({ limit: 50 })).filter((e) => e.event === 'plugin.installed');
+      assert.equal(events.map((e) => [e.target, e.outcome, e.actor.role]), [['hello', '1.2.3', 'admin']]);
       assert.is((await get('/api/hello/greet')).status, 404, 'not mounted before enable');
       assert.equal((await t.call('GET', '/api/plugins')).body.plugins.map((p: { name: string }) => p.name), ['hello']);
       assert.is((await t.call('GET', '/api/plugins/hello')).body.version, '1.2.3');

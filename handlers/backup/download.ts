@@ -1,0 +1,21 @@
+import { Readable } from 'node:stream';
+import { backupStream } from '../../lib/backup/create-archive.ts';
+import { Response } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// GET /api/backup — the archive of `node dist/server.mjs backup`, streamed as it is packed.
+export default route({
+  method: 'GET',
+  path: '/api/backup',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  async handle({ services }) {
+    // every accepted change on disk first: the archive reads the files
+    await Promise.all([services.store.flush(), services.audit.flush(), services.config.flush()]);
+    const now = new Date(services.clock.now());
+    const pack = await backupStream(services.config.file, services.config.value, now);
+    const name = `relay-panel-backup-${now.toISOString().slice(0, 19).replaceAll(':', '-')}.tar.gz`;
+    return new Response(Readable.toWeb(Readable.from(pack)) as ReadableStream<Uint8Array>, {
+      headers: { 'content-type': 'application/gzip', 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' },
+    });
+  },
+});

@@ -1,0 +1,149 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isoNow, type Clock } from '../clock.ts';
+import { journalsOf, JournalWriter, type JournalName } from '../state/journal.ts';
+import { SYSTEM_ACTOR, type AuditEntry, type AuditRecord, type AuditSink } from './entry.ts';
+
+export interface AuditLogOptions {
+  /** `<dataDir>/audit`: the files `audit.<generation>.journal`, one JSON entry per line. */
+  dir: string;
+  clock: Clock;
+  /** A file is closed (rotated) once it holds this many bytes. */
+  rotateBytes?: number;
+  /** Rotated files kept besides the current one; older ones are removed. */
+  keep?: number;
+  /** `memory`: nothing on disk (the testing kit's in-memory store); the entries stay in memory. */
+  persistence?: 'disk' | 'memory';
+}
+
+export interface AuditQuery {
+  /** ISO time: entries at or after it. */
+  since?: string;
+  limit: number;
+  /** An agent label, a role (`admin`, `system`) or a certificate serial. */
+  actor?: string;
+}
+
+const DEFAULT_ROTATE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_KEEP = 5;
+/** A log kept in memory (the testing kit) holds the newest this many. */
+const MEMORY_ENTRIES = 10_000;
+
+/**
+ * The append-only audit log. Entries accepted while a write is on its way share the next one
+ * (group commit, like the record collections): one O_DSYNC append per batch through the store's
+ * JournalWriter. Each start and each rotation begins a new generation; the oldest beyond `keep`
+ * rotated files are removed.
+ */
+export class AuditLog implements AuditSink {
+  readonly #options: Required<Omit<AuditLogOptions, 'persistence'>>;
+  readonly #snapshot: string;
+  /** Null for a log kept in memory; opened before the first write. */
+  readonly #writer: Promise<JournalWriter> | null;
+  readonly #memory: string[] = [];
+  #queued: string[] = [];
+  #writing: Promise<void> | null = null;
+
+  constructor(options: AuditLogOptions) {
+    this.#options = { rotateBytes: DEFAULT_ROTATE_BYTES, keep: DEFAULT_KEEP, ...options };
+    this.#snapshot = join(options.dir, 'audit.json');
+    this.#writer = options.persistence === 'memory' ? null : this.#open();
+  }
+
+  async #open(): Promise<JournalWriter> {
+    await mkdir(this.#options.dir, { recursive: true, mode: 0o700 });
+    const last = (await this.#files()).at(-1)?.generation ?? 0;
+    return new JournalWriter(this.#snapshot, last + 1, 0, 0o600);
+  }
+
+  record(entry: AuditRecord): void {
+    const line = JSON.stringify({ time: isoNow(this.#options.clock), actor: SYSTEM_ACTOR, ...entry } satisfies AuditEntry);
+    if (!this.#writer) {
+      this.#memory.push(line);
+      if (this.#memory.length > MEMORY_ENTRIES) this.#memory.splice(0, this.#memory.length - MEMORY_ENTRIES);
+      return;
+    }
+    this.#queued.push(line);
+    this.#writing ??= this.#drain().catch(() => {}); // the directory cannot be made: nothing to tell a caller that is gone
+  }
+
+  /** Waits until every accepted entry is on disk. */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
+  /** Flushes and closes the file (the next entry would open it again). */
+  async close(): Promise<void> {
+    await this.flush();
+    await (await this.#writer)?.close();
+  }
+
+  /** Newest first. */
+  async read(query: AuditQuery): Promise<AuditEntry[]> {
+    await this.flush();
+    const found: AuditEntry[] = [];
+    const take = (lines: readonly string[]): boolean => {
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const entry = parseLine(lines[i]!);
+        if (!entry) continue;
+        if (query.since && entry.time < query.since) return true; // older from here on
+        if (query.actor && !actedAs(entry, query.actor)) continue;
+        found.push(entry);
+        if (found.length >= query.limit) return true;
+      }
+      return false;
+    };
+    if (!this.#writer) {
+      take(this.#memory);
+      return found;
+    }
+    for (const journal of (await this.#files()).reverse()) {
+      const text = await readFile(journal.path, 'utf8').catch(() => '');
+      if (take(text.split('\n'))) break;
+    }
+    return found;
+  }
+
+  async #drain(): Promise<void> {
+    const writer = await this.#writer!;
+    try {
+      while (this.#queued.length > 0) {
+        const batch = this.#queued;
+        this.#queued = [];
+        const written = await writer.append(`${batch.join('\n')}\n`).then(() => true, () => false);
+        if (!written) {
+          // the writer moved to a new generation; the entries go there with the next record
+          this.#queued.unshift(...batch);
+          return;
+        }
+        if (writer.bytes >= this.#options.rotateBytes) await this.#rotate(writer);
+      }
+    } finally {
+      this.#writing = null;
+    }
+  }
+
+  async #rotate(writer: JournalWriter): Promise<void> {
+    writer.rotate();
+    const files = await this.#files();
+    const old = files.slice(0, Math.max(0, files.length - this.#options.keep));
+    if (old.length > 0) await writer.removeUpTo(old.at(-1)!.generation);
+  }
+
+  async #files(): Promise<JournalName[]> {
+    return journalsOf(this.#snapshot, await readdir(this.#options.dir));
+  }
+}
+
+function parseLine(line: string): AuditEntry | null {
+  if (!line) return null;
+  try {
+    return JSON.parse(line) as AuditEntry;
+  } catch {
+    return null; // a line a crash cut short
+  }
+}
+
+function actedAs(entry: AuditEntry, actor: string): boolean {
+  return entry.actor.label === actor || entry.actor.role === actor || entry.actor.serial === actor;
+}

@@ -1,0 +1,71 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { backupStream } from './backup/create-archive.ts';
+import { rerenderHost } from './backup/rerender.ts';
+import { restoreBackup } from './backup/restore.ts';
+import { ConfigStore } from './config.ts';
+import { errorMessage } from './errors.ts';
+import { openRuntime } from './main.ts';
+
+// `backup --config <file> --out <file.tar.gz>` and `restore --config <file> --from <file.tar.gz>`.
+export const BACKUP_COMMANDS = ['backup', 'restore'] as const;
+export type BackupCommand = (typeof BACKUP_COMMANDS)[number];
+
+export const BACKUP_USAGE = `  backup  --config <file> --out <file.tar.gz>    configuration, state, PKI, portal, tunnel credential and site files
+  restore --config <file> --from <file.tar.gz>   onto an empty data dir; vhosts and the tunnel authfile are rendered again`;
+
+export function isBackupCommand(word: string | undefined): word is BackupCommand {
+  return (BACKUP_COMMANDS as readonly string[]).includes(word ?? '');
+}
+
+function option(argv: readonly string[], name: string): string {
+  const at = argv.indexOf(name);
+  const value = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+  if (!value) throw new Error(`${name} <file> is required`);
+  return value;
+}
+
+/** Writes the archive next to its destination, renamed into place once whole. */
+export async function writeBackup(configFile: string, out: string): Promise<void> {
+  const config = await ConfigStore.open(configFile);
+  const partial = `${out}.partial`;
+  try {
+    await pipeline(await backupStream(configFile, config.value, new Date()), createWriteStream(partial, { mode: 0o600 }));
+    await rename(partial, out);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/** Unpacks the archive, then starts the services once to render what the records describe. */
+export async function restore(configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
+  const restored = await restoreBackup(configFile, archive);
+  const services = await openRuntime(await ConfigStore.open(restored.configFile), { env, cwd });
+  try {
+    return await rerenderHost(services);
+  } finally {
+    await services.close();
+  }
+}
+
+export async function runBackupCommand(command: BackupCommand, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  try {
+    const configFile = resolve(cwd, option(argv, '--config'));
+    if (command === 'backup') {
+      const out = resolve(cwd, option(argv, '--out'));
+      await writeBackup(configFile, out);
+      console.log(`backup written to ${out}`);
+      return 0;
+    }
+    const failures = await restore(configFile, resolve(cwd, option(argv, '--from')), env, cwd);
+    for (const failure of failures) console.error(`relay-panel restore: ${failure}`);
+    console.log(`restored into ${configFile}${failures.length ? ' (with the failures above)' : ''}`);
+    return failures.length ? 1 : 0;
+  } catch (error) {
+    console.error(`relay-panel ${command}: ${errorMessage(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,127 @@
+// The audit log: state-changing requests by route pattern with the caller's identity and outcome,
+// registry events from the collections, newest-first reads with filters, and no secret ever on disk.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { AuditLog } from '../../../lib/audit/audit-log.ts';
+import { certificateHeaders } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { userApp, newUser, type UserTestApp } from '../users/support.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+
+const s = suite('audit log');
+let t: UserTestApp;
+s.before.each(async () => {
+  t = await userApp({ durable: true });
+});
+s.after.each(() => t.close());
+
+const auditDir = () => join(t.services.store.dataDir, 'audit');
+async function onDisk(): Promise<string> {
+  await t.services.audit.flush();
+  const names = await readdir(auditDir());
+  return (await Promise.all(names.map((n) => readFile(join(auditDir(), n), 'utf8')))).join('');
+}
+
+s('a sequence of actions gives its entries, newest first, by route pattern and identity', async () => {
+  const user = newUser('dana');
+  assert.is((await t.call('POST', '/api/users', { body: user })).status, 201);
+  const agent = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], allowedSites: [] } });
+  assert.is(agent.status, 201);
+  await t.call('PATCH', '/api/certs/agent/laptop-1/capabilities', { body: { capabilities: ['tunnels:read', 'system:read'] } });
+  const denied = await t.call('DELETE', '/api/users/dana', { as: { agent: 'laptop-1', serial: agent.body.serial } });
+  assert.is(denied.status, 403);
+  assert.is((await t.call('GET', '/api/users')).status, 200, 'reads are not logged');
+  await t.call('DELETE', '/api/certs/agent/laptop-1');
+
+  const { status, body } = await t.call('GET', '/api/audit');
+  assert.is(status, 200);
+  const requests = body.entries.filter((e: { route?: string }) => e.route);
+  assert.equal(
+    requests.map((e: any) => [e.method, e.route, e.target, e.status, e.actor.role]),
+    [
+      ['DELETE', '/api/certs/agent/:label', 'laptop-1', 200, 'admin'],
+      ['DELETE', '/api/users/:username', 'dana', 403, 'agent'],
+      ['PATCH', '/api/certs/agent/:label/capabilities', 'laptop-1', 200, 'admin'],
+      ['POST', '/api/certs/agent', null, 201, 'admin'],
+      ['POST', '/api/users', null, 201, 'admin'],
+    ],
+  );
+  const agentCall = requests[1];
+  assert.equal(agentCall.actor, { role: 'agent', label: 'laptop-1', serial: agent.body.serial });
+  const events = body.entries.filter((e: { event?: string }) => e.event).map((e: any) => `${e.event} ${e.target}`);
+  // the revocation writes two collections; their order within the same moment is not fixed
+  assert.equal(events.slice(0, 2).sort(), ['agent.revoked laptop-1', `certificate.revoked ${agent.body.serial}`]);
+  assert.equal(events.slice(2), ['agent.capabilities laptop-1', 'agent.issued laptop-1']);
+  const times = body.entries.map((e: { time: string }) => e.time);
+  assert.equal(times, [...times].sort().reverse(), 'newest first');
+
+  const byAgent = await t.call('GET', '/api/audit?actor=laptop-1');
+  assert.ok(byAgent.body.entries.length > 0);
+  assert.ok(byAgent.body.entries.every((e: any) => e.actor.label === 'laptop-1'));
+  assert.is((await t.call('GET', '/api/audit?limit=2')).body.entries.length, 2);
+  const future = new Date(Date.now() + 60_000).toISOString();
+  assert.equal((await t.call('GET', `/api/audit?since=${future}`)).body.entries, []);
+  assert.is((await t.call('GET', '/api/audit?limit=0')).status, 400);
+  assert.is((await t.call('GET', '/api/audit', { as: { agent: 'laptop-1', serial: agent.body.serial } })).status, 403);
+});
+
+s('no password, token or one-time password is ever written, from bodies or paths', async () => {
+  const user = newUser('erin');
+  await t.call('POST', '/api/users', { body: user });
+  const agent = await t.call('POST', '/api/certs/agent', { body: { label: 'ci', capabilities: [], allowedSites: [] } });
+  const invitation = await t.call('POST', '/api/invitations', { body: { username: 'fay', email: 'fay@example.test' } });
+  const token = invitation.body.token as string;
+  assert.is((await t.call('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'fay-password-secret' } })).status, 200);
+  await t.call('POST', '/api/tickets/validate', { as: { agent: 'ci', serial: agent.body.serial }, body: { ticketId: 'abcdef0123456789' } });
+
+  const text = await onDisk();
+  for (const secret of [user.password, agent.body.p12Password, token, 'fay-password-secret', 'abcdef0123456789']) {
+    assert.ok(secret && !text.includes(secret), `a secret was logged: ${secret}`);
+  }
+  assert.ok(text.includes('"/api/invite/:token/accept"'), 'the accept is logged by its pattern');
+  assert.ok(text.includes('"target":"[redacted]"'));
+});
+
+s('WebSocket handshakes are logged with method WS (101 when taken, the refusal otherwise)', async () => {
+  const handshake = (as: Parameters<typeof certificateHeaders>[0]) =>
+    t.app.handle(new Request('http://panel.test/api/services/proxy/logs', { headers: { ...certificateHeaders(as), upgrade: 'websocket' } }), {
+      upgrade: { accept: () => {} },
+    });
+  await handshake('admin');
+  await handshake({ agent: 'nobody' });
+  const { body } = await t.call('GET', '/api/audit?limit=2');
+  assert.equal(body.entries.map((e: any) => [e.method, e.route, e.target, e.status]), [
+    ['WS', '/api/services/:name/logs', 'proxy', 403],
+    ['WS', '/api/services/:name/logs', 'proxy', 101],
+  ]);
+});
+
+s('entries survive a restart; files rotate by size and only `keep` rotated files stay', async () => {
+  await t.call('POST', '/api/users', { body: newUser('gus') });
+  const dir = t.dir;
+  await t.close(true);
+  t = await userApp({ dir });
+  const { body } = await t.call('GET', '/api/audit');
+  assert.ok(body.entries.some((e: any) => e.route === '/api/users' && e.status === 201), 'the entry from before the restart');
+
+  const scratch = await mkdtemp(join(tmpdir(), 'audit-'));
+  try {
+    const log = new AuditLog({ dir: scratch, clock: new ManualClock(0), rotateBytes: 200, keep: 2 });
+    for (let i = 0; i < 40; i++) {
+      log.record({ event: 'test', target: `t${i}` });
+      await log.flush();
+    }
+    const files = (await readdir(scratch)).length;
+    assert.ok(files >= 2 && files <= 3, `two rotated files and at most the current one (${files})`);
+    const entries = await log.read({ limit: 1000 });
+    assert.is(entries[0]!.target, 't39');
+    assert.ok(entries.length < 40 && entries.length >= 2, `older files were removed (${entries.length} left)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+});
+
+s.run();
