@@ -27,7 +27,7 @@ if [ "$major" -lt 20 ]; then
   echo "relay-panel needs Node.js 20 or later (found $("$node" --version))" >&2
   exit 1
 fi
-exec "$node" "$here/server.mjs" "$@"
+exec "$node" --max-semi-space-size=4 "$here/server.mjs" "$@"
 `;
 
 async function exists(path) {

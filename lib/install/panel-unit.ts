@@ -1,4 +1,5 @@
 // The panel's systemd unit: its own user, a read-only system, writes only where it keeps state.
+import { NODE_FLAGS } from '../node-flags.ts';
 import { renderUnit } from '../system/host/units.ts';
 
 export interface PanelUnitOptions {
@@ -13,7 +14,7 @@ export interface PanelUnitOptions {
 export function renderPanelUnit(o: PanelUnitOptions): string {
   return renderUnit({
     description: 'relay-panel management service',
-    execStart: `${o.node} ${o.server} --config ${o.configFile}`,
+    execStart: [o.node, ...NODE_FLAGS, o.server, '--config', o.configFile].join(' '),
     hardening: [
       `User=${o.user}`,
       `Group=${o.user}`,

@@ -33,6 +33,8 @@ import {
 } from './seed.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** lib/node-flags.ts: the panel runs with these wherever it is launched (test/unit/build/node-flags.test.ts keeps them in step). */
+export const PANEL_FLAGS = ['--max-semi-space-size=4'];
 const TICKET_RATE_LIMIT = 10; // per agent per minute (spec/tickets.md, Limits)
 
 // ---------------------------------------------------------------- settings
@@ -341,7 +343,7 @@ async function measureWritePath(writeBundle) {
 async function coldStartTemplate() {
   const dir = join(tempRoot, 'cold-template');
   const { configPath } = await seed(dir);
-  const first = startNode([bundlePath, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: 'cold-start template' });
+  const first = startNode([...PANEL_FLAGS, bundlePath, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: 'cold-start template' });
   await first.ready;
   await stopChild(first);
   return dir;
@@ -361,7 +363,7 @@ async function coldStart(index, template, rawArgs) {
   const dir = join(tempRoot, `cold-${index}`);
   const { configPath } = await copyBox(template, dir);
   const spawnedAt = performance.now();
-  const server = startNode(rawArgs ?? [bundlePath, '--config', configPath], {
+  const server = startNode(rawArgs ?? [...PANEL_FLAGS, bundlePath, '--config', configPath], {
     env: { NODE_ENV: 'production' },
     cwd: dir,
     name: `cold start ${index}`,
@@ -430,7 +432,7 @@ async function main() {
   // ---- the panel under load
   log('seeding and starting the panel');
   const seeded = await seed(join(tempRoot, 'panel'));
-  const panel = startNode([bundlePath, '--config', seeded.configPath], {
+  const panel = startNode([...PANEL_FLAGS, bundlePath, '--config', seeded.configPath], {
     env: { NODE_ENV: 'production' },
     cwd: join(tempRoot, 'panel'),
     name: 'panel',

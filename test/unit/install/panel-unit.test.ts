@@ -6,7 +6,7 @@ const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/local/bin/node',
   configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'] });
 
 test('the panel runs as its user, in production, from the current release, with a read-only system', () => {
-  assert.match(unit, '\nExecStart=/usr/local/bin/node /opt/relay-panel/current/server.mjs --config /etc/relay-panel/config.json\n');
+  assert.match(unit, '\nExecStart=/usr/local/bin/node --max-semi-space-size=4 /opt/relay-panel/current/server.mjs --config /etc/relay-panel/config.json\n');
   assert.match(unit, '\nUser=relay-panel\nGroup=relay-panel\n');
   assert.match(unit, '\nEnvironment=NODE_ENV=production\n');
   assert.match(unit, '\nProtectSystem=strict\n');

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderPanelUnit } from '../../../lib/install/panel-unit.ts';
+import { NODE_FLAGS } from '../../../lib/node-flags.ts';
+
+// Every place that launches the panel passes lib/node-flags.ts: the plain-JS and JSON ones cannot
+// import it, so this keeps them in step.
+const s = suite('node flags at every launch point');
+const root = new URL('../../../', import.meta.url);
+const text = (path: string) => readFileSync(new URL(path, root), 'utf8');
+const flags = NODE_FLAGS.join(' ');
+
+s('npm start, the release launcher and the bench pass them before the bundle', () => {
+  assert.match(JSON.parse(text('package.json')).scripts.start, `node ${flags} dist/server.mjs`);
+  assert.match(text('build/release.mjs'), `exec "$node" ${flags} "$here/server.mjs"`);
+  assert.match(text('test/bench/run.mjs'), `PANEL_FLAGS = ${JSON.stringify([...NODE_FLAGS]).replaceAll('"', "'")}`);
+});
+
+s('the systemd unit passes them', () => {
+  const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/bin/node', server: '/opt/r/server.mjs', configFile: '/etc/r/config.json', writable: ['/var/lib/r'] });
+  assert.match(unit, `ExecStart=/usr/bin/node ${flags} /opt/r/server.mjs --config /etc/r/config.json`);
+});
+
+s.run();
