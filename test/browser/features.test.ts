@@ -215,7 +215,9 @@ s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
   // A used code is refused again: one code per step, earliest first, all inside the ±1 step window.
   const at = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
-  await page.getByLabel('Confirm: 6-digit code').fill(at(-1));
+  // kept as text: computed again later it could belong to the next step and be a fresh, valid code
+  const confirmation = at(-1);
+  await page.getByLabel('Confirm: 6-digit code').fill(confirmation);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('Two-factor authentication is on').waitFor();
 
@@ -225,7 +227,7 @@ s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(
   await prompt.waitFor();
   await expectAccessible('twofa-prompt');
   // The confirmation's code again: refused as used, and the server's message shows in the prompt.
-  await prompt.getByLabel('Code').fill(at(-1));
+  await prompt.getByLabel('Code').fill(confirmation);
   await prompt.getByRole('button', { name: 'Verify' }).click();
   await prompt.getByText('Invalid TOTP code').waitFor();
   await prompt.getByLabel('Code').fill(at(0));
