@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
+import openapi from './openapi.ts';
 import onboardingStatus from './onboarding/status.ts';
 import onboardingDomain from './onboarding/domain.ts';
 import onboardingVerifyDns from './onboarding/verify-dns.ts';
@@ -77,6 +78,7 @@ import systemStats from './system/stats.ts';
 // Static paths come before parameterized ones with the same prefix (itty matches in order).
 export const routes: readonly AnyRoute[] = [
   health,
+  openapi,
   onboardingStatus,
   onboardingDomain,
   onboardingVerifyDns,

@@ -8,6 +8,7 @@ import type { LetsEncrypt } from './certs/letsencrypt.ts';
 import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
+import { ApiDocument } from './http/openapi/document.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import { ServiceControl } from './service-control/service-control.ts';
@@ -52,6 +53,8 @@ export interface Runtime {
   twoFactor: TwoFactor;
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
+  /** The OpenAPI description of the routes served now; createApp keeps it current. */
+  apiDocument: ApiDocument;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
@@ -99,6 +102,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),
+    apiDocument: new ApiDocument(),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();

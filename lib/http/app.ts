@@ -28,6 +28,7 @@ export interface App {
 export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
   const mounts = new Mounts(services, firstSegments(routes));
   const clientFiles = options.clientFiles ?? builtInEntryDocument;
+  services.apiDocument.describe(routes);
 
   // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
   const table = routeTable(routes, services, async (request, state) => {
@@ -47,8 +48,14 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     async fetch(request) {
       return asStandardResponse(await handle(request));
     },
-    mount: (name, mounted) => mounts.mount(name, mounted),
-    unmount: (name) => mounts.unmount(name),
+    mount(name, mounted) {
+      mounts.mount(name, mounted);
+      services.apiDocument.mounted(name, mounted);
+    },
+    unmount(name) {
+      services.apiDocument.mounted(name, undefined);
+      return mounts.unmount(name);
+    },
     close: () => services.close(),
   };
 }

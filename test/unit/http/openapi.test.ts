@@ -1,0 +1,161 @@
+// Issue 19 part 1: GET /api/openapi.json, generated from the route table and its zod schemas.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { z } from 'zod';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { routes } from '../../../handlers/index.ts';
+import { openApiPath } from '../../../lib/http/openapi/describe.ts';
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
+import { multipart } from '../../../lib/http/multipart.ts';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+
+const s = suite('openapi');
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, unknown> }; 'x-access': Record<string, unknown> }>> };
+
+async function documentOf(t: TestApp): Promise<Document> {
+  const { status, body } = await t.call('GET', '/api/openapi.json');
+  assert.is(status, 200);
+  return body as Document;
+}
+
+const methodOf = (r: AnyRoute) => r.method.toLowerCase();
+
+/** Routes answering a generic object in the document; keep this list short. */
+const UNDOCUMENTED: string[] = [
+  'GET /api/openapi.json',
+  'GET /api/tunnels/agent-config',
+  'GET /api/tunnels/mac-plist',
+  'POST /api/sites',
+  'PATCH /api/sites/:id',
+  'POST /api/sites/:id/verify-dns',
+  'POST /api/users/:username/reset-totp',
+  'POST /api/invitations',
+  'GET /api/invite/:token',
+  'POST /api/invite/:token/accept',
+  'POST /api/tickets/scopes',
+  'DELETE /api/tickets/scopes/:name',
+  'POST /api/tickets/instances',
+  'DELETE /api/tickets/instances/:instanceId',
+  'POST /api/tickets/assignments',
+  'POST /api/tickets/sessions',
+  'POST /api/tickets/sessions/:sessionId/heartbeat',
+  'POST /api/tickets/validate',
+  'POST /api/tickets',
+  'POST /api/certs/mtls/rotate',
+  'GET /api/certs/mtls/download',
+  'POST /api/certs/admin/upgrade-to-hardware-bound',
+  'POST /api/certs/agent',
+  'POST /api/certs/agent/enroll',
+  'GET /api/certs/agent/:label/download',
+  'DELETE /api/certs/agent/:label',
+  'PATCH /api/certs/agent/:label/capabilities',
+  'PATCH /api/certs/agent/:label/allowed-sites',
+  'POST /api/certs/:domain/renew',
+  'POST /api/enroll',
+  'POST /api/settings/2fa/setup',
+  'POST /api/settings/2fa/confirm',
+  'POST /api/settings/2fa/verify',
+  'POST /api/settings/2fa/disable',
+  'WS /api/services/:name/logs',
+  'POST /api/services/:name/:action',
+];
+
+s('the document is valid OpenAPI 3.1', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const api = await SwaggerParser.validate(structuredClone(doc) as never);
+    assert.is((api as { openapi?: string }).openapi, '3.1.0');
+  } finally {
+    await t.close();
+  }
+});
+
+s('every route of the route-table snapshot is described, with its access rules and error shape', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const snapshot = readFileSync(fileURLToPath(new URL('../handlers/route-table.snapshot.md', import.meta.url)), 'utf8');
+    const rows = [...snapshot.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE|WS) +\| (\/\S+) +\|/gm)].map((m) => [m[1]!, m[2]!] as const);
+    assert.ok(rows.length >= routes.length, 'the snapshot lists every route');
+    for (const [method, path] of rows) {
+      const operation = doc.paths[openApiPath(path)]?.[method === 'WS' ? 'get' : method.toLowerCase()];
+      assert.ok(operation, `${method} ${path} is missing`);
+      assert.ok(operation['x-access'].roles, `${method} ${path} has no x-access`);
+      assert.ok(operation.responses['500'], `${method} ${path} has no error answer`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+s('undocumented routes (generic object answer) are exactly the known few', () => {
+  const undocumented = routes.filter((r) => !r.response).map((r) => `${r.kind === 'ws' ? 'WS' : r.method} ${r.path}`);
+  assert.equal(undocumented, UNDOCUMENTED);
+});
+
+s('a mounted route is described while mounted, multipart bodies too', async () => {
+  const t = await makeTestApp();
+  const upload = route({
+    method: 'POST',
+    path: '/api/extra/upload/:slot',
+    access: { roles: ADMIN_ONLY, gate: 'management' },
+    params: z.object({ slot: z.string().max(10) }),
+    body: multipart({ maxFileBytes: 10, maxTotalBytes: 10, maxFiles: 1 }),
+    response: { status: 201, schema: z.object({ stored: z.number() }) },
+    handle: () => json({ stored: 1 }, 201),
+  });
+  try {
+    assert.not.ok((await documentOf(t)).paths['/api/extra/upload/{slot}']);
+    t.app.mount('extra', [upload]);
+    const mounted = (await documentOf(t)).paths['/api/extra/upload/{slot}']?.post;
+    assert.ok(mounted?.requestBody?.content['multipart/form-data']);
+    assert.ok(mounted.responses['201']);
+    await SwaggerParser.validate(structuredClone(await documentOf(t)) as never);
+    t.app.unmount('extra');
+    assert.not.ok((await documentOf(t)).paths['/api/extra/upload/{slot}']);
+  } finally {
+    await t.close();
+  }
+});
+
+/** Calls a route and checks the answer against the schema the document names for it. */
+async function conforms(t: TestApp, method: string, path: string, pattern: string, body?: unknown): Promise<void> {
+  const r = routes.find((x) => x.path === pattern && x.method === method);
+  assert.ok(r?.response, `${method} ${pattern} documents no response`);
+  const answer = await t.call(method, path, body === undefined ? {} : { body });
+  assert.is(answer.status, r.response.status ?? 200, `${method} ${path}: ${JSON.stringify(answer.body)}`);
+  const parsed = r.response.schema.safeParse(answer.body);
+  assert.ok(parsed.success, `${method} ${path}: ${parsed.error?.message}`);
+  const doc = await documentOf(t);
+  assert.ok(doc.paths[openApiPath(pattern)]?.[methodOf(r)]?.responses[String(r.response.status ?? 200)]);
+}
+
+s('real answers validate against their documented schema', async () => {
+  const t = await makeTestApp();
+  try {
+    await conforms(t, 'GET', '/api/health', '/api/health');
+    await conforms(t, 'GET', '/api/onboarding/status', '/api/onboarding/status');
+    await completeOnboarding(t, 'example.test');
+    const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9000 } });
+    await conforms(t, 'POST', '/api/tunnels', '/api/tunnels', { subdomain: 'app', port: 9001 });
+    await conforms(t, 'GET', '/api/tunnels', '/api/tunnels');
+    await conforms(t, 'PATCH', `/api/tunnels/${created.body.tunnel.id}`, '/api/tunnels/:id', { enabled: false });
+    await conforms(t, 'GET', '/api/sites', '/api/sites');
+    await conforms(t, 'GET', '/api/tickets', '/api/tickets');
+    await conforms(t, 'DELETE', `/api/tunnels/${created.body.tunnel.id}`, '/api/tunnels/:id');
+  } finally {
+    await t.close();
+  }
+});
+
+s('a schema that does not fit the answer is caught (the check can fail)', () => {
+  const r = routes.find((x) => x.path === '/api/tunnels' && x.method === 'GET')!;
+  assert.not.ok(r.response!.schema.safeParse({ tunnels: [{ id: 'x' }] }).success);
+});
+
+s.run();
