@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
 import openapi from './openapi.ts';
+import metrics from './metrics.ts';
 import onboardingStatus from './onboarding/status.ts';
 import onboardingDomain from './onboarding/domain.ts';
 import onboardingVerifyDns from './onboarding/verify-dns.ts';
@@ -79,6 +80,7 @@ import systemStats from './system/stats.ts';
 export const routes: readonly AnyRoute[] = [
   health,
   openapi,
+  metrics,
   onboardingStatus,
   onboardingDomain,
   onboardingVerifyDns,

@@ -6,5 +6,5 @@ export default route({
   method: 'GET',
   path: '/api/openapi.json',
   access: { roles: ADMIN_ONLY, gate: 'open' },
-  handle: ({ services }) => jsonText(services.apiDocument.json()),
+  handle: ({ services }) => jsonText(services.apiDescription.json()),
 });

@@ -83,7 +83,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     madeUpLogsEveryMs: 3000,
   });
   const services = createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
-  const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  const app = createApp(services, appRoutes, { clientFiles: createClientFiles(() => config.value.staticDir), observer: services.metrics?.requests });
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.

@@ -1,3 +1,4 @@
+import { ApiDescription } from './api-description.ts';
 import { IdentityRegistry } from './auth/identity-registry.ts';
 import { watchRegistryFiles } from './auth/registry-files.ts';
 import { TwoFactor } from './auth/two-factor.ts';
@@ -8,8 +9,8 @@ import type { LetsEncrypt } from './certs/letsencrypt.ts';
 import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
-import { ApiDocument } from './http/openapi/document.ts';
 import { createLogger, type Logger } from './log.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import { ServiceControl } from './service-control/service-control.ts';
 import { StatsFeed } from './service-control/stats-feed.ts';
@@ -54,7 +55,9 @@ export interface Runtime {
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
   /** The OpenAPI description of the routes served now; createApp keeps it current. */
-  apiDocument: ApiDocument;
+  apiDescription: ApiDescription;
+  /** Prometheus metrics; null when `metrics.enabled` is false. */
+  metrics: Metrics | null;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
@@ -102,7 +105,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     hasher,
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),
-    apiDocument: new ApiDocument(),
+    apiDescription: new ApiDescription(),
+    metrics: null,
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -112,6 +116,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       await deps.config.flush();
     },
   };
+  if (deps.config.value.metrics.enabled) services.metrics = new Metrics(services);
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());

@@ -113,7 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(pki ? { sandboxPki: pki } : {}),
   });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
-  const app = createApp(services, routes, { clientFiles: createClientFiles(() => config.value.staticDir) });
+  const app = createApp(services, routes, { clientFiles: createClientFiles(() => config.value.staticDir), observer: services.metrics?.requests });
 
   const serials = new Map<string, string>();
   const serialOf = (label: string) => {

@@ -1,6 +1,8 @@
 import type { Runtime } from '../runtime.ts';
+import { ApiDocument } from './openapi/document.ts';
 import { builtInEntryDocument } from './entry-document.ts';
 import { Mounts, firstSegments } from './mounts.ts';
+import type { RequestObserver } from './observer.ts';
 import { Response } from './responses.ts';
 import type { AnyRoute } from './route.ts';
 import { fallback, routeTable, type ClientFiles } from './router.ts';
@@ -9,6 +11,8 @@ import type { EdgeContext, RequestState } from './state.ts';
 export interface AppOptions {
   /** Non-API reads: files of the web client and its entry document (the Node edge's `clientFiles`). */
   clientFiles?: ClientFiles;
+  /** Told the route pattern, status and duration of every answer (metrics); nothing is measured without one. */
+  observer?: RequestObserver;
 }
 
 export interface App {
@@ -26,21 +30,24 @@ export interface App {
 }
 
 export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
-  const mounts = new Mounts(services, firstSegments(routes));
+  const { observer } = options;
+  const mounts = new Mounts(services, firstSegments(routes), observer);
   const clientFiles = options.clientFiles ?? builtInEntryDocument;
-  services.apiDocument.describe(routes);
+  const apiDocument = new ApiDocument(services.apiDescription, routes);
 
   // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
   const table = routeTable(routes, services, async (request, state) => {
     const pathname = new URL(request.url).pathname;
     return (await mounts.fetch(request, pathname, state)) ?? fallback(request, pathname, clientFiles);
-  });
+  }, observer);
 
-  function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
+  function answer(request: Request, context: EdgeContext): Promise<Response> {
     // The edge's context object becomes the chain's state: no copy per request.
-    const answer = table.fetch(request, context as RequestState) as Promise<Response>;
-    return request.method === 'HEAD' ? answer.then(withoutBody) : answer;
+    const answered = table.fetch(request, context as RequestState) as Promise<Response>;
+    return request.method === 'HEAD' ? answered.then(withoutBody) : answered;
   }
+
+  const handle = observer ? observed(answer, observer) : (request: Request, context: EdgeContext = {}) => answer(request, context);
 
   return {
     services,
@@ -50,13 +57,23 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     },
     mount(name, mounted) {
       mounts.mount(name, mounted);
-      services.apiDocument.mounted(name, mounted);
+      apiDocument.mounted(name, mounted);
     },
     unmount(name) {
-      services.apiDocument.mounted(name, undefined);
+      apiDocument.mounted(name, undefined);
       return mounts.unmount(name);
     },
     close: () => services.close(),
+  };
+}
+
+/** Times each answer and counts it under the route that took it. */
+function observed(answer: (request: Request, context: EdgeContext) => Promise<Response>, observer: RequestObserver): App['handle'] {
+  return async (request, context = {}) => {
+    const started = performance.now();
+    const response = await answer(request, context);
+    ((context as RequestState).recorder ?? observer.unmatched).record(response.status, (performance.now() - started) / 1000);
+    return response;
   };
 }
 
