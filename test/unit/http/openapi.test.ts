@@ -148,6 +148,9 @@ s('real answers validate against their documented schema', async () => {
     await conforms(t, 'GET', '/api/sites', '/api/sites');
     await conforms(t, 'GET', '/api/tickets', '/api/tickets');
     await conforms(t, 'DELETE', `/api/tunnels/${created.body.tunnel.id}`, '/api/tunnels/:id');
+    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions']) {
+      await conforms(t, 'GET', path, path);
+    }
   } finally {
     await t.close();
   }
