@@ -11,6 +11,7 @@ export default route({
   async handle({ services }) {
     const { metrics } = services;
     if (!metrics) return errorResponse(404, 'Not found');
-    return new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } });
+    const { contentType, text } = await metrics.scrape();
+    return new Response(text, { headers: { 'content-type': contentType } });
   },
 });

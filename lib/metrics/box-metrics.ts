@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { Clock } from '../clock.ts';
 import type { LetsEncrypt } from '../certs/letsencrypt.ts';
 import type { Logger } from '../log.ts';
@@ -37,7 +37,8 @@ function cached<T>(ttlMs: number, clock: Clock, load: () => Promise<T>): () => P
  * State of the box, read when Prometheus scrapes: tunnels by state, certificate days to expiry,
  * service states, and ticket, instance and session counts (all from memory but the first two lists).
  */
-export function registerBoxMetrics(registry: Registry, sources: BoxSources): void {
+export function registerBoxMetrics(client: typeof PromClient, registry: PromClient.Registry, sources: BoxSources): void {
+  const { Gauge } = client;
   const { store, log } = sources;
   const registers = [registry];
   const serviceStates = cached(SERVICE_STATES_TTL_MS, sources.clock, () => sources.serviceControl.list());

@@ -1,27 +1,25 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
-import { registerBoxMetrics, type BoxSources } from './box-metrics.ts';
+import type { Registry } from 'prom-client';
+import type { BoxSources } from './box-metrics.ts';
+import { createRegistry } from './registry.ts';
 import { RequestMetrics } from './request-metrics.ts';
-import { registerStoreMetrics } from './store-metrics.ts';
+import { StoreMetrics } from './store-metrics.ts';
 
-/** GET /metrics: one registry per panel (tests build many in one process). */
+/** GET /metrics of one panel (tests build many in one process). */
 export class Metrics {
-  readonly #registry = new Registry();
   /** Handed to the app as its request observer (lib/http/observer.ts). */
-  readonly requests: RequestMetrics;
+  readonly requests = new RequestMetrics();
+  readonly #store: StoreMetrics;
+  readonly #sources: BoxSources;
+  #registry: Promise<Registry> | null = null;
 
   constructor(sources: BoxSources) {
-    collectDefaultMetrics({ register: this.#registry });
-    this.requests = new RequestMetrics(this.#registry);
-    registerStoreMetrics(this.#registry, sources.store);
-    registerBoxMetrics(this.#registry, sources);
+    this.#sources = sources;
+    this.#store = new StoreMetrics(sources.store);
   }
 
-  get contentType(): string {
-    return this.#registry.contentType;
-  }
-
-  /** The Prometheus text exposition of every metric, collected now. */
-  text(): Promise<string> {
-    return this.#registry.metrics();
+  /** The Prometheus text exposition of every metric, collected now, with its content type. */
+  async scrape(): Promise<{ contentType: string; text: string }> {
+    const registry = await (this.#registry ??= createRegistry(this.#sources, this.requests, this.#store));
+    return { contentType: registry.contentType, text: await registry.metrics() };
   }
 }
