@@ -1,6 +1,8 @@
 // Issue 19 part 2: GET /metrics in Prometheus text format.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 
 const s = suite('metrics');
@@ -41,6 +43,28 @@ s('requests are counted by route pattern, method and status, never by the raw UR
     assert.is(series(text, 'relay_http_request_duration_seconds_bucket', { route: '/api/tunnels/:id', method: 'DELETE', le: '+Inf' }), 2);
     assert.not.ok(text.includes(id), 'the raw URL never appears');
     assert.not.ok(text.includes('no-such-thing'));
+  } finally {
+    await t.close();
+  }
+});
+
+s('a mounted route is counted under its pattern while mounted', async () => {
+  const t = await makeTestApp();
+  const echo = route({
+    method: 'GET',
+    path: '/api/extra/echo/:word',
+    access: { roles: ADMIN_ONLY, gate: 'open' },
+    handle: () => json({ ok: true }),
+  });
+  try {
+    t.app.mount('extra', [echo]);
+    assert.is((await t.request('GET', '/api/extra/echo/secret-word')).status, 200);
+    t.app.unmount('extra');
+    assert.is((await t.request('GET', '/api/extra/echo/secret-word')).status, 404);
+    const text = await scrape(t);
+    assert.is(series(text, 'relay_http_requests_total', { route: '/api/extra/echo/:word', method: 'GET', status: '200' }), 1);
+    assert.is(series(text, 'relay_http_requests_total', { route: '(unmatched)', status: '404' }), 1);
+    assert.not.ok(text.includes('secret-word'));
   } finally {
     await t.close();
   }

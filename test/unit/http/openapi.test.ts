@@ -127,6 +127,23 @@ s('real answers validate against their documented schema', async () => {
   }
 });
 
+s('error answers have the documented {error, details?} shape and status', async () => {
+  const t = await makeTestApp();
+  try {
+    await completeOnboarding(t, 'example.test');
+    const doc = (await documentOf(t)) as Document & { components: { schemas: { Error: { required: string[] } } } };
+    const missing = await t.call('DELETE', '/api/tunnels/7d0c6f5e-1f8a-4c43-9e6b-2a3f0f1d2c3b');
+    const invalid = await t.call('POST', '/api/tunnels', { body: { port: 'eighty' } });
+    for (const [answer, path, method] of [[missing, '/api/tunnels/{id}', 'delete'], [invalid, '/api/tunnels', 'post']] as const) {
+      assert.ok(doc.paths[path]![method]!.responses[String(answer.status)], `${method} ${path} documents ${answer.status}`);
+      for (const field of doc.components.schemas.Error.required) assert.type(answer.body[field], 'string');
+      assert.ok(Object.keys(answer.body).every((k) => ['error', 'details'].includes(k)), JSON.stringify(answer.body));
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 s('a schema that does not fit the answer is caught (the check can fail)', () => {
   const r = routes.find((x) => x.path === '/api/tunnels' && x.method === 'GET')!;
   assert.not.ok(r.response!.schema.safeParse({ tunnels: [{ id: 'x' }] }).success);
