@@ -1,12 +1,14 @@
 import { json } from '../lib/http/responses.ts';
 import { route } from '../lib/http/route.ts';
 import { EnrollBody } from '../lib/certs/schema.ts';
+import { z } from 'zod';
 
 // POST /api/enroll — public: a one-time token and a CSR; 200 {certificate, caCertificate, label, serial, expiresAt} (PEM).
 export default route<Record<string, never>, Record<string, never>, EnrollBody>({
   method: 'POST',
   path: '/api/enroll',
   access: { roles: ['admin', 'agent'], public: true, gate: 'management' },
+  response: { schema: z.object({ certificate: z.string(), caCertificate: z.string(), label: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: EnrollBody,
   async handle({ body, services, clientAddress }) {
     return json(await services.enrollment.enroll(body, clientAddress()));

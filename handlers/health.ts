@@ -1,5 +1,6 @@
 import { jsonBytes, jsonText } from '../lib/http/responses.ts';
 import { route } from '../lib/http/route.ts';
+import { z } from 'zod';
 
 const HEALTHY = jsonBytes({ status: 'ok' });
 
@@ -8,5 +9,6 @@ export default route({
   method: 'GET',
   path: '/api/health',
   access: { roles: ['admin', 'agent'], gate: 'open', public: true, twoFactorExempt: true },
+  response: { schema: z.object({ status: z.literal('ok') }) },
   handle: () => jsonText(HEALTHY),
 });

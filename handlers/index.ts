@@ -2,6 +2,8 @@ import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
 import auditList from './audit/list.ts';
 import backupDownload from './backup/download.ts';
+import openapi from './openapi.ts';
+import metrics from './metrics.ts';
 import onboardingStatus from './onboarding/status.ts';
 import onboardingDomain from './onboarding/domain.ts';
 import onboardingVerifyDns from './onboarding/verify-dns.ts';
@@ -97,6 +99,8 @@ import pushRequest from './plugins/push-install/push.ts';
 // Static paths come before parameterized ones with the same prefix (itty matches in order).
 export const routes: readonly AnyRoute[] = [
   health,
+  openapi,
+  metrics,
   onboardingStatus,
   onboardingDomain,
   onboardingVerifyDns,

@@ -98,6 +98,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const app = createApp(services, appRoutes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),
+    observer: services.metrics?.requests,
   });
   await services.plugins.attach(pluginHost(app, appRoutes));
   if (config.value.onboarding.status === 'COMPLETED') {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit-log.ts';
 import { auditRegistry } from './audit/registry-events.ts';
+import { ApiDescription } from './api-description.ts';
 import { IdentityRegistry } from './auth/identity-registry.ts';
 import { watchRegistryFiles } from './auth/registry-files.ts';
 import { TwoFactor } from './auth/two-factor.ts';
@@ -12,6 +13,7 @@ import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { OnboardingService, type OnboardingOptions } from './onboarding/service.ts';
 import { PluginService } from './plugins/service.ts';
 import { PushInstallService } from './plugins/push-install.ts';
@@ -63,6 +65,10 @@ export interface Runtime {
   systemStats: StatsFeed;
   /** Who changed what: requests, provisioning, registry changes, plugin installs (`audit.record`). */
   audit: AuditLog;
+  /** The OpenAPI description of the routes served now; createApp keeps it current. */
+  apiDescription: ApiDescription;
+  /** Prometheus metrics; null when `metrics.enabled` is false. */
+  metrics: Metrics | null;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
@@ -118,6 +124,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     serviceControl: new ServiceControl(deps.system.services),
     systemStats: new StatsFeed(deps.system.stats),
     audit,
+    apiDescription: new ApiDescription(),
+    metrics: null,
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -128,6 +136,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       await deps.config.flush();
     },
   };
+  if (deps.config.value.metrics.enabled) services.metrics = new Metrics(services);
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());

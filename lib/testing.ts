@@ -123,6 +123,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),
+    observer: services.metrics?.requests,
   });
   await services.plugins.attach(pluginHost(app, routes));
 

@@ -1,11 +1,13 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { z } from 'zod';
 
 // GET /api/certs — {certs: [{type, name, domains, expiresAt, daysLeft, expiringSoon}], adminCertificate}, soonest expiry first.
 export default route({
   method: 'GET',
   path: '/api/certs',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.object({ certs: z.array(z.object({ type: z.literal('letsencrypt'), name: z.string(), domains: z.array(z.string()), expiresAt: z.string(), daysLeft: z.number(), expiringSoon: z.boolean() })), adminCertificate: z.object({ authMode: z.enum(['p12', 'hardware-bound']), serial: z.string().nullable(), expiresAt: z.string().nullable() }).loose() }) },
   async handle({ services }) {
     return json({ certs: await services.letsEncrypt.list(), adminCertificate: await services.adminCert.describe() });
   },

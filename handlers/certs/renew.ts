@@ -1,12 +1,15 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { DomainParams } from '../../lib/certs/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/certs/:domain/renew — forced certbot renewal and nginx reload; {ok, domain, newExpiry}; unknown name 404.
 export default route<DomainParams>({
   method: 'POST',
   path: '/api/certs/:domain/renew',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ domain: z.string(), newExpiry: z.string().nullable() }) },
   params: DomainParams,
   async handle({ params, services }) {
     return json({ ok: true, ...(await services.letsEncrypt.renew(params.domain)) });

@@ -1,12 +1,16 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { InvitationCreate } from '../../lib/invitations/schema.ts';
+import { z } from 'zod';
+import { PublicInvitationShape } from '../../lib/invitations/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/invitations — 201 {ok, invitation, inviteUrl, token}; the token is shown only here.
 export default route<Record<string, never>, Record<string, never>, InvitationCreate>({
   method: 'POST',
   path: '/api/invitations',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: okWith({ invitation: PublicInvitationShape, inviteUrl: z.string(), token: z.string() }) },
   body: InvitationCreate,
   async handle({ body, services }) {
     return json({ ok: true, ...(await services.invitations.create(body)) }, 201);

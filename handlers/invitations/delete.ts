@@ -1,12 +1,14 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { InvitationIdParams } from '../../lib/invitations/schema.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/invitations/:id — revokes a pending invitation or forgets a used one; 200 {ok}.
 export default route<InvitationIdParams>({
   method: 'DELETE',
   path: '/api/invitations/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: Ok },
   params: InvitationIdParams,
   async handle({ params, services }) {
     await services.invitations.delete(params.id);

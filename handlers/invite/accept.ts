@@ -1,6 +1,8 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { InviteAccept, InviteTokenParams } from '../../lib/invitations/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/invite/:token/accept — public: sets the password, creates the portal user;
 // 200 {ok, username, loginUrl, totpUri}.
@@ -8,6 +10,7 @@ export default route<InviteTokenParams, Record<string, never>, InviteAccept>({
   method: 'POST',
   path: '/api/invite/:token/accept',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  response: { schema: okWith({ username: z.string(), loginUrl: z.string(), totpUri: z.string().nullable() }) },
   params: InviteTokenParams,
   body: InviteAccept,
   async handle({ params, body, services, clientAddress }) {

@@ -1,12 +1,14 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { InviteTokenParams } from '../../lib/invitations/schema.ts';
+import { z } from 'zod';
 
 // GET /api/invite/:token — public: {username, email, expiresAt}, or the one generic 404.
 export default route<InviteTokenParams>({
   method: 'GET',
   path: '/api/invite/:token',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  response: { schema: z.object({ username: z.string(), email: z.string(), expiresAt: z.string() }) },
   params: InviteTokenParams,
   handle({ params, services, clientAddress }) {
     services.invitations.takeTry(clientAddress());

@@ -2,12 +2,14 @@ import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { z } from 'zod';
 
 // POST /api/settings/2fa/disable — a good code disables 2FA (IP panel vhost back on); {enabled: false}, cookie cleared.
 export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
   method: 'POST',
   path: '/api/settings/2fa/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.object({ enabled: z.literal(false) }) },
   body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {
     await services.twoFactor.disable(body.code, clientAddress());

@@ -1,6 +1,9 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteCreate } from '../../lib/sites/schema.ts';
+import { z } from 'zod';
+import { SiteRecord } from '../../lib/state/schemas.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
 const CUSTOM_MESSAGE = 'Site created. Add an A record pointing the domain to this server, then verify DNS.';
 
@@ -9,6 +12,7 @@ export default route<Record<string, never>, Record<string, never>, SiteCreate>({
   method: 'POST',
   path: '/api/sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: okWith({ site: SiteRecord.omit({ allowedUsers: true }), message: z.string().optional() }) },
   body: SiteCreate,
   async handle({ body, services }) {
     const { allowedUsers: _omitted, ...site } = await services.sites.create(body);

@@ -1,15 +1,19 @@
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteIdParams } from '../../lib/sites/schema.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: Ok };
 
 // DELETE /api/sites/:id — vhost, directory with its files, record.
 export default route<SiteIdParams>({
   method: 'DELETE',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   params: SiteIdParams,
   async handle({ params, services }) {
     await services.sites.delete(params.id);
-    return json({ ok: true });
+    return documented(ANSWER, { ok: true });
   },
 });

@@ -2,12 +2,14 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FileDelete, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/sites/:id/files {path} — a file, or a folder with everything in it.
 export default route<SiteIdParams, Record<string, never>, FileDelete>({
   method: 'DELETE',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
+  response: { schema: Ok },
   params: SiteIdParams,
   body: FileDelete,
   async handle({ params, body, identity, services }) {

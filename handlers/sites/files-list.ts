@@ -2,12 +2,14 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
+import { z } from 'zod';
 
 // GET /api/sites/:id/files?path= — one directory; agents need sites:read and the site in allowedSites.
 export default route<SiteIdParams, FilesQuery>({
   method: 'GET',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:read', gate: 'management' },
+  response: { schema: z.object({ files: z.array(z.object({ name: z.string(), type: z.enum(['file', 'directory']), size: z.number(), modifiedAt: z.string(), relativePath: z.string() })), path: z.string() }) },
   params: SiteIdParams,
   query: FilesQuery,
   async handle({ params, query, identity, services }) {

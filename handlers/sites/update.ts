@@ -1,15 +1,21 @@
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteIdParams, SitePatch } from '../../lib/sites/schema.ts';
+import { z } from 'zod';
+import { SiteRecord } from '../../lib/state/schemas.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: okWith({ site: SiteRecord, message: z.string().optional() }) };
 
 // PATCH /api/sites/:id — spaMode, autheliaProtected, allowedUsers; `message` when nothing changed.
 export default route<SiteIdParams, Record<string, never>, SitePatch>({
   method: 'PATCH',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   params: SiteIdParams,
   body: SitePatch,
   async handle({ params, body, services }) {
-    return json({ ok: true, ...(await services.sites.update(params.id, body)) });
+    return documented(ANSWER, { ok: true, ...(await services.sites.update(params.id, body)) });
   },
 });

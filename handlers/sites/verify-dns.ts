@@ -1,12 +1,14 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteIdParams } from '../../lib/sites/schema.ts';
+import { z } from 'zod';
 
 // POST /api/sites/:id/verify-dns — custom sites: 200 with ok false until the name resolves to the host.
 export default route<SiteIdParams>({
   method: 'POST',
   path: '/api/sites/:id/verify-dns',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.union([z.object({ ok: z.literal(true), message: z.string() }), z.object({ ok: z.literal(false), fqdn: z.string(), expectedIp: z.string(), resolvedIps: z.array(z.string()), message: z.string() })]) },
   params: SiteIdParams,
   async handle({ params, services }) {
     return json(await services.sites.verifyDns(params.id));

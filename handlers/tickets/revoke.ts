@@ -1,12 +1,14 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { TicketIdParams } from '../../lib/tickets/schema.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/tickets/:ticketId — marks the ticket used and ends its session.
 export default route({
   method: 'DELETE',
   path: '/api/tickets/:ticketId',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: Ok },
   params: TicketIdParams,
   async handle({ params, services }) {
     await services.ticketing.tickets.revoke(params.ticketId);

@@ -1,12 +1,15 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TicketIdBody } from '../../lib/tickets/schema.ts';
+import { z } from 'zod';
+import { TransportConfig } from '../../lib/state/schemas.ts';
 
 // POST /api/tickets/validate — consumes the ticket; every failure is the same 401.
 export default route({
   method: 'POST',
   path: '/api/tickets/validate',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  response: { schema: z.object({ valid: z.literal(true), scope: z.string(), instanceId: z.string(), source: z.string(), target: z.string(), transport: TransportConfig }) },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
     return json(await services.ticketing.tickets.validate(identity.label, body.ticketId));

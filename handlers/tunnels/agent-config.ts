@@ -1,11 +1,13 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
 import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { z } from 'zod';
 
 // GET /api/tunnels/agent-config — enabled tunnels as tunnel-client arguments, from memory.
 export default route({
   method: 'GET',
   path: '/api/tunnels/agent-config',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
+  response: { schema: z.object({ domain: z.string(), chiselServerUrl: z.string(), chiselArgs: z.array(z.string()), tunnels: z.array(z.object({ port: z.number(), subdomain: z.string() })), env: z.object({ AUTH: z.string() }) }) },
   handle: async ({ services }) => jsonText(await services.tunnels.agentConfigJson()),
 });

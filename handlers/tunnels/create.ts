@@ -1,15 +1,20 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelCreate } from '../../lib/tunnels/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+import { TunnelRecord } from '../../lib/state/schemas.ts';
+
+const ANSWER = { status: 201, schema: okWith({ tunnel: TunnelRecord }) };
 
 // POST /api/tunnels — certificate, vhost, tunnel server, record; 201 {ok, tunnel}.
 export default route<Record<string, never>, Record<string, never>, TunnelCreate>({
   method: 'POST',
   path: '/api/tunnels',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  response: ANSWER,
   body: TunnelCreate,
   async handle({ body, services }) {
-    return json({ ok: true, tunnel: await services.tunnels.create(body) }, 201);
+    return documented(ANSWER, { ok: true, tunnel: await services.tunnels.create(body) });
   },
 });

@@ -1,16 +1,20 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: Ok };
 
 // DELETE /api/tunnels/:id — 200 {ok}; the certificate is kept.
 export default route<TunnelIdParams>({
   method: 'DELETE',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  response: ANSWER,
   params: TunnelIdParams,
   async handle({ params, services }) {
     await services.tunnels.delete(params.id);
-    return json({ ok: true });
+    return documented(ANSWER, { ok: true });
   },
 });

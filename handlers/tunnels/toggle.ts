@@ -1,16 +1,21 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams, TunnelToggle } from '../../lib/tunnels/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+import { TunnelRecord } from '../../lib/state/schemas.ts';
+
+const ANSWER = { schema: okWith({ tunnel: TunnelRecord }) };
 
 // PATCH /api/tunnels/:id — {enabled}; 200 {ok, tunnel}.
 export default route<TunnelIdParams, Record<string, never>, TunnelToggle>({
   method: 'PATCH',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  response: ANSWER,
   params: TunnelIdParams,
   body: TunnelToggle,
   async handle({ params, body, services }) {
-    return json({ ok: true, tunnel: await services.tunnels.setEnabled(params.id, body.enabled) });
+    return documented(ANSWER, { ok: true, tunnel: await services.tunnels.setEnabled(params.id, body.enabled) });
   },
 });

@@ -1,12 +1,14 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams } from '../../lib/users/schema.ts';
+import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/users/:username — never the last user; 200 {ok}.
 export default route<UsernameParams>({
   method: 'DELETE',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: Ok },
   params: UsernameParams,
   async handle({ params, services }) {
     await services.users.delete(params.username);

@@ -1,10 +1,13 @@
 import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { z } from 'zod';
+import { PublicUserShape } from '../../lib/users/schema.ts';
 
 // GET /api/users — {users} sorted by username; the serialization is reused until the database changes.
 export default route({
   method: 'GET',
   path: '/api/users',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.object({ users: z.array(PublicUserShape) }) },
   handle: async ({ services }) => jsonText(await services.users.listJson()),
 });

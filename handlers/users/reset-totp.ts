@@ -1,12 +1,15 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams } from '../../lib/users/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/users/:username/reset-totp — a new secret, written to the portal without a restart; 200 {ok, totpUri}.
 export default route<UsernameParams>({
   method: 'POST',
   path: '/api/users/:username/reset-totp',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ totpUri: z.string() }) },
   params: UsernameParams,
   async handle({ params, services }) {
     return json({ ok: true, totpUri: await services.users.resetTotp(params.username) });

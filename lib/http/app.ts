@@ -1,7 +1,9 @@
 import type { Identity } from '../auth/identity.ts';
 import type { Runtime } from '../runtime.ts';
+import { ApiDocument } from './openapi/document.ts';
 import { builtInEntryDocument } from './entry-document.ts';
 import { Mounts, firstSegments } from './mounts.ts';
+import type { RequestObserver } from './observer.ts';
 import { Response } from './responses.ts';
 import type { AnyRoute } from './route.ts';
 import { fallback, routeTable, type ClientFiles } from './router.ts';
@@ -13,6 +15,8 @@ export interface AppOptions {
   clientFiles?: ClientFiles;
   /** Told of every answered request (the audit log); called after the answer is made, never awaited. */
   onResponse?: ResponseObserver;
+  /** Told the route pattern, status and duration of every answer (metrics); nothing is measured without one. */
+  observer?: RequestObserver;
 }
 
 /** An answered request as the route table saw it: the pattern, never the raw URL. */
@@ -44,23 +48,27 @@ export interface App {
 }
 
 export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
-  const mounts = new Mounts(services, firstSegments(routes));
+  const { observer } = options;
+  const mounts = new Mounts(services, firstSegments(routes), observer);
   const clientFiles = options.clientFiles ?? builtInEntryDocument;
   const observe = options.onResponse;
+  const apiDocument = new ApiDocument(services.apiDescription, routes);
 
   // Last in the built-in table, so a request pays for nothing more when a built-in route matches.
   const table = routeTable(routes, services, async (request, state) => {
     const pathname = new URL(request.url).pathname;
     return (await mounts.fetch(request, pathname, state)) ?? fallback(request, pathname, clientFiles);
-  });
+  }, observer);
 
-  function handle(request: Request, context: EdgeContext = {}): Promise<Response> {
+  function answer(request: Request, context: EdgeContext): Promise<Response> {
     // The edge's context object becomes the chain's state: no copy per request.
     const state = context as RequestState;
-    const answer = table.fetch(request, state) as Promise<Response>;
-    if (request.method === 'HEAD') return answer.then(withoutBody);
-    return observe ? answer.then((response) => observed(observe, request as RoutedRequest, state, response)) : answer;
+    const answered = table.fetch(request, state) as Promise<Response>;
+    if (request.method === 'HEAD') return answered.then(withoutBody);
+    return observe ? answered.then((response) => audited(observe, request as RoutedRequest, state, response)) : answered;
   }
+
+  const handle = observer ? observed(answer, observer) : (request: Request, context: EdgeContext = {}) => answer(request, context);
 
   return {
     services,
@@ -68,14 +76,20 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     async fetch(request) {
       return asStandardResponse(await handle(request));
     },
-    mount: (name, mounted) => mounts.mount(name, mounted),
-    unmount: (name) => mounts.unmount(name),
+    mount(name, mounted) {
+      mounts.mount(name, mounted);
+      apiDocument.mounted(name, mounted);
+    },
+    unmount(name) {
+      apiDocument.mounted(name, undefined);
+      return mounts.unmount(name);
+    },
     close: () => services.close(),
   };
 }
 
 /** itty leaves the matched pattern and params on the request; `*` is the fallback. */
-function observed(observe: ResponseObserver, request: RoutedRequest & { route?: string }, state: RequestState, response: Response): Response {
+function audited(observe: ResponseObserver, request: RoutedRequest & { route?: string }, state: RequestState, response: Response): Response {
   const upgrade = state.upgrade !== undefined;
   observe({
     method: request.method,
@@ -86,6 +100,16 @@ function observed(observe: ResponseObserver, request: RoutedRequest & { route?: 
     upgrade,
   });
   return response;
+}
+
+/** Times each answer and counts it under the route that took it. */
+function observed(answer: (request: Request, context: EdgeContext) => Promise<Response>, observer: RequestObserver): App['handle'] {
+  return async (request, context = {}) => {
+    const started = performance.now();
+    const response = await answer(request, context);
+    ((context as RequestState).recorder ?? observer.unmatched).record(response.status, (performance.now() - started) / 1000);
+    return response;
+  };
 }
 
 /** HEAD answers as GET would, headers and all, without the body (RFC 9110 §9.3.2). */

@@ -1,4 +1,5 @@
 import type { Runtime } from '../runtime.ts';
+import type { RequestObserver } from './observer.ts';
 import type { AnyRoute } from './route.ts';
 import { routeTable, type RouteTable } from './router.ts';
 import type { RequestState } from './state.ts';
@@ -16,6 +17,7 @@ export class Mounts {
     private readonly services: Runtime,
     /** First path segments under /api/ taken by the built-in routes: a mount cannot shadow them. */
     private readonly reserved: ReadonlySet<string>,
+    private readonly observer?: RequestObserver,
   ) {}
 
   mount(name: string, routes: readonly AnyRoute[]): void {
@@ -25,7 +27,7 @@ export class Mounts {
     const prefix = `/api/${name}`;
     const outside = routes.find((route) => route.path !== prefix && !route.path.startsWith(`${prefix}/`));
     if (outside) throw new Error(`route ${outside.method} ${outside.path} is outside ${prefix}/`);
-    this.tables.set(name, routeTable(routes, this.services));
+    this.tables.set(name, routeTable(routes, this.services, undefined, this.observer));
   }
 
   /** True when something was mounted under that name. */

@@ -50,6 +50,18 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown, I extends
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * The success answer a route documents (GET /api/openapi.json): its status and JSON shape. Tests
+ * check real answers against it; routes without one are listed as undocumented.
+ */
+export interface ResponseSpec<R = unknown> {
+  /** 200 unless told. */
+  status?: number;
+  schema: ZodType<R>;
+  /** When the body is not JSON (a download): its media type, described by `schema` as a string. */
+  contentType?: string;
+}
+
 export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Identity = Identity> {
   kind: 'http';
   method: HttpMethod;
@@ -62,6 +74,7 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Iden
    * without one get `body: undefined` and may read the request themselves.
    */
   body?: ZodType<B> | MultipartSpec<B>;
+  response?: ResponseSpec;
   handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
 }
 
@@ -72,6 +85,8 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
+  /** What a message on the socket looks like, for the API description. */
+  response?: ResponseSpec;
   /** Called with the accepted socket after the whole chain passed on the upgrade request. */
   connect(ctx: HandlerContext<P, Q, undefined, I>, socket: RouteSocket): void;
 }

@@ -9,6 +9,7 @@ import { validate } from './middleware/validate.ts';
 import { isMultipartSpec } from './multipart.ts';
 import { errorResponse } from './responses.ts';
 import { handlerContext } from './handler-context.ts';
+import type { RequestObserver, RouteRecorder } from './observer.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
@@ -45,15 +46,28 @@ export interface RouteTable {
   fetch(request: Request, state: RequestState): Promise<Response | undefined>;
 }
 
+/** The chain's first step also names the route's recorder: no extra step per request. */
+function recorded(chain: Middleware[], recorder: RouteRecorder): Middleware[] {
+  const [first, ...rest] = chain;
+  return [
+    (request, state) => {
+      state.recorder = recorder;
+      return first!(request, state);
+    },
+    ...rest,
+  ];
+}
+
 /**
  * Registers each route with its chain; GET routes answer HEAD too (RFC 9110; the app drops the body).
  * `otherwise`, when given, answers every request no route took.
  */
-export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware): RouteTable {
+export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
   const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
   const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
   for (const route of routes) {
-    const chain = chainFor(route, services);
+    const steps = chainFor(route, services);
+    const chain = observer ? recorded(steps, observer.route(route.kind === 'ws' ? 'WS' : route.method, route.path)) : steps;
     register[route.method.toLowerCase()]!(route.path, ...chain);
     if (route.method === 'GET') register.head!(route.path, ...chain);
   }

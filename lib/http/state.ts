@@ -1,5 +1,6 @@
 import type { Identity } from '../auth/identity.ts';
 import type { MultipartLimits, ParsedMultipart } from './multipart.ts';
+import type { RouteRecorder } from './observer.ts';
 import type { PendingUpgrade } from './socket.ts';
 
 /**
@@ -21,6 +22,8 @@ export interface RequestState extends EdgeContext {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  /** Where the answer is counted (metrics): the matched route's recorder. */
+  recorder?: RouteRecorder;
   /** Runs after the handler returned (temp files of an upload). */
   cleanup?: () => Promise<void>;
 }

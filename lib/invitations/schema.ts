@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvitationRecord } from '../state/schemas.ts';
 import { Displayname, Email, Groups, Password, Username } from '../users/schema.ts';
 
 // API inputs of the invitation routes (shapes after Portlama's; see docs/decisions.md > Invitations).
@@ -25,3 +26,6 @@ export type InviteTokenParams = z.infer<typeof InviteTokenParams>;
 
 export const InviteAccept = z.object({ password: Password });
 export type InviteAccept = z.infer<typeof InviteAccept>;
+
+/** An invitation as the list shows it: never the token's hash. */
+export const PublicInvitationShape = InvitationRecord.omit({ tokenHash: true }).extend({ status: z.enum(['pending', 'accepted', 'expired']) });

@@ -45,6 +45,9 @@ export interface RecordChange<R> {
 /** Told of every accepted change; `null` means anything may have changed (a whole-collection update, a failed write). */
 export type ChangeListener<R> = (changes: readonly RecordChange<R>[] | null) => void;
 
+/** Told of every batch written to the journal: how many changes it held and how long the synchronized append took. */
+export type WriteObserver = (write: { changes: number; seconds: number }) => void;
+
 type Undo<R> = { key: string; before: R | undefined } | { all: Map<string, R> };
 
 interface Batch<R> {
@@ -85,6 +88,7 @@ export class RecordCollection<R> {
   readonly #options: RecordCollectionOptions<R>;
   readonly #journal: Journal;
   readonly #listeners: ChangeListener<R>[] = [];
+  #writeObserver: WriteObserver | null = null;
   #records: Map<string, R>;
   #array: readonly R[] | null = null;
   #version = 0;
@@ -237,6 +241,11 @@ export class RecordCollection<R> {
     await this.flush();
   }
 
+  /** One observer of the journal writes (metrics); a later call replaces it. */
+  observeWrites(observer: WriteObserver): void {
+    this.#writeObserver = observer;
+  }
+
   /** Resolves once every accepted change is on disk (or has failed) and no snapshot is being written; closes the journal file. */
   async flush(): Promise<void> {
     await this.#writes;
@@ -270,7 +279,9 @@ export class RecordCollection<R> {
     this.#pending = null;
     this.#inFlight = batch;
     try {
+      const started = performance.now();
       await this.#journal.append(`${JSON.stringify(batch.ops)}\n`);
+      this.#writeObserver?.({ changes: batch.ops.length, seconds: (performance.now() - started) / 1000 });
       batch.resolve();
     } catch (error) {
       // Changes accepted meanwhile were built on the failed ones: they go too, and their callers are told.

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
-import { RecordCollection, type Persistence } from './record-collection.ts';
+import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
   AgentRecord,
   InvitationRecord,
@@ -53,6 +53,8 @@ export type Store = {
   readonly dataDir: string;
   /** `memory`: nothing under dataDir is read or written. */
   readonly persistence: Persistence;
+  /** One observer of every collection's journal writes (metrics), told the collection's name. */
+  observeWrites(observer: (collection: CollectionName, write: Parameters<WriteObserver>[0]) => void): void;
   /** Waits for every accepted change to be on disk. */
   flush(): Promise<void>;
   /** Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are then the state). */
@@ -77,11 +79,14 @@ export async function openStore(dataDir: string, { persistence = 'disk' }: { per
       return [name, collection] as const;
     }),
   );
-  const collections = Object.fromEntries(entries) as unknown as Omit<Store, 'dataDir' | 'persistence' | 'flush'>;
+  const collections = Object.fromEntries(entries) as unknown as Omit<Store, 'dataDir' | 'persistence' | 'flush' | 'close' | 'observeWrites'>;
   return {
     ...collections,
     dataDir,
     persistence,
+    observeWrites(observer) {
+      for (const [name, collection] of entries) collection.observeWrites((write) => observer(name, write));
+    },
     async flush() {
       await Promise.all(entries.map(([, c]) => c.flush()));
     },

@@ -37,9 +37,5 @@ export const UsernameParams = z.object({ username: z.string().max(256) });
 export type UsernameParams = z.infer<typeof UsernameParams>;
 
 /** A user as the API shows it: never the hash, never a TOTP secret. */
-export interface PublicUser {
-  username: string;
-  displayname: string;
-  email: string;
-  groups: string[];
-}
+export const PublicUserShape = z.object({ username: z.string(), displayname: z.string(), email: z.string(), groups: z.array(z.string()) });
+export type PublicUser = z.infer<typeof PublicUserShape>;

@@ -20,6 +20,7 @@ import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
 import { renderMarkdown } from './report.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
+import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
 import {
   CAPABILITY,
   COUNTS,
@@ -572,6 +573,8 @@ async function main() {
 
   // ---- 50 log viewers on a panel driving the fake journalctl (issue 16)
   const logViewers = await measureLogViewers({ dir: join(tempRoot, 'log-viewers'), bundlePath, log }).catch((error) => ({ error: error.message }));
+  // ---- metrics on and off (issue 19)
+  const metricsOverhead = await measureMetricsOverhead({ dir: join(tempRoot, 'metrics'), bundlePath, measureLoad, log }).catch((error) => ({ error: error.message }));
   // ---- write path growth
   const writeBundle = join(tempRoot, 'write-path-server.mjs');
   await bundle({ entry: fileURLToPath(new URL('./write-path-server.ts', import.meta.url)), outfile: writeBundle, quiet: true });
@@ -620,6 +623,7 @@ async function main() {
     sitesTarget(byKey),
     uploadTarget(upload),
     logViewersTarget(logViewers),
+    metricsTarget(metricsOverhead),
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
     { figure: 'panel client first load (issue 18)', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
@@ -656,6 +660,7 @@ async function main() {
     endpoints: results,
     healthWhileHashing: hashing,
     logViewers,
+    metricsOverhead,
     panelFirstLoad: panelLoad,
     siteUpload: upload,
     targets,

@@ -1,11 +1,13 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { z } from 'zod';
 
 // GET /api/certs/admin/auth-mode — {adminAuthMode: 'p12' | 'hardware-bound'}.
 export default route({
   method: 'GET',
   path: '/api/certs/admin/auth-mode',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.object({ adminAuthMode: z.enum(['p12', 'hardware-bound']) }) },
   async handle({ services }) {
     return json(await services.adminCert.authMode());
   },

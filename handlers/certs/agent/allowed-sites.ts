@@ -1,12 +1,15 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams, AllowedSitesUpdate } from '../../../lib/certs/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // PATCH /api/certs/agent/:label/allowed-sites — replaces the list; applies to the agent's next request.
 export default route<AgentLabelParams, Record<string, never>, AllowedSitesUpdate>({
   method: 'PATCH',
   path: '/api/certs/agent/:label/allowed-sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ label: z.string(), allowedSites: z.array(z.string()) }) },
   params: AgentLabelParams,
   body: AllowedSitesUpdate,
   async handle({ params, body, services }) {

@@ -1,12 +1,15 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams, CapabilitiesUpdate } from '../../../lib/certs/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // PATCH /api/certs/agent/:label/capabilities — replaces the list; applies to the agent's next request.
 export default route<AgentLabelParams, Record<string, never>, CapabilitiesUpdate>({
   method: 'PATCH',
   path: '/api/certs/agent/:label/capabilities',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ label: z.string(), capabilities: z.array(z.string()) }) },
   params: AgentLabelParams,
   body: CapabilitiesUpdate,
   async handle({ params, body, services }) {

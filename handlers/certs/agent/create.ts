@@ -1,12 +1,15 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentCreate } from '../../../lib/certs/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/certs/agent — issues CN=agent:<label>; 201 {ok, label, serial, expiresAt, p12Password} (the password only here, once).
 export default route<Record<string, never>, Record<string, never>, AgentCreate>({
   method: 'POST',
   path: '/api/certs/agent',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: okWith({ label: z.string(), serial: z.string(), expiresAt: z.string(), p12Password: z.string() }) },
   body: AgentCreate,
   async handle({ body, services }) {
     return json({ ok: true, ...(await services.agentCerts.create(body)) }, 201);

@@ -1,12 +1,14 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { EnrollmentTokenCreate } from '../../../lib/certs/schema.ts';
+import { z } from 'zod';
 
 // POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {token, expiresAt}.
 export default route<Record<string, never>, Record<string, never>, EnrollmentTokenCreate>({
   method: 'POST',
   path: '/api/certs/agent/enroll',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: z.object({ token: z.string(), expiresAt: z.string() }) },
   body: EnrollmentTokenCreate,
   async handle({ body, services }) {
     return json(await services.enrollment.createToken(body), 201);

@@ -1,12 +1,15 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AssignmentCreate } from '../../../lib/tickets/schema.ts';
+import { TicketAssignmentRecord } from '../../../lib/state/schemas.ts';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/tickets/assignments — 201 for a new assignment, 200 when it already exists.
 export default route({
   method: 'POST',
   path: '/api/tickets/assignments',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: okWith({ assignment: TicketAssignmentRecord }) },
   body: AssignmentCreate,
   async handle({ body, identity, services }) {
     // `assignedBy` is the admin certificate's common name

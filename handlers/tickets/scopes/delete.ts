@@ -1,12 +1,15 @@
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { ScopeNameParams } from '../../../lib/tickets/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // DELETE /api/tickets/scopes/:name — removes its capabilities from the valid set, and its instances.
 export default route({
   method: 'DELETE',
   path: '/api/tickets/scopes/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ name: z.string() }) },
   params: ScopeNameParams,
   async handle({ params, services }) {
     await services.ticketing.scopes.remove(params.name);

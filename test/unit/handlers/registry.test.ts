@@ -49,7 +49,8 @@ s('every route names roles and a gate', () => {
   for (const r of routes) {
     assert.ok(r.access.roles.length > 0, r.path);
     assert.ok(['open', 'onboarding', 'management'].includes(r.access.gate), r.path);
-    assert.ok(r.path.startsWith('/api/'), r.path);
+    // GET /metrics sits where Prometheus looks by default (issue 19)
+    assert.ok(r.path.startsWith('/api/') || r.path === '/metrics', r.path);
   }
 });
 

@@ -1,0 +1,26 @@
+import { isMultipartSpec } from '../multipart.ts';
+import type { AnyRoute } from '../route.ts';
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const answer = (description: string) => ({ description, content: errorContent });
+
+/**
+ * The `{error, details?}` answers the chain can give before or besides the handler, from the
+ * route's access rules and schemas (lib/http/middleware); handlers add 404/409 of their own.
+ */
+export function errorAnswers(route: AnyRoute): Record<string, unknown> {
+  const { access } = route;
+  const body = route.kind === 'http' ? route.body : undefined;
+  const answers: Record<string, unknown> = {};
+  if (route.params || route.query || body || access.needsLabel) answers['400'] = answer('Validation failed (details.issues), or a certificate without the required agent label');
+  if (!access.public && !access.twoFactorExempt) answers['401'] = answer('2fa_required: the admin 2FA session is missing or expired');
+  if (!access.public) answers['403'] = answer('mTLS certificate required, revoked, or insufficient certificate scope/capability');
+  if (route.params) answers['404'] = answer('Not found');
+  if (access.gate === 'onboarding') answers['410'] = answer('Onboarding already completed');
+  if (body) answers['413'] = answer('Request body too large');
+  if (body) answers['415'] = answer(isMultipartSpec(body) ? 'Content-Type must be multipart/form-data' : 'Content-Type must be application/json');
+  if (route.kind === 'ws') answers['426'] = answer('Upgrade required');
+  answers['500'] = answer('Internal server error');
+  if (access.gate === 'management') answers['503'] = answer('Onboarding not complete (onboardingStatus)');
+  return answers;
+}

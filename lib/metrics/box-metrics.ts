@@ -1,0 +1,113 @@
+import type * as PromClient from 'prom-client';
+import type { Clock } from '../clock.ts';
+import type { LetsEncrypt } from '../certs/letsencrypt.ts';
+import type { Logger } from '../log.ts';
+import type { ServiceControl } from '../service-control/service-control.ts';
+import type { Store } from '../state/store.ts';
+
+export interface BoxSources {
+  store: Store;
+  letsEncrypt: LetsEncrypt;
+  serviceControl: ServiceControl;
+  clock: Clock;
+  log: Logger;
+}
+
+/** Service states are asked of systemd at most this often, however often Prometheus scrapes. */
+export const SERVICE_STATES_TTL_MS = 10_000;
+const SERVICE_STATES = ['active', 'inactive', 'failed', 'unknown'] as const;
+
+/** The last answer of `load`, asked again once it is `ttlMs` old; a failed load is not kept. */
+function cached<T>(ttlMs: number, clock: Clock, load: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = clock.now();
+    if (!last || now - last.at >= ttlMs) {
+      const value = load();
+      const entry = (last = { at: now, value });
+      value.catch(() => {
+        if (last === entry) last = null;
+      });
+    }
+    return last.value;
+  };
+}
+
+/**
+ * State of the box, read when Prometheus scrapes: tunnels by state, certificate days to expiry,
+ * service states, and ticket, instance and session counts (all from memory but the first two lists).
+ */
+export function registerBoxMetrics(client: typeof PromClient, registry: PromClient.Registry, sources: BoxSources): void {
+  const { Gauge } = client;
+  const { store, log } = sources;
+  const registers = [registry];
+  const serviceStates = cached(SERVICE_STATES_TTL_MS, sources.clock, () => sources.serviceControl.list());
+
+  new Gauge({
+    name: 'relay_tunnels',
+    help: 'Tunnels by state (enabled, disabled).',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const enabled = store.tunnels.value.filter((t) => t.enabled).length;
+      this.set({ state: 'enabled' }, enabled);
+      this.set({ state: 'disabled' }, store.tunnels.size - enabled);
+    },
+  });
+
+  new Gauge({
+    name: 'relay_certificate_days_to_expiry',
+    help: "Days until each Let's Encrypt certificate expires.",
+    labelNames: ['certificate'],
+    registers,
+    async collect() {
+      this.reset();
+      try {
+        for (const cert of await sources.letsEncrypt.list()) this.set({ certificate: cert.name }, cert.daysLeft);
+      } catch (error) {
+        log.warn(`metrics: certificates could not be listed: ${(error as Error).message}`);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'relay_service_state',
+    help: 'Service states: 1 for the state each service is in, 0 for the others.',
+    labelNames: ['service', 'state'],
+    registers,
+    async collect() {
+      this.reset();
+      try {
+        for (const service of await serviceStates()) {
+          for (const state of SERVICE_STATES) this.set({ service: service.name, state }, service.status === state ? 1 : 0);
+        }
+      } catch (error) {
+        log.warn(`metrics: service states could not be read: ${(error as Error).message}`);
+      }
+    },
+  });
+
+  const counted = (name: string, help: string, count: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(count());
+      },
+    });
+  counted('relay_tickets', 'Stored tickets (used and expired included, until the cleanup removes them).', () => store.tickets.size);
+  counted('relay_ticket_instances', 'Registered ticket instances.', () => store.ticketInstances.size);
+
+  new Gauge({
+    name: 'relay_ticket_sessions',
+    help: 'Ticket sessions by status.',
+    labelNames: ['status'],
+    registers,
+    collect() {
+      const byStatus = { active: 0, grace: 0, dead: 0 };
+      for (const session of store.ticketSessions.value) byStatus[session.status]++;
+      for (const [status, count] of Object.entries(byStatus)) this.set({ status }, count);
+    },
+  });
+}

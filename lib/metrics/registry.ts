@@ -1,0 +1,31 @@
+import type * as PromClient from 'prom-client';
+import { registerBoxMetrics, type BoxSources } from './box-metrics.ts';
+import type { RequestMetrics } from './request-metrics.ts';
+import type { StoreMetrics } from './store-metrics.ts';
+import type { Series } from './tally.ts';
+
+/** A metric whose series are made from our own tallies when scraped. */
+function fromTallies(name: string, help: string, type: 'counter' | 'histogram', values: () => Series[]): PromClient.Metric {
+  const get = async () => ({ name, help, type, values: values(), aggregator: 'sum' as const });
+  return { name, help, type, get } as unknown as PromClient.Metric;
+}
+
+/**
+ * The prom-client registry, built on the first scrape: prom-client is loaded then, not at start-up,
+ * and the process metrics (collectDefaultMetrics) begin watching the event loop and GC from there.
+ */
+export async function createRegistry(sources: BoxSources, requests: RequestMetrics, store: StoreMetrics): Promise<PromClient.Registry> {
+  const client = await import('prom-client');
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const metric = (name: string, help: string, type: 'counter' | 'histogram', values: () => Series[]) => registry.registerMetric(fromTallies(name, help, type, values));
+  metric('relay_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', 'counter', () => requests.requestSeries());
+  const latency = 'relay_http_request_duration_seconds';
+  metric(latency, 'Time from the request reaching the app to its answer, by route pattern.', 'histogram', () => requests.latencySeries(latency));
+  const writes = 'relay_store_write_seconds';
+  metric(writes, 'Time of one synchronized journal append (one group-commit batch).', 'histogram', () => store.series(writes, 'seconds'));
+  const batches = 'relay_store_batch_changes';
+  metric(batches, 'Changes written together in one group-commit batch.', 'histogram', () => store.series(batches, 'changes'));
+  registerBoxMetrics(client, registry, sources);
+  return registry;
+}

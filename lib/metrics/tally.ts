@@ -1,0 +1,46 @@
+/** One series as prom-client's registry prints it. */
+export interface Series {
+  metricName?: string;
+  labels: Record<string, string | number>;
+  value: number;
+}
+
+/**
+ * A histogram kept as plain numbers, turned into Prometheus series only when scraped: observing
+ * costs a few comparisons and additions, no label lookup or allocation.
+ */
+export class HistogramTally {
+  /** Per bucket (not cumulative); the last slot is +Inf. */
+  readonly #buckets: Float64Array;
+  #sum = 0;
+  #count = 0;
+
+  constructor(readonly bounds: readonly number[]) {
+    this.#buckets = new Float64Array(bounds.length + 1);
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  observe(value: number): void {
+    let at = 0;
+    while (at < this.bounds.length && value > this.bounds[at]!) at++;
+    this.#buckets[at]!++;
+    this.#sum += value;
+    this.#count++;
+  }
+
+  /** `<name>_bucket` (cumulative, with `le`), `<name>_sum` and `<name>_count` under these labels. */
+  series(name: string, labels: Record<string, string>): Series[] {
+    const out: Series[] = [];
+    let cumulative = 0;
+    this.#buckets.forEach((inBucket, at) => {
+      cumulative += inBucket;
+      out.push({ metricName: `${name}_bucket`, labels: { ...labels, le: at < this.bounds.length ? this.bounds[at]! : '+Inf' }, value: cumulative });
+    });
+    out.push({ metricName: `${name}_sum`, labels, value: this.#sum });
+    out.push({ metricName: `${name}_count`, labels, value: this.#count });
+    return out;
+  }
+}

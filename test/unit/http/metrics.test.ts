@@ -1,0 +1,123 @@
+// Issue 19 part 2: GET /metrics in Prometheus text format.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+
+const s = suite('metrics');
+
+async function scrape(t: TestApp): Promise<string> {
+  const response = await t.request('GET', '/metrics');
+  assert.is(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  return response.text();
+}
+
+/** The value of one series, or undefined when it is not exposed. */
+function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = (match[2] ?? '').split(',');
+    if (wanted.every((w) => have.includes(w))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+s('requests are counted by route pattern, method and status, never by the raw URL', async () => {
+  const t = await makeTestApp();
+  try {
+    await completeOnboarding(t);
+    const id = '7d0c6f5e-1f8a-4c43-9e6b-2a3f0f1d2c3b';
+    assert.is((await t.request('DELETE', `/api/tunnels/${id}`)).status, 404);
+    assert.is((await t.request('DELETE', `/api/tunnels/${id}`)).status, 404);
+    assert.is((await t.request('GET', '/api/tunnels')).status, 200);
+    assert.is((await t.request('GET', '/api/no-such-thing')).status, 404);
+    const text = await scrape(t);
+    assert.is(series(text, 'relay_http_requests_total', { route: '/api/tunnels/:id', method: 'DELETE', status: '404' }), 2);
+    assert.is(series(text, 'relay_http_requests_total', { route: '/api/tunnels', method: 'GET', status: '200' }), 1);
+    assert.is(series(text, 'relay_http_requests_total', { route: '(unmatched)', status: '404' }), 1);
+    assert.is(series(text, 'relay_http_request_duration_seconds_count', { route: '/api/tunnels/:id', method: 'DELETE' }), 2);
+    assert.is(series(text, 'relay_http_request_duration_seconds_bucket', { route: '/api/tunnels/:id', method: 'DELETE', le: '+Inf' }), 2);
+    assert.not.ok(text.includes(id), 'the raw URL never appears');
+    assert.not.ok(text.includes('no-such-thing'));
+  } finally {
+    await t.close();
+  }
+});
+
+s('a mounted route is counted under its pattern while mounted', async () => {
+  const t = await makeTestApp();
+  const echo = route({
+    method: 'GET',
+    path: '/api/extra/echo/:word',
+    access: { roles: ADMIN_ONLY, gate: 'open' },
+    handle: () => json({ ok: true }),
+  });
+  try {
+    t.app.mount('extra', [echo]);
+    assert.is((await t.request('GET', '/api/extra/echo/secret-word')).status, 200);
+    t.app.unmount('extra');
+    assert.is((await t.request('GET', '/api/extra/echo/secret-word')).status, 404);
+    const text = await scrape(t);
+    assert.is(series(text, 'relay_http_requests_total', { route: '/api/extra/echo/:word', method: 'GET', status: '200' }), 1);
+    assert.is(series(text, 'relay_http_requests_total', { route: '(unmatched)', status: '404' }), 1);
+    assert.not.ok(text.includes('secret-word'));
+  } finally {
+    await t.close();
+  }
+});
+
+s('box state: tunnels by state, certificate days, service states, ticket counts, store writes, process', async () => {
+  const t = await makeTestApp();
+  try {
+    await completeOnboarding(t);
+    const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9000 } });
+    assert.is(created.status, 201);
+    await t.call('POST', '/api/tunnels', { body: { subdomain: 'off', port: 9001 } });
+    await t.call('PATCH', `/api/tunnels/${created.body.tunnel.id}`, { body: { enabled: false } });
+    const text = await scrape(t);
+    assert.is(series(text, 'relay_tunnels', { state: 'enabled' }), 1);
+    assert.is(series(text, 'relay_tunnels', { state: 'disabled' }), 1);
+    const certs = await t.services.letsEncrypt.list();
+    assert.ok(certs.length > 0, 'the sandbox issued tunnel certificates');
+    assert.is(series(text, 'relay_certificate_days_to_expiry', { certificate: certs[0]!.name }), certs[0]!.daysLeft);
+    assert.is(series(text, 'relay_service_state', { service: 'proxy', state: 'active' }), 1);
+    assert.is(series(text, 'relay_service_state', { service: 'proxy', state: 'failed' }), 0);
+    assert.is(series(text, 'relay_tickets'), 0);
+    assert.is(series(text, 'relay_ticket_instances'), 0);
+    assert.is(series(text, 'relay_ticket_sessions', { status: 'active' }), 0);
+    assert.ok(series(text, 'relay_store_write_seconds_count', { collection: 'tunnels' })! >= 1);
+    assert.ok(series(text, 'relay_store_batch_changes_sum', { collection: 'tunnels' })! >= 3);
+    assert.ok(series(text, 'process_cpu_user_seconds_total')! > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+s('admin only: an agent certificate is refused', async () => {
+  const t = await makeTestApp();
+  try {
+    await addAgent(t, 'bot', ['tunnels:read']);
+    assert.is((await t.request('GET', '/metrics', { as: { agent: 'bot' } })).status, 403);
+    assert.is((await t.request('GET', '/metrics', { as: 'none' })).status, 403);
+  } finally {
+    await t.close();
+  }
+});
+
+s('metrics.enabled false: 404 and nothing counted', async () => {
+  const t = await makeTestApp({ config: { metrics: { enabled: false } } });
+  try {
+    assert.is(t.services.metrics, null);
+    const response = await t.request('GET', '/metrics');
+    assert.is(response.status, 404);
+    assert.equal(await response.json(), { error: 'Not found' });
+  } finally {
+    await t.close();
+  }
+});
+
+s.run();

@@ -1,0 +1,152 @@
+// Issue 19 part 1: GET /api/openapi.json, generated from the route table and its zod schemas.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { z } from 'zod';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { routes } from '../../../handlers/index.ts';
+import { openApiPath } from '../../../lib/http/openapi/describe.ts';
+import { json } from '../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
+import { multipart } from '../../../lib/http/multipart.ts';
+import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+
+const s = suite('openapi');
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, unknown> }; 'x-access': Record<string, unknown> }>> };
+
+async function documentOf(t: TestApp): Promise<Document> {
+  const { status, body } = await t.call('GET', '/api/openapi.json');
+  assert.is(status, 200);
+  return body as Document;
+}
+
+const methodOf = (r: AnyRoute) => r.method.toLowerCase();
+
+/** Routes answering a generic object in the document: none now; a new route without a `response` fails here. */
+const UNDOCUMENTED: string[] = [];
+
+s('the document is valid OpenAPI 3.1', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const api = await SwaggerParser.validate(structuredClone(doc) as never);
+    assert.is((api as { openapi?: string }).openapi, '3.1.0');
+  } finally {
+    await t.close();
+  }
+});
+
+s('every route of the route-table snapshot is described, with its access rules and error shape', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const snapshot = readFileSync(fileURLToPath(new URL('../handlers/route-table.snapshot.md', import.meta.url)), 'utf8');
+    const rows = [...snapshot.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE|WS) +\| (\/\S+) +\|/gm)].map((m) => [m[1]!, m[2]!] as const);
+    assert.ok(rows.length >= routes.length, 'the snapshot lists every route');
+    for (const [method, path] of rows) {
+      const operation = doc.paths[openApiPath(path)]?.[method === 'WS' ? 'get' : method.toLowerCase()];
+      assert.ok(operation, `${method} ${path} is missing`);
+      assert.ok(operation['x-access'].roles, `${method} ${path} has no x-access`);
+      assert.ok(operation.responses['500'], `${method} ${path} has no error answer`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+s('every built-in route documents its success answer (undocumented: generic object)', () => {
+  const undocumented = routes.filter((r) => !r.response).map((r) => `${r.kind === 'ws' ? 'WS' : r.method} ${r.path}`);
+  assert.equal(undocumented, UNDOCUMENTED);
+});
+
+s('a mounted route is described while mounted, multipart bodies too', async () => {
+  const t = await makeTestApp();
+  const upload = route({
+    method: 'POST',
+    path: '/api/extra/upload/:slot',
+    access: { roles: ADMIN_ONLY, gate: 'management' },
+    params: z.object({ slot: z.string().max(10) }),
+    body: multipart({ maxFileBytes: 10, maxTotalBytes: 10, maxFiles: 1 }),
+    response: { status: 201, schema: z.object({ stored: z.number() }) },
+    handle: () => json({ stored: 1 }, 201),
+  });
+  try {
+    assert.not.ok((await documentOf(t)).paths['/api/extra/upload/{slot}']);
+    t.app.mount('extra', [upload]);
+    const mounted = (await documentOf(t)).paths['/api/extra/upload/{slot}']?.post;
+    assert.ok(mounted?.requestBody?.content['multipart/form-data']);
+    assert.ok(mounted.responses['201']);
+    await SwaggerParser.validate(structuredClone(await documentOf(t)) as never);
+    t.app.unmount('extra');
+    assert.not.ok((await documentOf(t)).paths['/api/extra/upload/{slot}']);
+  } finally {
+    await t.close();
+  }
+});
+
+/** Calls a route and checks the answer against the schema the document names for it. */
+async function conforms(t: TestApp, method: string, path: string, pattern: string, body?: unknown): Promise<void> {
+  const r = routes.find((x) => x.path === pattern && x.method === method);
+  assert.ok(r?.response, `${method} ${pattern} documents no response`);
+  const answer = await t.call(method, path, body === undefined ? {} : { body });
+  assert.is(answer.status, r.response.status ?? 200, `${method} ${path}: ${JSON.stringify(answer.body)}`);
+  const parsed = r.response.schema.safeParse(answer.body);
+  assert.ok(parsed.success, `${method} ${path}: ${parsed.error?.message}`);
+  const doc = await documentOf(t);
+  assert.ok(doc.paths[openApiPath(pattern)]?.[methodOf(r)]?.responses[String(r.response.status ?? 200)]);
+}
+
+s('real answers validate against their documented schema', async () => {
+  const t = await makeTestApp();
+  try {
+    await conforms(t, 'GET', '/api/health', '/api/health');
+    await conforms(t, 'GET', '/api/onboarding/status', '/api/onboarding/status');
+    await completeOnboarding(t, 'example.test');
+    const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9000 } });
+    await conforms(t, 'POST', '/api/tunnels', '/api/tunnels', { subdomain: 'app', port: 9001 });
+    await conforms(t, 'GET', '/api/tunnels', '/api/tunnels');
+    await conforms(t, 'GET', '/api/tunnels/agent-config', '/api/tunnels/agent-config');
+    await conforms(t, 'PATCH', `/api/tunnels/${created.body.tunnel.id}`, '/api/tunnels/:id', { enabled: false });
+    await conforms(t, 'GET', '/api/sites', '/api/sites');
+    await conforms(t, 'GET', '/api/tickets', '/api/tickets');
+    await conforms(t, 'DELETE', `/api/tunnels/${created.body.tunnel.id}`, '/api/tunnels/:id');
+    const site = await t.call('POST', '/api/sites', { body: { name: 'blog', type: 'managed' } });
+    assert.is(site.status, 201, JSON.stringify(site.body));
+    await conforms(t, 'PATCH', `/api/sites/${site.body.site.id}`, '/api/sites/:id', { spaMode: true });
+    await conforms(t, 'POST', '/api/invitations', '/api/invitations', { username: 'carol', email: 'carol@example.test' });
+    await conforms(t, 'GET', '/api/openapi.json', '/api/openapi.json');
+    await conforms(t, 'POST', '/api/certs/agent/enroll', '/api/certs/agent/enroll', { label: 'laptop', capabilities: ['tunnels:read'] });
+    await conforms(t, 'POST', '/api/settings/2fa/setup', '/api/settings/2fa/setup');
+    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions']) {
+      await conforms(t, 'GET', path, path);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+s('error answers have the documented {error, details?} shape and status', async () => {
+  const t = await makeTestApp();
+  try {
+    await completeOnboarding(t, 'example.test');
+    const doc = (await documentOf(t)) as Document & { components: { schemas: { Error: { required: string[] } } } };
+    const missing = await t.call('DELETE', '/api/tunnels/7d0c6f5e-1f8a-4c43-9e6b-2a3f0f1d2c3b');
+    const invalid = await t.call('POST', '/api/tunnels', { body: { port: 'eighty' } });
+    for (const [answer, path, method] of [[missing, '/api/tunnels/{id}', 'delete'], [invalid, '/api/tunnels', 'post']] as const) {
+      assert.ok(doc.paths[path]![method]!.responses[String(answer.status)], `${method} ${path} documents ${answer.status}`);
+      for (const field of doc.components.schemas.Error.required) assert.type(answer.body[field], 'string');
+      assert.ok(Object.keys(answer.body).every((k) => ['error', 'details'].includes(k)), JSON.stringify(answer.body));
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+s('a schema that does not fit the answer is caught (the check can fail)', () => {
+  const r = routes.find((x) => x.path === '/api/tunnels' && x.method === 'GET')!;
+  assert.not.ok(r.response!.schema.safeParse({ tunnels: [{ id: 'x' }] }).success);
+});
+
+s.run();
