@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { AuditList } from '../../lib/audit/response-shapes.ts';
+
+const ANSWER = { schema: AuditList };
 
 const AuditQuery = z
   .object({
@@ -15,6 +18,7 @@ export default route({
   method: 'GET',
   path: '/api/audit',
   access: { roles: ADMIN_ONLY, gate: 'open' },
+  response: ANSWER,
   query: AuditQuery,
-  handle: async ({ services, query }) => json({ entries: await services.audit.read(query) }),
+  handle: async ({ services, query }) => documented(ANSWER, { entries: await services.audit.read(query) }),
 });

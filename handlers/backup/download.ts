@@ -2,12 +2,14 @@ import { Readable } from 'node:stream';
 import { backupStream } from '../../lib/backup/create-archive.ts';
 import { Response } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { z } from 'zod';
 
 // GET /api/backup — the archive of `node dist/server.mjs backup`, streamed as it is packed.
 export default route({
   method: 'GET',
   path: '/api/backup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: z.string(), contentType: 'application/gzip' },
   async handle({ services }) {
     // every accepted change on disk first: the archive reads the files
     await Promise.all([services.store.flush(), services.audit.flush(), services.config.flush()]);

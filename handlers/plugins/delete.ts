@@ -1,15 +1,20 @@
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginNameParams } from '../../lib/plugins/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: okWith({ name: z.string() }) };
 
 // DELETE /api/plugins/:name — unmounted when enabled, record and files removed; 200 {ok, name}.
 export default route<PluginNameParams>({
   method: 'DELETE',
   path: '/api/plugins/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   params: PluginNameParams,
   async handle({ params, services }) {
     await services.plugins.delete(params.name);
-    return json({ ok: true, name: params.name });
+    return documented(ANSWER, { ok: true, name: params.name });
   },
 });

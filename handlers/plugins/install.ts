@@ -1,16 +1,21 @@
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginInstall } from '../../lib/plugins/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+import { PluginRecord } from '../../lib/state/schemas.ts';
+
+const ANSWER = { status: 201, schema: okWith({ plugin: PluginRecord }) };
 
 // POST /api/plugins/install — npm install, manifest checked (400 and rolled back when bad); 201 {ok, plugin}, disabled.
 export default route<Record<string, never>, Record<string, never>, PluginInstall>({
   method: 'POST',
   path: '/api/plugins/install',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   body: PluginInstall,
   async handle({ body, identity, services }) {
     const plugin = await services.plugins.install(body.spec);
     services.audit.record({ event: 'plugin.installed', target: plugin.name, outcome: plugin.version, actor: { role: identity.role, label: identity.label, serial: identity.serial } });
-    return json({ ok: true, plugin }, 201);
+    return documented(ANSWER, { ok: true, plugin });
   },
 });

@@ -1,9 +1,13 @@
 import { multipart } from '../../lib/http/multipart.ts';
-import { json } from '../../lib/http/responses.ts';
+import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: okWith({ files: z.array(z.string()), warning: z.string().optional(), totalSize: z.number().optional() }) };
 
 const MiB = 1024 * 1024;
 
@@ -13,6 +17,7 @@ export default route({
   method: 'POST',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
+  response: ANSWER,
   params: SiteIdParams,
   query: FilesQuery,
   body: multipart({ maxFileBytes: 50 * MiB, maxTotalBytes: 1024 * MiB, maxFiles: 1000 }),
@@ -20,6 +25,6 @@ export default route({
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
     const files = body.files.filter((f) => f.field === 'file');
     if (files.length === 0) throw badRequest("Upload failed: no 'file' part in the form");
-    return json({ ok: true, ...(await services.sites.uploadFiles(site, query.path, files)) });
+    return documented(ANSWER, { ok: true, ...(await services.sites.uploadFiles(site, query.path, files)) });
   },
 });

@@ -1,10 +1,14 @@
-import { json } from '../../../lib/http/responses.ts';
+import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { PushConfig } from '../../../lib/plugins/response-shapes.ts';
+
+const ANSWER = { schema: PushConfig };
 
 // GET /api/plugins/push-install/config — {enabled, defaultPolicyId}.
 export default route({
   method: 'GET',
   path: '/api/plugins/push-install/config',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  handle: ({ services }) => json(services.pushInstall.config),
+  response: ANSWER,
+  handle: ({ services }) => documented(ANSWER, services.pushInstall.config),
 });

@@ -1,15 +1,20 @@
-import { json } from '../../../lib/http/responses.ts';
+import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
+import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
+
+const ANSWER = { schema: okWith({ label: z.string() }) };
 
 // DELETE /api/plugins/push-install/enable/:label — ends the agent's push-install window; 200 {ok, label}.
 export default route<AgentLabelParams>({
   method: 'DELETE',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   params: AgentLabelParams,
   async handle({ params, services }) {
     await services.pushInstall.disable(params.label);
-    return json({ ok: true, label: params.label });
+    return documented(ANSWER, { ok: true, label: params.label });
   },
 });

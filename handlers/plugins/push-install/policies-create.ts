@@ -1,14 +1,19 @@
-import { json } from '../../../lib/http/responses.ts';
+import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyCreate } from '../../../lib/plugins/push-schema.ts';
+import { okWith } from '../../../lib/http/response-shapes.ts';
+import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
+
+const ANSWER = { status: 201, schema: okWith({ policy: PushPolicyRecord }) };
 
 // POST /api/plugins/push-install/policies — {name, description?, allowedPlugins, allowedActions?}; 201 {ok, policy}.
 export default route<Record<string, never>, Record<string, never>, PushPolicyCreate>({
   method: 'POST',
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   body: PushPolicyCreate,
   async handle({ body, services }) {
-    return json({ ok: true, policy: await services.pushInstall.createPolicy(body) }, 201);
+    return documented(ANSWER, { ok: true, policy: await services.pushInstall.createPolicy(body) });
   },
 });

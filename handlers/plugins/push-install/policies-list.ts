@@ -1,10 +1,14 @@
-import { json } from '../../../lib/http/responses.ts';
+import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { PushPolicyList } from '../../../lib/plugins/response-shapes.ts';
+
+const ANSWER = { schema: PushPolicyList };
 
 // GET /api/plugins/push-install/policies — {policies} by name.
 export default route({
   method: 'GET',
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  handle: ({ services }) => json({ policies: services.pushInstall.policies() }),
+  response: ANSWER,
+  handle: ({ services }) => documented(ANSWER, { policies: services.pushInstall.policies() }),
 });

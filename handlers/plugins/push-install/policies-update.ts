@@ -1,15 +1,20 @@
-import { json } from '../../../lib/http/responses.ts';
+import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyParams, PushPolicyUpdate } from '../../../lib/plugins/push-schema.ts';
+import { okWith } from '../../../lib/http/response-shapes.ts';
+import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
+
+const ANSWER = { schema: okWith({ policy: PushPolicyRecord }) };
 
 // PATCH /api/plugins/push-install/policies/:id — the fields named are replaced; 200 {ok, policy}.
 export default route<PushPolicyParams, Record<string, never>, PushPolicyUpdate>({
   method: 'PATCH',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: ANSWER,
   params: PushPolicyParams,
   body: PushPolicyUpdate,
   async handle({ params, body, services }) {
-    return json({ ok: true, policy: await services.pushInstall.updatePolicy(params.id, body) });
+    return documented(ANSWER, { ok: true, policy: await services.pushInstall.updatePolicy(params.id, body) });
   },
 });

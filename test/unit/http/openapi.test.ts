@@ -10,7 +10,7 @@ import { openApiPath } from '../../../lib/http/openapi/describe.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
 import { multipart } from '../../../lib/http/multipart.ts';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { addAgent, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
 
 const s = suite('openapi');
 
@@ -87,10 +87,10 @@ s('a mounted route is described while mounted, multipart bodies too', async () =
 });
 
 /** Calls a route and checks the answer against the schema the document names for it. */
-async function conforms(t: TestApp, method: string, path: string, pattern: string, body?: unknown): Promise<void> {
+async function conforms(t: TestApp, method: string, path: string, pattern: string, body?: unknown, as?: Caller): Promise<void> {
   const r = routes.find((x) => x.path === pattern && x.method === method);
   assert.ok(r?.response, `${method} ${pattern} documents no response`);
-  const answer = await t.call(method, path, body === undefined ? {} : { body });
+  const answer = await t.call(method, path, { ...(body === undefined ? {} : { body }), ...(as ? { as } : {}) });
   assert.is(answer.status, r.response.status ?? 200, `${method} ${path}: ${JSON.stringify(answer.body)}`);
   const parsed = r.response.schema.safeParse(answer.body);
   assert.ok(parsed.success, `${method} ${path}: ${parsed.error?.message}`);
@@ -119,9 +119,33 @@ s('real answers validate against their documented schema', async () => {
     await conforms(t, 'GET', '/api/openapi.json', '/api/openapi.json');
     await conforms(t, 'POST', '/api/certs/agent/enroll', '/api/certs/agent/enroll', { label: 'laptop', capabilities: ['tunnels:read'] });
     await conforms(t, 'POST', '/api/settings/2fa/setup', '/api/settings/2fa/setup');
-    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions']) {
+    await conforms(t, 'POST', '/api/plugins/push-install/policies', '/api/plugins/push-install/policies', { name: 'basic', allowedPlugins: ['@acme/hello'] });
+    await conforms(t, 'PATCH', '/api/plugins/push-install/config', '/api/plugins/push-install/config', { enabled: true });
+    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions', '/api/plugins', '/api/plugins/push-install/config', '/api/plugins/push-install/policies', '/api/plugins/push-install/sessions', '/api/audit']) {
       await conforms(t, 'GET', path, path);
     }
+  } finally {
+    await t.close();
+  }
+});
+
+s('push-install answers validate against their documented schema', async () => {
+  const t = await makeTestApp();
+  const BASE = '/api/plugins/push-install';
+  try {
+    await completeOnboarding(t, 'example.test');
+    await addAgent(t, 'laptop', []);
+    const policy = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
+    const id = policy.body.policy.id;
+    await conforms(t, 'PATCH', `${BASE}/policies/${id}`, `${BASE}/policies/:id`, { description: 'one plugin' });
+    await conforms(t, 'PATCH', `${BASE}/config`, `${BASE}/config`, { enabled: true, defaultPolicyId: id });
+    await conforms(t, 'POST', `${BASE}/enable/laptop`, `${BASE}/enable/:label`, {});
+    await conforms(t, 'POST', `${BASE}/laptop`, `${BASE}/:label`, { packageName: '@acme/hello' });
+    await conforms(t, 'GET', `${BASE}/agent-status`, `${BASE}/agent-status`, undefined, { agent: 'laptop' });
+    await conforms(t, 'GET', `${BASE}/sessions`, `${BASE}/sessions`);
+    await conforms(t, 'DELETE', `${BASE}/enable/laptop`, `${BASE}/enable/:label`);
+    await conforms(t, 'PATCH', `${BASE}/config`, `${BASE}/config`, { defaultPolicyId: null });
+    await conforms(t, 'DELETE', `${BASE}/policies/${id}`, `${BASE}/policies/:id`);
   } finally {
     await t.close();
   }

@@ -5,6 +5,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { routes } from '../../../handlers/index.ts';
 import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { packFixtures } from '../../helpers/plugins.ts';
@@ -21,6 +22,15 @@ async function panel(options: { dir?: string } = {}): Promise<TestApp> {
 
 const install = (t: TestApp, name: string) => t.call('POST', '/api/plugins/install', { body: { spec: packed.specs[name] } });
 
+/** The answer fits the schema its route documents in GET /api/openapi.json. */
+function documents(method: string, pattern: string, answer: { status: number; body: unknown }): void {
+  const spec = routes.find((r) => r.method === method && r.path === pattern)?.response;
+  assert.ok(spec, `${method} ${pattern} documents no response`);
+  assert.is(answer.status, spec.status ?? 200);
+  const parsed = spec.schema.safeParse(answer.body);
+  assert.ok(parsed.success, `${method} ${pattern}: ${parsed.error?.message}`);
+}
+
 s.after(() => rm(packed.dir, { recursive: true, force: true }));
 
 s('install, call, fetch panel.js, disable (404), enable again, delete: on a running server', () =>
@@ -31,6 +41,7 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
     try {
       const installed = await install(t, 'hello');
       assert.is(installed.status, 201, JSON.stringify(installed.body));
+      documents('POST', '/api/plugins/install', installed);
       assert.equal(installed.body.plugin, {
         ...installed.body.plugin,
         name: 'hello',
@@ -44,10 +55,16 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
       const events = (await t.services.audit.read({ limit: 50 })).filter((e) => e.event === 'plugin.installed');
       assert.equal(events.map((e) => [e.target, e.outcome, e.actor.role]), [['hello', '1.2.3', 'admin']]);
       assert.is((await get('/api/hello/greet')).status, 404, 'not mounted before enable');
-      assert.equal((await t.call('GET', '/api/plugins')).body.plugins.map((p: { name: string }) => p.name), ['hello']);
-      assert.is((await t.call('GET', '/api/plugins/hello')).body.version, '1.2.3');
+      const listed = await t.call('GET', '/api/plugins');
+      documents('GET', '/api/plugins', listed);
+      assert.equal(listed.body.plugins.map((p: { name: string }) => p.name), ['hello']);
+      const shown = await t.call('GET', '/api/plugins/hello');
+      documents('GET', '/api/plugins/:name', shown);
+      assert.is(shown.body.version, '1.2.3');
 
-      assert.equal((await t.call('POST', '/api/plugins/hello/enable')).body, { ok: true, name: 'hello', status: 'enabled' });
+      const enabled = await t.call('POST', '/api/plugins/hello/enable');
+      documents('POST', '/api/plugins/:name/enable', enabled);
+      assert.equal(enabled.body, { ok: true, name: 'hello', status: 'enabled' });
       const greet = await get('/api/hello/greet');
       assert.is(greet.status, 200);
       assert.equal(await greet.json(), { hello: 'world', role: 'admin', calls: 1 });
@@ -56,7 +73,9 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
       assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
       assert.match(await bundle.text(), /Hello from the hello plugin/);
 
-      assert.equal((await t.call('POST', '/api/plugins/hello/disable')).body, { ok: true, name: 'hello', status: 'disabled' });
+      const disabled = await t.call('POST', '/api/plugins/hello/disable');
+      documents('POST', '/api/plugins/:name/disable', disabled);
+      assert.equal(disabled.body, { ok: true, name: 'hello', status: 'disabled' });
       const gone = await get('/api/hello/greet');
       assert.is(gone.status, 404);
       assert.equal(await gone.json(), { error: 'Not found' });
@@ -66,7 +85,9 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
       // a fresh import: the module's state starts over
       assert.equal(await (await get('/api/hello/greet')).json(), { hello: 'world', role: 'admin', calls: 1 });
 
-      assert.equal((await t.call('DELETE', '/api/plugins/hello')).body, { ok: true, name: 'hello' });
+      const deleted = await t.call('DELETE', '/api/plugins/hello');
+      documents('DELETE', '/api/plugins/:name', deleted);
+      assert.equal(deleted.body, { ok: true, name: 'hello' });
       assert.is((await get('/api/hello/greet')).status, 404);
       assert.is((await t.call('GET', '/api/plugins/hello')).body.error, "Plugin 'hello' not found");
       assert.not.ok(existsSync(join(t.services.plugins.dir, 'hello')), 'files removed');
