@@ -86,6 +86,11 @@ s('provisioning: a failed run shows its reason and the task log; Retry runs agai
 
 /** GET answers in the real API's shapes, for pages with content the sandbox does not have. */
 const NOW = '2026-11-23T10:00:00.000Z';
+const BACKUP_PLUGIN = {
+  name: 'backup', displayName: 'Backups', packageName: '@acme/backup', version: '1.2.0', description: 'Nightly backups', capabilities: ['backup:run'],
+  spec: '@acme/backup', status: 'enabled', installedAt: NOW, enabledAt: NOW,
+};
+
 const STUB_GETS: Record<string, unknown> = {
   '/api/onboarding/status': { status: 'COMPLETED', domain: 'relay.example.com', email: 'ops@example.com' },
   '/api/sites': { sites: [
@@ -104,7 +109,9 @@ const STUB_GETS: Record<string, unknown> = {
   },
   '/api/certs/auto-renew-status': { active: true, nextRun: NOW, lastRun: null },
   '/api/certs/agent': { agents: [{ label: 'laptop-1', serial: '1001', capabilities: ['tunnels:read'], allowedSites: ['docs'], createdAt: NOW, expiresAt: NOW, revoked: false, revokedAt: null }] },
-  '/api/plugins': { plugins: [{ name: 'backup', displayName: 'Backups', version: '1.2.0', enabled: true }] },
+  '/api/plugins': { plugins: [BACKUP_PLUGIN] },
+  '/api/plugins/backup': BACKUP_PLUGIN,
+  '/api/plugins/ghost': { ...BACKUP_PLUGIN, name: 'ghost', displayName: 'Ghost', packageName: '@acme/ghost' },
   '/api/settings/2fa': { enabled: false },
 };
 
@@ -254,7 +261,7 @@ s('sites, file browser and plugins pass axe when they have content', timed(30_00
 s('plugins: an enabled plugin\'s panel.js is loaded into its own page and mounted', timed(30_000, async () => {
   const { page } = browser;
   await stubGets(page);
-  await page.route('**/api/backup/panel.js', (route) => route.fulfill({
+  await page.route((url) => url.pathname === '/api/backup/panel.js', (route) => route.fulfill({
     status: 200, contentType: 'text/javascript',
     body: 'export function mount(el, { api }) { el.innerHTML = "<p>Backups plugin says hello</p>"; window.__pluginApi = typeof api; return () => { window.__pluginUnmounted = true; }; }',
   }));
@@ -265,7 +272,7 @@ s('plugins: an enabled plugin\'s panel.js is loaded into its own page and mounte
   assert.is(await page.evaluate(() => (window as unknown as { __pluginApi: string }).__pluginApi), 'function');
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await page.waitForFunction(() => (window as unknown as { __pluginUnmounted?: boolean }).__pluginUnmounted === true);
-  // A plugin whose bundle is missing: a message, not a broken page.
+  // An enabled plugin whose bundle is missing: a message, not a broken page.
   await page.goto(`${panel.url}/plugins/ghost`);
   await page.getByText('The panel of plugin ghost could not be loaded').waitFor();
 }));

@@ -3,21 +3,30 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
-import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
 
-interface Plugin { name: string; displayName?: string; version?: string; enabled?: boolean; status?: string; capabilities?: string[] }
+/** The fields of the server's plugin record (lib/state/schemas.ts PluginRecord) this page uses. */
+interface Plugin {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  capabilities: string[];
+  status: 'enabled' | 'disabled';
+  enabledAt: string | null;
+}
 
 const enc = encodeURIComponent;
-const isEnabled = (p: Plugin) => p.enabled ?? p.status === 'enabled';
 
 export function PluginsPage() {
   const list = useResource<{ plugins: Plugin[] }>('/api/plugins');
   const form = useForm({ spec: '' });
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Plugins</h1><Unavailable feature="Plugins" /></>;
+  const act = (send: () => Promise<unknown>) => async () => { setError(undefined); await send(); await list.reload(); };
   return (
     <>
       <h1>Plugins</h1>
@@ -35,17 +44,20 @@ export function PluginsPage() {
         <h2 id="plugins-title">Installed</h2>
         <ErrorText message={list.error ?? error} />
         {!list.data ? <Loading /> : (
-          <Table head={['Plugin', 'Version', 'State', 'Actions']} empty="No plugins installed."
-            rows={list.data.plugins.map((p) => [
-              isEnabled(p) ? <a href={`/plugins/${enc(p.name)}`}>{p.displayName ?? p.name}</a> : p.displayName ?? p.name,
-              p.version ?? '—', <Badge status={isEnabled(p) ? 'enabled' : 'disabled'} />,
-              <span class="actions">
-                <Action label={`${isEnabled(p) ? 'Disable' : 'Enable'} ${p.name}`} onError={setError}
-                  run={async () => { await api('POST', `/api/plugins/${enc(p.name)}/${isEnabled(p) ? 'disable' : 'enable'}`); await list.reload(); }}>{isEnabled(p) ? 'Disable' : 'Enable'}</Action>
-                <Action kind="danger" label={`Delete ${p.name}`} onError={setError} confirm={`Delete the plugin ${p.name} and its files?`}
-                  run={async () => { await api('DELETE', `/api/plugins/${enc(p.name)}`); await list.reload(); }}>Delete</Action>
-              </span>,
-            ])} />
+          <Table head={['Plugin', 'Version', 'Capabilities', 'State', 'Actions']} empty="No plugins installed."
+            rows={list.data.plugins.map((p) => {
+              const enabled = p.status === 'enabled';
+              return [
+                <>{enabled ? <a href={`/plugins/${enc(p.name)}`}>{p.displayName}</a> : p.displayName}{p.description && <small class="muted"> {p.description}</small>}</>,
+                p.version, p.capabilities.join(', ') || '—', <Badge status={p.status} />,
+                <span class="actions">
+                  <Action label={`${enabled ? 'Disable' : 'Enable'} ${p.name}`} onError={setError}
+                    run={act(() => api('POST', `/api/plugins/${enc(p.name)}/${enabled ? 'disable' : 'enable'}`))}>{enabled ? 'Disable' : 'Enable'}</Action>
+                  <Action kind="danger" label={`Delete ${p.name}`} onError={setError} confirm={`Delete the plugin ${p.name} and its files?`}
+                    run={act(() => api('DELETE', `/api/plugins/${enc(p.name)}`))}>Delete</Action>
+                </span>,
+              ];
+            })} />
         )}
       </section>
     </>
@@ -53,25 +65,46 @@ export function PluginsPage() {
 }
 
 /**
- * Loads /api/<name>/panel.js as a module. The module may export `mount(element, {api})` (and
- * return a cleanup function); the panel passes its request helper so the plugin gets the 2FA
- * prompt and progress for free.
+ * A plugin's own page: its record first (a disabled or deleted plugin shows why, not a stale
+ * module), then /api/<name>/panel.js as an ES module, whose `mount(element, {api})` renders into
+ * the page and may return a cleanup function (README "Writing a plugin"). The URL carries the
+ * version and enable time: the browser keeps a module per URL for the life of the document, so an
+ * update or a re-enable loads the new bundle.
  */
 export function PluginPage({ name }: { name: string }) {
+  const record = useResource<Plugin>(`/api/plugins/${enc(name)}`);
+  const plugin = record.data;
+  const bundle = plugin?.status === 'enabled' ? `/api/${enc(name)}/panel.js?v=${enc(`${plugin.version}-${plugin.enabledAt ?? ''}`)}` : null;
+  return (
+    <>
+      <h1>Plugin: {plugin?.displayName ?? name}</h1>
+      <ErrorText message={record.error} />
+      {!plugin ? (!record.error && <Loading />)
+        : bundle ? <PluginPanel name={name} url={bundle} />
+        : <Note>The plugin {name} is disabled. Enable it on the <a href="/plugins">Plugins</a> page to use its panel.</Note>}
+    </>
+  );
+}
+
+function PluginPanel({ name, url }: { name: string; url: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string>();
   useEffect(() => {
     let cleanup: unknown;
     let alive = true;
-    import(/* @vite-ignore */ `/api/${enc(name)}/panel.js`).then(
-      (mod) => { if (alive && host.current && typeof mod.mount === 'function') cleanup = mod.mount(host.current, { api }); },
-      () => { if (alive) setError(`The panel of plugin ${name} could not be loaded (is it installed and enabled?)`); },
+    setError(undefined);
+    import(/* @vite-ignore */ url).then(
+      (mod) => {
+        if (!alive || !host.current) return;
+        if (typeof mod.mount !== 'function') return setError(`The panel of plugin ${name} exports no mount function`);
+        cleanup = mod.mount(host.current, { api });
+      },
+      () => { if (alive) setError(`The panel of plugin ${name} could not be loaded`); },
     );
     return () => { alive = false; if (typeof cleanup === 'function') cleanup(); };
-  }, [name]);
+  }, [name, url]);
   return (
     <>
-      <h1>Plugin: {name}</h1>
       <ErrorText message={error} />
       <div ref={host} class="plugin-host" />
     </>
