@@ -6,7 +6,7 @@ import type { Page, WebSocketRoute } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { openBrowser, startPanel, type Browser, type PanelServer, expectAccessible, closeBoth } from './harness.ts';
 
 const s = suite('browser: client logic with the browser playing the server (chromium)');
 let panel: PanelServer;
@@ -17,10 +17,7 @@ s.before(async () => {
   browser = await openBrowser();
 });
 
-s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
-});
+s.after(() => closeBoth(browser, panel));
 
 s.after.each(async () => {
   await browser.page.unrouteAll();
@@ -289,9 +286,5 @@ s('a page that cannot render its data shows a message, not a blank panel or a st
   await page.getByRole('link', { name: 'Backups' }).waitFor();
 }));
 
-async function expectAccessible(page: Page, name: string) {
-  await screenshot(page, name);
-  assert.equal(await seriousViolations(page), [], `axe on ${name}`);
-}
 
 s.run();

@@ -9,7 +9,7 @@ import * as OTPAuth from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const s = suite('browser: dashboard, sites, users, agents and 2FA on their real APIs (chromium)');
 let panel: PanelServer;
@@ -21,19 +21,13 @@ s.before(async () => {
   browser = await openBrowser();
 });
 
-s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
-});
+s.after(() => closeBoth(browser, panel));
 
 s.after.each(() => {
   assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
 });
 
-async function expectAccessible(name: string) {
-  await screenshot(browser.page, name);
-  assert.equal(await seriousViolations(browser.page), [], `axe on ${name}`);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
 s('dashboard: live stats every 2 s, the services with an action, and the log viewer over WS', timed(60_000, async () => {
   const { page } = browser;

@@ -1,3 +1,4 @@
+import * as assert from 'uvu/assert';
 // Browser tests: the bundle (server + client) built into a temp directory, run as a process on a
 // fresh sandbox in development mode (admin without certificates), driven by Debian's chromium
 // through playwright-core. Screenshots go to .artifacts/screenshots (git-ignored).
@@ -131,4 +132,16 @@ export async function completeOnboarding(panel: PanelServer, domain = 'relay.exa
     if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
   }
   await waitFor('onboarding COMPLETED', async () => (await panel.call('GET', '/api/onboarding/status')).body.status === 'COMPLETED', null, 60_000);
+}
+
+/** Screenshot for the artifacts, then axe: a serious or critical violation fails the test. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  assert.equal(await seriousViolations(page), [], `axe on ${name}`);
+}
+
+/** The end of every browser suite: the browser first (it holds connections to the panel), then the panel. */
+export async function closeBoth(browser: Browser | undefined, panel: PanelServer | undefined): Promise<void> {
+  await browser?.close();
+  await panel?.stop();
 }

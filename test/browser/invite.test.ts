@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { certificateHeaders, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { certificateHeaders, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer, closeBoth } from './harness.ts';
 
 const ADMIN = certificateHeaders('admin', '01');
 
@@ -19,10 +19,7 @@ s.before(async () => {
   browser = await openBrowser();
 });
 
-s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
-});
+s.after(() => closeBoth(browser, panel));
 
 s.after.each(() => {
   assert.equal(browser.pageErrors, [], 'no uncaught error in the page');

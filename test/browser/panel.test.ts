@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { openBrowser, screenshot, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const s = suite('browser: the panel on the sandbox (chromium)');
 let panel: PanelServer;
@@ -14,20 +14,13 @@ s.before(async () => {
   browser = await openBrowser();
 });
 
-s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
-});
+s.after(() => closeBoth(browser, panel));
 
 s.after.each(() => {
   assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
 });
 
-async function expectAccessible(name: string) {
-  await screenshot(browser.page, name);
-  const violations = await seriousViolations(browser.page);
-  assert.equal(violations, [], `axe on ${name}`);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
 s('onboarding: field errors from details.issues, DNS results, live provisioning, credentials shown once', timed(90_000, async () => {
   const { page } = browser;

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { packFixtures } from '../helpers/plugins.ts';
 import { timed } from '../helpers/timeout.ts';
-import { completeOnboarding, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const s = suite('browser: the plugins page on the real plugins API (chromium)');
 let packed: Awaited<ReturnType<typeof packFixtures>>;
@@ -21,8 +21,7 @@ s.before(async () => {
 });
 
 s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
+  await closeBoth(browser, panel);
   if (packed) await rm(packed.dir, { recursive: true, force: true });
 });
 
@@ -30,10 +29,7 @@ s.after.each(() => {
   assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
 });
 
-async function expectAccessible(name: string) {
-  await screenshot(browser.page, name);
-  assert.equal(await seriousViolations(browser.page), [], `axe on ${name}`);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
 const status = async () => (await panel.call('GET', '/api/plugins')).body.plugins.map((p: { name: string; status: string }) => `${p.name}:${p.status}`);
 

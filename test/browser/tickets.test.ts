@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { certificateHeaders, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer } from './harness.ts';
+import { certificateHeaders, openBrowser, screenshot, seriousViolations, startPanel, type Browser, type PanelServer, closeBoth } from './harness.ts';
 
 const ADMIN = certificateHeaders('admin', '01');
 const NAS = certificateHeaders('agent:nas', '2001');
@@ -34,10 +34,7 @@ s.before(async () => {
   instance = registered.body;
 });
 
-s.after(async () => {
-  await browser?.close();
-  await panel?.stop();
-});
+s.after(() => closeBoth(browser, panel));
 
 s.after.each(async () => {
   await browser.page.unrouteAll();
