@@ -1,4 +1,4 @@
-// Issue 17: plugins packed with npm pack, installed through the API, enabled, called, disabled,
+// Integration (runs the real npm: pack and install). Issue 17: plugins packed with npm pack, installed through the API, enabled, called, disabled,
 // deleted; broken plugins never take the panel down.
 import { existsSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
