@@ -13,7 +13,7 @@ import { upgraded } from './websocket.ts';
 export interface AppOptions {
   /** Non-API reads: files of the web client and its entry document (the Node edge's `clientFiles`). */
   clientFiles?: ClientFiles;
-  /** Told of every answered request (the audit log); called after the answer is made, never awaited. */
+  /** Told of every answered request that can change state (not GET; WebSocket handshakes are) for the audit log; called after the answer is made, never awaited. */
   onResponse?: ResponseObserver;
   /** Told the route pattern, status and duration of every answer (metrics); nothing is measured without one. */
   observer?: RequestObserver;
@@ -65,7 +65,9 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     const state = context as RequestState;
     const answered = table.fetch(request, state) as Promise<Response>;
     if (request.method === 'HEAD') return answered.then(withoutBody);
-    return observe ? answered.then((response) => audited(observe, request as RoutedRequest, state, response)) : answered;
+    // reads (GET) change nothing, so they cost no extra promise or object per request
+    const changes = request.method !== 'GET' || state.upgrade !== undefined;
+    return observe && changes ? answered.then((response) => audited(observe, request as RoutedRequest, state, response)) : answered;
   }
 
   const handle = observer ? observed(answer, observer) : (request: Request, context: EdgeContext = {}) => answer(request, context);
