@@ -46,6 +46,16 @@ export class AgentCerts {
     return unique;
   }
 
+  /**
+   * The names of a grant made at `grantedAt` that still name a site made by then. A grant held
+   * elsewhere until later (an enrollment token) loses a site deleted meanwhile, even when a new
+   * site took its name.
+   */
+  sitesStillGranted(names: readonly string[], grantedAt: string): string[] {
+    const sites = this.deps.store.sites.value;
+    return names.filter((name) => sites.some((s) => s.name === name && s.createdAt <= grantedAt));
+  }
+
   /** The unrevoked record of a label. */
   current(label: string): AgentRecord | undefined {
     return this.deps.store.agents.value.find((a) => a.label === label && a.revokedAt === null);

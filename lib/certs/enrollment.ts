@@ -109,7 +109,7 @@ export class Enrollment {
     try {
       const signed = await this.deps.system.pki.signCsr(input.csr, `agent:${record.label}`);
       const expiresAt = certificateExpiry(signed.certPem);
-      await this.deps.agents.register({ label: record.label, serial: signed.serial, capabilities: record.capabilities, allowedSites: record.allowedSites, expiresAt });
+      await this.deps.agents.register({ label: record.label, serial: signed.serial, capabilities: record.capabilities, allowedSites: this.deps.agents.sitesStillGranted(record.allowedSites, record.createdAt), expiresAt });
       return { certificate: signed.certPem, caCertificate: await this.deps.system.pki.caCertificate(), label: record.label, serial: signed.serial, expiresAt };
     } catch (error) {
       // the agent did nothing wrong: give the token back so it can try again

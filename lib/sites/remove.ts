@@ -1,12 +1,24 @@
+import { restoreSiteGrants, withdrawSiteGrants, type SiteGrant } from '../certs/site-grants.ts';
 import { AppError } from '../errors.ts';
 import { NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { applyPortalRulesOrLog } from './access-rules.ts';
 import { findSite, putSiteVhost, siteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
 
+/** Agents lose the site's name before anything that cannot be undone; a failure after gives it back. */
+function withdrawGrants(ctx: SiteContext, name: string): Step {
+  let withdrawn: SiteGrant[] = [];
+  return {
+    failure: 'Agent access removal failed',
+    run: async () => void (withdrawn = await withdrawSiteGrants(ctx.store.agents, name)),
+    undo: () => restoreSiteGrants(ctx.store.agents, name, withdrawn),
+  };
+}
+
 /**
- * The spec's order: vhost (when one was written), directory with its files, record. The directory
- * cannot come back, so a failed save after it leaves a record without files, which a second DELETE
- * removes; the certificate stays, as for tunnels.
+ * The spec's order: vhost (when one was written), directory with its files, record; agents' grants
+ * of the name go before the directory. The directory cannot come back, so a failed save after it
+ * leaves a record without files, which a second DELETE removes; the certificate stays, as for
+ * tunnels.
  */
 export function deleteSite(ctx: SiteContext, id: string): Promise<void> {
   return ctx.locks.run(id, async () => {
@@ -21,14 +33,13 @@ export function deleteSite(ctx: SiteContext, id: string): Promise<void> {
     };
     await runStepsOrFail('Failed to delete site', [
       ...(site.certIssued ? [vhost] : []),
+      withdrawGrants(ctx, site.name),
       { failure: 'Directory removal failed', run: () => siteStorage.remove(id) },
       {
         failure: STATE_FAILED,
-        run: () =>
-          ctx.store.sites.update((list) => {
-            const index = list.findIndex((s) => s.id === id);
-            if (index >= 0) list.splice(index, 1);
-          }),
+        // withdrawn again in the same tick as the record goes: a grant given while the directory was
+        // being removed (the name still named a site then) cannot outlive it, and none can come after
+        run: async () => void (await Promise.all([ctx.store.sites.edit((sites) => sites.delete(id)), withdrawSiteGrants(ctx.store.agents, site.name)])),
       },
     ]);
     if (site.autheliaProtected) await applyPortalRulesOrLog(ctx, `deleting site ${site.name}`);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TestApp } from './app.ts';
 
-/** Site records with these names, straight into the store (for rules that only need a site to exist). */
+/** Site records with these names, straight into the store (for rules that only need a site to exist), made at the app clock's now. */
 export async function seedSites(t: TestApp, ...names: string[]): Promise<void> {
-  const createdAt = new Date().toISOString();
+  const createdAt = new Date(t.services.clock.now()).toISOString();
   await t.services.store.sites.update((sites) => {
     for (const name of names) {
       const id = randomUUID();

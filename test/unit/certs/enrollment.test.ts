@@ -74,6 +74,18 @@ s('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent 
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial: r.body.serial } })).status, 200);
 });
 
+s('a token naming a site deleted before redemption does not grant a later site of that name', async () => {
+  const docs = await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } });
+  assert.is(docs.status, 201, JSON.stringify(docs.body));
+  const { token } = await newToken({ allowedSites: ['blog', 'docs'] });
+  clock.advance(1000);
+  assert.is((await t.call('DELETE', `/api/sites/${docs.body.site.id}`)).status, 200);
+  assert.is((await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).status, 201);
+  const r = await enroll(token, makeCsr().csr);
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog']);
+});
+
 s('unknown, used and expired tokens get one generic 401', async () => {
   const { csr } = makeCsr();
   const unknown = await enroll('x'.repeat(43), csr);

@@ -1,0 +1,65 @@
+// Deleting a site takes its name out of every agent's allowedSites, so a later site of the same
+// name starts with no agent access; a delete that fails gives the grants back where they were.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent } from '../../helpers/app.ts';
+import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
+
+const s = suite<{ t: SiteTestApp }>('sites: agent grants on delete', {} as { t: SiteTestApp });
+s.before.each(async (ctx) => {
+  ctx.t = await siteApp();
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+const allowedSites = (t: SiteTestApp) => Object.fromEntries(t.services.store.agents.value.map((a) => [a.label, a.allowedSites]));
+
+s('a site made again under a deleted site\'s name is not visible to the agents granted the old one', async ({ t }) => {
+  const old = await managedSite(t, 'docs');
+  await managedSite(t, 'blog');
+  await addAgent(t, 'reader', ['sites:read'], ['docs', 'blog']);
+  await addAgent(t, 'other', ['sites:read'], ['blog']);
+  const listedBefore = await t.call('GET', '/api/certs/agent');
+  assert.equal(listedBefore.body.agents.map((a: { allowedSites: string[] }) => a.allowedSites), [['docs', 'blog'], ['blog']]);
+
+  assert.is((await t.call('DELETE', `/api/sites/${old.id}`)).status, 200);
+  assert.equal(allowedSites(t), { reader: ['blog'], other: ['blog'] });
+  const listedAfter = await t.call('GET', '/api/certs/agent');
+  assert.equal(listedAfter.body.agents.map((a: { allowedSites: string[] }) => a.allowedSites), [['blog'], ['blog']], 'the cached list is refreshed');
+
+  const again = await managedSite(t, 'docs');
+  const seen = await t.call('GET', '/api/sites', { as: { agent: 'reader' } });
+  assert.equal(seen.body.sites.map((x: { name: string }) => x.name), ['blog']);
+  const files = await t.call('GET', `/api/sites/${again.id}/files`, { as: { agent: 'reader' } });
+  assert.equal([files.status, files.body], [403, { error: 'You do not have access to this site' }]);
+});
+
+s('a grant given while the delete is underway does not outlive the site', async ({ t }) => {
+  const site = await managedSite(t, 'docs');
+  await addAgent(t, 'reader', ['sites:read'], []);
+  const storage = t.services.system.siteStorage;
+  const remove = storage.remove;
+  let granted: number | undefined;
+  storage.remove = async (id) => {
+    // the record still names the site here, so the name check lets the grant through
+    granted = (await t.call('PATCH', '/api/certs/agent/reader/allowed-sites', { body: { allowedSites: ['docs'] } })).status;
+    await remove(id);
+  };
+  assert.is((await t.call('DELETE', `/api/sites/${site.id}`)).status, 200);
+  assert.is(granted, 200);
+  assert.equal(allowedSites(t), { reader: [] });
+});
+
+s('a delete that fails after the grants were withdrawn gives them back in place', async ({ t }) => {
+  const site = await managedSite(t, 'docs');
+  await managedSite(t, 'blog');
+  await addAgent(t, 'reader', ['sites:read'], ['docs', 'blog']);
+  t.sandbox.failNext('siteStorage.remove', 'EBUSY');
+  const res = await t.call('DELETE', `/api/sites/${site.id}`);
+  assert.equal([res.status, res.body.error], [500, 'Failed to delete site']);
+  assert.equal(allowedSites(t), { reader: ['docs', 'blog'] });
+  assert.is((await t.call('GET', `/api/sites/${site.id}/files`, { as: { agent: 'reader' } })).status, 200);
+});
+
+s.run();
