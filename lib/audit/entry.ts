@@ -1,25 +1,26 @@
+import { z } from 'zod';
+
 /** Who did it: the caller's certificate, or the panel itself for background work. */
-export interface AuditActor {
-  role: 'admin' | 'agent' | 'anonymous' | 'system';
-  label: string | null;
-  serial: string | null;
-}
+export const AuditActor = z.object({ role: z.enum(['admin', 'agent', 'anonymous', 'system']), label: z.string().nullable(), serial: z.string().nullable() });
+export type AuditActor = z.infer<typeof AuditActor>;
 
 /**
- * One line of the audit log. A request gives method, route pattern and status; a domain event
- * (provisioning, registry change, plugin install) gives `event` and `outcome`. Never a body,
- * a raw URL or a secret: `target` is a record's id, redacted when the path names a token.
+ * One line of the audit log, and of the GET /api/audit answer. A request gives method, route
+ * pattern and status; a domain event (provisioning, registry change, plugin install) gives `event`
+ * and `outcome`. Never a body, a raw URL or a secret: `target` is a record's id, redacted when the
+ * path names a token.
  */
-export interface AuditEntry {
-  time: string;
-  actor: AuditActor;
-  method?: string;
-  route?: string;
-  event?: string;
-  target: string | null;
-  status?: number;
-  outcome?: string;
-}
+export const AuditEntry = z.object({
+  time: z.string(),
+  actor: AuditActor,
+  method: z.string().optional(),
+  route: z.string().optional(),
+  event: z.string().optional(),
+  target: z.string().nullable(),
+  status: z.number().optional(),
+  outcome: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export type AuditRecord = Omit<AuditEntry, 'time' | 'actor'> & { actor?: AuditActor };
 
