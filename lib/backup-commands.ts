@@ -3,7 +3,9 @@ import { rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { backupStream } from './backup/create-archive.ts';
+import { rebaseSiteRoots } from './backup/rebase-sites.ts';
 import { rerenderHost } from './backup/rerender.ts';
+import { sitesRootOf } from './backup/sections.ts';
 import { restoreBackup } from './backup/restore.ts';
 import { ConfigStore } from './config.ts';
 import { errorMessage } from './errors.ts';
@@ -40,11 +42,12 @@ export async function writeBackup(configFile: string, out: string): Promise<void
   }
 }
 
-/** Unpacks the archive, then starts the services once to render what the records describe. */
+/** Unpacks the archive, then starts the services once to point the site records at this box's sites root and render what the records describe. */
 export async function restore(configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
   const restored = await restoreBackup(configFile, archive);
   const services = await openRuntime(await ConfigStore.open(restored.configFile), { env, cwd });
   try {
+    await rebaseSiteRoots(services.store.sites, restored.sourceSitesRoot, sitesRootOf(restored.config));
     return await rerenderHost(services);
   } finally {
     await services.close();

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { extract } from 'tar';
 import { ConfigStore, type Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { sectionsOf } from './sections.ts';
+import { sectionsOf, sitesRootOf } from './sections.ts';
 import { verifyArchive } from './verify-archive.ts';
 
 /** Moves an unpacked section into place (owners and modes as unpacked); merges into a directory that exists. */
@@ -27,6 +27,8 @@ export interface RestoreResult {
   configFile: string;
   config: Config;
   sections: string[];
+  /** Where the backed-up box kept its site files: records naming paths under it are re-based. */
+  sourceSitesRoot: string;
 }
 
 /**
@@ -68,5 +70,5 @@ export async function restoreBackup(configFile: string, archive: string): Promis
   }
   if (target) await (await ConfigStore.open(configFile)).update(config);
   else await ConfigStore.create(configFile, config);
-  return { configFile, config, sections: wanted };
+  return { configFile, config, sections: wanted, sourceSitesRoot: sitesRootOf(backedUp) };
 }

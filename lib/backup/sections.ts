@@ -15,10 +15,15 @@ export interface Section {
   dir: string;
 }
 
-const inside = (dir: string, parent: string) => {
+export const inside = (dir: string, parent: string) => {
   const rel = relative(parent, dir);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
+
+/** Where this configuration keeps site files (`<root>/<site id>`): the sandbox keeps them in its data dir. */
+export function sitesRootOf(config: Config): string {
+  return config.system.driver === 'sandbox' ? sandboxPaths(config.dataDir).sites : config.system.sites.root;
+}
 
 /**
  * Where each section lives for this configuration: the state (with the audit log), the client CA
@@ -33,7 +38,7 @@ export function sectionsOf(config: Config): Section[] {
     { name: 'pki', dir: system.pki.dir },
     { name: 'portal', dir: system.authelia.dir },
     { name: 'tunnel-server', dir: system.chisel.dir },
-    { name: 'sites', dir: system.sites.root },
+    { name: 'sites', dir: sitesRootOf(config) },
     { name: 'letsencrypt', dir: system.acme.configDir },
     { name: 'ip-panel-cert', dir: system.nginx.selfSignedDir },
   ];

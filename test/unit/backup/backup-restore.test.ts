@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { restore, writeBackup } from '../../../lib/backup-commands.ts';
 import { ConfigStore } from '../../../lib/config.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { userApp, newUser, withCheapHashing } from '../users/support.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
@@ -87,11 +88,15 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
   assert.is(config.domain, 'example.test');
   assert.is(config.onboarding.status, 'COMPLETED');
 
+  // site records name the restored box's own sites root; file times come back as tar keeps them
+  // (whole seconds, directories at unpacking), so a listing is compared without them
+  const rebased = (body: unknown) => JSON.parse(JSON.stringify(body).replaceAll(source.services.store.dataDir, restored!.services.store.dataDir));
+  const timeless = (body: unknown) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'modifiedAt' ? undefined : value)));
   for (const path of [...LISTS, `/api/sites/${siteId}/files`]) {
     const before = await source.call('GET', path);
     const after = await restored.call('GET', path);
     assert.is(after.status, 200, path);
-    assert.equal(after.body, before.body, path);
+    assert.equal(timeless(after.body), timeless(rebased(before.body)), path);
   }
   const agentCall = await restored.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial } });
   assert.is(agentCall.status, 200, 'the certificate issued before the backup');
@@ -108,6 +113,31 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
     return Promise.all(files.map(async (f) => [f, await readFile(join(dir, f)).catch(() => 'dir').then(String)]));
   };
   assert.equal(await pkiFiles(restored), await pkiFiles(source), 'the CA, CRL and issued records are the backed-up ones');
+});
+
+s('restored into another sites root, a site is served and listed from there, not from the old path', async () => {
+  const { siteId } = await seed(source);
+  const archive = join(work, 'box.tar.gz');
+  await writeBackup(join(source.dir, 'config.json'), archive);
+  const sourceDir = source.services.system.siteStorage.dirOf(siteId);
+  const target = await targetConfig(3997);
+  assert.equal(await restore(target.file, archive, QUIET, work), []);
+  // the old box is gone: nothing may still point into it
+  await source.close();
+  await rm(source.dir, { recursive: true, force: true });
+  restored = withCheapHashing(await makeTestApp({ dir: target.dir }));
+
+  const targetDir = restored.services.system.siteStorage.dirOf(siteId);
+  assert.is.not(targetDir, sourceDir);
+  const [site] = (await restored.call('GET', '/api/sites')).body.sites;
+  assert.is(site.rootPath, targetDir);
+  const files = await restored.call('GET', `/api/sites/${siteId}/files`);
+  assert.is(files.status, 200, JSON.stringify(files.body));
+  assert.equal(files.body.files.map((f: { name: string }) => f.name), ['css', 'index.html']);
+  const vhostDir = sandboxPaths(restored.services.store.dataDir).sitesAvailable;
+  const vhost = (await Promise.all((await readdir(vhostDir)).filter((n) => n.includes('blog')).map((n) => readFile(join(vhostDir, n), 'utf8')))).join('');
+  assert.ok(vhost.includes(targetDir), 'the vhost serves the restored directory');
+  assert.not.ok(vhost.includes(sourceDir), 'and not the old one');
 });
 
 s('GET /api/backup streams the same archive layout (admin only)', async () => {
