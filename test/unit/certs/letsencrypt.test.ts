@@ -32,6 +32,16 @@ s('GET /api/certs lists every lineage: type, name, domains, expiry, days left; a
   assert.equal(r.body.adminCertificate, { authMode: 'p12', serial: null, expiresAt: null, rotation: null, bundlePending: false });
 });
 
+s('the list is the lineages on disk: a deleted site\'s or tunnel\'s certificate stays, as the deletes keep it', async () => {
+  const site = await t.call('POST', '/api/sites', { body: { name: 'blog', type: 'managed' } });
+  const tunnel = await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port: 8080 } });
+  assert.equal([site.status, tunnel.status], [201, 201]);
+  assert.is((await t.call('DELETE', `/api/sites/${site.body.site.id}`)).status, 200);
+  assert.is((await t.call('DELETE', `/api/tunnels/${tunnel.body.tunnel.id}`)).status, 200);
+  const r = await t.call('GET', '/api/certs');
+  assert.equal(r.body.certs.map((c: { name: string }) => c.name).sort(), ['app.example.test', 'auth.example.test', 'blog.example.test', 'panel.example.test']);
+});
+
 s('auto-renew-status is {active, nextRun, lastRun}', async () => {
   assert.equal((await t.call('GET', '/api/certs/auto-renew-status')).body, { active: false, nextRun: null, lastRun: null });
   await t.services.system.certs.setupAutoRenew();
