@@ -1,5 +1,5 @@
 import { restoreSiteGrants, withdrawSiteGrants, type SiteGrant } from '../certs/site-grants.ts';
-import { AppError } from '../errors.ts';
+import { AppError, errorMessage } from '../errors.ts';
 import { NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { applyPortalRulesOrLog } from './access-rules.ts';
 import { findSite, putSiteVhost, siteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
@@ -12,6 +12,21 @@ function withdrawGrants(ctx: SiteContext, name: string): Step {
     run: async () => void (withdrawn = await withdrawSiteGrants(ctx.store.agents, name)),
     undo: () => restoreSiteGrants(ctx.store.agents, name, withdrawn),
   };
+}
+
+/**
+ * The record goes, and the grants are withdrawn again in the same tick: one given while the
+ * directory was being removed (the name still named a site then) cannot outlive the site, and
+ * none can come after. Only the record's save decides the step: once it is on disk, a failure
+ * here must not let the undo give the grants back.
+ */
+async function removeRecord(ctx: SiteContext, id: string, name: string): Promise<void> {
+  const removed = ctx.store.sites.edit((sites) => sites.delete(id));
+  const late = withdrawSiteGrants(ctx.store.agents, name).catch((error: unknown) =>
+    ctx.log.warn(`withdrawing agents' grants of deleted site ${name} failed: ${errorMessage(error)}`),
+  );
+  await removed;
+  await late;
 }
 
 /**
@@ -35,12 +50,7 @@ export function deleteSite(ctx: SiteContext, id: string): Promise<void> {
       ...(site.certIssued ? [vhost] : []),
       withdrawGrants(ctx, site.name),
       { failure: 'Directory removal failed', run: () => siteStorage.remove(id) },
-      {
-        failure: STATE_FAILED,
-        // withdrawn again in the same tick as the record goes: a grant given while the directory was
-        // being removed (the name still named a site then) cannot outlive it, and none can come after
-        run: async () => void (await Promise.all([ctx.store.sites.edit((sites) => sites.delete(id)), withdrawSiteGrants(ctx.store.agents, site.name)])),
-      },
+      { failure: STATE_FAILED, run: () => removeRecord(ctx, id, site.name) },
     ]);
     if (site.autheliaProtected) await applyPortalRulesOrLog(ctx, `deleting site ${site.name}`);
   });

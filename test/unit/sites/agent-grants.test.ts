@@ -62,4 +62,25 @@ s('a delete that fails after the grants were withdrawn gives them back in place'
   assert.is((await t.call('GET', `/api/sites/${site.id}/files`, { as: { agent: 'reader' } })).status, 200);
 });
 
+s('a failed save of the record gives the grants back; a failed second withdrawal after it does not', async ({ t }) => {
+  const site = await managedSite(t, 'docs');
+  await addAgent(t, 'reader', ['sites:read'], ['docs']);
+  const { sites, agents } = t.services.store;
+  const saveRecord = sites.edit.bind(sites);
+  sites.edit = (() => Promise.reject(new Error('disk full'))) as typeof sites.edit;
+  const failed = await t.call('DELETE', `/api/sites/${site.id}`);
+  sites.edit = saveRecord;
+  assert.equal([failed.status, failed.body.details], [500, 'State persistence failed: disk full']);
+  assert.equal(allowedSites(t), { reader: ['docs'] });
+
+  const saveAgents = agents.edit.bind(agents);
+  let calls = 0;
+  agents.edit = ((change: Parameters<typeof agents.edit>[0]) => (++calls === 2 ? Promise.reject(new Error('disk full')) : saveAgents(change))) as typeof agents.edit;
+  const res = await t.call('DELETE', `/api/sites/${site.id}`);
+  agents.edit = saveAgents;
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(calls, 2);
+  assert.equal(allowedSites(t), { reader: [] }, 'the record is gone, so the grants stay withdrawn');
+});
+
 s.run();
