@@ -14,6 +14,9 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, details?: unknown) => new AppError(400, message, details);
 
+/** A JSON body past its limit, whoever reads it (the fetch core or an edge). */
+export const bodyTooLarge = () => new AppError(413, 'Request body too large');
+
 /** The message of a thrown value, for logs and `details` strings. */
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

@@ -12,6 +12,8 @@ export interface AuditLogOptions {
   rotateBytes?: number;
   /** Rotated files kept besides the current one; older ones are removed. */
   keep?: number;
+  /** Entries wait this long for others to share their synchronized write (20 ms). */
+  commitWindowMs?: number;
   /** `memory`: nothing on disk (the testing kit's in-memory store); the entries stay in memory. */
   persistence?: 'disk' | 'memory';
 }
@@ -26,6 +28,10 @@ export interface AuditQuery {
 
 const DEFAULT_ROTATE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP = 5;
+// Nobody waits on an audit write (the answer has gone), so entries can gather for a while: at 2,000
+// requests/s one synchronized write per 40 entries instead of per one or two, each write costing
+// about 170 µs of CPU here. A crash of the process loses nothing written; a power cut, at most this.
+const DEFAULT_COMMIT_WINDOW_MS = 20;
 /** A log kept in memory (the testing kit) holds the newest this many. */
 const MEMORY_ENTRIES = 10_000;
 
@@ -45,7 +51,7 @@ export class AuditLog implements AuditSink {
   #writing: Promise<void> | null = null;
 
   constructor(options: AuditLogOptions) {
-    this.#options = { rotateBytes: DEFAULT_ROTATE_BYTES, keep: DEFAULT_KEEP, ...options };
+    this.#options = { rotateBytes: DEFAULT_ROTATE_BYTES, keep: DEFAULT_KEEP, commitWindowMs: DEFAULT_COMMIT_WINDOW_MS, ...options };
     this.#snapshot = join(options.dir, 'audit.json');
     this.#writer = options.persistence === 'memory' ? null : this.#open();
   }
@@ -108,6 +114,7 @@ export class AuditLog implements AuditSink {
     const writer = await this.#writer!;
     try {
       while (this.#queued.length > 0) {
+        await new Promise((resolve) => setTimeout(resolve, this.#options.commitWindowMs));
         const batch = this.#queued;
         this.#queued = [];
         const written = await writer.append(`${batch.join('\n')}\n`).then(() => true, () => false);

@@ -65,7 +65,17 @@ export function attributesOf(dn: string): DnAttribute[] | null {
   return finish() ? attributes : null;
 }
 
+// The same few certificates call again and again: parse each DN once. Bounded, since the header is
+// the client's (through the proxy) and a flood of distinct DNs must not grow the process.
+const COMMON_NAMES_KEPT = 512;
+const commonNames = new Map<string, string | null>();
+
 /** The first common name of the DN, or null when it has none or is malformed. */
 export function commonNameOf(dn: string): string | null {
-  return attributesOf(dn)?.find((attribute) => attribute.type === 'CN')?.value ?? null;
+  const known = commonNames.get(dn);
+  if (known !== undefined) return known;
+  const commonName = attributesOf(dn)?.find((attribute) => attribute.type === 'CN')?.value ?? null;
+  if (commonNames.size >= COMMON_NAMES_KEPT) commonNames.clear();
+  commonNames.set(dn, commonName);
+  return commonName;
 }

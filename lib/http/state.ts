@@ -14,6 +14,8 @@ export interface EdgeContext {
   upgrade?: PendingUpgrade;
   /** Streams a multipart body from the raw request (Node edge); `request.formData()` otherwise. */
   readMultipart?(limits: MultipartLimits): Promise<ParsedMultipart>;
+  /** The body as text straight from the edge's own stream, refused past `limit` (413); `request.body` otherwise. */
+  readText?(limit: number): Promise<string>;
 }
 
 /** What the middleware chain learns about one request, handed from step to step. */

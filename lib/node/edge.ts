@@ -9,6 +9,7 @@ import type { MultipartLimits, ParsedMultipart } from '../http/multipart.ts';
 import { useResponseClass } from '../http/responses.ts';
 import type { EdgeContext } from '../http/state.ts';
 import { upgraded, type PendingUpgrade } from '../http/websocket.ts';
+import { readBodyText } from './body-text.ts';
 import { streamMultipart } from './multipart.ts';
 import { endSocketWith, endSocketWithError, writeJsonError } from './raw-answer.ts';
 import { APP_HOST, originTarget } from './request-target.ts';
@@ -27,6 +28,10 @@ class NodeRequestContext implements EdgeContext {
 
   readMultipart(limits: MultipartLimits): Promise<ParsedMultipart> {
     return streamMultipart(this.message, limits);
+  }
+
+  readText(limit: number): Promise<string> {
+    return readBodyText(this.message, limit);
   }
 }
 

@@ -19,7 +19,7 @@ import {
 const MAX_FIELDS_BYTES = 1024 * 1024;
 
 /** What node and formidable raise when the client goes away mid-body, as the error boundary knows it. */
-function clientGone(): Error {
+export function clientGone(): Error {
   return Object.assign(new Error('upload aborted by the client'), { code: 'ECONNRESET' });
 }
 

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { summarizeZodIssues } from '../../state/zod-issues.ts';
-import { AppError, validationFailed } from '../../errors.ts';
+import { AppError, bodyTooLarge, validationFailed } from '../../errors.ts';
 import { isMultipartSpec, readMultipartFromRequest, type MultipartSpec } from '../multipart.ts';
 import type { AnyRoute } from '../route.ts';
 import type { Middleware, RequestState, RoutedRequest } from '../state.ts';
@@ -16,8 +16,9 @@ function check<T>(schema: ZodType<T> | undefined, input: unknown): T {
 }
 
 /** The body as text, refused as soon as it passes the limit (a chunked body declares no length). */
-async function readBoundedText(request: RoutedRequest, limit: number): Promise<string> {
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw new AppError(413, 'Request body too large');
+async function readBoundedText(request: RoutedRequest, state: RequestState, limit: number): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge();
+  if (state.readText) return state.readText(limit);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -28,7 +29,7 @@ async function readBoundedText(request: RoutedRequest, limit: number): Promise<s
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new AppError(413, 'Request body too large');
+      throw bodyTooLarge();
     }
     chunks.push(value);
   }
@@ -36,8 +37,8 @@ async function readBoundedText(request: RoutedRequest, limit: number): Promise<s
   return chunks.map((chunk, at) => decoder.decode(chunk, { stream: at < chunks.length - 1 })).join('');
 }
 
-async function readJsonBody(request: RoutedRequest): Promise<unknown> {
-  const text = await readBoundedText(request, MAX_JSON_BODY_BYTES);
+async function readJsonBody(request: RoutedRequest, state: RequestState): Promise<unknown> {
+  const text = await readBoundedText(request, state, MAX_JSON_BODY_BYTES);
   if (text.trim() === '') return {};
   const type = request.headers.get('content-type');
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -65,7 +66,7 @@ export function validate(route: AnyRoute): Middleware | undefined {
     state.params = check(route.params, { ...request.params });
     state.query = check(route.query, { ...request.query });
     if (isMultipartSpec(bodySpec)) state.body = await readMultipartBody(request, state, bodySpec);
-    else if (bodySpec) state.body = check(bodySpec, await readJsonBody(request));
+    else if (bodySpec) state.body = check(bodySpec, await readJsonBody(request, state));
     return undefined;
   };
 }

@@ -1,6 +1,6 @@
 // The audit log: state-changing requests by route pattern with the caller's identity and outcome,
 // registry events from the collections, newest-first reads with filters, and no secret ever on disk.
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,7 +8,6 @@ import { AuditLog } from '../../../lib/audit/audit-log.ts';
 import { certificateHeaders } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { userApp, newUser, type UserTestApp } from '../users/support.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 
 const s = suite('audit log');
@@ -119,6 +118,25 @@ s('entries survive a restart; files rotate by size and only `keep` rotated files
     const entries = await log.read({ limit: 1000 });
     assert.is(entries[0]!.target, 't39');
     assert.ok(entries.length < 40 && entries.length >= 2, `older files were removed (${entries.length} left)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+});
+
+s('entries recorded within the commit window share one synchronized write; flush waits for them', async () => {
+  const scratch = await mkdtemp(join(tmpdir(), 'audit-'));
+  try {
+    const log = new AuditLog({ dir: scratch, clock: new ManualClock(0), commitWindowMs: 150 });
+    for (let i = 0; i < 30; i++) log.record({ event: 'test', target: `w${i}` });
+    await new Promise((r) => setTimeout(r, 50));
+    const early = await readdir(scratch);
+    const onDiskEarly = early.length ? await readFile(join(scratch, early[0]!), 'utf8') : '';
+    assert.is(onDiskEarly, '', 'nothing written before the window closed');
+    await log.flush();
+    const entries = await log.read({ limit: 100 });
+    assert.is(entries.length, 30);
+    assert.is(entries[0]!.target, 'w29');
+    await log.close();
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

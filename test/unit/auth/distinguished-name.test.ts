@@ -89,4 +89,12 @@ s('what OpenSSL prints with RFC 2253 flags (as nginx builds $ssl_client_s_dn) re
   }
 });
 
+s('remembered common names stay right past the cache bound, malformed DNs stay refused', () => {
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 1500; i++) assert.is(commonNameOf(`CN=agent:n${i},O=Relay`), `agent:n${i}`);
+    assert.is(commonNameOf('CN=agent:x\\'), null);
+    assert.is(commonNameOf('O=no-common-name'), null);
+  }
+});
+
 s.run();
