@@ -3,7 +3,7 @@
 // <helper> apply` with a JSON request, refuses a bad request without writing anything and turns a
 // good one into a vhost nginx serves.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import type { SystemConfig } from '../../../lib/system/config.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { asPanelUser, install, startInstalledBox, type InstalledBox } from './installed-box.ts';
+import { asPanelUser, install, relay, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
 let system: SystemConfig;
@@ -145,6 +145,44 @@ s('a vhost nginx refuses is rolled back by the helper, with nginx\'s words', () 
     assert.is(r.status, 1);
     assert.match(r.stderr, /^nginx configuration test failed: .*nocert\.example\.test/m);
     assert.equal(await vhostFiles(), before);
+  }),
+);
+
+s('doctor names a vhost boundary that is open; upgrade from a release before the helper closes it and points the panel at the helper', () =>
+  withTimeout('upgrade to the helper', 90_000, async () => {
+    const server = join(box.releaseDir, 'server.mjs');
+    const uid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).uid;
+    const gid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).gid;
+    const ipVhost = join(system.nginx.sitesAvailable, 'relay-ip-panel.conf');
+    const configFile = join(box.prefix, 'etc/relay-panel/config.json');
+    // the layout of a box installed before the helper: group-writable directories, the panel's vhost files and configuration
+    await chown(system.nginx.sitesAvailable, 0, gid);
+    await chmod(system.nginx.sitesAvailable, 0o2775);
+    await chown(ipVhost, uid, gid);
+    const config = JSON.parse(await readFile(configFile, 'utf8'));
+    config.system.nginx.vhostHelper = null;
+    await writeFile(configFile, JSON.stringify(config));
+
+    const before = (await relay(box, server, ['doctor'])).events.filter((e) => e.step === 'vhosts');
+    assert.is(before.length, 1);
+    assert.is(before[0]!.status, 'failed');
+    assert.match(String(before[0]!.message), `vhost directory ${system.nginx.sitesAvailable} is writable by someone other than root`);
+    assert.match(String(before[0]!.message), `vhost ${ipVhost} is writable by someone other than root`);
+
+    const next = join(box.dir, 'release-helper');
+    await cp(box.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${box.version}-helper\n`);
+    const run = await relay(box, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    assert.is(step(run, 'privileges')!.status, 'changed');
+    const st = await stat(system.nginx.sitesAvailable);
+    assert.equal([st.uid, st.gid, st.mode & 0o7777], [0, 0, 0o755]);
+    assert.is((await stat(ipVhost)).uid, 0);
+    const migrated = await stat(configFile);
+    assert.equal([migrated.uid, migrated.mode & 0o777], [uid, 0o600]);
+    assert.is(JSON.parse(await readFile(configFile, 'utf8')).system.nginx.vhostHelper, launcher());
+    const after = (await relay(box, join(next, 'server.mjs'), ['doctor'])).events.find((e) => e.step === 'vhosts')!;
+    assert.is(after.status, 'done', String(after.message));
   }),
 );
 
