@@ -50,5 +50,5 @@ export function parseVhostRequest(text: string, sitesRoot: string): VhostChange[
     const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
     throw new SystemError(`Invalid vhost request: ${at}${issue.message}`);
   }
-  return parsed.data.changes as VhostChange[];
+  return parsed.data.changes;
 }
