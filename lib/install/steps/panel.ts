@@ -1,12 +1,12 @@
 // Install steps that set up the panel itself: configuration, certificates, the IP vhost, its
 // privileges, units, start and health.
 import { randomBytes } from 'node:crypto';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigStore } from '../../config.ts';
 import { writeSecretFile } from '../../system/atomic-write.ts';
 import { AuthfileStore } from '../../system/common/authfile.ts';
-import { pathExists } from '../../system/common/fs.ts';
+import { notRootOnly, pathExists } from '../../system/common/fs.ts';
 import { createPortalFiles } from '../../system/common/portal-files.ts';
 import { createHostSystem } from '../../system/host/index.ts';
 import { installPinned } from '../../system/host/install.ts';
@@ -109,6 +109,12 @@ async function vhostHelper(inst: Installation): Promise<boolean> {
   const { layout: l } = inst;
   const helper = inst.system.nginx.vhostHelper;
   if (!helper) return false;
+  // the helper runs this node as root: whoever could replace it would be root
+  const node = await realpath(inst.options.node);
+  for (const path of [node, dirname(node)]) {
+    const problem = await notRootOnly(path);
+    if (problem) throw new InstallError(`node cannot run the root vhost helper: ${problem}`, 'install Node.js 20+ as root (README "Production"), then run install with it');
+  }
   let changed = await ensureDir(dirname(helper), 0o755, ROOT);
   changed = (await writeIfChanged(helper, renderHelperLauncher(inst.options.node, join(l.current, 'server.mjs'), l.helperConfig), 0o755)) || changed;
   changed = (await writeIfChanged(l.helperConfig, `${JSON.stringify(inst.system, null, 2)}\n`, 0o644)) || changed;

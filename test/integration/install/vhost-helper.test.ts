@@ -166,8 +166,8 @@ s('doctor names a vhost boundary that is open; upgrade from a release before the
     const before = (await relay(box, server, ['doctor'])).events.filter((e) => e.step === 'vhosts');
     assert.is(before.length, 1);
     assert.is(before[0]!.status, 'failed');
-    assert.match(String(before[0]!.message), `vhost directory ${system.nginx.sitesAvailable} is writable by someone other than root`);
-    assert.match(String(before[0]!.message), `vhost ${ipVhost} is writable by someone other than root`);
+    assert.match(String(before[0]!.message), `${system.nginx.sitesAvailable} is writable by someone other than root`);
+    assert.match(String(before[0]!.message), `${ipVhost} is writable by someone other than root`);
 
     const next = join(box.dir, 'release-helper');
     await cp(box.releaseDir, next, { recursive: true });
