@@ -1,9 +1,9 @@
 // Install steps about the host: checks, packages, the panel's user and directories, hardening.
-import { chmod, chown, lstat, readdir, readFile } from 'node:fs/promises';
+import { chmod, chown, lstat, readFile } from 'node:fs/promises';
 import { arch } from 'node:os';
 import { join } from 'node:path';
 import { pathExists } from '../../system/common/fs.ts';
-import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
+import { chownTree, ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -76,7 +76,7 @@ export async function lockVhostDirs(inst: Installation): Promise<boolean> {
   let changed = false;
   for (const dir of panelDirectories(inst).vhosts) changed = (await ensureDir(dir, 0o755, ROOT)) || changed;
   const available = inst.system.nginx.sitesAvailable;
-  for (const name of (await readdir(available)).filter((n) => /^relay-.*\.conf$/.test(n))) {
+  for (const name of await relayVhostFiles(available)) {
     const st = await lstat(join(available, name));
     if (st.isFile() && (st.uid !== 0 || st.gid !== 0 || (st.mode & 0o7777) !== 0o644)) {
       await chown(join(available, name), 0, 0);

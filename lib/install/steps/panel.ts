@@ -101,7 +101,7 @@ export async function privileges(inst: Installation): Promise<Outcome> {
       }
     }
   }
-  return { status: changed ? 'changed' : 'done', message: `${privilegedCommands(inst.system).length} command lines granted in ${l.sudoersFile}; vhosts written by ${l.helperLauncher}` };
+  return { status: changed ? 'changed' : 'done', message: `${privilegedCommands(inst.system).length} command lines granted in ${l.sudoersFile}${inst.system.nginx.vhostHelper ? `; vhosts written by ${inst.system.nginx.vhostHelper}` : ''}` };
 }
 
 /** The root helper: its launcher, its configuration (the installer's system section), the panel's way to it; the vhost directories root's. */

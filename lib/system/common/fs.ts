@@ -10,8 +10,8 @@ export async function pathExists(path: string): Promise<boolean> {
 }
 
 /**
- * Why only root may not be the one able to change this path (missing, a link, owned by another
- * user, group- or world-writable), or null: what root runs or reads as instructions must be root's.
+ * Why someone other than root could change this path (missing, a link, another owner, group- or
+ * world-writable), or null when only root can: what root runs or obeys must be root's alone.
  */
 export async function notRootOnly(path: string): Promise<string | null> {
   const st = await lstat(path).catch(() => null);
