@@ -2,7 +2,7 @@
 // (/opt/relay-panel/bin/relay-panel-vhosts, the one vhost line in the panel's sudo rules) with the
 // request on stdin. Exit 0 when applied; 1 with one line on stderr when refused or failed; 2 on usage.
 import { parseArgs } from 'node:util';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { PublicLocations } from '../system/types.ts';
 import { MAX_VHOST_REQUEST_BYTES } from '../system/nginx/vhost-request.ts';
 import { SystemError } from '../system/types.ts';
@@ -23,14 +23,14 @@ async function readRequest(input: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function runVhostHelper(argv: string[], input: Readable, publicLocations: PublicLocations): Promise<number> {
+export async function runVhostHelper(argv: string[], input: Readable, publicLocations: PublicLocations, errors: Pick<Writable, 'write'> = process.stderr): Promise<number> {
   let file: string;
   try {
     const { values, positionals } = parseArgs({ args: argv, options: { 'helper-config': { type: 'string' } }, allowPositionals: true, strict: true });
     if (!values['helper-config'] || positionals.length !== 1 || positionals[0] !== 'apply') throw new Error('one action: apply');
     file = values['helper-config'];
   } catch (e) {
-    process.stderr.write(`relay-panel vhosts: ${(e as Error).message}\n${VHOST_HELPER_USAGE}\n`);
+    errors.write(`relay-panel vhosts: ${(e as Error).message}\n${VHOST_HELPER_USAGE}\n`);
     return 2;
   }
   try {
@@ -38,7 +38,7 @@ export async function runVhostHelper(argv: string[], input: Readable, publicLoca
     return 0;
   } catch (e) {
     // one line: the panel shows the last one as the reason
-    process.stderr.write(`${String((e as Error).message ?? e).replace(/\s*\n\s*/g, '; ')}\n`);
+    errors.write(`${String((e as Error).message ?? e).replace(/\s*\n\s*/g, '; ')}\n`);
     return 1;
   }
 }

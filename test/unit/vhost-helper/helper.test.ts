@@ -85,15 +85,24 @@ s('the command: usage errors exit 2; a request is read from stdin; refusals exit
   await writeFile(file, JSON.stringify(config));
   const input = (text: string) => Readable.from([Buffer.from(text)]);
   const none = { exact: [], prefix: [] };
-  assert.is(await runVhostHelper(['--helper-config', file, 'write'], input(''), none), 2);
-  assert.is(await runVhostHelper(['apply'], input(''), none), 2);
-  assert.is(await runVhostHelper(['--helper-config', file, 'apply'], input(request({ op: 'remove', name: '../x' })), none), 1);
-  assert.is(await runVhostHelper(['--helper-config', file, 'apply'], input(request({ op: 'put', spec: { kind: 'app', fqdn: 'a.example.com', port: 8080 }, enabled: false })), none), 0);
+  let said = '';
+  const run = (argv: string[], text: string) => {
+    said = '';
+    return runVhostHelper(argv, input(text), none, { write: (chunk: string) => Boolean((said += chunk)) });
+  };
+  assert.is(await run(['--helper-config', file, 'write'], ''), 2);
+  assert.match(said, 'relay-panel vhosts: one action: apply');
+  assert.is(await run(['apply'], ''), 2);
+  assert.is(await run(['--helper-config', file, 'apply'], request({ op: 'remove', name: '../x' })), 1);
+  assert.is(said, 'Invalid vhost request: changes.0.name: must be a relay-panel vhost file name\n');
+  assert.is(await run(['--helper-config', file, 'apply'], request({ op: 'put', spec: { kind: 'app', fqdn: 'a.example.com', port: 8080 }, enabled: false })), 0);
+  assert.is(said, '');
   assert.ok((await readFile(join(config.nginx.sitesAvailable, 'relay-app-a.example.com.conf'), 'utf8')).includes('proxy_pass http://127.0.0.1:8080;'));
   if (process.geteuid?.() === 0) {
     // as root, a configuration others may write is refused: it steers what root writes
     await chmod(file, 0o666);
-    assert.is(await runVhostHelper(['--helper-config', file, 'apply'], input(request({ op: 'remove', name: 'relay-app-a.example.com.conf' })), none), 1);
+    assert.is(await run(['--helper-config', file, 'apply'], request({ op: 'remove', name: 'relay-app-a.example.com.conf' })), 1);
+    assert.match(said, `vhost helper configuration refused: ${file} is writable by someone other than root`);
     assert.ok(await lstat(join(config.nginx.sitesAvailable, 'relay-app-a.example.com.conf')));
   }
 });
