@@ -4,11 +4,14 @@ import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
+import { runVhostHelper, VHOST_HELPER_COMMAND } from './vhost-helper/main.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
-// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts).
+// (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
+// or the root vhost helper (`vhosts`: lib/vhost-helper).
 const [command, ...rest] = process.argv.slice(2);
 if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
+if (command === VHOST_HELPER_COMMAND) process.exit(await runVhostHelper(rest, process.stdin, publicLocations(routes)));
 if (isBackupCommand(command)) process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
 if (command === 'help' || command === '--help' || command === '-h') {
   console.log(`${USAGE}\n${BACKUP_USAGE}`);

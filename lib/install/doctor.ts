@@ -10,6 +10,7 @@ import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
+import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import type { Reporter } from './report.ts';
 
 export interface Finding {
@@ -61,6 +62,12 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     // a configuration that tests fine can still fail to load (a port taken): reload and watch the error log
     const reload = await createHostSystem(s, { dataDir: config.dataDir }).proxy.reload().then(() => null, (e: Error) => e.message);
     add('nginx', reload === null, reload ?? 'reload succeeds', `systemctl status ${s.units.proxy}; the lines above come from ${s.nginx.errorLog}`);
+  }
+
+  if (s.nginx.vhostHelper) {
+    const boundary = await vhostBoundaryProblems(inst, s.nginx.vhostHelper);
+    add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
+      'relay-panel install puts owners, modes and the helper back');
   }
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);

@@ -51,3 +51,8 @@ export async function pointLink(link: string, target: string): Promise<boolean> 
   await rename(temp, link);
   return true;
 }
+
+/** The panel's vhost files in a directory (`relay-*.conf`); none when it does not exist. */
+export async function relayVhostFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).filter((n) => /^relay-.*\.conf$/.test(n));
+}

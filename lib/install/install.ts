@@ -18,8 +18,9 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     ['release', () => release(inst)],
     ['config', () => config(inst, state)],
     ['certificates', () => certificates(inst, state)],
-    ['ip-vhost', () => ipVhost(inst, state.owner!)],
+    // the IP vhost is written by the root helper, which this step installs
     ['privileges', () => privileges(inst)],
+    ['ip-vhost', () => ipVhost(inst, state.owner!)],
     ['units', () => units(inst, state)],
     ['harden', () => harden(inst)],
     ['start', () => start(inst, state)],

@@ -61,13 +61,17 @@ export function openInstallation(
   const defaults: SystemConfigInput = {
     driver: 'host',
     pki: { dir: join(l0.configDir, 'pki') },
-    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help') },
+    // a panel running as root writes its vhosts itself; any other goes through the root helper
+    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help'), vhostHelper: options.user === 'root' ? null : l0.helperLauncher },
     systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
   };
   const system = systemConfig(deepMerge(defaults, options.system));
   const l = layout(options.prefix, system.systemd.unitDir);
   const panelSystem = options.user === 'root'
     ? system
-    : systemConfig(deepMerge(system, { binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') } }));
+    : systemConfig(deepMerge(system, {
+      binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') },
+      nginx: { vhostHelper: system.nginx.vhostHelper && join(l.wrapperDir, 'vhosts') },
+    }));
   return { options, layout: l, system, panelSystem, run: runner, tools, publicLocations };
 }

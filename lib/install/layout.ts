@@ -10,6 +10,9 @@ export interface Layout {
   current: string;
   /** root-owned launchers that run the whitelisted command lines through sudo */
   wrapperDir: string;
+  /** the root vhost helper's launcher (`<helper> apply` is granted) and its root-owned configuration */
+  helperLauncher: string;
+  helperConfig: string;
   /** the panel's own: configuration, client CA, IP-panel certificate */
   configDir: string;
   configFile: string;
@@ -32,6 +35,8 @@ export function layout(prefix: string, unitDir?: string): Layout {
     releasesDir: join(appDir, 'releases'),
     current: join(appDir, 'current'),
     wrapperDir: join(appDir, 'sudo'),
+    helperLauncher: join(appDir, 'bin', 'relay-panel-vhosts'),
+    helperConfig: join(appDir, 'vhost-helper.json'),
     configDir,
     configFile: join(configDir, 'config.json'),
     dataDir: at('var/lib/relay-panel'),

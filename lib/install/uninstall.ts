@@ -1,15 +1,15 @@
 // `relay-panel uninstall`: units, vhosts, sudo rules, the release and the user go; the configuration
 // and data stay (a later install picks them up) unless --purge.
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
-import { ensureDir } from './files.ts';
+import { ensureDir, relayVhostFiles } from './files.ts';
 import { panelDirectories } from './steps/host.ts';
 import type { Installation } from './installation.ts';
 import type { Reporter } from './report.ts';
 
 async function removeRelayVhosts(dir: string): Promise<string[]> {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^relay-.*\.conf$/.test(n));
+  const names = await relayVhostFiles(dir);
   for (const name of names) await rm(join(dir, name), { force: true });
   return names;
 }

@@ -62,6 +62,11 @@ const Nginx = z
     reloadWith: z.enum(['signal', 'systemctl']).default('signal'),
     /** how long to watch the error log for [emerg] after a reload */
     reloadCheckMs: z.number().int().min(0).default(400),
+    /**
+     * the root helper that writes vhosts from a structured request (`<helper> apply`, JSON on
+     * stdin): installed boxes, where the panel may not write them; null: the adapter writes them
+     */
+    vhostHelper: absolutePath.nullable().default(null),
   })
   .strict();
 

@@ -11,6 +11,8 @@ export interface ExecOptions {
   env?: NodeJS.ProcessEnv;
   /** exit statuses that are answers, not failures (`systemctl is-active` exits 3 for inactive) */
   okExitCodes?: number[];
+  /** written to the program's stdin (a structured request), which is closed after it */
+  input?: string;
 }
 
 export interface ExecResult {
@@ -115,6 +117,6 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
         reject(new SystemError(detail ? `${message}: ${detail}` : message, program, stderr, code, stdout.toString('utf8')));
       },
     );
-    child.stdin?.end();
+    child.stdin?.end(opts.input);
   });
 }

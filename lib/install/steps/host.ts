@@ -1,8 +1,9 @@
 // Install steps about the host: checks, packages, the panel's user and directories, hardening.
-import { readFile } from 'node:fs/promises';
+import { chmod, chown, lstat, readFile } from 'node:fs/promises';
 import { arch } from 'node:os';
+import { join } from 'node:path';
 import { pathExists } from '../../system/common/fs.ts';
-import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
+import { chownTree, ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -52,15 +53,38 @@ export async function user(inst: Installation, state: InstallState): Promise<Out
   return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid})` };
 }
 
-/** Directories the panel writes: its own, and the host's where it puts vhosts, ACME files, portal files. */
-export function panelDirectories(inst: Installation): { own: string[]; shared: string[] } {
+/**
+ * Directories the panel writes: its own, and the host's where it puts ACME files; and the vhost
+ * directories, root's alone (the root helper writes them; nginx's master runs as root).
+ */
+export function panelDirectories(inst: Installation): { own: string[]; shared: string[]; vhosts: string[] } {
   const s = inst.system;
   return {
     own: [s.pki.dir, s.nginx.selfSignedDir, s.nginx.helpDir, s.chisel.dir, s.authelia.dir, s.acme.configDir, s.acme.workDir,
       s.acme.logsDir, s.sites.root],
-    // Debian's own directories stay root's; the panel's group may add files
-    shared: [s.nginx.sitesAvailable, s.nginx.sitesEnabled, s.acme.webroot],
+    // Debian's own directory stays root's; the panel's group may add files
+    shared: [s.acme.webroot],
+    vhosts: [s.nginx.sitesAvailable, s.nginx.sitesEnabled],
   };
+}
+
+/**
+ * The vhost directories and our vhosts in them made root's (a box installed before the helper had
+ * them group-writable and the panel's): true when something changed.
+ */
+export async function lockVhostDirs(inst: Installation): Promise<boolean> {
+  let changed = false;
+  for (const dir of panelDirectories(inst).vhosts) changed = (await ensureDir(dir, 0o755, ROOT)) || changed;
+  const available = inst.system.nginx.sitesAvailable;
+  for (const name of await relayVhostFiles(available)) {
+    const st = await lstat(join(available, name));
+    if (st.isFile() && (st.uid !== 0 || st.gid !== 0 || (st.mode & 0o7777) !== 0o644)) {
+      await chown(join(available, name), 0, 0);
+      await chmod(join(available, name), 0o644);
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 export async function directories(inst: Installation, owner: Owner): Promise<Outcome> {
@@ -74,9 +98,10 @@ export async function directories(inst: Installation, owner: Owner): Promise<Out
   const dirs = panelDirectories(inst);
   for (const dir of dirs.own) note(await ensureDir(dir, dir === inst.system.pki.dir ? 0o700 : 0o755, owner));
   for (const dir of dirs.shared) note(await ensureDir(dir, 0o2775, { uid: 0, gid: owner.gid }));
+  note(await lockVhostDirs(inst));
   // a reinstall after `uninstall` (which removes the user) gets the kept files back under the new uid
   for (const dir of [l.configDir, l.dataDir, ...dirs.own]) await chownTree(dir, owner);
-  return { status: changed ? 'changed' : 'done', message: `${l.configDir}, ${l.dataDir}, ${dirs.own.length + dirs.shared.length} host directories` };
+  return { status: changed ? 'changed' : 'done', message: `${l.configDir}, ${l.dataDir}, ${dirs.own.length + dirs.shared.length + dirs.vhosts.length} host directories` };
 }
 
 export async function harden(inst: Installation): Promise<Outcome> {

@@ -1,4 +1,4 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 
 export async function pathExists(path: string): Promise<boolean> {
   try {
@@ -7,6 +7,18 @@ export async function pathExists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why someone other than root could change this path (missing, a link, another owner, group- or
+ * world-writable), or null when only root can: what root runs or obeys must be root's alone.
+ */
+export async function notRootOnly(path: string): Promise<string | null> {
+  const st = await lstat(path).catch(() => null);
+  if (!st) return `${path} is missing`;
+  if (st.isSymbolicLink()) return `${path} is a symbolic link`;
+  if (st.uid !== 0 || (st.mode & 0o022) !== 0) return `${path} is writable by someone other than root`;
+  return null;
 }
 
 /** The file's text, or null when it does not exist; any other error is thrown. */

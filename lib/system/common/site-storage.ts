@@ -1,5 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { assertAbsolutePath } from '../names.ts';
 import { SystemError, type SiteStorageAdapter } from '../types.ts';
 
@@ -8,6 +8,11 @@ const SITE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 function assertSiteId(id: string): string {
   if (!SITE_ID.test(id)) throw new SystemError(`Invalid site id '${id}'`);
   return id;
+}
+
+/** Whether a path is the directory of a site under `root` (what a site vhost may serve). */
+export function isSiteDir(path: string, root: string): boolean {
+  return dirname(path) === root && SITE_ID.test(basename(path));
 }
 
 /**

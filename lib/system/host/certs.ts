@@ -44,15 +44,17 @@ export function renewArgs(config: SystemConfig, fqdn: string): string[] {
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 
+/** Where certbot keeps a name's current certificate (the `live` lineage). */
+export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
+  const live = join(config.acme.configDir, 'live', assertFqdn(fqdn));
+  return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
+}
+
 export function createHostCerts(config: SystemConfig, now: () => number): CertsAdapter {
   const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
   const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
 
-  const paths = (fqdn: string): CertPaths => {
-    assertFqdn(fqdn);
-    const live = join(config.acme.configDir, 'live', fqdn);
-    return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
-  };
+  const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
 
   return {

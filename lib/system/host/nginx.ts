@@ -1,11 +1,14 @@
 // Host proxy: vhosts in sites-available/-enabled, `nginx -t`, reload, and a look at the error log
 // after the reload, because a reload that cannot bind exits 0 and keeps the old configuration.
+// The same pieces serve the root helper (lib/vhost-helper), which writes the vhosts of an installed box.
 import { stat } from 'node:fs/promises';
 import { readFromOffset } from '../common/fs.ts';
 import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
-import { systemVhostRenderer } from '../nginx/renderer.ts';
-import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
+import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type VhostLayout } from '../nginx/renderer.ts';
+import type { VhostDirPaths } from '../nginx/vhost-dirs.ts';
+import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from '../nginx/vhost-store.ts';
+import { HelperProxy } from './helper-proxy.ts';
 import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations } from '../types.ts';
 import { systemctl } from './systemctl.ts';
 
@@ -13,17 +16,24 @@ export function nginxArgs(config: SystemConfig): string[] {
   return [...(config.nginx.prefix ? ['-p', config.nginx.prefix] : []), '-c', config.nginx.conf];
 }
 
-export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations }): ProxyAdapter {
+/** Where the host's vhosts point: the configured listen address, ACME webroot, help page and IP-panel certificate. */
+export function hostVhostLayout(config: SystemConfig): VhostLayout {
+  return {
+    listenAddress: config.nginx.listenAddress,
+    acmeWebroot: config.acme.webroot,
+    helpDir: config.nginx.helpDir,
+    selfSignedDir: config.nginx.selfSignedDir,
+  };
+}
+
+export function hostVhostDirs(config: SystemConfig): VhostDirPaths {
+  return { availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled };
+}
+
+/** `nginx -t` and a reload checked in the error log, through the configured binaries. */
+export function hostNginxControl(config: SystemConfig): Pick<VhostStoreOptions, 'test' | 'reload'> {
   const nginx = (args: string[]) => run(config.binaries.nginx, [...nginxArgs(config), ...args], { timeoutMs: config.timeouts.defaultMs });
-  return new VhostStore({
-    availableDir: config.nginx.sitesAvailable,
-    enabledDir: config.nginx.sitesEnabled,
-    render: systemVhostRenderer(config, {
-      listenAddress: config.nginx.listenAddress,
-      acmeWebroot: config.acme.webroot,
-      helpDir: config.nginx.helpDir,
-      selfSignedDir: config.nginx.selfSignedDir,
-    }, deps),
+  return {
     async test() {
       try {
         await nginx(['-t', '-q']);
@@ -42,7 +52,25 @@ export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapte
       const problem = await watchErrorLog(config.nginx.errorLog, before, config.nginx.reloadCheckMs);
       if (problem) throw new SystemError(`nginx reload failed: ${problem}`, 'nginx', problem);
     },
-  });
+  };
+}
+
+/**
+ * The host's proxy adapter. With `nginx.vhostHelper` (an installed box) the panel only makes what
+ * vhosts point at and hands the changes to the root helper; otherwise it writes the vhosts itself.
+ */
+export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations }): ProxyAdapter {
+  const options = systemRendererOptions(config, hostVhostLayout(config), deps);
+  const control = hostNginxControl(config);
+  if (config.nginx.vhostHelper) {
+    return new HelperProxy(hostVhostDirs(config), {
+      helper: config.nginx.vhostHelper,
+      timeoutMs: config.timeouts.defaultMs,
+      prepare: createVhostPreparer(options),
+      reload: control.reload,
+    });
+  }
+  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer(options), ...control });
 }
 
 async function fileSize(path: string): Promise<number> {

@@ -24,13 +24,13 @@ export interface RendererOptions {
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
 export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir'>;
 
-/** The renderer of a host or sandbox system: its layout, the configured ports, openssl and timeout. */
-export function systemVhostRenderer(
+/** The renderer options of a host or sandbox system: its layout, the configured ports, openssl and timeout. */
+export function systemRendererOptions(
   config: SystemConfig,
   layout: VhostLayout,
   deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations'>,
-): (spec: VhostSpec) => Promise<string> {
-  return createVhostRenderer({
+): RendererOptions {
+  return {
     ...layout,
     ports: config.ports,
     openssl: config.binaries.openssl,
@@ -38,43 +38,69 @@ export function systemVhostRenderer(
     certs: deps.certs,
     pki: deps.pki,
     publicLocations: deps.publicLocations,
-  });
+  };
+}
+
+export function systemVhostRenderer(
+  config: SystemConfig,
+  layout: VhostLayout,
+  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations'>,
+): (spec: VhostSpec) => Promise<string> {
+  return createVhostRenderer(systemRendererOptions(config, layout, deps));
 }
 
 export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
   return { fullchain: join(selfSignedDir, 'ip-panel.pem'), privkey: join(selfSignedDir, 'ip-panel.key') };
 }
 
-export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Promise<string> {
+export type ClientCaPaths = TemplateContext['mtls'];
+
+/** For kinds without client certificates: never written into their vhosts. */
+const NO_CLIENT_CA: ClientCaPaths = { caPath: '/nonexistent/ca.pem', crlPath: '/nonexistent/crl.pem' };
+
+/**
+ * Makes what a vhost points at before it is written (client CA and CRL, help page, the IP panel's
+ * certificate); resolves with the client CA the vhost verifies against.
+ */
+export function createVhostPreparer(o: RendererOptions): (spec: VhostSpec) => Promise<ClientCaPaths> {
   const ipPanelCert = ipPanelCertPaths(o.selfSignedDir);
   // the CA and the help page, once made, stay: checked until the first success only
-  let clientCa: { caPath: string; crlPath: string } | null = null;
+  let clientCa: ClientCaPaths | null = null;
   return async (spec) => {
-    const needsClientCa = spec.kind === 'ip-panel' || spec.kind === 'panel';
-    let mtls = { caPath: '/nonexistent/ca.pem', crlPath: '/nonexistent/crl.pem' };
-    if (needsClientCa) {
-      if (!clientCa) {
-        const ready = await o.pki.ensureCa();
-        await ensureHelpPage(o.helpDir);
-        clientCa = ready;
-      }
-      mtls = clientCa;
+    if (spec.kind !== 'ip-panel' && spec.kind !== 'panel') return NO_CLIENT_CA;
+    if (!clientCa) {
+      const ready = await o.pki.ensureCa();
+      await ensureHelpPage(o.helpDir);
+      clientCa = ready;
     }
     if (spec.kind === 'ip-panel' && !(await pathExists(ipPanelCert.fullchain))) {
       await createServerCert({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
         subjectAltNames: [], days: 3650 });
     }
-    return renderVhost(spec, {
-      listenAddress: o.listenAddress,
-      ports: o.ports,
-      acmeWebroot: o.acmeWebroot,
-      helpDir: o.helpDir,
-      mtls,
-      ipPanelCert,
-      publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
-      certFor: (fqdn) => o.certs.paths(fqdn),
-    });
+    return clientCa;
   };
+}
+
+/** The template context of a layout: its ports and paths, the client CA, certbot's certificates. */
+export function templateContext(
+  o: VhostLayout & Pick<RendererOptions, 'ports' | 'certs' | 'publicLocations'>,
+  mtls: ClientCaPaths,
+): TemplateContext {
+  return {
+    listenAddress: o.listenAddress,
+    ports: o.ports,
+    acmeWebroot: o.acmeWebroot,
+    helpDir: o.helpDir,
+    mtls,
+    ipPanelCert: ipPanelCertPaths(o.selfSignedDir),
+    publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
+    certFor: (fqdn) => o.certs.paths(fqdn),
+  };
+}
+
+export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Promise<string> {
+  const prepare = createVhostPreparer(o);
+  return async (spec) => renderVhost(spec, templateContext(o, await prepare(spec)));
 }
 
 async function ensureHelpPage(dir: string): Promise<void> {

@@ -1,7 +1,7 @@
 // nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
 // sandbox render the same text, so what the sandbox writes is what production would run.
 import { SystemError, type CertPaths, type PublicLocations, type VhostSpec } from '../types.ts';
-import { assertAbsolutePath, assertFqdn, assertPort, LISTEN_ADDRESS } from '../names.ts';
+import { assertAbsolutePath, assertFqdn, assertPort, isFqdn, LISTEN_ADDRESS } from '../names.ts';
 
 export interface TemplateContext {
   /** every listen names this address explicitly: mixing a wildcard and an address on one port fails silently */
@@ -48,6 +48,15 @@ const AUTHZ_LOCATION = '/internal/relay-authz';
 export function vhostName(spec: VhostSpec): string {
   if (spec.kind === 'ip-panel') return 'relay-ip-panel.conf';
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
+}
+
+const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site'] as const;
+
+/** Whether a file name is one `vhostName` can give (to any kind): what the root helper may touch. */
+export function isVhostName(name: string): boolean {
+  if (name === 'relay-ip-panel.conf') return true;
+  const kind = NAMED_KINDS.find((k) => name.startsWith(`relay-${k}-`) && name.endsWith('.conf'));
+  return kind !== undefined && isFqdn(name.slice(`relay-${kind}-`.length, -'.conf'.length));
 }
 
 /** Whether a file name is one `vhostName` gives to a vhost of this kind. */

@@ -1,17 +1,15 @@
 // The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
 // symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
-import { lstat, mkdir, readdir, readlink, symlink, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readlink, symlink, unlink } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { assertFileName } from '../names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
-import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec, type VhostState } from '../types.ts';
-import { isVhostNameOfKind, vhostName } from './templates.ts';
+import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+import { vhostName } from './templates.ts';
+import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 
-export interface VhostStoreOptions {
-  availableDir: string;
-  enabledDir: string;
+export interface VhostStoreOptions extends VhostDirPaths {
   render(spec: VhostSpec): Promise<string>;
   /** throws a SystemError with nginx's words when the configuration is invalid */
   test(): Promise<void>;
@@ -25,10 +23,12 @@ interface Snapshot {
   enabled: boolean;
 }
 
-export class VhostStore implements ProxyAdapter {
+export class VhostStore extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
 
-  constructor(private readonly opts: VhostStoreOptions) {}
+  constructor(private readonly opts: VhostStoreOptions) {
+    super(opts);
+  }
 
   vhostName(spec: VhostSpec): string {
     return vhostName(spec);
@@ -57,21 +57,6 @@ export class VhostStore implements ProxyAdapter {
         throw asSystemError(e);
       }
     });
-  }
-
-  async state(name: string): Promise<VhostState> {
-    assertFileName(name);
-    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name) };
-  }
-
-  async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
-    const [available, enabled] = await Promise.all([namesIn(this.opts.availableDir), namesIn(this.opts.enabledDir)]);
-    const written = new Set(available);
-    const linked = new Set(enabled);
-    return [...new Set([...available, ...enabled])]
-      .filter((name) => isVhostNameOfKind(name, kind))
-      .sort()
-      .map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
   }
 
   reload(): Promise<void> {
@@ -118,18 +103,6 @@ export class VhostStore implements ProxyAdapter {
     await mkdir(this.opts.enabledDir, { recursive: true });
   }
 
-  private available(name: string): string {
-    return join(this.opts.availableDir, name);
-  }
-
-  private enabled(name: string): string {
-    return join(this.opts.enabledDir, name);
-  }
-
-  private isLinked(name: string): Promise<boolean> {
-    return exists(this.enabled(name));
-  }
-
   private async link(name: string): Promise<void> {
     const target = this.available(name);
     try {
@@ -144,30 +117,6 @@ export class VhostStore implements ProxyAdapter {
   private async unlink(name: string): Promise<void> {
     await unlink(this.enabled(name)).catch(ignoreMissing);
   }
-}
-
-/** Whether the path itself is there (a dangling symlink counts). */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** File names in a directory; none when it does not exist yet. */
-async function namesIn(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    ignoreMissing(e);
-    return [];
-  }
-}
-
-function ignoreMissing(e: unknown): void {
-  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
 }
 
 function asSystemError(e: unknown): SystemError {

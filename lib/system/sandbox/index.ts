@@ -79,12 +79,11 @@ export function sandboxControls(system: System): SandboxControls {
 }
 
 function withFailureHooks<T extends object>(adapter: string, target: T, controls: SandboxControls): T {
-  const proto = Object.getPrototypeOf(target) as object | null;
-  // class instances (VhostStore, OpensslPki) keep their methods on the prototype
-  const names = new Set([
-    ...Object.keys(target),
-    ...(proto && proto !== Object.prototype ? Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor') : []),
-  ]);
+  // class instances (VhostStore, OpensslPki) keep their methods on the prototype chain
+  const names = new Set(Object.keys(target));
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+  }
   const wrapped = Object.create(null) as Record<string, unknown>;
   for (const name of names) {
     const value = (target as Record<string, unknown>)[name];

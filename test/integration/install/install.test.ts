@@ -45,7 +45,7 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
     const run = await install();
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     const names = run.events.map((e) => e.step);
-    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'ip-vhost', 'privileges', 'units', 'harden', 'start', 'health', 'summary']);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'privileges', 'ip-vhost', 'units', 'harden', 'start', 'health', 'summary']);
     assert.is(step(run, 'health')!.status, 'done');
     assert.is(step(run, 'harden')!.status, 'skipped');
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
@@ -142,7 +142,7 @@ s('an interrupted install resumes: missing unit, sudo rules and vhost link come 
     assert.is(run.code, 0, run.stderr);
     for (const f of [unitFile, sudoers, link]) await stat(f);
     assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
-    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['ip-vhost', 'privileges', 'units']);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['privileges', 'ip-vhost', 'units']);
   }),
 );
 

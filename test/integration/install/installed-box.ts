@@ -48,7 +48,12 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   const built = await release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
   const infra = await startInfra();
   // the harness's configuration is complete, so the overlay also names what install would default
-  const system = infra.systemConfig({ ...overrides, binaries: { ...overrides.binaries, systemctl: fakeSystemctl }, systemd: { ...overrides.systemd, runAs: user } });
+  const system = infra.systemConfig({
+    ...overrides,
+    binaries: { ...overrides.binaries, systemctl: fakeSystemctl },
+    nginx: { ...overrides.nginx, vhostHelper: join(prefix, 'opt/relay-panel/bin/relay-panel-vhosts') },
+    systemd: { ...overrides.systemd, runAs: user },
+  });
   const systemFile = join(dir, 'system.json');
   await writeFile(systemFile, JSON.stringify(system));
   const boxEnv: NodeJS.ProcessEnv = {
@@ -109,9 +114,9 @@ export function ipPanel(box: InstalledBox, path: string, client?: { pfx: Buffer;
   });
 }
 
-/** Runs a program as the panel user, with the installed sudoers file as the only sudo rules. */
-export function asPanelUser(box: InstalledBox, argv: string[]): { status: number; stderr: string } {
+/** Runs a program as the panel user, with the installed sudoers file as the only sudo rules; `input` goes to its stdin. */
+export function asPanelUser(box: InstalledBox, argv: string[], input?: string): { status: number; stderr: string } {
   const [binary, args] = asPanelUserArgv(box.user, join(box.prefix, 'etc/sudoers.d'), argv) as [string, string[]];
-  const r = spawnSync(binary, args, { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const r = spawnSync(binary, args, { encoding: 'utf8', env: { PATH: process.env.PATH }, ...(input === undefined ? {} : { input }) });
   return { status: r.status ?? -1, stderr: r.stderr };
 }

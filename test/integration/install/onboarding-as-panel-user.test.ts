@@ -1,7 +1,8 @@
 // Least privilege end to end: a box installed by the release, the panel running as its own user
 // with only the installed sudo rules, then the whole onboarding (real dnsmasq, pebble + certbot,
 // nginx; fake systemctl, chisel and Authelia downloaded by the installer from a loopback server).
-// certbot runs as the panel user; nginx reloads and unit changes go through the sudo launchers.
+// certbot runs as the panel user; nginx reloads, unit changes and vhosts (the root helper) go
+// through the sudo launchers.
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +54,14 @@ s('the installed panel, not root, completes onboarding through its sudo rules', 
 
     const status = await ipPanel(box, '/api/onboarding/status', client);
     assert.is(JSON.parse(status.body).status, 'COMPLETED');
-    // what the panel made is its user's: certbot's lineage, the vhosts it wrote
+    // what the panel made is its user's (certbot's lineage); the vhosts are root's, written by the helper
     const uid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).uid;
     assert.is.not(uid, 0);
     const system = JSON.parse(await readFile(box.systemFile, 'utf8'));
     assert.is((await stat(join(system.acme.configDir, 'archive', `panel.${TEST_DOMAIN}`, 'privkey1.pem'))).uid, uid);
-    assert.is((await stat(join(system.nginx.sitesAvailable, `relay-panel-panel.${TEST_DOMAIN}.conf`))).uid, uid);
+    for (const name of [`relay-panel-panel.${TEST_DOMAIN}.conf`, `relay-auth-portal-auth.${TEST_DOMAIN}.conf`, `relay-tunnel-server-tunnel.${TEST_DOMAIN}.conf`]) {
+      assert.is((await stat(join(system.nginx.sitesAvailable, name))).uid, 0, name);
+    }
   }),
 );
 

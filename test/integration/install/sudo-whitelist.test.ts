@@ -2,7 +2,7 @@
 // temp directory holding only our file (the real one is never touched), and `sudo -l -U <user>
 // <argv>` answers whether that exact command line is allowed.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,11 @@ import { privilegedCommands, renderSudoers } from '../../../lib/install/privileg
 import { systemConfig } from '../../../lib/system/config.ts';
 
 const USER = 'nobody';
-const config = systemConfig({ driver: 'host' });
+// sudo -l answers only for programs that exist: the helper's launcher is a stand-in in a temp dir
+const helperDir = mkdtempSync(join(tmpdir(), 'relay-helper-'));
+const HELPER = join(helperDir, 'relay-panel-vhosts');
+writeFileSync(HELPER, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+const config = systemConfig({ driver: 'host', nginx: { vhostHelper: HELPER } });
 const s = suite<{ dir: string }>('sudo whitelist', { dir: '' });
 
 const usable = process.getuid?.() === 0 && existsSync('/usr/bin/sudo') && existsSync('/usr/bin/unshare');
@@ -30,14 +34,21 @@ s.before(async (ctx) => {
   await chmod(ctx.dir, 0o755);
   await writeFile(join(ctx.dir, 'relay-panel'), renderSudoers(USER, privilegedCommands(config)), { mode: 0o440 });
 });
-s.after(async (ctx) => rm(ctx.dir, { recursive: true, force: true }));
+s.after(async (ctx) => {
+  await rm(ctx.dir, { recursive: true, force: true });
+  await rm(helperDir, { recursive: true, force: true });
+});
 
 s('every listed command line is allowed, as generated', ({ dir }) => {
   if (!usable) return console.warn('needs root, sudo and unshare: skipped');
   for (const argv of privilegedCommands(config)) assert.ok(allowed(dir, argv), argv.join(' '));
 });
 
-s('anything else is refused: other configs, extra or missing arguments, other units, stopping the panel, shells, certbot', ({ dir }) => {
+s('the vhost helper\'s line is among them, exactly once', () => {
+  assert.equal(privilegedCommands(config).filter((argv) => argv[0] === HELPER), [[HELPER, 'apply']]);
+});
+
+s('anything else is refused: other configs, extra or missing arguments, other units, stopping the panel, shells, certbot, other helper actions', ({ dir }) => {
   if (!usable) return console.warn('needs root, sudo and unshare: skipped');
   const refused = [
     ['/usr/sbin/nginx', '-c', '/tmp/evil.conf', '-t', '-q'],
@@ -52,6 +63,11 @@ s('anything else is refused: other configs, extra or missing arguments, other un
     ['/usr/bin/certbot', 'certonly', '--deploy-hook', 'sh'],
     ['/bin/sh', '-c', 'id'],
     ['/usr/bin/id'],
+    [HELPER],
+    [HELPER, 'remove'],
+    [HELPER, 'apply', 'extra'],
+    [HELPER, '--helper-config', '/tmp/evil.json', 'apply'],
+    ['/usr/bin/node', '/opt/relay-panel/current/server.mjs', 'vhosts', '--helper-config', '/tmp/evil.json', 'apply'],
   ];
   for (const argv of refused) assert.not.ok(allowed(dir, argv), argv.join(' '));
 });

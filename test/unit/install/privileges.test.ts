@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { privilegedCommands, renderSudoers, renderWrapper } from '../../../lib/install/privileges.ts';
+import { privilegedCommands, renderHelperLauncher, renderSudoers, renderWrapper } from '../../../lib/install/privileges.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 
-const config = systemConfig({ driver: 'host', nginx: { prefix: '/srv/nginx' } });
+const config = systemConfig({ driver: 'host', nginx: { prefix: '/srv/nginx', vhostHelper: '/opt/relay-panel/bin/relay-panel-vhosts' } });
 const commands = privilegedCommands(config);
 const joined = commands.map((argv) => argv.join(' '));
 
-test('the granted lines are exact: nginx test and reload, the four units, the renewal timer; no stop of the panel', () => {
+test('the granted lines are exact: nginx test and reload, the vhost helper, the four units, the renewal timer; no stop of the panel', () => {
   assert.ok(joined.includes('/usr/sbin/nginx -p /srv/nginx -c /etc/nginx/nginx.conf -t -q'));
   assert.ok(joined.includes('/usr/sbin/nginx -p /srv/nginx -c /etc/nginx/nginx.conf -s reload'));
   for (const unit of ['nginx', 'chisel', 'authelia', 'relay-panel']) {
@@ -21,6 +21,9 @@ test('the granted lines are exact: nginx test and reload, the four units, the re
   }
   assert.not.ok(joined.includes('/usr/bin/systemctl stop relay-panel'));
   assert.ok(joined.includes('/usr/bin/systemctl enable --now certbot.timer'));
+  // vhosts: the root helper's one action, its request on stdin
+  assert.equal(joined.filter((l) => l.includes('relay-panel-vhosts')), ['/opt/relay-panel/bin/relay-panel-vhosts apply']);
+  assert.not.ok(privilegedCommands(systemConfig({ driver: 'host' })).some((argv) => argv.includes('apply')), 'no helper, no line');
   // nothing open-ended: no wildcard, no shell, no certbot (it runs as the panel user)
   for (const line of joined) assert.not.match(line, /[*?[\]]|ALL|\/bin\/sh|certbot /, line);
   assert.is(new Set(joined).size, joined.length);
@@ -60,3 +63,9 @@ test('the launcher hands its arguments to sudo -n unchanged, never through a she
 });
 
 test.run();
+
+test('the helper launcher runs the current bundle with the root-owned configuration and the action sudo allowed', () => {
+  const script = renderHelperLauncher('/usr/bin/node', '/opt/relay-panel/current/server.mjs', '/opt/relay-panel/vhost-helper.json');
+  assert.match(script, /^#!\/bin\/sh\n/);
+  assert.match(script, '\nexec /usr/bin/node /opt/relay-panel/current/server.mjs vhosts --helper-config /opt/relay-panel/vhost-helper.json "$@"\n');
+});

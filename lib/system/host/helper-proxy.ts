@@ -1,0 +1,52 @@
+// The proxy adapter of an installed box: the panel may read sites-available/-enabled but not write
+// them (nginx's master runs as root, so a vhost is root's power). It makes what the vhosts point
+// at, which is its own (client CA, help page, IP-panel certificate), then sends the changes to the
+// root helper (`<helper> apply`, one JSON document on stdin), which checks them, renders, writes,
+// tests, reloads and rolls back.
+import { serialQueue } from '../../keyed-lock.ts';
+import { failureOutput, run } from '../exec.ts';
+import { vhostName } from '../nginx/templates.ts';
+import { VhostDirs, type VhostDirPaths } from '../nginx/vhost-dirs.ts';
+import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+
+export interface HelperProxyOptions {
+  /** the helper's launcher: `sudo -n <helper>` for the panel user */
+  helper: string;
+  timeoutMs: number;
+  prepare(spec: VhostSpec): Promise<unknown>;
+  reload(): Promise<void>;
+}
+
+export class HelperProxy extends VhostDirs implements ProxyAdapter {
+  private readonly serial = serialQueue();
+
+  constructor(dirs: VhostDirPaths, private readonly opts: HelperProxyOptions) {
+    super(dirs);
+  }
+
+  vhostName(spec: VhostSpec): string {
+    return vhostName(spec);
+  }
+
+  apply(changes: VhostChange[]): Promise<void> {
+    return this.serial(async () => {
+      for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
+      try {
+        await run(this.opts.helper, ['apply'], { timeoutMs: this.opts.timeoutMs, input: JSON.stringify({ changes }) });
+      } catch (e) {
+        const err = e as Partial<SystemError>;
+        throw new SystemError(helperMessage(e), 'nginx', err.stderr, err.code);
+      }
+    });
+  }
+
+  reload(): Promise<void> {
+    return this.serial(() => this.opts.reload());
+  }
+}
+
+/** The helper's own words (its last stderr line); sudo's or exec's when the helper never ran. */
+function helperMessage(e: unknown): string {
+  const lines = failureOutput(e).split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.at(-1) ?? 'vhost helper failed';
+}

@@ -1,0 +1,68 @@
+// The read side of sites-available/-enabled, shared by the adapters that write vhosts themselves
+// and the one whose writes go through the root helper (the panel reads these directories, never
+// writes them, on an installed box).
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { assertFileName } from '../names.ts';
+import type { VhostSpec, VhostState } from '../types.ts';
+import { isVhostNameOfKind } from './templates.ts';
+
+export interface VhostDirPaths {
+  availableDir: string;
+  enabledDir: string;
+}
+
+export class VhostDirs {
+  constructor(protected readonly dirs: VhostDirPaths) {}
+
+  async state(name: string): Promise<VhostState> {
+    assertFileName(name);
+    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name) };
+  }
+
+  async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
+    const [available, enabled] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir)]);
+    const written = new Set(available);
+    const linked = new Set(enabled);
+    return [...new Set([...available, ...enabled])]
+      .filter((name) => isVhostNameOfKind(name, kind))
+      .sort()
+      .map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
+  }
+
+  protected available(name: string): string {
+    return join(this.dirs.availableDir, name);
+  }
+
+  protected enabled(name: string): string {
+    return join(this.dirs.enabledDir, name);
+  }
+
+  protected isLinked(name: string): Promise<boolean> {
+    return exists(this.enabled(name));
+  }
+}
+
+/** Whether the path itself is there (a dangling symlink counts). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** File names in a directory; none when it does not exist yet. */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    ignoreMissing(e);
+    return [];
+  }
+}
+
+export function ignoreMissing(e: unknown): void {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+}

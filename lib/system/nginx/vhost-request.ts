@@ -1,0 +1,54 @@
+// What the root helper accepts: one JSON document of vhost changes, checked field by field before
+// anything is rendered. Names, domains, ports and site roots are all it takes; every path the
+// vhost points at (certificates, client CA, help page, ACME webroot) comes from the helper's own
+// root-owned configuration, so the request cannot name one.
+import { z } from 'zod';
+import { isSiteDir } from '../common/site-storage.ts';
+import { isFqdn } from '../names.ts';
+import { SystemError, type VhostChange } from '../types.ts';
+import { isVhostName } from './templates.ts';
+
+/** Far above any real batch (start-up repair of every tunnel) and far below a memory problem. */
+export const MAX_VHOST_CHANGES = 2000;
+export const MAX_VHOST_REQUEST_BYTES = 1024 * 1024;
+
+const fqdn = z.string().max(253).refine(isFqdn, 'must be a lowercase domain name');
+const port = z.number().int().min(1).max(65535);
+
+function specSchema(sitesRoot: string) {
+  const siteRoot = z.string().max(4096).refine((root) => isSiteDir(root, sitesRoot), `must be a site directory ${sitesRoot}/<site id>`);
+  return z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('ip-panel') }),
+    z.strictObject({ kind: z.literal('panel'), fqdn }),
+    z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
+    z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
+    z.strictObject({ kind: z.literal('app'), fqdn, port, portalFqdn: fqdn.optional() }),
+    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), portalFqdn: fqdn.optional() }),
+  ]);
+}
+
+export function vhostRequestSchema(sitesRoot: string) {
+  const name = z.string().max(300).refine(isVhostName, 'must be a relay-panel vhost file name');
+  const change = z.discriminatedUnion('op', [
+    z.strictObject({ op: z.literal('put'), spec: specSchema(sitesRoot), enabled: z.boolean() }),
+    z.strictObject({ op: z.enum(['enable', 'disable', 'remove']), name }),
+  ]);
+  return z.strictObject({ changes: z.array(change).min(1).max(MAX_VHOST_CHANGES) });
+}
+
+/** The changes of a request document, or a SystemError naming the first problem. */
+export function parseVhostRequest(text: string, sitesRoot: string): VhostChange[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw new SystemError('Invalid vhost request: not a JSON document');
+  }
+  const parsed = vhostRequestSchema(sitesRoot).safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new SystemError(`Invalid vhost request: ${at}${issue.message}`);
+  }
+  return parsed.data.changes;
+}
