@@ -1,5 +1,5 @@
-import { BACKUP_USAGE, isBackupCommand, runBackupCommand } from './backup-commands.ts';
-import { isCommand, runCommand } from './install/main.ts';
+import { BACKUP_USAGE, isBackupCommand } from './backup/commands.ts';
+import { isCommand } from './install/commands.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 import { publicLocations } from './http/public-locations.ts';
@@ -8,10 +8,17 @@ import { routes } from '../handlers/index.ts';
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
+// The commands' code is imported when one is run: the server's start does not load it (cold start).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
-  if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
-  if (isBackupCommand(command)) process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
+  if (isCommand(command)) {
+    const { runCommand } = await import('./install/main.ts');
+    process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
+  }
+  if (isBackupCommand(command)) {
+    const { runBackupCommand } = await import('./backup-commands.ts');
+    process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
+  }
   if (command === 'help' || command === '--help' || command === '-h') {
     console.log(`${USAGE}\n${BACKUP_USAGE}`);
     process.exit(0);

@@ -3,8 +3,13 @@
 // compiled again on every start; V8 can instead take the bytecode it made last time. The cache is
 // only used for the exact bundle it was made from: its header is the bundle's SHA-256, set at build
 // time, and V8 itself refuses data from another Node version or other V8 flags.
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import vm from 'node:vm';
+import { createRequire } from 'node:module';
+
+// Required, not imported: an ES module import of node:fs builds its ESM facade, which reads every
+// export, fs.ReadStream's lazy getter included (it loads fs streams: about 5 ms of a cold start).
+const require = createRequire(import.meta.url);
+const { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+const vm = require('node:vm') as typeof import('node:vm');
 
 /**
  * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs) and
