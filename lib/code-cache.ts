@@ -60,15 +60,18 @@ function readCache(file: string, key: string): Buffer | undefined {
   }
 }
 
-/** Written beside and renamed into place: a reader never sees half a file. */
+/**
+ * Written beside and renamed into place: a reader never sees half a file. The temporary file is
+ * created exclusively (`wx`), so a name planted in a shared directory is not written through.
+ */
 function writeCache(file: string, key: string, data: Buffer): boolean {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, 'latin1'), data]), { mode: 0o644 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, 'latin1'), data]), { mode: 0o644, flag: 'wx' });
     renameSync(temp, file);
     return true;
-  } catch {
-    rmSync(temp, { force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(temp, { force: true });
     return false;
   }
 }

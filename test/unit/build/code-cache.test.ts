@@ -84,6 +84,14 @@ s('a cache that cannot be written is no error and leaves no temporary file', asy
   assert.equal(await readdir(dir), []);
 });
 
+s('a file already at the temporary name is neither written through nor removed', async ({ dir }) => {
+  const source = bundleOf(8);
+  const planted = join(dir, `server.mjs.code-cache.${process.pid}.tmp`);
+  await writeFile(planted, 'not ours');
+  assert.is(load(dir, source).compiled.save(), false);
+  assert.is(await readFile(planted, 'utf8'), 'not ours');
+});
+
 s('the key must be a SHA-256', ({ dir }) => {
   assert.throws(() => load(dir, bundleOf(6), 'not-a-hash'), /SHA-256/);
 });
