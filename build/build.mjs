@@ -1,5 +1,8 @@
-// Bundles the server into one ESM file: dist/server.mjs.
+// Bundles the server into one file: dist/server.mjs (an ES module launcher carrying the bundle).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundlePanel } from './panel.mjs';
 
@@ -42,29 +45,38 @@ async function hashWorkerSource() {
   return result.outputFiles[0].text;
 }
 
+/**
+ * The server as one file: `entry` bundled as CommonJS (no top-level await), embedded as a string in
+ * lib/launcher.ts, which runs it through a V8 code cache (lib/code-cache.ts). The bundle's source map
+ * is `<outfile>.map`.
+ */
 export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
-  const result = await build({
-    define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(await hashWorkerSource()) },
+  const shared = { bundle: true, platform: 'node', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', write: false, logLevel: quiet ? 'error' : 'warning' };
+  const app = await build({
+    ...shared,
+    define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(await hashWorkerSource()), 'import.meta.url': 'RELAY_IMPORT_META_URL' },
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'linked',
-    minifySyntax: true,
-    minifyWhitespace: true,
+    format: 'cjs',
+    sourcemap: 'external',
     plugins: [zodEnglishOnly],
-    legalComments: 'none',
-    metafile: true,
-    // ws and formidable's helpers (dezalgo -> asap) require() node built-ins; an ESM bundle needs a real require for them.
-    banner: { js: "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);" },
     // ws's optional native speed-ups are loaded only when installed.
     external: ['bufferutil', 'utf-8-validate'],
-    logLevel: quiet ? 'error' : 'warning',
   });
-  const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0;
+  const map = app.outputFiles.find((f) => f.path.endsWith('.map'));
+  const source = `${app.outputFiles.find((f) => f !== map).text}//# sourceMappingURL=${basename(outfile)}.map\n`;
+  const launcher = await build({
+    ...shared,
+    define: { RELAY_BUNDLE_SOURCE: JSON.stringify(source), RELAY_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(source).digest('hex')) },
+    entryPoints: [`${root}lib/launcher.ts`],
+    outfile,
+    format: 'esm',
+  });
+  await mkdir(dirname(outfile), { recursive: true });
+  await writeFile(outfile, launcher.outputFiles[0].contents);
+  await writeFile(`${outfile}.map`, map.contents);
+  const bytes = launcher.outputFiles[0].contents.length;
   if (!quiet) console.log(`built ${outfile} (${(bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`);
   return { outfile, bytes };
 }

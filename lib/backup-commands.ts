@@ -7,20 +7,13 @@ import { rebaseSiteRoots } from './backup/rebase-sites.ts';
 import { rerenderHost } from './backup/rerender.ts';
 import { sitesRootOf } from './backup/sections.ts';
 import { restoreBackup } from './backup/restore.ts';
+import type { BackupCommand } from './backup/commands.ts';
 import { ConfigStore } from './config.ts';
 import { errorMessage } from './errors.ts';
 import { openRuntime } from './main.ts';
 
-// `backup --config <file> --out <file.tar.gz>` and `restore --config <file> --from <file.tar.gz>`.
-export const BACKUP_COMMANDS = ['backup', 'restore'] as const;
-export type BackupCommand = (typeof BACKUP_COMMANDS)[number];
-
-export const BACKUP_USAGE = `  backup  --config <file> --out <file.tar.gz>    configuration, state, PKI, portal, tunnel credential and site files
-  restore --config <file> --from <file.tar.gz>   onto an empty data dir; vhosts and the tunnel authfile are rendered again`;
-
-export function isBackupCommand(word: string | undefined): word is BackupCommand {
-  return (BACKUP_COMMANDS as readonly string[]).includes(word ?? '');
-}
+// `backup --config <file> --out <file.tar.gz>` and `restore --config <file> --from <file.tar.gz>`
+// (names and usage in lib/backup/commands.ts).
 
 function option(argv: readonly string[], name: string): string {
   const at = argv.indexOf(name);

@@ -1,45 +1,61 @@
-import { BACKUP_USAGE, isBackupCommand, runBackupCommand } from './backup-commands.ts';
-import { isCommand, runCommand } from './install/main.ts';
+import { BACKUP_USAGE, isBackupCommand } from './backup/commands.ts';
+import { isCommand } from './install/commands.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
-import { runVhostHelper, VHOST_HELPER_COMMAND } from './vhost-helper/main.ts';
+import { VHOST_HELPER_COMMAND } from './vhost-helper/command.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
 // or the root vhost helper (`vhosts`: lib/vhost-helper).
-const [command, ...rest] = process.argv.slice(2);
-if (isCommand(command)) process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
-if (command === VHOST_HELPER_COMMAND) process.exit(await runVhostHelper(rest, process.stdin, publicLocations(routes)));
-if (isBackupCommand(command)) process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
-if (command === 'help' || command === '--help' || command === '-h') {
-  console.log(`${USAGE}\n${BACKUP_USAGE}`);
-  process.exit(0);
+// No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
+// The commands' code is imported when one is run: the server's start does not load it (cold start).
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (isCommand(command)) {
+    const { runCommand } = await import('./install/main.ts');
+    process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
+  }
+  if (command === VHOST_HELPER_COMMAND) {
+    const { runVhostHelper } = await import('./vhost-helper/main.ts');
+    process.exit(await runVhostHelper(rest, process.stdin, publicLocations(routes)));
+  }
+  if (isBackupCommand(command)) {
+    const { runBackupCommand } = await import('./backup-commands.ts');
+    process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
+  }
+  if (command === 'help' || command === '--help' || command === '-h') {
+    console.log(`${USAGE}\n${BACKUP_USAGE}`);
+    process.exit(0);
+  }
+  try {
+    const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
+    const mode = running.app.services.mode;
+    const config = running.app.services.config;
+    console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
+    console.log(`  configuration: ${config.file}`);
+    console.log(`  try: curl ${running.url}/api/health`);
+    if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
+    let signals = 0;
+    const onSignal = (signal: string) => {
+      if (signals++ > 0) process.exit(1);
+      console.log(`${signal}: shutting down`);
+      running.stop().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  } catch (error) {
+    console.error(`relay-panel: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
-try {
-  const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
-  const mode = running.app.services.mode;
-  const config = running.app.services.config;
-  console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
-  console.log(`  configuration: ${config.file}`);
-  console.log(`  try: curl ${running.url}/api/health`);
-  if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    if (signals++ > 0) process.exit(1);
-    console.log(`${signal}: shutting down`);
-    running.stop().then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-} catch (error) {
-  console.error(`relay-panel: ${(error as Error).message}`);
-  process.exit(1);
-}
+
+/** Settles once the server listens (the launcher then writes its code cache); commands exit first. */
+export const started = main();

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { backupStream } from '../../lib/backup/create-archive.ts';
 import { Response } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
@@ -14,6 +13,8 @@ export default route({
     // every accepted change on disk first: the archive reads the files
     await Promise.all([services.store.flush(), services.audit.flush(), services.config.flush()]);
     const now = new Date(services.clock.now());
+    // imported here: tar and its zlib/assert are not loaded on every start of the server (cold start)
+    const { backupStream } = await import('../../lib/backup/create-archive.ts');
     const pack = await backupStream(services.config.file, services.config.value, now);
     const name = `relay-panel-backup-${now.toISOString().slice(0, 19).replaceAll(':', '-')}.tar.gz`;
     return new Response(Readable.toWeb(Readable.from(pack)) as ReadableStream<Uint8Array>, {

@@ -1,5 +1,6 @@
 // The bundle's operator commands: install, upgrade, uninstall, doctor.
 import type { PublicLocations } from '../system/types.ts';
+import type { Command } from './commands.ts';
 import { doctor } from './doctor.ts';
 import { install } from './install.ts';
 import { openInstallation } from './installation.ts';
@@ -8,13 +9,6 @@ import { createReporter, wasReported } from './report.ts';
 import { InstallError } from './host-checks.ts';
 import { uninstall } from './uninstall.ts';
 import { upgrade } from './upgrade.ts';
-
-export const COMMANDS = ['install', 'upgrade', 'uninstall', 'doctor'] as const;
-export type Command = (typeof COMMANDS)[number];
-
-export function isCommand(word: string | undefined): word is Command {
-  return (COMMANDS as readonly string[]).includes(word ?? '');
-}
 
 /** Runs a command and returns the process exit status. */
 export async function runCommand(command: Command, argv: string[], serverFile: string, publicLocations?: PublicLocations): Promise<number> {

@@ -2,6 +2,9 @@
 import { NODE_FLAGS } from '../node-flags.ts';
 import { renderUnit } from '../system/host/units.ts';
 
+/** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
+const PANEL_CODE_CACHE = '/var/cache/relay-panel/server.mjs.code-cache';
+
 export interface PanelUnitOptions {
   user: string;
   node: string;
@@ -19,6 +22,10 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       `User=${o.user}`,
       `Group=${o.user}`,
       'Environment=NODE_ENV=production',
+      // the launcher's V8 code cache (lib/code-cache.ts): the release is root's, read-only to the
+      // panel, so the cache lives in a directory systemd makes for the panel's user
+      'CacheDirectory=relay-panel',
+      `Environment=RELAY_PANEL_CODE_CACHE=${PANEL_CODE_CACHE}`,
       // sudo (the whitelisted command lines) needs setuid, so the panel's unit leaves out
       // NoNewPrivileges and every option that implies it for a non-root service (PrivateDevices,
       // ProtectKernelTunables/Modules, RestrictAddressFamilies, RestrictSUIDSGID, LockPersonality,

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import formidable, { errors as formidableErrors, type File } from 'formidable';
+import type { File } from 'formidable';
 import { AppError } from '../errors.ts';
 import {
   extensionAllowed,
@@ -23,7 +23,14 @@ export function clientGone(): Error {
   return Object.assign(new Error('upload aborted by the client'), { code: 'ECONNRESET' });
 }
 
-function translate(error: unknown, limits: MultipartLimits, rejectedName: string | undefined): unknown {
+/**
+ * formidable is imported on the first upload: loading it computes a hash of the process (its
+ * cuid2 dependency) that cost about 10 ms of every cold start.
+ */
+const loadFormidable = () => import('formidable');
+type FormidableErrors = Awaited<ReturnType<typeof loadFormidable>>['errors'];
+
+function translate(error: unknown, limits: MultipartLimits, rejectedName: string | undefined, formidableErrors: FormidableErrors): unknown {
   if (rejectedName !== undefined) return uploadErrors.typeNotAllowed(limits, rejectedName);
   switch ((error as { code?: unknown }).code) {
     case formidableErrors.aborted:
@@ -65,6 +72,7 @@ function uploaded(field: string, file: File): MultipartBody['files'][number] {
  */
 export async function streamMultipart(request: IncomingMessage, limits: MultipartLimits): Promise<ParsedMultipart> {
   if (!isMultipartType(request.headers['content-type'] ?? null)) throw uploadErrors.notMultipart();
+  const { default: formidable, errors: formidableErrors } = await loadFormidable();
   const dir = await mkdtemp(join(tmpdir(), 'relay-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 2 });
   let rejectedName: string | undefined;
@@ -93,6 +101,6 @@ export async function streamMultipart(request: IncomingMessage, limits: Multipar
     return { body, cleanup };
   } catch (error) {
     await cleanup();
-    throw translate(error, limits, rejectedName);
+    throw translate(error, limits, rejectedName, formidableErrors);
   }
 }

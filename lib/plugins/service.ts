@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { AppError, badRequest, errorMessage } from '../errors.ts';
+import { importModule } from '../import-module.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
@@ -158,7 +159,7 @@ export class PluginService {
     const { server, panel } = installed.manifest;
     let module: unknown;
     try {
-      module = await import(`${pathToFileURL(join(root, server)).href}?load=${++loads}`);
+      module = await importModule(`${pathToFileURL(join(root, server)).href}?load=${++loads}`);
     } catch (error) {
       throw badRequest(`Plugin '${plugin.name}' failed to load: ${errorMessage(error)}`);
     }

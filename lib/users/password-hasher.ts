@@ -2,7 +2,8 @@
 // form) it would hold every other request for up to 100 ms at a time. Hashes run on one worker
 // thread instead. The thread is started when a hash is asked for and stopped once none is left:
 // starting it costs a few ms next to a second of hashing, and an idle panel keeps no thread's memory.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import { BCRYPT_COST } from '../auth/passwords.ts';
 
 /** Set by build/build.mjs: the worker bundled as a script, since the one-file bundle has no hash-worker.mjs beside it. */
@@ -18,7 +19,11 @@ export interface PasswordHasher {
   close(): Promise<void>;
 }
 
+const require = createRequire(import.meta.url);
+
 function startWorker(): Worker {
+  // required here, not imported: worker_threads would otherwise load on every start (cold start)
+  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
   return typeof RELAY_HASH_WORKER_SOURCE === 'string'
     ? new Worker(RELAY_HASH_WORKER_SOURCE, { eval: true })
     : new Worker(new URL('./hash-worker.mjs', import.meta.url));

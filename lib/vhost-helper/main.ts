@@ -9,7 +9,7 @@ import { SystemError } from '../system/types.ts';
 import { applyVhostRequest } from './apply.ts';
 import { readHelperConfig } from './config.ts';
 
-export const VHOST_HELPER_COMMAND = 'vhosts';
+export { VHOST_HELPER_COMMAND } from './command.ts';
 export const VHOST_HELPER_USAGE = 'usage: relay-panel vhosts --helper-config FILE apply   (request on stdin)';
 
 async function readRequest(input: Readable): Promise<string> {

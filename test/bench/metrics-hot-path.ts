@@ -26,26 +26,34 @@ async function round(kit: TestApp): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const seed = { onboarded: true };
-const on = await createTestApp({ seed, config: { metrics: { enabled: true } } });
-const off = await createTestApp({ seed, config: { metrics: { enabled: false } } });
-const rounds = { on: [] as number[], off: [] as number[] };
-await round(on);
-await round(off);
-for (let i = 0; i < ROUNDS; i++) {
-  // alternating which goes first, so a warming or a busier machine weighs on both
-  const order = i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-  for (const name of order) rounds[name].push(await round(name === 'on' ? on : off));
+// No top-level await: build/build.mjs bundles as CommonJS.
+async function main(): Promise<void> {
+  const seed = { onboarded: true };
+  const on = await createTestApp({ seed, config: { metrics: { enabled: true } } });
+  const off = await createTestApp({ seed, config: { metrics: { enabled: false } } });
+  const rounds = { on: [] as number[], off: [] as number[] };
+  await round(on);
+  await round(off);
+  for (let i = 0; i < ROUNDS; i++) {
+    // alternating which goes first, so a warming or a busier machine weighs on both
+    const order = i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+    for (const name of order) rounds[name].push(await round(name === 'on' ? on : off));
+  }
+  await on.close();
+  await off.close();
+
+  const tally = new RequestMetrics().route('GET', '/api/tunnels');
+  const records = 1_000_000;
+  const before = cpuNs();
+  for (let i = 0; i < records; i++) tally.record(i & 3 ? 200 : 404, 0.0003 + (i & 7) * 0.001);
+  const recordNs = Number(cpuNs() - before) / records;
+
+  // each round's pair ran back to back: the median of their differences cancels the machine's drift
+  const pairedNs = rounds.on.map((ns, i) => ns - rounds.off[i]!);
+  console.log(JSON.stringify({ requestsPerRound: PER_ROUND, nsOn: rounds.on, nsOff: rounds.off, medianNsOn: median(rounds.on), medianNsOff: median(rounds.off), medianPairedNs: median(pairedNs), recordNs }));
 }
-await on.close();
-await off.close();
 
-const tally = new RequestMetrics().route('GET', '/api/tunnels');
-const records = 1_000_000;
-const before = cpuNs();
-for (let i = 0; i < records; i++) tally.record(i & 3 ? 200 : 404, 0.0003 + (i & 7) * 0.001);
-const recordNs = Number(cpuNs() - before) / records;
-
-// each round's pair ran back to back: the median of their differences cancels the machine's drift
-const pairedNs = rounds.on.map((ns, i) => ns - rounds.off[i]!);
-console.log(JSON.stringify({ requestsPerRound: PER_ROUND, nsOn: rounds.on, nsOff: rounds.off, medianNsOn: median(rounds.on), medianNsOff: median(rounds.off), medianPairedNs: median(pairedNs), recordNs }));
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

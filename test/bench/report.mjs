@@ -24,7 +24,7 @@ export function renderMarkdown(result) {
       `- seeded: ${Object.entries(result.seed.counts).map(([k, v]) => `${k} ${v}`).join(', ')} (${result.seed.inboxUnusedTickets} unused tickets in the measured agent's inbox); onboarding COMPLETED, domain ${result.seed.domain}`,
       `- bundle: ${result.bundle.file} ${num(result.bundle.bytes / 1024)} KiB`,
       ...(result.panelFirstLoad ? [`- panel client first load: ${num(result.panelFirstLoad.gzip / 1024, 1)} KiB gzip, ${num(result.panelFirstLoad.brotli / 1024, 1)} KiB brotli (${num(result.panelFirstLoad.raw / 1024, 1)} KiB raw, ${result.panelFirstLoad.files.length} files)`] : []),
-      `- cold start (spawn → first 200 on /api/health, fresh seeded dataDir each): median **${num(result.coldStart.medianMs, 1)} ms** of ${result.coldStart.runs.length} (${result.coldStart.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms); the raw node:http server: median ${num(result.coldStart.raw.medianMs, 1)} ms (${result.coldStart.raw.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms)`,
+      `- cold start (spawn → first 200 on /api/health, a copy of a box that ran once each, panel and raw alternating): median **${num(result.coldStart.medianMs, 1)} ms** of ${result.coldStart.runs.length} (${result.coldStart.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms); the raw node:http server: median ${num(result.coldStart.raw.medianMs, 1)} ms (${result.coldStart.raw.runs.map((r) => num(r.firstOkMs, 1)).join(', ')} ms); ${ratio(result.coldStart.ratio)}`,
     ].join('\n'),
   );
   out.push('');

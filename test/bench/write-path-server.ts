@@ -3,11 +3,13 @@
 // stored tickets nor a sustained load of round trips can be reached. Everything else is the bundle's.
 import { start } from '../../lib/main.ts';
 
-const running = await start({
+// No top-level await: build/build.mjs bundles as CommonJS.
+void start({
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
   ticketLimits: { maxTickets: Number.POSITIVE_INFINITY, requestsPerWindow: Number.POSITIVE_INFINITY },
+}).then((running) => {
+  console.log(`relay-panel (bench, ticket limits lifted) listening on ${running.url}`);
+  process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));
 });
-console.log(`relay-panel (bench, ticket limits lifted) listening on ${running.url}`);
-process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));

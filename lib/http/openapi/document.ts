@@ -6,12 +6,12 @@ const INFO = { title: 'relay-panel API', version: '1' };
 
 /**
  * Keeps the published OpenAPI document in step with the routes the app serves, built-in and
- * mounted: built once per change of the table, at start-up and on each mount and unmount.
+ * mounted. The document itself is built on its first read after a change (lib/api-description.ts):
+ * the built-in routes are proved describable by test/unit/http/openapi.test.ts, a mount's here.
  */
 export class ApiDocument {
   readonly #mounted = new Map<string, readonly AnyRoute[]>();
 
-  /** Built here, at start-up: a schema it cannot describe fails the start. */
   constructor(
     private readonly target: ApiDescription,
     private readonly builtIn: readonly AnyRoute[],
@@ -19,14 +19,20 @@ export class ApiDocument {
     this.#publish();
   }
 
-  /** A mount's routes while mounted; `undefined` when it was unmounted. */
+  /**
+   * A mount's routes while mounted; `undefined` when it was unmounted. A mounted route zod cannot
+   * describe fails the mount, not a later read of the document.
+   */
   mounted(name: string, routes: readonly AnyRoute[] | undefined): void {
-    if (routes) this.#mounted.set(name, routes);
-    else this.#mounted.delete(name);
+    if (routes) {
+      describeRoutes(routes, INFO);
+      this.#mounted.set(name, routes);
+    } else this.#mounted.delete(name);
     this.#publish();
   }
 
   #publish(): void {
-    this.target.publish(describeRoutes([...this.builtIn, ...[...this.#mounted.values()].flat()], INFO));
+    const routes = [...this.builtIn, ...[...this.#mounted.values()].flat()];
+    this.target.describeWith(() => describeRoutes(routes, INFO));
   }
 }

@@ -13,6 +13,11 @@ test('the panel runs as its user, in production, from the current release, with 
   assert.match(unit, '\nReadWritePaths=-/etc/relay-panel -/var/lib/relay-panel\n');
 });
 
+test('the code cache goes to the cache directory systemd makes for the panel, not into the read-only release', () => {
+  assert.match(unit, '\nCacheDirectory=relay-panel\n');
+  assert.match(unit, '\nEnvironment=RELAY_PANEL_CODE_CACHE=/var/cache/relay-panel/server.mjs.code-cache\n');
+});
+
 test('nothing that sets no-new-privileges for a non-root service: sudo must stay usable', () => {
   for (const option of ['NoNewPrivileges', 'PrivateDevices', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectKernelLogs', 'ProtectClock',
     'RestrictAddressFamilies', 'RestrictNamespaces', 'RestrictRealtime', 'RestrictSUIDSGID', 'LockPersonality', 'SystemCallFilter',
