@@ -23,7 +23,8 @@ export function createFakePki(dir: string): FakePki {
     assertClientCommonName(commonName);
     const serial = (next++).toString(16).toUpperCase();
     issued.add(serial);
-    return { serial, certPem: fakePem('CERTIFICATE', { subject: `CN=${commonName}`, serial, days }) };
+    const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+    return { serial, expiresAt, certPem: fakePem('CERTIFICATE', { subject: `CN=${commonName}`, serial, expiresAt }) };
   };
   // a fake cannot check a signature: any PEM certificate request passes
   const verifyCsr = async (csrPem: string) => {

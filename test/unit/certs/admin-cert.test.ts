@@ -13,7 +13,7 @@ let clock: ManualClock;
 
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock });
+  t = await makeTestApp({ clock, pki: 'openssl' });
   await completeOnboarding(t);
 });
 s.after.each(() => t.close());

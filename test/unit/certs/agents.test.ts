@@ -13,7 +13,7 @@ const s = suite('agent certificates: /api/certs/agent');
 let t: TestApp;
 
 s.before.each(async () => {
-  t = await makeTestApp({ durable: true });
+  t = await makeTestApp({ durable: true, pki: 'openssl' });
   await completeOnboarding(t);
   await seedSites(t, 'blog', 'docs');
 });

@@ -14,7 +14,7 @@ let clock: ManualClock;
 
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock });
+  t = await makeTestApp({ clock, pki: 'openssl' });
   await completeOnboarding(t);
   await seedSites(t, 'blog');
 });
