@@ -14,7 +14,6 @@ import { once } from 'node:events';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { runSuites } from './helpers/suites.mjs';
 
 const SERIAL_GROUPS = new Set(['integration', 'browser']);
 
@@ -68,7 +67,10 @@ const started = Date.now();
 async function runPool(pooled) {
   const queue = [...pooled].sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
   const startWorker = async () => {
-    const worker = fork(new URL('./helpers/run-worker.mjs', import.meta.url), [root], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const worker = fork(new URL('./helpers/run-worker.mjs', import.meta.url), [root], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, '--no-warnings'],
+    });
     // 'disconnect' comes once every message the worker sent has been read
     const ended = Promise.all([once(worker, 'exit'), once(worker, 'disconnect')]);
     let current = null;
@@ -106,6 +108,8 @@ async function runHere(here) {
     process.exitCode = 1;
   };
   process.on('exit', onExit);
+  // loaded here: a run whose files all go to workers needs no TypeScript hooks in this process
+  const { runSuites } = await import('./helpers/suites.mjs');
   add(await runSuites(here, root, (text) => process.stdout.write(text)));
   finished = true;
   process.off('exit', onExit);

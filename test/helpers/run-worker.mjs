@@ -19,6 +19,12 @@ for (const stream of [process.stdout, process.stderr]) {
   };
 }
 
+// started with --no-warnings: a warning (a file handle closed by the collector, a deprecation) goes
+// into the block of the file that is running, in node's own format, instead of between blocks
+process.on('warning', (warning) => {
+  process.stderr.write(`(node:${process.pid}) ${warning.code ? `[${warning.code}] ` : ''}${warning.name}: ${warning.message}\n`);
+});
+
 process.on('message', async ({ file }) => {
   process.channel.unref();
   try {

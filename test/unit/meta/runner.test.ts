@@ -61,10 +61,12 @@ p('two workers: counts from each, every file\'s output in one block; a worker th
   assert.equal(closing(stdout), ['4 files in ' + /(\d+\.\d)s\n/.exec(stdout)![1] + 's', '3 passed, 3 failed, 0 skipped']);
 });
 
-p('a run where everything passes exits 0', async () => {
-  const { code, stdout } = await runner('--jobs', '2', fixture('passes'));
+p('a run where everything passes exits 0; a warning shows in the block of the file that caused it', async () => {
+  const files = [fixture('passes'), fixture('warns')];
+  const { code, stdout } = await runner('--jobs', '2', ...files);
   assert.is(code, 0, stdout);
-  assert.equal(closing(stdout)[1], '2 passed, 0 failed, 0 skipped');
+  assert.equal(closing(stdout)[1], '3 passed, 0 failed, 0 skipped');
+  assert.match(blocks(stdout, files).get(fixture('warns'))!, /\(node:\d+\) \[FIXTURE1\] Warning: fixture warning\n/);
 });
 
 p('--jobs 1 runs in one process, and still fails a run whose promise never settled', async () => {
