@@ -19,7 +19,7 @@ import { createRuntime, type Mode, type Runtime } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
 import { createClientFiles } from './node/client-files.ts';
-import { createFakePki, type FakePki } from './system/pki/fake-pki.ts';
+import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
 
 export interface Seed {
   /** Onboarding already COMPLETED for this domain (default example.test), so management routes answer. */
@@ -44,8 +44,9 @@ export interface TestAppOptions {
    */
   dir?: string;
   /**
-   * `fake` (default): certificates without openssl. `openssl`: the sandbox's real openssl CA, for
-   * tests that open what it issues (PKCS#12, CSR signatures, the CRL).
+   * `fake` (default): client and server certificates without openssl. `openssl`: the sandbox's real
+   * openssl CA and server certificates, for tests that open what they are (PKCS#12, CSR signatures,
+   * the CRL, X.509 files).
    */
   pki?: 'fake' | 'openssl';
 }
@@ -117,7 +118,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataDir: store.dataDir,
     publicLocations: publicLocations(routes),
     sandboxDns: hostIpResolver(() => config.value),
-    ...(pki ? { sandboxPki: pki } : {}),
+    ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts() } : {}),
   });
   const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
   const app = createApp(services, routes, {

@@ -1,15 +1,37 @@
 // Test runner: loads uvu suites from TypeScript sources and prints a closing line CI can read.
+//
+//   node test/run.mjs [--jobs N] <folder-or-file relative to test/> ...
+//
+// Files run in N worker processes (default: os.availableParallelism()), each file's output printed
+// in one piece when it is done; the integration and browser groups share ports and programs on
+// this machine, so their files run one after the other in this process. --jobs 1 runs everything
+// here, in order.
+//
 // uvu has no per-test timeout and exits 0 when a pending promise empties the event loop, so this
-// runner marks the run failed unless every queued suite really finished.
+// runner marks the run failed unless every file's suites really finished, in a worker or here.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import './helpers/register.mjs';
+import { availableParallelism } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+
+const SERIAL_GROUPS = new Set(['integration', 'browser']);
 
 const root = resolve(new URL('.', import.meta.url).pathname);
-const args = process.argv.slice(2);
-const filters = args.filter((a) => !a.startsWith('--'));
-const groups = filters.length ? filters : ['unit'];
+
+function parseArgs(argv) {
+  const targets = [];
+  let jobs = availableParallelism();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = arg === '--jobs' ? argv[++i] : arg.startsWith('--jobs=') ? arg.slice('--jobs='.length) : null;
+    if (value !== null) {
+      jobs = Number(value);
+      if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a whole number of at least 1, got '${value}'`);
+    } else if (!arg.startsWith('--')) targets.push(arg);
+  }
+  return { targets: targets.length ? targets : ['unit'], jobs };
+}
 
 function findTests(dir) {
   const out = [];
@@ -21,40 +43,86 @@ function findTests(dir) {
   return out;
 }
 
+const { targets, jobs } = parseArgs(process.argv.slice(2));
 const files = [];
-for (const g of groups) {
-  const target = resolve(root, g);
-  files.push(...(statSync(target).isDirectory() ? findTests(target) : [target]));
+for (const target of targets) {
+  const full = resolve(root, target);
+  files.push(...(statSync(full).isDirectory() ? findTests(full) : [full]));
+}
+const name = (file) => relative(root, file);
+const serial = (file) => jobs === 1 || SERIAL_GROUPS.has(name(file).split(sep)[0]);
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const add = (counts) => {
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+};
+const unfinished = [];
+const started = Date.now();
+
+/**
+ * Runs the files in up to `jobs` worker processes, largest file first (the longest suites start
+ * early, so the workers end close together). A worker that dies or ends with a file unfinished
+ * marks that file failed; a new worker takes over the rest.
+ */
+async function runPool(pooled) {
+  const queue = [...pooled].sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
+  const startWorker = async () => {
+    const worker = fork(new URL('./helpers/run-worker.mjs', import.meta.url), [root], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, '--no-warnings'],
+    });
+    // 'disconnect' comes once every message the worker sent has been read
+    const ended = Promise.all([once(worker, 'exit'), once(worker, 'disconnect')]);
+    let current = null;
+    let output = '';
+    const next = () => {
+      current = queue.shift() ?? null;
+      output = '';
+      if (current) worker.send({ file: current });
+      else worker.disconnect();
+    };
+    worker.on('message', (message) => {
+      if (message.type === 'output') output += message.text;
+      else if (message.type === 'ready') next();
+      else if (message.type === 'done') {
+        process.stdout.write(output);
+        add(message.counts);
+        next();
+      }
+    });
+    const [[code, signal]] = await ended;
+    if (!current) return;
+    process.stdout.write(`${output}\n\n${name(current)}: the worker ended before every suite finished (${signal ? `signal ${signal}` : `exit code ${code}`}; a crash, or a promise that never settled?)\n`);
+    unfinished.push(name(current));
+    if (queue.length) await startWorker();
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, startWorker));
 }
 
-globalThis.UVU_DEFER = 1;
-globalThis.UVU_QUEUE = [];
-let finished = false;
-process.on('exit', (code) => {
-  if (!finished) {
+/** Runs the files here, one after the other. */
+async function runHere(here) {
+  let finished = false;
+  const onExit = () => {
+    if (finished) return;
     console.error('\ntest run ended before every suite finished (a promise never settled?)');
     process.exitCode = 1;
-  }
-});
+  };
+  process.on('exit', onExit);
+  // loaded here: a run whose files all go to workers needs no TypeScript hooks in this process
+  const { runSuites } = await import('./helpers/suites.mjs');
+  add(await runSuites(here, root, (text) => process.stdout.write(text)));
+  finished = true;
+  process.off('exit', onExit);
+}
 
-let passed = 0, failed = 0, skipped = 0;
-const started = Date.now();
-for (const [index, file] of files.entries()) {
-  globalThis.UVU_INDEX = index;
-  globalThis.UVU_QUEUE.push([relative(root, file)]);
-  await import(pathToFileURL(file).href);
-}
-for (const group of globalThis.UVU_QUEUE) {
-  const name = group.shift();
-  process.stdout.write(`\n${name}\n`);
-  for (const runSuite of group) {
-    const [errors, ran, skips, total] = await runSuite();
-    passed += ran; skipped += skips; failed += total - ran;
-    if (errors !== true) process.stdout.write(`\n${errors}\n`);
-  }
-}
-finished = true;
+const pooled = files.filter((file) => !serial(file));
+if (pooled.length) await runPool(pooled);
+const here = files.filter(serial);
+if (here.length) await runHere(here);
+
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
+if (unfinished.length) console.log(`\n${unfinished.length} file(s) did not finish, each counted as one failure: ${unfinished.join(', ')}`);
+totals.failed += unfinished.length;
 console.log(`\n${files.length} files in ${seconds}s`);
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exitCode = failed > 0 || files.length === 0 ? 1 : 0;
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exitCode = totals.failed > 0 || files.length === 0 ? 1 : 0;

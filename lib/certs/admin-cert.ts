@@ -7,8 +7,7 @@ import { normalizeSerial } from '../auth/identity.ts';
 import type { Logger } from '../log.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import { JsonCollection } from '../state/collection.ts';
-import { InvalidCsrError, type System } from '../system/types.ts';
-import { certificateExpiry } from './pem.ts';
+import { InvalidCsrError, type SignedClientCert, type System } from '../system/types.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { Revoker } from './revocation.ts';
 import { newP12Password } from './secrets.ts';
@@ -130,7 +129,7 @@ export class AdminCert {
     }
     const now = this.deps.clock.now();
     const graceEndsAt = new Date(now + this.deps.config.value.certs.adminRotationGraceHours * 3600_000).toISOString();
-    const expiresAt = certificateExpiry(cert.certPem);
+    const { expiresAt } = cert;
     const earlier = state.value.rotation?.state === 'pending' ? state.value.rotation : null;
     await state.update((s) => {
       s.rotation = {
@@ -176,7 +175,7 @@ export class AdminCert {
   async #upgrade(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
     const state = await this.#collection();
     if (state.value.authMode === 'hardware-bound') throw new AppError(409, 'The admin certificate is already hardware-bound');
-    let signed: { serial: string; certPem: string };
+    let signed: SignedClientCert;
     try {
       signed = await this.deps.system.pki.signCsr(csr, 'admin');
     } catch (error) {
@@ -185,7 +184,7 @@ export class AdminCert {
     }
     const { rotation, serial } = state.value;
     const p12Serials = [...new Set([requesterSerial, serial, rotation?.previousSerial, rotation?.newSerial].filter((s): s is string => !!s))];
-    const expiresAt = certificateExpiry(signed.certPem);
+    const { expiresAt } = signed;
     await state.update((s) => {
       s.authMode = 'hardware-bound';
       s.serial = signed.serial;

@@ -7,7 +7,6 @@ import type { System } from '../system/types.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
-import { certificateExpiry } from './pem.ts';
 import type { Revoker } from './revocation.ts';
 import type { AgentCreate } from './schema.ts';
 import { newP12Password } from './secrets.ts';
@@ -67,19 +66,18 @@ export class AgentCerts {
     const release = this.deps.claims.claim(input.label);
     try {
       const cert = await this.deps.system.pki.issueClientCert(`agent:${input.label}`);
-      const expiresAt = certificateExpiry(cert.certPem);
       const p12Password = newP12Password();
       const path = this.deps.bundles.agentPath(input.label);
       try {
         await this.deps.bundles.write(path, await this.deps.system.pki.toPkcs12(cert, p12Password));
-        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites, expiresAt });
+        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites, expiresAt: cert.expiresAt });
       } catch (error) {
         // the certificate exists in the CA's index but nothing refers to it: revoke it so it can never be used
         await this.deps.bundles.remove(path);
         await this.deps.system.pki.revoke(cert.serial).catch(() => undefined);
         throw error;
       }
-      return { label: input.label, serial: cert.serial, expiresAt, p12Password };
+      return { label: input.label, serial: cert.serial, expiresAt: cert.expiresAt, p12Password };
     } finally {
       release();
     }

@@ -8,7 +8,6 @@ import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
 import type { AgentCerts } from './agents.ts';
-import { certificateExpiry } from './pem.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
 import type { EnrollmentTokenCreate } from './schema.ts';
@@ -108,9 +107,9 @@ export class Enrollment {
     });
     try {
       const signed = await this.deps.system.pki.signCsr(input.csr, `agent:${record.label}`);
-      const expiresAt = certificateExpiry(signed.certPem);
-      await this.deps.agents.register({ label: record.label, serial: signed.serial, capabilities: record.capabilities, allowedSites: this.deps.agents.sitesStillGranted(record.allowedSites, record.createdAt), expiresAt });
-      return { certificate: signed.certPem, caCertificate: await this.deps.system.pki.caCertificate(), label: record.label, serial: signed.serial, expiresAt };
+      const { serial, certPem, expiresAt } = signed;
+      await this.deps.agents.register({ label: record.label, serial, capabilities: record.capabilities, allowedSites: this.deps.agents.sitesStillGranted(record.allowedSites, record.createdAt), expiresAt });
+      return { certificate: certPem, caCertificate: await this.deps.system.pki.caCertificate(), label: record.label, serial, expiresAt };
     } catch (error) {
       // the agent did nothing wrong: give the token back so it can try again
       await tokens.update((list) => {

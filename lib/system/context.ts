@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
 export type SandboxDnsResolver = (name: string) => string[] | null | Promise<string[] | null>;
 
+import type { ServerCertMaker } from './pki/self-signed.ts';
 import type { PkiAdapter, PublicLocations } from './types.ts';
 
 export interface SystemContext {
@@ -26,6 +27,8 @@ export interface SystemContext {
   madeUpLogsEveryMs?: number;
   /** Sandbox only: the PKI to use instead of the openssl one (lib/testing.ts passes its fake). */
   sandboxPki?: PkiAdapter;
+  /** Sandbox only: makes the server certificates (ACME stand-in, IP panel) instead of openssl (lib/testing.ts passes its fake). */
+  sandboxServerCerts?: ServerCertMaker;
 }
 
 /**

@@ -211,9 +211,14 @@ export interface StatsAdapter {
 
 // ---------- pki (openssl) ----------
 
-export interface IssuedClientCert {
+export interface SignedClientCert {
   serial: string; // uppercase hex, as nginx reports $ssl_client_serial
   certPem: string;
+  /** notAfter, ISO 8601 UTC: callers record it without parsing the PEM (the fake PKI's is no X.509). */
+  expiresAt: string;
+}
+
+export interface IssuedClientCert extends SignedClientCert {
   keyPem: string;
 }
 
@@ -227,7 +232,7 @@ export interface PkiAdapter {
   /** Rejects with an InvalidCsrError unless the text is one PEM CSR whose signature verifies. */
   verifyCsr(csrPem: string): Promise<void>;
   /** Signs a CSR with the subject forced to the given CN; a bad CSR rejects with an InvalidCsrError. */
-  signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }>;
+  signCsr(csrPem: string, commonName: string): Promise<SignedClientCert>;
   revoke(serial: string): Promise<void>;
   /** Regenerates the CRL file nginx reads and returns its path. */
   writeCrl(): Promise<string>;

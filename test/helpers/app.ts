@@ -26,6 +26,11 @@ export interface TestAppOptions {
   dir?: string;
   /** State on disk in a new temp directory, so a later app can reopen `dir`; in memory otherwise. */
   durable?: boolean;
+  /**
+   * `fake` (default) issues certificates without openssl; `openssl` for the suites that open what
+   * the sandbox's real CA issues (PKCS#12, CRL, CSR signatures) or back up its files.
+   */
+  pki?: 'fake' | 'openssl';
 }
 
 export interface TestApp {
@@ -58,8 +63,7 @@ export function certificateHeaders(caller: Caller): Record<string, string> {
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? (options.durable ? await mkdtemp(join(tmpdir(), 'relay-test-')) : undefined);
   const { durable: _, ...kitOptions } = options;
-  // our own suites check what openssl issues (P12, CSR signatures, the CRL), as the box would
-  const kit = await createTestApp({ pki: 'openssl', ...kitOptions, dir });
+  const kit = await createTestApp({ ...kitOptions, dir });
 
   const request: TestApp['request'] = (method, path, { as = 'admin', body, headers = {} } = {}) => {
     const init: RequestInit = { method, headers: { ...certificateHeaders(as), ...headers } };

@@ -83,12 +83,22 @@ function operation(route: AnyRoute): Operation {
   };
 }
 
+// A route object is immutable and its schemas are converted once: tables built for tests, mounts and
+// unmounts reuse the operations of the routes they share (the documents are only serialized).
+const operations = new WeakMap<AnyRoute, Operation>();
+
+function operationOf(route: AnyRoute): Operation {
+  let described = operations.get(route);
+  if (!described) operations.set(route, (described = operation(route)));
+  return described;
+}
+
 /** The OpenAPI 3.1 document of these routes (built-in first, then each mount's). */
 export function describeRoutes(routes: readonly AnyRoute[], info: DocumentInfo): JsonSchema {
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
     const item = (paths[openApiPath(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operation(route);
+    item[route.method.toLowerCase()] = operationOf(route);
   }
   return {
     openapi: '3.1.0',

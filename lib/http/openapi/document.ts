@@ -1,8 +1,23 @@
 import type { ApiDescription } from '../../api-description.ts';
+import { jsonBytes } from '../../json-bytes.ts';
 import type { AnyRoute } from '../route.ts';
 import { describeRoutes } from './describe.ts';
 
 const INFO = { title: 'relay-panel API', version: '1' };
+
+// A route table is a module constant, shared by every app a process builds (the unit suites build
+// hundreds): its document is described and serialized once.
+const builtInDocuments = new WeakMap<readonly AnyRoute[], Uint8Array<ArrayBuffer>>();
+
+function describe(routes: readonly AnyRoute[]): Uint8Array<ArrayBuffer> {
+  return jsonBytes(describeRoutes(routes, INFO));
+}
+
+function describeBuiltIn(routes: readonly AnyRoute[]): Uint8Array<ArrayBuffer> {
+  let bytes = builtInDocuments.get(routes);
+  if (!bytes) builtInDocuments.set(routes, (bytes = describe(routes)));
+  return bytes;
+}
 
 /**
  * Keeps the published OpenAPI document in step with the routes the app serves, built-in and
@@ -32,7 +47,7 @@ export class ApiDocument {
   }
 
   #publish(): void {
-    const routes = [...this.builtIn, ...[...this.#mounted.values()].flat()];
-    this.target.describeWith(() => describeRoutes(routes, INFO));
+    const mounted = [...this.#mounted.values()].flat();
+    this.target.describeWith(() => (mounted.length === 0 ? describeBuiltIn(this.builtIn) : describe([...this.builtIn, ...mounted])));
   }
 }

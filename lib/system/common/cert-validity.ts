@@ -9,8 +9,12 @@ export function daysLeft(expiresAt: number, now: number): number {
   return Math.floor((expiresAt - now) / DAY);
 }
 
+/** Whether a certificate exists (`expiry` not null) and stays valid for more than acme.minValidDays. */
+export function staysValid(config: SystemConfig, expiry: Date | null, now: number): boolean {
+  return expiry !== null && expiry.getTime() - now > config.acme.minValidDays * DAY;
+}
+
 /** Whether the certificate at `fullchain` exists and stays valid for more than acme.minValidDays. */
 export async function hasValidCert(config: SystemConfig, fullchain: string, now: number): Promise<boolean> {
-  const expiry = await certificateExpiry(fullchain);
-  return expiry !== null && expiry.getTime() - now > config.acme.minValidDays * DAY;
+  return staysValid(config, await certificateExpiry(fullchain), now);
 }

@@ -21,7 +21,8 @@ export function createStats(opts: StatsOptions): StatsAdapter {
   const cacheMs = opts.cacheMs ?? 2000;
   let cached: { at: number; value: Promise<SystemStats> } | null = null;
   let lastSample: { at: number; sample: CpuSample } | null = null;
-  const cores = cpus().length || 1;
+  // os.cpus() reads /proc/cpuinfo synchronously: once, on the first measurement, not per system built
+  let cores = 0;
 
   const sampleCpu = async (): Promise<CpuSample> => parseProcStat(await readFile(join(procDir, 'stat'), 'utf8'));
 
@@ -41,7 +42,7 @@ export function createStats(opts: StatsOptions): StatsAdapter {
     const diskTotal = fs.blocks * fs.bsize;
     const diskFree = fs.bavail * fs.bsize;
     return {
-      cpu: { usage: cpuUsagePercent(first, second), cores },
+      cpu: { usage: cpuUsagePercent(first, second), cores: (cores ||= cpus().length || 1) },
       memory: parseMeminfo(meminfo),
       disk: { total: diskTotal, used: Math.max(0, diskTotal - fs.bfree * fs.bsize), free: diskFree },
       uptime: Math.floor(Number(uptimeText.split(/\s+/)[0]) || 0),

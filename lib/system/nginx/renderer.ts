@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { pathExists } from '../common/fs.ts';
 import type { SystemConfig } from '../config.ts';
-import { createServerCert } from '../pki/self-signed.ts';
+import { opensslServerCerts, type ServerCertMaker } from '../pki/self-signed.ts';
 import type { CertPaths, CertsAdapter, PkiAdapter, PublicLocations, VhostSpec } from '../types.ts';
 import { HELP_PAGE_NAME, NO_PUBLIC_LOCATIONS, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
 
@@ -19,6 +19,8 @@ export interface RendererOptions {
   certs: Pick<CertsAdapter, 'paths'>;
   pki: Pick<PkiAdapter, 'ensureCa'>;
   publicLocations?: PublicLocations;
+  /** Makes the IP panel's self-signed certificate; openssl unless given. */
+  serverCerts?: ServerCertMaker;
 }
 
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
@@ -28,7 +30,7 @@ export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' 
 export function systemRendererOptions(
   config: SystemConfig,
   layout: VhostLayout,
-  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations'>,
+  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations' | 'serverCerts'>,
 ): RendererOptions {
   return {
     ...layout,
@@ -38,13 +40,14 @@ export function systemRendererOptions(
     certs: deps.certs,
     pki: deps.pki,
     publicLocations: deps.publicLocations,
+    serverCerts: deps.serverCerts,
   };
 }
 
 export function systemVhostRenderer(
   config: SystemConfig,
   layout: VhostLayout,
-  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations'>,
+  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations' | 'serverCerts'>,
 ): (spec: VhostSpec) => Promise<string> {
   return createVhostRenderer(systemRendererOptions(config, layout, deps));
 }
@@ -74,7 +77,7 @@ export function createVhostPreparer(o: RendererOptions): (spec: VhostSpec) => Pr
       clientCa = ready;
     }
     if (spec.kind === 'ip-panel' && !(await pathExists(ipPanelCert.fullchain))) {
-      await createServerCert({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
+      await (o.serverCerts ?? opensslServerCerts).create({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
         subjectAltNames: [], days: 3650 });
     }
     return clientCa;

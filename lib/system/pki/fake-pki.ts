@@ -1,12 +1,18 @@
-// A stand-in PKI for tests and embedders (lib/testing.ts): the PkiAdapter contract without openssl.
-// Nothing it returns is a real certificate, key, PKCS#12 or CRL: the PEM blocks say FAKE and carry
-// the subject and serial as JSON, so nginx or a TLS stack would refuse them. Serials behave like
-// the real ones: uppercase hex from 0x1000 upward; revoking twice is a no-op, an unknown serial fails.
+// A stand-in PKI for tests and embedders (lib/testing.ts): the PkiAdapter contract and the sandbox's
+// server certificates without openssl. Nothing it returns is a real certificate, key, PKCS#12 or
+// CRL: the PEM blocks say FAKE and carry the subject and serial as JSON, so nginx or a TLS stack
+// would refuse them. Serials behave like the real ones: uppercase hex from 0x1000 upward; revoking
+// twice is a no-op, an unknown serial fails.
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { assertClientCommonName } from '../names.ts';
 import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
+import { certificateExpiry, type ServerCertMaker } from './self-signed.ts';
 
 const fakePem = (label: string, content: object) =>
   `-----BEGIN FAKE ${label}-----\n${Buffer.from(JSON.stringify(content)).toString('base64')}\n-----END FAKE ${label}-----\n`;
+
+const FAKE_CERTIFICATE = /^-----BEGIN FAKE CERTIFICATE-----\n([A-Za-z0-9+/=]+)\n/;
 
 export interface FakePki extends PkiAdapter {
   /** Serials revoked so far (uppercase hex), as the CRL would list them. */
@@ -23,7 +29,8 @@ export function createFakePki(dir: string): FakePki {
     assertClientCommonName(commonName);
     const serial = (next++).toString(16).toUpperCase();
     issued.add(serial);
-    return { serial, certPem: fakePem('CERTIFICATE', { subject: `CN=${commonName}`, serial, days }) };
+    const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+    return { serial, expiresAt, certPem: fakePem('CERTIFICATE', { subject: `CN=${commonName}`, serial, expiresAt }) };
   };
   // a fake cannot check a signature: any PEM certificate request passes
   const verifyCsr = async (csrPem: string) => {
@@ -49,5 +56,36 @@ export function createFakePki(dir: string): FakePki {
     },
     writeCrl: async () => paths.crlPath,
     revokedSerials: () => [...revoked],
+  };
+}
+
+/**
+ * Server certificates as FAKE PEM files holding subject, names and notAfter, written where openssl
+ * would write them (key 0600). Expiry reads them back; a real certificate found there (put by hand)
+ * is read as openssl's would be.
+ */
+export function createFakeServerCerts(now: () => number = Date.now): ServerCertMaker {
+  return {
+    async create(req) {
+      await mkdir(dirname(req.paths.fullchain), { recursive: true });
+      await mkdir(dirname(req.paths.privkey), { recursive: true, mode: 0o700 });
+      const notAfter = new Date(now() + req.days * 86_400_000).toISOString();
+      const subject = `CN=${req.commonName}`;
+      await writeFile(req.paths.fullchain, fakePem('CERTIFICATE', { subject, subjectAltNames: req.subjectAltNames, notAfter, isCa: req.isCa ?? false }));
+      await writeFile(req.paths.privkey, fakePem('PRIVATE KEY', { subject }), { mode: 0o600 });
+      await chmod(req.paths.privkey, 0o600);
+    },
+    async expiry(path) {
+      let pem: string;
+      try {
+        pem = await readFile(path, 'utf8');
+      } catch {
+        return null;
+      }
+      const fake = FAKE_CERTIFICATE.exec(pem);
+      if (!fake) return certificateExpiry(path);
+      const { notAfter } = JSON.parse(Buffer.from(fake[1]!, 'base64').toString()) as { notAfter: string };
+      return new Date(notAfter);
+    },
   };
 }

@@ -10,7 +10,7 @@ import { pathExists } from '../common/fs.ts';
 import { run, runBinary } from '../exec.ts';
 import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
-import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
+import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter, type SignedClientCert } from '../types.ts';
 
 export interface OpensslPkiOptions {
   openssl: string;
@@ -64,9 +64,10 @@ authorityKeyIdentifier = keyid
 `;
 }
 
-/** Serial as nginx's $ssl_client_serial shows it: uppercase hex. */
-export function certSerial(certPem: string): string {
-  return new X509Certificate(certPem).serialNumber.toUpperCase();
+/** Serial as nginx's $ssl_client_serial shows it (uppercase hex), and notAfter in ISO 8601 UTC. */
+export function signedCert(certPem: string): SignedClientCert {
+  const x509 = new X509Certificate(certPem);
+  return { serial: x509.serialNumber.toUpperCase(), certPem, expiresAt: new Date(x509.validTo).toISOString() };
 }
 
 export interface IndexEntry {
@@ -129,7 +130,7 @@ export class OpensslPki implements PkiAdapter {
         await this.openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
           '-subj', `/CN=${commonName}`, '-keyout', key, '-out', csr]);
         const certPem = await this.sign(tmp, csr, commonName, days);
-        return { serial: certSerial(certPem), certPem, keyPem: await readFile(key, 'utf8') };
+        return { ...signedCert(certPem), keyPem: await readFile(key, 'utf8') };
       });
     });
   }
@@ -160,7 +161,7 @@ export class OpensslPki implements PkiAdapter {
     return this.withTemp(async (tmp) => this.verifyCsrFile(await this.writeCsr(tmp, csrPem)));
   }
 
-  signCsr(csrPem: string, commonName: string): Promise<{ serial: string; certPem: string }> {
+  signCsr(csrPem: string, commonName: string): Promise<SignedClientCert> {
     assertClientCommonName(commonName);
     if (!isCsrPem(csrPem)) return Promise.reject(new InvalidCsrError('not a PEM certificate request'));
     return this.serial(async () => {
@@ -169,8 +170,7 @@ export class OpensslPki implements PkiAdapter {
         const csr = await this.writeCsr(tmp, csrPem);
         // proves the requester holds the key; the subject it asked for is discarded below
         await this.verifyCsrFile(csr);
-        const certPem = await this.sign(tmp, csr, commonName, this.opts.clientCertDays);
-        return { serial: certSerial(certPem), certPem };
+        return signedCert(await this.sign(tmp, csr, commonName, this.opts.clientCertDays));
       });
     });
   }

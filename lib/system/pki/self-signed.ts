@@ -41,3 +41,12 @@ export async function certificateExpiry(path: string): Promise<Date | null> {
     return null;
   }
 }
+
+/** Makes server certificates and reads their expiry: openssl, or the testing kit's fake. */
+export interface ServerCertMaker {
+  create(req: ServerCertRequest): Promise<void>;
+  /** Expiry of the certificate at `path`, or null when there is none. */
+  expiry(path: string): Promise<Date | null>;
+}
+
+export const opensslServerCerts: ServerCertMaker = { create: createServerCert, expiry: certificateExpiry };

@@ -2,10 +2,10 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
-import { daysLeft, hasValidCert } from '../common/cert-validity.ts';
+import { daysLeft, staysValid } from '../common/cert-validity.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn } from '../names.ts';
-import { certificateExpiry, createServerCert } from '../pki/self-signed.ts';
+import type { ServerCertMaker } from '../pki/self-signed.ts';
 import { SystemError, type CertInfo, type CertPaths, type CertsAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
@@ -14,7 +14,7 @@ import { sandboxPaths } from './paths.ts';
 // public CAs do for long names.
 const MAX_COMMON_NAME = 64;
 
-export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number): CertsAdapter {
+export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number, maker: ServerCertMaker): CertsAdapter {
   const p = sandboxPaths(dataDir);
   const ca: CertPaths = { fullchain: join(p.localCa, 'ca.pem'), privkey: join(p.localCa, 'ca.key') };
   const tool = { openssl: config.binaries.openssl, timeoutMs: config.timeouts.defaultMs };
@@ -23,12 +23,12 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     assertFqdn(fqdn);
     return { fullchain: join(p.certsLive, fqdn, 'fullchain.pem'), privkey: join(p.certsLive, fqdn, 'privkey.pem') };
   };
-  const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
+  const has = async (fqdn: string): Promise<boolean> => staysValid(config, await maker.expiry(paths(fqdn).fullchain), now());
   const sign = async (fqdn: string) => {
-    if ((await certificateExpiry(ca.fullchain)) === null) {
-      await createServerCert({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
+    if ((await maker.expiry(ca.fullchain)) === null) {
+      await maker.create({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
     }
-    await createServerCert({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
+    await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
   };
 
   return {
@@ -50,14 +50,14 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       }
       const out: CertInfo[] = [];
       for (const domain of names) {
-        const expiry = await certificateExpiry(paths(domain).fullchain);
+        const expiry = await maker.expiry(paths(domain).fullchain);
         if (!expiry) continue;
         out.push({ domain, domains: [domain], expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
       }
       return out;
     },
     async renew(fqdn) {
-      if ((await certificateExpiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
+      if ((await maker.expiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
       await rm(paths(fqdn).fullchain, { force: true });
       await sign(fqdn);
       controls.record('certs.renew', { fqdn });

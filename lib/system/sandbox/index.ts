@@ -30,6 +30,7 @@ import type { SystemContext } from '../context.ts';
 import { createSiteStorage } from '../common/site-storage.ts';
 import { createStats } from '../common/stats.ts';
 import { systemPki } from '../pki/openssl-pki.ts';
+import { opensslServerCerts } from '../pki/self-signed.ts';
 import type { System } from '../types.ts';
 import { createSandboxAuthPortal } from './auth-portal.ts';
 import { createSandboxCerts } from './certs.ts';
@@ -51,9 +52,10 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
   const now = ctx.now ?? Date.now;
   const controls = new SandboxControls(now, config.sandbox.dns);
   const pki = ctx.sandboxPki ?? systemPki(config, sandboxPaths(ctx.dataDir).pki);
-  const certs = createSandboxCerts(config, ctx.dataDir, controls, now);
+  const serverCerts = ctx.sandboxServerCerts ?? opensslServerCerts;
+  const certs = createSandboxCerts(config, ctx.dataDir, controls, now, serverCerts);
   const raw: System = {
-    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations }),
+    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations, serverCerts }),
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),

@@ -7,6 +7,7 @@ import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
 import { systemVhostRenderer } from '../nginx/renderer.ts';
 import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
+import type { ServerCertMaker } from '../pki/self-signed.ts';
 import type { CertsAdapter, PkiAdapter, ProxyAdapter, PublicLocations } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
@@ -15,7 +16,7 @@ export function createSandboxProxy(
   config: SystemConfig,
   dataDir: string,
   controls: SandboxControls,
-  deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations },
+  deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations; serverCerts: ServerCertMaker },
 ): ProxyAdapter {
   const p = sandboxPaths(dataDir);
   return new VhostStore({

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
+import { signedCert } from '../../../lib/system/pki/openssl-pki.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { timed } from '../../helpers/timeout.ts';
@@ -107,7 +108,7 @@ function foreignCertificate(): IssuedClientCert {
   openssl('req', '-x509', ...ecKey, '-subj', '/CN=Foreign CA', '-days', '2', '-keyout', at('ca.key'), '-out', at('ca.pem'));
   openssl('req', '-new', ...ecKey, '-subj', '/CN=admin', '-keyout', at('admin.key'), '-out', at('admin.csr'));
   openssl('x509', '-req', '-in', at('admin.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-set_serial', '0x1000', '-days', '2', '-out', at('admin.pem'));
-  return { serial: '1000', certPem: readFileSync(at('admin.pem'), 'utf8'), keyPem: readFileSync(at('admin.key'), 'utf8') };
+  return { ...signedCert(readFileSync(at('admin.pem'), 'utf8')), keyPem: readFileSync(at('admin.key'), 'utf8') };
 }
 
 s('a certificate from another CA: 496 on protected locations, public ones answer normally', timed(20_000, async () => {
@@ -132,7 +133,7 @@ s('a CSR signed with a forced subject authenticates as that subject only', timed
   execFileSync('/usr/bin/openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=admin/O=evil',
     '-keyout', join(tmp, 'k.pem'), '-out', join(tmp, 'r.csr')], { stdio: 'ignore' });
   const signed = await system.pki.signCsr(readFileSync(join(tmp, 'r.csr'), 'utf8'), 'agent:enrolled');
-  const r = await get('/api/tunnels', { cert: { serial: signed.serial, certPem: signed.certPem, keyPem: readFileSync(join(tmp, 'k.pem'), 'utf8') } });
+  const r = await get('/api/tunnels', { cert: { ...signed, keyPem: readFileSync(join(tmp, 'k.pem'), 'utf8') } });
   const { xssl } = JSON.parse(r.body);
   assert.is(xssl['x-ssl-client-dn'], 'CN=agent:enrolled');
   assert.is(xssl['x-ssl-client-serial'], signed.serial);

@@ -22,7 +22,7 @@ let source: TestApp;
 let work: string;
 let restored: TestApp | undefined;
 s.before.each(async () => {
-  source = await userApp({ durable: true });
+  source = await userApp({ durable: true, pki: 'openssl' });
   work = await mkdtemp(join(tmpdir(), 'relay-backup-test-'));
 });
 s.after.each(async () => {
@@ -81,7 +81,7 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
   const target = await targetConfig(3999);
   const failures = await restore(target.file, archive, QUIET, work);
   assert.equal(failures, []);
-  restored = withCheapHashing(await makeTestApp({ dir: target.dir }));
+  restored = withCheapHashing(await makeTestApp({ dir: target.dir, pki: 'openssl' }));
   const config = restored.services.config.value;
   assert.is(config.listen.port, 3999, 'the target keeps its port');
   assert.is(config.dataDir, join(target.dir, 'data'), 'and its data dir');

@@ -7,16 +7,22 @@ import { addAgent, ADMIN_SERIAL, completeOnboarding, makeTestApp, type TestApp }
 import { describeCert, makeCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
-const s = suite('admin certificate: rotation, one-time download, hardware-bound upgrade');
 let t: TestApp;
 let clock: ManualClock;
-
-s.before.each(async () => {
+const setUp = (pki: 'fake' | 'openssl') => async () => {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock });
+  t = await makeTestApp({ clock, pki });
   await completeOnboarding(t);
-});
+};
+
+const s = suite('admin certificate: rotation, one-time download, hardware-bound upgrade');
+s.before.each(setUp('fake'));
 s.after.each(() => t.close());
+
+// what the openssl CA makes: the P12's contents, the CRL's serials, the signed CSR's subject
+const o = suite('admin certificate: rotation, one-time download, hardware-bound upgrade (openssl CA)');
+o.before.each(setUp('openssl'));
+o.after.each(() => t.close());
 
 const asAdmin = (serial: string) => ({ as: { dn: 'CN=admin', serial } });
 const tunnelsStatus = async (serial: string) => (await t.call('GET', '/api/tunnels', asAdmin(serial))).status;
@@ -50,7 +56,7 @@ s('rotate issues CN=admin with a one-time password; the requester keeps working;
   assert.is((await stat(join(t.services.store.dataDir, 'admin-cert.json'))).mode & 0o777, 0o600);
 });
 
-s('the P12 downloads once (0600 until then), opens with the password and holds CN=admin; then 410', async () => {
+o('the P12 downloads once (0600 until then), opens with the password and holds CN=admin; then 410', async () => {
   assert.is((await t.call('GET', '/api/certs/mtls/download')).status, 404, 'nothing rotated yet');
   const r = await rotate();
   assert.is((await stat(join(t.services.store.dataDir, 'certs', 'admin.p12'))).mode & 0o777, 0o600);
@@ -115,7 +121,7 @@ s('three rotations at once: exactly one new certificate stays valid, and the rep
   assert.is(state.rotation.previousSerial, ADMIN_SERIAL);
 });
 
-s('a failed bundle leaves the rotation untouched and the new certificate revoked', async () => {
+o('a failed bundle leaves the rotation untouched and the new certificate revoked', async () => {
   const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
   sandboxControls(t.services.system).failNext('pki.toPkcs12');
   assert.is((await t.call('POST', '/api/certs/mtls/rotate')).status, 500);
@@ -124,7 +130,7 @@ s('a failed bundle leaves the rotation untouched and the new certificate revoked
   assert.match(execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString(), 'Serial Number: 1000');
 });
 
-s('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certificates; P12 routes then 410', async () => {
+o('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certificates; P12 routes then 410', async () => {
   assert.equal((await t.call('GET', '/api/certs/admin/auth-mode')).body, { adminAuthMode: 'p12' });
   const rotated = await rotate();
   const bad = await t.call('POST', '/api/certs/admin/upgrade-to-hardware-bound', { body: { csr: 'nope' } });
@@ -153,3 +159,4 @@ s('admin-only', async () => {
 });
 
 s.run();
+o.run();

@@ -9,15 +9,21 @@ import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app
 import { seedSites } from '../../helpers/sites.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
 
-const s = suite('agent certificates: /api/certs/agent');
 let t: TestApp;
-
-s.before.each(async () => {
-  t = await makeTestApp({ durable: true });
+const setUp = (pki: 'fake' | 'openssl') => async () => {
+  t = await makeTestApp({ durable: true, pki });
   await completeOnboarding(t);
   await seedSites(t, 'blog', 'docs');
-});
+};
+
+const s = suite('agent certificates: /api/certs/agent');
+s.before.each(setUp('fake'));
 s.after.each(() => t.close());
+
+// what the openssl CA makes: the P12's contents, the CRL's serials
+const o = suite('agent certificates: /api/certs/agent (openssl CA)');
+o.before.each(setUp('openssl'));
+o.after.each(() => t.close());
 
 async function issue(label: string, capabilities: string[] = ['tunnels:read'], allowedSites: string[] = []) {
   const r = await t.call('POST', '/api/certs/agent', { body: { label, capabilities, allowedSites } });
@@ -27,7 +33,7 @@ async function issue(label: string, capabilities: string[] = ['tunnels:read'], a
 
 const asAgent = (label: string, serial: string) => ({ as: { agent: label, serial } });
 
-s('POST issues CN=agent:<label>, returns the one-time password; the P12 opens with it and holds that certificate', async () => {
+o('POST issues CN=agent:<label>, returns the one-time password; the P12 opens with it and holds that certificate', async () => {
   const created = await issue('laptop-1', ['tunnels:read', 'system:read'], ['blog']);
   assert.is(created.label, 'laptop-1');
   assert.match(created.serial, /^[0-9A-F]+$/);
@@ -143,7 +149,7 @@ s('20 concurrent POSTs with one label give exactly one 201', async () => {
   assert.is(t.services.store.agents.value.filter((a) => a.label === 'race').length, 1);
 });
 
-s('DELETE revokes: next request 403 revoked, CRL lists the serial, proxy reloaded, listing says revoked, P12 gone', async () => {
+o('DELETE revokes: next request 403 revoked, CRL lists the serial, proxy reloaded, listing says revoked, P12 gone', async () => {
   const created = await issue('laptop-1');
   const reloadsBefore = sandboxControls(t.services.system).eventsOf('proxy.reload').length;
   const r = await t.call('DELETE', '/api/certs/agent/laptop-1');
@@ -192,7 +198,7 @@ s('every /api/certs/agent route is admin-only', async () => {
   }
 });
 
-s('a failure after the certificate is signed leaves no record and revokes the orphan', async () => {
+o('a failure after the certificate is signed leaves no record and revokes the orphan', async () => {
   sandboxControls(t.services.system).failNext('pki.toPkcs12');
   const r = await t.call('POST', '/api/certs/agent', { body: { label: 'laptop-1' } });
   assert.is(r.status, 500);
@@ -203,3 +209,4 @@ s('a failure after the certificate is signed leaves no record and revokes the or
 });
 
 s.run();
+o.run();

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -16,3 +18,70 @@ t('withTimeout passes the value through', async () => {
 });
 
 t.run();
+
+// test/run.mjs on the fixtures in test/fixtures/runner (not *.test.ts, so no group picks them up)
+const runnerPath = fileURLToPath(new URL('../../run.mjs', import.meta.url));
+
+/** The runner's exit code (a signal name when it was killed at the time limit) and its stdout. */
+function runner(...args: string[]): Promise<{ code: number | string | null; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [runnerPath, ...args], { timeout: 20_000 }, (error, stdout) =>
+      resolve({ code: error ? (error.code ?? error.signal ?? null) : 0, stdout }),
+    );
+  });
+}
+
+const fixture = (name: string) => `fixtures/runner/${name}.ts`;
+const closing = (stdout: string) => stdout.trim().split('\n').slice(-2);
+
+/** Each file's block, from its header line to the next header: output printed per file, never interleaved. */
+function blocks(stdout: string, files: string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  const body = stdout.slice(0, stdout.search(/\n+(\d+ file\(s\) did not finish|\d+ files in )/));
+  const headers = [...body.matchAll(/^(fixtures\/runner\/[\w-]+\.ts)$/gm)];
+  headers.forEach((match, i) => found.set(match[1]!, body.slice(match.index, headers[i + 1]?.index ?? body.length)));
+  assert.equal([...found.keys()].sort(), [...files].sort(), stdout);
+  return found;
+}
+
+const p = suite('test runner: parallel workers');
+
+p('two workers: counts from each, every file\'s output in one block; a worker that dies and one whose suite never settles are named and failed, and new workers run the rest', async () => {
+  // the two larger files start first (largest first), so both first workers end early
+  const files = [fixture('dies'), fixture('never-settles'), fixture('passes'), fixture('fails')];
+  const { code, stdout } = await runner('--jobs', '2', ...files);
+  assert.is(code, 1, stdout);
+  const output = blocks(stdout, files);
+  assert.match(output.get(fixture('passes'))!, /^fixtures\/runner\/passes\.ts\n passes {2}• • {3}\(2 \/ 2\)\n*$/);
+  assert.match(output.get(fixture('fails'))!, 'FAIL  fails  "fails on purpose"');
+  assert.not.match(output.get(fixture('fails'))!, ' passes ');
+  assert.match(output.get(fixture('dies'))!, 'fixtures/runner/dies.ts: the worker ended before every suite finished (signal SIGKILL;');
+  assert.match(output.get(fixture('never-settles'))!, 'fixtures/runner/never-settles.ts: the worker ended before every suite finished (exit code 0;');
+  assert.match(stdout, /2 file\(s\) did not finish, each counted as one failure: fixtures\/runner\/(dies|never-settles)\.ts, fixtures\/runner\/(dies|never-settles)\.ts\n/);
+  assert.equal(closing(stdout), ['4 files in ' + /(\d+\.\d)s\n/.exec(stdout)![1] + 's', '3 passed, 3 failed, 0 skipped']);
+});
+
+p('a run where everything passes exits 0; a warning shows in the block of the file that caused it', async () => {
+  const files = [fixture('passes'), fixture('warns')];
+  const { code, stdout } = await runner('--jobs', '2', ...files);
+  assert.is(code, 0, stdout);
+  assert.equal(closing(stdout)[1], '3 passed, 0 failed, 0 skipped');
+  assert.match(blocks(stdout, files).get(fixture('warns'))!, /\(node:\d+\) \[FIXTURE1\] Warning: fixture warning\n/);
+});
+
+p('--jobs 1 runs in one process, and still fails a run whose promise never settled', async () => {
+  const { code, stdout } = await runner('--jobs', '1', fixture('passes'), fixture('never-settles'));
+  assert.is(code, 1, stdout);
+  assert.not.match(stdout, 'passed,');
+  const serial = await runner('--jobs=1', fixture('passes'), fixture('fails'));
+  assert.equal(closing(serial.stdout)[1], '3 passed, 1 failed, 0 skipped');
+  assert.ok(serial.stdout.indexOf('fixtures/runner/passes.ts') < serial.stdout.indexOf('fixtures/runner/fails.ts'), 'in the order given');
+});
+
+p('--jobs must be a whole number of at least 1', async () => {
+  const { code, stdout } = await runner('--jobs', '0', fixture('passes'));
+  assert.is(code, 1);
+  assert.is(stdout, '');
+});
+
+p.run();

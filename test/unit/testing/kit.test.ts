@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import ticketScopesRegister from '../../../handlers/tickets/scopes/register.ts';
@@ -59,6 +59,27 @@ s('the fake PKI needs no openssl: serials from 1000 upward, revocation, CA paths
     assert.is(await failure(kit.services.system.pki.revoke('ABCD')), 'No certificate with serial ABCD');
     assert.is(await failure(pki.issueClientCert('root')), "Invalid certificate common name 'root'");
     assert.ok((await kit.services.system.pki.ensureCa()).caPath.startsWith(kit.dir));
+  } finally {
+    await kit.close();
+  }
+});
+
+s('routes that issue certificates work without openssl: a tunnel\'s server certificate, an agent certificate, an admin rotation', async () => {
+  const kit = await createTestApp({ seed: { onboarded: true }, config: { system: { binaries: { openssl: '/nonexistent/openssl' } } } });
+  try {
+    const post = (path: string, body?: unknown) =>
+      kit.fetch(path, { method: 'POST', headers: { ...kit.as.admin(), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    assert.is((await post('/api/tunnels', { subdomain: 'app', port: 8080 })).status, 201);
+    const agent = await post('/api/certs/agent', { label: 'laptop-1', capabilities: ['tunnels:read'] });
+    assert.is(agent.status, 201);
+    const issued = await agent.json();
+    assert.ok(Date.parse(issued.expiresAt) > Date.now() + 800 * 86_400_000, issued.expiresAt);
+    const rotated = await post('/api/certs/mtls/rotate');
+    assert.is(rotated.status, 200);
+    const listing = await (await kit.fetch('/api/certs', { headers: kit.as.admin() })).json();
+    assert.equal(listing.certs.map((c: { name: string; daysLeft: number }) => [c.name, c.daysLeft]), [['app.example.test', 89]]);
+    assert.is(listing.adminCertificate.expiresAt, (await rotated.json()).expiresAt);
+    assert.match(await readFile(kit.services.system.certs.paths('app.example.test').fullchain, 'utf8'), 'BEGIN FAKE CERTIFICATE');
   } finally {
     await kit.close();
   }

@@ -1,9 +1,10 @@
 // A sandbox app after onboarding, hashing at bcrypt cost 4 (cost 12 takes a second per hash; one
 // test checks the real cost), with helpers to seed and read the portal's users.
+import bcrypt from 'bcryptjs';
 import { InvitationService } from '../../../lib/invitations/service.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { PortalUser } from '../../../lib/system/types.ts';
-import { createPasswordHasher } from '../../../lib/users/password-hasher.ts';
+import type { PasswordHasher } from '../../../lib/users/password-hasher.ts';
 import { UserService } from '../../../lib/users/service.ts';
 import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
 
@@ -13,12 +14,14 @@ export interface UserTestApp extends TestApp {
   sandbox: SandboxControls;
 }
 
+// On the calling thread: a cost-4 hash takes about a millisecond, starting the worker thread per
+// hash (it stops when idle) took 60. The worker itself is password-hasher.test.ts's subject.
+const cheapHasher: PasswordHasher = { hash: (password) => bcrypt.hash(password, 4), close: async () => {} };
+
 export function withCheapHashing(t: TestApp): TestApp {
-  const hasher = createPasswordHasher(4);
-  t.services.hasher = hasher;
-  t.services.users = new UserService({ ...t.services, hasher });
+  t.services.hasher = cheapHasher;
+  t.services.users = new UserService({ ...t.services, hasher: cheapHasher });
   t.services.invitations = new InvitationService({ ...t.services, users: t.services.users });
-  t.services.onClose(() => hasher.close());
   return t;
 }
 

@@ -1,3 +1,4 @@
+// The openssl PKI's CSR checks, with CSRs made by the openssl CLI: real openssl runs make this an integration test.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

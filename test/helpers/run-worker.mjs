@@ -1,0 +1,40 @@
+// A parallel worker of test/run.mjs: takes one test file at a time over IPC, runs its suites and
+// sends back what they printed and their counts.
+//
+// While a file runs, the IPC channel does not hold the event loop open, so a suite whose promise
+// never settles ends this process (as it ends the serial runner) instead of hanging it; the runner
+// sees the process go with a file unfinished.
+import { runSuites } from './suites.mjs';
+
+const root = process.argv[2];
+
+// uvu and the tests print through process.stdout/stderr: each chunk goes to the runner, which
+// prints a file's output in one piece once the file is done (or the worker died).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = (chunk, encoding, callback) => {
+    process.send({ type: 'output', text: String(chunk) });
+    if (typeof encoding === 'function') encoding();
+    else if (typeof callback === 'function') callback();
+    return true;
+  };
+}
+
+// started with --no-warnings: a warning (a file handle closed by the collector, a deprecation) goes
+// into the block of the file that is running, in node's own format, instead of between blocks
+process.on('warning', (warning) => {
+  process.stderr.write(`(node:${process.pid}) ${warning.code ? `[${warning.code}] ` : ''}${warning.name}: ${warning.message}\n`);
+});
+
+process.on('message', async ({ file }) => {
+  process.channel.unref();
+  try {
+    const counts = await runSuites([file], root, (text) => process.stdout.write(text));
+    process.channel.ref();
+    process.send({ type: 'done', file, counts });
+  } catch (error) {
+    // a file that does not load: the runner reports the worker's end with this file unfinished
+    process.send({ type: 'output', text: `\n${error?.stack ?? error}\n` }, () => process.exit(1));
+  }
+});
+
+process.send({ type: 'ready' });

@@ -1,0 +1,31 @@
+// Loads uvu suites from TypeScript files into this process and runs them: the runner's in-process
+// path (serial groups, --jobs 1) and each parallel worker (test/helpers/run-worker.mjs) use it.
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import './register.mjs';
+
+// uvu queues each suite's run() instead of starting it (UVU_DEFER); UVU_QUEUE is read on every run()
+globalThis.UVU_DEFER = 1;
+globalThis.UVU_QUEUE = [];
+
+/** Imports the files, then runs their suites in file order; `write` gets uvu's report. */
+export async function runSuites(files, root, write) {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  globalThis.UVU_QUEUE = [];
+  for (const [index, file] of files.entries()) {
+    globalThis.UVU_INDEX = index;
+    globalThis.UVU_QUEUE.push([relative(root, file)]);
+    await import(pathToFileURL(file).href);
+  }
+  for (const group of globalThis.UVU_QUEUE) {
+    write(`\n${group.shift()}\n`);
+    for (const runSuite of group) {
+      const [errors, ran, skips, total] = await runSuite();
+      counts.passed += ran;
+      counts.skipped += skips;
+      counts.failed += total - ran;
+      if (errors !== true) write(`\n${errors}\n`);
+    }
+  }
+  return counts;
+}
