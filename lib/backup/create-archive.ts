@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Pack } from 'tar';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, type Manifest } from './manifest.ts';
-import { CONFIG_ENTRY, MANIFEST_ENTRY, renderedPaths, sectionsOf } from './sections.ts';
+import { CONFIG_ENTRY, MANIFEST_ENTRY, renderedPaths, sectionsOf, type Section } from './sections.ts';
 
 /** A file or directory on disk and the name it takes in the archive. */
 interface Placement {
@@ -16,6 +16,30 @@ interface Placement {
 
 /** Paths as Pack sees them: relative to its cwd, the root. */
 const fromRoot = (path: string) => relative('/', path);
+
+// Journals (the collections' and the audit log's) grow while the panel runs, and tar fails an entry
+// whose file grows while it is read ("did not encounter expected EOF"). Each is packed from a copy
+// taken before packing starts: a prefix of whole frames, perhaps with a last line cut short, which
+// the loader and the audit reader already skip. A journal begun after the copies is left out, as
+// any change after the backup began.
+const isJournal = (path: string) => path.endsWith('.journal');
+
+async function copyJournals(sections: readonly Section[], scratch: string): Promise<Placement[]> {
+  const placements: Placement[] = [];
+  for (const section of sections) {
+    const names = (await readdir(section.dir, { recursive: true })).filter(isJournal);
+    for (const name of names) {
+      const copy = join(scratch, `journal-${placements.length}`);
+      try {
+        await copyFile(join(section.dir, name), copy);
+      } catch {
+        continue; // compacted away since the listing: its changes are in the snapshot
+      }
+      placements.push({ from: fromRoot(copy), to: `${section.name}/${name}` });
+    }
+  }
+  return placements;
+}
 
 /**
  * The backup as a gzipped tar stream, read from disk as it is consumed (never held in memory):
@@ -29,10 +53,12 @@ export async function backupStream(configFile: string, config: Config, now: Date
   const scratch = await mkdtemp(join(tmpdir(), 'relay-backup-'));
   await writeFile(join(scratch, MANIFEST_ENTRY), JSON.stringify(manifest, null, 2), { mode: 0o600 });
 
+  const journals = await copyJournals(sections, scratch);
   const placements: Placement[] = [
     { from: fromRoot(join(scratch, MANIFEST_ENTRY)), to: MANIFEST_ENTRY },
     { from: fromRoot(configFile), to: CONFIG_ENTRY },
     ...sections.map((s) => ({ from: fromRoot(s.dir), to: s.name })),
+    ...journals,
   ];
   const rename = (path: string) => {
     const placement = placements.find((p) => path === p.from || path.startsWith(`${p.from}/`));
@@ -43,7 +69,10 @@ export async function backupStream(configFile: string, config: Config, now: Date
     cwd: '/',
     gzip: true,
     // atomic writes' temp files come and go while the panel runs; they hold nothing of the state
-    filter: (path) => !path.endsWith('.tmp') && !skipped.some((dir) => `/${path}` === dir || `/${path}`.startsWith(`${dir}/`)),
+    filter: (path) =>
+      !path.endsWith('.tmp') &&
+      !(isJournal(path) && !journals.some((j) => j.from === path)) &&
+      !skipped.some((dir) => `/${path}` === dir || `/${path}`.startsWith(`${dir}/`)),
     onWriteEntry(entry) {
       entry.path = rename(entry.path);
       // hard links name another entry of the archive

@@ -4,7 +4,7 @@
 // headers nginx would set: these tests run without nginx). Corrupt and foreign archives are
 // refused before anything is written.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create, list } from 'tar';
@@ -138,6 +138,28 @@ s('restored into another sites root, a site is served and listed from there, not
   const vhost = (await Promise.all((await readdir(vhostDir)).filter((n) => n.includes('blog')).map((n) => readFile(join(vhostDir, n), 'utf8')))).join('');
   assert.ok(vhost.includes(targetDir), 'the vhost serves the restored directory');
   assert.not.ok(vhost.includes(sourceDir), 'and not the old one');
+});
+
+s('a journal that grows while the archive is packed is taken as it was when packing began', async () => {
+  await seed(source);
+  // a large journal, so tar reads it in many chunks while the appends go on
+  const journal = join(source.dir, 'data', 'audit', 'audit.999.journal');
+  const line = `${JSON.stringify({ time: new Date(0).toISOString(), actor: { role: 'system', label: null, serial: null }, event: 'filler', target: 'x'.repeat(200) })}\n`;
+  await writeFile(journal, line.repeat(40_000), { mode: 0o600 });
+  let growing = true;
+  const appends = (async () => {
+    while (growing) await appendFile(journal, line);
+  })();
+  const archive = join(work, 'live.tar.gz');
+  try {
+    await writeBackup(join(source.dir, 'config.json'), archive);
+  } finally {
+    growing = false;
+    await appends;
+  }
+  const names = await entriesOf(archive);
+  assert.ok(names.includes('data/audit/audit.999.journal'), names.join(','));
+  assert.ok(names.some((n) => /^data\/tunnels\.\d+\.journal$/.test(n)), 'the collections\' journals are packed from their copies too');
 });
 
 s('GET /api/backup streams the same archive layout (admin only)', async () => {
