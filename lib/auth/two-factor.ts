@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
-import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
+import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { matchTotpStep, newTotpSecret, otpauthUri } from './totp.ts';
 import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS } from './two-factor-session.ts';
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
-import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
+import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import type { AgentCerts } from './agents.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';

@@ -9,7 +9,7 @@ import type { Logger } from '../log.ts';
 import { accessUrls } from '../onboarding/hostnames.ts';
 import type { InvitationRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import { FixedWindowRateLimiter } from '../tickets/rate-limit.ts';
+import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { USER_ERRORS } from '../users/errors.ts';
 import type { UserService } from '../users/service.ts';
 import type { InvitationCreate } from './schema.ts';

@@ -6,7 +6,7 @@ import { removeExpiredRecords } from './cleanup.ts';
 import { TicketIndexes, type TicketCollections } from './indexes.ts';
 import { InstanceRegistry } from './instances.ts';
 import { RATE_WINDOW_MS, SPEC_TICKET_LIMITS, type TicketLimits } from './limits.ts';
-import { FixedWindowRateLimiter } from './rate-limit.ts';
+import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { sessionCheckLists } from './session-checks.ts';
 import { SessionDesk } from './sessions.ts';
 import { ScopeRegistry } from './scopes.ts';

@@ -9,7 +9,7 @@ import { newTicketId } from './ids.ts';
 import { InboxCache } from './inbox-cache.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { TICKET_LIFETIME_MS } from './limits.ts';
-import type { FixedWindowRateLimiter } from './rate-limit.ts';
+import type { FixedWindowRateLimiter } from '../rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
 import type { InboxEntry, TicketValidation, TicketView } from './views.ts';
