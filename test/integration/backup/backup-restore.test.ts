@@ -1,3 +1,4 @@
+// In the integration half: it runs the real openssl CA (a backup carries its files) and packs real gzipped tar archives.
 // Backup and restore on the sandbox host: a box with tunnels, a site with files, users, agents and
 // ticket scopes is backed up, restored into an empty dir with another port, and answers the same
 // lists; an agent certificate issued before the backup still gets 200 (sent as the identity
@@ -14,8 +15,8 @@ import { restore, writeBackup } from '../../../lib/backup-commands.ts';
 import { ConfigStore } from '../../../lib/config.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
-import { userApp, newUser, withCheapHashing } from '../users/support.ts';
-import { CHAT_SCOPE } from '../tickets/fixtures.ts';
+import { userApp, newUser, withCheapHashing } from '../../unit/users/support.ts';
+import { CHAT_SCOPE } from '../../unit/tickets/fixtures.ts';
 
 const s = suite('backup and restore (sandbox)');
 let source: TestApp;
