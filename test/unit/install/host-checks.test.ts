@@ -1,6 +1,9 @@
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkArch, checkOs, chooseIp, parseOsRelease } from '../../../lib/install/host-checks.ts';
+
+// a named suite of its own: uvu's shared default `test` would mix the files a worker runs
+const test = suite('installer host checks');
 
 const debian12 = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n';
 

@@ -1,6 +1,9 @@
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPanelUnit } from '../../../lib/install/panel-unit.ts';
+
+// a named suite of its own: uvu's shared default `test` would mix the files a worker runs
+const test = suite('the panel systemd unit');
 
 const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/local/bin/node', server: '/opt/relay-panel/current/server.mjs',
   configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'] });

@@ -3,10 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { privilegedCommands, renderHelperLauncher, renderSudoers, renderWrapper } from '../../../lib/install/privileges.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
+
+// a named suite of its own: uvu's shared default `test` would mix the files a worker runs
+const test = suite('installer privileges: sudoers and launchers');
 
 const config = systemConfig({ driver: 'host', nginx: { prefix: '/srv/nginx', vhostHelper: '/opt/relay-panel/bin/relay-panel-vhosts' } });
 const commands = privilegedCommands(config);
@@ -62,10 +65,11 @@ test('the launcher hands its arguments to sudo -n unchanged, never through a she
   assert.match(script, '\nexec /usr/bin/sudo -n /usr/sbin/nginx "$@"\n');
 });
 
-test.run();
 
 test('the helper launcher runs the current bundle with the root-owned configuration and the action sudo allowed', () => {
   const script = renderHelperLauncher('/usr/bin/node', '/opt/relay-panel/current/server.mjs', '/opt/relay-panel/vhost-helper.json');
   assert.match(script, /^#!\/bin\/sh\n/);
   assert.match(script, '\nexec /usr/bin/node /opt/relay-panel/current/server.mjs vhosts --helper-config /opt/relay-panel/vhost-helper.json "$@"\n');
 });
+
+test.run();
