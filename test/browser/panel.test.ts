@@ -160,11 +160,16 @@ s('tickets: a scope registered through the API shows up live', timed(30_000, asy
 s('a request in flight shows the progress line', timed(30_000, async () => {
   const { page } = browser;
   let release!: () => void;
+  let intercepted!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/tickets/scopes', async (route) => { await held; await route.continue(); });
+  // other requests of the page may start and end the progress line first: wait for the held one
+  const holding = new Promise<void>((resolve) => (intercepted = resolve));
+  await page.route('**/api/tickets/scopes', async (route) => { intercepted(); await held; await route.continue(); });
   try {
     await page.goto(`${panel.url}/tickets`);
+    await holding;
     await page.locator('.progress.active').waitFor();
+    await page.waitForFunction(() => document.querySelector('.progress.active[role=status]')?.textContent === 'Working…', undefined, { timeout: 5000 });
     assert.is(await page.locator('.progress [role=status], .progress[role=status]').first().innerText(), 'Working…');
     release();
     await page.locator('.progress.active').waitFor({ state: 'detached' });
