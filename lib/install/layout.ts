@@ -17,6 +17,8 @@ export interface Layout {
   configDir: string;
   configFile: string;
   dataDir: string;
+  /** the panel's V8 code cache (systemd's CacheDirectory=relay-panel): derived, so uninstall removes it */
+  cacheDir: string;
   /** root only: the first admin certificate, read once by the operator */
   adminP12: string;
   unitFile: (unit: string) => string;
@@ -40,6 +42,7 @@ export function layout(prefix: string, unitDir?: string): Layout {
     configDir,
     configFile: join(configDir, 'config.json'),
     dataDir: at('var/lib/relay-panel'),
+    cacheDir: at('var/cache/relay-panel'),
     adminP12: at('root/relay-panel-admin.p12'),
     unitFile: (unit) => join(unitDir ?? at('etc/systemd/system'), `${unit}.service`),
     sudoersFile: at('etc/sudoers.d/relay-panel'),

@@ -1,4 +1,4 @@
-// `relay-panel uninstall`: units, vhosts, sudo rules, the release and the user go; the configuration
+// `relay-panel uninstall`: units, vhosts, sudo rules, the release, its code cache and the user go; the configuration
 // and data stay (a later install picks them up) unless --purge.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,9 +32,10 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
 
   await rm(l.sudoersFile, { force: true });
   await rm(l.appDir, { recursive: true, force: true });
+  await rm(l.cacheDir, { recursive: true, force: true });
   const dirs = panelDirectories(inst);
   for (const dir of dirs.shared) await ensureDir(dir, 0o755, { uid: 0, gid: 0 });
-  report.step({ step: 'files', status: 'changed', message: `removed ${l.sudoersFile} and ${l.appDir}` });
+  report.step({ step: 'files', status: 'changed', message: `removed ${l.sudoersFile}, ${l.appDir} and ${l.cacheDir}` });
 
   if (options.user !== 'root') {
     const gone = await inst.run(inst.tools.userdel, [options.user], [6]);

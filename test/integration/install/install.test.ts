@@ -4,7 +4,7 @@
 // upgrade with rollback, doctor and uninstall.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -217,10 +217,13 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
 s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data; --purge removes it', () =>
   withTimeout('uninstall', 60_000, async () => {
     const ctx = box;
+    // what systemd's CacheDirectory= holds on a box: the launcher's V8 code cache
+    await mkdir(join(ctx.prefix, 'var/cache/relay-panel'), { recursive: true });
+    await writeFile(join(ctx.prefix, 'var/cache/relay-panel/server.mjs.code-cache'), 'cache');
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.prefix, 'etc/sudoers.d/relay-panel'),
-      join(ctx.prefix, 'opt/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
+      join(ctx.prefix, 'opt/relay-panel'), join(ctx.prefix, 'var/cache/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
       assert.is(await stat(gone).catch(() => null), null, gone);
     }
     assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
