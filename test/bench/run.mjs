@@ -72,8 +72,9 @@ const settings = {
   writePath: {
     storedTickets: [100, 1000, 10000],
     concurrency: [4, 32],
-    // V8 optimizes about 330 functions of the request path over the first few thousand requests (a
-    // fifth of the CPU of a 1,000-round-trip run was TurboFan): 3,000 measure the path, not the JIT.
+    // V8 optimizes about 330 functions of the request path over the first few thousand requests
+    // (TurboFan: a fifth of the CPU of 3,000 round trips after 200, 7.6 % over 12,000): 3,000 per row
+    // measure mostly the path, not the JIT.
     roundTrips: Math.max(1, Math.round(setting('BENCH_WRITE_ROUNDTRIPS', 3000))),
     warmup: 100,
   },
