@@ -1,17 +1,6 @@
+import type { AnsweredRequest } from '../answered-request.ts';
 import type { Identity } from '../auth/identity.ts';
 import type { AuditActor, AuditSink } from './entry.ts';
-
-/** What the HTTP layer reports once a request is answered (structurally its ObservedResponse). */
-export interface AnsweredRequest {
-  method: string;
-  /** The matched route pattern; undefined when none matched. */
-  route: string | undefined;
-  params: Readonly<Record<string, string>>;
-  status: number;
-  identity: Identity | undefined;
-  /** A WebSocket handshake. */
-  upgrade: boolean;
-}
 
 const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Path parameters that are credentials themselves (an invitation token, a ticket id): never logged. */

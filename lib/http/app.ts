@@ -1,4 +1,4 @@
-import type { Identity } from '../auth/identity.ts';
+import type { AnsweredRequest } from '../answered-request.ts';
 import type { Runtime } from '../runtime.ts';
 import { ApiDocument } from './openapi/document.ts';
 import { builtInEntryDocument } from './entry-document.ts';
@@ -19,19 +19,7 @@ export interface AppOptions {
   observer?: RequestObserver;
 }
 
-/** An answered request as the route table saw it: the pattern, never the raw URL. */
-export interface ObservedResponse {
-  method: string;
-  /** The matched route pattern (a mounted one included); undefined when no route matched. */
-  route: string | undefined;
-  params: Readonly<Record<string, string>>;
-  status: number;
-  identity: Identity | undefined;
-  /** A WebSocket handshake (status 101 once the edge took the socket). */
-  upgrade: boolean;
-}
-
-export type ResponseObserver = (answer: ObservedResponse) => void;
+export type ResponseObserver = (answer: AnsweredRequest) => void;
 
 export interface App {
   /** The whole API as a fetch function, answering the calling runtime's standard Responses. */
