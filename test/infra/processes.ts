@@ -22,6 +22,11 @@ export function startProcess(name: string, binary: string, args: string[], logFi
   return { name, child, logFile, exited };
 }
 
+/** The panel's bundle in production mode (as its systemd unit runs it), logging to `logFile`. */
+export function startPanelBundle(bundle: string, configFile: string, logFile: string): Managed {
+  return startProcess('panel', process.execPath, [bundle, '--config', configFile], logFile, { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+}
+
 export function isRunning(p: Managed): boolean {
   return p.child.exitCode === null && p.child.signalCode === null && p.child.pid !== undefined;
 }

@@ -4,7 +4,7 @@
 // (`server.mjs restore`), and started there; the front now points at the new port. The restored
 // box answers the same lists, and the agent certificate issued before the backup still gets 200.
 // The panel runs its sandbox system (chisel and Authelia are played, not run).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -18,7 +18,7 @@ import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { freePorts } from '../../infra/ports.ts';
-import { waitFor } from '../../infra/processes.ts';
+import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
 
 const s = suite('e2e: backup a running box, restore it on another port, behind nginx');
 let infra: Infra;
@@ -26,7 +26,7 @@ let front: System;
 let admin: IssuedClientCert;
 let agent: IssuedClientCert;
 let server: string;
-let panel: ChildProcess | undefined;
+let panel: Managed | undefined;
 
 s.before(async () => {
   infra = await startInfra();
@@ -49,15 +49,12 @@ function frontSystem(port: number): System {
 }
 
 async function startPanel(config: string): Promise<void> {
-  panel = spawn(process.execPath, [server, '--config', config], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' }, stdio: 'ignore' });
-  await waitFor('panel through nginx', async () => (await call('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, null, 15_000);
+  panel = startPanelBundle(server, config, join(infra.dir, 'panel.log'));
+  await waitFor('panel through nginx', async () => (await call('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
 }
 
 async function stopPanel(): Promise<void> {
-  if (!panel || panel.exitCode !== null) return;
-  const exited = new Promise((ok) => panel!.once('exit', ok));
-  panel.kill('SIGTERM');
-  await exited;
+  if (panel) await stopProcess(panel);
 }
 
 function cli(args: string[]): Promise<{ code: number | null; output: string }> {

@@ -2,7 +2,6 @@
 // (the IP panel vhost our templates render), driven over HTTPS with client certificates from our
 // pki, WebSocket included. Nothing is faked here: the bundle runs its sandbox system, so only the
 // request path (nginx -> X-SSL-* headers -> identity, gates, handlers) is under test.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -16,12 +15,12 @@ import { createSystem, type IssuedClientCert, type System } from '../../../lib/s
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
-import { waitFor } from '../../infra/processes.ts';
+import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
 
 const s = suite('e2e: the bundle behind the real nginx mTLS front');
 let infra: Infra;
 let system: System;
-let panel: ChildProcess;
+let panel: Managed;
 let admin: IssuedClientCert;
 let agent: IssuedClientCert;
 
@@ -43,19 +42,12 @@ s.before(async () => {
     ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
     onboarding: { status: 'DNS_READY' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
   }));
-  panel = spawn(process.execPath, [outfile, '--config', join(dir, 'config.json')], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  await waitFor('panel through nginx', async () => (await get('/api/health').catch(() => ({ status: 0 }))).status === 200, null, 15_000);
+  panel = startPanelBundle(outfile, join(dir, 'config.json'), join(infra.dir, 'panel.log'));
+  await waitFor('panel through nginx', async () => (await get('/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
 });
 
 s.after(async () => {
-  if (panel && panel.exitCode === null) {
-    const exited = new Promise((ok) => panel.once('exit', ok));
-    panel.kill('SIGTERM');
-    await exited;
-  }
+  if (panel) await stopProcess(panel);
   await infra?.stop();
 });
 
@@ -156,9 +148,8 @@ s('after onboarding, over wss: service logs stream through nginx; services and s
 }));
 
 s('SIGTERM: the bundle stops cleanly with exit 0', timed(15_000, async () => {
-  const exited = new Promise<number | null>((ok) => panel.once('exit', (code) => ok(code)));
-  panel.kill('SIGTERM');
-  assert.is(await exited, 0);
+  await stopProcess(panel);
+  assert.is(panel.child.exitCode, 0, `see ${panel.logFile}`);
 }));
 
 s.run();

@@ -1,7 +1,6 @@
 // End to end: an invitation accepted through the real nginx front with no client certificate.
 // The bundle runs in production mode behind the IP panel vhost our templates render; its sandbox
 // system plays the portal (users_database.yml is written for real, the restart is recorded).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -15,11 +14,11 @@ import { createSystem, type IssuedClientCert } from '../../../lib/system/index.t
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
-import { waitFor } from '../../infra/processes.ts';
+import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
 
 const s = suite('e2e: an invitation accepted through the real nginx front without a certificate');
 let infra: Infra;
-let panel: ChildProcess;
+let panel: Managed | undefined;
 let admin: IssuedClientCert;
 let dataDir = '';
 
@@ -37,19 +36,12 @@ s.before(async () => {
     ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir,
     onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
   }));
-  panel = spawn(process.execPath, [outfile, '--config', join(dir, 'config.json')], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  await waitFor('panel through nginx', async () => (await call('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, null, 15_000);
+  panel = startPanelBundle(outfile, join(dir, 'config.json'), join(infra.dir, 'panel.log'));
+  await waitFor('panel through nginx', async () => (await call('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
 });
 
 s.after(async () => {
-  if (panel && panel.exitCode === null) {
-    const exited = new Promise((ok) => panel.once('exit', ok));
-    panel.kill('SIGTERM');
-    await exited;
-  }
+  if (panel) await stopProcess(panel);
   await infra?.stop();
 });
 
