@@ -1,28 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, ADMIN_SERIAL, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { describeCert, makeCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 let t: TestApp;
 let clock: ManualClock;
-const setUp = (pki: 'fake' | 'openssl') => async () => {
+async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
   t = await makeTestApp({ clock, pki });
   await completeOnboarding(t);
-};
+}
 
-const s = suite('admin certificate: rotation, one-time download, hardware-bound upgrade');
-s.before.each(setUp('fake'));
-s.after.each(() => t.close());
-
-// what the openssl CA makes: the P12's contents, the CRL's serials, the signed CSR's subject
-const o = suite('admin certificate: rotation, one-time download, hardware-bound upgrade (openssl CA)');
-o.before.each(setUp('openssl'));
-o.after.each(() => t.close());
+// `o`: what the openssl CA makes: the P12's contents, the CRL's serials, the signed CSR's subject
+const { s, o } = pkiSuites('admin certificate: rotation, one-time download, hardware-bound upgrade', setUp, () => t.close());
 
 const asAdmin = (serial: string) => ({ as: { dn: 'CN=admin', serial } });
 const tunnelsStatus = async (serial: string) => (await t.call('GET', '/api/tunnels', asAdmin(serial))).status;

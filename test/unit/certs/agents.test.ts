@@ -1,29 +1,23 @@
 import { execFileSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import { storedText } from '../../helpers/store-files.ts';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { seedSites } from '../../helpers/sites.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
 
 let t: TestApp;
-const setUp = (pki: 'fake' | 'openssl') => async () => {
+async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   t = await makeTestApp({ durable: true, pki });
   await completeOnboarding(t);
   await seedSites(t, 'blog', 'docs');
-};
+}
 
-const s = suite('agent certificates: /api/certs/agent');
-s.before.each(setUp('fake'));
-s.after.each(() => t.close());
-
-// what the openssl CA makes: the P12's contents, the CRL's serials
-const o = suite('agent certificates: /api/certs/agent (openssl CA)');
-o.before.each(setUp('openssl'));
-o.after.each(() => t.close());
+// `o`: what the openssl CA makes: the P12's contents, the CRL's serials
+const { s, o } = pkiSuites('agent certificates: /api/certs/agent', setUp, () => t.close());
 
 async function issue(label: string, capabilities: string[] = ['tunnels:read'], allowedSites: string[] = []) {
   const r = await t.call('POST', '/api/certs/agent', { body: { label, capabilities, allowedSites } });

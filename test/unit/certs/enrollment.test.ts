@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { seedSites } from '../../helpers/sites.ts';
 import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
@@ -10,21 +10,15 @@ import { serve } from '../../helpers/http-server.ts';
 
 let t: TestApp;
 let clock: ManualClock;
-const setUp = (pki: 'fake' | 'openssl') => async () => {
+async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
   t = await makeTestApp({ clock, pki });
   await completeOnboarding(t);
   await seedSites(t, 'blog');
-};
+}
 
-const s = suite('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll');
-s.before.each(setUp('fake'));
-s.after.each(() => t.close());
-
-// what the openssl CA does with a CSR: checks its signature, signs it with the forced subject
-const o = suite('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll (openssl CA)');
-o.before.each(setUp('openssl'));
-o.after.each(() => t.close());
+// `o`: what the openssl CA does with a CSR: checks its signature, signs it with the forced subject
+const { s, o } = pkiSuites('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll', setUp, () => t.close());
 
 async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; expiresAt: string }> {
   const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], ...body } });
