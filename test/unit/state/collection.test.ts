@@ -144,8 +144,10 @@ s('openStore creates every collection the panel needs, secrets 0600', async ({ d
   assert.equal(files.sort(), ['agents.1.journal', 'tunnels.1.journal']);
   assert.is((await stat(join(dir, 'data', 'agents.1.journal'))).mode & 0o777, 0o600);
   assert.is((await stat(join(dir, 'data', 'tunnels.1.journal'))).mode & 0o777, 0o644);
+  await store.close();
   const again = await openStore(join(dir, 'data'));
   assert.is(again.agents.value[0]?.label, 'a');
+  await again.close();
 });
 
 s.run();
