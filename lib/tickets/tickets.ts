@@ -3,6 +3,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { TicketRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
+import type { TicketHolder } from './caller.ts';
 import { changeOne } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
@@ -12,7 +13,7 @@ import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from '../rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
-import type { InboxEntry, TicketValidation, TicketView } from './views.ts';
+import type { TicketValidation, TicketView } from './views.ts';
 
 export type { InboxEntry, TicketValidation, TicketView } from './views.ts';
 
@@ -66,25 +67,25 @@ export class TicketDesk {
     return viewOf(ticket);
   }
 
-  /** The target's unused, unexpired tickets. */
-  inbox(target: string): InboxEntry[] {
-    return this.#inbox.entries(target, this.clock.now());
-  }
-
-  /** `{"tickets": inbox}` as bytes, polled every few seconds by every agent: serialized once per change of its tickets. */
-  inboxJson(target: string): Uint8Array<ArrayBuffer> {
-    return this.#inbox.body(target, this.clock.now());
+  /**
+   * `{"tickets": [...]}`, the holder's unused, unexpired tickets, as bytes: polled every few seconds
+   * by every agent, so serialized once per change of its tickets.
+   */
+  inboxJson(holder: TicketHolder): Uint8Array<ArrayBuffer> {
+    return this.#inbox.body(holder, this.clock.now());
   }
 
   /**
    * Consumes the ticket. The decisive check runs again inside the update, on the record it
    * changes, so of many concurrent validations exactly one sees it unused whatever is awaited
-   * before; the answer waits until `used` is on disk.
+   * before; the answer waits until `used` is on disk. A target revoked or stripped of the scope
+   * since the ticket was issued fails like any other caller that is not the target.
    */
-  async validate(caller: string, ticketId: string): Promise<TicketValidation> {
+  async validate(caller: TicketHolder, ticketId: string): Promise<TicketValidation> {
     const ticket = this.indexes.ticketById().get(ticketId);
     const now = this.clock.now();
-    const unusable = (record: TicketRecord) => record.used || record.target !== caller || Date.parse(record.expiresAt) <= now;
+    const unusable = (record: TicketRecord) =>
+      record.used || record.target !== caller.label || !caller.capabilities.has(record.scope) || Date.parse(record.expiresAt) <= now;
     if (!ticket || unusable(ticket)) throw invalidTicket();
     const transport = this.indexes.transportByInstance().get(ticket.instanceId);
     if (!transport) throw invalidTicket();

@@ -223,23 +223,27 @@ s('validate: the used check is repeated inside the write, so a stale read cannot
   }
 });
 
-s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires', async ({ w }) => {
+s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires, or its capabilities do', async ({ w }) => {
   const desk = w.t.services.ticketing.tickets;
-  const empty = desk.inboxJson('bob');
-  assert.is(desk.inboxJson('bob'), empty, 'cached bytes');
-  const carolBefore = desk.inboxJson('carol');
+  const bob = { label: 'bob', capabilities: new Set(['chat:send']) };
+  const carol = { label: 'carol', capabilities: new Set(['chat:send']) };
+  const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
+  const empty = desk.inboxJson(bob);
+  assert.is(desk.inboxJson(bob), empty, 'cached bytes');
+  const carolBefore = desk.inboxJson(carol);
   const ticketId = await issueTicket(w);
-  const withTicket = desk.inboxJson('bob');
+  const withTicket = desk.inboxJson(bob);
   assert.is.not(withTicket, empty, 'a new ticket for bob');
-  assert.equal(JSON.parse(new TextDecoder().decode(withTicket)).tickets.map((x: { id: string }) => x.id), [ticketId]);
-  assert.is(desk.inboxJson('carol'), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
+  assert.equal(decode(withTicket).tickets.map((x: { id: string }) => x.id), [ticketId]);
+  assert.is(desk.inboxJson(carol), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
+  assert.equal(decode(desk.inboxJson({ label: 'bob', capabilities: new Set(['chat:read']) })), { tickets: [] }, 'new capabilities, a new body');
   assert.is((await validateTicket(w, ticketId)).status, 200);
-  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] }, 'a used ticket leaves');
+  assert.equal(decode(desk.inboxJson(bob)), { tickets: [] }, 'a used ticket leaves');
   await issueTicket(w);
-  const waiting = desk.inboxJson('bob');
+  const waiting = desk.inboxJson(bob);
   w.clock.advance(30_000);
-  assert.is.not(desk.inboxJson('bob'), waiting, 'an expiry needs no write to show');
-  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] });
+  assert.is.not(desk.inboxJson(bob), waiting, 'an expiry needs no write to show');
+  assert.equal(decode(desk.inboxJson(bob)), { tickets: [] });
 });
 
 s('inbox: an expired ticket leaves the inbox without a write', async ({ w }) => {
