@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import type { TicketRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
 import type { TicketHolder } from './caller.ts';
-import { changeOne } from './collection-ops.ts';
+import { changeOne, memoOver } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
 import { InboxCache } from './inbox-cache.ts';
@@ -13,13 +13,14 @@ import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from '../rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
-import type { TicketValidation, TicketView } from './views.ts';
+import type { AdminTicketView, TicketValidation, TicketView } from './views.ts';
 
-export type { InboxEntry, TicketValidation, TicketView } from './views.ts';
+export type { AdminTicketView, InboxEntry, TicketValidation, TicketView } from './views.ts';
 
 /** Single-use grants from a source agent to a target agent for one instance. */
 export class TicketDesk {
   readonly #inbox: InboxCache;
+  readonly #adminList: () => readonly AdminTicketView[];
 
   constructor(
     private readonly indexes: TicketIndexes,
@@ -30,6 +31,16 @@ export class TicketDesk {
     private readonly maxTickets: number,
   ) {
     this.#inbox = new InboxCache(indexes);
+    const { tickets, ticketSessions, ticketInstances, ticketScopes } = indexes.store;
+    this.#adminList = memoOver([tickets, ticketSessions, ticketInstances, ticketScopes], () => {
+      const transports = indexes.transportByInstance();
+      return tickets.value.map((ticket) => ({
+        ...ticket,
+        sessionId: indexes.sessionForTicket(ticket.id)?.sessionId ?? null,
+        // null once the instance is gone (until the cleanup removes the ticket)
+        transport: transports.get(ticket.instanceId) ?? null,
+      }));
+    });
   }
 
   /** The spec's six checks in order; every failure but a stale instance is the same 404. */
@@ -98,8 +109,9 @@ export class TicketDesk {
     return { valid: true, scope, instanceId, source, target, transport };
   }
 
-  list(): readonly TicketRecord[] {
-    return this.indexes.store.tickets.value;
+  /** Every stored ticket, used and expired included, for the admin listing. */
+  list(): readonly AdminTicketView[] {
+    return this.#adminList();
   }
 
   /** Admin revoke: the ticket counts as used, can no longer open a session, and ends the one it opened. */

@@ -265,16 +265,17 @@ s('validate: 400 for an admin certificate; ticketId must be hex 1-128', async ({
 
 // ---- admin: GET /api/tickets, DELETE /api/tickets/:ticketId ----
 
-s('GET /api/tickets: every ticket, used and expired included, with the used markers', async ({ w }) => {
-  const used = await issueTicket(w);
-  await validateTicket(w, used);
+s('GET /api/tickets: every ticket, used and expired included, with the used markers, its session and transport (Portlama\'s fields)', async ({ w }) => {
+  const { sessionId } = await openSession(w);
   await issueTicket(w);
   await advance(w, 31_000);
   const { status, body } = await w.t.call('GET', '/api/tickets');
   assert.is(status, 200);
   assert.is(body.tickets.length, 2);
-  assert.equal(Object.keys(body.tickets[0]).sort(), ['createdAt', 'expiresAt', 'id', 'instanceId', 'revokedAt', 'scope', 'source', 'target', 'used', 'usedAt']);
+  assert.equal(Object.keys(body.tickets[0]).sort(), ['createdAt', 'expiresAt', 'id', 'instanceId', 'revokedAt', 'scope', 'sessionId', 'source', 'target', 'transport', 'used', 'usedAt']);
   assert.equal(body.tickets.map((t: { used: boolean }) => t.used), [true, false]);
+  assert.equal(body.tickets.map((t: { sessionId: string | null }) => t.sessionId), [sessionId, null]);
+  assert.equal(body.tickets.map((t: { transport: unknown }) => t.transport), [EXPECTED_TRANSPORT, EXPECTED_TRANSPORT]);
 });
 
 s('DELETE /api/tickets/:ticketId: 200 {ok}, the ticket is used and its session ends', async ({ w }) => {
