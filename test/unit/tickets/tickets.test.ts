@@ -208,6 +208,15 @@ s('validate: expired, used, wrong target and unknown all answer 401 Invalid tick
   assert.is(w.t.services.store.tickets.value.find((t) => t.id === forBob)?.used, false, 'a wrong-target attempt does not consume it');
 });
 
+s('validate: the lifetime is 30 s to the millisecond (valid at 29.999 s, expired at 30 s)', async ({ w }) => {
+  const last = await issueTicket(w);
+  const late = await issueTicket(w);
+  await advance(w, 29_999);
+  assert.is((await validateTicket(w, last)).status, 200);
+  await advance(w, 1);
+  assert.equal((await validateTicket(w, late)).body, INVALID);
+});
+
 s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
   const ticketId = await issueTicket(w);
   const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
