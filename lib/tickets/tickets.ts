@@ -101,10 +101,11 @@ export class TicketDesk {
     const transport = this.indexes.transportByInstance().get(ticket.instanceId);
     if (!transport) throw invalidTicket();
     const usedAt = new Date(now).toISOString();
-    await changeOne(this.indexes.store.tickets, ticketId, (record) => {
+    const consumed = await changeOne(this.indexes.store.tickets, ticketId, (record) => {
       if (unusable(record)) throw invalidTicket();
       return { ...record, used: true, usedAt };
     });
+    if (!consumed) throw invalidTicket();
     const { scope, instanceId, source, target } = ticket;
     return { valid: true, scope, instanceId, source, target, transport };
   }

@@ -232,6 +232,21 @@ s('validate: the used check is repeated inside the write, so a stale read cannot
   }
 });
 
+s('validate: a ticket removed after it was read (the hourly cleanup, an instance removal) is not reported valid', async ({ w }) => {
+  const ticketId = await issueTicket(w);
+  const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
+  const beforeRemoval = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
+  await w.t.services.store.tickets.update((list) => void list.splice(0));
+  const real = indexes.ticketById;
+  indexes.ticketById = () => beforeRemoval; // as if read before an await, while the cleanup removed it
+  try {
+    const answer = await validateTicket(w, ticketId);
+    assert.equal([answer.status, answer.body], [401, INVALID]);
+  } finally {
+    indexes.ticketById = real;
+  }
+});
+
 s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires, or its capabilities do', async ({ w }) => {
   const desk = w.t.services.ticketing.tickets;
   const bob = { label: 'bob', capabilities: new Set(['chat:send']) };
