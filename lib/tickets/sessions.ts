@@ -154,9 +154,10 @@ export class SessionDesk {
   async #change(sessionId: string, change: { status?: LiveSessionStatus }): Promise<void> {
     const lastActivityAt = isoNow(this.clock);
     this.#activity.forget(sessionId);
-    await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
+    const changed = await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
       if (session.status === 'dead') throw sessionTerminated();
       return { ...session, ...change, lastActivityAt };
     });
+    if (!changed) throw sessionNotFound();
   }
 }

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_ACTIVE_SESSIONS } from '../../../lib/tickets/limits.ts';
 import { defined } from '../../helpers/defined.ts';
-import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
+import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, withStaleLookup, type World } from './fixtures.ts';
 
 const s = suite<{ w: World }>('tickets: sessions', {} as { w: World });
 s.before.each(async (ctx) => {
@@ -237,6 +237,14 @@ s('PATCH: 200 {ok}; active <-> grace; lastActivityAt is set by the server, never
   assert.equal([sessionOf(w, sessionId).status, sessionOf(w, sessionId).lastActivityAt], ['grace', new Date(w.clock.now()).toISOString()]);
   assert.is((await patch(w, sessionId, { status: 'active' }, 'alice')).status, 200);
   assert.is(sessionOf(w, sessionId).status, 'active');
+});
+
+s('PATCH: a session removed after it was read answers 404, not {ok}', async ({ w }) => {
+  const { sessionId } = await openSession(w);
+  const beforeRemoval = new Map([[sessionId, sessionOf(w, sessionId)]]);
+  await w.t.services.store.ticketSessions.update((list) => void list.splice(0));
+  const { status, body } = await withStaleLookup(w.t.services.ticketing.sessions, 'sessionById', beforeRemoval, () => patch(w, sessionId, { status: 'grace' }));
+  assert.equal([status, body], [404, NOT_FOUND]);
 });
 
 s('PATCH: 409 Session terminated for a dead session', async ({ w }) => {

@@ -16,6 +16,7 @@ import {
   revokeSerial,
   setCapabilities,
   validateTicket,
+  withStaleLookup,
   type World,
 } from './fixtures.ts';
 
@@ -219,32 +220,19 @@ s('validate: the lifetime is 30 s to the millisecond (valid at 29.999 s, expired
 
 s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
   const ticketId = await issueTicket(w);
-  const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
   const beforeValidation = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
   assert.is((await validateTicket(w, ticketId)).status, 200);
-  const real = indexes.ticketById;
-  indexes.ticketById = () => beforeValidation; // as if read before an await, while another validation won
-  try {
-    const again = await validateTicket(w, ticketId);
-    assert.equal([again.status, again.body], [401, INVALID]);
-  } finally {
-    indexes.ticketById = real;
-  }
+  // read before an await, while another validation won
+  const again = await withStaleLookup(w.t.services.ticketing.tickets, 'ticketById', beforeValidation, () => validateTicket(w, ticketId));
+  assert.equal([again.status, again.body], [401, INVALID]);
 });
 
 s('validate: a ticket removed after it was read (the hourly cleanup, an instance removal) is not reported valid', async ({ w }) => {
   const ticketId = await issueTicket(w);
-  const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
   const beforeRemoval = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
   await w.t.services.store.tickets.update((list) => void list.splice(0));
-  const real = indexes.ticketById;
-  indexes.ticketById = () => beforeRemoval; // as if read before an await, while the cleanup removed it
-  try {
-    const answer = await validateTicket(w, ticketId);
-    assert.equal([answer.status, answer.body], [401, INVALID]);
-  } finally {
-    indexes.ticketById = real;
-  }
+  const answer = await withStaleLookup(w.t.services.ticketing.tickets, 'ticketById', beforeRemoval, () => validateTicket(w, ticketId));
+  assert.equal([answer.status, answer.body], [401, INVALID]);
 });
 
 s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires, or its capabilities do', async ({ w }) => {
