@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { agent, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
 
-// A revoked agent, or one whose capability was withdrawn, after its tickets were issued. Revoking
+// A revoked agent, one whose capability was withdrawn, or an earlier certificate of a re-issued label,
+// after its tickets were issued. Revoking
 // writes the registry first and the revocation list (CRL) second, so both states occur.
 
 const s = suite<{ w: World }>('tickets: revoked agents', {} as { w: World });
@@ -78,6 +79,40 @@ s('a revoked target still learns that its live session ended: heartbeat answers 
   await revokeAgent(w.t, 'bob');
   const { status, body } = await w.t.call('POST', `/api/tickets/sessions/${sessionId}/heartbeat`, { as: agent('bob') });
   assert.equal([status, body], [200, { authorized: false, reason: 'target_revoked' }]);
+});
+
+s('an earlier certificate of a re-issued label acts for nobody: 403 on label routes, the generic 404 as source or owner', async ({ w }) => {
+  const { ticketId, sessionId } = await openSession(w);
+  const waiting = await issueTicket(w);
+  await w.t.services.store.agents.update((agents) => {
+    for (const record of agents) if (record.label === 'alice' || record.label === 'bob') record.serial = `${record.serial}0`;
+  });
+  const oldBob = agent('bob');
+  for (const [method, path, body] of [
+    ['GET', '/api/tickets/inbox', undefined],
+    ['POST', '/api/tickets/validate', { ticketId: waiting }],
+    ['POST', '/api/tickets/sessions', { ticketId }],
+    ['POST', `/api/tickets/sessions/${sessionId}/heartbeat`, undefined],
+    ['PATCH', `/api/tickets/sessions/${sessionId}`, { status: 'grace' }],
+  ] as const) {
+    const answer = await w.t.call(method, path, { as: oldBob, body });
+    assert.equal([answer.status, answer.body], [403, { error: 'Insufficient certificate capability' }], `${method} ${path}`);
+  }
+  const oldAlice = agent('alice');
+  const request = await w.t.call('POST', '/api/tickets', { as: oldAlice, body: { scope: 'chat:send', instanceId: w.instanceId, target: 'bob' } });
+  assert.equal([request.status, request.body], [404, { error: 'Not found' }]);
+  for (const [method, path] of [['POST', `/api/tickets/instances/${w.instanceId}/heartbeat`], ['DELETE', `/api/tickets/instances/${w.instanceId}`]] as const) {
+    const answer = await w.t.call(method, path, { as: oldAlice });
+    assert.equal([answer.status, answer.body], [404, { error: 'Instance not found' }], `${method} ${path}`);
+  }
+  assert.equal([ticketOf(w, waiting)?.used, w.t.services.store.ticketInstances.get(w.instanceId)?.status], [false, 'active']);
+});
+
+s('the source of a ticket cannot validate it: 401, nothing consumed', async ({ w }) => {
+  const ticketId = await issueTicket(w);
+  const { status, body } = await validateTicket(w, ticketId, 'alice');
+  assert.equal([status, body], [401, { error: 'Invalid ticket' }]);
+  assert.is(ticketOf(w, ticketId)?.used, false);
 });
 
 s.run();
