@@ -2,9 +2,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { agent, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
 
-// A revoked agent, one whose capability was withdrawn, or an earlier certificate of a re-issued label,
-// after its tickets were issued. Revoking
-// writes the registry first and the revocation list (CRL) second, so both states occur.
+// A revoked agent, one whose capability was withdrawn, or an earlier certificate of a re-issued
+// label, after its tickets were issued. Revoking writes the registry first and the revocation list
+// (CRL) second, so both states occur.
 
 const s = suite<{ w: World }>('tickets: revoked agents', {} as { w: World });
 s.before.each(async (ctx) => {
