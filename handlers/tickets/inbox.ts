@@ -9,5 +9,5 @@ export default route({
   path: '/api/tickets/inbox',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   response: { schema: z.object({ tickets: z.array(TicketRecord.pick({ id: true, scope: true, instanceId: true, source: true, expiresAt: true }).extend({ transport: TransportConfig })) }) },
-  handle: ({ identity, services }) => jsonText(services.ticketing.tickets.inboxJson(identity.label)),
+  handle: ({ identity, services }) => jsonText(services.ticketing.tickets.inboxJson(identity)),
 });

@@ -1,13 +1,13 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
-import { TicketRecord } from '../../lib/state/schemas.ts';
+import { TicketRecord, TransportConfig } from '../../lib/state/schemas.ts';
 
-// GET /api/tickets — every stored ticket, used and expired included.
+// GET /api/tickets — every stored ticket, used and expired included, with its session and transport.
 export default route({
   method: 'GET',
   path: '/api/tickets',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ tickets: z.array(TicketRecord) }) },
+  response: { schema: z.object({ tickets: z.array(TicketRecord.extend({ sessionId: z.string().nullable(), transport: TransportConfig.nullable() })) }) },
   handle: ({ services }) => json({ tickets: services.ticketing.tickets.list() }),
 });

@@ -12,6 +12,6 @@ export default route({
   response: { schema: z.object({ valid: z.literal(true), scope: z.string(), instanceId: z.string(), source: z.string(), target: z.string(), transport: TransportConfig }) },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    return json(await services.ticketing.tickets.validate(identity.label, body.ticketId));
+    return json(await services.ticketing.tickets.validate(identity, body.ticketId));
   },
 });

@@ -1,5 +1,6 @@
 import { jsonBytes } from '../json-bytes.ts';
 import type { TransportConfig } from '../state/schemas.ts';
+import type { TicketHolder } from './caller.ts';
 import type { TicketIndexes } from './indexes.ts';
 import type { InboxEntry } from './views.ts';
 
@@ -7,11 +8,14 @@ interface Cached {
   bytes: Uint8Array<ArrayBuffer>;
   /** The first expiry among its tickets: the body is stale from then on. */
   until: number;
+  /** The holder's capabilities it was filtered by: a registry change gives the holder a new set. */
+  capabilities: ReadonlySet<string>;
 }
 
 /**
  * Each agent's inbox (`{"tickets":[...]}`) serialized once, as bytes, until a ticket of that agent
- * changes, one of its tickets expires, or an instance or scope changes (the transports).
+ * changes, one of its tickets expires, an instance or scope changes (the transports), or the agent's
+ * registry record does (its capabilities).
  */
 export class InboxCache {
   readonly #bodies = new Map<string, Cached>();
@@ -21,30 +25,29 @@ export class InboxCache {
     indexes.waiting.onGroupChange((target) => (target === null ? this.#bodies.clear() : this.#bodies.delete(target)));
   }
 
-  /** The target's unused, unexpired tickets at `now`. */
-  entries(target: string, now: number): InboxEntry[] {
-    const transports = this.indexes.transportByInstance();
-    const entries: InboxEntry[] = [];
-    for (const ticket of this.indexes.waiting.group(target)?.values() ?? []) {
-      // No transport: the instance is gone (only a crash mid-removal leaves such a ticket): never handed out.
-      const transport = transports.get(ticket.instanceId);
-      const { id, scope, instanceId, source, expiresAt } = ticket;
-      if (transport && Date.parse(expiresAt) > now) entries.push({ id, scope, instanceId, source, expiresAt, transport });
-    }
-    return entries;
-  }
-
-  body(target: string, now: number): Uint8Array<ArrayBuffer> {
+  /** `{"tickets": [...]}`: the holder's unused, unexpired tickets at `now` whose scope it still holds. */
+  body(holder: TicketHolder, now: number): Uint8Array<ArrayBuffer> {
     const transports = this.indexes.transportByInstance();
     if (transports !== this.#transports) {
       this.#bodies.clear();
       this.#transports = transports;
     }
-    const cached = this.#bodies.get(target);
-    if (cached && now < cached.until) return cached.bytes;
-    const tickets = this.entries(target, now);
-    const fresh = { bytes: jsonBytes({ tickets }), until: Math.min(Infinity, ...tickets.map((t) => Date.parse(t.expiresAt))) };
-    this.#bodies.set(target, fresh);
+    const cached = this.#bodies.get(holder.label);
+    if (cached && now < cached.until && cached.capabilities === holder.capabilities) return cached.bytes;
+    const tickets = this.#entries(holder, transports, now);
+    const fresh = { bytes: jsonBytes({ tickets }), until: Math.min(Infinity, ...tickets.map((t) => Date.parse(t.expiresAt))), capabilities: holder.capabilities };
+    this.#bodies.set(holder.label, fresh);
     return fresh.bytes;
+  }
+
+  #entries(holder: TicketHolder, transports: ReadonlyMap<string, TransportConfig>, now: number): InboxEntry[] {
+    const entries: InboxEntry[] = [];
+    for (const ticket of this.indexes.waiting.group(holder.label)?.values() ?? []) {
+      // No transport: the instance is gone (only a crash mid-removal leaves such a ticket): never handed out.
+      const transport = transports.get(ticket.instanceId);
+      const { id, scope, instanceId, source, expiresAt } = ticket;
+      if (transport && Date.parse(expiresAt) > now && holder.capabilities.has(scope)) entries.push({ id, scope, instanceId, source, expiresAt, transport });
+    }
+    return entries;
   }
 }

@@ -100,10 +100,11 @@ export class InstanceRegistry {
     if (instance.status === 'active') return this.#heartbeats.beat(instance, now);
     this.#heartbeats.forget(instanceId);
     const lastHeartbeat = new Date(now).toISOString();
-    await changeOne(ticketInstances, instanceId, (record) => {
+    const revived = await changeOne(ticketInstances, instanceId, (record) => {
       if (record.status === 'dead') throw instanceNotFound();
       return { ...record, status: 'active' as const, lastHeartbeat };
     });
+    if (!revived) throw instanceNotFound();
   }
 
   /** The stored instances with the latest heartbeat of each (the admin listing). */

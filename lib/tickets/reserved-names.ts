@@ -1,5 +1,6 @@
 // Scope names that would collide with API path segments or with the base agent capabilities
 // (`tunnels:read` ...): a scope named like them could shadow or hijack an existing permission.
+// A superset of Portlama's reserved API prefixes.
 export const RESERVED_SCOPE_NAMES: ReadonlySet<string> = new Set([
   'api',
   'health',
@@ -21,6 +22,11 @@ export const RESERVED_SCOPE_NAMES: ReadonlySet<string> = new Set([
   'admin',
   'events',
   'version',
+  'logs',
+  'identity',
+  'storage',
+  'user-access',
+  'gatekeeper',
   'scopes',
   'instances',
   'assignments',

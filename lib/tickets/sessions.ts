@@ -124,7 +124,7 @@ export class SessionDesk {
 
   #assertCanOpen(caller: AgentIdentity, ticketId: string): void {
     const ticket = this.indexes.ticketById().get(ticketId);
-    if (!ticket || !ticket.used || ticket.revokedAt !== null || ticket.target !== caller.label) {
+    if (!ticket || !ticket.used || ticket.revokedAt !== null || ticket.target !== caller.label || !caller.capabilities.has(ticket.scope)) {
       throw new AppError(400, 'Invalid ticket state');
     }
     if (this.indexes.sessionForTicket(ticketId)) throw new AppError(409, 'Session already exists for this ticket');
@@ -154,9 +154,10 @@ export class SessionDesk {
   async #change(sessionId: string, change: { status?: LiveSessionStatus }): Promise<void> {
     const lastActivityAt = isoNow(this.clock);
     this.#activity.forget(sessionId);
-    await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
+    const changed = await changeOne(this.indexes.store.ticketSessions, sessionId, (session) => {
       if (session.status === 'dead') throw sessionTerminated();
       return { ...session, ...change, lastActivityAt };
     });
+    if (!changed) throw sessionNotFound();
   }
 }

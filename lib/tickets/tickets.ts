@@ -3,7 +3,8 @@ import { isoNow, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { TicketRecord } from '../state/schemas.ts';
 import type { AgentStanding } from './agent-standing.ts';
-import { changeOne } from './collection-ops.ts';
+import type { TicketHolder } from './caller.ts';
+import { changeOne, memoOver } from './collection-ops.ts';
 import { genericNotFound, invalidTicket, limitReached } from './errors.ts';
 import { newTicketId } from './ids.ts';
 import { InboxCache } from './inbox-cache.ts';
@@ -12,13 +13,14 @@ import { TICKET_LIFETIME_MS } from './limits.ts';
 import type { FixedWindowRateLimiter } from '../rate-limit.ts';
 import type { TicketRequest } from './schema.ts';
 import type { SessionDesk } from './sessions.ts';
-import type { InboxEntry, TicketValidation, TicketView } from './views.ts';
+import type { AdminTicketView, TicketValidation, TicketView } from './views.ts';
 
-export type { InboxEntry, TicketValidation, TicketView } from './views.ts';
+export type { AdminTicketView, InboxEntry, TicketValidation, TicketView } from './views.ts';
 
 /** Single-use grants from a source agent to a target agent for one instance. */
 export class TicketDesk {
   readonly #inbox: InboxCache;
+  readonly #adminList: () => readonly AdminTicketView[];
 
   constructor(
     private readonly indexes: TicketIndexes,
@@ -29,6 +31,16 @@ export class TicketDesk {
     private readonly maxTickets: number,
   ) {
     this.#inbox = new InboxCache(indexes);
+    const { tickets, ticketSessions, ticketInstances, ticketScopes } = indexes.store;
+    this.#adminList = memoOver([tickets, ticketSessions, ticketInstances, ticketScopes], () => {
+      const transports = indexes.transportByInstance();
+      return tickets.value.map((ticket) => ({
+        ...ticket,
+        sessionId: indexes.sessionForTicket(ticket.id)?.sessionId ?? null,
+        // null once the instance is gone (until the cleanup removes the ticket)
+        transport: transports.get(ticket.instanceId) ?? null,
+      }));
+    });
   }
 
   /** The spec's six checks in order; every failure but a stale instance is the same 404. */
@@ -66,39 +78,41 @@ export class TicketDesk {
     return viewOf(ticket);
   }
 
-  /** The target's unused, unexpired tickets. */
-  inbox(target: string): InboxEntry[] {
-    return this.#inbox.entries(target, this.clock.now());
-  }
-
-  /** `{"tickets": inbox}` as bytes, polled every few seconds by every agent: serialized once per change of its tickets. */
-  inboxJson(target: string): Uint8Array<ArrayBuffer> {
-    return this.#inbox.body(target, this.clock.now());
+  /**
+   * `{"tickets": [...]}`, the holder's unused, unexpired tickets, as bytes: polled every few seconds
+   * by every agent, so serialized once per change of its tickets.
+   */
+  inboxJson(holder: TicketHolder): Uint8Array<ArrayBuffer> {
+    return this.#inbox.body(holder, this.clock.now());
   }
 
   /**
    * Consumes the ticket. The decisive check runs again inside the update, on the record it
    * changes, so of many concurrent validations exactly one sees it unused whatever is awaited
-   * before; the answer waits until `used` is on disk.
+   * before; the answer waits until `used` is on disk. A target revoked or stripped of the scope
+   * since the ticket was issued fails like any other caller that is not the target.
    */
-  async validate(caller: string, ticketId: string): Promise<TicketValidation> {
+  async validate(caller: TicketHolder, ticketId: string): Promise<TicketValidation> {
     const ticket = this.indexes.ticketById().get(ticketId);
     const now = this.clock.now();
-    const unusable = (record: TicketRecord) => record.used || record.target !== caller || Date.parse(record.expiresAt) <= now;
+    const unusable = (record: TicketRecord) =>
+      record.used || record.target !== caller.label || !caller.capabilities.has(record.scope) || Date.parse(record.expiresAt) <= now;
     if (!ticket || unusable(ticket)) throw invalidTicket();
     const transport = this.indexes.transportByInstance().get(ticket.instanceId);
     if (!transport) throw invalidTicket();
     const usedAt = new Date(now).toISOString();
-    await changeOne(this.indexes.store.tickets, ticketId, (record) => {
+    const consumed = await changeOne(this.indexes.store.tickets, ticketId, (record) => {
       if (unusable(record)) throw invalidTicket();
       return { ...record, used: true, usedAt };
     });
+    if (!consumed) throw invalidTicket();
     const { scope, instanceId, source, target } = ticket;
     return { valid: true, scope, instanceId, source, target, transport };
   }
 
-  list(): readonly TicketRecord[] {
-    return this.indexes.store.tickets.value;
+  /** Every stored ticket, used and expired included, for the admin listing. */
+  list(): readonly AdminTicketView[] {
+    return this.#adminList();
   }
 
   /** Admin revoke: the ticket counts as used, can no longer open a session, and ends the one it opened. */

@@ -113,3 +113,18 @@ export async function advance(w: { t: TestApp; clock: ManualClock }, ms: number)
   w.clock.advance(ms);
   await w.t.services.store.flush();
 }
+
+/**
+ * Runs `body` while the `lookup` index of a desk (`services.ticketing.tickets`, `.instances`, ...)
+ * answers `records`, read earlier: as if another change landed while a request awaited.
+ */
+export async function withStaleLookup<T>(desk: object, lookup: 'ticketById' | 'instanceById' | 'sessionById', records: Map<string, unknown>, body: () => Promise<T>): Promise<T> {
+  const indexes = (desk as { indexes: Record<string, () => unknown> }).indexes;
+  const real = indexes[lookup];
+  indexes[lookup] = () => records;
+  try {
+    return await body();
+  } finally {
+    indexes[lookup] = real!;
+  }
+}

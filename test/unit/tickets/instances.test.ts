@@ -12,6 +12,7 @@ import {
   issueTicket,
   revokeAgent,
   setCapabilities,
+  withStaleLookup,
   type World,
 } from './fixtures.ts';
 
@@ -178,6 +179,14 @@ s('heartbeat: admin may send it; other agents and unknown ids get the same 404',
     const { status, body } = await w.t.call('POST', `/api/tickets/instances/${id}/heartbeat`, { as: agent(caller) });
     assert.equal([status, body], [404, NOT_FOUND]);
   }
+});
+
+s('heartbeat: a stale instance removed after it was read answers 404, not {ok}', async ({ w }) => {
+  await advance(w, 6 * MINUTE);
+  const beforeRemoval = new Map([[w.instanceId, instanceOf(w)]]);
+  await w.t.services.store.ticketInstances.update((list) => void list.splice(0));
+  const { status, body } = await withStaleLookup(w.t.services.ticketing.instances, 'instanceById', beforeRemoval, () => beat(w));
+  assert.equal([status, body], [404, NOT_FOUND]);
 });
 
 s('heartbeat: 400 for an agent certificate without a label', async ({ w }) => {

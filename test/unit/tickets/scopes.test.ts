@@ -58,6 +58,19 @@ s('reserved names are rejected (tunnels, plugins, health, tickets, ...)', async 
   }
 });
 
+// Portlama's reserved API prefixes (packages/panel-server/src/lib/constants.js): the spec leaves the list open and prefers its shape.
+const PORTLAMA_RESERVED = ['health', 'onboarding', 'invite', 'enroll', 'tunnels', 'sites', 'system', 'services', 'logs', 'users', 'certs', 'invitations', 'plugins', 'tickets', 'settings', 'identity', 'storage', 'agents', 'user-access', 'gatekeeper'];
+
+s("reserved names include Portlama's whole list, as scope names and as the scope part of a capability", async ({ t }) => {
+  for (const name of PORTLAMA_RESERVED) {
+    const { status, body } = await register(t, { ...CHAT_SCOPE, name, scopes: [{ name: `x${name}:go`, description: 'x', instanceScoped: true }] });
+    assert.is(status, 400, name);
+    assert.match(body.details.issues[0].message, 'reserved', name);
+    const asCapability = await register(t, { ...CHAT_SCOPE, name: 'fine', scopes: [{ name: `${name}:go`, description: 'x', instanceScoped: true }] });
+    assert.is(asCapability.status, 400, `${name}:go`);
+  }
+});
+
 s('version 1 to 50 chars, description 1 to 500 chars', async ({ t }) => {
   for (const change of [{ version: '' }, { version: 'v'.repeat(51) }, { description: '' }, { description: 'd'.repeat(501) }]) {
     assert.is((await register(t, { ...CHAT_SCOPE, ...change })).status, 400, JSON.stringify(change).slice(0, 40));

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_ACTIVE_SESSIONS } from '../../../lib/tickets/limits.ts';
 import { defined } from '../../helpers/defined.ts';
-import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
+import { agent, advance, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, withStaleLookup, type World } from './fixtures.ts';
 
 const s = suite<{ w: World }>('tickets: sessions', {} as { w: World });
 s.before.each(async (ctx) => {
@@ -184,12 +184,32 @@ for (const [name, breakIt, reason, caller = 'bob'] of failures) {
   });
 }
 
-s('heartbeat: checks run in order (source revoked before assignment removed)', async ({ w }) => {
-  const { sessionId } = await openSession(w);
-  await w.t.call('DELETE', `/api/tickets/assignments/bob/${w.instanceScope}`);
-  await setCapabilities(w.t, 'bob', []);
-  await revokeAgent(w.t, 'alice');
-  assert.equal((await heartbeat(w, sessionId)).body, { authorized: false, reason: 'source_revoked' });
+/** The heartbeat's checks in the spec's order, each with the reason it ends a session with. */
+const HEARTBEAT_ORDER: [(w: World) => Promise<unknown>, string][] = [
+  [(w) => revokeAgent(w.t, 'alice'), 'source_revoked'],
+  [(w) => setCapabilities(w.t, 'alice', ['chat:read']), 'capability_removed'],
+  [(w) => revokeAgent(w.t, 'bob'), 'target_revoked'],
+  [(w) => setCapabilities(w.t, 'bob', ['chat:read']), 'capability_removed'],
+  [(w) => w.t.call('DELETE', `/api/tickets/assignments/bob/${w.instanceScope}`), 'assignment_removed'],
+];
+HEARTBEAT_ORDER.forEach(([, reason], first) => {
+  s(`heartbeat order: with check ${first + 1} and every later one failing, the reason is ${reason}`, async ({ w }) => {
+    const { sessionId } = await openSession(w);
+    for (const [breakIt] of HEARTBEAT_ORDER.slice(first)) await breakIt(w);
+    assert.equal((await heartbeat(w, sessionId, 'alice')).body, { authorized: false, reason });
+    assert.is(sessionOf(w, sessionId).endReason, reason);
+  });
+});
+
+/** PATCH re-validation in the spec's order: source revoked, source capability, target's assignment. */
+const PATCH_ORDER = [HEARTBEAT_ORDER[0]!, HEARTBEAT_ORDER[1]!, HEARTBEAT_ORDER[4]!];
+PATCH_ORDER.forEach(([, reason], first) => {
+  s(`PATCH order: with check ${first + 1} and every later one failing, 409 and the session ends with ${reason}`, async ({ w }) => {
+    const { sessionId } = await openSession(w);
+    for (const [breakIt] of PATCH_ORDER.slice(first)) await breakIt(w);
+    assert.equal((await patch(w, sessionId, { status: 'grace' }, 'alice')).body, { error: 'Session authorization failed' });
+    assert.equal([sessionOf(w, sessionId).status, sessionOf(w, sessionId).endReason], ['dead', reason]);
+  });
 });
 
 s('heartbeat: a session killed by an admin answers reason admin_killed', async ({ w }) => {
@@ -217,6 +237,14 @@ s('PATCH: 200 {ok}; active <-> grace; lastActivityAt is set by the server, never
   assert.equal([sessionOf(w, sessionId).status, sessionOf(w, sessionId).lastActivityAt], ['grace', new Date(w.clock.now()).toISOString()]);
   assert.is((await patch(w, sessionId, { status: 'active' }, 'alice')).status, 200);
   assert.is(sessionOf(w, sessionId).status, 'active');
+});
+
+s('PATCH: a session removed after it was read answers 404, not {ok}', async ({ w }) => {
+  const { sessionId } = await openSession(w);
+  const beforeRemoval = new Map([[sessionId, sessionOf(w, sessionId)]]);
+  await w.t.services.store.ticketSessions.update((list) => void list.splice(0));
+  const { status, body } = await withStaleLookup(w.t.services.ticketing.sessions, 'sessionById', beforeRemoval, () => patch(w, sessionId, { status: 'grace' }));
+  assert.equal([status, body], [404, NOT_FOUND]);
 });
 
 s('PATCH: 409 Session terminated for a dead session', async ({ w }) => {

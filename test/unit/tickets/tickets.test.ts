@@ -16,6 +16,7 @@ import {
   revokeSerial,
   setCapabilities,
   validateTicket,
+  withStaleLookup,
   type World,
 } from './fixtures.ts';
 
@@ -208,38 +209,53 @@ s('validate: expired, used, wrong target and unknown all answer 401 Invalid tick
   assert.is(w.t.services.store.tickets.value.find((t) => t.id === forBob)?.used, false, 'a wrong-target attempt does not consume it');
 });
 
-s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
-  const ticketId = await issueTicket(w);
-  const indexes = (w.t.services.ticketing.tickets as unknown as { indexes: { ticketById: () => unknown } }).indexes;
-  const beforeValidation = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
-  assert.is((await validateTicket(w, ticketId)).status, 200);
-  const real = indexes.ticketById;
-  indexes.ticketById = () => beforeValidation; // as if read before an await, while another validation won
-  try {
-    const again = await validateTicket(w, ticketId);
-    assert.equal([again.status, again.body], [401, INVALID]);
-  } finally {
-    indexes.ticketById = real;
-  }
+s('validate: the lifetime is 30 s to the millisecond (valid at 29.999 s, expired at 30 s)', async ({ w }) => {
+  const last = await issueTicket(w);
+  const late = await issueTicket(w);
+  await advance(w, 29_999);
+  assert.is((await validateTicket(w, last)).status, 200);
+  await advance(w, 1);
+  assert.equal((await validateTicket(w, late)).body, INVALID);
 });
 
-s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires', async ({ w }) => {
-  const desk = w.t.services.ticketing.tickets;
-  const empty = desk.inboxJson('bob');
-  assert.is(desk.inboxJson('bob'), empty, 'cached bytes');
-  const carolBefore = desk.inboxJson('carol');
+s('validate: the used check is repeated inside the write, so a stale read cannot consume a ticket twice', async ({ w }) => {
   const ticketId = await issueTicket(w);
-  const withTicket = desk.inboxJson('bob');
-  assert.is.not(withTicket, empty, 'a new ticket for bob');
-  assert.equal(JSON.parse(new TextDecoder().decode(withTicket)).tickets.map((x: { id: string }) => x.id), [ticketId]);
-  assert.is(desk.inboxJson('carol'), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
+  const beforeValidation = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
   assert.is((await validateTicket(w, ticketId)).status, 200);
-  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] }, 'a used ticket leaves');
+  // read before an await, while another validation won
+  const again = await withStaleLookup(w.t.services.ticketing.tickets, 'ticketById', beforeValidation, () => validateTicket(w, ticketId));
+  assert.equal([again.status, again.body], [401, INVALID]);
+});
+
+s('validate: a ticket removed after it was read (the hourly cleanup, an instance removal) is not reported valid', async ({ w }) => {
+  const ticketId = await issueTicket(w);
+  const beforeRemoval = new Map([[ticketId, w.t.services.store.tickets.get(ticketId)]]);
+  await w.t.services.store.tickets.update((list) => void list.splice(0));
+  const answer = await withStaleLookup(w.t.services.ticketing.tickets, 'ticketById', beforeRemoval, () => validateTicket(w, ticketId));
+  assert.equal([answer.status, answer.body], [401, INVALID]);
+});
+
+s('inbox: each agent\'s body is serialized once, until a ticket of that agent changes or expires, or its capabilities do', async ({ w }) => {
+  const desk = w.t.services.ticketing.tickets;
+  const bob = { label: 'bob', capabilities: new Set(['chat:send']) };
+  const carol = { label: 'carol', capabilities: new Set(['chat:send']) };
+  const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
+  const empty = desk.inboxJson(bob);
+  assert.is(desk.inboxJson(bob), empty, 'cached bytes');
+  const carolBefore = desk.inboxJson(carol);
+  const ticketId = await issueTicket(w);
+  const withTicket = desk.inboxJson(bob);
+  assert.is.not(withTicket, empty, 'a new ticket for bob');
+  assert.equal(decode(withTicket).tickets.map((x: { id: string }) => x.id), [ticketId]);
+  assert.is(desk.inboxJson(carol), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
+  assert.equal(decode(desk.inboxJson({ label: 'bob', capabilities: new Set(['chat:read']) })), { tickets: [] }, 'new capabilities, a new body');
+  assert.is((await validateTicket(w, ticketId)).status, 200);
+  assert.equal(decode(desk.inboxJson(bob)), { tickets: [] }, 'a used ticket leaves');
   await issueTicket(w);
-  const waiting = desk.inboxJson('bob');
+  const waiting = desk.inboxJson(bob);
   w.clock.advance(30_000);
-  assert.is.not(desk.inboxJson('bob'), waiting, 'an expiry needs no write to show');
-  assert.equal(JSON.parse(new TextDecoder().decode(desk.inboxJson('bob'))), { tickets: [] });
+  assert.is.not(desk.inboxJson(bob), waiting, 'an expiry needs no write to show');
+  assert.equal(decode(desk.inboxJson(bob)), { tickets: [] });
 });
 
 s('inbox: an expired ticket leaves the inbox without a write', async ({ w }) => {
@@ -261,16 +277,17 @@ s('validate: 400 for an admin certificate; ticketId must be hex 1-128', async ({
 
 // ---- admin: GET /api/tickets, DELETE /api/tickets/:ticketId ----
 
-s('GET /api/tickets: every ticket, used and expired included, with the used markers', async ({ w }) => {
-  const used = await issueTicket(w);
-  await validateTicket(w, used);
+s('GET /api/tickets: every ticket, used and expired included, with the used markers, its session and transport (Portlama\'s fields)', async ({ w }) => {
+  const { sessionId } = await openSession(w);
   await issueTicket(w);
   await advance(w, 31_000);
   const { status, body } = await w.t.call('GET', '/api/tickets');
   assert.is(status, 200);
   assert.is(body.tickets.length, 2);
-  assert.equal(Object.keys(body.tickets[0]).sort(), ['createdAt', 'expiresAt', 'id', 'instanceId', 'revokedAt', 'scope', 'source', 'target', 'used', 'usedAt']);
+  assert.equal(Object.keys(body.tickets[0]).sort(), ['createdAt', 'expiresAt', 'id', 'instanceId', 'revokedAt', 'scope', 'sessionId', 'source', 'target', 'transport', 'used', 'usedAt']);
   assert.equal(body.tickets.map((t: { used: boolean }) => t.used), [true, false]);
+  assert.equal(body.tickets.map((t: { sessionId: string | null }) => t.sessionId), [sessionId, null]);
+  assert.equal(body.tickets.map((t: { transport: unknown }) => t.transport), [EXPECTED_TRANSPORT, EXPECTED_TRANSPORT]);
 });
 
 s('DELETE /api/tickets/:ticketId: 200 {ok}, the ticket is used and its session ends', async ({ w }) => {
