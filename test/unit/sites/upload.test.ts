@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AppError } from '../../../lib/errors.ts';
 import type { IncomingFile } from '../../../lib/sites/files/upload.ts';
+import { formatBytes } from '../../../lib/sites/format-bytes.ts';
 import { defined } from '../../helpers/defined.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
@@ -57,6 +58,10 @@ const refusals: Array<[string, string, string]> = [
   ['.', 'shell.php', "Upload failed: Files of type '.php' are not allowed"],
   ['.', 'SETUP.EXE', "Upload failed: Files of type '.exe' are not allowed"],
   ['.', 'run.sh', "Upload failed: Files of type '.sh' are not allowed"],
+  // trailing dots and spaces are dropped by some servers and file systems: the ending before them counts
+  ['.', 'shell.php.', "Upload failed: Files of type '.php' are not allowed"],
+  ['.', 'shell.php ', "Upload failed: Files of type '.php' are not allowed"],
+  ['img', 'shell.pHp. .', "Upload failed: Files of type '.php' are not allowed"],
 ];
 s('refused paths and types answer 400 "Upload failed: ..." and write nothing, not even the good files', async ({ t, site }) => {
   for (const [dir, name, error] of refusals) {
@@ -71,6 +76,13 @@ s('over maxSiteSize the files are kept and the answer carries warning and totalS
   await t.services.config.update({ maxSiteSize: 10 });
   const result = await upload(t, site, '.', [streamed('big.txt', 'x'.repeat(2048))]);
   assert.equal(result, { files: ['big.txt'], warning: 'Site size (2.0 KB) exceeds the 10 B size limit', totalSize: 2048 });
+});
+
+s('the warning states a 50 MiB limit as "50.0 MB", the spelling the spec quotes', () => {
+  assert.is(formatBytes(50 * 1024 * 1024), '50.0 MB');
+  assert.is(formatBytes(524_288_000), '500.0 MB');
+  assert.is(formatBytes(1536), '1.5 KB');
+  assert.is(formatBytes(1023), '1023 B');
 });
 
 s('a stream that breaks mid-file leaves no partial file and no temp file', async ({ t, site }) => {
