@@ -72,6 +72,28 @@ s('refused paths and types answer 400 "Upload failed: ..." and write nothing, no
   assert.equal(readdirSync(site.rootPath), []);
 });
 
+s('a name that collides with what is on disk is a 400 naming it, checked before anything is written, with no server path in it', async ({ t, site }) => {
+  await upload(t, site, '.', [streamed('index.html', 'home'), streamed('img/logo.svg', '<svg/>')]);
+  const collisions: Array<[string, string, string]> = [
+    ['index.html', 'b.html', "Upload failed: 'index.html' is a file, not a folder"],
+    ['.', 'index.html/b.html', "Upload failed: 'index.html' is a file, not a folder"],
+    ['img/logo.svg/deeper', 'b.html', "Upload failed: 'img/logo.svg' is a file, not a folder"],
+    ['.', 'img', "Upload failed: 'img' is a folder"],
+    ['.', 'img/', "Upload failed: 'img' is a folder"],
+  ];
+  for (const [dir, name, error] of collisions) {
+    const result = await upload(t, site, dir, [streamed('fresh.html', 'new'), streamed(name, 'x')]);
+    assert.instance(result, AppError, `${dir} ${name}`);
+    assert.equal([(result as AppError).status, (result as AppError).message], [400, error], `${dir} ${name}`);
+  }
+  assert.equal(readdirSync(site.rootPath).sort(), ['img', 'index.html'], 'fresh.html was not written');
+  const tooLong = await upload(t, site, '.', [streamed(`${'x'.repeat(300)}.html`, 'x')]);
+  assert.instance(tooLong, AppError);
+  assert.is((tooLong as AppError).status, 400);
+  assert.not.match((tooLong as AppError).message, site.rootPath);
+  assert.not.match((tooLong as AppError).message, '/tmp');
+});
+
 s('over maxSiteSize the files are kept and the answer carries warning and totalSize', async ({ t, site }) => {
   await t.services.config.update({ maxSiteSize: 10 });
   const result = await upload(t, site, '.', [streamed('big.txt', 'x'.repeat(2048))]);
