@@ -98,6 +98,18 @@ s('PATCH validation: allowedUsers entries need at least one character; 404 for a
   assert.equal([malformed.status, malformed.body.error], [400, 'Validation failed']);
 });
 
+s('PATCH: an allowedUsers entry no portal username can have is a 400, so it never reaches (and breaks) the portal rules', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  const other = await managedSite(t, 'docs');
+  for (const name of ['Bob Smith', 'bob\nx', 'user:root', 'a', 'x'.repeat(33)]) {
+    const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { autheliaProtected: true, allowedUsers: ['alice', name] } });
+    assert.equal([res.status, res.body.error, res.body.details?.issues?.[0]?.path], [400, 'Validation failed', 'allowedUsers.1'], JSON.stringify(name));
+  }
+  assert.equal(defined(t.services.store.sites.value.find((x) => x.id === site.id), 'blog').allowedUsers, []);
+  const next = await t.call('PATCH', `/api/sites/${other.id}`, { body: { autheliaProtected: true } });
+  assert.is(next.status, 200, JSON.stringify(next.body));
+});
+
 s('DELETE removes the vhost, the directory with its files and the record; the certificate stays', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   writeFileSync(join(site.rootPath, 'index.html'), '<h1>hi</h1>');
