@@ -27,14 +27,28 @@ async function kindAt(path: string): Promise<'file' | 'folder' | null> {
   }
 }
 
-/** Refuses a target whose folders are files on disk, or which is a folder itself. */
-async function assertFits(root: string, segments: readonly string[]): Promise<void> {
+/** What the files planned so far will make: their paths, and every folder above them. */
+interface Planned {
+  files: Set<string>;
+  folders: Set<string>;
+}
+
+/**
+ * Refuses a target whose folders are files (on disk or earlier in the same upload), or which is a
+ * folder itself; then counts it as planned.
+ */
+async function assertFits(root: string, segments: readonly string[], planned: Planned): Promise<void> {
+  let onDisk = true;
   for (let depth = 1; depth <= segments.length; depth++) {
     const relative = segments.slice(0, depth).join('/');
-    const kind = await kindAt(join(root, ...segments.slice(0, depth)));
-    if (kind === null) return;
-    if (depth < segments.length && kind === 'file') throw new SitePathError(`'${relative}' is a file, not a folder`);
-    if (depth === segments.length && kind === 'folder') throw new SitePathError(`'${relative}' is a folder`);
+    const last = depth === segments.length;
+    let kind: 'file' | 'folder' | null = planned.files.has(relative) ? 'file' : planned.folders.has(relative) ? 'folder' : null;
+    // below a missing folder nothing exists on disk either
+    if (kind === null && onDisk) kind = await kindAt(join(root, ...segments.slice(0, depth)));
+    if (kind === null) onDisk = false;
+    if (!last && kind === 'file') throw new SitePathError(`'${relative}' is a file, not a folder`);
+    if (last && kind === 'folder') throw new SitePathError(`'${relative}' is a folder`);
+    (last ? planned.files : planned.folders).add(relative);
   }
 }
 
@@ -42,6 +56,7 @@ async function assertFits(root: string, segments: readonly string[]): Promise<vo
 async function plan(root: string, dir: string, files: readonly IncomingFile[]): Promise<Placement[]> {
   const base = relativeSegments(dir);
   const placements: Placement[] = [];
+  const planned: Planned = { files: new Set(), folders: new Set() };
   for (const file of files) {
     const name = relativeSegments(file.originalName);
     if (name.length === 0) throw new SitePathError('Every file needs a name');
@@ -49,7 +64,7 @@ async function plan(root: string, dir: string, files: readonly IncomingFile[]): 
     if (banned) throw new SitePathError(`Files of type '${banned}' are not allowed`);
     const segments = [...base, ...name];
     const target = await resolveInside(root, segments);
-    await assertFits(root, segments);
+    await assertFits(root, segments, planned);
     placements.push({ file, target, relative: segments.join('/') });
   }
   return placements;
@@ -104,7 +119,8 @@ export async function storeUploads(root: string, dir: string, files: readonly In
       await bringIn(file, temp);
       await rename(temp, target);
     } catch (error) {
-      await rm(temp, { force: true });
+      // the temp file may never have been made (its folder could not be); the store failure is what to report
+      await rm(temp, { force: true }).catch(() => undefined);
       throw new SitePathError(`could not store ${file.originalName}: ${reasonOf(error)}`);
     }
   }

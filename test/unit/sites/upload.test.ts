@@ -87,6 +87,12 @@ s('a name that collides with what is on disk is a 400 naming it, checked before 
     assert.equal([(result as AppError).status, (result as AppError).message], [400, error], `${dir} ${name}`);
   }
   assert.equal(readdirSync(site.rootPath).sort(), ['img', 'index.html'], 'fresh.html was not written');
+  // within one upload too, in either order
+  const fileThenFolder = await upload(t, site, 'new', [streamed('a/b', 'x'), streamed('a/b/c.html', 'y')]);
+  assert.equal([(fileThenFolder as AppError).status, (fileThenFolder as AppError).message], [400, "Upload failed: 'new/a/b' is a file, not a folder"]);
+  const folderThenFile = await upload(t, site, 'new', [streamed('a/b/c.html', 'y'), streamed('a/b', 'x')]);
+  assert.equal([(folderThenFile as AppError).status, (folderThenFile as AppError).message], [400, "Upload failed: 'new/a/b' is a folder"]);
+  assert.not.ok(existsSync(join(site.rootPath, 'new')), 'nothing of either was written');
   const tooLong = await upload(t, site, '.', [streamed(`${'x'.repeat(300)}.html`, 'x')]);
   assert.instance(tooLong, AppError);
   assert.is((tooLong as AppError).status, 400);
