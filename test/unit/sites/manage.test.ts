@@ -128,6 +128,15 @@ s('DELETE of a protected site drops its portal rule', async ({ t }) => {
   assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [] });
 });
 
+s('DELETE of a custom site whose DNS was never verified leaves nginx alone (no certificate, no vhost) and removes directory and record', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
+  const res = await t.call('DELETE', `/api/sites/${body.site.id}`);
+  assert.equal([res.status, res.body], [200, { ok: true }]);
+  assert.not.ok(existsSync(body.site.rootPath));
+  assert.equal(t.services.store.sites.value, []);
+});
+
 s('DELETE: a failed nginx step answers 500 "Failed to delete site" and keeps files and record', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
