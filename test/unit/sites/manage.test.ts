@@ -69,6 +69,14 @@ s('PATCH spaMode regenerates the live vhost; autheliaProtected and allowedUsers 
   assert.equal([stored.spaMode, stored.autheliaProtected, stored.allowedUsers], [true, true, ['alice', 'bob']]);
 });
 
+s('PATCH of a custom site without a certificate saves spaMode without touching nginx (the vhost comes with verify-dns)', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
+  const res = await t.call('PATCH', `/api/sites/${body.site.id}`, { body: { spaMode: true } });
+  assert.equal([res.status, res.body.site?.spaMode], [200, true], JSON.stringify(res.body));
+  assert.is((await siteVhostState(t, 'shop.customer.example')).written, false);
+});
+
 s('PATCH: a failed nginx test answers 500 with "Nginx configuration failed:" and keeps the record', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   t.sandbox.failNext('proxy.test', 'nginx: [emerg] bad');
