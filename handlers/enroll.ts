@@ -2,15 +2,16 @@ import { json } from '../lib/http/responses.ts';
 import { route } from '../lib/http/route.ts';
 import { EnrollBody } from '../lib/certs/schema.ts';
 import { z } from 'zod';
+import { okWith } from '../lib/http/response-shapes.ts';
 
-// POST /api/enroll — public: a one-time token and a CSR; 200 {certificate, caCertificate, label, serial, expiresAt} (PEM).
+// POST /api/enroll — public: a one-time token and a CSR; 200 {ok: true, certificate, caCertificate, label, serial, expiresAt} (PEM).
 export default route<Record<string, never>, Record<string, never>, EnrollBody>({
   method: 'POST',
   path: '/api/enroll',
   access: { roles: ['admin', 'agent'], public: true, gate: 'management' },
-  response: { schema: z.object({ certificate: z.string(), caCertificate: z.string(), label: z.string(), serial: z.string(), expiresAt: z.string() }) },
+  response: { schema: okWith({ certificate: z.string(), caCertificate: z.string(), label: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: EnrollBody,
   async handle({ body, services, clientAddress }) {
-    return json(await services.enrollment.enroll(body, clientAddress()));
+    return json({ ok: true, ...(await services.enrollment.enroll(body, clientAddress())) });
   },
 });

@@ -3,16 +3,17 @@ import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
-// POST /api/settings/2fa/confirm — a first good code enables 2FA (IP panel vhost off); {enabled: true} plus the session cookie.
+// POST /api/settings/2fa/confirm — a first good code enables 2FA (IP panel vhost off); {ok: true, enabled: true} plus the session cookie.
 export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
   method: 'POST',
   path: '/api/settings/2fa/confirm',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ enabled: z.literal(true) }) },
+  response: { schema: okWith({ enabled: z.literal(true) }) },
   body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {
     const session = await services.twoFactor.confirm(body.code, clientAddress());
-    return json({ enabled: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+    return json({ ok: true, enabled: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
   },
 });

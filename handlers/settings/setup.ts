@@ -1,14 +1,15 @@
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
-// POST /api/settings/2fa/setup — a new secret, not yet enabled; {otpauthUri, secret} for the authenticator app.
+// POST /api/settings/2fa/setup — a new secret, not yet enabled; {ok: true, otpauthUri, secret} for the authenticator app.
 export default route({
   method: 'POST',
   path: '/api/settings/2fa/setup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ otpauthUri: z.string(), secret: z.string() }) },
+  response: { schema: okWith({ otpauthUri: z.string(), secret: z.string() }) },
   async handle({ services }) {
-    return json(await services.twoFactor.setup());
+    return json({ ok: true, ...(await services.twoFactor.setup()) });
   },
 });

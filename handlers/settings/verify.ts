@@ -3,16 +3,17 @@ import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
+import { okWith } from '../../lib/http/response-shapes.ts';
 
-// POST /api/settings/2fa/verify — a good code sets the signed session cookie; {verified: true}. 5 tries a minute per address.
+// POST /api/settings/2fa/verify — a good code sets the signed session cookie; {ok: true, verified: true}. 5 tries a minute per address.
 export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
   method: 'POST',
   path: '/api/settings/2fa/verify',
   access: { roles: ADMIN_ONLY, gate: 'management', twoFactorExempt: true },
-  response: { schema: z.object({ verified: z.literal(true) }) },
+  response: { schema: okWith({ verified: z.literal(true) }) },
   body: TotpCodeBody,
   handle({ body, services, clientAddress }) {
     const session = services.twoFactor.verify(body.code, clientAddress());
-    return json({ verified: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+    return json({ ok: true, verified: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Username } from '../users/schema.ts';
 
 // API inputs of the site endpoints; the stored record shape is lib/state/schemas.ts#SiteRecord.
 
@@ -28,7 +29,9 @@ export type SiteCreate = z.infer<typeof SiteCreate>;
 export const SitePatch = z.object({
   spaMode: z.boolean().optional(),
   autheliaProtected: z.boolean().optional(),
-  allowedUsers: z.array(z.string().min(1, 'A username must not be empty').max(32)).max(1000).optional(),
+  // each entry must be a name a portal user can have: the portal's access rules are written from every
+  // protected site, so one impossible name would break them for all sites
+  allowedUsers: z.array(z.string().min(1, 'A username must not be empty').max(32, 'Username must be at most 32 characters').pipe(Username)).max(1000).optional(),
 });
 export type SitePatch = z.infer<typeof SitePatch>;
 

@@ -42,10 +42,11 @@ export class ClientConfig {
     }
   }
 
-  async macPlist(): Promise<MacPlist> {
+  /** `withCredential` false leaves the tunnel credential out (a caller without `tunnels:read`). */
+  async macPlist(withCredential: boolean): Promise<MacPlist> {
     const domain = this.#domain();
     try {
-      const plist = renderMacPlist(domain, this.#tunnels(), await this.#readCredential());
+      const plist = renderMacPlist(domain, this.#tunnels(), withCredential ? await this.#readCredential() : null);
       const { ip, system } = this.deps.config.value;
       return { plist, instructions: macInstructions(accessUrls(domain, ip, system.ports).panel) };
     } catch (error) {

@@ -45,8 +45,11 @@ function renderEntries(dict: PlistDict, indent: string): string[] {
   return Object.entries(dict).flatMap(([key, value]) => [`${indent}<key>${escapeXml(key)}</key>`, ...renderValue(value, indent)]);
 }
 
-/** The plist: the spec's keys, the exact client arguments, and the credential in AUTH. */
-export function renderMacPlist(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }): string {
+/**
+ * The plist: the spec's keys, the exact client arguments, and the credential in AUTH when the
+ * caller may have it (null leaves AUTH out).
+ */
+export function renderMacPlist(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string } | null): string {
   const job: PlistDict = {
     Label: PLIST_LABEL,
     ProgramArguments: [MAC_CHISEL_PATH, ...chiselArgs(domain, tunnels)],
@@ -54,7 +57,7 @@ export function renderMacPlist(domain: string, tunnels: readonly ClientTunnel[],
     RunAtLoad: true,
     StandardOutPath: MAC_LOG_PATH,
     StandardErrorPath: MAC_ERROR_LOG_PATH,
-    EnvironmentVariables: { PATH: MAC_PATH, AUTH: chiselAuth(credential) },
+    EnvironmentVariables: credential ? { PATH: MAC_PATH, AUTH: chiselAuth(credential) } : { PATH: MAC_PATH },
   };
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

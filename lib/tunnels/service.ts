@@ -49,8 +49,8 @@ export class TunnelService {
     return this.#client.agentConfigJson();
   }
 
-  macPlist(): Promise<MacPlist> {
-    return this.#client.macPlist();
+  macPlist(withCredential: boolean): Promise<MacPlist> {
+    return this.#client.macPlist(withCredential);
   }
 
   /**

@@ -121,6 +121,23 @@ async function stubGets(page: Page) {
   });
 }
 
+s('onboarding: a failing DNS check shows what the base domain resolves to, from the 400\'s details', timed(30_000, async () => {
+  const { page } = browser;
+  await stubJson(page, '**/api/onboarding/status', () => ({ status: 200, json: { status: 'DOMAIN_SET', domain: 'relay.example.com', email: 'ops@example.com' } }));
+  const probe = (name: string, addresses: string[]) => ({ name, addresses, ok: false });
+  const message = 'relay.example.com resolves to 198.51.100.4, not to this host (203.0.113.10). Point an A record for relay.example.com to 203.0.113.10 and check again.';
+  await stubJson(page, '**/api/onboarding/verify-dns', () => ({
+    status: 400,
+    json: { error: 'DNS verification failed', details: { status: 'DOMAIN_SET', domain: 'relay.example.com', ip: '203.0.113.10', base: probe('relay.example.com', ['198.51.100.4']), wildcard: probe('relay-probe-0a1b2c3d4e.relay.example.com', []), message } },
+  }));
+  await page.goto(panel.url);
+  await page.getByRole('button', { name: 'Check DNS' }).click();
+  await page.getByText(message).waitFor();
+  assert.ok(await page.getByRole('cell', { name: '198.51.100.4' }).isVisible());
+  assert.ok(await page.getByText('DNS results (expected 203.0.113.10)').isVisible());
+  assert.not.ok(await page.getByRole('button', { name: 'Continue to provisioning' }).isVisible());
+}));
+
 s('users: edit sends the changed fields and no empty password', timed(30_000, async () => {
   const { page } = browser;
   await stubGets(page);

@@ -2,15 +2,16 @@ import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { EnrollmentTokenCreate } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
+import { okWith } from '../../../lib/http/response-shapes.ts';
 
-// POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {token, expiresAt}.
+// POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {ok: true, token, expiresAt}.
 export default route<Record<string, never>, Record<string, never>, EnrollmentTokenCreate>({
   method: 'POST',
   path: '/api/certs/agent/enroll',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { status: 201, schema: z.object({ token: z.string(), expiresAt: z.string() }) },
+  response: { status: 201, schema: okWith({ token: z.string(), expiresAt: z.string() }) },
   body: EnrollmentTokenCreate,
   async handle({ body, services }) {
-    return json(await services.enrollment.createToken(body), 201);
+    return json({ ok: true, ...(await services.enrollment.createToken(body)) }, 201);
   },
 });

@@ -10,9 +10,12 @@ const DISALLOWED = [
   '.exe', '.dll', '.so', '.dylib', '.com', '.bat', '.cmd', '.msi', '.scr', '.vbs', '.wsf', '.jar', '.elf', '.run',
 ];
 
-/** The disallowed ending of the file name, or undefined. */
+/**
+ * The disallowed ending of the file name, or undefined. Trailing dots and spaces do not hide an
+ * ending: some servers and file systems drop them (`shell.php.` is `shell.php` there).
+ */
 export function disallowedExtension(name: string): string | undefined {
-  const lower = name.toLowerCase();
+  const lower = name.toLowerCase().replace(/[.\s]+$/, '');
   return DISALLOWED.find((ending) => lower.endsWith(ending));
 }
 

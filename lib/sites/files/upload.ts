@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { copyFile, chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errorMessage } from '../../errors.ts';
 import { disallowedExtension } from './extensions.ts';
@@ -18,19 +18,65 @@ interface Placement {
   relative: string;
 }
 
+/** The kind of what is at `path` (symlinks followed), or null when nothing is. */
+async function kindAt(path: string): Promise<'file' | 'folder' | null> {
+  try {
+    return (await stat(path)).isDirectory() ? 'folder' : 'file';
+  } catch {
+    return null;
+  }
+}
+
+/** What the files planned so far will make: their paths, and every folder above them. */
+interface Planned {
+  files: Set<string>;
+  folders: Set<string>;
+}
+
+/**
+ * Refuses a target whose folders are files (on disk or earlier in the same upload), or which is a
+ * folder itself; then counts it as planned.
+ */
+async function assertFits(root: string, segments: readonly string[], planned: Planned): Promise<void> {
+  let onDisk = true;
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const relative = segments.slice(0, depth).join('/');
+    const last = depth === segments.length;
+    let kind: 'file' | 'folder' | null = planned.files.has(relative) ? 'file' : planned.folders.has(relative) ? 'folder' : null;
+    // below a missing folder nothing exists on disk either
+    if (kind === null && onDisk) kind = await kindAt(join(root, ...segments.slice(0, depth)));
+    if (kind === null) onDisk = false;
+    if (!last && kind === 'file') throw new SitePathError(`'${relative}' is a file, not a folder`);
+    if (last && kind === 'folder') throw new SitePathError(`'${relative}' is a folder`);
+    (last ? planned.files : planned.folders).add(relative);
+  }
+}
+
 /** Every name is checked before anything is written, so a refused upload leaves the site as it was. */
 async function plan(root: string, dir: string, files: readonly IncomingFile[]): Promise<Placement[]> {
   const base = relativeSegments(dir);
   const placements: Placement[] = [];
+  const planned: Planned = { files: new Set(), folders: new Set() };
   for (const file of files) {
     const name = relativeSegments(file.originalName);
     if (name.length === 0) throw new SitePathError('Every file needs a name');
     const banned = disallowedExtension(name.at(-1)!);
     if (banned) throw new SitePathError(`Files of type '${banned}' are not allowed`);
     const segments = [...base, ...name];
-    placements.push({ file, target: await resolveInside(root, segments), relative: segments.join('/') });
+    const target = await resolveInside(root, segments);
+    await assertFits(root, segments, planned);
+    placements.push({ file, target, relative: segments.join('/') });
   }
   return placements;
+}
+
+/** A failure's reason without the server paths node's file errors carry (`ENAMETOOLONG: name too long`). */
+function reasonOf(error: unknown): string {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  const message = errorMessage(error);
+  if (!code || !syscall) return message;
+  const at = message.indexOf(`, ${syscall}`);
+  return at === -1 ? code : message.slice(0, at);
 }
 
 async function writeStream(stream: ReadableStream<Uint8Array>, to: string): Promise<void> {
@@ -67,14 +113,15 @@ async function bringIn(file: IncomingFile, to: string): Promise<void> {
 export async function storeUploads(root: string, dir: string, files: readonly IncomingFile[]): Promise<string[]> {
   const placements = await plan(root, dir, files);
   for (const { file, target } of placements) {
-    await mkdir(dirname(target), { recursive: true, mode: 0o755 });
     const temp = join(dirname(target), `.upload-${randomUUID()}`);
     try {
+      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
       await bringIn(file, temp);
       await rename(temp, target);
     } catch (error) {
-      await rm(temp, { force: true });
-      throw new SitePathError(`could not store ${file.originalName}: ${errorMessage(error)}`);
+      // the temp file may never have been made (its folder could not be); the store failure is what to report
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new SitePathError(`could not store ${file.originalName}: ${reasonOf(error)}`);
     }
   }
   return placements.map((p) => p.relative);

@@ -72,7 +72,7 @@ function DnsStep({ status, onReady, onEdit }: { status: Status; onReady(): void;
       setResult(await api<DnsResult>('POST', '/api/onboarding/verify-dns'));
     } catch (e) {
       setError(describe(e));
-      if (e instanceof ApiError && e.body?.base) setResult(e.body);
+      if (e instanceof ApiError && e.body?.details?.base) setResult(e.body.details);
     } finally {
       setBusy(false);
     }

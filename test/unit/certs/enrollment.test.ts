@@ -66,7 +66,7 @@ o('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent 
   const cert = describeCert(r.body.certificate);
   assert.match(cert, 'subject=CN = agent:laptop-1');
   assert.not.match(cert, 'evil');
-  assert.equal(Object.keys(r.body).sort(), ['caCertificate', 'certificate', 'expiresAt', 'label', 'serial']);
+  assert.equal(Object.keys(r.body).sort(), ['caCertificate', 'certificate', 'expiresAt', 'label', 'ok', 'serial']);
   const ca = describeCert(r.body.caCertificate);
   assert.match(cert, ca.split('\n').find((l) => l.startsWith('subject='))!.replace('subject=', 'issuer='));
   const agent = t.services.identities.activeAgent('laptop-1');

@@ -83,15 +83,17 @@ s('a missing wildcard does not block, and the answer says subdomains need their 
   assert.match(body.message, /No wildcard record .* does not resolve\)\. You can continue, but panel\., auth\., tunnel\./);
 });
 
-s('a base domain pointing elsewhere: 400 saying what it resolves to; status stays DOMAIN_SET', async () => {
+s('a base domain pointing elsewhere: 400 {error, details} saying what it resolves to; status stays DOMAIN_SET', async () => {
   await t.call('POST', '/api/onboarding/domain', { body: { domain: DOMAIN, email: EMAIL } });
   sandbox(t).setDns(DOMAIN, ['198.51.100.4']);
   const { status: code, body } = await t.call('POST', '/api/onboarding/verify-dns');
   assert.is(code, 400);
+  // the spec's error shape: the report goes in details, nothing else at the top
+  assert.equal(Object.keys(body).sort(), ['details', 'error']);
   assert.is(body.error, 'DNS verification failed');
-  assert.match(body.details, `${DOMAIN} resolves to 198.51.100.4, not to this host (${HOST_IP})`);
-  assert.equal(body.base, { name: DOMAIN, addresses: ['198.51.100.4'], ok: false });
-  assert.is(body.status, 'DOMAIN_SET');
+  assert.match(body.details.message, `${DOMAIN} resolves to 198.51.100.4, not to this host (${HOST_IP})`);
+  assert.equal(body.details.base, { name: DOMAIN, addresses: ['198.51.100.4'], ok: false });
+  assert.equal([body.details.status, body.details.domain, body.details.ip], ['DOMAIN_SET', DOMAIN, HOST_IP]);
   assert.is(await status(), 'DOMAIN_SET');
 });
 
@@ -100,7 +102,7 @@ s('a base domain that does not resolve: 400 saying so', async () => {
   sandbox(t).setDns(DOMAIN, []);
   const { status: code, body } = await t.call('POST', '/api/onboarding/verify-dns');
   assert.is(code, 400);
-  assert.match(body.details, `${DOMAIN} does not resolve. Point an A record for ${DOMAIN} to ${HOST_IP}`);
+  assert.match(body.details.message, `${DOMAIN} does not resolve. Point an A record for ${DOMAIN} to ${HOST_IP}`);
 });
 
 s('a resolver error is reported as such', async () => {
@@ -108,7 +110,7 @@ s('a resolver error is reported as such', async () => {
   sandbox(t).failNext('dns.resolve4', 'SERVFAIL', 2);
   const { status: code, body } = await t.call('POST', '/api/onboarding/verify-dns');
   assert.is(code, 400);
-  assert.match(body.details, `${DOMAIN} could not be resolved (SERVFAIL)`);
+  assert.match(body.details.message, `${DOMAIN} could not be resolved (SERVFAIL)`);
 });
 
 s('a second address next to the host ip fails the base check', async () => {
@@ -116,7 +118,7 @@ s('a second address next to the host ip fails the base check', async () => {
   sandbox(t).setDns(DOMAIN, [HOST_IP, '198.51.100.4']);
   const { status: code, body } = await t.call('POST', '/api/onboarding/verify-dns');
   assert.is(code, 400);
-  assert.match(body.details, `resolves to ${HOST_IP}, 198.51.100.4, not to this host`);
+  assert.match(body.details.message, `resolves to ${HOST_IP}, 198.51.100.4, not to this host`);
 });
 
 s('DNS_READY: a re-check is allowed; a failing one keeps DNS_READY; the domain is now locked (409)', async () => {
@@ -127,7 +129,7 @@ s('DNS_READY: a re-check is allowed; a failing one keeps DNS_READY; the domain i
   sandbox(t).setDns(DOMAIN, []);
   const failing = await t.call('POST', '/api/onboarding/verify-dns');
   assert.is(failing.status, 400);
-  assert.is(failing.body.status, 'DNS_READY');
+  assert.is(failing.body.details.status, 'DNS_READY');
   assert.is(await status(), 'DNS_READY');
   const domain = await t.call('POST', '/api/onboarding/domain', { body: { domain: 'other.example.test', email: EMAIL } });
   assert.is(domain.status, 409);

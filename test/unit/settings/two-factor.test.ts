@@ -36,7 +36,7 @@ async function enable(): Promise<{ secret: string; cookie: string }> {
 s('setup gives an otpauth URI and the secret; nothing is enabled until confirm', async () => {
   assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: false });
   const r = await t.call('POST', '/api/settings/2fa/setup');
-  assert.equal(Object.keys(r.body).sort(), ['otpauthUri', 'secret']);
+  assert.equal(Object.keys(r.body).sort(), ['ok', 'otpauthUri', 'secret']);
   assert.match(r.body.secret, /^[A-Z2-7]{32}$/);
   assert.match(r.body.otpauthUri, /^otpauth:\/\/totp\/Relay%20Panel:admin%40example\.test\?/);
   assert.match(r.body.otpauthUri, `secret=${r.body.secret}`);
@@ -51,7 +51,7 @@ s('confirm with a good code enables 2FA, disables the IP panel vhost and sets th
   assert.is(wrong.status, 401);
   assert.is(wrong.body.error, 'Invalid TOTP code');
   const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
-  assert.equal(r.body, { enabled: true });
+  assert.equal(r.body, { ok: true, enabled: true });
   assert.match(r.response.headers.get('set-cookie')!, /^relay_2fa=\d+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
   assert.is(t.services.config.value.panel2fa.enabled, true);
   assert.is(await ipPanelEnabled(), false);
@@ -67,7 +67,7 @@ s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refus
   const { secret } = await enable();
   clock.advance(30_000);
   const r = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
-  assert.equal(r.body, { verified: true });
+  assert.equal(r.body, { ok: true, verified: true });
   assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
   const replay = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
   assert.is(replay.status, 401);
@@ -113,7 +113,7 @@ s('disable needs a good code; it turns 2FA off and the IP panel vhost back on', 
   const bad = await t.call('POST', '/api/settings/2fa/disable', { body: { code: '12345' }, headers: { cookie } });
   assert.is(bad.status, 400);
   const r = await t.call('POST', '/api/settings/2fa/disable', { body: { code: codeAt(secret) }, headers: { cookie } });
-  assert.equal(r.body, { enabled: false });
+  assert.equal(r.body, { ok: true, enabled: false });
   assert.match(r.response.headers.get('set-cookie')!, /^relay_2fa=; .*Max-Age=0$/);
   assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: null, setupComplete: false });
   assert.ok(await ipPanelEnabled());

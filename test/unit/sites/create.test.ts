@@ -55,6 +55,10 @@ const invalid: Array<[string, unknown, string]> = [
   ['domain with space', { name: 'blog', type: 'custom', customDomain: 'a b.example' }, 'customDomain'],
   ['domain 254 chars', { name: 'blog', type: 'custom', customDomain: 'a'.repeat(254) }, 'customDomain'],
   ['spaMode not boolean', { name: 'blog', type: 'managed', spaMode: 'yes' }, 'spaMode'],
+  // the spec's pattern lets these through, but no A record or certificate can be had for them
+  ['IP address as domain', { name: 'blog', type: 'custom', customDomain: '203.0.113.10' }, 'customDomain'],
+  ['single label', { name: 'blog', type: 'custom', customDomain: 'localhost' }, 'customDomain'],
+  ['empty label', { name: 'blog', type: 'custom', customDomain: 'a..example' }, 'customDomain'],
 ];
 s('400 Validation failed naming the field; nothing created', async ({ t }) => {
   for (const [label, body, path] of invalid) {

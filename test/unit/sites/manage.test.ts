@@ -69,6 +69,14 @@ s('PATCH spaMode regenerates the live vhost; autheliaProtected and allowedUsers 
   assert.equal([stored.spaMode, stored.autheliaProtected, stored.allowedUsers], [true, true, ['alice', 'bob']]);
 });
 
+s('PATCH of a custom site without a certificate saves spaMode without touching nginx (the vhost comes with verify-dns)', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
+  const res = await t.call('PATCH', `/api/sites/${body.site.id}`, { body: { spaMode: true } });
+  assert.equal([res.status, res.body.site?.spaMode], [200, true], JSON.stringify(res.body));
+  assert.is((await siteVhostState(t, 'shop.customer.example')).written, false);
+});
+
 s('PATCH: a failed nginx test answers 500 with "Nginx configuration failed:" and keeps the record', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   t.sandbox.failNext('proxy.test', 'nginx: [emerg] bad');
@@ -98,6 +106,18 @@ s('PATCH validation: allowedUsers entries need at least one character; 404 for a
   assert.equal([malformed.status, malformed.body.error], [400, 'Validation failed']);
 });
 
+s('PATCH: an allowedUsers entry no portal username can have is a 400, so it never reaches (and breaks) the portal rules', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  const other = await managedSite(t, 'docs');
+  for (const name of ['Bob Smith', 'bob\nx', 'user:root', 'a', 'x'.repeat(33)]) {
+    const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { autheliaProtected: true, allowedUsers: ['alice', name] } });
+    assert.equal([res.status, res.body.error, res.body.details?.issues?.[0]?.path], [400, 'Validation failed', 'allowedUsers.1'], JSON.stringify(name));
+  }
+  assert.equal(defined(t.services.store.sites.value.find((x) => x.id === site.id), 'blog').allowedUsers, []);
+  const next = await t.call('PATCH', `/api/sites/${other.id}`, { body: { autheliaProtected: true } });
+  assert.is(next.status, 200, JSON.stringify(next.body));
+});
+
 s('DELETE removes the vhost, the directory with its files and the record; the certificate stays', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   writeFileSync(join(site.rootPath, 'index.html'), '<h1>hi</h1>');
@@ -114,6 +134,15 @@ s('DELETE of a protected site drops its portal rule', async ({ t }) => {
   const site = await managedSite(t, 'blog', { autheliaProtected: true });
   await t.call('DELETE', `/api/sites/${site.id}`);
   assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [] });
+});
+
+s('DELETE of a custom site whose DNS was never verified leaves nginx alone (no certificate, no vhost) and removes directory and record', async ({ t }) => {
+  const { body } = await createSite(t, { name: 'shop', type: 'custom', customDomain: 'shop.customer.example' });
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] x');
+  const res = await t.call('DELETE', `/api/sites/${body.site.id}`);
+  assert.equal([res.status, res.body], [200, { ok: true }]);
+  assert.not.ok(existsSync(body.site.rootPath));
+  assert.equal(t.services.store.sites.value, []);
 });
 
 s('DELETE: a failed nginx step answers 500 "Failed to delete site" and keeps files and record', async ({ t }) => {

@@ -43,6 +43,15 @@ s('a refused name answers 400 "Upload failed: ..." and writes nothing', async ({
   assert.equal(readdirSync(site.rootPath), []);
 });
 
+s('50 MiB per file: one byte more is refused with 413 and nothing is written; exactly 50 MiB is stored', async ({ t, site }) => {
+  const MiB = 1024 * 1024;
+  const over = await upload(t, site.id, { 'over.bin.txt': 'x'.repeat(50 * MiB + 1) });
+  assert.equal([over.status, over.body], [413, { error: `File too large: at most ${50 * MiB} bytes per file` }]);
+  assert.equal(readdirSync(site.rootPath), []);
+  const limit = await upload(t, site.id, { 'limit.txt': 'x'.repeat(50 * MiB) });
+  assert.equal([limit.status, limit.body], [200, { ok: true, files: ['limit.txt'] }]);
+});
+
 s('a form without a `file` part is refused', async ({ t, site }) => {
   const form = new FormData();
   form.append('other', new Blob(['x']), 'x.txt');

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AppError } from '../../../lib/errors.ts';
 import type { IncomingFile } from '../../../lib/sites/files/upload.ts';
+import { formatBytes } from '../../../lib/sites/format-bytes.ts';
 import { defined } from '../../helpers/defined.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
@@ -57,6 +58,10 @@ const refusals: Array<[string, string, string]> = [
   ['.', 'shell.php', "Upload failed: Files of type '.php' are not allowed"],
   ['.', 'SETUP.EXE', "Upload failed: Files of type '.exe' are not allowed"],
   ['.', 'run.sh', "Upload failed: Files of type '.sh' are not allowed"],
+  // trailing dots and spaces are dropped by some servers and file systems: the ending before them counts
+  ['.', 'shell.php.', "Upload failed: Files of type '.php' are not allowed"],
+  ['.', 'shell.php ', "Upload failed: Files of type '.php' are not allowed"],
+  ['img', 'shell.pHp. .', "Upload failed: Files of type '.php' are not allowed"],
 ];
 s('refused paths and types answer 400 "Upload failed: ..." and write nothing, not even the good files', async ({ t, site }) => {
   for (const [dir, name, error] of refusals) {
@@ -67,10 +72,45 @@ s('refused paths and types answer 400 "Upload failed: ..." and write nothing, no
   assert.equal(readdirSync(site.rootPath), []);
 });
 
+s('a name that collides with what is on disk is a 400 naming it, checked before anything is written, with no server path in it', async ({ t, site }) => {
+  await upload(t, site, '.', [streamed('index.html', 'home'), streamed('img/logo.svg', '<svg/>')]);
+  const collisions: Array<[string, string, string]> = [
+    ['index.html', 'b.html', "Upload failed: 'index.html' is a file, not a folder"],
+    ['.', 'index.html/b.html', "Upload failed: 'index.html' is a file, not a folder"],
+    ['img/logo.svg/deeper', 'b.html', "Upload failed: 'img/logo.svg' is a file, not a folder"],
+    ['.', 'img', "Upload failed: 'img' is a folder"],
+    ['.', 'img/', "Upload failed: 'img' is a folder"],
+  ];
+  for (const [dir, name, error] of collisions) {
+    const result = await upload(t, site, dir, [streamed('fresh.html', 'new'), streamed(name, 'x')]);
+    assert.instance(result, AppError, `${dir} ${name}`);
+    assert.equal([(result as AppError).status, (result as AppError).message], [400, error], `${dir} ${name}`);
+  }
+  assert.equal(readdirSync(site.rootPath).sort(), ['img', 'index.html'], 'fresh.html was not written');
+  // within one upload too, in either order
+  const fileThenFolder = await upload(t, site, 'new', [streamed('a/b', 'x'), streamed('a/b/c.html', 'y')]);
+  assert.equal([(fileThenFolder as AppError).status, (fileThenFolder as AppError).message], [400, "Upload failed: 'new/a/b' is a file, not a folder"]);
+  const folderThenFile = await upload(t, site, 'new', [streamed('a/b/c.html', 'y'), streamed('a/b', 'x')]);
+  assert.equal([(folderThenFile as AppError).status, (folderThenFile as AppError).message], [400, "Upload failed: 'new/a/b' is a folder"]);
+  assert.not.ok(existsSync(join(site.rootPath, 'new')), 'nothing of either was written');
+  const tooLong = await upload(t, site, '.', [streamed(`${'x'.repeat(300)}.html`, 'x')]);
+  assert.instance(tooLong, AppError);
+  assert.is((tooLong as AppError).status, 400);
+  assert.not.match((tooLong as AppError).message, site.rootPath);
+  assert.not.match((tooLong as AppError).message, '/tmp');
+});
+
 s('over maxSiteSize the files are kept and the answer carries warning and totalSize', async ({ t, site }) => {
   await t.services.config.update({ maxSiteSize: 10 });
   const result = await upload(t, site, '.', [streamed('big.txt', 'x'.repeat(2048))]);
   assert.equal(result, { files: ['big.txt'], warning: 'Site size (2.0 KB) exceeds the 10 B size limit', totalSize: 2048 });
+});
+
+s('the warning states a 50 MiB limit as "50.0 MB", the spelling the spec quotes', () => {
+  assert.is(formatBytes(50 * 1024 * 1024), '50.0 MB');
+  assert.is(formatBytes(524_288_000), '500.0 MB');
+  assert.is(formatBytes(1536), '1.5 KB');
+  assert.is(formatBytes(1023), '1023 B');
 });
 
 s('a stream that breaks mid-file leaves no partial file and no temp file', async ({ t, site }) => {

@@ -60,16 +60,34 @@ s('agent-config: 400 Domain not configured; 500 Failed to generate agent config'
   assert.equal(res.body, { error: 'Failed to generate agent config', details: 'EACCES' });
 });
 
-s('agent-config and mac-plist need tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
+s('agent-config needs tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
   await addAgent(t, 'reader', ['tunnels:read']);
   await addAgent(t, 'other', ['sites:read', 'tunnels:write']);
   assert.is((await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'reader' } })).status, 200);
-  assert.is((await t.call('GET', '/api/tunnels/mac-plist', { as: { agent: 'reader' } })).status, 200);
   const denied = await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'other' } });
   assert.is(denied.status, 403);
   assert.equal(denied.body, { error: 'Insufficient certificate capability' });
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'other' } })).status, 403);
-  assert.is((await t.call('GET', '/api/tunnels/mac-plist', { as: { agent: 'other' } })).status, 403);
+});
+
+s('mac-plist: every agent may download it (spec: "Agents may download the Mac plist"); the credential only with tunnels:read', async ({ t }) => {
+  await createTunnel(t, 'web', 9000);
+  await addAgent(t, 'reader', ['tunnels:read']);
+  await addAgent(t, 'bare', []);
+  const auth = async (as: { agent: string } | 'admin') => {
+    const { status, body } = await t.call('GET', '/api/tunnels/mac-plist?format=json', { as });
+    assert.is(status, 200, `${JSON.stringify(as)} may download the plist`);
+    const parsed = plist.parse(body.plist) as { ProgramArguments: string[]; EnvironmentVariables: Record<string, string> };
+    assert.is(parsed.ProgramArguments.at(-1), 'R:127.0.0.1:9000:127.0.0.1:9000');
+    return parsed.EnvironmentVariables.AUTH;
+  };
+  const credential = await t.services.system.tunnelServer.credential();
+  assert.is(await auth('admin'), `${credential.user}:${credential.password}`);
+  assert.is(await auth({ agent: 'reader' }), `${credential.user}:${credential.password}`);
+  assert.is(await auth({ agent: 'bare' }), undefined);
+  const download = await t.request('GET', '/api/tunnels/mac-plist', { as: { agent: 'bare' } });
+  assert.is(download.status, 200);
+  assert.not.match(await download.text(), credential.password);
 });
 
 s('mac-plist: XML download with application/x-plist and attachment filename; parses as a plist', async ({ t }) => {
