@@ -1,7 +1,7 @@
 // The panel's controls for the admin APIs that had none: the audit log page, the backup download,
-// the API description and metrics links, push-install and the hardware-bound admin certificate,
-// clicked through against the real API on a fresh sandbox in development mode. The hardware-bound
-// upgrade cannot be undone, so it runs last.
+// the API description and metrics links, push install, ticket scope registration and the
+// hardware-bound admin certificate, clicked through against the real API on a fresh sandbox in
+// development mode. The hardware-bound upgrade cannot be undone, so it runs last.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { timed } from '../helpers/timeout.ts';
 import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const run = promisify(execFile);
-const s = suite('browser: audit log, backup, push install and hardware-bound admin certificate on their real APIs (chromium)');
+const s = suite('browser: audit log, backup, push install, scope registration and hardware-bound admin certificate on their real APIs (chromium)');
 let panel: PanelServer;
 let browser: Browser;
 let work: string;
@@ -219,6 +219,34 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   await windowForm.getByRole('button', { name: 'End window of laptop-1' }).click();
   await windowForm.getByRole('alert').waitFor();
   assert.is((await pushes()).length, 1);
+}));
+
+s('tickets: a scope manifest pasted in the page is registered; text that is not JSON and a refused manifest show why', timed(60_000, async () => {
+  const { page } = browser;
+  const scopes = async () => (await panel.call<{ scopes: { name: string }[] }>('GET', '/api/tickets/scopes')).body.scopes.map((x) => x.name);
+  const manifest = (capability: string) => JSON.stringify({
+    name: 'backup', version: '1.0.0', description: 'Backups between agents',
+    scopes: [{ name: capability, description: 'Run a backup', instanceScoped: true }],
+    transport: { strategies: ['tunnel'], preferred: 'tunnel', port: 0, protocol: 'wss' },
+  }, null, 2);
+  await page.goto(`${panel.url}/tickets`);
+  await page.getByText('No scopes registered.').waitFor();
+  const form = page.locator('form[aria-labelledby="register-scope"]');
+  await form.getByLabel('Scope manifest (JSON)').fill('{"name": "backup",');
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByRole('alert').filter({ hasText: 'The manifest is not JSON' }).waitFor();
+  await form.getByLabel('Scope manifest (JSON)').fill(manifest('run'));
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByRole('alert').filter({ hasText: 'Validation failed: scopes.0.name: must be a capability name in scope:action format' }).waitFor();
+  assert.equal(await scopes(), [], 'nothing registered');
+
+  await form.getByLabel('Scope manifest (JSON)').fill(manifest('backup:run'));
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByText('Registered capabilities: backup:run.').waitFor();
+  await page.getByRole('row', { name: /^backup 1\.0\.0 backup:run/ }).waitFor();
+  assert.equal(await scopes(), ['backup']);
+  assert.is(await form.getByLabel('Scope manifest (JSON)').inputValue(), '', 'the form is cleared');
+  await expectAccessible('tickets-register-scope');
 }));
 
 s('certificates: binding the admin certificate to a hardware key asks first, shows a refused CSR, then signs the key\'s CSR', timed(60_000, async () => {
