@@ -193,8 +193,12 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   await windowForm.getByRole('button', { name: 'Open window' }).click();
   await windowForm.locator('.field-error').waitFor();
   await windowForm.getByLabel('Duration (minutes)').fill('30');
+  const opened = Date.now();
   await windowForm.getByRole('button', { name: 'Open window' }).click();
-  await windowForm.getByText(/^laptop-1 may receive pushes under the policy Tools until /).waitFor();
+  const note = windowForm.getByText(/^laptop-1 may receive pushes under the policy Tools until /);
+  await note.waitFor();
+  const until = Date.parse((await note.locator('time').getAttribute('datetime'))!);
+  assert.ok(Math.abs(until - opened - 30 * 60_000) < 60_000, `a 30-minute window: ${new Date(until).toISOString()}`);
 
   await pushForm.getByRole('button', { name: 'Push' }).click();
   await pushForm.getByText('Requested: install of @acme/hello on laptop-1.').waitFor();

@@ -1,6 +1,7 @@
 // Push-install (/api/plugins/push-install/*): the switch and default policy, the policies, an
 // agent's time-limited window, pushes to an agent and the list of requested pushes. The relay has no
 // channel to agents: an agent reads what was pushed to it from its agent-status route.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
@@ -112,7 +113,7 @@ function Policies({ policies, config, onChanged }: { policies: Resource<{ polici
 
 function Window({ agents, policies }: { agents: string[]; policies: Policy[] }) {
   const form = useForm({ label: '', durationMinutes: '60', policyId: '' });
-  const [result, setResult] = useState<string>();
+  const [result, setResult] = useState<ComponentChildren>();
   const label = form.values.label || agents[0] || '';
   const policyName = (id: string) => policies.find((p) => p.id === id)?.name ?? id;
   const options: Option[] = [{ value: '', label: 'The default policy' }, ...policies.map((p) => ({ value: p.id, label: p.name }))];
@@ -122,7 +123,7 @@ function Window({ agents, policies }: { agents: string[]; policies: Policy[] }) 
       const grant = await api<Grant>('POST', `${BASE}/enable/${enc(label.trim())}`, {
         durationMinutes: Number(form.values.durationMinutes), ...(form.values.policyId ? { policyId: form.values.policyId } : {}),
       });
-      setResult(`${grant.label} may receive pushes under the policy ${policyName(grant.policyId)} until ${when(grant.expiresAt)}.`);
+      setResult(<>{grant.label} may receive pushes under the policy {policyName(grant.policyId)} until <time dateTime={grant.expiresAt}>{when(grant.expiresAt)}</time>.</>);
     }); }}>
       <h2 id="window-title">Push-install window of an agent</h2>
       <p>Pushes reach an agent only while its window is open. Opening it again replaces the window.</p>
