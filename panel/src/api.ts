@@ -77,20 +77,42 @@ export async function tracked<T>(send: () => Promise<{ status: number; body: any
   }
 }
 
+async function reach(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { ...init, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'The panel server cannot be reached', undefined, [], undefined);
+  }
+}
+
 export function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   return tracked<T>(async () => {
-    let response: Response;
-    try {
-      response = await fetch(path, {
-        method,
-        credentials: 'same-origin',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      throw new ApiError(0, 'The panel server cannot be reached', undefined, [], undefined);
-    }
+    const response = await reach(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await readBody(response) };
+  });
+}
+
+export interface Downloaded { blob: Blob; name: string }
+
+/**
+ * GET of a file (the backup archive) through fetch rather than a plain link, so that a refusal shows
+ * the server's message and a 2FA refusal asks for the code, like any request; the file is whole
+ * before the caller hands it to the browser.
+ */
+export function fetchFile(path: string, fallbackName: string): Promise<Downloaded> {
+  return tracked<Downloaded>(async () => {
+    const response = await reach(path, { method: 'GET' });
+    if (!response.ok) return { status: response.status, body: await readBody(response) };
+    const name = /filename="([^"/\\]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+    try {
+      return { status: response.status, body: { blob: await response.blob(), name } };
+    } catch {
+      throw new ApiError(0, 'The download was interrupted', undefined, [], undefined);
+    }
   });
 }
 

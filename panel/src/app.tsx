@@ -5,11 +5,13 @@ import { PageBoundary } from './components/boundary.tsx';
 import { Dialogs } from './components/dialogs.tsx';
 import { Shell } from './components/layout.tsx';
 import { ErrorText, Loading } from './components/notice.tsx';
+import { AuditPage } from './pages/audit.tsx';
 import { CertsPage } from './pages/certs.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
 import { InvitePage } from './pages/invite.tsx';
 import { OnboardingPage } from './pages/onboarding.tsx';
 import { PluginPage, PluginsPage } from './pages/plugins.tsx';
+import { PushInstallPage } from './pages/push-install.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { SitesPage } from './pages/sites.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
@@ -25,13 +27,15 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   '/certs': CertsPage,
   '/tickets': TicketsPage,
   '/plugins': PluginsPage,
+  '/plugins/push-install': PushInstallPage,
+  '/audit': AuditPage,
   '/settings': SettingsPage,
 };
 
 function Page({ path }: { path: string }) {
-  if (path.startsWith('/plugins/')) return <PluginPage name={decodeURIComponent(path.slice('/plugins/'.length))} />;
   const Found = PAGES[path];
   if (Found) return <Found />;
+  if (path.startsWith('/plugins/')) return <PluginPage name={decodeURIComponent(path.slice('/plugins/'.length))} />;
   return <><h1>Page not found</h1><p>No page at {path}. <a href="/">Back to the dashboard</a>.</p></>;
 }
 

@@ -31,10 +31,12 @@ export function useForm<V extends object>(initial: V): Form<V> {
       try {
         await action();
       } catch (e) {
-        const fields = e instanceof ApiError ? e.fieldErrors() : {};
-        setFieldErrors(fields);
-        const unplaced = e instanceof ApiError && e.issues.some((i) => !(i.path in values));
-        setError(Object.keys(fields).length && !unplaced ? `${describe(e)}: see the fields below` : describe(e));
+        const issues = e instanceof ApiError ? e.issues : [];
+        setFieldErrors(e instanceof ApiError ? e.fieldErrors() : {});
+        // Issues of no input (a list item, a nested field, a JSON text) are summarised above the form.
+        const unplaced = issues.filter((i) => !(i.path in values)).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+        const placed = unplaced.length < issues.length ? 'see the fields below' : '';
+        setError([describe(e), [...unplaced, placed].filter(Boolean).join('; ')].filter(Boolean).join(': '));
       } finally {
         setBusy(false);
       }

@@ -19,3 +19,8 @@ export function when(iso: string | null | undefined): string {
 export function percent(part: number, whole: number): number {
   return whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
 }
+
+/** "a, b,,c " -> ['a', 'b', 'c']: the comma-separated inputs of the forms. */
+export function commaList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}

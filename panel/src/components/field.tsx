@@ -6,7 +6,7 @@ interface FieldProps {
   value: string;
   onInput(value: string): void;
   error?: string;
-  type?: 'text' | 'email' | 'password';
+  type?: 'text' | 'email' | 'password' | 'datetime-local';
   hint?: ComponentChildren;
   required?: boolean;
   autoComplete?: string;
@@ -21,7 +21,7 @@ export function Field({ label, value, onInput, error, type = 'text', hint, requi
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {/* preact types `type` together with `role`; text, email and password are all text boxes */}
+      {/* preact types `type` together with `role`; the cast only widens what TypeScript accepts */}
       <input id={id} name={name} type={type as 'text'} value={value} required={required} autoComplete={autoComplete} inputMode={inputMode}
         aria-invalid={error ? 'true' : undefined} aria-describedby={described}
         onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
@@ -41,14 +41,34 @@ export function Check({ label, checked, onChange }: { label: string; checked: bo
   );
 }
 
-export function Select({ label, value, options, onChange }: { label: string; value: string; options: readonly string[]; onChange(value: string): void }) {
+/** An option is its own label, or a value shown under another name (a policy id by its name). */
+export type Option = string | { value: string; label: string };
+
+export function Select({ label, value, options, onChange, error }: { label: string; value: string; options: readonly Option[]; onChange(value: string): void; error?: string }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
-        {options.map((o) => <option key={o} value={o}>{o}</option>)}
+      <select id={id} value={value} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        {options.map((o) => (typeof o === 'string' ? <option key={o} value={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
       </select>
+      {error && <small id={`${id}-error`} class="field-error">{error}</small>}
+    </div>
+  );
+}
+
+/** A labelled multi-line input (PEM blocks, JSON manifests), with its hint and the server's message. */
+export function TextArea({ label, value, onInput, error, hint, required, rows = 6 }: { label: string; value: string; onInput(value: string): void; error?: string; hint?: ComponentChildren; required?: boolean; rows?: number }) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={rows} value={value} required={required} spellcheck={false} aria-invalid={error ? 'true' : undefined} aria-describedby={described}
+        onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+      {hint && <small id={`${id}-hint`} class="hint">{hint}</small>}
+      {error && <small id={`${id}-error`} class="field-error">{error}</small>}
     </div>
   );
 }

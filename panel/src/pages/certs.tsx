@@ -6,8 +6,9 @@ import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx'
 import { Copyable, QrCode, ShownOnce } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
-import { when } from '../format.ts';
+import { commaList, when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
+import { HardwareBound } from './hardware-bound.tsx';
 
 interface Cert { type: 'letsencrypt'; name: string; domains: string[]; expiresAt: string; daysLeft: number; expiringSoon: boolean }
 interface Rotation { newSerial: string; graceEndsAt: string; state: 'pending' | 'completed' | 'cancelled' }
@@ -19,14 +20,13 @@ interface Agent { label: string; serial: string; capabilities: string[]; allowed
 
 const BASE_CAPABILITIES = ['tunnels:read', 'tunnels:write', 'services:read', 'services:write', 'system:read', 'sites:read', 'sites:write'];
 const enc = encodeURIComponent;
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
 function Capabilities({ value, onChange }: { value: string[]; onChange(v: string[]): void }) {
   const base = value.filter((c) => BASE_CAPABILITIES.includes(c));
   const extra = value.filter((c) => !BASE_CAPABILITIES.includes(c));
   // The text is kept as typed (a trailing comma included) and follows resets from the parent.
   const [text, setText] = useState(extra.join(', '));
-  useEffect(() => { if (list(text).join() !== extra.join()) setText(extra.join(', ')); }, [extra.join()]);
+  useEffect(() => { if (commaList(text).join() !== extra.join()) setText(extra.join(', ')); }, [extra.join()]);
   return (
     <fieldset>
       <legend>Capabilities</legend>
@@ -34,7 +34,7 @@ function Capabilities({ value, onChange }: { value: string[]; onChange(v: string
         <Check key={c} label={c} checked={value.includes(c)} onChange={(on) => onChange(on ? [...value, c] : value.filter((v) => v !== c))} />
       ))}
       <Field label="Other capabilities (ticket scopes, plugins)" value={text} hint="Comma-separated, scope:action"
-        onInput={(typed) => { setText(typed); onChange([...base, ...list(typed)]); }} />
+        onInput={(typed) => { setText(typed); onChange([...base, ...commaList(typed)]); }} />
     </fieldset>
   );
 }
@@ -97,7 +97,7 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
   return (
     <form aria-labelledby="issue-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const label = form.values.label.trim();
-      const made = await api<{ label: string; p12Password: string }>('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: list(form.values.allowedSites) });
+      const made = await api<{ label: string; p12Password: string }>('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: commaList(form.values.allowedSites) });
       setIssued({ label: made.label, password: made.p12Password });
       form.reset();
       await onDone();
@@ -152,7 +152,7 @@ function AgentEditor({ agent, onDone }: { agent: Agent; onDone(): Promise<void> 
   return (
     <form aria-labelledby="edit-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       await api('PATCH', `/api/certs/agent/${enc(agent.label)}/capabilities`, { capabilities: form.values.capabilities });
-      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/allowed-sites`, { allowedSites: list(form.values.allowedSites) });
+      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/allowed-sites`, { allowedSites: commaList(form.values.allowedSites) });
       await onDone();
     }); }}>
       <h3 id="edit-agent">Edit {agent.label}</h3>
@@ -193,11 +193,17 @@ function Agents() {
 
 export function CertsPage() {
   const certs = useResource<CertList>('/api/certs');
+  const [upgraded, setUpgraded] = useState(false);
   return (
     <>
       <h1>Certificates and agents</h1>
       <LetsEncrypt certs={certs} />
       {!certs.unavailable && <AdminRotation certs={certs} />}
+      {certs.data?.adminCertificate.authMode === 'p12' || upgraded ? <HardwareBound onUpgraded={(u) => {
+        setUpgraded(true);
+        // No second GET: in production the certificate this browser presents was just revoked.
+        certs.update((d) => ({ ...d!, adminCertificate: { authMode: u.adminAuthMode, serial: u.serial, expiresAt: u.expiresAt, rotation: null, bundlePending: false } }));
+      }} /> : null}
       <Agents />
     </>
   );

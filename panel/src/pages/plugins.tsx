@@ -30,6 +30,7 @@ export function PluginsPage() {
   return (
     <>
       <h1>Plugins</h1>
+      <p>Plugins of this panel. To install plugins on agents, see <a href="/plugins/push-install">Push install</a>.</p>
       <form class="card" aria-labelledby="install-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
         await api('POST', '/api/plugins/install', { spec: form.values.spec.trim() });
         form.reset();

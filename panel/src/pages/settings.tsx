@@ -6,6 +6,7 @@ import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx'
 import { Copyable, QrCode } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
+import { Backup } from './backup.tsx';
 
 interface Setup { otpauthUri: string; secret: string }
 
@@ -24,13 +25,12 @@ function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; la
   );
 }
 
-export function SettingsPage() {
+function TwoFactor() {
   const status = useResource<{ enabled: boolean }>('/api/settings/2fa');
   const [setup, setSetup] = useState<Setup>();
-  if (status.unavailable) return <><h1>Settings</h1><Unavailable feature="Admin two-factor authentication" /></>;
+  if (status.unavailable) return <section class="card"><h2>Two-factor authentication for admins</h2><Unavailable feature="Admin two-factor authentication" /></section>;
   return (
     <>
-      <h1>Settings</h1>
       <section class="card" aria-labelledby="twofa-title">
         <h2 id="twofa-title">Two-factor authentication for admins</h2>
         <ErrorText message={status.error} />
@@ -53,6 +53,24 @@ export function SettingsPage() {
             )}
           </>
         )}
+      </section>
+    </>
+  );
+}
+
+export function SettingsPage() {
+  return (
+    <>
+      <h1>Settings</h1>
+      <TwoFactor />
+      <Backup />
+      <section class="card" aria-labelledby="machine-title">
+        <h2 id="machine-title">For scripts and monitoring</h2>
+        <p>Both need the admin client certificate, like the panel.</p>
+        <ul>
+          <li><a href="/api/openapi.json" target="_blank" rel="noopener">API description (OpenAPI 3.1)</a>: every route with its parameters, answers and access rules.</li>
+          <li><a href="/metrics" target="_blank" rel="noopener">Metrics (Prometheus text format)</a>: the address to scrape.</li>
+        </ul>
       </section>
     </>
   );

@@ -7,6 +7,7 @@ import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { RegisterScope } from './register-scope.tsx';
 
 interface Scope { name: string; version: string; description: string; scopes: { name: string; description: string }[]; transport: { strategies: string[]; protocol: string; port: number } }
 interface Instance { instanceId: string; instanceScope: string; scope: string; agentLabel: string; status: string; lastHeartbeat: string }
@@ -60,6 +61,7 @@ export function TicketsPage() {
               rows={o.scopes.map((s) => [s.name, s.version, s.scopes.map((c) => c.name).join(', '), `${s.transport.strategies.join('/')} ${s.transport.protocol}`,
                 <Action kind="danger" label={`Delete scope ${s.name}`} onError={setError} confirm={`Delete the scope ${s.name}, with its instances, assignments, tickets and sessions?`}
                   run={async () => { await api('DELETE', `/api/tickets/scopes/${enc(s.name)}`); await reloadAll(); }}>Delete</Action>])} />
+            <RegisterScope onDone={overview.reload} />
           </section>
           <section class="card" aria-labelledby="instances-title">
             <h2 id="instances-title">Instances</h2>

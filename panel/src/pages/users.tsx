@@ -6,20 +6,19 @@ import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx'
 import { Copyable, QrCode } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
-import { when } from '../format.ts';
+import { commaList, when } from '../format.ts';
 import { useResource } from '../resource.ts';
 
 interface User { username: string; displayname: string; email: string; groups: string[] }
 interface Invitation { id: string; username: string; email: string; displayname: string; groups: string[]; createdAt: string; expiresAt: string; used: boolean; acceptedAt: string | null; status: 'pending' | 'accepted' | 'expired' }
 
 const enc = encodeURIComponent;
-const groupList = (text: string) => text.split(',').map((g) => g.trim()).filter(Boolean);
 
 function CreateUser({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ username: '', displayname: '', email: '', password: '', groups: '' });
   return (
     <form class="card" aria-labelledby="new-user" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      await api('POST', '/api/users', { ...form.values, username: form.values.username.trim(), groups: groupList(form.values.groups) });
+      await api('POST', '/api/users', { ...form.values, username: form.values.username.trim(), groups: commaList(form.values.groups) });
       form.reset();
       await onDone();
     }); }}>
@@ -42,7 +41,7 @@ function EditUser({ user, onDone }: { user: User; onDone(): Promise<void> }) {
   return (
     <form class="card" aria-labelledby="edit-user" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const { password, ...rest } = form.values;
-      await api('PUT', `/api/users/${enc(user.username)}`, { ...rest, groups: groupList(rest.groups), ...(password ? { password } : {}) });
+      await api('PUT', `/api/users/${enc(user.username)}`, { ...rest, groups: commaList(rest.groups), ...(password ? { password } : {}) });
       await onDone();
     }); }}>
       <h2 id="edit-user">Edit {user.username}</h2>
@@ -69,7 +68,7 @@ function Invitations() {
       <h2 id="invitations-title">Invitations</h2>
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
         const made = await api<{ invitation: Invitation; inviteUrl: string; token: string }>('POST', '/api/invitations', {
-          username: form.values.username.trim(), email: form.values.email.trim(), groups: groupList(form.values.groups),
+          username: form.values.username.trim(), email: form.values.email.trim(), groups: commaList(form.values.groups),
           ...(form.values.displayname.trim() ? { displayname: form.values.displayname.trim() } : {}),
         });
         setLink(made.inviteUrl);

@@ -1,0 +1,216 @@
+// Push-install (/api/plugins/push-install/*): the switch and default policy, the policies, an
+// agent's time-limited window, pushes to an agent and the list of requested pushes. The relay has no
+// channel to agents: an agent reads what was pushed to it from its agent-status route.
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Check, Field, Select, type Option } from '../components/field.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { Badge, Table } from '../components/table.tsx';
+import { useForm } from '../form.ts';
+import { commaList, when } from '../format.ts';
+import { useResource, type Resource } from '../resource.ts';
+
+const ACTIONS = ['install', 'update', 'uninstall'] as const;
+type PushAction = (typeof ACTIONS)[number];
+interface Config { enabled: boolean; defaultPolicyId: string | null }
+interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; createdAt: string; updatedAt: string }
+interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
+interface PushSession { id: string; label: string; packageName: string; action: PushAction; policyId: string; status: string; createdAt: string }
+interface Agent { label: string; revoked: boolean }
+
+const BASE = '/api/plugins/push-install';
+const enc = encodeURIComponent;
+
+/** The agent to act on: a choice of active agents, or a text box while none is listed. */
+function AgentChoice({ labels, value, onChange, error }: { labels: string[]; value: string; onChange(v: string): void; error?: string }) {
+  return labels.length
+    ? <Select label="Agent" value={value} options={labels} onChange={onChange} error={error} />
+    : <Field label="Agent label" value={value} onInput={onChange} error={error} required />;
+}
+
+function SwitchForm({ config, policies, onSaved }: { config: Config; policies: Policy[]; onSaved(c: Config): void }) {
+  const form = useForm({ enabled: config.enabled, defaultPolicyId: config.defaultPolicyId ?? '' });
+  const options: Option[] = [{ value: '', label: 'None' }, ...policies.map((p) => ({ value: p.id, label: p.name }))];
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const answer = await api<{ config: Config }>('PATCH', `${BASE}/config`, { enabled: form.values.enabled, defaultPolicyId: form.values.defaultPolicyId || null });
+      onSaved(answer.config);
+    }); }}>
+      <ErrorText message={form.error} />
+      <Check label="Push install on" checked={form.values.enabled} onChange={(v) => form.set('enabled', v)} />
+      <Select label="Default policy" value={form.values.defaultPolicyId} options={options} onChange={(v) => form.set('defaultPolicyId', v)} error={form.fieldErrors.defaultPolicyId} />
+      <Submit busy={form.busy}>Save push-install settings</Submit>
+    </form>
+  );
+}
+
+function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): Promise<void>; onCancel?(): void }) {
+  const form = useForm({
+    name: policy?.name ?? '', description: policy?.description ?? '',
+    allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update'] as PushAction[]),
+  });
+  const title = policy ? `Edit policy ${policy.name}` : 'New policy';
+  const titleId = policy ? 'edit-policy' : 'new-policy';
+  return (
+    <form aria-labelledby={titleId} onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const body = { ...form.values, name: form.values.name.trim(), allowedPlugins: commaList(form.values.allowedPlugins) };
+      if (policy) await api('PATCH', `${BASE}/policies/${enc(policy.id)}`, body);
+      else await api('POST', `${BASE}/policies`, body);
+      form.reset();
+      await onDone();
+    }); }}>
+      <h3 id={titleId}>{title}</h3>
+      <ErrorText message={form.error} />
+      <div class="grid">
+        <Field label="Policy name" value={form.values.name} onInput={(v) => form.set('name', v)} error={form.fieldErrors.name} required />
+        <Field label="Description" value={form.values.description} onInput={(v) => form.set('description', v)} error={form.fieldErrors.description} />
+        <Field label="Allowed plugins" value={form.values.allowedPlugins} onInput={(v) => form.set('allowedPlugins', v)} error={form.fieldErrors.allowedPlugins}
+          hint="Comma-separated npm package names, e.g. @acme/hello" />
+      </div>
+      <fieldset>
+        <legend>Allowed actions</legend>
+        {ACTIONS.map((a) => (
+          <Check key={a} label={a} checked={form.values.allowedActions.includes(a)}
+            onChange={(on) => form.set('allowedActions', on ? [...form.values.allowedActions, a] : form.values.allowedActions.filter((x) => x !== a))} />
+        ))}
+      </fieldset>
+      {form.fieldErrors.allowedActions && <p class="field-error">{form.fieldErrors.allowedActions}</p>}
+      <div class="row">
+        <Submit busy={form.busy}>{policy ? 'Save policy' : 'Create policy'}</Submit>
+        {onCancel && <button type="button" class="btn" onClick={onCancel}>Cancel</button>}
+      </div>
+    </form>
+  );
+}
+
+function Policies({ policies, config, onChanged }: { policies: Resource<{ policies: Policy[] }>; config?: Config; onChanged(): Promise<void> }) {
+  const [editing, setEditing] = useState<Policy>();
+  const [error, setError] = useState<string>();
+  return (
+    <section class="card" aria-labelledby="policies-title">
+      <h2 id="policies-title">Policies</h2>
+      <p>A policy names the plugins that may be pushed to an agent and what may be done with them.</p>
+      <ErrorText message={policies.error ?? error} />
+      {!policies.data ? <Loading /> : (
+        <Table head={['Policy', 'Allowed plugins', 'Actions allowed', 'Updated', 'Actions']} empty="No policies yet."
+          rows={policies.data.policies.map((p) => [
+            <>{p.name}{p.id === config?.defaultPolicyId && <small class="muted"> (default)</small>}{p.description && <small class="muted"> {p.description}</small>}</>,
+            p.allowedPlugins.join(', ') || '—', p.allowedActions.join(', '), when(p.updatedAt),
+            <span class="actions">
+              <button type="button" class="btn" aria-label={`Edit policy ${p.name}`} onClick={() => setEditing(p)}>Edit</button>
+              <Action kind="danger" label={`Delete policy ${p.name}`} onError={setError} confirm={`Delete the policy ${p.name}?`}
+                run={async () => { setError(undefined); await api('DELETE', `${BASE}/policies/${enc(p.id)}`); await onChanged(); }}>Delete</Action>
+            </span>,
+          ])} />
+      )}
+      {editing && <PolicyForm key={editing.id} policy={editing} onCancel={() => setEditing(undefined)} onDone={async () => { setEditing(undefined); await onChanged(); }} />}
+      <PolicyForm onDone={onChanged} />
+    </section>
+  );
+}
+
+function Window({ agents, policies }: { agents: string[]; policies: Policy[] }) {
+  const form = useForm({ label: '', durationMinutes: '60', policyId: '' });
+  const [result, setResult] = useState<ComponentChildren>();
+  const label = form.values.label || agents[0] || '';
+  const policyName = (id: string) => policies.find((p) => p.id === id)?.name ?? id;
+  const options: Option[] = [{ value: '', label: 'The default policy' }, ...policies.map((p) => ({ value: p.id, label: p.name }))];
+  return (
+    <form class="card" aria-labelledby="window-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      setResult(undefined);
+      const grant = await api<Grant>('POST', `${BASE}/enable/${enc(label.trim())}`, {
+        durationMinutes: Number(form.values.durationMinutes), ...(form.values.policyId ? { policyId: form.values.policyId } : {}),
+      });
+      setResult(<>{grant.label} may receive pushes under the policy {policyName(grant.policyId)} until <time dateTime={grant.expiresAt}>{when(grant.expiresAt)}</time>.</>);
+    }); }}>
+      <h2 id="window-title">Push-install window of an agent</h2>
+      <p>Pushes reach an agent only while its window is open. Opening it again replaces the window.</p>
+      <ErrorText message={form.error} />
+      <div class="grid">
+        <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
+        <Field label="Duration (minutes)" value={form.values.durationMinutes} onInput={(v) => form.set('durationMinutes', v)} error={form.fieldErrors.durationMinutes}
+          inputMode="numeric" hint="1 to 10080 (a week)" required />
+        <Select label="Policy" value={form.values.policyId} options={options} onChange={(v) => form.set('policyId', v)} error={form.fieldErrors.policyId} />
+      </div>
+      <div class="row">
+        <Submit busy={form.busy}>Open window</Submit>
+        <Action label={`End window of ${label}`}
+          run={async () => {
+            setResult(undefined);
+            await api('DELETE', `${BASE}/enable/${enc(label.trim())}`);
+            setResult(`The window of ${label} is closed.`);
+          }}>End window</Action>
+      </div>
+      {result && <Note kind="ok">{result}</Note>}
+    </form>
+  );
+}
+
+function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void> }) {
+  const form = useForm({ label: '', packageName: '', action: 'install' as string });
+  const [result, setResult] = useState<string>();
+  const label = form.values.label || agents[0] || '';
+  return (
+    <form class="card" aria-labelledby="push-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      setResult(undefined);
+      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { packageName: form.values.packageName.trim(), action: form.values.action });
+      setResult(`Requested: ${session.action} of ${session.packageName} on ${session.label}.`);
+      form.set('packageName', '');
+      await onPushed();
+    }); }}>
+      <h2 id="push-title">Push a plugin to an agent</h2>
+      <ErrorText message={form.error} />
+      <div class="grid">
+        <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
+        <Field label="Plugin package" value={form.values.packageName} onInput={(v) => form.set('packageName', v)} error={form.fieldErrors.packageName} hint="An npm package name the policy allows" required />
+        <Select label="Push action" value={form.values.action} options={ACTIONS} onChange={(v) => form.set('action', v)} error={form.fieldErrors.action} />
+      </div>
+      <Submit busy={form.busy}>Push</Submit>
+      {result && <Note kind="ok">{result}</Note>}
+    </form>
+  );
+}
+
+function Sessions({ agents, policies, sessions, label, onLabel }: { agents: string[]; policies: Policy[]; sessions: Resource<{ sessions: PushSession[] }>; label: string; onLabel(v: string): void }) {
+  const policyName = (id: string) => policies.find((p) => p.id === id)?.name ?? id;
+  return (
+    <section class="card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Requested pushes</h2>
+      <Select label="Show pushes to" value={label} options={[{ value: '', label: 'All agents' }, ...agents]} onChange={onLabel} />
+      <ErrorText message={sessions.error} />
+      {!sessions.data ? <Loading /> : (
+        <Table head={['Requested', 'Agent', 'Plugin', 'Action', 'Policy', 'Status']} empty="No pushes requested."
+          rows={sessions.data.sessions.map((s) => [when(s.createdAt), s.label, s.packageName, s.action, policyName(s.policyId), <Badge status={s.status} />])} />
+      )}
+    </section>
+  );
+}
+
+export function PushInstallPage() {
+  const config = useResource<Config>(`${BASE}/config`);
+  const policies = useResource<{ policies: Policy[] }>(`${BASE}/policies`);
+  const agentList = useResource<{ agents: Agent[] }>('/api/certs/agent');
+  const [sessionLabel, setSessionLabel] = useState('');
+  const sessions = useResource<{ sessions: PushSession[] }>(`${BASE}/sessions${sessionLabel ? `?label=${enc(sessionLabel)}` : ''}`);
+  if (config.unavailable) return <><h1>Push install</h1><Unavailable feature="Push install" /></>;
+  const agents = (agentList.data?.agents ?? []).filter((a) => !a.revoked).map((a) => a.label);
+  const policyList = policies.data?.policies ?? [];
+  return (
+    <>
+      <h1>Push install</h1>
+      <p>Install, update or remove plugins on agents from here, within the limits of a policy and a time window. <a href="/plugins">Back to the plugins of this panel</a>.</p>
+      <section class="card" aria-labelledby="switch-title">
+        <h2 id="switch-title">Push install {config.data && <Badge status={config.data.enabled ? 'enabled' : 'disabled'} />}</h2>
+        <ErrorText message={config.error ?? agentList.error} />
+        {!config.data || !policies.data ? <Loading />
+          : <SwitchForm key={JSON.stringify(config.data)} config={config.data} policies={policyList} onSaved={(c) => config.update(() => c)} />}
+      </section>
+      <Policies policies={policies} config={config.data} onChanged={async () => { await Promise.all([policies.reload(), config.reload()]); }} />
+      <Window agents={agents} policies={policyList} />
+      <Push agents={agents} onPushed={sessions.reload} />
+      <Sessions agents={agents} policies={policyList} sessions={sessions} label={sessionLabel} onLabel={setSessionLabel} />
+    </>
+  );
+}

@@ -1,0 +1,296 @@
+// The panel's controls for the admin APIs that had none: the audit log page, the backup download,
+// the API description and metrics links, push install, ticket scope registration and the
+// hardware-bound admin certificate, clicked through against the real API on a fresh sandbox in
+// development mode. The hardware-bound upgrade cannot be undone, so it runs last.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { list as listTar } from 'tar';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { timed } from '../helpers/timeout.ts';
+import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+
+const run = promisify(execFile);
+const s = suite('browser: audit log, backup, push install, scope registration and hardware-bound admin certificate on their real APIs (chromium)');
+let panel: PanelServer;
+let browser: Browser;
+let work: string;
+
+s.before(async () => {
+  panel = await startPanel();
+  await completeOnboarding(panel);
+  browser = await openBrowser();
+  work = await mkdtemp(join(tmpdir(), 'relay-admin-pages-'));
+});
+
+s.after(async () => {
+  await closeBoth(browser, panel);
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+s.after.each(async () => {
+  await browser.page.unrouteAll();
+  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+});
+
+const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
+const confirm = () => browser.page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+const bodyRows = () => browser.page.locator('section[aria-labelledby="audit-entries"] tbody tr');
+
+interface AuditEntry { time: string; actor: { role: string; label: string | null }; method?: string; route?: string; event?: string }
+const audit = async (query: string) => (await panel.call<{ entries: AuditEntry[] }>('GET', `/api/audit?${query}`)).body.entries;
+
+/** The datetime-local text for a time, in the browser's (and this process's) time zone. */
+function localInput(time: number): string {
+  const d = new Date(time);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+s('audit log: the entries of the API, newest first; page size and "Show older entries"; actor and since filters; a refused filter shows the API message', timed(90_000, async () => {
+  const { page } = browser;
+  // Refused requests are audited too: 60 entries by the admin, more than two pages of 25.
+  for (let i = 0; i < 60; i++) assert.is((await panel.call('POST', '/api/tunnels', { subdomain: 'x' })).status, 400);
+  await page.goto(`${panel.url}/`);
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+  const newest = await audit('limit=100');
+  assert.ok(newest.length > 50, `enough entries for paging: ${newest.length}`);
+  await page.getByText(`${newest.length} entries shown.`).waitFor();
+  assert.is(await bodyRows().count(), newest.length);
+  assert.match(await bodyRows().first().innerText(), /admin\s+POST \/api\/tunnels[\s\S]*400/);
+  await expectAccessible('audit-log');
+
+  await page.getByLabel('Entries per page').selectOption('25');
+  await page.getByRole('button', { name: 'Apply filter' }).click();
+  await page.getByText('25 entries shown.').waitFor();
+  await page.getByRole('button', { name: 'Show older entries' }).click();
+  await page.getByText('50 entries shown.').waitFor();
+  const fifty = await audit('limit=50');
+  assert.equal(await bodyRows().locator('th time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime'))), fifty.map((e) => e.time), 'the rows are the API\'s, in its order');
+
+  await page.getByLabel('Actor').fill('system');
+  await page.getByRole('button', { name: 'Apply filter' }).click();
+  const system = await audit('actor=system&limit=25');
+  assert.ok(system.length > 0 && system.length < 25, `a few system events: ${system.length}`);
+  await page.getByText(`${system.length} ${system.length === 1 ? 'entry' : 'entries'} shown for system.`).waitFor();
+  for (const actor of await bodyRows().locator('td:nth-child(2)').allInnerTexts()) assert.is(actor, 'system');
+  assert.is(await page.getByRole('button', { name: 'Show older entries' }).count(), 0, 'the whole filtered list is shown');
+
+  await page.getByLabel('Actor').fill('');
+  const sent = page.waitForRequest((r) => r.url().includes('/api/audit?') && r.url().includes('since='));
+  await page.getByLabel('Since').fill(localInput(Date.now() + 2 * 86_400_000));
+  await page.getByRole('button', { name: 'Apply filter' }).click();
+  const since = new URL((await sent).url()).searchParams.get('since')!;
+  assert.is(Date.parse(since), new Date(localInput(Date.now() + 2 * 86_400_000)).getTime(), 'the local time is sent as an ISO time');
+  await page.getByText('No entries match.').waitFor();
+  assert.equal(await audit(`since=${encodeURIComponent(since)}`), []);
+
+  await page.getByLabel('Since').fill('');
+  await page.getByLabel('Actor').fill('a'.repeat(200));
+  await page.getByRole('button', { name: 'Apply filter' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
+}));
+
+s('backup: the download button saves the archive of GET /api/backup; a refusal shows the server\'s message', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/settings`);
+  await page.getByRole('heading', { name: 'Restoring' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download backup' }).click()]);
+  assert.match(download.suggestedFilename(), /^relay-panel-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.tar\.gz$/);
+  const file = join(work, 'backup.tar.gz');
+  await download.saveAs(file);
+  const saved = await page.getByRole('status').filter({ hasText: /^Saved relay-panel-backup-/ }).innerText();
+  assert.ok(saved.includes(download.suggestedFilename()), saved);
+  const entries: string[] = [];
+  await listTar({ file, onReadEntry: (entry) => void entries.push(entry.path) });
+  assert.is(entries[0], 'manifest.json');
+  assert.ok(entries.includes('config.json'), 'the configuration is in it');
+  const manifest = JSON.parse((await run('tar', ['-xzOf', file, 'manifest.json'])).stdout);
+  assert.ok(manifest.sections.includes('data'), JSON.stringify(manifest));
+  // this panel's state: the configuration holds the domain onboarding set
+  const config = JSON.parse((await run('tar', ['-xzOf', file, 'config.json'])).stdout);
+  assert.is(config.domain, (await panel.call('GET', '/api/onboarding/status')).body.domain);
+  await expectAccessible('settings-backup');
+
+  await page.route('**/api/backup', (route) => route.fulfill({ status: 409, json: { error: 'A backup needs the configuration on disk' } }));
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByRole('button', { name: 'Download backup' }).click();
+  await page.getByRole('alert').filter({ hasText: 'A backup needs the configuration on disk' }).waitFor();
+  assert.is(await page.getByRole('status').filter({ hasText: /^Saved / }).count(), 0, 'the earlier success is not shown beside the error');
+  assert.is(downloads, 0, 'nothing saved');
+}));
+
+s('settings: the API description and metrics links open what the server serves', timed(30_000, async () => {
+  const { page, context } = browser;
+  await page.goto(`${panel.url}/settings`);
+  const [openapi] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /API description/ }).click()]);
+  await openapi.waitForLoadState();
+  const document = JSON.parse(await openapi.locator('body').innerText());
+  assert.ok(document.paths['/api/audit'], 'the OpenAPI document');
+  await openapi.close();
+  const [metrics] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Metrics/ }).click()]);
+  await metrics.waitForLoadState();
+  assert.match(await metrics.locator('body').innerText(), /relay_http_requests_total/);
+  await metrics.close();
+}));
+
+interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[] }
+const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
+const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
+
+s('push install: a policy made and edited, the switch and default policy, a window opened and ended, pushes allowed and refused', timed(90_000, async () => {
+  const { page } = browser;
+  assert.is((await panel.call('POST', '/api/certs/agent', { label: 'laptop-1', capabilities: ['tunnels:read'] })).status, 201);
+  await page.goto(`${panel.url}/plugins`);
+  await page.getByRole('link', { name: 'Push install' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Push install' }).waitFor();
+  await page.getByText('No policies yet.').waitFor();
+
+  const newPolicy = page.locator('form[aria-labelledby="new-policy"]');
+  await newPolicy.getByLabel('Policy name').fill('Tools');
+  await newPolicy.getByLabel('Allowed plugins').fill('@acme/hello, Not A Package');
+  await newPolicy.getByRole('button', { name: 'Create policy' }).click();
+  await newPolicy.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
+  assert.equal(await policies(), [], 'a refused policy is not made');
+  await newPolicy.getByLabel('Allowed plugins').fill('@acme/hello');
+  await newPolicy.getByLabel('update').uncheck();
+  await newPolicy.getByRole('button', { name: 'Create policy' }).click();
+  await page.getByRole('row', { name: /^Tools / }).waitFor();
+  const [made] = await policies();
+  assert.equal([made?.name, made?.description, made?.allowedPlugins, made?.allowedActions], ['Tools', '', ['@acme/hello'], ['install']]);
+  assert.is(await newPolicy.getByLabel('Policy name').inputValue(), '', 'the form is cleared');
+
+  await page.getByRole('button', { name: 'Edit policy Tools' }).click();
+  await page.locator('form[aria-labelledby="edit-policy"]').getByLabel('Description').fill('command-line tools');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await page.getByRole('row', { name: /^Tools.*command-line tools/ }).waitFor();
+  assert.is((await policies())[0]?.description, 'command-line tools');
+
+  await page.getByLabel('Push install on').check();
+  await page.getByLabel('Default policy').selectOption({ label: 'Tools' });
+  await page.getByRole('button', { name: 'Save push-install settings' }).click();
+  await page.getByRole('heading', { name: /Push install enabled/ }).waitFor();
+  assert.equal((await panel.call('GET', '/api/plugins/push-install/config')).body, { enabled: true, defaultPolicyId: made!.id });
+
+  await page.getByRole('button', { name: 'Delete policy Tools' }).click();
+  await confirm();
+  await page.getByRole('alert').filter({ hasText: `Policy '${made!.id}' is in use` }).waitFor();
+  assert.is((await policies()).length, 1, 'the default policy is kept');
+
+  const pushForm = page.locator('form[aria-labelledby="push-title"]');
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
+
+  const windowForm = page.locator('form[aria-labelledby="window-title"]');
+  assert.is(await windowForm.getByLabel('Agent').inputValue(), 'laptop-1', 'the active agent is offered');
+  await windowForm.getByLabel('Duration (minutes)').fill('0');
+  await windowForm.getByRole('button', { name: 'Open window' }).click();
+  await windowForm.locator('.field-error').waitFor();
+  await windowForm.getByLabel('Duration (minutes)').fill('30');
+  const opened = Date.now();
+  await windowForm.getByRole('button', { name: 'Open window' }).click();
+  const note = windowForm.getByText(/^laptop-1 may receive pushes under the policy Tools until /);
+  await note.waitFor();
+  const until = Date.parse((await note.locator('time').getAttribute('datetime'))!);
+  assert.ok(Math.abs(until - opened - 30 * 60_000) < 60_000, `a 30-minute window: ${new Date(until).toISOString()}`);
+
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByText('Requested: install of @acme/hello on laptop-1.').waitFor();
+  await page.getByRole('row', { name: /laptop-1 @acme\/hello install Tools requested/ }).waitFor();
+  assert.equal((await pushes()).map((p) => `${p.label} ${p.action} ${p.packageName}`), ['laptop-1 install @acme/hello']);
+
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
+  await pushForm.getByLabel('Push action').selectOption('uninstall');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByRole('alert').filter({ hasText: "Policy 'Tools' does not allow uninstall of @acme/hello" }).waitFor();
+  assert.is((await pushes()).length, 1, 'a refused push is not recorded');
+
+  await page.getByLabel('Show pushes to').selectOption('laptop-1');
+  await page.getByRole('row', { name: /laptop-1 @acme\/hello install/ }).waitFor();
+  await expectAccessible('push-install');
+
+  await windowForm.getByRole('button', { name: 'End window of laptop-1' }).click();
+  await windowForm.getByText('The window of laptop-1 is closed.').waitFor();
+  await pushForm.getByLabel('Push action').selectOption('install');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
+  await windowForm.getByRole('button', { name: 'End window of laptop-1' }).click();
+  await windowForm.getByRole('alert').waitFor();
+  assert.is((await pushes()).length, 1);
+}));
+
+s('tickets: a scope manifest pasted in the page is registered; text that is not JSON and a refused manifest show why', timed(60_000, async () => {
+  const { page } = browser;
+  const scopes = async () => (await panel.call<{ scopes: { name: string }[] }>('GET', '/api/tickets/scopes')).body.scopes.map((x) => x.name);
+  const manifest = (capability: string) => JSON.stringify({
+    name: 'backup', version: '1.0.0', description: 'Backups between agents',
+    scopes: [{ name: capability, description: 'Run a backup', instanceScoped: true }],
+    transport: { strategies: ['tunnel'], preferred: 'tunnel', port: 0, protocol: 'wss' },
+  }, null, 2);
+  await page.goto(`${panel.url}/tickets`);
+  await page.getByText('No scopes registered.').waitFor();
+  const form = page.locator('form[aria-labelledby="register-scope"]');
+  await form.getByLabel('Scope manifest (JSON)').fill('{"name": "backup",');
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByRole('alert').filter({ hasText: 'The manifest is not JSON' }).waitFor();
+  await form.getByLabel('Scope manifest (JSON)').fill(manifest('run'));
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByRole('alert').filter({ hasText: 'Validation failed: scopes.0.name: must be a capability name in scope:action format' }).waitFor();
+  assert.equal(await scopes(), [], 'nothing registered');
+
+  await form.getByLabel('Scope manifest (JSON)').fill(manifest('backup:run'));
+  await form.getByRole('button', { name: 'Register scope' }).click();
+  await form.getByText('Registered capabilities: backup:run.').waitFor();
+  await page.getByRole('row', { name: /^backup 1\.0\.0 backup:run/ }).waitFor();
+  assert.equal(await scopes(), ['backup']);
+  assert.is(await form.getByLabel('Scope manifest (JSON)').inputValue(), '', 'the form is cleared');
+  await expectAccessible('tickets-register-scope');
+}));
+
+s('certificates: binding the admin certificate to a hardware key asks first, shows a refused CSR, then signs the key\'s CSR', timed(60_000, async () => {
+  const { page } = browser;
+  const mode = async () => (await panel.call<{ adminAuthMode: string }>('GET', '/api/certs/admin/auth-mode')).body.adminAuthMode;
+  await run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=token', '-keyout', join(work, 'key.pem'), '-out', join(work, 'admin.csr')]);
+  const csr = await readFile(join(work, 'admin.csr'), 'utf8');
+  await page.goto(`${panel.url}/certs`);
+  const section = page.locator('section[aria-labelledby="hardware-title"]');
+  await section.getByLabel('Certificate signing request (PEM)').fill('-----BEGIN CERTIFICATE REQUEST-----\nbm90IGEgQ1NS\n-----END CERTIFICATE REQUEST-----');
+  await section.getByRole('button', { name: 'Bind to the hardware key' }).click();
+  await confirm();
+  await section.getByRole('alert').filter({ hasText: 'Invalid certificate signing request' }).waitFor();
+  assert.is(await mode(), 'p12');
+
+  await section.getByLabel('Certificate signing request (PEM)').fill(csr);
+  await section.getByRole('button', { name: 'Bind to the hardware key' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  assert.is(await mode(), 'p12', 'cancelled: nothing sent');
+  await expectAccessible('certs-hardware-bound-form');
+
+  await section.getByRole('button', { name: 'Bind to the hardware key' }).click();
+  await confirm();
+  await section.getByText(/The admin certificate is now hardware-bound/).waitFor();
+  assert.is(await mode(), 'hardware-bound');
+  const { adminCertificate } = (await panel.call('GET', '/api/certs')).body;
+  assert.ok(adminCertificate.serial && (await section.innerText()).includes(`serial ${adminCertificate.serial}`));
+  await page.getByText('The admin certificate is hardware-bound: it cannot be rotated here.').waitFor();
+  assert.is(await page.getByRole('button', { name: 'Rotate admin certificate' }).count(), 0);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: /Download the admin certificate/ }).click()]);
+  assert.is(download.suggestedFilename(), 'admin.crt');
+  const cert = join(work, 'admin.crt');
+  await download.saveAs(cert);
+  const subject = (await run('openssl', ['x509', '-in', cert, '-noout', '-subject'])).stdout;
+  assert.match(subject, /CN\s*=\s*admin/);
+  const certKey = (await run('openssl', ['x509', '-in', cert, '-noout', '-pubkey'])).stdout;
+  const csrKey = (await run('openssl', ['req', '-in', join(work, 'admin.csr'), '-noout', '-pubkey'])).stdout;
+  assert.is(certKey, csrKey, 'the certificate carries the hardware key\'s public key');
+  await expectAccessible('certs-hardware-bound-done');
+}));
+
+s.run();
