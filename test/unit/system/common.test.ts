@@ -75,6 +75,15 @@ s('adapters wrap a missing program with its message: certbot on the host, nginx 
   assert.equal(await sandbox.proxy.state(sandbox.proxy.vhostName(spec)), { name: sandbox.proxy.vhostName(spec), written: false, enabled: false });
 }));
 
+s('DNS servers are checked with the configuration (the resolver is made on the first lookup)', () => {
+  for (const good of ['192.0.2.1', '192.0.2.1:5353', '2001:db8::1', '[2001:db8::1]', '[2001:db8::1]:53', '[192.0.2.1]:53']) {
+    assert.equal(systemConfig({ dns: { servers: [good] } }).dns.servers, [good], good);
+  }
+  for (const bad of ['resolver.example', '192.0.2.1:0', '192.0.2.1:70000', '192.0.2', '[2001:db8::1]:0', '2001:db8::1:53x']) {
+    assert.throws(() => systemConfig({ dns: { servers: [bad] } }), /must be an IP address, optionally with a port/, bad);
+  }
+});
+
 s('programs run only from absolute paths with string arguments, one-shot or streaming', timed(5000, async () => {
   assert.is((await rejection(run('journalctl', [], { timeoutMs: 1000 }))).message, 'journalctl: binary path must be absolute');
   assert.throws(() => spawnStreaming('journalctl', ['-f']), /journalctl: binary path must be absolute/);
