@@ -27,6 +27,34 @@ const zodEnglishOnly = {
 };
 
 /**
+ * @whatwg-node/node-fetch requires node:https and node:tls when it loads, for outbound fetches the
+ * panel's start never makes (the adapter needs only its Request and Response): about 5 ms of a cold
+ * start. It gets a stand-in that loads the real module on its first property read.
+ */
+const lazyNodeFetchBuiltins = {
+  name: 'lazy-node-fetch-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:(https|tls)$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/@whatwg-node/node-fetch/`) ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let real;
+const load = () => (real ??= process.getBuiltinModule(${JSON.stringify(args.path)}));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+    return descriptor && { ...descriptor, configurable: true };
+  },
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The bcrypt worker (lib/users/hash-worker.mjs) as one CommonJS script, inlined into the bundle and
  * started with `new Worker(source, { eval: true })`: the server stays a single file.
  */
@@ -60,7 +88,10 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
     outfile,
     format: 'cjs',
     sourcemap: 'external',
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, lazyNodeFetchBuiltins],
+    // Short local names: a third less source to read, parse and keep (1.47 -> 1.03 MB), about
+    // 4 ms of CPU before the launcher runs; the source map beside the bundle maps them back.
+    minifyIdentifiers: true,
     // ws's optional native speed-ups are loaded only when installed.
     external: ['bufferutil', 'utf-8-validate'],
   });

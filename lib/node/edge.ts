@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Response as PonyfillResponse } from '@whatwg-node/fetch';
 import { createServerAdapter } from '@whatwg-node/server';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { App } from '../http/app.ts';
 import { renderError } from '../http/error-boundary.ts';
 import type { MultipartLimits, ParsedMultipart } from '../http/multipart.ts';
@@ -52,9 +52,16 @@ const BAD_TARGET = 'Bad request target';
  */
 export function attachNodeEdge(server: Server, app: App): NodeEdge {
   useResponseClass(PonyfillResponse as unknown as typeof Response);
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  // ws answers a malformed handshake with its own text/html page unless someone listens here.
-  sockets.on('wsClientError', (error: Error, socket: Duplex) => endSocketWithError(socket, 400, error.message));
+  // ws (and the https, tls and zlib it requires) is loaded on the first handshake, not at start.
+  let sockets: WebSocketServer | undefined;
+  let loadingSockets: Promise<WebSocketServer> | undefined;
+  const webSockets = () =>
+    (loadingSockets ??= import('ws').then(({ WebSocketServer }) => {
+      sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+      // ws answers a malformed handshake with its own text/html page unless someone listens here.
+      sockets.on('wsClientError', (error: Error, socket: Duplex) => endSocketWithError(socket, 400, error.message));
+      return sockets;
+    }));
 
   // Saying outright that the abort controller is the ponyfill's spares the adapter a look at
   // globalThis, whose getters load node's bundled undici: about 35 ms of cold start.
@@ -75,7 +82,8 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
     if (message.method !== 'GET') return replayWithoutUpgrade(server, message, socket, head);
     const target = originTarget(message.url);
     if (!target) return endSocketWithError(socket, 400, BAD_TARGET);
-    const upgrade: PendingUpgrade = { accept: (onSocket) => sockets.handleUpgrade(message, socket, head, onSocket) };
+    const handshakes = sockets ?? (await webSockets());
+    const upgrade: PendingUpgrade = { accept: (onSocket) => handshakes.handleUpgrade(message, socket, head, onSocket) };
     let response: Response;
     try {
       response = await app.handle(handshakeRequest(message, target), new NodeRequestContext(message, upgrade));
@@ -96,7 +104,7 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
   server.on('upgrade', (message, socket, head) => void onUpgrade(message, socket, head));
   return {
     closeSockets() {
-      for (const client of sockets.clients) client.close(1001, 'Server shutting down');
+      for (const client of sockets?.clients ?? []) client.close(1001, 'Server shutting down');
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { z, type ZodType } from 'zod';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.ts';
 import { StoreLoadError } from './collection.ts';
@@ -405,10 +405,13 @@ function readSnapshotText(file: string): Promise<string> {
 /** Reads the snapshot and replays the journals after it; at start, removes the temp files of an interrupted snapshot write. */
 async function load<R>(options: RecordCollectionOptions<R>, starting = true) {
   const { file } = options;
-  const names = options.listing ?? (await readdir(dirname(file)).catch(() => [] as string[]));
+  const listed = options.listing ?? (await readdir(dirname(file)).catch(() => undefined));
+  const names = listed ?? [];
   if (starting) await removeStaleTempFiles(file, names);
   const loader = new Loader(options);
-  const text = await readSnapshotText(file);
+  // A snapshot the directory listing lacks is not opened: at start most collections have none,
+  // and each failed open builds an error with its stack. An unreadable directory reads as before.
+  const text = listed && !listed.includes(basename(file)) ? '[]' : await readSnapshotText(file);
   loader.snapshot(text);
   const journals = journalsOf(file, names);
   let journalBytes = 0;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LISTEN_ADDRESS } from './names.ts';
+import { isDnsServer, LISTEN_ADDRESS } from './names.ts';
 
 // Settings of the host adapters: binaries, paths, ports, ACME server, DNS servers.
 // `sandbox` plays the host inside dataDir; `host` drives the real programs.
@@ -89,7 +89,7 @@ const Acme = z
 const Dns = z
   .object({
     /** empty: the system resolver's servers */
-    servers: z.array(z.string().min(1).max(MAX_NAME)).max(16).default([]),
+    servers: z.array(z.string().min(1).max(MAX_NAME).refine(isDnsServer, 'must be an IP address, optionally with a port')).max(16).default([]),
     timeoutMs: z.number().int().min(50).default(2000),
     tries: z.number().int().min(1).default(2),
   })

@@ -1,7 +1,8 @@
 // The one way lib/system runs a program: an argv array (never a shell), an absolute binary path from
 // the configuration; one-shot runs (execFile) get a timeout and keep stderr for the error's details,
 // long-running ones (spawnStreaming: log follows) are read as they go and killed by their owner.
-import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+// node:child_process is loaded on the first run, not at start (it pulls dgram and net's internals).
+import type { ChildProcessByStdio } from 'node:child_process';
 import { isAbsolute } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SystemError } from './types.ts';
@@ -74,7 +75,7 @@ function commandProblem(binary: string, args: readonly string[]): SystemError | 
 export function spawnStreaming(binary: string, args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> {
   const problem = commandProblem(binary, args);
   if (problem) throw problem;
-  return spawn(binary, [...args], { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  return process.getBuiltinModule('node:child_process').spawn(binary, [...args], { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
 }
 
 function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
@@ -82,7 +83,7 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
   const problem = commandProblem(binary, args);
   if (problem) return Promise.reject(problem);
   return new Promise((resolve, reject) => {
-    const child = execFile(
+    const child = process.getBuiltinModule('node:child_process').execFile(
       binary,
       [...args],
       {

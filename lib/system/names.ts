@@ -1,10 +1,23 @@
 // Validation of names that end up in file paths or program arguments.
+import ipaddr from 'ipaddr.js';
 import { SystemError } from './types.ts';
 
 /** An nginx listen address: IPv4 digits and dots, or a bracketed IPv6 address. */
 export const LISTEN_ADDRESS = /^[0-9.]+$|^\[[0-9a-f:]+\]$/;
 
 const FQDN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * What node:dns's setServers takes: an IP address, `a.b.c.d:port` or `[v6]:port`. Checked with the
+ * configuration, since the resolver (and its own check) is made only on the first lookup.
+ */
+export function isDnsServer(server: string): boolean {
+  const withPort = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ?? /^([0-9.]+):(\d{1,5})$/.exec(server);
+  const [address, port] = withPort ? [withPort[1]!, withPort[2]] : [server, undefined];
+  // node aborts the whole process on port 0
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  return ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+}
 
 export function isFqdn(name: string): boolean {
   return FQDN.test(name);

@@ -82,8 +82,11 @@ export class AuthfileStore {
     return text === null ? [] : parseAuthfilePorts(text);
   }
 
+  /** Writes only when a file differs: an unchanged sync (every start) costs no fsync and no chisel reload. */
   async setAllowedPorts(ports: number[]): Promise<void> {
     const content = renderAuthfile(await this.credential(), ports);
+    const [saved, live] = await Promise.all([readOrNull(this.savedFile), readOrNull(this.authfile)]);
+    if (saved === content && live === content) return;
     await writeSecretFile(this.savedFile, content);
     await writeInPlace(this.authfile, content);
   }

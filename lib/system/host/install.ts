@@ -2,7 +2,6 @@
 // extract the executable (gzip or tar.gz) and put it in place atomically with mode 0755.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { SystemError } from '../types.ts';
 
@@ -56,7 +55,7 @@ export function extractTarMember(tar: Buffer, baseName: string): Buffer {
 }
 
 export function unpackExecutable(asset: Buffer, url: string, member: string): Buffer {
-  const gz = gunzipSync(asset);
+  const gz = process.getBuiltinModule('node:zlib').gunzipSync(asset);
   return /\.tar\.gz$|\.tgz$/.test(new URL(url).pathname) ? extractTarMember(gz, member) : gz;
 }
 

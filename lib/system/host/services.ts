@@ -1,5 +1,4 @@
 // Host services: systemctl for state and control, journalctl -f for logs (both through exec.ts).
-import { createInterface } from 'node:readline';
 import type { SystemConfig } from '../config.ts';
 import { createLogFollow } from '../common/log-follow.ts';
 import { assertServiceControl, assertServiceName } from '../common/service-rules.ts';
@@ -47,7 +46,7 @@ export function createHostServices(config: SystemConfig, now: () => number): Ser
         child.stderr.on('data', (d: Buffer) => {
           stderr = (stderr + d.toString('utf8')).slice(-4000);
         });
-        const lines = createInterface({ input: child.stdout });
+        const lines = process.getBuiltinModule('node:readline').createInterface({ input: child.stdout });
         lines.on('line', (line) => {
           const parsed = parseJournalLine(line, now);
           if (parsed) producer.push(parsed);

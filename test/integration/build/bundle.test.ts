@@ -59,6 +59,32 @@ s('the built file starts in production, answers /api/health, and exits 0 on SIGT
   }),
 );
 
+s('a start loads no builtin it only needs later: https, tls, readline, worker_threads', ({ dir, outfile }) =>
+  withTimeout('bundle builtins', 15_000, async () => {
+    // the list as it stands when the server says it listens, before any request
+    const preload = join(dir, 'module-list.cjs');
+    const listFile = join(dir, 'modules.txt');
+    await writeFile(preload, `const { writeFileSync } = require('node:fs');
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('listening on')) writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n'));
+  return write(chunk, ...rest);
+};`);
+    const configFile = join(dir, 'builtins.json');
+    await writeFile(configFile, JSON.stringify({
+      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'builtins-data'),
+      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
+    }));
+    const { child } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', NODE_OPTIONS: `--require=${preload}` }, dir);
+    const done = exited(child);
+    child.kill('SIGTERM');
+    assert.is(await done, 0);
+    const loaded = new Set((await readFile(listFile, 'utf8')).split('\n').filter((line) => line.startsWith('NativeModule ')).map((line) => line.slice('NativeModule '.length)));
+    assert.ok(loaded.has('http'), 'the list was taken in the server');
+    for (const later of ['https', 'tls', 'readline', 'worker_threads']) assert.not.ok(loaded.has(later), `${later} is loaded at start`);
+  }),
+);
+
 s('with no configuration it creates the sandbox, serves health and the built client, and gates management routes (FRESH)', ({ dir, outfile }) =>
   withTimeout('sandbox run', 15_000, async () => {
     const cwd = join(dir, 'fresh-clone');

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFile, mkdir, mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyedLock, serialQueue } from '../../../lib/keyed-lock.ts';
@@ -74,6 +74,15 @@ s('adapters wrap a missing program with its message: certbot on the host, nginx 
   assert.is(test.message, 'nginx configuration test failed: nginx is not installed (/nonexistent/nginx)');
   assert.equal(await sandbox.proxy.state(sandbox.proxy.vhostName(spec)), { name: sandbox.proxy.vhostName(spec), written: false, enabled: false });
 }));
+
+s('DNS servers are checked with the configuration (the resolver is made on the first lookup)', () => {
+  for (const good of ['192.0.2.1', '192.0.2.1:5353', '2001:db8::1', '[2001:db8::1]', '[2001:db8::1]:53', '[192.0.2.1]:53']) {
+    assert.equal(systemConfig({ dns: { servers: [good] } }).dns.servers, [good], good);
+  }
+  for (const bad of ['resolver.example', '192.0.2.1:0', '192.0.2.1:70000', '192.0.2', '[2001:db8::1]:0', '2001:db8::1:53x']) {
+    assert.throws(() => systemConfig({ dns: { servers: [bad] } }), /must be an IP address, optionally with a port/, bad);
+  }
+});
 
 s('programs run only from absolute paths with string arguments, one-shot or streaming', timed(5000, async () => {
   assert.is((await rejection(run('journalctl', [], { timeoutMs: 1000 }))).message, 'journalctl: binary path must be absolute');
@@ -173,6 +182,26 @@ s('AuthfileStore: a torn users.json is repaired from users.json.saved; the crede
   assert.equal(await empty.allowedPorts(), []);
   await unlink(join(dir, 'empty', 'users.json.saved'));
   assert.equal(await empty.allowedPorts(), [], 'the authfile itself answers without the saved copy');
+});
+
+s('AuthfileStore: an unchanged sync writes nothing; a change rewrites both files', async () => {
+  const store = new AuthfileStore(join(dir, 'chisel-unchanged'));
+  const saved = join(dir, 'chisel-unchanged', 'users.json.saved');
+  await store.setAllowedPorts([8001, 8002]);
+  // an old mtime, so that a rewrite shows even within the file system's timestamp granularity
+  const old = new Date('2001-01-01T00:00:00Z');
+  for (const file of [saved, store.authfile]) await utimes(file, old, old);
+  const look = async () => Promise.all([saved, store.authfile].map((file) => stat(file).then((st) => ({ ino: st.ino, mtimeMs: st.mtimeMs }))));
+  const before = await look();
+  await store.setAllowedPorts([8002, 8001, 8001]); // the same grants in another order
+  assert.equal(await look(), before, 'same inode and mtime');
+  await store.setAllowedPorts([8001]);
+  const [savedAfter, liveAfter] = await look();
+  assert.is.not(savedAfter!.ino, before[0]!.ino, 'users.json.saved replaced');
+  assert.is.not(savedAfter!.mtimeMs, old.getTime(), 'users.json.saved rewritten');
+  assert.is.not(liveAfter!.mtimeMs, old.getTime(), 'users.json rewritten');
+  assert.equal(await store.allowedPorts(), [8001]);
+  assert.equal(JSON.parse(await readFile(store.authfile, 'utf8')), JSON.parse(await readFile(saved, 'utf8')));
 });
 
 s('sandbox services: the same action and panel rules as the host', async () => {
