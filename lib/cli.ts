@@ -31,12 +31,6 @@ async function main(): Promise<void> {
   }
   try {
     const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
-    const mode = running.app.services.mode;
-    const config = running.app.services.config;
-    console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
-    console.log(`  configuration: ${config.file}`);
-    console.log(`  try: curl ${running.url}/api/health`);
-    if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
     let signals = 0;
     const onSignal = (signal: string) => {
       if (signals++ > 0) process.exit(1);
@@ -49,8 +43,15 @@ async function main(): Promise<void> {
         },
       );
     };
+    // Before the line that says it listens: a supervisor may stop the panel the moment it reads it.
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    const mode = running.app.services.mode;
+    const config = running.app.services.config;
+    console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
+    console.log(`  configuration: ${config.file}`);
+    console.log(`  try: curl ${running.url}/api/health`);
+    if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
   } catch (error) {
     console.error(`relay-panel: ${(error as Error).message}`);
     process.exit(1);
