@@ -24,6 +24,23 @@ export interface AuditQuery {
   limit: number;
   /** An agent label, a role (`admin`, `system`) or a certificate serial. */
   actor?: string;
+  /** Where the previous page ended (its `next`): entries older than that one. */
+  before?: AuditCursor;
+}
+
+/**
+ * The oldest entry a page gave: its time, and how many of the entries given so far (that match
+ * the filters) carry that very time, since entries of one millisecond share it.
+ */
+export interface AuditCursor {
+  time: string;
+  seen: number;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  /** Where the next (older) page starts; null once the filtered log is exhausted. */
+  next: AuditCursor | null;
 }
 
 const DEFAULT_ROTATE_BYTES = 4 * 1024 * 1024;
@@ -86,28 +103,40 @@ export class AuditLog implements AuditSink {
 
   /** Newest first. */
   async read(query: AuditQuery): Promise<AuditEntry[]> {
+    return (await this.page(query)).entries;
+  }
+
+  /** Newest first, `query.limit` at most, from `query.before` on. */
+  async page(query: AuditQuery): Promise<AuditPage> {
     await this.flush();
     const found: AuditEntry[] = [];
+    const before = query.before;
+    let skipAtBoundary = before?.seen ?? 0;
+    // true once nothing older can match: past `since`, or the page is full
     const take = (lines: readonly string[]): boolean => {
       for (let i = lines.length - 1; i >= 0; i--) {
         const entry = parseLine(lines[i]!);
         if (!entry) continue;
-        if (query.since && entry.time < query.since) return true; // older from here on
+        if (query.since && entry.time < query.since) return true;
         if (query.actor && !actedAs(entry, query.actor)) continue;
+        if (before && entry.time > before.time) continue;
+        if (before && entry.time === before.time && skipAtBoundary > 0) {
+          skipAtBoundary--;
+          continue;
+        }
         found.push(entry);
         if (found.length >= query.limit) return true;
       }
       return false;
     };
-    if (!this.#writer) {
-      take(this.#memory);
-      return found;
+    if (!this.#writer) take(this.#memory);
+    else {
+      for (const journal of (await this.#files()).reverse()) {
+        const text = await readFile(journal.path, 'utf8').catch(() => '');
+        if (take(text.split('\n'))) break;
+      }
     }
-    for (const journal of (await this.#files()).reverse()) {
-      const text = await readFile(journal.path, 'utf8').catch(() => '');
-      if (take(text.split('\n'))) break;
-    }
-    return found;
+    return { entries: found, next: found.length < query.limit ? null : nextCursor(found, before) };
   }
 
   async #drain(): Promise<void> {
@@ -153,4 +182,13 @@ function parseLine(line: string): AuditEntry | null {
 
 function actedAs(entry: AuditEntry, actor: string): boolean {
   return entry.actor.label === actor || entry.actor.role === actor || entry.actor.serial === actor;
+}
+
+function nextCursor(page: readonly AuditEntry[], before: AuditCursor | undefined): AuditCursor {
+  const time = page[page.length - 1]!.time;
+  let seen = 0;
+  for (let i = page.length - 1; i >= 0 && page[i]!.time === time; i--) seen++;
+  // a page made only of entries of the boundary's millisecond adds to what was seen of it before
+  if (before?.time === time) seen += before.seen;
+  return { time, seen };
 }

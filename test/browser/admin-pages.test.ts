@@ -67,8 +67,12 @@ s('audit log: the entries of the API, newest first; page size and "Show older en
   await page.getByLabel('Entries per page').selectOption('25');
   await page.getByRole('button', { name: 'Apply filter' }).click();
   await page.getByText('25 entries shown.').waitFor();
+  const olderRequest = page.waitForRequest((r) => r.url().includes('/api/audit?') && r.url().includes('before='));
   await page.getByRole('button', { name: 'Show older entries' }).click();
   await page.getByText('50 entries shown.').waitFor();
+  const olderQuery = new URL((await olderRequest).url()).searchParams;
+  assert.is(olderQuery.get('limit'), '25', 'the next page, not a longer first page');
+  assert.is(olderQuery.get('before'), (await panel.call<{ next: string }>('GET', '/api/audit?limit=25')).body.next, "the first page's `next`");
   const fifty = await audit('limit=50');
   assert.equal(await bodyRows().locator('th time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime'))), fifty.map((e) => e.time), 'the rows are the API\'s, in its order');
 

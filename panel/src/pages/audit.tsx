@@ -1,10 +1,10 @@
-// The audit log (GET /api/audit): newest first, filtered by actor and start time. The API pages
-// by `limit` only (newest N at or after `since`), so "Show older entries" asks for a longer list,
-// up to the API's maximum.
+// The audit log (GET /api/audit): newest first, filtered by actor and start time. Each answer says
+// where the next page starts (`next`); "Show older entries" asks for it and adds it below.
 import { useState } from 'preact/hooks';
+import { api, describe } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field, Select } from '../components/field.tsx';
-import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
@@ -13,13 +13,15 @@ interface Actor { role: 'admin' | 'agent' | 'anonymous' | 'system'; label: strin
 interface Entry { time: string; actor: Actor; method?: string; route?: string; event?: string; target: string | null; status?: number; outcome?: string }
 interface Filters { actor: string; since: string; pageSize: string }
 
-const PAGE_SIZES = ['25', '100', '250'] as const;
-const MAX_LIMIT = 1000;
+interface AuditPage { entries: Entry[]; next: string | null }
 
-function auditPath(filters: Filters, limit: number): string {
-  const query = new URLSearchParams({ limit: String(limit) });
+const PAGE_SIZES = ['25', '100', '250'] as const;
+
+function auditPath(filters: Filters, before?: string): string {
+  const query = new URLSearchParams({ limit: filters.pageSize });
   if (filters.actor) query.set('actor', filters.actor);
   if (filters.since) query.set('since', filters.since);
+  if (before) query.set('before', before);
   return `/api/audit?${query}`;
 }
 
@@ -64,19 +66,38 @@ function FilterForm({ applied, onApply }: { applied: Filters; onApply(filters: F
   );
 }
 
+/** The pages after the first, fetched on demand; forgotten when the first page is fetched again. */
+interface Older { after: AuditPage; entries: Entry[]; next: string | null }
+
 export function AuditPage() {
   const [filters, setFilters] = useState<Filters>({ actor: '', since: '', pageSize: '100' });
-  const [limit, setLimit] = useState(Number(filters.pageSize));
-  const log = useResource<{ entries: Entry[] }>(auditPath(filters, limit));
+  const log = useResource<AuditPage>(auditPath(filters));
+  const [older, setOlder] = useState<Older>();
+  const [loading, setLoading] = useState(false);
+  const [olderError, setOlderError] = useState<string>();
   if (log.unavailable) return <><h1>Audit log</h1><Unavailable feature="Audit log" /></>;
-  const entries = log.data?.entries;
-  // Fewer entries than asked for: the list reaches the oldest entry the filter matches.
-  const complete = entries !== undefined && entries.length < limit;
+  const first = log.data;
+  const extra = older && older.after === first ? older : undefined;
+  const entries = first && [...first.entries, ...(extra?.entries ?? [])];
+  const next = extra ? extra.next : first?.next;
+  const showOlder = async () => {
+    if (!first || !next) return;
+    setLoading(true);
+    try {
+      const page = await api<AuditPage>('GET', auditPath(filters, next));
+      setOlder({ after: first, entries: [...(extra?.entries ?? []), ...page.entries], next: page.next });
+      setOlderError(undefined);
+    } catch (error) {
+      setOlderError(describe(error));
+    } finally {
+      setLoading(false);
+    }
+  };
   return (
     <>
       <h1>Audit log</h1>
       <p>Every change made through the API (whoever made it, whatever the answer), WebSocket connections and the panel's own events, newest first. Request bodies are never logged.</p>
-      <FilterForm applied={filters} onApply={(f) => { setFilters(f); setLimit(Number(f.pageSize)); }} />
+      <FilterForm applied={filters} onApply={setFilters} />
       <section class="card" aria-labelledby="audit-entries">
         <div class="row spread">
           <h2 id="audit-entries">Entries</h2>
@@ -88,9 +109,8 @@ export function AuditPage() {
             <p class="muted" role="status">{entries.length} {entries.length === 1 ? 'entry' : 'entries'} shown{filters.actor ? ` for ${filters.actor}` : ''}{filters.since ? ` since ${when(filters.since)}` : ''}.</p>
             <Table head={['Time', 'Actor', 'Action', 'Target', 'Result']} empty="No entries match."
               rows={entries.map((e) => [<time dateTime={e.time}>{when(e.time)}</time>, actorText(e.actor), e.event ?? `${e.method ?? ''} ${e.route ?? ''}`.trim(), e.target ?? '—', result(e)])} />
-            {!complete && (limit < MAX_LIMIT
-              ? <button type="button" class="btn" onClick={() => setLimit((l) => Math.min(MAX_LIMIT, l + Number(filters.pageSize)))}>Show older entries</button>
-              : <Note>The newest {MAX_LIMIT} matching entries are shown, the most the API answers at once; an actor filter narrows the list.</Note>)}
+            <ErrorText message={olderError} />
+            {next && <button type="button" class="btn" disabled={loading} onClick={() => void showOlder()}>Show older entries</button>}
           </>
         )}
       </section>

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AuditLog } from '../../../lib/audit/audit-log.ts';
+import { AuditLog, type AuditCursor } from '../../../lib/audit/audit-log.ts';
 import { certificateHeaders } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { userApp, newUser, type UserTestApp } from '../users/support.ts';
@@ -139,6 +139,57 @@ s('entries recorded within the commit window share one synchronized write; flush
     await log.close();
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+});
+
+s('pages follow `next` through the whole log, entries of one millisecond included: nothing lost, nothing twice', async () => {
+  const scratch = await mkdtemp(join(tmpdir(), 'audit-'));
+  try {
+    const clock = new ManualClock(0);
+    const log = new AuditLog({ dir: scratch, clock, rotateBytes: 2_000, keep: 20 });
+    // bursts of 1 to 7 entries per millisecond, across several rotated files
+    for (let i = 0, burst = 0; i < 120; i++) {
+      log.record({ event: 'test', target: `p${i}`, actor: { role: i % 3 ? 'admin' : 'system', label: null, serial: null } });
+      if (++burst >= (i % 7) + 1) {
+        clock.advance(1);
+        burst = 0;
+      }
+    }
+    await log.flush();
+    for (const [limit, actor] of [[1, undefined], [5, undefined], [7, 'system'], [1000, undefined]] as const) {
+      const whole = (await log.page({ limit: 1000, actor })).entries.map((e) => e.target);
+      const paged: (string | null)[] = [];
+      let before: AuditCursor | undefined;
+      for (let pages = 0; pages < 200; pages++) {
+        const page = await log.page({ limit, actor, before });
+        paged.push(...page.entries.map((e) => e.target));
+        if (!page.next) break;
+        before = page.next;
+      }
+      assert.equal(paged, whole, `limit ${limit}, actor ${actor ?? 'any'}`);
+    }
+    assert.is((await log.page({ limit: 1000 })).entries.length, 120);
+    await log.close();
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+});
+
+s('GET /api/audit pages with `before`; a made-up cursor is a validation failure', async () => {
+  for (const name of ['hal', 'ivy', 'jo']) await t.call('POST', '/api/users', { body: newUser(name) });
+  const first = await t.call('GET', '/api/audit?limit=2');
+  assert.is(first.body.entries.length, 2);
+  assert.type(first.body.next, 'string');
+  const second = await t.call('GET', `/api/audit?limit=2&before=${encodeURIComponent(first.body.next)}`);
+  assert.is(second.status, 200);
+  const all = (await t.call('GET', '/api/audit?limit=4')).body.entries;
+  assert.equal([...first.body.entries, ...second.body.entries], all);
+  const everything = await t.call('GET', '/api/audit?limit=1000');
+  assert.is(everything.body.next, null);
+  for (const bad of ['yesterday', '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z~x', '2026-11-23T10:00:00.000Z~1~2']) {
+    const refused = await t.call('GET', `/api/audit?before=${encodeURIComponent(bad)}`);
+    assert.is(refused.status, 400, bad);
+    assert.is(refused.body.error, 'Validation failed');
   }
 });
 
