@@ -5,6 +5,7 @@ import { accessGuard } from './middleware/access-guard.ts';
 import { identify } from './middleware/identify.ts';
 import { onboardingGate } from './middleware/onboarding-gate.ts';
 import { requireTwoFactor } from './middleware/two-factor.ts';
+import { sameOrigin } from './middleware/same-origin.ts';
 import { validate } from './middleware/validate.ts';
 import { isMultipartSpec } from './multipart.ts';
 import { errorResponse } from './responses.ts';
@@ -31,6 +32,7 @@ function callHandler(route: HttpRoute, services: Runtime): Middleware {
  */
 export function chainFor(route: AnyRoute, services: Runtime): Middleware[] {
   const steps = [
+    sameOrigin(route),
     identify(route, services),
     requireTwoFactor(route, services),
     onboardingGate(route, services),
