@@ -6,7 +6,7 @@ import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { matchTotpStep, newTotpSecret, otpauthUri } from './totp.ts';
-import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS } from './two-factor-session.ts';
+import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS, twoFactorSessionKey } from './two-factor-session.ts';
 
 const TRIES_PER_MINUTE = 5;
 const ISSUER = 'Relay Panel';
@@ -89,7 +89,10 @@ export class TwoFactor {
   }
 
   #session(): IssuedSession {
-    const { value } = issueTwoFactorSession(this.deps.config.value.sessionSecret ?? '', this.deps.clock.now());
+    const { sessionSecret, panel2fa } = this.deps.config.value;
+    const key = twoFactorSessionKey(sessionSecret, panel2fa.secret);
+    if (!key) throw new AppError(500, 'Failed to issue a 2FA session: no session secret');
+    const { value } = issueTwoFactorSession(key, this.deps.clock.now());
     return { value, maxAgeMs: TWO_FACTOR_SESSION_MS };
   }
 
