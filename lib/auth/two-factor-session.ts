@@ -42,11 +42,17 @@ export function verifyTwoFactorSession(secret: string | null, value: string | un
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
+/**
+ * Every value of the cookie, in the order sent. A sibling site of the domain can set a cookie of
+ * the same name for the parent domain, which the browser sends first: one forged copy must not
+ * hide the real one.
+ */
+export function readCookies(header: string | null, name: string): string[] {
+  if (!header) return [];
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }

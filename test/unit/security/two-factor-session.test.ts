@@ -40,4 +40,12 @@ s('a cookie from before a disable and re-enable (a new TOTP secret) is refused; 
   assert.is(await tunnelsWith(second.cookie), 200);
 });
 
+s('a cookie tossed by a sibling site (same name, parent domain, sent first) does not lock the admin out', async () => {
+  const { cookie } = await enable();
+  // a page on docs.<domain> can set `relay_2fa` for the whole domain with a longer path: the browser
+  // then sends it before the panel's own
+  assert.is(await tunnelsWith(`relay_2fa=1.x.forged; ${cookie}`), 200);
+  assert.is(await tunnelsWith('relay_2fa=1.x.forged'), 401);
+});
+
 s.run();
