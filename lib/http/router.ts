@@ -33,7 +33,7 @@ function callHandler(route: HttpRoute, services: Runtime): Middleware {
  */
 export function chainFor(route: AnyRoute, services: Runtime): Middleware[] {
   const steps = [
-    sameOrigin(route),
+    sameOrigin(route, services),
     identify(route, services),
     requireTwoFactor(route, services),
     onboardingGate(route, services),
