@@ -89,6 +89,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const config = existsSync(configPath)
     ? await ConfigStore.open(configPath)
     : await ConfigStore.create(configPath, sandboxConfig(cwd, env));
+  // Unset NODE_ENV is development, where every caller is admin: on a real host only when asked for.
+  if (config.value.system.driver === 'host' && !env.NODE_ENV) throw new Error('NODE_ENV is unset (development mode: no client-certificate check) with system.driver host: set NODE_ENV=production, or NODE_ENV=development on purpose');
   // A sandbox made before the client existed gets it too.
   if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
 

@@ -6,9 +6,16 @@ import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { matchTotpStep, newTotpSecret, otpauthUri } from './totp.ts';
-import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS } from './two-factor-session.ts';
+import { issueTwoFactorSession, TWO_FACTOR_SESSION_MS, twoFactorSessionKey } from './two-factor-session.ts';
 
 const TRIES_PER_MINUTE = 5;
+/**
+ * All addresses together: the per-address count alone lets an attacker holding the admin
+ * certificate guess from many addresses at once. At 20 a minute a 6-digit code (±1 step) holds
+ * for weeks of continuous guessing; the price is that such a flood also makes the admin wait.
+ */
+const TRIES_PER_MINUTE_OVERALL = 20;
+const ALL_ADDRESSES = '*';
 const ISSUER = 'Relay Panel';
 
 export interface TwoFactorDeps {
@@ -31,6 +38,7 @@ const alreadyEnabled = () => new AppError(409, '2FA is already enabled');
  */
 export class TwoFactor {
   readonly #limiter = new FixedWindowRateLimiter(TRIES_PER_MINUTE, 60_000);
+  readonly #overall = new FixedWindowRateLimiter(TRIES_PER_MINUTE_OVERALL, 60_000);
   /** The last accepted step per secret: a code is good once, and never after a later one. */
   #lastStep = new Map<string, number>();
 
@@ -78,18 +86,22 @@ export class TwoFactor {
     ]);
   }
 
-  /** Rate limit per client address (every try counts), then the code: ±1 step, constant time, once. */
+  /** Rate limit per client address and overall (every try counts), then the code: ±1 step, constant time, once. */
   #checkCode(secret: string, code: string, clientAddress: string | undefined): void {
     const now = this.deps.clock.now();
     this.#limiter.prune(now);
-    if (!this.#limiter.take(clientAddress ?? 'unknown', now)) throw new AppError(429, 'Too many attempts. Try again later.');
+    const addressAllowed = this.#limiter.take(clientAddress ?? 'unknown', now);
+    if (!addressAllowed || !this.#overall.take(ALL_ADDRESSES, now)) throw new AppError(429, 'Too many attempts. Try again later.');
     const step = matchTotpStep(secret, code, now);
     if (step === null || step <= (this.#lastStep.get(secret) ?? -1)) throw new AppError(401, 'Invalid TOTP code');
     this.#lastStep.set(secret, step);
   }
 
   #session(): IssuedSession {
-    const { value } = issueTwoFactorSession(this.deps.config.value.sessionSecret ?? '', this.deps.clock.now());
+    const { sessionSecret, panel2fa } = this.deps.config.value;
+    const key = twoFactorSessionKey(sessionSecret, panel2fa.secret);
+    if (!key) throw new AppError(500, 'Failed to issue a 2FA session: no session secret');
+    const { value } = issueTwoFactorSession(key, this.deps.clock.now());
     return { value, maxAgeMs: TWO_FACTOR_SESSION_MS };
   }
 

@@ -5,9 +5,11 @@ import { accessGuard } from './middleware/access-guard.ts';
 import { identify } from './middleware/identify.ts';
 import { onboardingGate } from './middleware/onboarding-gate.ts';
 import { requireTwoFactor } from './middleware/two-factor.ts';
+import { sameOrigin } from './middleware/same-origin.ts';
 import { validate } from './middleware/validate.ts';
 import { isMultipartSpec } from './multipart.ts';
 import { errorResponse } from './responses.ts';
+import { withPageHeaders } from './page-headers.ts';
 import { handlerContext } from './handler-context.ts';
 import type { RequestObserver, RouteRecorder } from './observer.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
@@ -31,6 +33,7 @@ function callHandler(route: HttpRoute, services: Runtime): Middleware {
  */
 export function chainFor(route: AnyRoute, services: Runtime): Middleware[] {
   const steps = [
+    sameOrigin(route, services),
     identify(route, services),
     requireTwoFactor(route, services),
     onboardingGate(route, services),
@@ -81,5 +84,5 @@ export type ClientFiles = (request: Request) => Promise<Response>;
 export function fallback(request: Request, pathname: string, clientFiles: ClientFiles): Promise<Response> | Response {
   const isRead = request.method === 'GET' || request.method === 'HEAD';
   if (!isRead || pathname === '/api' || pathname.startsWith('/api/')) return errorResponse(404, 'Not found');
-  return clientFiles(request);
+  return clientFiles(request).then(withPageHeaders);
 }

@@ -10,6 +10,8 @@ import type { PendingUpgrade } from './socket.ts';
 export interface EdgeContext {
   /** Address of the TCP peer (the proxy in production). */
   peer?: string;
+  /** The Host header as the client sent it (the Request's URL has a fixed origin). */
+  readonly host?: string;
   /** Set by an edge that received a WebSocket handshake. */
   upgrade?: PendingUpgrade;
   /** Streams a multipart body from the raw request (Node edge); `request.formData()` otherwise. */

@@ -26,6 +26,13 @@ class NodeRequestContext implements EdgeContext {
     this.peer = message.socket.remoteAddress;
   }
 
+  /** Read on demand (development mode's DNS-rebinding check): onRequest replaced headers.host. */
+  get host(): string | undefined {
+    const raw = this.message.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') return raw[i + 1];
+    return undefined;
+  }
+
   readMultipart(limits: MultipartLimits): Promise<ParsedMultipart> {
     return streamMultipart(this.message, limits);
   }

@@ -36,7 +36,12 @@ export const DomainInput = z.object({
       const problem = domainProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
-  email: z.string().max(MAX_RAW_DOMAIN_INPUT).trim().pipe(z.email('must be a valid email address').max(MAX_EMAIL_LENGTH)),
+  // certbot gets it as the argument after --email: one starting with '-' would be read as an option
+  email: z
+    .string()
+    .max(MAX_RAW_DOMAIN_INPUT)
+    .trim()
+    .pipe(z.email('must be a valid email address').max(MAX_EMAIL_LENGTH).refine((e) => !e.startsWith('-'), 'must not start with "-"')),
 });
 
 export type DomainInput = z.infer<typeof DomainInput>;

@@ -1,4 +1,4 @@
-import { TWO_FACTOR_COOKIE, readCookie, verifyTwoFactorSession } from '../../auth/two-factor-session.ts';
+import { TWO_FACTOR_COOKIE, readCookies, twoFactorSessionKey, verifyTwoFactorSession } from '../../auth/two-factor-session.ts';
 import type { Runtime } from '../../runtime.ts';
 import { AppError } from '../../errors.ts';
 import type { AnyRoute } from '../route.ts';
@@ -10,8 +10,9 @@ export function requireTwoFactor(route: AnyRoute, services: Runtime): Middleware
   return (request, state) => {
     const config = services.config.value;
     if (!config.panel2fa.enabled || state.identity?.role !== 'admin') return undefined;
-    const cookie = readCookie(request.headers.get('cookie'), TWO_FACTOR_COOKIE);
-    if (!verifyTwoFactorSession(config.sessionSecret ?? '', cookie, services.clock.now())) {
+    const key = twoFactorSessionKey(config.sessionSecret, config.panel2fa.secret);
+    const now = services.clock.now();
+    if (!readCookies(request.headers.get('cookie'), TWO_FACTOR_COOKIE).some((cookie) => verifyTwoFactorSession(key, cookie, now))) {
       throw new AppError(401, '2fa_required');
     }
     return undefined;

@@ -14,7 +14,7 @@ export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   if (route.params || route.query || body || access.needsLabel) answers['400'] = answer('Validation failed (details.issues), or a certificate without the required agent label');
   if (!access.public && !access.twoFactorExempt) answers['401'] = answer('2fa_required: the admin 2FA session is missing or expired');
-  if (!access.public) answers['403'] = answer('mTLS certificate required, revoked, or insufficient certificate scope/capability');
+  if (!access.public) answers['403'] = answer('mTLS certificate required, revoked, or insufficient certificate scope/capability; a browser request from another origin');
   if (route.params) answers['404'] = answer('Not found');
   if (access.gate === 'onboarding') answers['410'] = answer('Onboarding already completed');
   if (body) answers['413'] = answer('Request body too large');

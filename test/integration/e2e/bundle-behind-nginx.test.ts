@@ -94,6 +94,29 @@ s('spoofed X-SSL-* headers never change who the caller is', timed(10_000, async 
   assert.is(spoofed.status, 403);
 }));
 
+s('a browser request from another origin is refused through nginx; the panel page itself passes', timed(10_000, async () => {
+  const self = `https://relay-ip-panel.test:${infra.ports.ipPanel}`;
+  const post = (headers: Record<string, string>) => get('/api/onboarding/domain', { cert: admin, method: 'POST', headers });
+  const foreign = await post({ Origin: 'https://evil.example' });
+  assert.equal([foreign.status, JSON.parse(foreign.body)], [403, { error: 'Cross-origin request refused' }]);
+  // the host compared with is nginx's $http_host: a client's own X-Forwarded-Host is replaced
+  assert.is((await post({ Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example' })).status, 403);
+  assert.is((await post({ Origin: self, 'Sec-Fetch-Site': 'cross-site' })).status, 403);
+  const own = await post({ Origin: self, 'Sec-Fetch-Site': 'same-origin' });
+  // past the origin check to the body's validation (no body sent: nothing changes)
+  assert.ok([400, 415].includes(own.status), own.body);
+}));
+
+s('a path nginx matches as a public location but the URL parser reads as another route still needs the certificate', timed(10_000, async () => {
+  // nginx takes `..\\onboarding` as one segment under the public /api/invite/ prefix and passes the raw
+  // target; the WHATWG URL parser reads the backslash as a slash and lands on /api/onboarding/status
+  for (const path of ['/api/invite/..\\onboarding\\status', '/api/invite/x/..\\..\\onboarding/status', '/api/enroll/..\\onboarding/status']) {
+    const r = await get(path);
+    // nginx's 496, or (through the public prefix) the panel's own check of the certificate headers
+    assert.ok(r.status === 496 || (r.status === 403 && JSON.parse(r.body).error === 'mTLS certificate required'), `${path}: ${r.status} ${r.body}`);
+  }
+}));
+
 s('management routes answer 503 with the onboarding status before completion', timed(10_000, async () => {
   const gated = await get('/api/tunnels', { cert: admin });
   assert.is(gated.status, 503);

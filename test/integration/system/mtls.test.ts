@@ -139,4 +139,22 @@ s('a CSR signed with a forced subject authenticates as that subject only', timed
   assert.is(xssl['x-ssl-client-serial'], signed.serial);
 }));
 
+s('an expired certificate of our own CA gets 496 and never reaches the backend; public routes see no SUCCESS', timed(20_000, async () => {
+  await system.pki.issueClientCert('agent:warm-up'); // the CA and its openssl config exist from here
+  const tmp = mkdtempSync(join(infra.dir, 'expired-'));
+  const pkiDir = join(infra.dir, 'pki');
+  execFileSync('/usr/bin/openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=x',
+    '-keyout', join(tmp, 'k.pem'), '-out', join(tmp, 'r.csr')], { stdio: 'ignore' });
+  // the CA's own configuration, with a validity that ended in 2020
+  execFileSync('/usr/bin/openssl', ['ca', '-batch', '-config', join(pkiDir, 'ca.cnf'), '-extensions', 'client_ext', '-notext',
+    '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-subj', '/CN=agent:laptop-1', '-in', join(tmp, 'r.csr'), '-out', join(tmp, 'c.pem')], { stdio: 'ignore' });
+  const expired = { ...signedCert(readFileSync(join(tmp, 'c.pem'), 'utf8')), keyPem: readFileSync(join(tmp, 'k.pem'), 'utf8') };
+  const before = backendHits;
+  assert.is((await get('/api/tunnels', { cert: expired })).status, 496);
+  assert.is(backendHits, before);
+  const health = await get('/api/health', { cert: expired });
+  if (health.status === 200) assert.is.not(JSON.parse(health.body).xssl['x-ssl-client-verify'], 'SUCCESS');
+  else assert.is(health.status, 496);
+}));
+
 s.run();

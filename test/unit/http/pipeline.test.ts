@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { issueTwoFactorSession, TWO_FACTOR_COOKIE, TWO_FACTOR_SESSION_MS, twoFactorCookieHeader } from '../../../lib/auth/two-factor-session.ts';
+import { issueTwoFactorSession, TWO_FACTOR_COOKIE, TWO_FACTOR_SESSION_MS, twoFactorCookieHeader, twoFactorSessionKey } from '../../../lib/auth/two-factor-session.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { defined } from '../../helpers/defined.ts';
 import { testRoutes } from './test-routes.ts';
@@ -165,7 +165,7 @@ s('401 2fa_required for admin requests without a valid session cookie when 2FA i
 
 s('a signed, unexpired 2FA cookie passes; tampered or expired ones do not', async ({ t }) => {
   await enable2fa(t);
-  const secret = t.services.config.value.sessionSecret!;
+  const secret = twoFactorSessionKey(t.services.config.value.sessionSecret, t.services.config.value.panel2fa.secret)!;
   const now = t.services.clock.now();
   const good = issueTwoFactorSession(secret, now).value;
   const cookie = (value: string) => ({ cookie: `other=1; ${TWO_FACTOR_COOKIE}=${value}` });
@@ -180,7 +180,7 @@ s('a signed, unexpired 2FA cookie passes; tampered or expired ones do not', asyn
 
 s('the Set-Cookie a 2FA verification sends is accepted back on the next request', async ({ t }) => {
   await enable2fa(t);
-  const { value } = issueTwoFactorSession(t.services.config.value.sessionSecret!, t.services.clock.now());
+  const { value } = issueTwoFactorSession(twoFactorSessionKey(t.services.config.value.sessionSecret, t.services.config.value.panel2fa.secret)!, t.services.clock.now());
   const header = twoFactorCookieHeader(value, TWO_FACTOR_SESSION_MS);
   assert.match(header, /^relay_2fa=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
   const cookie = defined(header.split(';')[0], 'the cookie pair');

@@ -1,0 +1,36 @@
+// Attack: development mode makes every caller admin, and NODE_ENV left unset means development. A
+// box driving the real host (nginx in front) started by hand without NODE_ENV=production would let
+// any certificate nginx accepts (every agent's) act as admin.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { start } from '../../../lib/main.ts';
+
+const s = suite('security: development mode never by accident on a real host');
+
+s('the host driver with NODE_ENV unset does not start, and writes no data', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-devmode-'));
+  try {
+    const config = join(dir, 'config.json');
+    await writeFile(config, JSON.stringify({
+      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'data'),
+      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver: 'host' },
+    }));
+    for (const NODE_ENV of [undefined, '']) {
+      const env = { LOG_LEVEL: 'error', ...(NODE_ENV === undefined ? {} : { NODE_ENV }) };
+      let refusal: unknown;
+      const running = await start({ argv: ['--config', config], env, cwd: dir }).catch((error: unknown) => void (refusal = error));
+      await running?.stop();
+      assert.ok(refusal instanceof Error, `started with NODE_ENV ${JSON.stringify(NODE_ENV)}`);
+      assert.match(refusal.message, 'NODE_ENV=production');
+    }
+    assert.not.ok(existsSync(join(dir, 'data')));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+s.run();

@@ -1,0 +1,47 @@
+// Attack: a stolen admin certificate without the TOTP device. The verify limit is per client
+// address, so an attacker with many addresses (a botnet, an IPv6 /64) would try codes in parallel:
+// at 5 a minute from each of 1,000 addresses, a 6-digit code with ±1 step falls in about an hour.
+import { Secret, TOTP } from 'otpauth';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
+
+const s = suite('security: 2FA codes cannot be guessed from many addresses at once');
+let t: TestApp;
+let clock: ManualClock;
+s.before.each(async () => {
+  clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 10_000);
+  t = await makeTestApp({ clock });
+  await completeOnboarding(t);
+});
+s.after.each(() => t.close());
+
+const codeAt = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: clock.now() });
+
+s('past 20 tries a minute in all, every address gets 429; a new minute opens again', () =>
+  withTimeout('2fa brute force', 10_000, async () => {
+    const setup = await t.call('POST', '/api/settings/2fa/setup');
+    assert.is((await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } })).status, 200);
+    clock.advance(60_000);
+    const server = await serve(t.app);
+    try {
+      const verify = (ip: string, code = '000000') => fetch(`${server.url}/api/settings/2fa/verify`, {
+        method: 'POST',
+        headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ code }),
+      }).then((r) => r.status);
+      for (let i = 0; i < 20; i++) assert.is(await verify(`198.51.100.${1 + Math.floor(i / 4)}`), 401, `try ${i + 1}`);
+      assert.is(await verify('203.0.113.77'), 429, 'a fresh address past the overall limit');
+      assert.is(await verify('203.0.113.78', codeAt(setup.body.secret)), 429, 'even with the right code');
+      clock.advance(60_000);
+      assert.is(await verify('203.0.113.78', codeAt(setup.body.secret)), 200);
+    } finally {
+      await server.close();
+    }
+  }),
+);
+
+s.run();
