@@ -12,12 +12,23 @@ export const APP_HOST = 'localhost';
  */
 export function originTarget(target: string | undefined): string | undefined {
   if (!target) return undefined;
-  if (target.startsWith('/')) return target;
-  if (!/^https?:\/\//i.test(target)) return undefined;
+  if (target.startsWith('/')) return hasBackslashInPath(target) ? undefined : target;
+  if (!/^https?:\/\//i.test(target) || hasBackslashInPath(target)) return undefined;
   try {
     const url = new URL(target);
     return url.pathname + url.search;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A `\` before the query: the URL parser reads it as `/` (and then resolves `..\`), while nginx
+ * matches its locations on the literal bytes, so `/api/invite/..\onboarding\status` would pass the
+ * proxy as a public invite path and reach the router as another route.
+ */
+function hasBackslashInPath(target: string): boolean {
+  const query = target.indexOf('?');
+  const at = target.indexOf('\\');
+  return at >= 0 && (query < 0 || at < query);
 }

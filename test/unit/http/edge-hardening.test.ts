@@ -48,6 +48,18 @@ s('a request target without a path answers 400 {error} JSON', ({ http }) =>
   }),
 );
 
+s('a backslash in the path is a bad target (the URL parser would read it as a slash, nginx does not); one in the query is data', ({ http }) =>
+  withTimeout('backslash target', 5000, async () => {
+    for (const target of ['/api/invite/..\\onboarding\\status', '/api\\health', 'http://x/api/invite/..\\health']) {
+      const answer = await rawExchange(http.port, rawHead('GET', target, [['Host', 'x'], ['Connection', 'close']]));
+      assert.is(answer.status, 400, `${target}: ${answer.body}`);
+      assert.equal(answer.json(), { error: 'Bad request target' });
+    }
+    const query = await rawExchange(http.port, rawHead('GET', '/api/health?note=a\\b', [['Host', 'x'], ['Connection', 'close']]));
+    assert.is(query.status, 200, query.body);
+  }),
+);
+
 s('unparsable HTTP gets the {error} JSON shape, not node\'s bare 400', ({ http }) =>
   withTimeout('client error', 5000, async () => {
     const answer = await rawExchange(http.port, 'NOT HTTP AT ALL\r\n\r\n');
