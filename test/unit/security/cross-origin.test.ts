@@ -3,10 +3,10 @@
 // admin certificate on its own, so without a check of where the request came from it acts as admin.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
-import { certificateHeaders, completeOnboarding, makeTestApp, addAgent, type TestApp } from '../../helpers/app.ts';
+import { completeOnboarding, makeTestApp, addAgent, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { refusedUpgrade } from '../../helpers/websocket.ts';
 
 const s = suite('security: cross-origin requests with the admin certificate');
 let t: TestApp;
@@ -68,19 +68,11 @@ s('a WebSocket opened by another site (service logs) is refused at the handshake
   withTimeout('cross-origin ws', 5000, async () => {
     const http = await serve(t.app);
     try {
-      const status = await new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/services/proxy/logs`, {
-          headers: { ...certificateHeaders('admin'), 'x-forwarded-host': PANEL },
-          origin: 'https://evil.example',
-        });
-        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-        ws.on('open', () => {
-          ws.close();
-          reject(new Error('cross-origin socket accepted'));
-        });
-        ws.on('error', () => undefined);
+      const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/services/proxy/logs`, 'admin', {
+        headers: { 'x-forwarded-host': PANEL },
+        origin: 'https://evil.example',
       });
-      assert.is(status, 403);
+      assert.equal(refused, { status: 403, body: { error: 'Cross-origin request refused' } });
     } finally {
       await http.close();
     }

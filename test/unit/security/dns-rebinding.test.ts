@@ -5,11 +5,11 @@
 // which page scripts cannot set, tells the panel the request was not meant for it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { rawExchange, rawHead } from '../../helpers/raw-http.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { refusedUpgrade } from '../../helpers/websocket.ts';
 
 const s = suite('security: a development panel answers only requests addressed to a loopback host');
 let t: TestApp;
@@ -33,16 +33,8 @@ s('a rebound name is refused on certificate-guarded routes, whatever headers the
       const r = await get('/api/certs/mtls/download', host, [['X-Forwarded-Host', host], ['Sec-Fetch-Site', 'same-origin']]);
       assert.equal([r.status, r.json()], [403, { error: 'Development mode answers only loopback hosts' }], host);
     }
-    const socketStatus = await new Promise<number>((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/services/proxy/logs`, { headers: { host: `evil.example:${http.port}` } });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => {
-        ws.close();
-        reject(new Error('a rebound WebSocket was accepted'));
-      });
-      ws.on('error', () => undefined);
-    });
-    assert.is(socketStatus, 403);
+    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/services/proxy/logs`, 'none', { headers: { host: `evil.example:${http.port}` } });
+    assert.equal(refused, { status: 403, body: { error: 'Development mode answers only loopback hosts' } });
   }),
 );
 

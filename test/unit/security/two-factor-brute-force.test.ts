@@ -1,25 +1,23 @@
 // Attack: a stolen admin certificate without the TOTP device. The verify limit is per client
 // address, so an attacker with many addresses (a botnet, an IPv6 /64) would try codes in parallel:
 // at 5 a minute from each of 1,000 addresses, a 6-digit code with ±1 step falls in about an hour.
-import { Secret, TOTP } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { certificateHeaders, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
-import { ManualClock } from '../../helpers/manual-clock.ts';
+import type { ManualClock } from '../../helpers/manual-clock.ts';
+import { onboardedMidStep, totpCode } from '../../helpers/totp.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
 const s = suite('security: 2FA codes cannot be guessed from many addresses at once');
 let t: TestApp;
 let clock: ManualClock;
 s.before.each(async () => {
-  clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 10_000);
-  t = await makeTestApp({ clock });
-  await completeOnboarding(t);
+  ({ t, clock } = await onboardedMidStep());
 });
 s.after.each(() => t.close());
 
-const codeAt = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: clock.now() });
+const codeAt = (secret: string) => totpCode(secret, clock.now());
 
 s('past 20 tries a minute in all, every address gets 429; a new minute opens again', () =>
   withTimeout('2fa brute force', 10_000, async () => {

@@ -1,23 +1,21 @@
 // Attack: a 2FA session cookie taken earlier (a stolen cookie, a shared browser) outlives the 2FA it
 // was issued for: after 2FA is disabled and enabled again with a new secret it must be worthless.
-import { Secret, TOTP } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
-import { ManualClock } from '../../helpers/manual-clock.ts';
+import { type TestApp } from '../../helpers/app.ts';
+import type { ManualClock } from '../../helpers/manual-clock.ts';
+import { onboardedMidStep, totpCode } from '../../helpers/totp.ts';
 
 const s = suite('security: 2FA session cookies are bound to the 2FA secret they were issued under');
 let t: TestApp;
 let clock: ManualClock;
 
 s.before.each(async () => {
-  clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 10_000);
-  t = await makeTestApp({ clock });
-  await completeOnboarding(t);
+  ({ t, clock } = await onboardedMidStep());
 });
 s.after.each(() => t.close());
 
-const codeAt = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: clock.now() });
+const codeAt = (secret: string) => totpCode(secret, clock.now());
 const cookieOf = (r: { response: Response }) => r.response.headers.get('set-cookie')!.split(';')[0]!;
 const tunnelsWith = async (cookie: string) => (await t.call('GET', '/api/tunnels', { headers: { cookie } })).status;
 
