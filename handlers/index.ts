@@ -90,6 +90,7 @@ import pushPoliciesUpdate from './plugins/push-install/policies-update.ts';
 import pushPoliciesDelete from './plugins/push-install/policies-delete.ts';
 import pushEnable from './plugins/push-install/enable.ts';
 import pushDisable from './plugins/push-install/disable.ts';
+import pushGrants from './plugins/push-install/grants.ts';
 import pushSessions from './plugins/push-install/sessions.ts';
 import pushAgentStatus from './plugins/push-install/agent-status.ts';
 import pushRequest from './plugins/push-install/push.ts';
@@ -189,6 +190,7 @@ export const routes: readonly AnyRoute[] = [
   pushPoliciesDelete,
   pushEnable,
   pushDisable,
+  pushGrants,
   pushSessions,
   pushAgentStatus,
   pushRequest,

@@ -5,6 +5,7 @@ import type { ConfigStore } from '../config.ts';
 import { AppError, badRequest } from '../errors.ts';
 import type { PushGrantRecord, PushPolicyRecord, PushSessionRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
+import { isOpen, OpenWindowList } from './push-install-windows.ts';
 import type { PushConfigUpdate, PushEnable, PushPolicyCreate, PushPolicyUpdate, PushRequest } from './push-schema.ts';
 
 /** The audit list keeps this many pushes; older ones are dropped first. */
@@ -25,7 +26,13 @@ export interface PushInstallDeps {
  * learns of its pushes by polling `agent-status`.
  */
 export class PushInstallService {
-  constructor(private readonly deps: PushInstallDeps) {}
+  /** `{"grants":[...]}`: the windows open now, by agent label (GET …/grants). */
+  readonly grantsJson: () => Uint8Array<ArrayBuffer>;
+
+  constructor(private readonly deps: PushInstallDeps) {
+    const windows = new OpenWindowList(deps.store.pushGrants, deps.clock);
+    this.grantsJson = () => windows.json();
+  }
 
   get config(): { enabled: boolean; defaultPolicyId: string | null } {
     return this.deps.config.value.plugins.pushInstall;
@@ -139,7 +146,7 @@ export class PushInstallService {
   }
 
   #live(grant: PushGrantRecord): boolean {
-    return Date.parse(grant.expiresAt) > this.deps.clock.now();
+    return isOpen(grant, this.deps.clock.now());
   }
 
   #now(): string {

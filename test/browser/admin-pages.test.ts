@@ -145,9 +145,11 @@ s('settings: the API description and metrics links open what the server serves',
 
 interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[] }
 const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
+interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
+const openWindows = async () => (await panel.call<{ grants: Grant[] }>('GET', '/api/plugins/push-install/grants')).body.grants;
 const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
 
-s('push install: a policy made and edited, the switch and default policy, a window opened and ended, pushes allowed and refused', timed(90_000, async () => {
+s('push install: a policy made and edited, the switch and default policy, a window opened (still listed after a reload) and ended, pushes allowed and refused', timed(90_000, async () => {
   const { page } = browser;
   assert.is((await panel.call('POST', '/api/certs/agent', { label: 'laptop-1', capabilities: ['tunnels:read'] })).status, 201);
   await page.goto(`${panel.url}/plugins`);
@@ -191,18 +193,32 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   await pushForm.getByRole('button', { name: 'Push' }).click();
   await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
 
-  const windowForm = page.locator('form[aria-labelledby="window-title"]');
+  const windows = page.locator('section[aria-labelledby="window-title"]');
+  const windowForm = windows.locator('form[aria-labelledby="open-window-title"]');
+  await windows.getByText('No window is open.').waitFor();
   assert.is(await windowForm.getByLabel('Agent').inputValue(), 'laptop-1', 'the active agent is offered');
   await windowForm.getByLabel('Duration (minutes)').fill('0');
   await windowForm.getByRole('button', { name: 'Open window' }).click();
   await windowForm.locator('.field-error').waitFor();
+  assert.equal(await openWindows(), [], 'a refused window is not opened');
   await windowForm.getByLabel('Duration (minutes)').fill('30');
   const opened = Date.now();
   await windowForm.getByRole('button', { name: 'Open window' }).click();
-  const note = windowForm.getByText(/^laptop-1 may receive pushes under the policy Tools until /);
+  const note = windows.getByText(/^laptop-1 may receive pushes under the policy Tools until /);
   await note.waitFor();
   const until = Date.parse((await note.locator('time').getAttribute('datetime'))!);
   assert.ok(Math.abs(until - opened - 30 * 60_000) < 60_000, `a 30-minute window: ${new Date(until).toISOString()}`);
+  const [grant] = await openWindows();
+  assert.equal([grant?.label, grant?.policyId, Date.parse(grant!.expiresAt)], ['laptop-1', made!.id, until], 'the API lists the window the page opened');
+
+  // What the page lists comes from the server: a reload keeps the window, with its end time.
+  await page.reload();
+  const windowRow = windows.getByRole('row', { name: /^laptop-1 Tools / });
+  await windowRow.waitFor();
+  assert.equal(await windowRow.locator('time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime'))), [grant!.enabledAt, grant!.expiresAt]);
+  const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(), grant!.expiresAt);
+  assert.is(await windowRow.getByRole('cell').nth(2).innerText(), shown, 'the Ends column shows the end time');
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
 
   await pushForm.getByRole('button', { name: 'Push' }).click();
   await pushForm.getByText('Requested: install of @acme/hello on laptop-1.').waitFor();
@@ -219,14 +235,17 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   await page.getByRole('row', { name: /laptop-1 @acme\/hello install/ }).waitFor();
   await expectAccessible('push-install');
 
-  await windowForm.getByRole('button', { name: 'End window of laptop-1' }).click();
-  await windowForm.getByText('The window of laptop-1 is closed.').waitFor();
+  await windowRow.getByRole('button', { name: 'End window of laptop-1' }).click();
+  await windows.getByText('The window of laptop-1 is closed.').waitFor();
+  await windows.getByText('No window is open.').waitFor();
+  assert.is(await windows.getByRole('button', { name: 'End window of laptop-1' }).count(), 0, 'an ended window has no End control');
+  assert.equal(await openWindows(), [], 'the API no longer lists it');
   await pushForm.getByLabel('Push action').selectOption('install');
   await pushForm.getByRole('button', { name: 'Push' }).click();
   await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
-  await windowForm.getByRole('button', { name: 'End window of laptop-1' }).click();
-  await windowForm.getByRole('alert').waitFor();
   assert.is((await pushes()).length, 1);
+  await page.reload();
+  await windows.getByText('No window is open.').waitFor();
 }));
 
 s('tickets: a scope manifest pasted in the page is registered; text that is not JSON and a refused manifest show why', timed(60_000, async () => {

@@ -1,6 +1,7 @@
-// Push-install (/api/plugins/push-install/*): the switch and default policy, the policies, an
-// agent's time-limited window, pushes to an agent and the list of requested pushes. The relay has no
-// channel to agents: an agent reads what was pushed to it from its agent-status route.
+// Push-install (/api/plugins/push-install/*): the switch and default policy, the policies, the
+// agents' open time-limited windows (listed by the server, so a reload keeps them), pushes to an
+// agent and the list of requested pushes. The relay has no channel to agents: an agent reads what
+// was pushed to it from its agent-status route.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
@@ -111,40 +112,55 @@ function Policies({ policies, config, onChanged }: { policies: Resource<{ polici
   );
 }
 
-function Window({ agents, policies }: { agents: string[]; policies: Policy[] }) {
+/** A time the admin reads, with the exact instant for assistive tools and tests. */
+const At = ({ iso }: { iso: string }) => <time dateTime={iso}>{when(iso)}</time>;
+
+function Windows({ agents, policies, grants }: { agents: string[]; policies: Policy[]; grants: Resource<{ grants: Grant[] }> }) {
   const form = useForm({ label: '', durationMinutes: '60', policyId: '' });
   const [result, setResult] = useState<ComponentChildren>();
+  const [error, setError] = useState<string>();
   const label = form.values.label || agents[0] || '';
   const policyName = (id: string) => policies.find((p) => p.id === id)?.name ?? id;
   const options: Option[] = [{ value: '', label: 'The default policy' }, ...policies.map((p) => ({ value: p.id, label: p.name }))];
   return (
-    <form class="card" aria-labelledby="window-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      setResult(undefined);
-      const grant = await api<Grant>('POST', `${BASE}/enable/${enc(label.trim())}`, {
-        durationMinutes: Number(form.values.durationMinutes), ...(form.values.policyId ? { policyId: form.values.policyId } : {}),
-      });
-      setResult(<>{grant.label} may receive pushes under the policy {policyName(grant.policyId)} until <time dateTime={grant.expiresAt}>{when(grant.expiresAt)}</time>.</>);
-    }); }}>
-      <h2 id="window-title">Push-install window of an agent</h2>
+    <section class="card" aria-labelledby="window-title">
+      <h2 id="window-title">Push-install windows of agents</h2>
       <p>Pushes reach an agent only while its window is open. Opening it again replaces the window.</p>
-      <ErrorText message={form.error} />
-      <div class="grid">
-        <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
-        <Field label="Duration (minutes)" value={form.values.durationMinutes} onInput={(v) => form.set('durationMinutes', v)} error={form.fieldErrors.durationMinutes}
-          inputMode="numeric" hint="1 to 10080 (a week)" required />
-        <Select label="Policy" value={form.values.policyId} options={options} onChange={(v) => form.set('policyId', v)} error={form.fieldErrors.policyId} />
-      </div>
-      <div class="row">
+      <ErrorText message={grants.error ?? error} />
+      {!grants.data ? <Loading /> : (
+        <Table caption="Open windows" head={['Agent', 'Policy', 'Opened', 'Ends', 'Actions']} empty="No window is open."
+          rows={grants.data.grants.map((g) => [
+            g.label, policyName(g.policyId), <At iso={g.enabledAt} />, <At iso={g.expiresAt} />,
+            <Action label={`End window of ${g.label}`} onError={setError}
+              run={async () => {
+                setError(undefined);
+                setResult(undefined);
+                await api('DELETE', `${BASE}/enable/${enc(g.label)}`);
+                setResult(`The window of ${g.label} is closed.`);
+                await grants.reload();
+              }}>End</Action>,
+          ])} />
+      )}
+      <form aria-labelledby="open-window-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+        setResult(undefined);
+        const grant = await api<Grant>('POST', `${BASE}/enable/${enc(label.trim())}`, {
+          durationMinutes: Number(form.values.durationMinutes), ...(form.values.policyId ? { policyId: form.values.policyId } : {}),
+        });
+        setResult(<>{grant.label} may receive pushes under the policy {policyName(grant.policyId)} until <At iso={grant.expiresAt} />.</>);
+        await grants.reload();
+      }); }}>
+        <h3 id="open-window-title">Open a window</h3>
+        <ErrorText message={form.error} />
+        <div class="grid">
+          <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
+          <Field label="Duration (minutes)" value={form.values.durationMinutes} onInput={(v) => form.set('durationMinutes', v)} error={form.fieldErrors.durationMinutes}
+            inputMode="numeric" hint="1 to 10080 (a week)" required />
+          <Select label="Policy" value={form.values.policyId} options={options} onChange={(v) => form.set('policyId', v)} error={form.fieldErrors.policyId} />
+        </div>
         <Submit busy={form.busy}>Open window</Submit>
-        <Action label={`End window of ${label}`}
-          run={async () => {
-            setResult(undefined);
-            await api('DELETE', `${BASE}/enable/${enc(label.trim())}`);
-            setResult(`The window of ${label} is closed.`);
-          }}>End window</Action>
-      </div>
+      </form>
       {result && <Note kind="ok">{result}</Note>}
-    </form>
+    </section>
   );
 }
 
@@ -191,6 +207,8 @@ function Sessions({ agents, policies, sessions, label, onLabel }: { agents: stri
 export function PushInstallPage() {
   const config = useResource<Config>(`${BASE}/config`);
   const policies = useResource<{ policies: Policy[] }>(`${BASE}/policies`);
+  // polled so a window that ends while the page is open leaves the list (the server's answer is cached bytes)
+  const grants = useResource<{ grants: Grant[] }>(`${BASE}/grants`, 30_000);
   const agentList = useResource<{ agents: Agent[] }>('/api/certs/agent');
   const [sessionLabel, setSessionLabel] = useState('');
   const sessions = useResource<{ sessions: PushSession[] }>(`${BASE}/sessions${sessionLabel ? `?label=${enc(sessionLabel)}` : ''}`);
@@ -208,7 +226,7 @@ export function PushInstallPage() {
           : <SwitchForm key={JSON.stringify(config.data)} config={config.data} policies={policyList} onSaved={(c) => config.update(() => c)} />}
       </section>
       <Policies policies={policies} config={config.data} onChanged={async () => { await Promise.all([policies.reload(), config.reload()]); }} />
-      <Window agents={agents} policies={policyList} />
+      <Windows agents={agents} policies={policyList} grants={grants} />
       <Push agents={agents} onPushed={sessions.reload} />
       <Sessions agents={agents} policies={policyList} sessions={sessions} label={sessionLabel} onLabel={setSessionLabel} />
     </>

@@ -1,0 +1,126 @@
+// GET /api/plugins/push-install/grants: the push-install windows open now, one per agent label,
+// served from cached bytes that must not outlive a change or the soonest window's end.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import grantsRoute from '../../../handlers/plugins/push-install/grants.ts';
+import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+
+const s = suite('push-install grants');
+const BASE = '/api/plugins/push-install';
+const MINUTE = 60_000;
+
+async function setUp(): Promise<{ t: TestApp; clock: ManualClock; policyId: string }> {
+  const clock = new ManualClock();
+  const t = await makeTestApp({ clock });
+  await completeOnboarding(t);
+  await addAgent(t, 'laptop', []);
+  await addAgent(t, 'desk', []);
+  const created = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
+  assert.is(created.status, 201);
+  return { t, clock, policyId: created.body.policy.id };
+}
+
+async function grants(t: TestApp): Promise<unknown[]> {
+  const answer = await t.call('GET', `${BASE}/grants`);
+  assert.is(answer.status, 200);
+  assert.is(answer.response.headers.get('content-type'), 'application/json; charset=utf-8');
+  const parsed = grantsRoute.response!.schema.safeParse(answer.body);
+  assert.ok(parsed.success, `the answer has its documented shape: ${JSON.stringify(answer.body)}`);
+  return answer.body.grants;
+}
+
+/** The enable answer without `ok`: what the list reports of a window. */
+async function open(t: TestApp, label: string, body: Record<string, unknown>) {
+  const { status, body: answer } = await t.call('POST', `${BASE}/enable/${label}`, { body });
+  assert.is(status, 200);
+  const { ok: _, ...grant } = answer;
+  return grant;
+}
+
+s('no window open: an empty list', async () => {
+  const { t } = await setUp();
+  try {
+    assert.equal(await grants(t), []);
+  } finally {
+    await t.close();
+  }
+});
+
+s('an opened window is listed as enable answered it, by agent label; re-enabling replaces it', async () => {
+  const { t, clock, policyId } = await setUp();
+  try {
+    const laptop = await open(t, 'laptop', { policyId, durationMinutes: 30 });
+    assert.equal(laptop, { label: 'laptop', policyId, enabledAt: '2026-11-22T00:00:00.000Z', expiresAt: '2026-11-22T00:30:00.000Z' });
+    assert.equal(await grants(t), [laptop]);
+    clock.advance(MINUTE);
+    const desk = await open(t, 'desk', { policyId, durationMinutes: 5 });
+    assert.equal(await grants(t), [desk, laptop], 'by label, not by time');
+    const reopened = await open(t, 'laptop', { policyId, durationMinutes: 120 });
+    assert.equal(await grants(t), [desk, reopened], 'one entry per label');
+    assert.is((reopened as { expiresAt: string }).expiresAt, '2026-11-22T02:01:00.000Z');
+  } finally {
+    await t.close();
+  }
+});
+
+s('an ended window leaves the list', async () => {
+  const { t, policyId } = await setUp();
+  try {
+    await open(t, 'laptop', { policyId });
+    const desk = await open(t, 'desk', { policyId });
+    assert.is((await grants(t)).length, 2);
+    assert.equal((await t.call('DELETE', `${BASE}/enable/laptop`)).body, { ok: true, label: 'laptop' });
+    assert.equal(await grants(t), [desk]);
+  } finally {
+    await t.close();
+  }
+});
+
+s('an expired window leaves the list at its end, although the record stays until replaced or ended', async () => {
+  const { t, clock, policyId } = await setUp();
+  try {
+    const laptop = await open(t, 'laptop', { policyId, durationMinutes: 60 });
+    const desk = await open(t, 'desk', { policyId, durationMinutes: 10 });
+    assert.equal(await grants(t), [desk, laptop]);
+    clock.advance(10 * MINUTE - 1);
+    assert.equal(await grants(t), [desk, laptop], 'open up to its last millisecond');
+    clock.advance(1);
+    assert.equal(await grants(t), [laptop], 'the cached answer ends with the soonest window');
+    assert.ok(t.services.store.pushGrants.get('desk'), 'nothing was deleted to hide it');
+    clock.advance(50 * MINUTE);
+    assert.equal(await grants(t), []);
+    const reopened = await open(t, 'desk', { policyId, durationMinutes: 1 });
+    assert.equal(await grants(t), [reopened]);
+  } finally {
+    await t.close();
+  }
+});
+
+s('the answer is serialized once while nothing changes', async () => {
+  const { t, policyId } = await setUp();
+  try {
+    await open(t, 'laptop', { policyId });
+    const first = t.services.pushInstall.grantsJson();
+    assert.is(t.services.pushInstall.grantsJson(), first, 'the same bytes');
+    await t.call('DELETE', `${BASE}/enable/laptop`);
+    assert.is.not(t.services.pushInstall.grantsJson(), first, 'a change makes new bytes');
+  } finally {
+    await t.close();
+  }
+});
+
+s('admin only: refused to agents, with or without a window of their own', async () => {
+  const { t, policyId } = await setUp();
+  try {
+    await open(t, 'laptop', { policyId });
+    const refused = await t.call('GET', `${BASE}/grants`, { as: { agent: 'laptop' } });
+    assert.is(refused.status, 403);
+    assert.equal(refused.body, { error: 'Insufficient certificate scope' });
+    assert.equal((await t.call('GET', `${BASE}/grants`, { as: 'none' })).body, { error: 'mTLS certificate required' });
+  } finally {
+    await t.close();
+  }
+});
+
+s.run();
