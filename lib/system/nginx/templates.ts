@@ -52,6 +52,18 @@ const AUTHZ_LOCATION = '/internal/relay-authz';
  */
 export const SECRET_PATH_PREFIXES: readonly string[] = ['/invite/', '/api/invite/'];
 
+/**
+ * Whole panel paths (regular expressions) that carry a credential: a ticket id is the bearer
+ * credential of an agent-to-agent ticket (the audit log redacts it too), and the admin revokes one
+ * with DELETE /api/tickets/:ticketId. The other /api/tickets/ paths hold a name, never hex only.
+ */
+export const SECRET_PATH_PATTERNS: readonly string[] = ['/api/tickets/[0-9A-Fa-f]+'];
+
+/** Whether nginx keeps requests for this path out of its logs. */
+export function isSecretPath(path: string): boolean {
+  return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret)) || SECRET_PATH_PATTERNS.some((p) => new RegExp(`^${p}$`).test(path));
+}
+
 export function vhostName(spec: VhostSpec): string {
   if (spec.kind === 'ip-panel') return 'relay-ip-panel.conf';
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
@@ -321,10 +333,6 @@ function assertLocationPath(path: string): string {
   return path;
 }
 
-function isSecretPath(path: string): boolean {
-  return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret));
-}
-
 /** Inside a location: neither the access log nor the error log (its `request:` context) sees the request line. */
 const UNLOGGED = ['access_log off;', 'error_log /dev/null;'];
 
@@ -333,14 +341,18 @@ const UNLOGGED = ['access_log off;', 'error_log /dev/null;'];
  * port-80 redirect): the original request line is what gets logged, so match it.
  */
 function unlogSecretRequestUri(): string[] {
-  const pattern = SECRET_PATH_PREFIXES.map((p) => assertLocationPath(p).replaceAll('.', '\\.')).join('|');
+  const pattern = [
+    ...SECRET_PATH_PREFIXES.map((p) => assertLocationPath(p).replaceAll('.', '\\.')),
+    // $request_uri carries the query string too
+    ...SECRET_PATH_PATTERNS.map((p) => `${p}(?:\\?|$)`),
+  ].join('|');
   return [`if ($request_uri ~ "^(?:${pattern})") {`, ...indent(['access_log off;']), '}'];
 }
 
 /**
  * The public locations (proxied whatever the certificate) and a location of its own for every
- * secret prefix, so that no request carrying a secret is logged: one that is not public still
- * demands the certificate.
+ * secret prefix and pattern, so that no request carrying a secret is logged: one that is not
+ * public still demands the certificate.
  */
 function panelLocations(ctx: TemplateContext): string[] {
   const { exact, prefix } = ctx.publicLocations;
@@ -351,11 +363,18 @@ function panelLocations(ctx: TemplateContext): string[] {
     ...SECRET_PATH_PREFIXES.filter((path) => !prefix.includes(path))
       .map((path) => ({ opening: `location ^~ ${assertLocationPath(path)} {`, path, open: isPublicPrefix(path) })),
   ];
-  return locations.flatMap(({ opening, path, open }) => [
-    opening,
-    ...indent([...(isSecretPath(path) ? UNLOGGED : []), ...(open ? [] : requireClientCert()), ...panelProxy(ctx)]),
-    '}',
-  ]);
+  return [
+    ...locations.flatMap(({ opening, path, open }) => [
+      opening,
+      ...indent([...(isSecretPath(path) ? UNLOGGED : []), ...(open ? [] : requireClientCert()), ...panelProxy(ctx)]),
+      '}',
+    ]),
+    ...SECRET_PATH_PATTERNS.flatMap((pattern) => [
+      `location ~ "^${pattern}$" {`,
+      ...indent([...UNLOGGED, ...requireClientCert(), ...panelProxy(ctx)]),
+      '}',
+    ]),
+  ];
 }
 
 function requireClientCert(): string[] {

@@ -1,6 +1,8 @@
 // End to end: a real invitation token travels through the real nginx front (both panel vhosts, the
-// port-80 redirect, the 495/496 help page) and lands in none of nginx's logs, while the ordinary
-// requests around it are logged as before. The bundle runs in production mode behind our templates.
+// port-80 redirect, the 495/496 help page) and lands in none of nginx's logs, nor does a ticket id
+// in a revocation, while the ordinary requests around them are logged as before. The bundle runs
+// in production mode behind our templates.
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -90,7 +92,7 @@ async function logUntil(name: 'access.log' | 'error.log', last: string, from = 0
   return text;
 }
 
-s('an invitation opened and accepted through both panel vhosts, the redirect and the help page: no access-log line has the token', timed(30_000, async () => {
+s('an invitation opened and accepted through both panel vhosts, the redirect and the help page, and a ticket revoked: no access-log line has the token or the ticket id', timed(30_000, async () => {
   const created = await ipPanel('POST', '/api/invitations', { cert: admin, body: { username: 'erin', email: `erin@${TEST_DOMAIN}` } });
   assert.is(created.status, 201, created.body);
   token = JSON.parse(created.body).token;
@@ -108,6 +110,10 @@ s('an invitation opened and accepted through both panel vhosts, the redirect and
   assert.match(refused.body, 'Client certificate required', 'the help page is still served');
   const accepted = await panelVhost('POST', `/api/invite/${token}/accept`, { body: { password: 'erin-password' } });
   assert.is(accepted.status, 200, accepted.body);
+  // a ticket id is a credential too: its revocation route takes it in the path
+  const ticketId = randomBytes(32).toString('hex');
+  assert.is((await ipPanel('DELETE', `/api/tickets/${ticketId}`, { cert: admin })).status, 404);
+  assert.is((await ipPanel('DELETE', `/api/tickets/${ticketId}`)).status, 496);
 
   // ordinary requests of the same kinds: public, certificate-guarded, redirected, refused
   assert.is((await panelVhost('GET', '/api/health')).status, 200);
@@ -120,19 +126,23 @@ s('an invitation opened and accepted through both panel vhosts, the redirect and
     assert.ok(log.includes(line), `logged as before: ${line}`);
   }
   assert.not.ok(log.includes(token), 'no access-log line carries the token');
+  assert.not.ok(log.includes(ticketId), 'no access-log line carries the ticket id');
   assert.not.ok(/invite\//.test(log), 'no request under /invite/ or /api/invite/ is logged');
 }));
 
-s('with the panel down, the error log names ordinary failed requests but not the invitation paths', timed(30_000, async () => {
+s('with the panel down, the error log names ordinary failed requests but not the invitation or ticket paths', timed(30_000, async () => {
   assert.ok(token, 'the previous test made an invitation');
   await stopProcess(panel!);
   const from = (await stat(logFile('error.log'))).size;
   assert.is((await panelVhost('GET', `/api/invite/${token}`)).status, 502);
   assert.is((await ipPanel('POST', `/api/invite/${token}/accept`, { body: { password: 'erin-password' } })).status, 502);
+  const ticketId = randomBytes(32).toString('hex');
+  assert.is((await panelVhost('DELETE', `/api/tickets/${ticketId}`, { cert: admin })).status, 502);
   assert.is((await panelVhost('GET', '/api/health')).status, 502);
   const errors = await logUntil('error.log', 'request: "GET /api/health HTTP/1.1"', from);
   assert.match(errors, /connect\(\) failed/);
   assert.not.ok(errors.includes(token), 'no error-log line carries the token');
+  assert.not.ok(errors.includes(ticketId), 'no error-log line carries the ticket id');
 }));
 
 s.run();
