@@ -47,8 +47,7 @@ const AUTHZ_LOCATION = '/internal/relay-authz';
 
 /**
  * Panel paths that carry a one-time secret (the invitation token: the client page and its API).
- * nginx logs the request line, so requests under these are never logged; the panel's own request
- * log names the route pattern only.
+ * nginx's logs hold the request line, so requests under these are never logged.
  */
 export const SECRET_PATH_PREFIXES: readonly string[] = ['/invite/', '/api/invite/'];
 
@@ -59,9 +58,11 @@ export const SECRET_PATH_PREFIXES: readonly string[] = ['/invite/', '/api/invite
  */
 export const SECRET_PATH_PATTERNS: readonly string[] = ['/api/tickets/[0-9A-Fa-f]+'];
 
+const SECRET_PATH_REGEXES = SECRET_PATH_PATTERNS.map((p) => new RegExp(`^${p}$`));
+
 /** Whether nginx keeps requests for this path out of its logs. */
 export function isSecretPath(path: string): boolean {
-  return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret)) || SECRET_PATH_PATTERNS.some((p) => new RegExp(`^${p}$`).test(path));
+  return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret)) || SECRET_PATH_REGEXES.some((r) => r.test(path));
 }
 
 export function vhostName(spec: VhostSpec): string {
