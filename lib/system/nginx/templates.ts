@@ -45,6 +45,26 @@ const REMOTE_HEADERS: Array<[header: string, variable: string, upstream: string]
 
 const AUTHZ_LOCATION = '/internal/relay-authz';
 
+/**
+ * Panel paths that carry a one-time secret (the invitation token: the client page and its API).
+ * nginx's logs hold the request line, so requests under these are never logged.
+ */
+export const SECRET_PATH_PREFIXES: readonly string[] = ['/invite/', '/api/invite/'];
+
+/**
+ * Whole panel paths (regular expressions) that carry a credential: a ticket id is the bearer
+ * credential of an agent-to-agent ticket (the audit log redacts it too), and the admin revokes one
+ * with DELETE /api/tickets/:ticketId. The other /api/tickets/ paths hold a name, never hex only.
+ */
+export const SECRET_PATH_PATTERNS: readonly string[] = ['/api/tickets/[0-9A-Fa-f]+'];
+
+const SECRET_PATH_REGEXES = SECRET_PATH_PATTERNS.map((p) => new RegExp(`^${p}$`));
+
+/** Whether nginx keeps requests for this path out of its logs. */
+export function isSecretPath(path: string): boolean {
+  return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret)) || SECRET_PATH_REGEXES.some((r) => r.test(path));
+}
+
 export function vhostName(spec: VhostSpec): string {
   if (spec.kind === 'ip-panel') return 'relay-ip-panel.conf';
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
@@ -105,7 +125,8 @@ export function renderIpPanel(ctx: TemplateContext): string {
 }
 
 export function renderPanel(fqdn: string, ctx: TemplateContext): string {
-  return tlsVhost(`panel ${fqdn}: client certificate required`, fqdn, ctx, panelBody(ctx));
+  // an invitation link typed with http:// reaches the port-80 redirect first
+  return tlsVhost(`panel ${fqdn}: client certificate required`, fqdn, ctx, panelBody(ctx), unlogSecretRequestUri());
 }
 
 export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
@@ -195,12 +216,15 @@ export function renderHelpPage(): string {
 
 // ---------- shared pieces ----------
 
-/** A name's vhost: the port-80 redirect plus the TLS server with its certificate and `body`. */
-function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, body: string[]): string {
+/**
+ * A name's vhost: the port-80 redirect (its `location /` starting with `redirectPrelude`) plus the
+ * TLS server with its certificate and `body`.
+ */
+function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, body: string[], redirectPrelude: string[] = []): string {
   assertFqdn(fqdn);
   return [
     header(title),
-    ...httpRedirectServer(fqdn, ctx),
+    ...httpRedirectServer(fqdn, ctx, redirectPrelude),
     'server {',
     ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(fqdn)), ...body]),
     '}',
@@ -235,7 +259,7 @@ function tls(cert: CertPaths): string[] {
 }
 
 /** Port-80 server: ACME http-01 answers, everything else goes to HTTPS. */
-function httpRedirectServer(fqdn: string, ctx: TemplateContext): string[] {
+function httpRedirectServer(fqdn: string, ctx: TemplateContext, prelude: string[]): string[] {
   return [
     'server {',
     ...indent([
@@ -243,7 +267,7 @@ function httpRedirectServer(fqdn: string, ctx: TemplateContext): string[] {
       `server_name ${fqdn};`,
       ...acmeLocation(ctx),
       'location / {',
-      ...indent([`return 301 https://$host${httpsSuffix(ctx)}$request_uri;`]),
+      ...indent([...prelude, `return 301 https://$host${httpsSuffix(ctx)}$request_uri;`]),
       '}',
     ]),
     '}',
@@ -310,13 +334,56 @@ function assertLocationPath(path: string): string {
   return path;
 }
 
+/** Inside a location: neither the access log nor the error log (its `request:` context) sees the request line. */
+const UNLOGGED = ['access_log off;', 'error_log /dev/null;'];
+
+/**
+ * For answers given where no location of their own can be chosen (the 495/496 help page, the
+ * port-80 redirect): the original request line is what gets logged, so match it.
+ */
+function unlogSecretRequestUri(): string[] {
+  const pattern = [
+    ...SECRET_PATH_PREFIXES.map((p) => assertLocationPath(p).replaceAll('.', '\\.')),
+    // $request_uri carries the query string too
+    ...SECRET_PATH_PATTERNS.map((p) => `${p}(?:\\?|$)`),
+  ].join('|');
+  return [`if ($request_uri ~ "^(?:${pattern})") {`, ...indent(['access_log off;']), '}'];
+}
+
+/**
+ * The public locations (proxied whatever the certificate) and a location of its own for every
+ * secret prefix and pattern, so that no request carrying a secret is logged: one that is not
+ * public still demands the certificate.
+ */
+function panelLocations(ctx: TemplateContext): string[] {
+  const { exact, prefix } = ctx.publicLocations;
+  const isPublicPrefix = (path: string) => prefix.some((p) => path.startsWith(p));
+  const locations: Array<{ opening: string; path: string; open: boolean }> = [
+    ...exact.map((path) => ({ opening: `location = ${assertLocationPath(path)} {`, path, open: true })),
+    ...prefix.map((path) => ({ opening: `location ^~ ${assertLocationPath(path)} {`, path, open: true })),
+    ...SECRET_PATH_PREFIXES.filter((path) => !prefix.includes(path))
+      .map((path) => ({ opening: `location ^~ ${assertLocationPath(path)} {`, path, open: isPublicPrefix(path) })),
+  ];
+  return [
+    ...locations.flatMap(({ opening, path, open }) => [
+      opening,
+      ...indent([...(isSecretPath(path) ? UNLOGGED : []), ...(open ? [] : requireClientCert()), ...panelProxy(ctx)]),
+      '}',
+    ]),
+    ...SECRET_PATH_PATTERNS.flatMap((pattern) => [
+      `location ~ "^${pattern}$" {`,
+      ...indent([...UNLOGGED, ...requireClientCert(), ...panelProxy(ctx)]),
+      '}',
+    ]),
+  ];
+}
+
+function requireClientCert(): string[] {
+  return ['if ($ssl_client_verify != SUCCESS) {', '    return 496;', '}'];
+}
+
 /** Server body shared by the IP panel and panel.<domain>. */
 function panelBody(ctx: TemplateContext): string[] {
-  const { exact, prefix } = ctx.publicLocations;
-  const open = [
-    ...exact.map((p) => `location = ${assertLocationPath(p)} {`),
-    ...prefix.map((p) => `location ^~ ${assertLocationPath(p)} {`),
-  ].flatMap((opening) => [opening, ...indent(panelProxy(ctx)), '}']);
   return [
     `ssl_client_certificate "${assertAbsolutePath(ctx.mtls.caPath)}";`,
     // the CRL is read at reload: every revocation is followed by a reload
@@ -332,11 +399,11 @@ function panelBody(ctx: TemplateContext): string[] {
     `error_page 495 =496 /${HELP_PAGE_NAME};`,
     `error_page 496 =496 /${HELP_PAGE_NAME};`,
     `location = /${HELP_PAGE_NAME} {`,
-    ...indent(['internal;', `root "${assertAbsolutePath(ctx.helpDir)}";`]),
+    ...indent(['internal;', `root "${assertAbsolutePath(ctx.helpDir)}";`, ...unlogSecretRequestUri()]),
     '}',
-    ...open,
+    ...panelLocations(ctx),
     'location / {',
-    ...indent(['if ($ssl_client_verify != SUCCESS) {', '    return 496;', '}', ...panelProxy(ctx)]),
+    ...indent([...requireClientCert(), ...panelProxy(ctx)]),
     '}',
   ];
 }

@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderVhost, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import { routes } from '../../../handlers/index.ts';
+import { publicLocations } from '../../../lib/http/public-locations.ts';
+import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 
 const s = suite('nginx vhost templates');
@@ -56,7 +58,7 @@ s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* na
   assert.match(text, 'proxy_pass http://127.0.0.1:3100;');
   // every proxy_pass location carries the identity headers (proxy_set_header is not inherited piecemeal)
   const locations = text.split('location ').slice(1).filter((l) => l.includes('proxy_pass'));
-  assert.is(locations.length, 4, 'three public locations and /');
+  assert.is(locations.length, 6, 'three public locations, the secret /invite/ and ticket ids, and /');
   for (const l of locations) assert.match(l, 'X-SSL-Client-Verify $ssl_client_verify');
   assert.match(text, 'location = /api/health {');
   assert.match(text, 'location = /api/enroll {');
@@ -71,6 +73,64 @@ s('panel: foreign or failed certificates pass the handshake; only the given publ
   const closed = render({ kind: 'panel', fqdn: 'panel.example.com' }, { ...ctx, publicLocations: { exact: [], prefix: [] } });
   assert.not.match(closed, '/api/health');
   assert.throws(() => render({ kind: 'ip-panel' }, { ...ctx, publicLocations: { exact: ['/api/x;\n}'], prefix: [] } }), /Invalid public location/);
+});
+
+/** The body of the location that opens with `opening` (its lines up to the closing brace at the same depth). */
+function locationBody(text: string, opening: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === opening);
+  assert.ok(start >= 0, `no ${opening}`);
+  const depth = lines[start]!.search(/\S/);
+  const end = lines.findIndex((l, i) => i > start && l.search(/\S/) === depth && l.trim() === '}');
+  return lines.slice(start + 1, end).join('\n');
+}
+
+const UNLOG_IF = 'if ($request_uri ~ "^(?:/invite/|/api/invite/|/api/tickets/[0-9A-Fa-f]+(?:\\?|$))") {';
+
+s('panel vhosts: requests carrying an invitation token are in neither nginx log; the others keep the default logs', () => {
+  const real = { ...ctx, publicLocations: publicLocations(routes) };
+  for (const spec of [{ kind: 'ip-panel' }, { kind: 'panel', fqdn: 'panel.example.com' }] as const) {
+    const text = render(spec, real);
+    for (const secret of ['/invite/', '/api/invite/']) {
+      const body = locationBody(text, `location ^~ ${secret} {`);
+      assert.match(body, /^\s+access_log off;\n\s+error_log \/dev\/null;/, `${spec.kind} ${secret}`);
+      assert.match(body, 'proxy_pass http://127.0.0.1:3100;');
+      assert.not.match(body, '$ssl_client_verify != SUCCESS', `${secret} stays public`);
+    }
+    const tickets = locationBody(text, 'location ~ "^/api/tickets/[0-9A-Fa-f]+$" {');
+    assert.match(tickets, /^\s+access_log off;\n\s+error_log \/dev\/null;\n\s+if \(\$ssl_client_verify != SUCCESS\) \{\n\s+return 496;/);
+    // the help page answers 495/496 for any path: its log line would carry the original request line
+    assert.match(locationBody(text, 'location = /relay-mtls-help.html {'), `${UNLOG_IF}\n            access_log off;`);
+    for (const logged of ['location = /api/health {', 'location = /api/enroll {', 'location ^~ /assets/ {', 'location / {']) {
+      assert.not.match(locationBody(text.slice(text.lastIndexOf('server {')), logged), /access_log|error_log/, `${spec.kind} ${logged}`);
+    }
+  }
+  const redirect = render({ kind: 'panel', fqdn: 'panel.example.com' }, real).split('server {')[1]!;
+  assert.match(locationBody(redirect, 'location / {'), `${UNLOG_IF}\n            access_log off;\n        }\n        return 301`);
+  for (const spec of [{ kind: 'auth-portal', fqdn: 'auth.example.com' }, { kind: 'app', fqdn: 'app.example.com', port: 8001 }] as const) {
+    assert.not.match(render(spec, real), /access_log|error_log/, spec.kind);
+  }
+});
+
+s('a secret prefix that is not public still gets its unlogged location, behind the certificate check', () => {
+  const text = render({ kind: 'panel', fqdn: 'panel.example.com' }, { ...ctx, publicLocations: { exact: [], prefix: [] } });
+  for (const secret of SECRET_PATH_PREFIXES) {
+    const body = locationBody(text, `location ^~ ${secret} {`);
+    assert.match(body, 'access_log off;');
+    assert.match(body, 'if ($ssl_client_verify != SUCCESS) {\n            return 496;');
+  }
+});
+
+s('every route with a credential in its path is a secret path; no route without one is', () => {
+  // the parameter names the audit log redacts; a sample value of the shape the panel issues
+  const credential = /^:\w*(token|ticket|secret|password|key)\w*$/i;
+  const sample = (path: string, value: (param: string) => string) => path.split('/').map((part) => (part.startsWith(':') ? value(part) : part)).join('/');
+  const secretRoutes = routes.filter((r) => r.path.split('/').some((part) => credential.test(part)));
+  assert.equal([...new Set(secretRoutes.map((r) => r.path))].sort(), ['/api/invite/:token', '/api/invite/:token/accept', '/api/tickets/:ticketId']);
+  for (const { path } of secretRoutes) assert.ok(isSecretPath(sample(path, () => '0a1b2c3d')), path);
+  for (const { path } of routes.filter((r) => !secretRoutes.includes(r))) {
+    assert.not.ok(isSecretPath(sample(path, (param) => param.slice(1))), `${path} keeps its log lines`);
+  }
 });
 
 s('auth portal and tunnel server proxy to their loopback ports; tunnel keeps WebSockets open', () => {
