@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+import { certificateHeaders, completeOnboarding, makeTestApp, type Caller, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
@@ -36,4 +36,13 @@ export function siteVhostState(t: TestApp, fqdn: string): Promise<VhostState> {
 export function siteDirectories(t: TestApp): string[] {
   const root = dirname(t.services.system.siteStorage.dirOf('00000000-0000-4000-8000-000000000000'));
   return existsSync(root) ? readdirSync(root) : [];
+}
+
+/** POST /api/sites/:id/files through the app: one multipart `file` part per entry (name -> content). */
+export async function uploadFiles(t: TestApp, id: string, files: Record<string, string>, dir?: string, as: Caller = 'admin') {
+  const form = new FormData();
+  for (const [name, content] of Object.entries(files)) form.append('file', new Blob([content]), name);
+  const query = dir === undefined ? '' : `?path=${encodeURIComponent(dir)}`;
+  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${id}/files${query}`, { method: 'POST', body: form, headers: certificateHeaders(as) }));
+  return { status: response.status, body: await response.json() };
 }
