@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 
 /** A client path the site refuses; callers add their route's prefix (`Upload failed: ...`). */
@@ -59,10 +59,20 @@ async function deepestExisting(path: string): Promise<string> {
  */
 export async function resolveInside(root: string, segments: readonly string[]): Promise<string> {
   const target = join(root, ...segments);
-  const realRoot = await realpath(root);
+  const realRoot = await realpath(root).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? recreateRoot(root) : Promise.reject(error)));
   const real = await realpath(await deepestExisting(target));
   if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new SitePathError('Path leads outside the site');
   return target;
+}
+
+/**
+ * A site whose folder was deleted by hand gets an empty one again (the record says the site exists,
+ * and nginx serves from that folder) instead of a 500 on every file route. Not recursive: without
+ * the sites root itself the box is broken in a way an empty folder would hide.
+ */
+async function recreateRoot(root: string): Promise<string> {
+  await mkdir(root, { mode: 0o755 }).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+  return realpath(root);
 }
 
 /** `relativeSegments` then `resolveInside`: the checked absolute path and its site-relative spelling. */
