@@ -1,15 +1,19 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { format } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { format, promisify } from 'node:util';
 
 // A README example run exactly as printed: the section's ```ts block is written to the repository
 // root (where the README says to save it) and imported through the same TypeScript hook; the
-// caller compares what it logged with the ```text block that follows.
+// caller compares what it logged with the ```text block that follows. The hook only strips types,
+// so the example is also checked by tsc with the project's own compiler options.
 
 const root = new URL('../../', import.meta.url);
+const rootDir = fileURLToPath(root);
+const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', root));
 
 export function readmeExample(heading: string): { code: string; output: string } {
   const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -21,18 +25,45 @@ export function readmeExample(heading: string): { code: string; output: string }
   return { code, output };
 }
 
-/** Runs the code from the repository root; resolves with what it printed, one line per console.log. */
-export async function runExample(code: string): Promise<string> {
-  const file = join(root.pathname, `.readme-example-${randomBytes(4).toString('hex')}.ts`);
-  const printed: string[] = [];
-  const log = console.log;
-  await writeFile(file, code);
-  console.log = (...args: unknown[]) => void printed.push(format(...args));
+/** The code saved as a `.ts` file in the repository root for the time of `body`. */
+async function withExampleFile<T>(code: string, body: (name: string) => Promise<T>): Promise<T> {
+  const name = `.readme-example-${randomBytes(4).toString('hex')}`;
+  await writeFile(join(rootDir, `${name}.ts`), code);
   try {
-    await import(pathToFileURL(file).href);
+    return await body(name);
   } finally {
-    console.log = log;
-    await rm(file, { force: true });
+    await rm(join(rootDir, `${name}.ts`), { force: true });
   }
-  return printed.join('\n') + '\n';
+}
+
+/** Runs the code from the repository root; resolves with what it printed, one line per console.log. */
+export function runExample(code: string): Promise<string> {
+  return withExampleFile(code, async (name) => {
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void printed.push(format(...args));
+    try {
+      await import(pathToFileURL(join(rootDir, `${name}.ts`)).href);
+    } finally {
+      console.log = log;
+    }
+    return printed.join('\n') + '\n';
+  });
+}
+
+/** tsc's diagnostics for the code under tsconfig.json's compiler options; '' when it type-checks. */
+export function typecheckExample(code: string): Promise<string> {
+  return withExampleFile(code, async (name) => {
+    const project = join(rootDir, `${name}.tsconfig.json`);
+    await writeFile(project, JSON.stringify({ extends: './tsconfig.json', include: [], files: [`${name}.ts`] }));
+    try {
+      await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: rootDir });
+      return '';
+    } catch (error) {
+      const { stdout, message } = error as { stdout?: string; message: string };
+      return stdout || message;
+    } finally {
+      await rm(project, { force: true });
+    }
+  });
 }
