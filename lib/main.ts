@@ -33,6 +33,7 @@ export interface RunningServer {
 }
 
 export const SANDBOX_DIR = '.relay-sandbox';
+export const SANDBOX_PORT = 3100;
 /** Where `npm run build` puts the admin client (build/panel.mjs). */
 export const PANEL_BUILD_DIR = join('dist', 'panel');
 
@@ -43,7 +44,7 @@ function argValue(argv: readonly string[], name: string): string | undefined {
   return at >= 0 ? argv[at + 1] : undefined;
 }
 
-function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
+function sandboxConfig(cwd: string): ConfigInput {
   return {
     ip: '127.0.0.1',
     domain: null,
@@ -51,7 +52,8 @@ function sandboxConfig(cwd: string, env: NodeJS.ProcessEnv): ConfigInput {
     dataDir: join(cwd, SANDBOX_DIR, 'data'),
     staticDir: join(cwd, PANEL_BUILD_DIR),
     onboarding: { status: 'FRESH' },
-    listen: { host: '127.0.0.1', port: Number(env.PORT ?? 3100) },
+    // PORT overrides the port of one run (`start`), it is not written into the new sandbox
+    listen: { host: '127.0.0.1', port: SANDBOX_PORT },
     system: { driver: 'sandbox' },
   };
 }
@@ -88,7 +90,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   if (!existsSync(configPath) && !isSandboxDefault) throw new Error(`Configuration file not found: ${configPath}`);
   const config = existsSync(configPath)
     ? await ConfigStore.open(configPath)
-    : await ConfigStore.create(configPath, sandboxConfig(cwd, env));
+    : await ConfigStore.create(configPath, sandboxConfig(cwd));
   // Unset NODE_ENV is development, where every caller is admin: on a real host only when asked for.
   if (config.value.system.driver === 'host' && !env.NODE_ENV) throw new Error('NODE_ENV is unset (development mode: no client-certificate check) with system.driver host: set NODE_ENV=production, or NODE_ENV=development on purpose');
   // A sandbox made before the client existed gets it too.
