@@ -6,20 +6,26 @@ import grantsRoute from '../../../handlers/plugins/push-install/grants.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
-const s = suite('push-install grants');
+interface Ctx {
+  t: TestApp;
+  clock: ManualClock;
+  policyId: string;
+}
+const s = suite<Ctx>('push-install grants', {} as Ctx);
 const BASE = '/api/plugins/push-install';
 const MINUTE = 60_000;
 
-async function setUp(): Promise<{ t: TestApp; clock: ManualClock; policyId: string }> {
-  const clock = new ManualClock();
-  const t = await makeTestApp({ clock });
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop', []);
-  await addAgent(t, 'desk', []);
-  const created = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
+s.before.each(async (ctx) => {
+  ctx.clock = new ManualClock();
+  ctx.t = await makeTestApp({ clock: ctx.clock });
+  await completeOnboarding(ctx.t);
+  await addAgent(ctx.t, 'laptop', []);
+  await addAgent(ctx.t, 'desk', []);
+  const created = await ctx.t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
   assert.is(created.status, 201);
-  return { t, clock, policyId: created.body.policy.id };
-}
+  ctx.policyId = created.body.policy.id;
+});
+s.after.each(({ t }) => t.close());
 
 async function grants(t: TestApp): Promise<unknown[]> {
   const answer = await t.call('GET', `${BASE}/grants`);
@@ -38,89 +44,59 @@ async function open(t: TestApp, label: string, body: Record<string, unknown>) {
   return grant;
 }
 
-s('no window open: an empty list', async () => {
-  const { t } = await setUp();
-  try {
-    assert.equal(await grants(t), []);
-  } finally {
-    await t.close();
-  }
+s('no window open: an empty list', async ({ t }) => {
+  assert.equal(await grants(t), []);
 });
 
-s('an opened window is listed as enable answered it, by agent label; re-enabling replaces it', async () => {
-  const { t, clock, policyId } = await setUp();
-  try {
-    const laptop = await open(t, 'laptop', { policyId, durationMinutes: 30 });
-    assert.equal(laptop, { label: 'laptop', policyId, enabledAt: '2026-11-22T00:00:00.000Z', expiresAt: '2026-11-22T00:30:00.000Z' });
-    assert.equal(await grants(t), [laptop]);
-    clock.advance(MINUTE);
-    const desk = await open(t, 'desk', { policyId, durationMinutes: 5 });
-    assert.equal(await grants(t), [desk, laptop], 'by label, not by time');
-    const reopened = await open(t, 'laptop', { policyId, durationMinutes: 120 });
-    assert.equal(await grants(t), [desk, reopened], 'one entry per label');
-    assert.is((reopened as { expiresAt: string }).expiresAt, '2026-11-22T02:01:00.000Z');
-  } finally {
-    await t.close();
-  }
+s('an opened window is listed as enable answered it, by agent label; re-enabling replaces it', async ({ t, clock, policyId }) => {
+  const laptop = await open(t, 'laptop', { policyId, durationMinutes: 30 });
+  assert.equal(laptop, { label: 'laptop', policyId, enabledAt: '2026-11-22T00:00:00.000Z', expiresAt: '2026-11-22T00:30:00.000Z' });
+  assert.equal(await grants(t), [laptop]);
+  clock.advance(MINUTE);
+  const desk = await open(t, 'desk', { policyId, durationMinutes: 5 });
+  assert.equal(await grants(t), [desk, laptop], 'by label, not by time');
+  const reopened = await open(t, 'laptop', { policyId, durationMinutes: 120 });
+  assert.equal(await grants(t), [desk, reopened], 'one entry per label');
+  assert.is((reopened as { expiresAt: string }).expiresAt, '2026-11-22T02:01:00.000Z');
 });
 
-s('an ended window leaves the list', async () => {
-  const { t, policyId } = await setUp();
-  try {
-    await open(t, 'laptop', { policyId });
-    const desk = await open(t, 'desk', { policyId });
-    assert.is((await grants(t)).length, 2);
-    assert.equal((await t.call('DELETE', `${BASE}/enable/laptop`)).body, { ok: true, label: 'laptop' });
-    assert.equal(await grants(t), [desk]);
-  } finally {
-    await t.close();
-  }
+s('an ended window leaves the list', async ({ t, policyId }) => {
+  await open(t, 'laptop', { policyId });
+  const desk = await open(t, 'desk', { policyId });
+  assert.is((await grants(t)).length, 2);
+  assert.equal((await t.call('DELETE', `${BASE}/enable/laptop`)).body, { ok: true, label: 'laptop' });
+  assert.equal(await grants(t), [desk]);
 });
 
-s('an expired window leaves the list at its end, although the record stays until replaced or ended', async () => {
-  const { t, clock, policyId } = await setUp();
-  try {
-    const laptop = await open(t, 'laptop', { policyId, durationMinutes: 60 });
-    const desk = await open(t, 'desk', { policyId, durationMinutes: 10 });
-    assert.equal(await grants(t), [desk, laptop]);
-    clock.advance(10 * MINUTE - 1);
-    assert.equal(await grants(t), [desk, laptop], 'open up to its last millisecond');
-    clock.advance(1);
-    assert.equal(await grants(t), [laptop], 'the cached answer ends with the soonest window');
-    assert.ok(t.services.store.pushGrants.get('desk'), 'nothing was deleted to hide it');
-    clock.advance(50 * MINUTE);
-    assert.equal(await grants(t), []);
-    const reopened = await open(t, 'desk', { policyId, durationMinutes: 1 });
-    assert.equal(await grants(t), [reopened]);
-  } finally {
-    await t.close();
-  }
+s('an expired window leaves the list at its end, although the record stays until replaced or ended', async ({ t, clock, policyId }) => {
+  const laptop = await open(t, 'laptop', { policyId, durationMinutes: 60 });
+  const desk = await open(t, 'desk', { policyId, durationMinutes: 10 });
+  assert.equal(await grants(t), [desk, laptop]);
+  clock.advance(10 * MINUTE - 1);
+  assert.equal(await grants(t), [desk, laptop], 'open up to its last millisecond');
+  clock.advance(1);
+  assert.equal(await grants(t), [laptop], 'the cached answer ends with the soonest window');
+  assert.ok(t.services.store.pushGrants.get('desk'), 'nothing was deleted to hide it');
+  clock.advance(50 * MINUTE);
+  assert.equal(await grants(t), []);
+  const reopened = await open(t, 'desk', { policyId, durationMinutes: 1 });
+  assert.equal(await grants(t), [reopened]);
 });
 
-s('the answer is serialized once while nothing changes', async () => {
-  const { t, policyId } = await setUp();
-  try {
-    await open(t, 'laptop', { policyId });
-    const first = t.services.pushInstall.grantsJson();
-    assert.is(t.services.pushInstall.grantsJson(), first, 'the same bytes');
-    await t.call('DELETE', `${BASE}/enable/laptop`);
-    assert.is.not(t.services.pushInstall.grantsJson(), first, 'a change makes new bytes');
-  } finally {
-    await t.close();
-  }
+s('the answer is serialized once while nothing changes', async ({ t, policyId }) => {
+  await open(t, 'laptop', { policyId });
+  const first = t.services.pushInstall.grantsJson();
+  assert.is(t.services.pushInstall.grantsJson(), first, 'the same bytes');
+  await t.call('DELETE', `${BASE}/enable/laptop`);
+  assert.is.not(t.services.pushInstall.grantsJson(), first, 'a change makes new bytes');
 });
 
-s('admin only: refused to agents, with or without a window of their own', async () => {
-  const { t, policyId } = await setUp();
-  try {
-    await open(t, 'laptop', { policyId });
-    const refused = await t.call('GET', `${BASE}/grants`, { as: { agent: 'laptop' } });
-    assert.is(refused.status, 403);
-    assert.equal(refused.body, { error: 'Insufficient certificate scope' });
-    assert.equal((await t.call('GET', `${BASE}/grants`, { as: 'none' })).body, { error: 'mTLS certificate required' });
-  } finally {
-    await t.close();
-  }
+s('admin only: refused to agents, with or without a window of their own', async ({ t, policyId }) => {
+  await open(t, 'laptop', { policyId });
+  const refused = await t.call('GET', `${BASE}/grants`, { as: { agent: 'laptop' } });
+  assert.is(refused.status, 403);
+  assert.equal(refused.body, { error: 'Insufficient certificate scope' });
+  assert.equal((await t.call('GET', `${BASE}/grants`, { as: 'none' })).body, { error: 'mTLS certificate required' });
 });
 
 s.run();
