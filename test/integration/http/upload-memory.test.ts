@@ -15,6 +15,7 @@ import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
+const STREAM_UPLOAD = new URL('../../helpers/stream-upload.mjs', import.meta.url).href;
 
 const upload = route({
   method: 'POST',
@@ -50,33 +51,13 @@ function exposedGc(): () => void {
  */
 function streamUpload(port: number, size: number): Promise<{ status: number; body: string }> {
   const client = `
-    const { request } = require('node:http');
-    const [port, size, headers] = [Number(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3])];
-    const boundary = 'relayboundary';
-    const preamble = Buffer.from('--' + boundary + '\\r\\ncontent-disposition: form-data; name="f"; filename="big.bin"\\r\\ncontent-type: application/octet-stream\\r\\n\\r\\n');
-    const epilogue = Buffer.from('\\r\\n--' + boundary + '--\\r\\n');
-    const chunk = Buffer.alloc(64 * 1024, 7);
-    headers['content-type'] = 'multipart/form-data; boundary=' + boundary;
-    headers['content-length'] = preamble.length + size + epilogue.length;
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/test/upload', headers }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => process.stdout.write(JSON.stringify({ status: res.statusCode, body })));
-    });
-    req.write(preamble);
-    let left = size;
-    const pump = () => {
-      while (left > 0) {
-        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
-        left -= piece.length;
-        if (!req.write(piece)) return void req.once('drain', pump);
-      }
-      req.end(epilogue);
-    };
-    pump();
+    const { streamUpload } = await import(${JSON.stringify(STREAM_UPLOAD)});
+    const [port, size, headers] = [process.argv[1], Number(process.argv[2]), JSON.parse(process.argv[3])];
+    const answer = await streamUpload('http://127.0.0.1:' + port + '/api/test/upload', { bytes: size, headers, field: 'f' });
+    process.stdout.write(JSON.stringify(answer));
   `;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', client, String(port), String(size), JSON.stringify(admin)], { timeout: 80_000 }, (error, stdout) =>
+    execFile(process.execPath, ['--input-type=module', '-e', client, String(port), String(size), JSON.stringify(admin)], { timeout: 80_000 }, (error, stdout) =>
       error ? reject(error) : resolve(JSON.parse(stdout)),
     );
   });
