@@ -2,20 +2,19 @@
 // (the IP panel vhost our templates render), driven over HTTPS with client certificates from our
 // pki, WebSocket included. Nothing is faked here: the bundle runs its sandbox system, so only the
 // request path (nginx -> X-SSL-* headers -> identity, gates, handlers) is under test.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-// @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert, type System } from '../../../lib/system/index.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
-import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
+import { stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
+import { startPanelBehindFront } from '../../infra/panel-behind-front.ts';
 
 const s = suite('e2e: the bundle behind the real nginx mTLS front');
 let infra: Infra;
@@ -31,19 +30,14 @@ s.before(async () => {
   agent = await system.pki.issueClientCert('agent:laptop-1');
   await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
 
-  const dir = join(infra.dir, 'panel');
-  await mkdir(join(dir, 'data'), { recursive: true });
-  const outfile = join(dir, 'server.mjs');
-  await bundle({ outfile, quiet: true });
-  await writeFile(join(dir, 'data', 'agents.json'), JSON.stringify([
-    { label: 'laptop-1', serial: agent.serial, capabilities: ['tunnels:read'], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null },
-  ]));
-  await writeFile(join(dir, 'config.json'), JSON.stringify({
-    ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
-    onboarding: { status: 'DNS_READY' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
+  ({ panel } = await startPanelBehindFront(infra, {
+    domain: 'example.test',
+    onboarding: 'DNS_READY',
+    health: () => get('/api/health'),
+    seed: (dataDir) => writeFile(join(dataDir, 'agents.json'), JSON.stringify([
+      { label: 'laptop-1', serial: agent.serial, capabilities: ['tunnels:read'], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null },
+    ])),
   }));
-  panel = startPanelBundle(outfile, join(dir, 'config.json'), join(infra.dir, 'panel.log'));
-  await waitFor('panel through nginx', async () => (await get('/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
 });
 
 s.after(async () => {

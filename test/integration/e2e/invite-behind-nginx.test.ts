@@ -1,20 +1,19 @@
 // End to end: an invitation accepted through the real nginx front with no client certificate.
 // The bundle runs in production mode behind the IP panel vhost our templates render; its sandbox
 // system plays the portal (users_database.yml is written for real, the restart is recorded).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-// @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert } from '../../../lib/system/index.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
-import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
+import { stopProcess, type Managed } from '../../infra/processes.ts';
+import { startPanelBehindFront } from '../../infra/panel-behind-front.ts';
 
 const s = suite('e2e: an invitation accepted through the real nginx front without a certificate');
 let infra: Infra;
@@ -27,17 +26,7 @@ s.before(async () => {
   const system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'front'), publicLocations: publicLocations(routes) });
   admin = await system.pki.issueClientCert('admin');
   await system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
-  const dir = join(infra.dir, 'panel');
-  dataDir = join(dir, 'data');
-  await mkdir(dataDir, { recursive: true });
-  const outfile = join(dir, 'server.mjs');
-  await bundle({ outfile, quiet: true });
-  await writeFile(join(dir, 'config.json'), JSON.stringify({
-    ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir,
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
-  }));
-  panel = startPanelBundle(outfile, join(dir, 'config.json'), join(infra.dir, 'panel.log'));
-  await waitFor('panel through nginx', async () => (await call('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
+  ({ panel, dataDir } = await startPanelBehindFront(infra, { domain: 'example.test', onboarding: 'COMPLETED', health: () => call('GET', '/api/health') }));
 });
 
 s.after(async () => {

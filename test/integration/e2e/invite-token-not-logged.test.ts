@@ -3,12 +3,10 @@
 // in a revocation, while the ordinary requests around them are logged as before. The bundle runs
 // in production mode behind our templates.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-// @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { createSystem, type IssuedClientCert } from '../../../lib/system/index.ts';
@@ -16,7 +14,8 @@ import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
-import { startPanelBundle, stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
+import { stopProcess, waitFor, type Managed } from '../../infra/processes.ts';
+import { startPanelBehindFront } from '../../infra/panel-behind-front.ts';
 
 const s = suite('e2e: invitation tokens stay out of nginx access and error logs');
 const PANEL_FQDN = `panel.${TEST_DOMAIN}`;
@@ -40,17 +39,7 @@ s.before(async () => {
     { op: 'put', spec: { kind: 'ip-panel' }, enabled: true },
     { op: 'put', spec: { kind: 'panel', fqdn: PANEL_FQDN }, enabled: true },
   ]);
-  const dir = join(infra.dir, 'panel');
-  const dataDir = join(dir, 'data');
-  await mkdir(dataDir, { recursive: true });
-  const outfile = join(dir, 'server.mjs');
-  await bundle({ outfile, quiet: true });
-  await writeFile(join(dir, 'config.json'), JSON.stringify({
-    ip: '127.0.0.1', domain: TEST_DOMAIN, email: `ops@${TEST_DOMAIN}`, dataDir,
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: infra.ports.panel },
-  }));
-  panel = startPanelBundle(outfile, join(dir, 'config.json'), join(infra.dir, 'panel.log'));
-  await waitFor('panel through nginx', async () => (await ipPanel('GET', '/api/health').catch(() => ({ status: 0 }))).status === 200, panel, 15_000);
+  ({ panel } = await startPanelBehindFront(infra, { domain: TEST_DOMAIN, onboarding: 'COMPLETED', health: () => ipPanel('GET', '/api/health') }));
 });
 
 s.after(async () => {
