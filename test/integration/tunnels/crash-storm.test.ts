@@ -52,8 +52,11 @@ function startServer(dir: string): Promise<Server> {
   });
 }
 
-/** Creates, deletes and disables tunnels from several workers until the server dies. */
-function storm(server: Server, next: () => number): Promise<void> {
+/**
+ * Creates, deletes and disables tunnels from several workers until the server dies; `onCreated`
+ * hears of each tunnel created.
+ */
+function storm(server: Server, next: () => number, onCreated: () => void): Promise<void> {
   let alive = true;
   void server.exited.then(() => (alive = false));
   const call = (method: string, path: string, body?: unknown) =>
@@ -66,6 +69,7 @@ function storm(server: Server, next: () => number): Promise<void> {
       const n = next();
       const created = await call('POST', '/api/tunnels', { subdomain: `s${n}`, port: 20000 + n });
       if (created?.status !== 201) continue;
+      onCreated();
       const id = created.body.tunnel.id as string;
       const dice = Math.random();
       if (dice < 0.5) await call('DELETE', `/api/tunnels/${id}`);
@@ -114,8 +118,12 @@ s(`SIGKILL during a create/delete storm, ${ROUNDS} times: after a restart no orp
       const system = createSystem(ConfigSchema.parse(configInput).system, { dataDir: join(dir, 'data') });
       for (let round = 0; round < ROUNDS; round++) {
         const server = await startServer(dir);
-        const stormDone = storm(server, () => counter++);
-        await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
+        // the kill falls while the storm is under way, not while a slow start still warms up
+        let firstCreate!: () => void;
+        const underWay = new Promise<void>((resolve) => (firstCreate = resolve));
+        const stormDone = storm(server, () => counter++, () => firstCreate());
+        await underWay;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 600));
         server.child.kill('SIGKILL');
         assert.is(await server.exited, 'SIGKILL');
         await stormDone;
