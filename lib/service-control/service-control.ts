@@ -5,7 +5,10 @@ import { KeyedLock } from '../keyed-lock.ts';
 import { SERVICE_NAMES, SystemError, type ServiceAction, type ServiceName, type ServiceStatus, type ServicesAdapter } from '../system/types.ts';
 import { LogViewers } from './log-viewers.ts';
 
-export const PANEL_STOP_REFUSED = 'The panel service cannot be stopped through the API: it would end the session serving this request';
+/** The panel is served by itself behind the proxy: stopping either through the API cuts off the caller, and the panel cannot start them again. */
+export const STOP_REFUSED_SERVICES: readonly ServiceName[] = ['panel', 'proxy'];
+export const stopRefused = (name: ServiceName) => `The ${name} service cannot be stopped through the API: it would end the session serving this request`;
+export const PANEL_STOP_REFUSED = stopRefused('panel');
 
 export class ServiceControl {
   readonly #services: ServicesAdapter;
@@ -28,7 +31,7 @@ export class ServiceControl {
 
   /** Runs the action after any earlier one on the same service, and answers the state it left. */
   act(name: ServiceName, action: ServiceAction): Promise<ServiceStatus> {
-    if (name === 'panel' && action === 'stop') return Promise.reject(badRequest(PANEL_STOP_REFUSED));
+    if (action === 'stop' && STOP_REFUSED_SERVICES.includes(name)) return Promise.reject(badRequest(stopRefused(name)));
     return this.#locks.run(name, async () => {
       try {
         await this.#services.control(name, action);

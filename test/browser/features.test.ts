@@ -41,6 +41,7 @@ s('dashboard: live stats every 2 s, the services with an action, and the log vie
   const listed = (await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[];
   for (const { name, status } of listed) assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), status);
   assert.is(await page.getByRole('button', { name: 'stop panel' }).count(), 0, 'the panel cannot stop itself');
+  assert.is(await page.getByRole('button', { name: 'stop proxy' }).count(), 0, 'nor the proxy the panel is reached through');
   await page.getByRole('button', { name: 'stop tunnel-server' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   await page.getByRole('row', { name: /^tunnel-server inactive/ }).waitFor();

@@ -17,6 +17,8 @@ interface Service { name: string; status: string; uptime: string }
 
 const SAMPLES = 150; // 5 minutes at one sample every 2 s
 const ACTIONS = ['start', 'stop', 'restart', 'reload'] as const;
+/** The API refuses to stop these: the panel is served by itself behind the proxy. */
+const NOT_STOPPABLE = ['panel', 'proxy'];
 
 function StatsCard() {
   const [stats, setStats] = useState<Stats>();
@@ -80,7 +82,7 @@ function ServicesCard() {
                   <td><span class={`badge badge-${s.status}`}>{s.status}</span></td>
                   <td>{s.uptime || '—'}</td>
                   <td class="actions">
-                    {ACTIONS.filter((a) => !(s.name === 'panel' && a === 'stop')).map((a) => (
+                    {ACTIONS.filter((a) => !(a === 'stop' && NOT_STOPPABLE.includes(s.name))).map((a) => (
                       <Action key={a} label={`${a} ${s.name}`} onError={setError}
                         confirm={a === 'stop' || a === 'restart' ? `${a[0]!.toUpperCase()}${a.slice(1)} ${s.name}?` : undefined}
                         run={async () => {

@@ -53,16 +53,17 @@ s('fake systemctl: GET /api/services reads is-active and ActiveEnterTimestamp', 
 s("fake systemctl: actions run systemctl <action> <unit>, answer the new state, and fail with systemctl's message", timed(15_000, async () => {
   const started = await t.call('POST', '/api/services/tunnel-server/start');
   assert.equal(started.body, { ok: true, name: 'tunnel-server', action: 'start', service: { name: 'tunnel-server', status: 'active', uptime: '0m' } });
-  const stopped = await t.call('POST', '/api/services/proxy/stop');
-  assert.equal(stopped.body.service, { name: 'proxy', status: 'inactive', uptime: '' });
-  const failed = await t.call('POST', '/api/services/proxy/reload');
+  const stopped = await t.call('POST', '/api/services/auth-portal/stop');
+  assert.equal(stopped.body.service, { name: 'auth-portal', status: 'inactive', uptime: '' });
+  const failed = await t.call('POST', '/api/services/auth-portal/reload');
   assert.is(failed.status, 500);
-  assert.equal(failed.body, { error: 'Failed to reload proxy', details: 'systemctl exited with status 1: nginx.service is not active, cannot reload.' });
+  assert.equal(failed.body, { error: 'Failed to reload auth-portal', details: 'systemctl exited with status 1: authelia.service is not active, cannot reload.' });
   const restarted = await t.call('POST', '/api/services/panel/restart');
   assert.is(restarted.body.service.status, 'active');
   assert.is((await t.call('POST', '/api/services/panel/stop')).status, 400);
+  assert.is((await t.call('POST', '/api/services/proxy/stop')).status, 400);
   const actions = (await fakes.calls('systemctl')).filter((a) => !['is-active', 'show'].includes(a[0]!));
-  assert.equal(actions, [['start', 'chisel'], ['stop', 'nginx'], ['reload', 'nginx'], ['restart', '--no-block', 'relay-panel']]);
+  assert.equal(actions, [['start', 'chisel'], ['stop', 'authelia'], ['reload', 'authelia'], ['restart', '--no-block', 'relay-panel']]);
 }));
 
 s('fake journalctl: the documented command line, 100 backlog lines, then followed lines', timed(15_000, async () => {

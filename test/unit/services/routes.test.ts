@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cpus } from 'node:os';
 import { STATS_FAILED } from '../../../lib/service-control/stats-feed.ts';
-import { PANEL_STOP_REFUSED } from '../../../lib/service-control/service-control.ts';
+import { PANEL_STOP_REFUSED, stopRefused } from '../../../lib/service-control/service-control.ts';
 import { sandboxControls, type ServiceAction, type ServiceName } from '../../../lib/system/index.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { deferred, type Deferred } from '../../helpers/deferred.ts';
@@ -90,6 +90,20 @@ s('the panel cannot be stopped: 400 with a clear message, nothing run', async ()
   assert.equal(sandbox().eventsOf('services.control'), []);
 });
 
+s('the proxy cannot be stopped either (the panel is reached through it): 400, nothing run; restart and reload still run', async () => {
+  const stop = await t.call('POST', '/api/services/proxy/stop');
+  assert.is(stop.status, 400);
+  assert.equal(stop.body, { error: stopRefused('proxy') });
+  assert.match(stop.body.error, /^The proxy service cannot be stopped/);
+  assert.equal(sandbox().eventsOf('services.control'), []);
+  assert.is((await t.call('POST', '/api/services/proxy/restart')).status, 200);
+  assert.is((await t.call('POST', '/api/services/proxy/reload')).status, 200);
+  assert.equal(sandbox().eventsOf('services.control').map((e) => e.detail), [
+    { name: 'proxy', action: 'restart' },
+    { name: 'proxy', action: 'reload' },
+  ]);
+});
+
 s('unknown service or action: 400 Validation failed naming the parameter and the allowed values', async () => {
   const name = await t.call('POST', '/api/services/postgres/restart');
   assert.is(name.status, 400);
@@ -125,16 +139,16 @@ s('two actions on one service run one after the other; different services run si
     await original(name, action);
     trace.push(`end ${name} ${action}`);
   };
-  const first = t.call('POST', '/api/services/proxy/stop');
-  const second = t.call('POST', '/api/services/proxy/start');
+  const first = t.call('POST', '/api/services/auth-portal/stop');
+  const second = t.call('POST', '/api/services/auth-portal/start');
   const other = t.call('POST', '/api/services/tunnel-server/start');
   await new Promise((r) => setTimeout(r, 30));
-  assert.equal(trace, ['begin proxy stop', 'begin tunnel-server start'], 'the second proxy action waits; another service does not');
-  gates.get('proxy stop')!.resolve();
+  assert.equal(trace, ['begin auth-portal stop', 'begin tunnel-server start'], 'the second auth-portal action waits; another service does not');
+  gates.get('auth-portal stop')!.resolve();
   assert.equal((await first).body.service.status, 'inactive', 'each answer is the state its own action left');
   await new Promise((r) => setTimeout(r, 10));
-  assert.equal(trace.slice(-2), ['end proxy stop', 'begin proxy start']);
-  gates.get('proxy start')!.resolve();
+  assert.equal(trace.slice(-2), ['end auth-portal stop', 'begin auth-portal start']);
+  gates.get('auth-portal start')!.resolve();
   gates.get('tunnel-server start')!.resolve();
   assert.equal((await second).body.service.status, 'active');
   assert.equal((await other).body.service.status, 'active');
