@@ -1,7 +1,8 @@
 // Entry of dist/server.mjs (build/build.mjs): the panel's bundle is embedded here as CommonJS
 // source and run through the V8 code cache of lib/code-cache.ts, kept beside this file (or where
 // RELAY_PANEL_CODE_CACHE says). After a start without a usable cache, the cache is written once the
-// server listens, so it holds the functions the start-up compiled too; where the file cannot be
+// server has answered its first request (or a few seconds after it listens without one), so it
+// holds the functions the start-up and the request path compiled too; where the file cannot be
 // written (a read-only install) every start simply compiles, as it would without a cache.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -18,8 +19,8 @@ const bundle = compileBundle(RELAY_BUNDLE_SOURCE, {
   cacheFile: process.env.RELAY_PANEL_CODE_CACHE || `${filename}.code-cache`,
   filename,
 });
-const module: { exports: { started?: Promise<unknown> } } = { exports: {} };
+const module: { exports: { warmed?: Promise<unknown> } } = { exports: {} };
 bundle.run(module.exports, createRequire(filename), module, filename, dirname(filename), import.meta.url, (specifier) => import(specifier));
-// lib/cli.ts's `started` settles once the server listens; operator commands exit before. No
+// lib/cli.ts's `warmed` settles after the first answer; operator commands exit before. No
 // rejection handler: a failed start stays the unhandled rejection it was.
-if (bundle.stale) void module.exports.started?.then(() => bundle.save());
+if (bundle.stale) void module.exports.warmed?.then(() => bundle.save());

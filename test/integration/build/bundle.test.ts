@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -82,6 +82,47 @@ process.stdout.write = (chunk, ...rest) => {
     const loaded = new Set((await readFile(listFile, 'utf8')).split('\n').filter((line) => line.startsWith('NativeModule ')).map((line) => line.slice('NativeModule '.length)));
     assert.ok(loaded.has('http'), 'the list was taken in the server');
     for (const later of ['https', 'tls', 'readline', 'worker_threads']) assert.not.ok(loaded.has(later), `${later} is loaded at start`);
+  }),
+);
+
+/** Polls until `file` exists; its stat. */
+async function whenWritten(file: string) {
+  for (;;) {
+    const found = await stat(file).catch(() => undefined);
+    if (found) return found;
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+
+s('the code cache is written once: after the first answer (request path included), or a few seconds after listening without one', ({ dir, outfile }) =>
+  withTimeout('code cache', 30_000, async () => {
+    const configFile = join(dir, 'cache.json');
+    await writeFile(configFile, JSON.stringify({
+      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'cache-data'),
+      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
+    }));
+    const run = async (cacheFile: string, request: boolean) => {
+      const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', RELAY_PANEL_CODE_CACHE: cacheFile }, dir);
+      const done = exited(child);
+      try {
+        if (request) assert.is((await fetch(`${url}/api/health`)).status, 200);
+        else assert.is(await stat(cacheFile).catch(() => undefined), undefined, 'written when the server listens, before any answer');
+        const written = await whenWritten(cacheFile);
+        // a request after the write, then past the idle time: no second write
+        assert.is((await fetch(`${url}/api/health`)).status, 200);
+        await new Promise((ok) => setTimeout(ok, 3500));
+        const after = await stat(cacheFile);
+        assert.equal([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], 'written twice in one start');
+        return written.size;
+      } finally {
+        child.kill('SIGTERM');
+        await done;
+      }
+    };
+    const idle = await run(join(dir, 'idle.code-cache'), false);
+    const answered = await run(join(dir, 'answered.code-cache'), true);
+    // the functions that answering /api/health compiled are in the second cache too
+    assert.ok(answered > idle + 4096, `cache after the first answer ${answered} bytes, after listening idle ${idle}`);
   }),
 );
 
