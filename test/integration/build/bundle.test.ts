@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
 // @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
+import { bundle, bundleFileOf } from '../../../build/build.mjs';
 
 const s = suite<{ dir: string; outfile: string }>('bundle', { dir: '', outfile: '' });
 
@@ -123,6 +123,26 @@ s('the code cache is written once: after the first answer (request path included
     const answered = await run(join(dir, 'answered.code-cache'), true);
     // the functions that answering /api/health compiled are in the second cache too
     assert.ok(answered > idle + 4096, `cache after the first answer ${answered} bytes, after listening idle ${idle}`);
+  }),
+);
+
+s('a bundle swapped beside its launcher (same length) is refused before any of it runs', ({ dir, outfile }) =>
+  withTimeout('swapped bundle', 15_000, async () => {
+    const swapped = join(dir, 'swapped');
+    await mkdir(swapped);
+    const launcher = join(swapped, 'server.mjs');
+    await copyFile(outfile, launcher);
+    // the same length, the help text's first word in capitals
+    const source = await readFile(bundleFileOf(outfile), 'latin1');
+    assert.ok(source.includes('usage: relay-panel'));
+    await writeFile(bundleFileOf(launcher), source.replace('usage: relay-panel', 'USAGE: relay-panel'), 'latin1');
+    const child = spawn(process.execPath, [launcher, 'help'], { cwd: swapped, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c) => (output += c));
+    child.stderr!.on('data', (c) => (output += c));
+    assert.is.not(await exited(child), 0);
+    assert.match(output, 'is not the bundle its launcher was built with');
+    assert.not.match(output.toLowerCase(), 'usage: relay-panel');
   }),
 );
 
