@@ -1,6 +1,7 @@
 // Assembles what an operator copies to a box: dist/release/ (the bundle and its launcher, the panel
-// client when one was built, a shell launcher, VERSION) and dist/relay-panel-<version>.tar.gz. Nothing in it needs
-// `npm install`: the bundle carries every dependency, Node 20+ is the one thing the box needs.
+// client when one was built, a shell launcher, VERSION) and dist/relay-panel-<version>.tar.gz.
+// Nothing in it needs `npm install`: the bundle carries every dependency, Node 20+ is the one thing
+// the box needs.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';

@@ -1,10 +1,9 @@
 // Entry of dist/server.mjs (build/build.mjs): runs the panel's CommonJS bundle, the file beside this
 // one whose SHA-256 the build wrote here, through the V8 code cache of lib/code-cache.ts, kept beside
-// this file (or where
-// RELAY_PANEL_CODE_CACHE says). After a start without a usable cache, the cache is written once the
-// server has answered its first request (or a few seconds after it listens without one), so it
-// holds the functions the start-up and the request path compiled too; where the file cannot be
-// written (a read-only install) every start simply compiles, as it would without a cache.
+// this file (or where RELAY_PANEL_CODE_CACHE says). After a start without a usable cache, the cache is
+// written once the server has answered its first request (or a few seconds after it listens without
+// one), so it holds the functions the start-up and the request path compiled too; where the file
+// cannot be written (a read-only install) every start simply compiles, as it would without a cache.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
