@@ -1,11 +1,13 @@
-// Assembles what an operator copies to a box: dist/release/ (the bundle, the panel client when one
-// was built, a launcher, VERSION) and dist/relay-panel-<version>.tar.gz. Nothing in it needs
-// `npm install`: the bundle carries every dependency, Node 20+ is the one thing the box needs.
+// Assembles what an operator copies to a box: dist/release/ (the bundle and its launcher, the panel
+// client when one was built, a shell launcher, VERSION) and dist/relay-panel-<version>.tar.gz.
+// Nothing in it needs `npm install`: the bundle carries every dependency, Node 20+ is the one thing
+// the box needs.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleFileOf } from './build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,10 +36,10 @@ async function exists(path) {
   return stat(path).then(() => true, () => false);
 }
 
-/** The version names the exact bundle: package version plus the bundle's content hash. */
+/** The version names the exact bundle: package version plus the launcher's and the bundle's content hash. */
 async function releaseVersion(serverFile) {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const hash = createHash('sha256').update(await readFile(serverFile)).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(await readFile(serverFile)).update(await readFile(bundleFileOf(serverFile))).digest('hex').slice(0, 12);
   return `${pkg.version}-${hash}`;
 }
 
@@ -51,6 +53,7 @@ export async function release({
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   await cp(serverFile, join(outDir, 'server.mjs'));
+  await cp(bundleFileOf(serverFile), bundleFileOf(join(outDir, 'server.mjs')));
   if (await exists(`${serverFile}.map`)) await cp(`${serverFile}.map`, join(outDir, 'server.mjs.map'));
   let client = null;
   for (const candidate of clientDirs) {

@@ -2,6 +2,7 @@ import { BACKUP_USAGE, isBackupCommand } from './backup/commands.ts';
 import { isCommand } from './install/commands.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
+import { firstAnswerOrIdle } from './node/first-answer.ts';
 import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
 import { VHOST_HELPER_COMMAND } from './vhost-helper/command.ts';
@@ -11,6 +12,9 @@ import { VHOST_HELPER_COMMAND } from './vhost-helper/command.ts';
 // or the root vhost helper (`vhosts`: lib/vhost-helper).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
+/** A start that gets no request writes its code cache this long after it listens. */
+const CODE_CACHE_IDLE_MS = 3000;
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (isCommand(command)) {
@@ -52,11 +56,15 @@ async function main(): Promise<void> {
     console.log(`  configuration: ${config.file}`);
     console.log(`  try: curl ${running.url}/api/health`);
     if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
+    await firstAnswerOrIdle(running.server, CODE_CACHE_IDLE_MS);
   } catch (error) {
     console.error(`relay-panel: ${(error as Error).message}`);
     process.exit(1);
   }
 }
 
-/** Settles once the server listens (the launcher then writes its code cache); commands exit first. */
-export const started = main();
+/**
+ * Settles once the server has answered its first request, or CODE_CACHE_IDLE_MS after it listens
+ * without one: the launcher then writes its code cache. Operator commands exit first.
+ */
+export const warmed = main();

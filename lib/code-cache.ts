@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
 const vm = require('node:vm') as typeof import('node:vm');
+const { createHash } = require('node:crypto') as typeof import('node:crypto');
 
 /**
  * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs) and
@@ -74,6 +75,18 @@ function writeCache(file: string, key: string, data: Buffer): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(temp, { force: true });
     return false;
   }
+}
+
+/**
+ * The bundle's source from `file`, refused unless its SHA-256 is `key` (the one its launcher was
+ * built with): a cache made for `key` must never run against other source, and V8 itself only
+ * compares the source's length.
+ */
+export function readBundle(file: string, key: string): string {
+  const bytes = readFileSync(file);
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== key) throw new Error(`${file} is not the bundle its launcher was built with (SHA-256 ${actual}, expected ${key}): build again, or unpack the whole release again`);
+  return bytes.toString('utf8');
 }
 
 /**

@@ -1,25 +1,27 @@
-// Entry of dist/server.mjs (build/build.mjs): the panel's bundle is embedded here as CommonJS
-// source and run through the V8 code cache of lib/code-cache.ts, kept beside this file (or where
-// RELAY_PANEL_CODE_CACHE says). After a start without a usable cache, the cache is written once the
-// server listens, so it holds the functions the start-up compiled too; where the file cannot be
-// written (a read-only install) every start simply compiles, as it would without a cache.
+// Entry of dist/server.mjs (build/build.mjs): runs the panel's CommonJS bundle, the file beside this
+// one whose SHA-256 the build wrote here, through the V8 code cache of lib/code-cache.ts, kept beside
+// this file (or where RELAY_PANEL_CODE_CACHE says). After a start without a usable cache, the cache is
+// written once the server has answered its first request (or a few seconds after it listens without
+// one), so it holds the functions the start-up and the request path compiled too; where the file
+// cannot be written (a read-only install) every start simply compiles, as it would without a cache.
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileBundle } from './code-cache.ts';
+import { compileBundle, readBundle } from './code-cache.ts';
 
-/** Set by build/build.mjs: the bundle and its SHA-256. */
-declare const RELAY_BUNDLE_SOURCE: string;
+/** Set by build/build.mjs: the bundle's file name (beside this file) and its SHA-256. */
+declare const RELAY_BUNDLE_FILE: string;
 declare const RELAY_BUNDLE_HASH: string;
 
 const filename = fileURLToPath(import.meta.url);
-const bundle = compileBundle(RELAY_BUNDLE_SOURCE, {
+const bundleFile = join(dirname(filename), RELAY_BUNDLE_FILE);
+const bundle = compileBundle(readBundle(bundleFile, RELAY_BUNDLE_HASH), {
   key: RELAY_BUNDLE_HASH,
   cacheFile: process.env.RELAY_PANEL_CODE_CACHE || `${filename}.code-cache`,
-  filename,
+  filename: bundleFile,
 });
-const module: { exports: { started?: Promise<unknown> } } = { exports: {} };
+const module: { exports: { warmed?: Promise<unknown> } } = { exports: {} };
 bundle.run(module.exports, createRequire(filename), module, filename, dirname(filename), import.meta.url, (specifier) => import(specifier));
-// lib/cli.ts's `started` settles once the server listens; operator commands exit before. No
+// lib/cli.ts's `warmed` settles after the first answer; operator commands exit before. No
 // rejection handler: a failed start stays the unhandled rejection it was.
-if (bundle.stale) void module.exports.started?.then(() => bundle.save());
+if (bundle.stale) void module.exports.warmed?.then(() => bundle.save());

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
 // @ts-expect-error plain JS build script
-import { bundle } from '../../../build/build.mjs';
+import { bundle, bundleFileOf } from '../../../build/build.mjs';
 
 const s = suite<{ dir: string; outfile: string }>('bundle', { dir: '', outfile: '' });
 
@@ -82,6 +82,67 @@ process.stdout.write = (chunk, ...rest) => {
     const loaded = new Set((await readFile(listFile, 'utf8')).split('\n').filter((line) => line.startsWith('NativeModule ')).map((line) => line.slice('NativeModule '.length)));
     assert.ok(loaded.has('http'), 'the list was taken in the server');
     for (const later of ['https', 'tls', 'readline', 'worker_threads']) assert.not.ok(loaded.has(later), `${later} is loaded at start`);
+  }),
+);
+
+/** Polls until `file` exists; its stat. */
+async function whenWritten(file: string) {
+  for (;;) {
+    const found = await stat(file).catch(() => undefined);
+    if (found) return found;
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+
+s('the code cache is written once: after the first answer (request path included), or a few seconds after listening without one', ({ dir, outfile }) =>
+  withTimeout('code cache', 30_000, async () => {
+    const configFile = join(dir, 'cache.json');
+    await writeFile(configFile, JSON.stringify({
+      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'cache-data'),
+      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
+    }));
+    const run = async (cacheFile: string, request: boolean) => {
+      const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', RELAY_PANEL_CODE_CACHE: cacheFile }, dir);
+      const done = exited(child);
+      try {
+        if (request) assert.is((await fetch(`${url}/api/health`)).status, 200);
+        else assert.is(await stat(cacheFile).catch(() => undefined), undefined, 'written when the server listens, before any answer');
+        const written = await whenWritten(cacheFile);
+        // a request after the write, then past the idle time: no second write
+        assert.is((await fetch(`${url}/api/health`)).status, 200);
+        await new Promise((ok) => setTimeout(ok, 3500));
+        const after = await stat(cacheFile);
+        assert.equal([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], 'written twice in one start');
+        return written.size;
+      } finally {
+        child.kill('SIGTERM');
+        await done;
+      }
+    };
+    const idle = await run(join(dir, 'idle.code-cache'), false);
+    const answered = await run(join(dir, 'answered.code-cache'), true);
+    // the functions that answering /api/health compiled are in the second cache too
+    assert.ok(answered > idle + 4096, `cache after the first answer ${answered} bytes, after listening idle ${idle}`);
+  }),
+);
+
+s('a bundle swapped beside its launcher (same length) is refused before any of it runs', ({ dir, outfile }) =>
+  withTimeout('swapped bundle', 15_000, async () => {
+    const swapped = join(dir, 'swapped');
+    await mkdir(swapped);
+    const launcher = join(swapped, 'server.mjs');
+    await copyFile(outfile, launcher);
+    // the same length, the help text's first word in capitals
+    const source = await readFile(bundleFileOf(outfile), 'latin1');
+    assert.ok(source.includes('usage: relay-panel'));
+    await writeFile(bundleFileOf(launcher), source.replace('usage: relay-panel', 'USAGE: relay-panel'), 'latin1');
+    const child = spawn(process.execPath, [launcher, 'help'], { cwd: swapped, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c) => (output += c));
+    child.stderr!.on('data', (c) => (output += c));
+    assert.is.not(await exited(child), 0);
+    assert.match(output, 'is not the bundle its launcher was built with');
+    assert.not.match(output.toLowerCase(), 'usage: relay-panel');
   }),
 );
 

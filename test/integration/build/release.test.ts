@@ -12,8 +12,9 @@ const s = suite<{ dir: string; server: string }>('release', { dir: '', server: '
 s.before(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-release-'));
   ctx.server = join(ctx.dir, 'server.mjs');
-  // a stand-in bundle that shows how the launcher called it
+  // a stand-in launcher that shows how the shell launcher called it, and a stand-in bundle beside it
   await writeFile(ctx.server, 'console.log(JSON.stringify(process.argv.slice(2)));\n');
+  await writeFile(join(ctx.dir, 'server.bundle.cjs'), 'the bundle\n');
 });
 s.after(async (ctx) => rm(ctx.dir, { recursive: true, force: true }));
 
@@ -23,22 +24,23 @@ s('the folder holds the bundle, VERSION and a launcher that runs the bundle with
   assert.match(version, /^\d+\.\d+\.\d+-[0-9a-f]{12}$/);
   assert.is((await readFile(join(out, 'VERSION'), 'utf8')).trim(), version);
   assert.is(await readFile(join(out, 'server.mjs'), 'utf8'), await readFile(server, 'utf8'));
+  assert.is(await readFile(join(out, 'server.bundle.cjs'), 'utf8'), 'the bundle\n');
   assert.is((await stat(join(out, 'relay-panel'))).mode & 0o111, 0o111);
   assert.is(await stat(join(out, 'panel')).catch(() => null), null);
   const said = execFileSync(join(out, 'relay-panel'), ['install', '--ip', '203.0.113.9'], { encoding: 'utf8', env: { ...process.env, RELAY_PANEL_NODE: process.execPath } });
   assert.equal(JSON.parse(said), ['install', '--ip', '203.0.113.9']);
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
-  assert.equal(listing, [`relay-panel-${version}/`, `relay-panel-${version}/VERSION`, `relay-panel-${version}/relay-panel`, `relay-panel-${version}/server.mjs`]);
+  assert.equal(listing, [`relay-panel-${version}/`, `relay-panel-${version}/VERSION`, `relay-panel-${version}/relay-panel`, `relay-panel-${version}/server.bundle.cjs`, `relay-panel-${version}/server.mjs`]);
 });
 
-s('a built panel client is copied in as panel/; the version follows the bundle content', async ({ dir, server }) => {
+s('a built panel client is copied in as panel/; the version follows the bundle content (the file beside the launcher)', async ({ dir, server }) => {
   const client = join(dir, 'client');
   await mkdir(join(client, 'assets'), { recursive: true });
   await writeFile(join(client, 'index.html'), '<!doctype html><title>panel</title>');
   await writeFile(join(client, 'assets', 'app.js'), 'x');
   const first = await release({ serverFile: server, outDir: join(dir, 'b', 'release'), clientDirs: [join(dir, 'missing'), client], quiet: true });
   assert.is(await readFile(join(dir, 'b', 'release', 'panel', 'assets', 'app.js'), 'utf8'), 'x');
-  await writeFile(server, 'console.log("changed");\n');
+  await writeFile(join(dir, 'server.bundle.cjs'), 'another bundle\n');
   const second = await release({ serverFile: server, outDir: join(dir, 'c', 'release'), clientDirs: [], quiet: true });
   assert.is.not(second.version, first.version);
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileBundle } from '../../../lib/code-cache.ts';
+import { compileBundle, readBundle } from '../../../lib/code-cache.ts';
 
 const s = suite<{ dir: string }>('code cache of the bundle', { dir: '' });
 
@@ -94,6 +94,14 @@ s('a file already at the temporary name is neither written through nor removed',
 
 s('the key must be a SHA-256', ({ dir }) => {
   assert.throws(() => load(dir, bundleOf(6), 'not-a-hash'), /SHA-256/);
+});
+
+s('the bundle file is read only when it is the one the launcher was built for, even a swap of the same length', async ({ dir }) => {
+  const file = join(dir, 'server.bundle.cjs');
+  await writeFile(file, bundleOf(1));
+  assert.is(readBundle(file, sha256(bundleOf(1))), bundleOf(1));
+  await writeFile(file, bundleOf(2));
+  assert.throws(() => readBundle(file, sha256(bundleOf(1))), /is not the bundle its launcher was built with/);
 });
 
 s.run();
