@@ -1,17 +1,24 @@
 // Test runner: loads uvu suites from TypeScript sources and prints a closing line CI can read.
 //
-//   node test/run.mjs [--jobs N] <folder-or-file relative to test/> ...
+//   node test/run.mjs [--jobs N] [--times] <folder-or-file relative to test/> ...
 //
+// --times prints each pooled file's wall time, slowest first, and the CPU time its worker spent on it
+// (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done; the integration and browser groups share ports and programs on
 // this machine, so their files run one after the other in this process. --jobs 1 runs everything
 // here, in order.
 //
+// Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
+// with whatever a test left there: the unit suites make hundreds of temporary directories and
+// synchronized writes, which on a disk cost kernel time and fsync waits (about half the run's
+// system CPU) that no unit test is about.
+//
 // uvu has no per-test timeout and exits 0 when a pending promise empties the event loop, so this
 // runner marks the run failed unless every file's suites really finished, in a worker or here.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
@@ -22,6 +29,7 @@ const root = resolve(new URL('.', import.meta.url).pathname);
 function parseArgs(argv) {
   const targets = [];
   let jobs = availableParallelism();
+  const times = argv.includes('--times');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = arg === '--jobs' ? argv[++i] : arg.startsWith('--jobs=') ? arg.slice('--jobs='.length) : null;
@@ -30,7 +38,7 @@ function parseArgs(argv) {
       if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a whole number of at least 1, got '${value}'`);
     } else if (!arg.startsWith('--')) targets.push(arg);
   }
-  return { targets: targets.length ? targets : ['unit'], jobs };
+  return { targets: targets.length ? targets : ['unit'], jobs, times };
 }
 
 function findTests(dir) {
@@ -43,7 +51,7 @@ function findTests(dir) {
   return out;
 }
 
-const { targets, jobs } = parseArgs(process.argv.slice(2));
+const { targets, jobs, times } = parseArgs(process.argv.slice(2));
 const files = [];
 for (const target of targets) {
   const full = resolve(root, target);
@@ -58,6 +66,8 @@ const add = (counts) => {
 };
 const unfinished = [];
 const started = Date.now();
+/** Wall and worker CPU time of each pooled file, in ms, for --times. */
+const durations = new Map();
 
 /**
  * Runs the files in up to `jobs` worker processes, largest file first (the longest suites start
@@ -66,18 +76,23 @@ const started = Date.now();
  */
 async function runPool(pooled) {
   const queue = [...pooled].sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
+  const tmp = memoryTmpdir();
+  const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
   const startWorker = async () => {
     const worker = fork(new URL('./helpers/run-worker.mjs', import.meta.url), [root], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: [...process.execArgv, '--no-warnings'],
+      env,
     });
     // 'disconnect' comes once every message the worker sent has been read
     const ended = Promise.all([once(worker, 'exit'), once(worker, 'disconnect')]);
     let current = null;
     let output = '';
+    let fileStarted = 0;
     const next = () => {
       current = queue.shift() ?? null;
       output = '';
+      fileStarted = Date.now();
       if (current) worker.send({ file: current });
       else worker.disconnect();
     };
@@ -86,6 +101,7 @@ async function runPool(pooled) {
       else if (message.type === 'ready') next();
       else if (message.type === 'done') {
         process.stdout.write(output);
+        durations.set(name(current), { wall: Date.now() - fileStarted, cpu: message.cpuMs });
         add(message.counts);
         next();
       }
@@ -96,7 +112,20 @@ async function runPool(pooled) {
     unfinished.push(name(current));
     if (queue.length) await startWorker();
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, startWorker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, startWorker));
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** A new directory on tmpfs for the workers' temporary files, or null where there is no /dev/shm. */
+function memoryTmpdir() {
+  try {
+    return mkdtempSync('/dev/shm/relay-test-');
+  } catch {
+    return null;
+  }
 }
 
 /** Runs the files here, one after the other. */
@@ -120,6 +149,11 @@ if (pooled.length) await runPool(pooled);
 const here = files.filter(serial);
 if (here.length) await runHere(here);
 
+if (times) {
+  const slowest = [...durations].sort((a, b) => b[1].wall - a[1].wall);
+  const seconds = (ms) => `${(ms / 1000).toFixed(2).padStart(6)}s`;
+  console.log(`\n   wall     cpu  file (slowest first)\n${slowest.map(([file, { wall, cpu }]) => `${seconds(wall)} ${seconds(cpu)}  ${file}`).join('\n')}`);
+}
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (unfinished.length) console.log(`\n${unfinished.length} file(s) did not finish, each counted as one failure: ${unfinished.join(', ')}`);
 totals.failed += unfinished.length;

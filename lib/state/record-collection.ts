@@ -236,7 +236,8 @@ export class RecordCollection<R> {
    */
   async compact(): Promise<void> {
     await this.flush();
-    if (this.#folded) return;
+    // a memory collection has no snapshot file: writing one would put it on disk after all
+    if (this.#folded || this.#options.persistence === 'memory') return;
     this.#startCompaction();
     await this.flush();
   }

@@ -27,10 +27,12 @@ process.on('warning', (warning) => {
 
 process.on('message', async ({ file }) => {
   process.channel.unref();
+  const cpuBefore = process.cpuUsage();
   try {
     const counts = await runSuites([file], root, (text) => process.stdout.write(text));
     process.channel.ref();
-    process.send({ type: 'done', file, counts });
+    const { user, system } = process.cpuUsage(cpuBefore);
+    process.send({ type: 'done', file, counts, cpuMs: (user + system) / 1000 });
   } catch (error) {
     // a file that does not load: the runner reports the worker's end with this file unfinished
     process.send({ type: 'output', text: `\n${error?.stack ?? error}\n` }, () => process.exit(1));

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -22,6 +23,18 @@ s('a memory store starts empty, applies updates and touches no disk', async () =
   assert.is(store.agents.version, version + 1);
   await store.flush();
   assert.not.ok(existsSync(nowhere));
+});
+
+s('closing a changed memory store writes nothing either, even where its directory exists', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-memory-'));
+  try {
+    const store = await openStore(dir, { persistence: 'memory' });
+    await store.agents.update((agents) => void agents.push({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null }));
+    await store.close();
+    assert.equal(await readdir(dir), []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 s('a throwing update changes nothing in memory either', async () => {
