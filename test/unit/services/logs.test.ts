@@ -67,7 +67,9 @@ s('200 open/close cycles leave no follow behind', timed(30_000, async () => {
   await eventually('no follow left', () => sandbox().listenerCount('auth-portal') === 0 && t.services.serviceControl.followCount() === 0);
 }));
 
-s('a viewer that does not read is dropped; the others get every line', timed(20_000, async () => {
+// 24 MB through one process's server and clients: ~1 s on a quiet machine, but twice past 20 s on a
+// 2-core box under a load average of 5, so the bound only catches a hang.
+s('a viewer that does not read is dropped; the others get every line', timed(60_000, async () => {
   const slow = await openLogViewer(http.port, 'proxy');
   const fast = await openLogViewer(http.port, 'proxy');
   // the slow client stops reading its socket: the server's send buffer fills up
