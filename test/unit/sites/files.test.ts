@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -79,7 +78,7 @@ s('DELETE files refuses the same paths with 400 {error} and deletes nothing', as
 });
 
 s('a symlink that leads out of the site is refused; one inside it is followed', async ({ t, site }) => {
-  const outside = mkdtempSync(join(tmpdir(), 'relay-outside-'));
+  const outside = mkdtempSync(join(t.dir, 'outside-')); // beside the sites root, removed with the app
   writeFileSync(join(outside, 'secret.txt'), 'x');
   symlinkSync(outside, join(site.rootPath, 'escape'));
   symlinkSync(join(site.rootPath, 'assets'), join(site.rootPath, 'inside'));

@@ -25,8 +25,9 @@ const streamed = (originalName: string, content: string): IncomingFile => ({
   stream: () => new Blob([content]).stream(),
 });
 
-function onDisk(originalName: string, content: string): IncomingFile {
-  const path = join(mkdtempSync(join(tmpdir(), 'relay-upload-')), 'part');
+/** A part formidable left on disk, in the app's own directory (removed with the app). */
+function onDisk(t: SiteTestApp, originalName: string, content: string): IncomingFile {
+  const path = join(mkdtempSync(join(t.dir, 'upload-')), 'part');
   writeFileSync(path, content);
   return { originalName, path, stream: () => new Blob([readFileSync(path)]).stream() };
 }
@@ -36,7 +37,7 @@ const upload = (t: SiteTestApp, site: Site, dir: string, files: IncomingFile[]) 
   t.services.sites.uploadFiles(record(t), dir, files).catch((e: unknown) => e);
 
 s('stores streamed and temp-file parts under the target directory; totalSize is what is on disk', async ({ t, site }) => {
-  const temp = onDisk('app.js', 'console.log(1)');
+  const temp = onDisk(t, 'app.js', 'console.log(1)');
   const result = await upload(t, site, 'assets', [streamed('index.html', '<h1>hi</h1>'), temp, streamed('img/logo.svg', '<svg/>')]);
   assert.equal(result, { files: ['assets/index.html', 'assets/app.js', 'assets/img/logo.svg'] });
   assert.is(readFileSync(join(site.rootPath, 'assets', 'app.js'), 'utf8'), 'console.log(1)');
