@@ -21,23 +21,23 @@ function sign(key: string, payload: string): string {
   return createHmac('sha256', key).update(payload).digest('base64url');
 }
 
-export function issueTwoFactorSession(secret: string, now: number): { value: string; expiresAt: number } {
+export function issueTwoFactorSession(key: string, now: number): { value: string; expiresAt: number } {
   const expiresAt = now + TWO_FACTOR_SESSION_MS;
   const payload = `${expiresAt}.${randomBytes(16).toString('base64url')}`;
-  return { value: `${payload}.${sign(secret, payload)}`, expiresAt };
+  return { value: `${payload}.${sign(key, payload)}`, expiresAt };
 }
 
 export function twoFactorCookieHeader(value: string, maxAgeMs: number): string {
   return `${TWO_FACTOR_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}`;
 }
 
-export function verifyTwoFactorSession(secret: string | null, value: string | undefined, now: number): boolean {
-  if (!value || !secret) return false;
+export function verifyTwoFactorSession(key: string | null, value: string | undefined, now: number): boolean {
+  if (!value || !key) return false;
   const parts = value.split('.');
   if (parts.length !== 3) return false;
   const [expires, nonce, mac] = parts as [string, string, string];
   if (!/^\d+$/.test(expires) || Number(expires) <= now) return false;
-  const expected = Buffer.from(sign(secret, `${expires}.${nonce}`));
+  const expected = Buffer.from(sign(key, `${expires}.${nonce}`));
   const given = Buffer.from(mac);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -41,8 +41,8 @@ function claim(ctx: SiteContext, input: SiteCreate): Claim {
     const field = type === 'managed' ? 'name' : 'customDomain';
     throw validationFailed([{ path: field, message: `${fqdn} is not a valid domain name` }]);
   }
-  // an all-digit last label is an IP address: it can have no A record and no certificate
-  if (/\.[0-9]+$/.test(fqdn)) throw validationFailed([{ path: 'customDomain', message: `${fqdn} is an IP address, not a domain name` }]);
+  // no top-level domain is all digits: such a name is an IP address (or none), with no certificate
+  if (/\.[0-9]+$/.test(fqdn)) throw validationFailed([{ path: 'customDomain', message: `${fqdn} is not a domain name: its last label is all digits (an IP address?)` }]);
   if (type === 'custom' && isBoxName(fqdn, domain)) throw badRequest(`Domain '${fqdn}' is reserved`);
   if (claimed.fqdn || sites.some((s) => s.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by another site`);
   if (tunnels.some((t) => t.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by a tunnel`);

@@ -4,7 +4,6 @@ import type { AgentIdentity, Identity } from '../auth/identity.ts';
 export const actsFor = (identity: Identity, ownerLabel: string) =>
   identity.role === 'admin' || (identity.role === 'agent' && !identity.superseded && identity.label === ownerLabel);
 
-
 /**
  * A ticket's target as the label-keyed routes see it. Its capabilities are those of its active
  * registry record (none once revoked): a ticket is usable only while the target still holds its scope.

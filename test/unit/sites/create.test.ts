@@ -57,6 +57,7 @@ const invalid: Array<[string, unknown, string]> = [
   ['spaMode not boolean', { name: 'blog', type: 'managed', spaMode: 'yes' }, 'spaMode'],
   // the spec's pattern lets these through, but no A record or certificate can be had for them
   ['IP address as domain', { name: 'blog', type: 'custom', customDomain: '203.0.113.10' }, 'customDomain'],
+  ['all-digit last label', { name: 'blog', type: 'custom', customDomain: 'blog.example.123' }, 'customDomain'],
   ['single label', { name: 'blog', type: 'custom', customDomain: 'localhost' }, 'customDomain'],
   ['empty label', { name: 'blog', type: 'custom', customDomain: 'a..example' }, 'customDomain'],
 ];
