@@ -15,7 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldStartTarget, describeColdStarts, measureColdStarts } from './cold-start.mjs';
 import { healthWhileHashing } from './hashing.mjs';
-import { bundle } from '../../build/build.mjs';
+import { bundle, bundleFileOf } from '../../build/build.mjs';
 import { createClient, isRouteMissing, probe, send } from './http.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
@@ -376,9 +376,11 @@ function writePathTargets(rows) {
 async function main() {
   const startedAt = new Date();
   const loadBefore = loadavg();
-  const bundleBytes = await stat(bundlePath).then((s) => s.size, () => {
+  const launcherBytes = await stat(bundlePath).then((s) => s.size, () => {
     throw new Error(`${relative(root, bundlePath)} not found: run \`npm run bench\` (it builds first)`);
   });
+  // the bundle beside its launcher; an older build (BENCH_BUNDLE) carried it inside
+  const bundleBytes = launcherBytes + (await stat(bundleFileOf(bundlePath)).then((s) => s.size, () => 0));
   const autocannonVersion = JSON.parse(await readFile(join(root, 'node_modules/autocannon/package.json'), 'utf8')).version;
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
 
