@@ -32,7 +32,7 @@ s('a display name full of YAML stays one display name; no user or group appears'
   assert.equal(Object.keys(onDisk.users.eve).sort(), ['displayname', 'email', 'groups', 'password']);
 });
 
-s('an invitation name, a group or an allowed user with syntax in it is a validation failure', async () => {
+s('an invitation name, a group or an email with syntax in it is a validation failure', async () => {
   for (const [path, body] of [
     ['/api/invitations', { username: 'bob\n  root:', email: 'bob@example.test' }],
     ['/api/users', newUser('carol', { groups: ['admins]\n  - root'] })],

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { routes } from '../../../handlers/index.ts';
 import { agent, issueTicket, makeWorld, openSession, revokeAgent, revokeSerial, setCapabilities, validateTicket, type World } from './fixtures.ts';
 
 // A revoked agent, one whose capability was withdrawn, or an earlier certificate of a re-issued
@@ -12,7 +13,6 @@ s.before.each(async (ctx) => {
 });
 s.after.each(async ({ w }) => w.t.close());
 
-const ticketOf = (w: World, id: string) => w.t.services.store.tickets.value.find((t) => t.id === id);
 const inboxOf = async (w: World, label: string) => (await w.t.call('GET', '/api/tickets/inbox', { as: agent(label) })).body;
 const createSession = (w: World, ticketId: string) => w.t.call('POST', '/api/tickets/sessions', { as: agent('bob'), body: { ticketId } });
 
@@ -30,6 +30,9 @@ s('a certificate on the revocation list: 403 Certificate has been revoked on eve
     ['POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, undefined],
     ['DELETE', `/api/tickets/instances/${w.instanceId}`, undefined],
   ] as const;
+  const asPattern = (path: string) => path.replace(sessionId, ':sessionId').replace(w.instanceId, ':instanceId');
+  const agentRoutes = routes.filter((r) => r.path.startsWith('/api/tickets') && r.access.roles.includes('agent')).map((r) => `${r.method} ${r.path}`);
+  assert.equal(calls.map(([method, path]) => `${method} ${asPattern(path)}`).sort(), agentRoutes.sort(), 'every ticket route an agent may call');
   for (const [method, path, body] of calls) {
     const answer = await w.t.call(method, path, { as: agent('bob'), body });
     assert.equal([answer.status, answer.body], [403, { error: 'Certificate has been revoked' }], `${method} ${path}`);
@@ -41,7 +44,7 @@ s('a target revoked after the ticket was issued: validation answers 401 Invalid 
   await revokeAgent(w.t, 'bob');
   const { status, body } = await validateTicket(w, ticketId);
   assert.equal([status, body], [401, { error: 'Invalid ticket' }]);
-  assert.is(ticketOf(w, ticketId)?.used, false);
+  assert.is(w.t.services.store.tickets.get(ticketId)?.used, false);
 });
 
 s('a target that lost the capability after the ticket was issued: validation answers 401 and consumes nothing', async ({ w }) => {
@@ -49,7 +52,7 @@ s('a target that lost the capability after the ticket was issued: validation ans
   await setCapabilities(w.t, 'bob', ['chat:read']);
   const { status, body } = await validateTicket(w, ticketId);
   assert.equal([status, body], [401, { error: 'Invalid ticket' }]);
-  assert.is(ticketOf(w, ticketId)?.used, false);
+  assert.is(w.t.services.store.tickets.get(ticketId)?.used, false);
   await setCapabilities(w.t, 'bob', ['chat:send']);
   assert.is((await validateTicket(w, ticketId)).status, 200, 'the capability back, the ticket works');
 });
@@ -105,14 +108,14 @@ s('an earlier certificate of a re-issued label acts for nobody: 403 on label rou
     const answer = await w.t.call(method, path, { as: oldAlice });
     assert.equal([answer.status, answer.body], [404, { error: 'Instance not found' }], `${method} ${path}`);
   }
-  assert.equal([ticketOf(w, waiting)?.used, w.t.services.store.ticketInstances.get(w.instanceId)?.status], [false, 'active']);
+  assert.equal([w.t.services.store.tickets.get(waiting)?.used, w.t.services.store.ticketInstances.get(w.instanceId)?.status], [false, 'active']);
 });
 
 s('the source of a ticket cannot validate it: 401, nothing consumed', async ({ w }) => {
   const ticketId = await issueTicket(w);
   const { status, body } = await validateTicket(w, ticketId, 'alice');
   assert.equal([status, body], [401, { error: 'Invalid ticket' }]);
-  assert.is(ticketOf(w, ticketId)?.used, false);
+  assert.is(w.t.services.store.tickets.get(ticketId)?.used, false);
 });
 
 s.run();
