@@ -31,7 +31,8 @@ export const SitePatch = z.object({
   autheliaProtected: z.boolean().optional(),
   // each entry must be a name a portal user can have: the portal's access rules are written from every
   // protected site, so one impossible name would break them for all sites
-  allowedUsers: z.array(z.string().min(1, 'A username must not be empty').pipe(Username)).max(1000).optional(),
+  // (the max before the pipe bounds the input the OpenAPI document describes; Username repeats it on the output side)
+  allowedUsers: z.array(z.string().min(1, 'A username must not be empty').max(32, 'Username must be at most 32 characters').pipe(Username)).max(1000).optional(),
 });
 export type SitePatch = z.infer<typeof SitePatch>;
 
