@@ -4,7 +4,7 @@ import type { SystemConfig } from '../config.ts';
 import { run } from '../exec.ts';
 import { assertUsername } from '../names.ts';
 import type { AuthPortalAdapter } from '../types.ts';
-import { installPinned } from './install.ts';
+import { ensureProgram } from './provided-binary.ts';
 import { installUnit, systemctl } from './systemctl.ts';
 import { renderAutheliaUnit } from './units.ts';
 
@@ -16,7 +16,7 @@ export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
   const files = createPortalFiles(config, config.authelia.dir);
   return {
     async install({ domain }) {
-      await installPinned({ name: 'authelia', ...config.authelia.release }, config.binaries.authelia, {
+      await ensureProgram({ name: 'authelia', ...config.authelia.release }, config.binaries.authelia, {
         timeoutMs: config.timeouts.downloadMs,
         archiveMember: config.authelia.archiveMember,
       });

@@ -2,7 +2,7 @@
 import { AuthfileStore } from '../common/authfile.ts';
 import type { SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
-import { installPinned } from './install.ts';
+import { ensureProgram } from './provided-binary.ts';
 import { installUnit } from './systemctl.ts';
 import { renderChiselUnit } from './units.ts';
 
@@ -10,7 +10,7 @@ export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapte
   const store = new AuthfileStore(config.chisel.dir);
   return {
     async install() {
-      await installPinned({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
+      await ensureProgram({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
       await store.credential();
       await store.ensureAuthfile();
       const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, user: config.systemd.runAs });

@@ -117,8 +117,12 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   await system.tunnelServer.install();
   assert.is(fakes.assetRequests(), downloads, 'no download for an installed release');
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
-  // the counter does see downloads: without the release marker the asset is fetched again
+  // a program the operator put in place (no release marker: install --no-downloads) is used as it is
   await rm(join(dir, 'bin', 'chisel.release'));
+  await system.tunnelServer.install();
+  assert.is(fakes.assetRequests(), downloads, 'no download over a program in place');
+  // the counter does see downloads: a missing program is fetched again
+  await rm(join(dir, 'bin', 'chisel'));
   await system.tunnelServer.install();
   assert.is(fakes.assetRequests(), downloads + 1);
   chiselChild.kill('SIGTERM');
