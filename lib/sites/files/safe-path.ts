@@ -1,4 +1,5 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
+import { mkdirWithMode } from '../../system/common/fs.ts';
 import { dirname, join, sep } from 'node:path';
 
 /** A client path the site refuses; callers add their route's prefix (`Upload failed: ...`). */
@@ -71,7 +72,7 @@ export async function resolveInside(root: string, segments: readonly string[]): 
  * the sites root itself the box is broken in a way an empty folder would hide.
  */
 async function recreateRoot(root: string): Promise<string> {
-  await mkdir(root, { mode: 0o755 }).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+  await mkdirWithMode(root, 0o755).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
   return realpath(root);
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, chmod, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdirWithMode } from '../../system/common/fs.ts';
 import { dirname, join } from 'node:path';
 import { errorMessage } from '../../errors.ts';
 import { disallowedExtension } from './extensions.ts';
@@ -115,7 +116,7 @@ export async function storeUploads(root: string, dir: string, files: readonly In
   for (const { file, target } of placements) {
     const temp = join(dirname(target), `.upload-${randomUUID()}`);
     try {
-      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+      await mkdirWithMode(dirname(target), 0o755, true);
       await bringIn(file, temp);
       await rename(temp, target);
     } catch (error) {

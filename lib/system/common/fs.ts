@@ -1,4 +1,5 @@
-import { lstat, open, readFile, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 export async function pathExists(path: string): Promise<boolean> {
   try {
@@ -46,4 +47,19 @@ export async function readFromOffset(path: string, offset: number): Promise<{ te
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * mkdir whose new directories really get `mode`: the panel's unit runs with UMask=0027, which
+ * would make a site's folders 0750, and nginx's workers (another user) could not enter them.
+ * Returns the first directory it made, like mkdir's recursive form.
+ */
+export async function mkdirWithMode(path: string, mode: number, recursive = false): Promise<string | undefined> {
+  const first = recursive ? await mkdir(path, { recursive: true, mode }) : (await mkdir(path, { mode }), path);
+  if (first === undefined) return undefined;
+  for (let dir = path; ; dir = dirname(dir)) {
+    await chmod(dir, mode);
+    if (dir === first || dirname(dir) === dir) break;
+  }
+  return first;
 }

@@ -1,6 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { assertAbsolutePath } from '../names.ts';
+import { mkdirWithMode } from './fs.ts';
 import { SystemError, type SiteStorageAdapter } from '../types.ts';
 
 const SITE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,9 +27,9 @@ export function createSiteStorage(root: string): SiteStorageAdapter {
     dirOf,
     async create(id) {
       const dir = dirOf(id);
-      await mkdir(root, { recursive: true, mode: 0o755 });
+      await mkdirWithMode(root, 0o755, true);
       // not recursive: an existing directory of that id is a bug, not something to reuse
-      await mkdir(dir, { mode: 0o755 });
+      await mkdirWithMode(dir, 0o755);
       return dir;
     },
     async remove(id) {
