@@ -3,7 +3,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
+import { pathExists } from '../system/common/fs.ts';
 import { ensureDir, relayVhostFiles } from './files.ts';
+import type { Outcome } from './steps/step.ts';
 import { panelDirectories } from './steps/host.ts';
 import type { Installation } from './installation.ts';
 import type { Reporter } from './report.ts';
@@ -14,13 +16,34 @@ async function removeRelayVhosts(dir: string): Promise<string[]> {
   return names;
 }
 
+/**
+ * The fail2ban jail goes (fail2ban itself and its Debian jails stay), and so does the firewall rule
+ * of the IP panel's port, which nothing serves any more; ssh, http and https stay open: other
+ * services of the box may use them, and closing ssh could lock the operator out.
+ */
+async function unharden(inst: Installation): Promise<Outcome> {
+  const { layout: l, system: s } = inst;
+  // the jail is written by install's harden step alone: without it, harden never ran here
+  if (!(await pathExists(l.fail2banJail))) return { status: 'done', message: 'install did not harden this box (no fail2ban jail of the panel)' };
+  await rm(l.fail2banJail, { force: true });
+  await inst.run(s.binaries.systemctl, ['try-restart', 'fail2ban']).catch(() => null);
+  const done = [`removed ${l.fail2banJail}`];
+  if (await pathExists(inst.tools.ufw)) {
+    await inst.run(inst.tools.ufw, ['delete', 'allow', `${s.ports.ipPanel}/tcp`]).catch(() => null);
+    done.push(`ufw no longer allows ${s.ports.ipPanel}`);
+  }
+  return { status: 'changed', message: done.join('; ') };
+}
+
 export async function uninstall(inst: Installation, report: Reporter): Promise<void> {
   const { system: s, layout: l, options } = inst;
   const units = [s.units.panel, s.units['tunnel-server'], s.units['auth-portal']];
-  for (const unit of units) await inst.run(s.binaries.systemctl, ['disable', '--now', unit], [1, 5]).catch(() => null);
+  const socket = `${s.units.panel}.socket`;
+  for (const unit of [...units, socket]) await inst.run(s.binaries.systemctl, ['disable', '--now', unit], [1, 5]).catch(() => null);
   for (const unit of units) await rm(l.unitFile(unit), { force: true });
+  await rm(l.unitFile(s.units.panel, 'socket'), { force: true });
   await inst.run(s.binaries.systemctl, ['daemon-reload']).catch(() => null);
-  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${units.join(', ')}` });
+  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${[...units, socket].join(', ')}` });
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);
@@ -29,6 +52,8 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
     step: 'vhosts', status: reloaded ? 'changed' : 'warning', message: `removed ${removed.length} relay vhosts${reloaded ? ', nginx reloaded' : ''}`,
     ...(reloaded ? {} : { fix: 'nginx was not running or could not reload: systemctl reload nginx' }),
   });
+
+  report.step({ step: 'harden', ...(await unharden(inst)) });
 
   await rm(l.sudoersFile, { force: true });
   await rm(l.appDir, { recursive: true, force: true });

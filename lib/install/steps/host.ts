@@ -20,7 +20,8 @@ export async function preflight(inst: Installation, state: InstallState): Promis
 
 export async function packages(inst: Installation): Promise<Outcome> {
   if (!inst.options.packages) return { status: 'skipped', message: 'skipped (--no-packages): nginx, certbot, openssl and sudo must be installed' };
-  const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban'] : [])];
+  // fail2ban's journal backend (the sshd jail's on Debian 12) needs python3-systemd, only recommended
+  const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban', 'python3-systemd'] : [])];
   const missing: string[] = [];
   for (const pkg of wanted) {
     const r = await inst.run(inst.tools.dpkgQuery, ['-W', '-f', '${Status}', pkg], [1]).catch(() => null);
@@ -104,7 +105,7 @@ export async function directories(inst: Installation, owner: Owner): Promise<Out
   return { status: changed ? 'changed' : 'done', message: `${l.configDir}, ${l.dataDir}, ${dirs.own.length + dirs.shared.length + dirs.vhosts.length} host directories` };
 }
 
-export async function harden(inst: Installation): Promise<Outcome> {
+export async function harden(inst: Installation, retryMs = 250): Promise<Outcome> {
   if (!inst.options.harden) return { status: 'skipped', message: 'skipped (--no-harden)' };
   const done: string[] = [];
   if (await pathExists(inst.tools.ufw)) {
@@ -116,8 +117,25 @@ export async function harden(inst: Installation): Promise<Outcome> {
   if (!(await pathExists(inst.tools.fail2ban))) {
     return { status: 'warning', message: [...done, 'fail2ban is not installed'].join('; '), fix: 'apt-get install fail2ban and run install again' };
   }
-  const jail = '# managed by relay-panel\n[sshd]\nenabled = true\n\n[nginx-http-auth]\nenabled = true\n';
-  if (await writeIfChanged(inst.layout.fail2banJail, jail, 0o644)) await inst.run(inst.system.binaries.systemctl, ['restart', 'fail2ban']);
+  if (await writeIfChanged(inst.layout.fail2banJail, FAIL2BAN_JAIL, 0o644)) await inst.run(inst.system.binaries.systemctl, ['restart', 'fail2ban']);
+  // its unit is Type=simple: `restart` succeeds before fail2ban reads its jails, and a jail it cannot
+  // set up stops it a moment later
+  if (!(await fail2banAnswers(inst, retryMs))) {
+    return { status: 'warning', message: [...done, 'fail2ban does not run'].join('; '), fix: 'journalctl -u fail2ban -n 20 shows why; fix it, then systemctl restart fail2ban' };
+  }
   done.push('fail2ban guards ssh and nginx');
   return { status: 'done', message: done.join('; ') };
+}
+
+// Debian 12 logs sshd to the journal only (no rsyslog, no auth.log): a file-backed sshd jail finds
+// no log and stops fail2ban altogether
+const FAIL2BAN_JAIL = '# managed by relay-panel\n[sshd]\nenabled = true\nbackend = systemd\n\n[nginx-http-auth]\nenabled = true\n';
+
+async function fail2banAnswers(inst: Installation, retryMs: number): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    const ping = await inst.run(inst.tools.fail2ban, ['ping'], [255]).catch(() => null);
+    if (ping?.exitCode === 0) return true;
+    await new Promise((r) => setTimeout(r, retryMs));
+  }
+  return false;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -13,11 +13,11 @@ s.before(async (ctx) => {
 });
 s.after(async (ctx) => rm(ctx.dir, { recursive: true, force: true }));
 
-function setup(dir: string, harden: boolean, present: { ufw: boolean; fail2ban: boolean }) {
+function setup(dir: string, harden: boolean, present: { ufw: boolean; fail2ban: boolean }, fail2banRuns = true) {
   const calls: string[] = [];
   const runner: Runner = async (binary, args) => {
     calls.push([binary, ...args].join(' '));
-    return { stdout: '', stderr: '', exitCode: 0 };
+    return { stdout: '', stderr: '', exitCode: fail2banRuns || args[0] !== 'ping' ? 0 : 255 };
   };
   const options: CommandOptions = {
     prefix: dir, json: true, user: 'relay-panel', harden, packages: false, downloads: false,
@@ -37,12 +37,25 @@ s('ufw opens ssh, http, https and the IP-panel port, then enables; fail2ban gets
   assert.is(first.status, 'done');
   assert.equal(calls, [
     `${join(dir, 'ufw')} allow 22/tcp`, `${join(dir, 'ufw')} allow 80/tcp`, `${join(dir, 'ufw')} allow 443/tcp`, `${join(dir, 'ufw')} allow 9393/tcp`,
-    `${join(dir, 'ufw')} --force enable`, '/usr/bin/systemctl restart fail2ban',
+    `${join(dir, 'ufw')} --force enable`, '/usr/bin/systemctl restart fail2ban', `${join(dir, 'fail2ban-client')} ping`,
   ]);
-  assert.match(await readFile(join(dir, 'etc/fail2ban/jail.d/relay-panel.conf'), 'utf8'), '[sshd]\nenabled = true');
+  // Debian 12 has no auth.log: the sshd jail reads the journal
+  assert.match(await readFile(join(dir, 'etc/fail2ban/jail.d/relay-panel.conf'), 'utf8'), '[sshd]\nenabled = true\nbackend = systemd\n');
   calls.length = 0;
   await harden(inst);
   assert.not.ok(calls.includes('/usr/bin/systemctl restart fail2ban'), 'an unchanged jail needs no restart');
+});
+
+s('a fail2ban that stops after its restart is a warning with its fix, not "guards ssh"', async ({ dir }) => {
+  if (process.getuid?.() !== 0) return console.warn('needs root: skipped');
+  await mkdir(join(dir, 'stops'), { recursive: true });
+  await writeFile(join(dir, 'stops', 'fail2ban-client'), '');
+  const { calls, inst } = setup(join(dir, 'stops'), true, { ufw: false, fail2ban: true }, false);
+  const outcome = await harden(inst, 1);
+  assert.is(outcome.status, 'warning');
+  assert.match(outcome.message, 'fail2ban does not run');
+  assert.match(String(outcome.fix), 'journalctl -u fail2ban');
+  assert.is(calls.filter((c) => c.endsWith(' ping')).length, 20);
 });
 
 s('without ufw or fail2ban nothing runs and the missing fail2ban is a warning with its fix', async ({ dir }) => {
