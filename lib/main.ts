@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { ListenOptions } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
@@ -11,6 +12,7 @@ import type { AnyRoute } from './http/route.ts';
 import { createLogger } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
+import { takeListenFd } from './node/systemd-socket.ts';
 import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
@@ -114,7 +116,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const server = createServer();
   const edge = attachNodeEdge(server, app);
   const port = env.PORT ? Number(env.PORT) : config.value.listen.port;
-  await listen(server, config.value.listen.host, port, isSandboxDefault);
+  const fd = takeListenFd(env);
+  if (fd !== null) await listenOn(server, { fd });
+  else await listen(server, config.value.listen.host, port, isSandboxDefault);
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const host = config.value.listen.host.includes(':') ? `[${config.value.listen.host}]` : config.value.listen.host;
@@ -125,16 +129,20 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   return { app, server, url, stop };
 }
 
+function listenOn(server: Server, options: ListenOptions | { fd: number }): Promise<void> {
+  return new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+}
+
 /** The sandbox falls back to a free port when the configured one is taken on a shared machine. */
 async function listen(server: Server, host: string, port: number, mayFallBack: boolean): Promise<void> {
   try {
-    await new Promise<void>((ok, fail) => {
-      server.once('error', fail);
-      server.listen(port, host, () => {
-        server.off('error', fail);
-        ok();
-      });
-    });
+    await listenOn(server, { port, host });
   } catch (error) {
     if (!mayFallBack || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     await listen(server, host, 0, false);

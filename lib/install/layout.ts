@@ -21,7 +21,8 @@ export interface Layout {
   cacheDir: string;
   /** root only: the first admin certificate, read once by the operator */
   adminP12: string;
-  unitFile: (unit: string) => string;
+  /** a unit's file; `socket` for the panel's listening socket */
+  unitFile: (unit: string, type?: 'service' | 'socket') => string;
   sudoersFile: string;
   fail2banJail: string;
   osRelease: string;
@@ -44,7 +45,7 @@ export function layout(prefix: string, unitDir?: string): Layout {
     dataDir: at('var/lib/relay-panel'),
     cacheDir: at('var/cache/relay-panel'),
     adminP12: at('root/relay-panel-admin.p12'),
-    unitFile: (unit) => join(unitDir ?? at('etc/systemd/system'), `${unit}.service`),
+    unitFile: (unit, type = 'service') => join(unitDir ?? at('etc/systemd/system'), `${unit}.${type}`),
     sudoersFile: at('etc/sudoers.d/relay-panel'),
     fail2banJail: at('etc/fail2ban/jail.d/relay-panel.conf'),
     osRelease: at('etc/os-release'),

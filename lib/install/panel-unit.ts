@@ -12,6 +12,29 @@ export interface PanelUnitOptions {
   configFile: string;
   /** directories the panel writes (configuration, data, vhosts, ACME, chisel, Authelia, sites) */
   writable: string[];
+  /** the socket unit that listens for it (`relay-panel.socket`) */
+  socket: string;
+}
+
+/**
+ * systemd listens on the panel's loopback port and hands the socket to each panel process
+ * (LISTEN_FDS): during a restart or an upgrade connections wait in the socket's queue for the new
+ * process instead of being refused, so nginx never answers 502 for a switch.
+ */
+export function renderPanelSocket(o: { host: string; port: number; service: string }): string {
+  const address = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return `# managed by relay-panel
+[Unit]
+Description=relay-panel listening socket (kept open across panel restarts)
+
+[Socket]
+ListenStream=${address}:${o.port}
+Service=${o.service}
+NoDelay=true
+
+[Install]
+WantedBy=sockets.target
+`;
 }
 
 export function renderPanelUnit(o: PanelUnitOptions): string {
@@ -39,5 +62,6 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       'UMask=0027',
     ],
     noNewPrivileges: false,
+    socket: o.socket,
   });
 }

@@ -15,7 +15,7 @@ import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
 import { waitForHealth } from '../health.ts';
 import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
-import { renderPanelUnit } from '../panel-unit.ts';
+import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
 import { privilegedCommands, renderHelperLauncher, renderSudoers, renderWrapper } from '../privileges.ts';
 import { lockVhostDirs, panelDirectories } from './host.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -143,12 +143,15 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   // sudo's timestamps and nginx's error log are written by the whitelisted commands, which share the panel's mounts
   // (the root helper runs in the panel's mount namespace too: it writes the vhost directories)
   const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, ...dirs.vhosts, dirname(system.nginx.errorLog), '/run/sudo'];
-  const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable });
+  const socketUnit = `${system.units.panel}.socket`;
+  const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable, socket: socketUnit });
+  const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
   // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
   // services themselves run as the panel's user, which owns their files
   const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, user: system.systemd.runAs });
   const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, user: system.systemd.runAs });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
+  state.unitChanged = (await writeIfChanged(l.unitFile(system.units.panel, 'socket'), socket, 0o644)) || state.unitChanged;
   let changed = state.unitChanged;
   changed = (await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644)) || changed;
   changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
@@ -164,9 +167,31 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {
   const { systemctl } = inst.system.binaries;
   const { proxy, panel } = inst.system.units;
+  const moved = await listenThroughSocket(inst);
   await inst.run(systemctl, ['enable', '--now', panel]);
-  if (state.unitChanged) await inst.run(systemctl, ['restart', panel]);
-  return { status: 'done', message: `${proxy} and ${panel} enabled and running` };
+  if (state.unitChanged && !moved) await inst.run(systemctl, ['restart', panel]);
+  return { status: 'done', message: `${proxy}, ${panel}.socket and ${panel} enabled and running` };
+}
+
+/**
+ * Starts the panel's socket unit. A panel of an earlier release listens on the port itself, so the
+ * socket could not bind it: that panel stops first (the one moment its port refuses connections)
+ * and starts again on the socket. Returns whether the panel was restarted that way.
+ */
+export async function listenThroughSocket(inst: Installation): Promise<boolean> {
+  const { systemctl } = inst.system.binaries;
+  const { panel } = inst.system.units;
+  const socket = `${panel}.socket`;
+  const state = await inst.run(systemctl, ['is-active', socket], [3, 4]);
+  if (state.stdout.trim() === 'active') {
+    await inst.run(systemctl, ['enable', socket]);
+    return false;
+  }
+  const wasRunning = (await inst.run(systemctl, ['is-active', panel], [3, 4])).stdout.trim() === 'active';
+  if (wasRunning) await inst.run(systemctl, ['stop', panel]);
+  await inst.run(systemctl, ['enable', '--now', socket]);
+  if (wasRunning) await inst.run(systemctl, ['start', panel]);
+  return wasRunning;
 }
 
 export async function health(inst: Installation): Promise<Outcome> {

@@ -1,12 +1,14 @@
 // systemd unit files for the programs the panel installs.
 
-export function renderUnit(o: { description: string; execStart: string; hardening: string[]; noNewPrivileges?: boolean }): string {
+export function renderUnit(o: { description: string; execStart: string; hardening: string[]; noNewPrivileges?: boolean; socket?: string }): string {
+  // a socket unit holds the listening socket across restarts; the service needs it and starts after it
+  const socket = o.socket ? `Requires=${o.socket}\nAfter=${o.socket}\n` : '';
   return `# managed by relay-panel
 [Unit]
 Description=${o.description}
 After=network-online.target
 Wants=network-online.target
-
+${socket}
 [Service]
 ExecStart=${o.execStart}
 Restart=always

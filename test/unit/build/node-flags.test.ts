@@ -18,7 +18,7 @@ s('npm start, the release launcher and the bench pass them before the bundle', (
 });
 
 s('the systemd unit passes them', () => {
-  const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/bin/node', server: '/opt/r/server.mjs', configFile: '/etc/r/config.json', writable: ['/var/lib/r'] });
+  const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/bin/node', server: '/opt/r/server.mjs', configFile: '/etc/r/config.json', writable: ['/var/lib/r'], socket: 'r.socket' });
   assert.match(unit, `ExecStart=/usr/bin/node ${flags} /opt/r/server.mjs --config /etc/r/config.json`);
 });
 

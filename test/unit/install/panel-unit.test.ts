@@ -1,12 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPanelUnit } from '../../../lib/install/panel-unit.ts';
+import { renderPanelSocket, renderPanelUnit } from '../../../lib/install/panel-unit.ts';
 
 // a named suite of its own: uvu's shared default `test` would mix the files a worker runs
 const test = suite('the panel systemd unit');
 
 const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/local/bin/node', server: '/opt/relay-panel/current/server.mjs',
-  configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'] });
+  configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'], socket: 'relay-panel.socket' });
 
 test('the panel runs as its user, in production, from the current release, with a read-only system', () => {
   assert.match(unit, '\nExecStart=/usr/local/bin/node --max-semi-space-size=4 /opt/relay-panel/current/server.mjs --config /etc/relay-panel/config.json\n');
@@ -27,6 +27,14 @@ test('nothing that sets no-new-privileges for a non-root service: sudo must stay
     'SystemCallArchitectures', 'MemoryDenyWriteExecute', 'DynamicUser']) {
     assert.not.match(unit, new RegExp(`^${option}=`, 'm'), option);
   }
+});
+
+test('systemd holds the listening socket: the service needs its socket unit, which listens on the panel\'s loopback port', () => {
+  assert.match(unit, '\nRequires=relay-panel.socket\nAfter=relay-panel.socket\n');
+  const socket = renderPanelSocket({ host: '127.0.0.1', port: 3100, service: 'relay-panel.service' });
+  assert.match(socket, '\n[Socket]\nListenStream=127.0.0.1:3100\nService=relay-panel.service\n');
+  assert.match(socket, '\n[Install]\nWantedBy=sockets.target\n');
+  assert.match(renderPanelSocket({ host: '::1', port: 3100, service: 'p.service' }), '\nListenStream=[::1]:3100\n');
 });
 
 test.run();
