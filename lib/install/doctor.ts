@@ -11,6 +11,8 @@ import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
+import { relayVhostFiles } from './files.ts';
+import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import type { Reporter } from './report.ts';
 
 export interface Finding {
@@ -48,6 +50,12 @@ async function crlNextUpdate(inst: Installation, path: string): Promise<Date | n
   return m ? new Date(m[1]!.trim()) : null;
 }
 
+async function handEditedVhosts(dir: string): Promise<string[]> {
+  const names = await relayVhostFiles(dir);
+  const texts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8').catch(() => null)));
+  return names.filter((_, i) => texts[i] !== null && !vhostIntact(texts[i]!));
+}
+
 export async function diagnose(inst: Installation, now = Date.now()): Promise<Finding[]> {
   const { system: s, layout: l } = inst;
   const config = await readInstalledConfig(inst);
@@ -70,6 +78,10 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
       'relay-panel install puts owners, modes and the helper back');
   }
 
+  const edited = await handEditedVhosts(s.nginx.sitesAvailable);
+  add('vhosts', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
+    `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites tunnel vhosts from their records, and saving a site in the panel rewrites its vhost; keep nginx changes of your own in files not named relay-*`);
+
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
   const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];
   for (const [what, path] of certs) {
@@ -90,7 +102,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
     `nginx refuses every client certificate with an expired CRL; regenerate it: openssl ca -gencrl -config ${join(s.pki.dir, 'ca.cnf')} -out ${crl}`);
 
-  const units = [s.units.proxy, s.units.panel, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
+  const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
   for (const unit of units) {
     const state = await isActive(s, unit);
     add('units', state === 'active', `${unit} is ${state}`, `systemctl restart ${unit}; journalctl -u ${unit} -n 50`);

@@ -60,6 +60,8 @@ export interface VhostState {
   name: string;
   written: boolean;
   enabled: boolean;
+  /** present when the file was edited after relay-panel wrote it (lib/system/nginx/vhost-stamp.ts) */
+  edited?: true;
 }
 
 export interface ProxyAdapter {

@@ -1,7 +1,7 @@
 // Brings nginx and the tunnel server back in line with the tunnel records after a crash between a
 // host change and the save that follows it: vhosts of tunnels that have no record, enabled
-// tunnels whose vhost file or link is gone, links left behind by disabled tunnels. The records
-// win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
+// tunnels whose vhost file or link is gone or was edited by hand, links left behind by disabled
+// tunnels. The records win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
 import { errorMessage } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { runSteps, type Step } from '../steps.ts';
@@ -11,13 +11,13 @@ import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
 
 /**
  * The steps that make the host match one record, none when it already does: an enabled tunnel
- * gets its certificate (issued only when missing) and its vhost written and linked; a disabled
+ * gets its certificate (issued only when missing) and its vhost written (again, over a hand edit) and linked; a disabled
  * one loses its link.
  */
 export function hostRepairSteps(ctx: TunnelContext, tunnel: TunnelRecord, vhost: VhostState | undefined): Step[] {
   const { proxy, certs } = ctx.system;
   const name = proxy.vhostName(appVhost(tunnel));
-  if (tunnel.enabled && !(vhost?.written && vhost.enabled)) {
+  if (tunnel.enabled && !(vhost?.written && vhost.enabled && !vhost.edited)) {
     return [
       {
         failure: CERTIFICATE_FAILED,

@@ -5,7 +5,9 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../names.ts';
 import type { VhostSpec, VhostState } from '../types.ts';
+import { readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
+import { vhostIntact } from './vhost-stamp.ts';
 
 export interface VhostDirPaths {
   availableDir: string;
@@ -17,17 +19,19 @@ export class VhostDirs {
 
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
-    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name) };
+    const text = await readOrNull(this.available(name));
+    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
     const [available, enabled] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir)]);
     const written = new Set(available);
     const linked = new Set(enabled);
-    return [...new Set([...available, ...enabled])]
-      .filter((name) => isVhostNameOfKind(name, kind))
-      .sort()
-      .map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
+    const names = [...new Set([...available, ...enabled])].filter((name) => isVhostNameOfKind(name, kind)).sort();
+    return Promise.all(names.map(async (name) => {
+      const text = written.has(name) ? await readOrNull(this.available(name)) : null;
+      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
+    }));
   }
 
   protected available(name: string): string {
@@ -41,6 +45,10 @@ export class VhostDirs {
   protected isLinked(name: string): Promise<boolean> {
     return exists(this.enabled(name));
   }
+}
+
+function editedMark(text: string | null): { edited?: true } {
+  return text === null || vhostIntact(text) ? {} : { edited: true };
 }
 
 /** Whether the path itself is there (a dangling symlink counts). */

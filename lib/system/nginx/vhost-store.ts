@@ -7,6 +7,7 @@ import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
 import { vhostName } from './templates.ts';
+import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 
 export interface VhostStoreOptions extends VhostDirPaths {
@@ -66,7 +67,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   private async applyOne(change: VhostChange, name: string, content: string | null): Promise<void> {
     switch (change.op) {
       case 'put':
-        await writeFileAtomic(this.available(name), content ?? '', 0o644);
+        await writeFileAtomic(this.available(name), stampVhost(content ?? ''), 0o644);
         if (change.enabled) await this.link(name);
         else await this.unlink(name);
         return;

@@ -1,4 +1,4 @@
-import { rm, unlink } from 'node:fs/promises';
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -31,6 +31,17 @@ s('PATCH {enabled: true} on an enabled tunnel whose vhost is gone writes and lin
   assert.is(res.status, 200);
   assert.is(res.body.tunnel.enabled, true);
   assert.equal(await vhostState(t, 'app'), LINKED('app'));
+});
+
+s('start-up repair writes a vhost edited by hand again from its record; an intact one is left alone', async ({ t }) => {
+  const file = join(paths(t).sitesAvailable, vhostFile(t, 'app'));
+  const written = await readFile(file, 'utf8');
+  await writeFile(file, written.replace('127.0.0.1:8080', '127.0.0.1:22'));
+  assert.equal(await vhostState(t, 'app'), { ...LINKED('app'), edited: true });
+  const report = await t.services.tunnels.repairHost();
+  assert.is(report.repaired.length, 1);
+  assert.is(await readFile(file, 'utf8'), written);
+  assert.is((await t.services.tunnels.repairHost()).repaired.length, 0, 'nothing to repair the second time');
 });
 
 s('PATCH {enabled: true} relinks a vhost whose link alone is gone', async ({ t, id }) => {
