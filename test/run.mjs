@@ -22,7 +22,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
-const SERIAL_GROUPS = new Set(['integration', 'browser']);
+const SERIAL_GROUPS = new Set(['integration', 'browser', 'system']);
 
 const root = resolve(new URL('.', import.meta.url).pathname);
 

@@ -15,8 +15,13 @@ export interface StreamClient {
 
 /** Opens the stream on a loopback port; resolves once the upgrade is accepted. */
 export function openStream(port: number, caller: Caller = 'admin'): Promise<StreamClient> {
+  return openStreamWith(() => new WebSocket(provisionStreamUrl(port), { headers: certificateHeaders(caller) }));
+}
+
+/** The same client on a socket the caller opens (e.g. TLS with a client certificate through nginx). */
+export function openStreamWith(connect: () => WebSocket): Promise<StreamClient> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(provisionStreamUrl(port), { headers: certificateHeaders(caller) });
+    const ws = connect();
     const messages: StreamMessage[] = [];
     const waiters: { match: (m: StreamMessage) => boolean; done: (m: StreamMessage) => void }[] = [];
     const closed = new Promise<{ code: number; reason: string }>((ok) => ws.on('close', (code, reason) => ok({ code, reason: String(reason) })));

@@ -1,5 +1,5 @@
-// Makes sure the programs of the integration and browser tests are installed (nginx, pebble,
-// certbot, dnsmasq, openssl, chromium, sudo). As root it installs the missing Debian packages; otherwise it names them
+// Makes sure the programs of the integration, browser and system tests are installed (nginx, pebble,
+// certbot, dnsmasq, openssl, chromium, sudo, systemd-nspawn, mmdebstrap). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -16,6 +16,9 @@ export const REQUIRED = [
   { pkg: 'chromium', binary: '/usr/bin/chromium' },
   // test/integration/install checks the generated sudoers rules with the real sudo.
   { pkg: 'sudo', binary: '/usr/bin/sudo' },
+  // test/system boots a Debian 12 made from Debian's packages under a real systemd.
+  { pkg: 'systemd-container', binary: '/usr/bin/systemd-nspawn' },
+  { pkg: 'mmdebstrap', binary: '/usr/bin/mmdebstrap' },
 ];
 
 export const INSTALL_ARGS = ['install', '-y', ...REQUIRED.map((r) => r.pkg)];
@@ -27,7 +30,7 @@ export function missingPackages(isExecutable = executable) {
 /** What a non-root user is told; pure so it can be tested on a machine that has everything. */
 export function notRootMessage(missing) {
   return [
-    `Missing programs for the integration and browser tests: ${missing.join(', ')}`,
+    `Missing programs for the integration, browser and system tests: ${missing.join(', ')}`,
     'Install them as root (Debian/Ubuntu):',
     `  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get ${INSTALL_ARGS.join(' ')}`,
   ].join('\n');

@@ -1,0 +1,262 @@
+// The release on a real box: a Debian 12 booted with systemd as PID 1 (systemd-nspawn), real sudo,
+// nginx, certbot against pebble and dnsmasq inside it; fake chisel and Authelia (neither can be
+// had here) at the configured binary paths. Driven only as an operator (commands as root inside
+// the box) and an admin (HTTPS through nginx with the admin P12) would.
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { withTimeout } from '../helpers/timeout.ts';
+import { bootBox, consoleLog, type Box } from './box.ts';
+import { boxClient, multipart, type BoxClient, type Identity } from './client.ts';
+import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR } from './image.ts';
+import { underLoad, type LoadReport } from './load.ts';
+import { pathsOf, leftovers } from './leftovers.ts';
+import { buildReleases, type Releases } from './releases.ts';
+
+const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
+
+const IP_PANEL = `https://${BOX_IP}:9292`;
+const PANEL = `https://panel.${BOX_DOMAIN}`;
+const APP_PORT = 8765;
+
+let dir: string;
+let box: Box;
+let client: BoxClient;
+let releases: Releases;
+let admin: Identity;
+let agent: Identity;
+let before: Set<string>;
+const loads: Record<string, LoadReport> = {};
+
+const inBox = (script: string) => ['/bin/sh', '-c', script];
+
+/** Unpacks a release tarball in /root and runs one of its operator commands there. */
+async function relayPanel(version: string, args: string): Promise<{ code: number; out: string }> {
+  const r = await box.run(inBox(`cd /root && tar -xzf relay-panel-${version}.tar.gz && cd relay-panel-${version} && ./relay-panel ${args}`), { timeoutMs: 180_000 });
+  return { code: r.code, out: r.stdout + r.stderr };
+}
+
+/** The operator's scp of a release to the box. */
+const copyIn = (tarball: string, version: string) => copyFile(tarball, join(box.root, 'root', `relay-panel-${version}.tar.gz`));
+
+const current = () => readlink(join(box.root, 'opt/relay-panel/current'));
+const active = async (unit: string) => (await box.run(['systemctl', 'is-active', unit])).stdout.trim();
+
+s.before(async () => {
+  try {
+    await prepare();
+  } catch (e) {
+    // uvu would only say that the run ended early
+    console.error(e);
+    throw e;
+  }
+});
+
+async function prepare(): Promise<void> {
+  if (process.getuid?.() !== 0) throw new Error('the system test boots a container and installs as root: run npm test as root');
+  dir = await mkdtemp('/var/tmp/relay-system-');
+  releases = await buildReleases(dir);
+  const root = join(dir, 'root');
+  await buildImage(root, { tarball: releases.first.tarball });
+  before = await pathsOf(root);
+  box = await bootBox(root, `relaybox-${randomBytes(3).toString('hex')}`, dir).catch(async (e) => {
+    throw new Error(`${(e as Error).message}\nconsole: ${(await consoleLog(dir)).slice(-2000)}`);
+  });
+  client = boxClient(box);
+  for (const r of [releases.first, releases.second, releases.broken]) await copyIn(r.tarball, r.version);
+}
+
+s.after(async () => {
+  // the figures the README's performance section reports
+  if (Object.keys(loads).length) console.log(`  requests through nginx while the panel switched: ${JSON.stringify(loads)}`);
+  if (process.env.RELAY_SYSTEM_KEEP) return console.log(`  RELAY_SYSTEM_KEEP: the box still runs in ${dir}; poweroff: nsenter -t <its PID 1> -a systemctl poweroff`);
+  await box?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+s('install: the README command on a fresh box, every step ok, the panel runs as its own user behind nginx', async () => {
+  const { code, out } = await relayPanel(releases.first.version, `install --ip ${BOX_IP} --no-downloads --system-config /root/box-system.json`);
+  assert.is(code, 0, out);
+  const steps = out.split('\n').filter((l) => /^\[..\] /.test(l));
+  assert.ok(steps.length >= 10, out);
+  assert.equal(steps.filter((l) => !/^\[(ok|--)\] /.test(l)), [], 'every step ok or skipped');
+  const password = /its password, shown only now: (\S+)/.exec(out)?.[1];
+  assert.ok(password, out);
+  admin = { pfx: await readFile(join(box.root, 'root/relay-panel-admin.p12')), passphrase: password! };
+
+  assert.is(await active('relay-panel'), 'active');
+  assert.is((await box.sh(['ps', '-o', 'user=', '-C', 'node'])).trim().split('\n')[0], 'relay-panel');
+  assert.is((await client.call('GET', `${IP_PANEL}/api/onboarding/status`)).status, 496, 'no certificate');
+  const status = await client.call('GET', `${IP_PANEL}/api/onboarding/status`, { identity: admin });
+  assert.equal(status.body, { status: 'FRESH', domain: null, email: null });
+});
+
+s('onboarding through the IP panel: domain, DNS check, provisioning watched on the live stream, against pebble and dnsmasq', async () => {
+  const domain = await client.call('POST', `${IP_PANEL}/api/onboarding/domain`, { identity: admin, json: { domain: BOX_DOMAIN, email: `ops@${BOX_DOMAIN}` } });
+  assert.is(domain.status, 200, domain.text);
+  const dns = await client.call('POST', `${IP_PANEL}/api/onboarding/verify-dns`, { identity: admin });
+  assert.is(dns.body.status, 'DNS_READY', dns.text);
+  assert.equal(dns.body.base.addresses, [BOX_IP]);
+
+  const stream = await client.stream(`wss://${BOX_IP}:9292/api/onboarding/provision/stream`, admin);
+  await stream.waitFor((m) => m.type === 'state');
+  const started = await client.call('POST', `${IP_PANEL}/api/onboarding/provision`, { identity: admin });
+  assert.is(started.status, 202, started.text);
+  const last = await withTimeout('provisioning', 120_000, () => stream.waitFor((m) => m.type === 'complete' || m.type === 'error'));
+  stream.close();
+  assert.is(last.type, 'complete', JSON.stringify(stream.messages.slice(-5)));
+
+  // the names are served with pebble's certificates from now on; its root is the test's trust anchor
+  client.trust(await box.sh(['curl', '-sf', '--cacert', `${PEBBLE_DIR}/wfe-ca.pem`, 'https://127.0.0.1:15000/roots/0']));
+  const panel = await client.call('GET', `${PANEL}/api/onboarding/status`, { identity: admin });
+  assert.equal(panel.body.status, 'COMPLETED');
+  for (const unit of ['nginx', 'relay-panel', 'chisel', 'authelia']) assert.is(await active(unit), 'active', unit);
+});
+
+s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind the portal', async () => {
+  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { subdomain: 'app', port: APP_PORT } });
+  assert.is(created.status, 201, created.text);
+  const name = `relay-app-app.${BOX_DOMAIN}.conf`;
+  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', name)), `/etc/nginx/sites-available/${name}`);
+  const vhost = await readFile(join(box.root, 'etc/nginx/sites-available', name), 'utf8');
+  assert.match(vhost, `proxy_pass http://127.0.0.1:${APP_PORT};`);
+  const authfile = JSON.parse(await readFile(join(box.root, 'etc/chisel/users.json'), 'utf8')) as Record<string, string[]>;
+  assert.ok(Object.values(authfile).some((rules) => rules.some((r) => r.includes(String(APP_PORT)))), JSON.stringify(authfile));
+  const app = await client.call('GET', `https://app.${BOX_DOMAIN}/some/page?a=1`);
+  assert.is(app.status, 302, app.text);
+  assert.ok(String(app.headers.location).startsWith(`https://auth.${BOX_DOMAIN}/`), String(app.headers.location));
+});
+
+s('a managed site: the uploaded index.html is served over TLS by nginx', async () => {
+  const created = await client.call('POST', `${PANEL}/api/sites`, { identity: admin, json: { name: 'blog', type: 'managed' } });
+  assert.is(created.status, 201, created.text);
+  const id = created.body.site.id as string;
+  const form = await multipart({ 'index.html': '<h1>hello from a real box</h1>\n' });
+  const upload = await client.call('POST', `${PANEL}/api/sites/${id}/files`, { identity: admin, body: form.body, headers: form.headers });
+  assert.is(upload.status, 200, upload.text);
+  const page = await client.call('GET', `https://blog.${BOX_DOMAIN}/`);
+  assert.is(page.status, 200);
+  assert.is(page.text, '<h1>hello from a real box</h1>\n');
+});
+
+s('a portal user lands in the users database the portal reads', async () => {
+  const created = await client.call('POST', `${PANEL}/api/users`, {
+    identity: admin, json: { username: 'alice', displayname: 'Alice', email: `alice@${BOX_DOMAIN}`, password: 'correct-horse-battery' },
+  });
+  assert.is(created.status, 201, created.text);
+  const users = await readFile(join(box.root, 'etc/authelia/users_database.yml'), 'utf8');
+  assert.match(users, 'alice');
+  assert.match(users, /\$2[ab]\$12\$/);
+  assert.is(await active('authelia'), 'active');
+});
+
+s('an agent certificate works through nginx', async () => {
+  const made = await client.call('POST', `${PANEL}/api/certs/agent`, { identity: admin, json: { label: 'laptop-1', capabilities: ['tunnels:read'] } });
+  assert.is(made.status, 201, made.text);
+  const p12 = await client.call('GET', `${PANEL}/api/certs/agent/laptop-1/download`, { identity: admin });
+  assert.is(p12.status, 200);
+  agent = { pfx: p12.raw, passphrase: made.body.p12Password };
+  const tunnels = await client.call('GET', `${PANEL}/api/tunnels`, { identity: agent });
+  assert.is(tunnels.status, 200, tunnels.text);
+  assert.equal(tunnels.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['app']);
+  assert.is((await client.call('GET', `${PANEL}/api/users`, { identity: agent })).status, 403, 'no capability, no users');
+});
+
+s('upgrade to a second build under load: data kept, current moves, no request fails', async () => {
+  const tunnelsBefore = (await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body;
+  const load = await underLoad(client, [`${PANEL}/api/health`, `${PANEL}/api/tunnels`], admin, () => relayPanel(releases.second.version, 'upgrade'));
+  loads.upgrade = load.report;
+  assert.is(load.result.code, 0, load.result.out);
+  assert.is(await current(), `releases/${releases.second.version}`);
+  assert.equal((await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body, tunnelsBefore);
+  assert.ok(load.report.requests > 20, `too few requests to say anything: ${JSON.stringify(load.report)}`);
+  assert.equal(load.report.failures, [], `requests failed during the upgrade: ${JSON.stringify(load.report)}`);
+});
+
+s('a restart under load loses no request', async () => {
+  const load = await underLoad(client, [`${PANEL}/api/health`, `${PANEL}/api/tunnels`], admin, async () => {
+    const r = await box.run(['systemctl', 'restart', 'relay-panel']);
+    return { code: r.code, out: r.stdout + r.stderr };
+  });
+  loads.restart = load.report;
+  assert.is(load.result.code, 0, load.result.out);
+  assert.equal(load.report.failures, [], `requests failed during the restart: ${JSON.stringify(load.report)}`);
+});
+
+s('upgrade to a build that cannot start: rolled back, the box still answers', async () => {
+  const { code, out } = await relayPanel(releases.broken.version, 'upgrade --health-timeout 10');
+  assert.is(code, 1, out);
+  assert.match(out, 'rolled back');
+  assert.is(await current(), `releases/${releases.second.version}`);
+  assert.is(await active('relay-panel'), 'active');
+  assert.is((await client.call('GET', `${PANEL}/api/health`)).status, 200);
+});
+
+s('poweroff and boot again: every unit comes back, the data and the agent certificate still work', async () => {
+  await box.reboot();
+  for (const unit of ['nginx', 'relay-panel', 'chisel', 'authelia']) assert.is(await active(unit), 'active', unit);
+  const tunnels = await client.call('GET', `${PANEL}/api/tunnels`, { identity: agent });
+  assert.is(tunnels.status, 200, tunnels.text);
+  assert.equal(tunnels.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['app']);
+  assert.is((await client.call('GET', `https://blog.${BOX_DOMAIN}/`)).text, '<h1>hello from a real box</h1>\n');
+});
+
+s('a revoked agent certificate is refused at nginx', async () => {
+  const revoked = await client.call('DELETE', `${PANEL}/api/certs/agent/laptop-1`, { identity: admin });
+  assert.is(revoked.status, 200, revoked.text);
+  assert.is((await client.call('GET', `${PANEL}/api/tunnels`, { identity: agent })).status, 496);
+  assert.is((await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).status, 200);
+});
+
+async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function doctor(): Promise<{ code: number; out: string }> {
+  const r = await box.run(['/opt/relay-panel/current/relay-panel', 'doctor']);
+  return { code: r.code, out: r.stdout + r.stderr };
+}
+
+s('doctor: no problem on the healthy box; a stopped unit and a hand-edited vhost are named with their fix', async () => {
+  const healthy = await doctor();
+  assert.is(healthy.code, 0, healthy.out);
+  assert.match(healthy.out, 'no problems found');
+
+  await box.sh(['systemctl', 'stop', 'chisel']);
+  const stopped = await doctor();
+  assert.is(stopped.code, 1, stopped.out);
+  assert.match(stopped.out, /chisel is inactive/);
+  assert.match(stopped.out, /systemctl restart chisel/);
+  await box.sh(['systemctl', 'start', 'chisel']);
+
+  const vhost = join(box.root, `etc/nginx/sites-available/relay-app-app.${BOX_DOMAIN}.conf`);
+  const original = await readFile(vhost, 'utf8');
+  await writeFile(vhost, original.replace(`127.0.0.1:${APP_PORT}`, '127.0.0.1:22'));
+  const edited = await doctor();
+  assert.is(edited.code, 1, edited.out);
+  assert.match(edited.out, `edited by hand since relay-panel wrote them: relay-app-app.${BOX_DOMAIN}.conf`);
+  assert.match(edited.out, 'systemctl restart relay-panel rewrites tunnel vhosts from their records');
+  // the fix doctor names puts the panel's vhost back
+  await box.sh(['systemctl', 'restart', 'relay-panel']);
+  await waitUntil('the repaired vhost', async () => (await readFile(vhost, 'utf8')) === original);
+  const again = await doctor();
+  assert.is(again.code, 0, again.out);
+});
+
+s('uninstall --purge leaves no path, user, unit, sudo rule or vhost the install made', async () => {
+  const { code, out } = await box.run(['/opt/relay-panel/current/relay-panel', 'uninstall', '--purge']).then((r) => ({ code: r.code, out: r.stdout + r.stderr }));
+  assert.is(code, 0, out);
+  assert.is((await box.run(['getent', 'passwd', 'relay-panel'])).code, 2, 'the user is gone');
+  for (const unit of ['relay-panel', 'chisel', 'authelia']) assert.is(await active(unit), 'inactive', unit);
+  const left = leftovers(before, await pathsOf(box.root));
+  assert.equal(left, [], `left behind:\n${left.join('\n')}`);
+});
+
+
+s.run();
