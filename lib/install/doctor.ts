@@ -79,7 +79,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   }
 
   const edited = await handEditedVhosts(s.nginx.sitesAvailable);
-  add('vhosts', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
+  add('vhost-edits', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
     `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites tunnel vhosts from their records, and saving a site in the panel rewrites its vhost; keep nginx changes of your own in files not named relay-*`);
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
