@@ -95,12 +95,17 @@ const Dns = z
   })
   .strict();
 
-const Release = (defaults: { version: string; url: string; sha256: string }) =>
+const Release = (defaults: { version: string; url: string; sha256: string; checksumFile: 'none' | 'beside' }) =>
   z
     .object({
       version: z.string().min(1).max(64).default(defaults.version),
       url: z.string().max(MAX_URL).url().default(defaults.url),
       sha256: sha256.default(defaults.sha256),
+      /**
+       * `beside`: the download is also checked against the `<url>.sha256` file its release publishes
+       * (for a pin whose source cannot be cited; docs/decisions.md names each pin's source)
+       */
+      checksumFile: z.enum(['none', 'beside']).default(defaults.checksumFile),
     })
     .strict();
 
@@ -110,6 +115,7 @@ const Chisel = z
       version: '1.9.0',
       url: 'https://github.com/jpillora/chisel/releases/download/v1.9.0/chisel_1.9.0_linux_amd64.gz',
       sha256: 'acb2c4419a7aa4cb0b812a179bdd51d579c0cc1f193b1b8911d64b2d3ff8f450',
+      checksumFile: 'none',
     }).prefault({}),
     dir: absolutePath.default('/etc/chisel'),
   })
@@ -121,6 +127,7 @@ const Authelia = z
       version: '4.38.4',
       url: 'https://github.com/authelia/authelia/releases/download/v4.38.4/authelia-v4.38.4-linux-amd64.tar.gz',
       sha256: '3ce24ebd83e947891c2ac01583886eb5fec65725f3433eba524f0dd45f50e243',
+      checksumFile: 'beside',
     }).prefault({}),
     /** the executable's name inside the release tarball */
     archiveMember: z.string().min(1).max(MAX_NAME).default('authelia-linux-amd64'),

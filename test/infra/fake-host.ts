@@ -62,6 +62,8 @@ export async function startFakeHost(dir: string, units: string[] = []): Promise<
   const tarball = join(dir, 'stage', 'authelia.tar.gz');
   execFileSync('/usr/bin/tar', ['-czf', tarball, '-C', stage, 'README.md', 'authelia-linux-amd64']);
   assets.set(AUTHELIA_ASSET, await readFile(tarball));
+  // the checksum file a release publishes beside each asset, in sha256sum's format
+  for (const [name, body] of [...assets]) assets.set(`${name}.sha256`, Buffer.from(`${sha256Hex(body)}  ${name.slice(1)}\n`));
   const [port] = await freePorts(1);
   let requests = 0;
   const server = createServer((req, res) => {

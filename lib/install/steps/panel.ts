@@ -9,7 +9,7 @@ import { AuthfileStore } from '../../system/common/authfile.ts';
 import { notRootOnly, pathExists } from '../../system/common/fs.ts';
 import { createPortalFiles } from '../../system/common/portal-files.ts';
 import { createHostSystem } from '../../system/host/index.ts';
-import { installPinned } from '../../system/host/install.ts';
+import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
 import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
 import { waitForHealth } from '../health.ts';
@@ -155,13 +155,18 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   let changed = state.unitChanged;
   changed = (await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644)) || changed;
   changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
+  const chiselRelease = { name: 'chisel', ...system.chisel.release };
+  const autheliaRelease = { name: 'authelia', ...system.authelia.release };
   if (options.downloads) {
     const timeoutMs = system.timeouts.downloadMs;
-    changed = (await installPinned({ name: 'chisel', ...system.chisel.release }, system.binaries.chisel, { timeoutMs })) || changed;
-    changed = (await installPinned({ name: 'authelia', ...system.authelia.release }, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
+    changed = (await installPinned(chiselRelease, system.binaries.chisel, { timeoutMs })) || changed;
+    changed = (await installPinned(autheliaRelease, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
-  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${options.downloads ? '' : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`}` };
+  const programs = options.downloads
+    ? `; chisel ${chiselRelease.version} checked against ${checksumSources(chiselRelease)}, Authelia ${autheliaRelease.version} against ${checksumSources(autheliaRelease)}`
+    : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;
+  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${programs}` };
 }
 
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {

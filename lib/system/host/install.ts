@@ -1,4 +1,5 @@
-// Pinned installs: download a release asset, verify its SHA-256 before anything is unpacked,
+// Pinned installs: download a release asset, verify its SHA-256 (against the pin, and where the pin's
+// source cannot be cited also against the .sha256 file the release publishes) before anything is unpacked,
 // extract the executable (gzip or tar.gz) and put it in place atomically with mode 0755.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,28 @@ export interface PinnedRelease {
   version: string;
   url: string;
   sha256: string;
+  /** `beside`: also check against the `<url>.sha256` file the release publishes */
+  checksumFile?: 'none' | 'beside';
+}
+
+/** What a download of this release is checked against, for the install's report. */
+export function checksumSources(release: PinnedRelease): string {
+  return release.checksumFile === 'beside' ? `its pinned SHA-256 and ${release.url}.sha256` : 'its pinned SHA-256';
+}
+
+/** The way out when a box cannot fetch or trust a download. */
+function withoutDownloads(release: PinnedRelease, target: string): string {
+  return `; to install without downloading: relay-panel install --no-downloads, then put ${release.name} ${release.version} at ${target}`;
+}
+
+/** The SHA-256 a `.sha256` file gives for `fileName`: sha256sum's "<hex>  <name>" lines, or a lone hex digest. */
+export function publishedSha256(text: string, fileName: string): string | null {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  for (const line of lines) {
+    const m = /^([0-9a-fA-F]{64})(?:\s+\*?(\S+))?$/.exec(line);
+    if (m && (m[2] === undefined ? lines.length === 1 : m[2].split('/').pop() === fileName)) return m[1]!.toLowerCase();
+  }
+  return null;
 }
 
 export function sha256Hex(data: Uint8Array): string {
@@ -71,9 +94,18 @@ export async function installPinned(release: PinnedRelease, target: string, opts
   } catch {
     // not installed yet
   }
-  const asset = await download(release.url, opts.timeoutMs);
+  const wayOut = withoutDownloads(release, target);
+  const fetchOrExplain = (url: string) => download(url, opts.timeoutMs).catch((e: Error) => Promise.reject(new SystemError(`${e.message}${wayOut}`, 'download')));
+  const asset = await fetchOrExplain(release.url);
   if (!checksumMatches(asset, release.sha256)) {
-    throw new SystemError(`${release.name} ${release.version}: SHA-256 mismatch (expected ${release.sha256}, got ${sha256Hex(asset)})`, 'install');
+    throw new SystemError(`${release.name} ${release.version}: SHA-256 mismatch (expected ${release.sha256}, the pinned value; got ${sha256Hex(asset)} from ${release.url})${wayOut}`, 'install');
+  }
+  if (release.checksumFile === 'beside') {
+    const listUrl = `${release.url}.sha256`;
+    const published = publishedSha256((await fetchOrExplain(listUrl)).toString('utf8'), new URL(release.url).pathname.split('/').pop()!);
+    if (published !== sha256Hex(asset)) {
+      throw new SystemError(`${release.name} ${release.version}: SHA-256 mismatch (the release publishes ${published ?? 'no SHA-256 for it'} in ${listUrl}; got ${sha256Hex(asset)})${wayOut}`, 'install');
+    }
   }
   let binary: Buffer;
   try {
