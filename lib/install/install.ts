@@ -2,6 +2,7 @@
 // looks at what is there, so a second run changes nothing and an interrupted run resumes.
 import { InstallError } from './host-checks.ts';
 import type { Installation } from './installation.ts';
+import { writeInstallRecord } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { directories, harden, packages, preflight, user } from './steps/host.ts';
 import { certificates, config, health, ipVhost, privileges, start, units } from './steps/panel.ts';
@@ -37,6 +38,7 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     }
     report.step({ step: name, ...outcome });
   }
+  await writeInstallRecord(inst);
   const { layout: l, system } = inst;
   const url = `https://${state.ip!.includes(':') ? `[${state.ip}]` : state.ip}:${system.ports.ipPanel}`;
   report.text([

@@ -13,6 +13,8 @@ export interface Layout {
   /** the root vhost helper's launcher (`<helper> apply` is granted) and its root-owned configuration */
   helperLauncher: string;
   helperConfig: string;
+  /** the install's choices, which upgrade keeps (install-record.ts) */
+  installRecord: string;
   /** the panel's own: configuration, client CA, IP-panel certificate */
   configDir: string;
   configFile: string;
@@ -40,6 +42,7 @@ export function layout(prefix: string, unitDir?: string): Layout {
     wrapperDir: join(appDir, 'sudo'),
     helperLauncher: join(appDir, 'bin', 'relay-panel-vhosts'),
     helperConfig: join(appDir, 'vhost-helper.json'),
+    installRecord: join(appDir, 'install-options.json'),
     configDir,
     configFile: join(configDir, 'config.json'),
     dataDir: at('var/lib/relay-panel'),

@@ -3,6 +3,8 @@ import type { PublicLocations } from '../system/types.ts';
 import type { Command } from './commands.ts';
 import { doctor } from './doctor.ts';
 import { install } from './install.ts';
+import { readInstallRecord, withRecordedChoices } from './install-record.ts';
+import { layout } from './layout.ts';
 import { openInstallation } from './installation.ts';
 import { parseCommandOptions, USAGE } from './options.ts';
 import { createReporter, wasReported } from './report.ts';
@@ -20,6 +22,8 @@ export async function runCommand(command: Command, argv: string[], serverFile: s
     return 2;
   }
   const report = createReporter(options.json);
+  // install and upgrade keep the first install's choices unless given again
+  if (command === 'install' || command === 'upgrade') options = withRecordedChoices(options, await readInstallRecord(layout(options.prefix).installRecord));
   const inst = openInstallation(options, undefined, undefined, publicLocations);
   try {
     if (command === 'install') await install(inst, report);

@@ -22,11 +22,19 @@ export interface CommandOptions {
   node: string;
   healthTimeoutMs: number;
   purge: boolean;
+  /** the install choices given on this command line; the others come from the install's record (install-record.ts) */
+  given?: Partial<Record<RememberedChoice, true>>;
 }
+
+/** The install choices an upgrade (or a later install) keeps unless the operator says otherwise. */
+export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads'] as const;
+export type RememberedChoice = (typeof REMEMBERED)[number];
 
 export const USAGE = `usage: relay-panel <command> [options]
   install    [--ip ADDRESS] [--no-harden] [--no-packages] [--no-downloads] [--health-timeout SECONDS]   (as root)
-  upgrade    [--health-timeout SECONDS] [--no-downloads]   (run from the new release)
+  upgrade    [--health-timeout SECONDS] [--no-downloads | --downloads]   (run from the new release)
+             install's --ip, --no-harden, --no-packages and --no-downloads are remembered: a later
+             upgrade or install keeps them unless given again (--downloads turns downloads back on)
   uninstall  [--purge]
   doctor
   every command: [--json] [--prefix DIR] [--user NAME] [--system-config FILE]
@@ -40,9 +48,10 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
       json: { type: 'boolean', default: false },
       user: { type: 'string', default: 'relay-panel' },
       ip: { type: 'string' },
-      'no-harden': { type: 'boolean', default: false },
-      'no-packages': { type: 'boolean', default: false },
-      'no-downloads': { type: 'boolean', default: false },
+      'no-harden': { type: 'boolean' },
+      'no-packages': { type: 'boolean' },
+      'no-downloads': { type: 'boolean' },
+      downloads: { type: 'boolean' },
       'system-config': { type: 'string' },
       'health-timeout': { type: 'string', default: '30' },
       purge: { type: 'boolean', default: false },
@@ -50,7 +59,14 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     strict: true,
   });
   if (!/^[a-z_][a-z0-9_-]{0,30}$/.test(values.user)) throw new Error(`--user ${values.user} is not a valid user name`);
+  if (values.downloads && values['no-downloads']) throw new Error('--downloads and --no-downloads contradict each other');
   const seconds = Number(values['health-timeout']);
+  const given: Partial<Record<RememberedChoice, true>> = {
+    ...(values.ip !== undefined ? { ip: true } : {}),
+    ...(values['no-harden'] ? { harden: true } : {}),
+    ...(values['no-packages'] ? { packages: true } : {}),
+    ...(values['no-downloads'] || values.downloads ? { downloads: true } : {}),
+  };
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error('--health-timeout takes a number of seconds');
   return {
     prefix: resolve(values.prefix),
@@ -65,5 +81,6 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     node: process.execPath,
     healthTimeoutMs: seconds * 1000,
     purge: values.purge,
+    given,
   };
 }

@@ -1,44 +1,82 @@
 // `relay-panel upgrade`, run from the new release: put it beside the old one, switch `current`,
-// restart, and go back to the previous release when the panel does not answer /api/health.
+// bring privileges, units and pinned programs up to date, restart, and wait for /api/health. It is
+// all or nothing: when any step fails, every file it may have written is put back as it was, the
+// units are reloaded, and a panel it restarted runs the previous release again.
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { restoreFiles, saveFiles } from './file-snapshot.ts';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
-import { privileges, units } from './steps/panel.ts';
-import { placeRelease } from './steps/release.ts';
+import { listenThroughSocket, privileges, units } from './steps/panel.ts';
+import { placeRelease, releaseVersion } from './steps/release.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
-import { pointLink } from './files.ts';
 import { reportedError, type Reporter } from './report.ts';
+
+/** Every file an upgrade may write: what a failed one puts back. */
+export function upgradeFiles(inst: Installation): string[] {
+  const { layout: l, system: s } = inst;
+  return [
+    l.current, l.configFile, l.sudoersFile, l.helperLauncher, l.helperConfig, l.installRecord,
+    ...['nginx', 'systemctl', 'vhosts'].map((w) => join(l.wrapperDir, w)),
+    l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
+    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`,
+  ];
+}
 
 export async function upgrade(inst: Installation, report: Reporter): Promise<void> {
   const { layout: l, system } = inst;
+  const { systemctl } = system.binaries;
+  const panel = system.units.panel;
   const config = await readInstalledConfig(inst);
   const previous = await readlink(l.current).catch(() => null);
   if (!previous) throw new InstallError(`no release in ${l.current}`, 'run relay-panel install first');
-  const { version, changed } = await placeRelease(inst, inst.options.release);
-  if (!changed) {
+  const version = await releaseVersion(inst.options.release);
+  if (previous === join('releases', version)) {
     report.step({ step: 'release', status: 'done', message: `release ${version} is already current` });
     return;
   }
-  report.step({ step: 'release', status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
-  // a newer release may run other privileged command lines or need another unit
-  report.step({ step: 'privileges', ...(await privileges(inst)) });
-  report.step({ step: 'units', ...(await units(inst, {})) });
-  const restart = () => inst.run(system.binaries.systemctl, ['restart', system.units.panel]);
-  await restart();
-  const healthy = await waitForHealth(config.listen.port, inst.options.healthTimeoutMs);
-  if (healthy) {
-    report.step({ step: 'health', status: 'done', message: `release ${version} answers /api/health` });
-    return;
+  const saved = await saveFiles(upgradeFiles(inst));
+  const socketWasActive = (await inst.run(systemctl, ['is-active', `${panel}.socket`], [3, 4])).stdout.trim() === 'active';
+  const fix = `journalctl -u ${panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
+  let step = 'release';
+  let restarted = false;
+  try {
+    await placeRelease(inst, inst.options.release);
+    report.step({ step, status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
+    // a newer release may run other privileged command lines or need other units
+    step = 'privileges';
+    report.step({ step, ...(await privileges(inst)) });
+    step = 'units';
+    report.step({ step, ...(await units(inst, {})) });
+    step = 'health';
+    restarted = true;
+    if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
+    if (!(await waitForHealth(config.listen.port, inst.options.healthTimeoutMs))) throw new InstallError(`release ${version} did not answer /api/health`, fix);
+    report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
+  } catch (e) {
+    const back = await rollBack(inst, saved, { socketWasActive, restarted, healthPort: config.listen.port });
+    const how = restarted ? `, which ${back ? 'answers' : 'does not answer either'}` : ' (the panel was not restarted)';
+    report.step({
+      step, status: 'failed', fix: e instanceof InstallError && e.fix ? e.fix : fix,
+      message: `${(e as Error).message}; everything the upgrade changed was put back: rolled back to ${previous}${how}`,
+    });
+    throw reportedError(new InstallError(`upgrade to ${version} rolled back`, fix));
   }
-  await pointLink(l.current, previous);
-  await restart();
-  const back = await waitForHealth(config.listen.port, inst.options.healthTimeoutMs);
-  const fix = `journalctl -u ${system.units.panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
-  report.step({
-    step: 'health', status: 'failed', fix,
-    message: `release ${version} did not answer /api/health; rolled back to ${previous}${back ? ', which answers' : ', which does not answer either'}`,
-  });
-  throw reportedError(new InstallError(`upgrade to ${version} rolled back`, fix));
+}
+
+async function rollBack(
+  inst: Installation,
+  saved: Awaited<ReturnType<typeof saveFiles>>,
+  o: { socketWasActive: boolean; restarted: boolean; healthPort: number },
+): Promise<boolean> {
+  const { systemctl } = inst.system.binaries;
+  const panel = inst.system.units.panel;
+  await restoreFiles(saved);
+  await inst.run(systemctl, ['daemon-reload']).catch(() => null);
+  // a release from before the socket unit listens on the port itself
+  if (!o.socketWasActive) await inst.run(systemctl, ['disable', '--now', `${panel}.socket`], [1, 5]).catch(() => null);
+  if (!o.restarted) return true;
+  await inst.run(systemctl, ['restart', panel]).catch(() => null);
+  return waitForHealth(o.healthPort, inst.options.healthTimeoutMs);
 }

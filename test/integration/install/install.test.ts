@@ -165,6 +165,67 @@ else process.exit(1);\n`);
   }),
 );
 
+s('an upgrade whose download fails is all or nothing: every file as before, the running panel untouched', () =>
+  withTimeout('upgrade download failure', 90_000, async () => {
+    const ctx = box;
+    const next = join(ctx.dir, 'release-unreachable');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-unreachable\n`);
+    const system = await readFile(ctx.systemFile, 'utf8');
+    // the pinned programs' host cannot be reached (a closed port on loopback)
+    const unreachable = JSON.parse(system);
+    unreachable.chisel = { ...unreachable.chisel, release: { ...unreachable.chisel.release, url: 'http://127.0.0.1:9/chisel_1.9.0_linux_amd64.gz' } };
+    await writeFile(ctx.systemFile, JSON.stringify(unreachable));
+    const panelPid = await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8');
+    // the releases folder may keep the new one (inert); everything else must be byte for byte as before
+    const roots = [ctx.prefix];
+    const outside = (k: string) => !k.startsWith(join(ctx.prefix, 'opt/relay-panel/releases/'));
+    const before = await checksums(roots);
+    try {
+      const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--downloads']);
+      assert.is(run.code, 1, JSON.stringify(run.events));
+      const failed = run.events.find((e) => e.status === 'failed')!;
+      assert.is(failed.step, 'units');
+      assert.match(String(failed.message), 'download of http://127.0.0.1:9/chisel_1.9.0_linux_amd64.gz failed');
+      assert.match(String(failed.message), `everything the upgrade changed was put back: rolled back to releases/${ctx.version} (the panel was not restarted)`);
+    } finally {
+      await writeFile(ctx.systemFile, system);
+    }
+    const after = await checksums(roots);
+    const differing = [...new Set([...before.keys(), ...after.keys()])].filter((k) => outside(k) && before.get(k) !== after.get(k));
+    assert.equal(differing, []);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    assert.is(await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8'), panelPid, 'the panel was not restarted');
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('upgrade keeps the install\'s --no-downloads: without the flag it downloads nothing', () =>
+  withTimeout('remembered choices', 90_000, async () => {
+    const ctx = box;
+    const record = JSON.parse(await readFile(join(ctx.prefix, 'opt/relay-panel/install-options.json'), 'utf8'));
+    assert.equal(record, { ip: '127.0.0.1', harden: false, packages: false, downloads: false });
+    const system = await readFile(ctx.systemFile, 'utf8');
+    const unreachable = JSON.parse(system);
+    unreachable.chisel = { ...unreachable.chisel, release: { ...unreachable.chisel.release, url: 'http://127.0.0.1:9/chisel_1.9.0_linux_amd64.gz' } };
+    await writeFile(ctx.systemFile, JSON.stringify(unreachable));
+    const next = join(ctx.dir, 'release-remembered');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-remembered\n`);
+    try {
+      const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20']);
+      assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+      assert.match(String(step(run, 'units')!.message), '--no-downloads: put chisel at');
+    } finally {
+      await writeFile(ctx.systemFile, system);
+    }
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-remembered`);
+    // back to the release the later tests expect
+    const back = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['upgrade', '--health-timeout', '20']);
+    assert.is(back.code, 0, JSON.stringify(back.events));
+  }),
+);
+
 s('a working upgrade switches the release and keeps configuration and data', () =>
   withTimeout('upgrade ok', 90_000, async () => {
     const ctx = box;

@@ -40,7 +40,14 @@ s.after(async () => {
 const release = (over: Partial<PinnedRelease> = {}): PinnedRelease => ({
   name: 'chisel', version: '1.9.0', url: `${base}/chisel_1.9.0_linux_amd64.gz`, sha256: hex(asset), checksumFile: 'none', ...over,
 });
-const failure = (p: Promise<unknown>) => p.then(() => assert.unreachable('should fail'), (e: Error) => e.message);
+async function failure(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('the install should have failed');
+}
 
 s('the defaults: chisel is checked against its cited pin, Authelia also against the .sha256 beside its asset', () => {
   const config = systemConfig({ driver: 'host' });

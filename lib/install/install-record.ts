@@ -1,0 +1,35 @@
+// The install's choices (--ip, --no-harden, --no-packages, --no-downloads), kept in a root-owned
+// file of the app directory (uninstall removes it with the releases), so that `upgrade` does what
+// the install did: an upgrade on a box installed with --no-downloads must not try to download.
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../system/atomic-write.ts';
+import type { Installation } from './installation.ts';
+import { REMEMBERED, type CommandOptions, type RememberedChoice } from './options.ts';
+
+export type InstallRecord = Partial<Pick<CommandOptions, RememberedChoice>>;
+
+export async function readInstallRecord(file: string): Promise<InstallRecord> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return {};
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  const record: InstallRecord = {};
+  if (typeof parsed.ip === 'string') record.ip = parsed.ip;
+  for (const key of ['harden', 'packages', 'downloads'] as const) if (typeof parsed[key] === 'boolean') record[key] = parsed[key];
+  return record;
+}
+
+/** The options with every choice not given on the command line taken from the record. */
+export function withRecordedChoices(options: CommandOptions, record: InstallRecord): CommandOptions {
+  const out = { ...options };
+  for (const key of REMEMBERED) {
+    if (options.given?.[key] || record[key] === undefined) continue;
+    (out as Record<string, unknown>)[key] = record[key];
+  }
+  return out;
+}
+
+/** An address found on an interface is not recorded: a later run looks again. */
+export async function writeInstallRecord(inst: Installation): Promise<void> {
+  const { ip, harden, packages, downloads } = inst.options;
+  await writeFileAtomic(inst.layout.installRecord, `${JSON.stringify({ ...(ip !== undefined ? { ip } : {}), harden, packages, downloads }, null, 2)}\n`, 0o644);
+}
