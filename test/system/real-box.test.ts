@@ -164,7 +164,7 @@ s('an agent certificate works through nginx', async () => {
   assert.is((await client.call('GET', `${PANEL}/api/users`, { identity: agent })).status, 403, 'no capability, no users');
 });
 
-s('upgrade to a second build under load: data kept, current moves, no request fails', async () => {
+s('upgrade to a second build under load, no flags (the install\'s --no-downloads remembered): data kept, current moves, no request fails', async () => {
   const tunnelsBefore = (await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body;
   const load = await underLoad(client, [`${PANEL}/api/health`, `${PANEL}/api/tunnels`], admin, () => relayPanel(releases.second.version, 'upgrade'));
   loads.upgrade = load.report;
@@ -191,6 +191,22 @@ s('upgrade to a build that cannot start: rolled back, the box still answers', as
   assert.match(out, 'rolled back');
   assert.is(await current(), `releases/${releases.second.version}`);
   assert.is(await active('relay-panel'), 'active');
+  assert.is((await client.call('GET', `${PANEL}/api/health`)).status, 200);
+});
+
+s('upgrade --downloads with no network: fails at the download, current, units and the running panel as they were', async () => {
+  const units = ['relay-panel.service', 'relay-panel.socket', 'chisel.service', 'authelia.service'].map((u) => join(box.root, 'etc/systemd/system', u));
+  const unitsBefore = await Promise.all(units.map((u) => readFile(u, 'utf8')));
+  const mainPid = async () => (await box.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'relay-panel'])).stdout.trim();
+  const pidBefore = await mainPid();
+  const { code, out } = await relayPanel(releases.broken.version, 'upgrade --downloads');
+  assert.is(code, 1, out);
+  assert.match(out, /\[!!\] units/);
+  assert.match(out, 'rolled back');
+  assert.match(out, 'the panel was not restarted');
+  assert.is(await current(), `releases/${releases.second.version}`);
+  assert.equal(await Promise.all(units.map((u) => readFile(u, 'utf8'))), unitsBefore);
+  assert.is(await mainPid(), pidBefore, 'the panel that ran keeps running');
   assert.is((await client.call('GET', `${PANEL}/api/health`)).status, 200);
 });
 
