@@ -5,11 +5,11 @@ import { start } from './main.ts';
 import { firstAnswerOrIdle } from './node/first-answer.ts';
 import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
-import { VHOST_HELPER_COMMAND } from './vhost-helper/command.ts';
+import { isRootHelperCommand } from './root-helper/command.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
-// or the root vhost helper (`vhosts`: lib/vhost-helper).
+// or the root helper (`root-helper`, `root-call`: lib/root-helper).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
 /** A start that gets no request writes its code cache this long after it listens. */
@@ -21,9 +21,9 @@ async function main(): Promise<void> {
     const { runCommand } = await import('./install/main.ts');
     process.exit(await runCommand(command, rest, process.argv[1]!, publicLocations(routes)));
   }
-  if (command === VHOST_HELPER_COMMAND) {
-    const { runVhostHelper } = await import('./vhost-helper/main.ts');
-    process.exit(await runVhostHelper(rest, process.stdin, publicLocations(routes)));
+  if (isRootHelperCommand(command)) {
+    const { runRootHelper } = await import('./root-helper/main.ts');
+    process.exit(await runRootHelper(command!, rest, publicLocations(routes)));
   }
   if (isBackupCommand(command)) {
     const { runBackupCommand } = await import('./backup-commands.ts');

@@ -5,12 +5,13 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
-import { isActive } from '../system/host/systemctl.ts';
+import { parseActiveState } from '../system/parsers/systemd.ts';
 import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
+import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import type { Reporter } from './report.ts';
@@ -72,10 +73,13 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     add('nginx', reload === null, reload ?? 'reload succeeds', `systemctl status ${s.units.proxy}; the lines above come from ${s.nginx.errorLog}`);
   }
 
-  if (s.nginx.vhostHelper) {
-    const boundary = await vhostBoundaryProblems(inst, s.nginx.vhostHelper);
+  if (inst.options.user !== 'root') {
+    const boundary = await vhostBoundaryProblems(inst);
     add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
       'relay-panel install puts owners, modes and the helper back');
+    const sudoers = await leftoverSudoRules(l);
+    add('privileges', sudoers === null, sudoers ? `a sudo rule for the panel is left from an earlier release: ${sudoers}` : 'no sudo rule: the panel reaches root only through the root helper',
+      `rm ${sudoers}; relay-panel upgrade and install remove it too`);
   }
 
   const edited = await handEditedVhosts(s.nginx.sitesAvailable);
@@ -102,9 +106,11 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
     `nginx refuses every client certificate with an expired CRL; regenerate it: openssl ca -gencrl -config ${join(s.pki.dir, 'ca.cnf')} -out ${crl}`);
 
-  const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
+  const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
+  const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
   for (const unit of units) {
-    const state = await isActive(s, unit);
+    // is-active answers through its exit status too (3 = inactive); only its word matters
+    const state = await inst.run(s.binaries.systemctl, ['is-active', unit], [1, 2, 3, 4]).then((r) => parseActiveState(r.stdout), () => 'unknown');
     add('units', state === 'active', `${unit} is ${state}`, `systemctl restart ${unit}; journalctl -u ${unit} -n 50`);
   }
 

@@ -5,7 +5,8 @@ import type { Installation } from './installation.ts';
 import { writeInstallRecord } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { directories, harden, packages, preflight, user } from './steps/host.ts';
-import { certificates, config, health, ipVhost, privileges, start, units } from './steps/panel.ts';
+import { certificates, config, health, ipVhost, start, units } from './steps/panel.ts';
+import { privileges } from './steps/root-helper.ts';
 import { release } from './steps/release.ts';
 import type { InstallState, Outcome } from './steps/step.ts';
 

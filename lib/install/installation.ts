@@ -1,5 +1,5 @@
-// One installation seen by the commands: its layout, the system configuration the installer drives
-// (real binaries) and the one the panel gets (privileged programs through the sudo launchers).
+// One installation seen by the commands: its layout, the system configuration the installer and the
+// root helper drive (real binaries), and the one the panel gets (root only through the root helper).
 import type { PublicLocations } from '../system/types.ts';
 import { join } from 'node:path';
 import { systemConfig, type SystemConfig, type SystemConfigInput } from '../system/config.ts';
@@ -19,8 +19,6 @@ export const TOOLS = {
   getent: '/usr/bin/getent',
   useradd: '/usr/sbin/useradd',
   userdel: '/usr/sbin/userdel',
-  sudo: '/usr/bin/sudo',
-  visudo: '/usr/sbin/visudo',
   ufw: '/usr/sbin/ufw',
   fail2ban: '/usr/bin/fail2ban-client',
 };
@@ -28,9 +26,9 @@ export const TOOLS = {
 export interface Installation {
   options: CommandOptions;
   layout: Layout;
-  /** what the installer runs: the real programs */
+  /** what the installer and the root helper run: the real programs */
   system: SystemConfig;
-  /** what the panel runs: nginx and systemctl through the sudo launchers */
+  /** what the panel runs: the same, with `rootHelper` for everything that needs root */
   panelSystem: SystemConfig;
   run: Runner;
   tools: typeof TOOLS;
@@ -61,17 +59,12 @@ export function openInstallation(
   const defaults: SystemConfigInput = {
     driver: 'host',
     pki: { dir: join(l0.configDir, 'pki') },
-    // a panel running as root writes its vhosts itself; any other goes through the root helper
-    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help'), vhostHelper: options.user === 'root' ? null : l0.helperLauncher },
+    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help') },
     systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
   };
   const system = systemConfig(deepMerge(defaults, options.system));
   const l = layout(options.prefix, system.systemd.unitDir);
-  const panelSystem = options.user === 'root'
-    ? system
-    : systemConfig(deepMerge(system, {
-      binaries: { nginx: join(l.wrapperDir, 'nginx'), systemctl: join(l.wrapperDir, 'systemctl') },
-      nginx: { vhostHelper: system.nginx.vhostHelper && join(l.wrapperDir, 'vhosts') },
-    }));
+  // a panel running as root runs the programs itself; any other goes through the root helper
+  const panelSystem = options.user === 'root' ? system : { ...system, rootHelper: { socket: l.helperSocket, call: l.rootCall } };
   return { options, layout: l, system, panelSystem, run: runner, tools, publicLocations };
 }

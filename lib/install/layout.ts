@@ -8,11 +8,12 @@ export interface Layout {
   appDir: string;
   releasesDir: string;
   current: string;
-  /** root-owned launchers that run the whitelisted command lines through sudo */
-  wrapperDir: string;
-  /** the root vhost helper's launcher (`<helper> apply` is granted) and its root-owned configuration */
-  helperLauncher: string;
+  /** the root helper's configuration (root's), its socket, and the launcher of `root-call` (certbot's hook) */
   helperConfig: string;
+  helperSocket: string;
+  rootCall: string;
+  /** what releases before the root helper service installed (sudo rules and launchers): upgrade removes them */
+  legacy: { wrapperDir: string; vhostLauncher: string; vhostConfig: string; sudoersFile: string };
   /** the install's choices, which upgrade keeps (install-record.ts) */
   installRecord: string;
   /** the panel's own: configuration, client CA, IP-panel certificate */
@@ -25,7 +26,6 @@ export interface Layout {
   adminP12: string;
   /** a unit's file; `socket` for the panel's listening socket */
   unitFile: (unit: string, type?: 'service' | 'socket') => string;
-  sudoersFile: string;
   fail2banJail: string;
   osRelease: string;
 }
@@ -39,9 +39,15 @@ export function layout(prefix: string, unitDir?: string): Layout {
     appDir,
     releasesDir: join(appDir, 'releases'),
     current: join(appDir, 'current'),
-    wrapperDir: join(appDir, 'sudo'),
-    helperLauncher: join(appDir, 'bin', 'relay-panel-vhosts'),
-    helperConfig: join(appDir, 'vhost-helper.json'),
+    helperConfig: join(appDir, 'root-helper.json'),
+    helperSocket: at('run/relay-panel-root.sock'),
+    rootCall: join(appDir, 'bin', 'relay-panel-root'),
+    legacy: {
+      wrapperDir: join(appDir, 'sudo'),
+      vhostLauncher: join(appDir, 'bin', 'relay-panel-vhosts'),
+      vhostConfig: join(appDir, 'vhost-helper.json'),
+      sudoersFile: at('etc/sudoers.d/relay-panel'),
+    },
     installRecord: join(appDir, 'install-options.json'),
     configDir,
     configFile: join(configDir, 'config.json'),
@@ -49,7 +55,6 @@ export function layout(prefix: string, unitDir?: string): Layout {
     cacheDir: at('var/cache/relay-panel'),
     adminP12: at('root/relay-panel-admin.p12'),
     unitFile: (unit, type = 'service') => join(unitDir ?? at('etc/systemd/system'), `${unit}.${type}`),
-    sudoersFile: at('etc/sudoers.d/relay-panel'),
     fail2banJail: at('etc/fail2ban/jail.d/relay-panel.conf'),
     osRelease: at('etc/os-release'),
   };

@@ -1,6 +1,7 @@
-// The panel's systemd unit: its own user, a read-only system, writes only where it keeps state.
+// The panel's systemd unit: its own user, systemd's full sandbox for an unprivileged service, writes
+// only where it keeps state. It has no way to root but the root helper's socket (privileges.ts).
 import { NODE_FLAGS } from '../node-flags.ts';
-import { renderUnit } from '../system/host/units.ts';
+import { renderUnit, unprivilegedSandbox } from '../system/host/units.ts';
 
 /** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
 const PANEL_CODE_CACHE = '/var/cache/relay-panel/server.mjs.code-cache';
@@ -49,19 +50,11 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       // panel, so the cache lives in a directory systemd makes for the panel's user
       'CacheDirectory=relay-panel',
       `Environment=RELAY_PANEL_CODE_CACHE=${PANEL_CODE_CACHE}`,
-      // sudo (the whitelisted command lines) needs setuid, so the panel's unit leaves out
-      // NoNewPrivileges and every option that implies it for a non-root service (PrivateDevices,
-      // ProtectKernelTunables/Modules, RestrictAddressFamilies, RestrictSUIDSGID, LockPersonality,
-      // SystemCallFilter, MemoryDenyWriteExecute): with any of them sudo refuses to run
-      'ProtectSystem=strict',
-      // `-`: a directory that does not exist yet must not stop the panel from starting
-      `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`,
-      'ProtectHome=true',
-      'PrivateTmp=true',
-      'ProtectControlGroups=true',
-      'UMask=0027',
+      ...(o.user === 'root'
+        // --user root: it runs the programs itself, so it keeps root's powers inside a read-only system
+        ? ['ProtectSystem=strict', `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`, 'ProtectHome=true', 'PrivateTmp=true', 'ProtectControlGroups=true', 'UMask=0027']
+        : unprivilegedSandbox({ writable: o.writable, memoryDenyWriteExecute: false })),
     ],
-    noNewPrivileges: false,
     socket: o.socket,
   });
 }

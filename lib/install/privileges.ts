@@ -1,60 +1,62 @@
-// The panel's privileged command lines. The panel runs as its own user; the only things it runs
-// as root are these exact argv lines, granted one by one in /etc/sudoers.d/relay-panel and reached
-// through root-owned launchers (`binaries.nginx` and `binaries.systemctl` of the panel's
-// configuration point at them). certbot runs as the panel user (it owns the ACME directories).
-// Vhosts are written by the root helper (`<helper> apply`, lib/vhost-helper), never by the panel.
-import type { SystemConfig } from '../system/config.ts';
-import { nginxArgs } from '../system/host/nginx.ts';
-import { SERVICE_ACTIONS, SERVICE_NAMES } from '../system/types.ts';
+// How the panel reaches root: not at all, but through the root helper service (lib/root-helper).
+// systemd holds the helper's Unix socket (root:<panel group> 0660) and starts the helper, as
+// root, at the first request; the helper takes one strict JSON request per connection and decides
+// every path and binary from its own root-owned configuration. The panel's unit can then forbid
+// every way to gain a privilege (NoNewPrivileges and the rest: panel-unit.ts).
+import { renderUnit } from '../system/host/units.ts';
 
-/** Every argv the panel's host adapters run as root (lib/system/host: nginx.ts, helper-proxy.ts, systemctl.ts, services.ts, certs.ts). */
-export function privilegedCommands(config: SystemConfig): string[][] {
-  const { nginx, systemctl } = config.binaries;
-  const units = SERVICE_NAMES.map((name) => config.units[name]);
-  const lines: string[][] = [
-    [nginx, ...nginxArgs(config), '-t', '-q'],
-    [nginx, ...nginxArgs(config), '-s', 'reload'],
-    [systemctl, 'daemon-reload'],
-  ];
-  if (config.nginx.vhostHelper) lines.push([config.nginx.vhostHelper, 'apply']);
-  for (const name of SERVICE_NAMES) {
-    const unit = config.units[name];
-    for (const action of SERVICE_ACTIONS) if (!(name === 'panel' && action === 'stop')) lines.push([systemctl, action, unit]);
-  }
-  for (const unit of [...units, config.acme.renewTimer]) {
-    lines.push([systemctl, 'is-active', unit], [systemctl, 'enable', '--now', unit]);
-  }
-  for (const unit of units) lines.push([systemctl, 'show', unit, '--timestamp=utc', '-p', 'ActiveEnterTimestamp', '--value']);
-  lines.push([systemctl, 'show', config.acme.renewTimer, '--timestamp=utc', '-p', 'NextElapseUSecRealtime', '-p', 'LastTriggerUSec']);
-  return lines;
-}
+export const ROOT_HELPER_UNIT = 'relay-panel-root';
 
-// sudoers(5): in a command's arguments `,` `:` `=` and `\` must be escaped; a space separates words.
-function sudoersWord(word: string): string {
-  if (!/^[A-Za-z0-9@%+=:,./_-]+$/.test(word)) throw new Error(`cannot grant an argument with special characters: ${word}`);
-  return word.replace(/[\\,:=]/g, (c) => `\\${c}`);
-}
+export function renderRootHelperSocket(o: { socket: string; group: string }): string {
+  return `# managed by relay-panel
+[Unit]
+Description=relay-panel root helper socket (the panel's only way to root)
 
-export function renderSudoers(user: string, commands: string[][]): string {
-  const grants = commands.map((argv) => argv.map(sudoersWord).join(' '));
-  return [
-    '# managed by relay-panel: the panel user may run exactly these command lines as root, nothing else',
-    `Defaults:${user} !requiretty`,
-    `${user} ALL=(root) NOPASSWD: \\`,
-    grants.map((g) => `    ${g}`).join(', \\\n'),
-    '',
-  ].join('\n');
-}
+[Socket]
+ListenStream=${o.socket}
+SocketUser=root
+SocketGroup=${o.group}
+SocketMode=0660
+RemoveOnStop=yes
 
-/** A launcher the panel runs instead of the program: sudo either grants the exact line or refuses. */
-export function renderWrapper(sudo: string, binary: string): string {
-  return `#!/bin/sh\n# managed by relay-panel: runs ${binary} as root when /etc/sudoers.d/relay-panel grants this exact command line\nexec ${sudo} -n ${binary} "$@"\n`;
+[Install]
+WantedBy=sockets.target
+`;
 }
 
 /**
- * The root helper's launcher: the current release's bundle, run by the node the installer ran,
- * with the root-owned helper configuration; the request comes on stdin, the action from sudo's line.
+ * The helper runs as root (it writes vhosts and drives nginx and systemd), so what sandboxing it
+ * gets must leave those: no home directories, no kernel knobs, no new privileges for what it runs.
  */
-export function renderHelperLauncher(node: string, server: string, helperConfig: string): string {
-  return `#!/bin/sh\n# managed by relay-panel: the root vhost helper (one action, apply, with a JSON request on stdin)\nexec ${node} ${server} vhosts --helper-config ${helperConfig} "$@"\n`;
+export function renderRootHelperService(o: { node: string; server: string; config: string }): string {
+  return renderUnit({
+    description: 'relay-panel root helper (vhosts, nginx test and reload, the box\'s units)',
+    execStart: `${o.node} ${o.server} root-helper --config ${o.config}`,
+    socket: `${ROOT_HELPER_UNIT}.socket`,
+    hardening: [
+      'NoNewPrivileges=yes',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'ProtectKernelTunables=yes',
+      'ProtectKernelModules=yes',
+      'ProtectKernelLogs=yes',
+      'ProtectClock=yes',
+      'RestrictRealtime=yes',
+      'RestrictNamespaces=yes',
+      'LockPersonality=yes',
+      'SystemCallArchitectures=native',
+      'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6',
+    ],
+    // started by its socket at the first request, and again after it exits when idle
+    wantedBy: null,
+    restart: 'on-failure',
+  });
+}
+
+/**
+ * `root-call nginx-reload`: certbot's deploy hook. Renewals run as root or as the panel's user;
+ * either reaches the helper through its socket.
+ */
+export function renderRootCallLauncher(node: string, server: string, socket: string): string {
+  return `#!/bin/sh\n# managed by relay-panel: one request to the root helper (nginx-reload or nginx-test)\nexec ${node} ${server} root-call --socket ${socket} "$@"\n`;
 }

@@ -8,6 +8,7 @@ import { ensureDir, relayVhostFiles } from './files.ts';
 import type { Outcome } from './steps/step.ts';
 import { panelDirectories } from './steps/host.ts';
 import type { Installation } from './installation.ts';
+import { ROOT_HELPER_UNIT } from './privileges.ts';
 import type { Reporter } from './report.ts';
 
 async function removeRelayVhosts(dir: string): Promise<string[]> {
@@ -37,13 +38,14 @@ async function unharden(inst: Installation): Promise<Outcome> {
 
 export async function uninstall(inst: Installation, report: Reporter): Promise<void> {
   const { system: s, layout: l, options } = inst;
-  const units = [s.units.panel, s.units['tunnel-server'], s.units['auth-portal']];
-  const socket = `${s.units.panel}.socket`;
-  for (const unit of [...units, socket]) await inst.run(s.binaries.systemctl, ['disable', '--now', unit], [1, 5]).catch(() => null);
+  const units = [s.units.panel, s.units['tunnel-server'], s.units['auth-portal'], ROOT_HELPER_UNIT];
+  const sockets = [s.units.panel, ROOT_HELPER_UNIT];
+  const names = [...units, ...sockets.map((u) => `${u}.socket`)];
+  for (const unit of names) await inst.run(s.binaries.systemctl, ['disable', '--now', unit], [1, 5]).catch(() => null);
   for (const unit of units) await rm(l.unitFile(unit), { force: true });
-  await rm(l.unitFile(s.units.panel, 'socket'), { force: true });
+  for (const unit of sockets) await rm(l.unitFile(unit, 'socket'), { force: true });
   await inst.run(s.binaries.systemctl, ['daemon-reload']).catch(() => null);
-  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${[...units, socket].join(', ')}` });
+  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${names.join(', ')}` });
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);
@@ -55,12 +57,13 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
 
   report.step({ step: 'harden', ...(await unharden(inst)) });
 
-  await rm(l.sudoersFile, { force: true });
+  // an earlier release's sudo rules, if an upgrade never removed them
+  await rm(l.legacy.sudoersFile, { force: true });
   await rm(l.appDir, { recursive: true, force: true });
   await rm(l.cacheDir, { recursive: true, force: true });
   const dirs = panelDirectories(inst);
   for (const dir of dirs.shared) await ensureDir(dir, 0o755, { uid: 0, gid: 0 });
-  report.step({ step: 'files', status: 'changed', message: `removed ${l.sudoersFile}, ${l.appDir} and ${l.cacheDir}` });
+  report.step({ step: 'files', status: 'changed', message: `removed ${l.appDir} (the root helper's configuration included) and ${l.cacheDir}` });
 
   if (options.user !== 'root') {
     const gone = await inst.run(inst.tools.userdel, [options.user], [6]);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
-import { listenThroughSocket, privileges, units } from './steps/panel.ts';
+import { listenThroughSocket, units } from './steps/panel.ts';
+import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
@@ -17,8 +18,7 @@ import { reportedError, type Reporter } from './report.ts';
 export function upgradeFiles(inst: Installation): string[] {
   const { layout: l, system: s } = inst;
   return [
-    l.current, l.configFile, l.sudoersFile, l.helperLauncher, l.helperConfig, l.installRecord,
-    ...['nginx', 'systemctl', 'vhosts'].map((w) => join(l.wrapperDir, w)),
+    l.current, l.configFile, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
     s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`,
   ];
@@ -37,7 +37,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     return;
   }
   const saved = await saveFiles(upgradeFiles(inst));
-  const socketWasActive = (await inst.run(systemctl, ['is-active', `${panel}.socket`], [3, 4])).stdout.trim() === 'active';
+  const isActive = async (unit: string) => (await inst.run(systemctl, ['is-active', unit], [3, 4])).stdout.trim() === 'active';
+  const socketWasActive = await isActive(`${panel}.socket`);
+  const helperWasActive = await isActive(rootHelperSocketUnit);
   const fix = `journalctl -u ${panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
   let step = 'release';
   let restarted = false;
@@ -55,7 +57,7 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     if (!(await waitForHealth(config.listen.port, inst.options.healthTimeoutMs))) throw new InstallError(`release ${version} did not answer /api/health`, fix);
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {
-    const back = await rollBack(inst, saved, { socketWasActive, restarted, healthPort: config.listen.port });
+    const back = await rollBack(inst, saved, { socketWasActive, helperWasActive, restarted, healthPort: config.listen.port });
     const how = restarted ? `, which ${back ? 'answers' : 'does not answer either'}` : ' (the panel was not restarted)';
     report.step({
       step, status: 'failed', fix: e instanceof InstallError && e.fix ? e.fix : fix,
@@ -68,7 +70,7 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
 async function rollBack(
   inst: Installation,
   saved: Awaited<ReturnType<typeof saveFiles>>,
-  o: { socketWasActive: boolean; restarted: boolean; healthPort: number },
+  o: { socketWasActive: boolean; helperWasActive: boolean; restarted: boolean; healthPort: number },
 ): Promise<boolean> {
   const { systemctl } = inst.system.binaries;
   const panel = inst.system.units.panel;
@@ -76,6 +78,9 @@ async function rollBack(
   await inst.run(systemctl, ['daemon-reload']).catch(() => null);
   // a release from before the socket unit listens on the port itself
   if (!o.socketWasActive) await inst.run(systemctl, ['disable', '--now', `${panel}.socket`], [1, 5]).catch(() => null);
+  // a release from before the root helper reaches root through sudo (its rules are back); else the helper runs the old release again
+  if (!o.helperWasActive) await inst.run(systemctl, ['disable', '--now', rootHelperSocketUnit, rootHelperServiceUnit], [1, 5]).catch(() => null);
+  else await inst.run(systemctl, ['try-restart', rootHelperServiceUnit], [1, 5]).catch(() => null);
   if (!o.restarted) return true;
   await inst.run(systemctl, ['restart', panel]).catch(() => null);
   return waitForHealth(o.healthPort, inst.options.healthTimeoutMs);

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { notRootOnly } from '../system/common/fs.ts';
 import { relayVhostFiles } from './files.ts';
 import type { Installation } from './installation.ts';
+import { ROOT_HELPER_UNIT } from './privileges.ts';
 
 /** What lets someone other than root change a vhost or the helper; empty when sound. */
-export async function vhostBoundaryProblems(inst: Installation, helper: string): Promise<string[]> {
+export async function vhostBoundaryProblems(inst: Installation): Promise<string[]> {
   const { system: s, layout: l } = inst;
   const vhosts = await relayVhostFiles(s.nginx.sitesAvailable);
-  const paths = [s.nginx.sitesAvailable, s.nginx.sitesEnabled, ...vhosts.map((n) => join(s.nginx.sitesAvailable, n)), helper, l.helperConfig];
+  const helper = [l.helperConfig, l.rootCall, l.unitFile(ROOT_HELPER_UNIT, 'socket'), l.unitFile(ROOT_HELPER_UNIT)];
+  const paths = [s.nginx.sitesAvailable, s.nginx.sitesEnabled, ...vhosts.map((n) => join(s.nginx.sitesAvailable, n)), ...helper];
   const problems = await Promise.all(paths.map(notRootOnly));
   return problems.filter((p): p is string => p !== null);
 }

@@ -63,8 +63,8 @@ const Nginx = z
     /** how long to watch the error log for [emerg] after a reload */
     reloadCheckMs: z.number().int().min(0).default(400),
     /**
-     * the root helper that writes vhosts from a structured request (`<helper> apply`, JSON on
-     * stdin): installed boxes, where the panel may not write them; null: the adapter writes them
+     * accepted and ignored: the sudo-run vhost helper of releases before the root helper service
+     * (`rootHelper`); upgrade sets it to null, and a configuration that still names it loads
      */
     vhostHelper: absolutePath.nullable().default(null),
   })
@@ -153,6 +153,19 @@ const Systemd = z
   })
   .strict();
 
+/**
+ * The root helper service of an installed box (lib/root-helper): the panel runs as its own user
+ * with no way to root but this socket, where one strict JSON request asks for one action (vhosts,
+ * nginx test and reload, the units). null: the host adapters run the programs themselves.
+ */
+const RootHelper = z
+  .object({
+    socket: absolutePath,
+    /** `<call> nginx-reload`: certbot's deploy hook, run as the panel's user, reaches the helper through it */
+    call: absolutePath,
+  })
+  .strict();
+
 const Pki = z
   .object({
     dir: absolutePath.default('/etc/relay-panel/pki'),
@@ -199,6 +212,7 @@ export const SystemConfigSchema = z
     authelia: Authelia.prefault({}),
     units: Units.prefault({}),
     systemd: Systemd.prefault({}),
+    rootHelper: RootHelper.nullable().default(null),
     pki: Pki.prefault({}),
     timeouts: Timeouts.prefault({}),
     sites: Sites.prefault({}),

@@ -12,6 +12,7 @@ import { bootBox, consoleLog, type Box } from './box.ts';
 import { boxClient, multipart, type BoxClient, type Identity } from './client.ts';
 import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR } from './image.ts';
 import { underLoad, type LoadReport } from './load.ts';
+import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
 
@@ -29,6 +30,7 @@ let admin: Identity;
 let agent: Identity;
 let before: Set<string>;
 const loads: Record<string, LoadReport> = {};
+const scores: Record<string, number> = {};
 
 const inBox = (script: string) => ['/bin/sh', '-c', script];
 
@@ -71,6 +73,7 @@ async function prepare(): Promise<void> {
 s.after(async () => {
   // the figures the README's performance section reports
   if (Object.keys(loads).length) console.log(`  requests through nginx while the panel switched: ${JSON.stringify(loads)}`);
+  if (Object.keys(scores).length) console.log(`  systemd-analyze security exposure: ${JSON.stringify(scores)}`);
   if (process.env.RELAY_SYSTEM_KEEP) return console.log(`  RELAY_SYSTEM_KEEP: the box still runs in ${dir}; poweroff: nsenter -t <its PID 1> -a systemctl poweroff`);
   await box?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -87,7 +90,9 @@ s('install: the README command on a fresh box, every step ok, the panel runs as 
   admin = { pfx: await readFile(join(box.root, 'root/relay-panel-admin.p12')), passphrase: password! };
 
   assert.is(await active('relay-panel'), 'active');
-  assert.is((await box.sh(['ps', '-o', 'user=', '-C', 'node'])).trim().split('\n')[0], 'relay-panel');
+  const pid = (await box.sh(['systemctl', 'show', '-p', 'MainPID', '--value', 'relay-panel'])).trim();
+  assert.is((await box.sh(['ps', '-o', 'user=', '-p', pid])).trim(), 'relay-panel');
+  assert.is(await active('relay-panel-root.socket'), 'active');
   assert.is((await client.call('GET', `${IP_PANEL}/api/onboarding/status`)).status, 496, 'no certificate');
   const status = await client.call('GET', `${IP_PANEL}/api/onboarding/status`, { identity: admin });
   assert.equal(status.body, { status: 'FRESH', domain: null, email: null });
@@ -162,6 +167,42 @@ s('an agent certificate works through nginx', async () => {
   assert.is(tunnels.status, 200, tunnels.text);
   assert.equal(tunnels.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['app']);
   assert.is((await client.call('GET', `${PANEL}/api/users`, { identity: agent })).status, 403, 'no capability, no users');
+});
+
+s('least privilege: inside the panel\'s sandbox a vhost, sudo, /root and a setuid binary are out of reach; the root API paths work through the root helper; systemd rates the unit at most 3.0', async () => {
+  assert.is(await box.run(['test', '-e', '/etc/sudoers.d/relay-panel']).then((r) => r.code), 1, 'no sudo rule for the panel');
+  const sandbox = ['User=relay-panel', 'Group=relay-panel', ...(await sandboxProperties(box, 'relay-panel.service'))];
+  assert.ok(sandbox.includes('NoNewPrivileges=yes'), sandbox.join('\n'));
+  // a root-owned setuid copy of id: it prints its effective uid
+  await box.sh(['install', '-o', 'root', '-m', '4755', '/usr/bin/id', '/usr/local/bin/relay-test-suid-id']);
+  try {
+    const asPanelUser = (argv: string[]) => box.run(['runuser', '-u', 'relay-panel', '--', ...argv]);
+    const sandboxed = (argv: string[]) => inSandbox(box, sandbox, argv);
+    // each refusal beside what proves it is the sandbox's: the same thing works outside it
+    assert.is.not((await sandboxed(['/bin/sh', '-c', 'echo "server {}" > /etc/nginx/sites-available/relay-evil.conf'])).code, 0, 'a vhost written directly');
+    assert.is((await box.run(['test', '-e', '/etc/nginx/sites-available/relay-evil.conf'])).code, 1);
+    assert.is.not((await sandboxed(['sudo', '-n', 'true'])).code, 0, 'sudo');
+    assert.is((await box.run(['sudo', '-n', 'true'])).code, 0, 'sudo itself works (for root)');
+    assert.is.not((await sandboxed(['cat', '/root/relay-panel-admin.p12'])).code, 0, '/root');
+    assert.is((await sandboxed(['/usr/local/bin/relay-test-suid-id', '-u'])).stdout.trim(), (await box.sh(['id', '-u', 'relay-panel'])).trim(), 'the setuid bit gives nothing');
+    assert.is((await asPanelUser(['/usr/local/bin/relay-test-suid-id', '-u'])).stdout.trim(), '0', 'outside the sandbox it would');
+    const chmod = await sandboxed(['/bin/sh', '-c', 'cp /bin/true /var/lib/relay-panel/suid && chmod u+s /var/lib/relay-panel/suid; r=$?; rm -f /var/lib/relay-panel/suid; exit $r']);
+    assert.is.not(chmod.code, 0, 'no setuid file made');
+  } finally {
+    await box.sh(['rm', '-f', '/usr/local/bin/relay-test-suid-id']);
+  }
+  // every root path the API has: unit state, control of each service, nginx reload (vhosts went through it above)
+  const services = await client.call('GET', `${PANEL}/api/services`, { identity: admin });
+  assert.is(services.status, 200, services.text);
+  assert.equal(services.body.services.map((x: { status: string }) => x.status), ['active', 'active', 'active', 'active'], services.text);
+  for (const [name, action] of [['tunnel-server', 'restart'], ['auth-portal', 'restart'], ['proxy', 'reload']]) {
+    const r = await client.call('POST', `${PANEL}/api/services/${name}/${action}`, { identity: admin });
+    assert.is(r.status, 200, `${name} ${action}: ${r.text}`);
+  }
+  const renewal = await client.call('GET', `${PANEL}/api/certs/auto-renew-status`, { identity: admin });
+  assert.is(renewal.status, 200, renewal.text);
+  for (const unit of ['relay-panel.service', 'chisel.service', 'authelia.service', 'relay-panel-root.service']) scores[unit] = await exposure(box, unit);
+  assert.ok(scores['relay-panel.service']! <= 3.0, `relay-panel.service exposure ${scores['relay-panel.service']}`);
 });
 
 s('upgrade to a second build under load, no flags (the install\'s --no-downloads remembered): data kept, current moves, no request fails', async () => {
@@ -265,11 +306,11 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited vhost
   assert.is(again.code, 0, again.out);
 });
 
-s('uninstall --purge leaves no path, user, unit, sudo rule or vhost the install made', async () => {
+s('uninstall --purge leaves no path, user, unit, root helper or vhost the install made', async () => {
   const { code, out } = await box.run(['/opt/relay-panel/current/relay-panel', 'uninstall', '--purge']).then((r) => ({ code: r.code, out: r.stdout + r.stderr }));
   assert.is(code, 0, out);
   assert.is((await box.run(['getent', 'passwd', 'relay-panel'])).code, 2, 'the user is gone');
-  for (const unit of ['relay-panel', 'chisel', 'authelia']) assert.is(await active(unit), 'inactive', unit);
+  for (const unit of ['relay-panel', 'chisel', 'authelia', 'relay-panel-root.socket', 'relay-panel-root']) assert.is(await active(unit), 'inactive', unit);
   const left = leftovers(before, await pathsOf(box.root));
   assert.equal(left, [], `left behind:\n${left.join('\n')}`);
 });

@@ -8,7 +8,7 @@ import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../h
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
 
-const PACKAGES = ['nginx', 'certbot', 'openssl', 'sudo'];
+const PACKAGES = ['nginx', 'certbot', 'openssl'];
 
 export async function preflight(inst: Installation, state: InstallState): Promise<Outcome> {
   if (process.getuid?.() !== 0) throw new InstallError('install must run as root', 'run it with sudo');
@@ -19,7 +19,7 @@ export async function preflight(inst: Installation, state: InstallState): Promis
 }
 
 export async function packages(inst: Installation): Promise<Outcome> {
-  if (!inst.options.packages) return { status: 'skipped', message: 'skipped (--no-packages): nginx, certbot, openssl and sudo must be installed' };
+  if (!inst.options.packages) return { status: 'skipped', message: 'skipped (--no-packages): nginx, certbot and openssl must be installed' };
   // fail2ban's journal backend (the sshd jail's on Debian 12) needs python3-systemd, only recommended
   const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban', 'python3-systemd'] : [])];
   const missing: string[] = [];

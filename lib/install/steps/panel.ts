@@ -1,24 +1,22 @@
 // Install steps that set up the panel itself: configuration, certificates, the IP vhost, its
 // privileges, units, start and health.
 import { randomBytes } from 'node:crypto';
-import { readFile, realpath, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ConfigStore } from '../../config.ts';
 import { writeSecretFile } from '../../system/atomic-write.ts';
 import { AuthfileStore } from '../../system/common/authfile.ts';
-import { notRootOnly, pathExists } from '../../system/common/fs.ts';
+import { pathExists } from '../../system/common/fs.ts';
 import { createPortalFiles } from '../../system/common/portal-files.ts';
 import { createHostSystem } from '../../system/host/index.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
-import { chownTree, ensureDir, writeIfChanged, type Owner } from '../files.ts';
+import { chownTree, writeIfChanged, type Owner } from '../files.ts';
 import { waitForHealth } from '../health.ts';
-import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
-import { privilegedCommands, renderHelperLauncher, renderSudoers, renderWrapper } from '../privileges.ts';
-import { lockVhostDirs, panelDirectories } from './host.ts';
-import { ROOT, type InstallState, type Outcome } from './step.ts';
+import { panelDirectories } from './host.ts';
+import type { InstallState, Outcome } from './step.ts';
 
 export async function config(inst: Installation, state: InstallState): Promise<Outcome> {
   const l = inst.layout;
@@ -80,76 +78,18 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
   return { status: same ? 'done' : 'changed', message: `${file} on port ${inst.system.ports.ipPanel} (client certificate required), nginx tested and reloaded` };
 }
 
-export async function privileges(inst: Installation): Promise<Outcome> {
-  const { layout: l, options } = inst;
-  if (options.user === 'root') return { status: 'skipped', message: 'the panel runs as root (--user root): no sudo rules' };
-  let changed = await ensureDir(l.wrapperDir, 0o755, ROOT);
-  for (const program of ['nginx', 'systemctl'] as const) {
-    changed = (await writeIfChanged(join(l.wrapperDir, program), renderWrapper(inst.tools.sudo, inst.system.binaries[program]), 0o755)) || changed;
-  }
-  changed = (await vhostHelper(inst)) || changed;
-  const sudoers = renderSudoers(options.user, privilegedCommands(inst.system));
-  if (await writeIfChanged(l.sudoersFile, sudoers, 0o440)) {
-    changed = true;
-    if (await pathExists(inst.tools.visudo)) {
-      try {
-        await inst.run(inst.tools.visudo, ['-cf', l.sudoersFile]);
-      } catch (e) {
-        // an invalid file in sudoers.d breaks sudo for everyone
-        await rm(l.sudoersFile, { force: true });
-        throw new InstallError(`the generated sudoers file is invalid and was removed: ${(e as Error).message}`);
-      }
-    }
-  }
-  return { status: changed ? 'changed' : 'done', message: `${privilegedCommands(inst.system).length} command lines granted in ${l.sudoersFile}${inst.system.nginx.vhostHelper ? `; vhosts written by ${inst.system.nginx.vhostHelper}` : ''}` };
-}
-
-/** The root helper: its launcher, its configuration (the installer's system section), the panel's way to it; the vhost directories root's. */
-async function vhostHelper(inst: Installation): Promise<boolean> {
-  const { layout: l } = inst;
-  const helper = inst.system.nginx.vhostHelper;
-  if (!helper) return false;
-  // the helper runs this node as root: whoever could replace it would be root
-  const node = await realpath(inst.options.node);
-  for (const path of [node, dirname(node)]) {
-    const problem = await notRootOnly(path);
-    if (problem) throw new InstallError(`node cannot run the root vhost helper: ${problem}`, 'install Node.js 20+ as root (README "Production"), then run install with it');
-  }
-  let changed = await ensureDir(dirname(helper), 0o755, ROOT);
-  changed = (await writeIfChanged(helper, renderHelperLauncher(inst.options.node, join(l.current, 'server.mjs'), l.helperConfig), 0o755)) || changed;
-  changed = (await writeIfChanged(l.helperConfig, `${JSON.stringify(inst.system, null, 2)}\n`, 0o644)) || changed;
-  changed = (await writeIfChanged(join(l.wrapperDir, 'vhosts'), renderWrapper(inst.tools.sudo, helper), 0o755)) || changed;
-  changed = (await panelUsesHelper(inst)) || changed;
-  return (await lockVhostDirs(inst)) || changed;
-}
-
-/** A configuration from a release before the helper names it too (the file keeps its owner). */
-async function panelUsesHelper(inst: Installation): Promise<boolean> {
-  const file = inst.layout.configFile;
-  const before = await stat(file).catch(() => null);
-  if (!before) return false;
-  const store = await ConfigStore.open(file);
-  const { system } = store.value;
-  const helper = inst.panelSystem.nginx.vhostHelper;
-  if (system.nginx.vhostHelper === helper) return false;
-  await store.update({ system: { ...system, nginx: { ...system.nginx, vhostHelper: helper } } });
-  await chownTree(file, { uid: before.uid, gid: before.gid });
-  return true;
-}
-
 export async function units(inst: Installation, state: InstallState): Promise<Outcome> {
   const { system, layout: l, options } = inst;
   const dirs = panelDirectories(inst);
-  // sudo's timestamps and nginx's error log are written by the whitelisted commands, which share the panel's mounts
-  // (the root helper runs in the panel's mount namespace too: it writes the vhost directories)
-  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared, ...dirs.vhosts, dirname(system.nginx.errorLog), '/run/sudo'];
+  // the vhosts, nginx and the units are the root helper's, which runs in mounts of its own
+  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared];
   const socketUnit = `${system.units.panel}.socket`;
   const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable, socket: socketUnit });
   const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
   // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
   // services themselves run as the panel's user, which owns their files
   const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, user: system.systemd.runAs });
-  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, user: system.systemd.runAs });
+  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, dir: system.authelia.dir, user: system.systemd.runAs });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
   state.unitChanged = (await writeIfChanged(l.unitFile(system.units.panel, 'socket'), socket, 0o644)) || state.unitChanged;
   let changed = state.unitChanged;

@@ -96,13 +96,16 @@ async function writeStream(stream: ReadableStream<Uint8Array>, to: string): Prom
 
 /** The temp file moves in (copied when it sits on another file system), else the stream is written out. */
 async function bringIn(file: IncomingFile, to: string): Promise<void> {
-  if (!file.path) return writeStream(file.stream(), to);
-  try {
-    await rename(file.path, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(file.path, to);
+  if (!file.path) await writeStream(file.stream(), to);
+  else {
+    try {
+      await rename(file.path, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(file.path, to);
+    }
   }
+  // nginx's workers read it as another user; the panel's unit runs with UMask=0077
   await chmod(to, 0o644);
 }
 

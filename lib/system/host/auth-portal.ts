@@ -5,14 +5,15 @@ import { run } from '../exec.ts';
 import { assertUsername } from '../names.ts';
 import type { AuthPortalAdapter } from '../types.ts';
 import { ensureProgram } from './provided-binary.ts';
-import { installUnit, systemctl } from './systemctl.ts';
+import type { RootActions } from './root-actions.ts';
+import { installUnit } from './unit-install.ts';
 import { renderAutheliaUnit } from './units.ts';
 
 export function totpGenerateArgs(username: string, secret: string, configPath: string): string[] {
   return ['storage', 'user', 'totp', 'generate', assertUsername(username), '--secret', secret, '--force', '--config', configPath];
 }
 
-export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
+export function createHostAuthPortal(config: SystemConfig, root: RootActions): AuthPortalAdapter {
   const files = createPortalFiles(config, config.authelia.dir);
   return {
     async install({ domain }) {
@@ -21,8 +22,8 @@ export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
         archiveMember: config.authelia.archiveMember,
       });
       await files.install(domain);
-      const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath, user: config.systemd.runAs });
-      await installUnit(config, config.units['auth-portal'], unit);
+      const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath, dir: config.authelia.dir, user: config.systemd.runAs });
+      await installUnit(config, root, 'auth-portal', unit);
     },
     readUsers: () => files.readUsers(),
     writeUsers: (users) => files.writeUsers(users),
@@ -33,7 +34,7 @@ export function createHostAuthPortal(config: SystemConfig): AuthPortalAdapter {
     },
     setAccessRules: (rules) => files.setAccessRules(rules),
     async restart() {
-      await systemctl(config, ['restart', config.units['auth-portal']]);
+      await root.controlUnit('auth-portal', 'restart');
     },
   };
 }

@@ -8,10 +8,10 @@ import { daysLeft, hasValidCert } from '../common/cert-validity.ts';
 import { programFailure, run } from '../exec.ts';
 import { assertFqdn } from '../names.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from '../parsers/certbot.ts';
-import { parseShowProperties, parseSystemdTimestamp } from '../parsers/systemd.ts';
+import { parseSystemdTimestamp } from '../parsers/systemd.ts';
 import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
 import { nginxArgs } from './nginx.ts';
-import { isActive, systemctl } from './systemctl.ts';
+import type { RootActions } from './root-actions.ts';
 
 /**
  * certbot runs hooks through a shell, so words with shell syntax are single-quoted. Plain words
@@ -21,8 +21,14 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * certbot's deploy hook. On a box certbot runs as the panel's user (the installer's drop-in for
+ * certbot.service), and only the root helper can reload nginx: the hook asks it.
+ */
 export function reloadNginxCommand(config: SystemConfig): string {
-  const argv = config.nginx.reloadWith === 'systemctl'
+  const argv = config.rootHelper
+    ? [config.rootHelper.call, 'nginx-reload']
+    : config.nginx.reloadWith === 'systemctl'
     ? [config.binaries.systemctl, 'reload', config.units.proxy]
     : [config.binaries.nginx, ...nginxArgs(config), '-s', 'reload'];
   return argv.map(shellQuote).join(' ');
@@ -50,7 +56,7 @@ export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
   return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
 }
 
-export function createHostCerts(config: SystemConfig, now: () => number): CertsAdapter {
+export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
   const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
   const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
 
@@ -95,14 +101,13 @@ export function createHostCerts(config: SystemConfig, now: () => number): CertsA
       // a hook for every lineage, including ones issued before this panel existed
       const hook = join(config.acme.configDir, 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx');
       await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
-      await systemctl(config, ['enable', '--now', config.acme.renewTimer]);
+      await root.controlUnit('renew-timer', 'enable');
     },
     async autoRenewStatus() {
-      const active = await isActive(config, config.acme.renewTimer);
+      const active = await root.unitState('renew-timer');
       let props: Record<string, string> = {};
       try {
-        const { stdout } = await systemctl(config, ['show', config.acme.renewTimer, '--timestamp=utc', '-p', 'NextElapseUSecRealtime', '-p', 'LastTriggerUSec']);
-        props = parseShowProperties(stdout);
+        props = await root.unitProperties('renew-timer', ['NextElapseUSecRealtime', 'LastTriggerUSec']);
       } catch {
         // no systemd: the timer's times are unknown
       }

@@ -1,18 +1,15 @@
 // The proxy adapter of an installed box: the panel may read sites-available/-enabled but not write
 // them (nginx's master runs as root, so a vhost is root's power). It makes what the vhosts point
 // at, which is its own (client CA, help page, IP-panel certificate), then sends the changes to the
-// root helper (`<helper> apply`, one JSON document on stdin), which checks them, renders, writes,
-// tests, reloads and rolls back.
+// root helper (lib/root-helper), which checks them, renders, writes, tests, reloads and rolls back.
 import { serialQueue } from '../../keyed-lock.ts';
-import { failureOutput, run } from '../exec.ts';
 import { vhostName } from '../nginx/templates.ts';
 import { VhostDirs, type VhostDirPaths } from '../nginx/vhost-dirs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
 
 export interface HelperProxyOptions {
-  /** the helper's launcher: `sudo -n <helper>` for the panel user */
-  helper: string;
-  timeoutMs: number;
+  /** the root helper's `vhosts` action */
+  send(changes: VhostChange[]): Promise<void>;
   prepare(spec: VhostSpec): Promise<unknown>;
   reload(): Promise<void>;
 }
@@ -32,10 +29,11 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
     return this.serial(async () => {
       for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
       try {
-        await run(this.opts.helper, ['apply'], { timeoutMs: this.opts.timeoutMs, input: JSON.stringify({ changes }) });
+        await this.opts.send(changes);
       } catch (e) {
+        // the helper's words; the proxy's failures are nginx's, whichever side saw them
         const err = e as Partial<SystemError>;
-        throw new SystemError(helperMessage(e), 'nginx', err.stderr, err.code);
+        throw new SystemError((e as Error).message, 'nginx', err.stderr, err.code);
       }
     });
   }
@@ -43,10 +41,4 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
   reload(): Promise<void> {
     return this.serial(() => this.opts.reload());
   }
-}
-
-/** The helper's own words (its last stderr line); sudo's or exec's when the helper never ran. */
-function helperMessage(e: unknown): string {
-  const lines = failureOutput(e).split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.at(-1) ?? 'vhost helper failed';
 }

@@ -10,18 +10,23 @@ import { createHostCerts } from './certs.ts';
 import { createHostDns } from './dns.ts';
 import { createHostProxy } from './nginx.ts';
 import { createHostServices } from './services.ts';
+import { directRootActions } from './root-actions.ts';
+import { rootCall, socketRootActions } from './root-client.ts';
 import { createHostTunnelServer } from './tunnel-server.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
   const pki = systemPki(config, config.pki.dir);
-  const certs = createHostCerts(config, now);
+  // an installed box reaches root only through its root helper (lib/root-helper)
+  const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
+  const root = helper ?? directRootActions(config);
+  const certs = createHostCerts(config, root, now);
   return {
-    proxy: createHostProxy(config, { certs, pki, publicLocations: ctx.publicLocations }),
+    proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations }),
     certs,
-    tunnelServer: createHostTunnelServer(config),
-    authPortal: createHostAuthPortal(config),
-    services: createHostServices(config, now),
+    tunnelServer: createHostTunnelServer(config, root),
+    authPortal: createHostAuthPortal(config, root),
+    services: createHostServices(config, root, now),
     dns: createHostDns(config),
     stats: createStats({ now }),
     pki,

@@ -9,7 +9,7 @@ import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type V
 import type { VhostDirPaths } from '../nginx/vhost-dirs.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from '../nginx/vhost-store.ts';
 import { HelperProxy } from './helper-proxy.ts';
-import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations } from '../types.ts';
+import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange } from '../types.ts';
 import { systemctl } from './systemctl.ts';
 
 export function nginxArgs(config: SystemConfig): string[] {
@@ -56,16 +56,26 @@ export function hostNginxControl(config: SystemConfig): Pick<VhostStoreOptions, 
 }
 
 /**
- * The host's proxy adapter. With `nginx.vhostHelper` (an installed box) the panel only makes what
- * vhosts point at and hands the changes to the root helper; otherwise it writes the vhosts itself.
+ * The host's proxy adapter. On an installed box (`rootHelper`) the panel only makes what vhosts
+ * point at and hands the changes to the root helper; otherwise it writes the vhosts itself.
  */
-export function createHostProxy(config: SystemConfig, deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations }): ProxyAdapter {
+export function createHostProxy(
+  config: SystemConfig,
+  deps: {
+    certs: CertsAdapter;
+    pki: PkiAdapter;
+    /** nginx's test and reload: run here, or asked of the root helper (root-actions.ts) */
+    root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> };
+    /** the root helper's vhosts action, on an installed box */
+    helper: { applyVhosts(changes: VhostChange[]): Promise<void> } | null;
+    publicLocations?: PublicLocations;
+  },
+): ProxyAdapter {
   const options = systemRendererOptions(config, hostVhostLayout(config), deps);
-  const control = hostNginxControl(config);
-  if (config.nginx.vhostHelper) {
+  const control = { test: () => deps.root.nginxTest(), reload: () => deps.root.nginxReload() };
+  if (deps.helper) {
     return new HelperProxy(hostVhostDirs(config), {
-      helper: config.nginx.vhostHelper,
-      timeoutMs: config.timeouts.defaultMs,
+      send: deps.helper.applyVhosts,
       prepare: createVhostPreparer(options),
       reload: control.reload,
     });

@@ -3,10 +3,11 @@ import { AuthfileStore } from '../common/authfile.ts';
 import type { SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import { ensureProgram } from './provided-binary.ts';
-import { installUnit } from './systemctl.ts';
+import type { RootActions } from './root-actions.ts';
+import { installUnit } from './unit-install.ts';
 import { renderChiselUnit } from './units.ts';
 
-export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapter {
+export function createHostTunnelServer(config: SystemConfig, root: RootActions): TunnelServerAdapter {
   const store = new AuthfileStore(config.chisel.dir);
   return {
     async install() {
@@ -14,7 +15,7 @@ export function createHostTunnelServer(config: SystemConfig): TunnelServerAdapte
       await store.credential();
       await store.ensureAuthfile();
       const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, user: config.systemd.runAs });
-      await installUnit(config, config.units['tunnel-server'], unit);
+      await installUnit(config, root, 'tunnel-server', unit);
     },
     // no restart: chisel watches the authfile, and a restart would drop every connected tunnel
     setAllowedPorts: (ports) => store.setAllowedPorts(ports),

@@ -5,12 +5,10 @@
 import { z } from 'zod';
 import { isSiteDir } from '../common/site-storage.ts';
 import { isFqdn } from '../names.ts';
-import { SystemError, type VhostChange } from '../types.ts';
 import { isVhostName } from './templates.ts';
 
 /** Far above any real batch (start-up repair of every tunnel) and far below a memory problem. */
 export const MAX_VHOST_CHANGES = 2000;
-export const MAX_VHOST_REQUEST_BYTES = 1024 * 1024;
 
 const fqdn = z.string().max(253).refine(isFqdn, 'must be a lowercase domain name');
 const port = z.number().int().min(1).max(65535);
@@ -27,28 +25,12 @@ function specSchema(sitesRoot: string) {
   ]);
 }
 
-export function vhostRequestSchema(sitesRoot: string) {
+/** A batch of vhost changes: what the root helper's `vhosts` action carries. */
+export function vhostChangesSchema(sitesRoot: string) {
   const name = z.string().max(300).refine(isVhostName, 'must be a relay-panel vhost file name');
   const change = z.discriminatedUnion('op', [
     z.strictObject({ op: z.literal('put'), spec: specSchema(sitesRoot), enabled: z.boolean() }),
     z.strictObject({ op: z.enum(['enable', 'disable', 'remove']), name }),
   ]);
-  return z.strictObject({ changes: z.array(change).min(1).max(MAX_VHOST_CHANGES) });
-}
-
-/** The changes of a request document, or a SystemError naming the first problem. */
-export function parseVhostRequest(text: string, sitesRoot: string): VhostChange[] {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw new SystemError('Invalid vhost request: not a JSON document');
-  }
-  const parsed = vhostRequestSchema(sitesRoot).safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new SystemError(`Invalid vhost request: ${at}${issue.message}`);
-  }
-  return parsed.data.changes;
+  return z.array(change).min(1).max(MAX_VHOST_CHANGES);
 }

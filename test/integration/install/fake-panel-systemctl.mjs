@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Fake systemctl for the install tests: the shared fake (test/fakes/bin/systemctl) keeps unit
-// states; on top, starting or restarting the panel's unit really runs the installed release
-// (FAKE_PANEL_SERVER) as FAKE_PANEL_USER with FAKE_PANEL_SUDOERS as the only sudo rules, and
-// stopping it ends that process, so upgrade and rollback exercise a real restart.
+// states; on top, two units really run the installed release: the panel's (as FAKE_PANEL_USER)
+// and the root helper's socket and service (as root, listening on FAKE_ROOT_SOCKET with the panel
+// user's group, as relay-panel-root.socket makes it). Stopping either ends its process, so
+// upgrade, rollback and uninstall exercise real restarts.
 import { spawn, spawnSync } from 'node:child_process';
-import { openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asPanelUserArgv } from './as-panel-user.mjs';
 
@@ -12,39 +14,60 @@ const shared = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.ur
 const argv = process.argv.slice(2);
 const env = process.env;
 const words = argv.filter((a) => !a.startsWith('-'));
-const [verb, unit] = words;
-// the shared fake has no `disable`: `disable --now` is a stop, a plain disable changes no state
-const plainDisable = verb === 'disable' && !argv.includes('--now');
-const delegated = verb === 'disable' ? ['stop', unit] : argv;
-const result = plainDisable ? { status: 0 } : spawnSync(process.execPath, [shared, ...delegated], { stdio: 'inherit' });
-if (result.status === 0 && unit === env.FAKE_PANEL_UNIT) {
-  const pidFile = env.FAKE_PANEL_PIDFILE;
-  const stop = () => {
-    let pid = 0;
-    try { pid = Number(readFileSync(pidFile, 'utf8')); } catch { return; }
-    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
-    rmSync(pidFile, { force: true });
-  };
-  const running = () => {
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8')), 0);
-      return true;
-    } catch {
-      return false;
+const [verb, ...named] = words;
+const result = spawnSync(process.execPath, [shared, ...argv], { stdio: 'inherit' });
+
+const processes = {
+  [env.FAKE_PANEL_UNIT]: {
+    pidFile: env.FAKE_PANEL_PIDFILE,
+    argv: () => asPanelUserArgv(env.FAKE_PANEL_USER, [process.execPath, env.FAKE_PANEL_SERVER, '--config', env.FAKE_PANEL_CONFIG]),
+  },
+  'relay-panel-root': {
+    pidFile: env.FAKE_ROOT_PIDFILE,
+    argv: () => {
+      mkdirSync(dirname(env.FAKE_ROOT_SOCKET), { recursive: true });
+      return [process.execPath, [env.FAKE_PANEL_SERVER, 'root-helper', '--config', env.FAKE_ROOT_CONFIG, '--socket', env.FAKE_ROOT_SOCKET, '--socket-group', env.FAKE_PANEL_USER, '--idle-exit', '0']];
+    },
+    // RemoveOnStop=yes
+    stopped: () => rmSync(env.FAKE_ROOT_SOCKET, { force: true }),
+  },
+};
+
+const running = (pidFile) => {
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const stop = (pidFile) => {
+  try { process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL'); } catch { /* already gone */ }
+  rmSync(pidFile, { force: true });
+};
+const start = (unit) => {
+  stop(unit.pidFile);
+  const log = openSync(env.FAKE_PANEL_LOG, 'a');
+  const [binary, args] = unit.argv();
+  const child = spawn(binary, args, {
+    detached: true, stdio: ['ignore', log, log],
+    env: { ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('FAKE_'))), PATH: env.PATH, NODE_ENV: 'production' },
+  });
+  writeFileSync(unit.pidFile, String(child.pid));
+  child.unref();
+};
+
+if (result.status === 0) {
+  for (const name of named) {
+    const unit = processes[name.replace(/\.(service|socket)$/, '')];
+    if (!unit) continue;
+    const now = argv.includes('--now');
+    if (verb === 'restart' || (verb === 'try-restart' && running(unit.pidFile))) start(unit);
+    else if ((verb === 'start' || (verb === 'enable' && now)) && !running(unit.pidFile)) start(unit);
+    else if (verb === 'stop' || (verb === 'disable' && now)) {
+      stop(unit.pidFile);
+      unit.stopped?.();
     }
-  };
-  const start = () => {
-    stop();
-    const log = openSync(env.FAKE_PANEL_LOG, 'a');
-    const [binary, args] = asPanelUserArgv(env.FAKE_PANEL_USER, env.FAKE_PANEL_SUDOERS, [process.execPath, env.FAKE_PANEL_SERVER, '--config', env.FAKE_PANEL_CONFIG]);
-    const child = spawn(binary, args, {
-      detached: true, stdio: ['ignore', log, log],
-      env: { ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('FAKE_'))), PATH: env.PATH, NODE_ENV: 'production' },
-    });
-    writeFileSync(pidFile, String(child.pid));
-    child.unref();
-  };
-  if (verb === 'restart' || ((verb === 'start' || (verb === 'enable' && argv.includes('--now'))) && !running())) start();
-  if (verb === 'stop' || (verb === 'disable' && argv.includes('--now'))) stop();
+  }
 }
 process.exit(result.status ?? 1);

@@ -2,14 +2,14 @@
 // on a free port for the IP panel, a real system user (root only), the panel started as that user
 // by a fake systemctl. Then the IP vhost with and without the admin P12, idempotence, resume,
 // upgrade with rollback, doctor and uninstall.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
 const s = suite('install (fake systemd)');
@@ -39,7 +39,7 @@ s.after(async () => {
   await box?.close();
 });
 
-s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules and unit, and starts the panel', () =>
+s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helper and units, and starts the panel', () =>
   withTimeout('install', 120_000, async () => {
     const ctx = box;
     const run = await install();
@@ -60,7 +60,13 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
     assert.match(unit, `User=${ctx.user}\n`);
     assert.match(unit, 'ProtectSystem=strict');
     assert.match(unit, join(ctx.prefix, 'opt/relay-panel/current/server.mjs'));
-    assert.match(await readFile(join(ctx.prefix, 'etc/sudoers.d/relay-panel'), 'utf8'), `${ctx.user} ALL=(root) NOPASSWD:`);
+    assert.match(unit, '\nNoNewPrivileges=yes\n');
+    assert.is(await stat(join(ctx.prefix, 'etc/sudoers.d/relay-panel')).catch(() => null), null, 'no sudo rule');
+    const helperConfig = await stat(join(ctx.prefix, 'opt/relay-panel/root-helper.json'));
+    assert.equal([helperConfig.uid, helperConfig.mode & 0o777], [0, 0o644]);
+    assert.match(await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'), 'utf8'), `\nSocketGroup=${ctx.user}\nSocketMode=0660\n`);
+    const socket = await stat(rootSocket(ctx));
+    assert.equal([socket.isSocket(), socket.uid, socket.gid, socket.mode & 0o777], [true, 0, uid, 0o660]);
     for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}\n`);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
     const summary = step(run, 'summary')!;
@@ -73,21 +79,35 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, sudo rules
   }),
 );
 
-s('the panel user runs the granted lines as root through its launchers, and nothing else', () => {
+s('the panel user reaches root only through the helper: its requests work, anything else is refused, other users cannot connect', () => {
   const ctx = box;
-  const nginx = join(ctx.prefix, 'opt/relay-panel/sudo/nginx');
-  const systemctl = join(ctx.prefix, 'opt/relay-panel/sudo/systemctl');
   const conf = ['-p', ctx.infra.nginxPrefix, '-c', join(ctx.infra.nginxPrefix, 'nginx.conf')];
-  const test = asPanelUser(box, [nginx, ...conf, '-t', '-q']);
+  const test = rootRequest(ctx, { action: 'nginx-test' });
   assert.is(test.status, 0, test.stderr);
-  assert.is(asPanelUser(box, [systemctl, 'is-active', 'chisel']).status, 3, 'granted: the fake answers inactive');
-  for (const refused of [[nginx, ...conf, '-s', 'stop'], [nginx, '-c', '/tmp/evil.conf', '-t', '-q'], [systemctl, 'stop', 'relay-panel'], [systemctl, 'restart', 'ssh']]) {
-    const r = asPanelUser(box, refused);
-    assert.is(r.status, 1, refused.join(' '));
-    assert.match(r.stderr, /sudo: a password is required|not allowed/, refused.join(' '));
+  const state = rootRequest(ctx, { action: 'unit-state', unit: 'tunnel-server' });
+  assert.is(state.status, 0, state.stderr);
+  assert.is(JSON.parse(state.stdout).state, 'inactive');
+  const refused: Array<[unknown, RegExp]> = [
+    [{ action: 'unit', unit: 'panel', op: 'stop' }, /^Refused: the panel service cannot be stopped/],
+    [{ action: 'unit', unit: 'ssh', op: 'restart' }, /^Refused: unit: /],
+    [{ action: 'nginx-test', config: '/tmp/evil.conf' }, /^Refused: Unrecognized key: "config"/],
+    [{ action: 'exec', argv: ['/bin/sh', '-c', 'id'] }, /^Refused: action: /],
+  ];
+  for (const [request, message] of refused) {
+    const r = rootRequest(ctx, request);
+    assert.is(r.status, 1, JSON.stringify(request));
+    assert.match(r.stderr, message, JSON.stringify(request));
   }
-  // without sudo the user cannot even test nginx's configuration (the CA key and logs are not its)
-  assert.is.not(asPanelUser(box, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
+  // the root-call launcher (certbot's deploy hook) asks the same helper
+  const hook = asPanelUser(ctx, [join(ctx.prefix, 'opt/relay-panel/bin/relay-panel-root'), 'nginx-test']);
+  assert.is(hook.status, 0, hook.stderr);
+  // a user outside the panel's group cannot even connect
+  const other = spawnSync('/usr/bin/setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', process.execPath, '-e',
+    `require('net').createConnection(${JSON.stringify(rootSocket(ctx))}).on('error', (e) => { console.log(e.code); process.exit(1); }).on('connect', () => process.exit(0))`], { encoding: 'utf8' });
+  assert.is(other.status, 1);
+  assert.is(other.stdout.trim(), 'EACCES');
+  // without the helper the user cannot even test nginx's configuration (the CA key and logs are not its)
+  assert.is.not(asPanelUser(ctx, ['/usr/sbin/nginx', ...conf, '-t', '-q']).status, 0);
 });
 
 s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', () =>
@@ -130,17 +150,17 @@ s('a second install changes no file (logs aside) and makes no new CA, certificat
   }),
 );
 
-s('an interrupted install resumes: missing unit, sudo rules and vhost link come back, the CA stays', () =>
+s('an interrupted install resumes: missing unit, root helper configuration and vhost link come back, the CA stays', () =>
   withTimeout('resume', 120_000, async () => {
     const ctx = box;
     const ca = await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8');
     const unitFile = join(ctx.infra.dir, 'systemd', 'relay-panel.service');
-    const sudoers = join(ctx.prefix, 'etc/sudoers.d/relay-panel');
+    const helperConfig = join(ctx.prefix, 'opt/relay-panel/root-helper.json');
     const link = join(ctx.infra.nginxPrefix, 'sites-enabled', 'relay-ip-panel.conf');
-    for (const f of [unitFile, sudoers, link]) await rm(f);
+    for (const f of [unitFile, helperConfig, link]) await rm(f);
     const run = await install();
     assert.is(run.code, 0, run.stderr);
-    for (const f of [unitFile, sudoers, link]) await stat(f);
+    for (const f of [unitFile, helperConfig, link]) await stat(f);
     assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['privileges', 'ip-vhost', 'units']);
   }),
@@ -236,7 +256,7 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
-    // the same sudo rules and units serve the new release: nothing else changed
+    // the same root helper and units serve the new release: nothing else changed
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
     assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'health']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
@@ -275,7 +295,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
   }),
 );
 
-s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the data; --purge removes it', () =>
+s('uninstall removes units, the root helper, vhosts, release and user, and keeps the data; --purge removes it', () =>
   withTimeout('uninstall', 60_000, async () => {
     const ctx = box;
     // what systemd's CacheDirectory= holds on a box: the launcher's V8 code cache
@@ -283,11 +303,12 @@ s('uninstall removes units, vhosts, sudo rules, release and user, and keeps the 
     await writeFile(join(ctx.prefix, 'var/cache/relay-panel/server.mjs.code-cache'), 'cache');
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.prefix, 'etc/sudoers.d/relay-panel'),
-      join(ctx.prefix, 'opt/relay-panel'), join(ctx.prefix, 'var/cache/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
+    for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'),
+      join(ctx.infra.dir, 'systemd', 'relay-panel-root.service'), rootSocket(ctx), join(ctx.prefix, 'opt/relay-panel'), join(ctx.prefix, 'var/cache/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
       assert.is(await stat(gone).catch(() => null), null, gone);
     }
     assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
+    assert.not.ok((await readFile(ctx.env.FAKE_ROOT_PIDFILE!, 'utf8').catch(() => null)), 'the root helper stopped');
     await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
     await stat(join(ctx.prefix, 'var/lib/relay-panel'));
     // the shared Debian directories are root's again

@@ -1,6 +1,6 @@
 // A box for the install tests: a built release, the loopback harness, a temp prefix, a unique
 // system user (root only), and the fake systemctl that runs the installed release as that user
-// with the installed sudoers file as the only sudo rules (private mount namespace).
+// and its root helper as root on the helper's socket.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -51,7 +51,6 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   const system = infra.systemConfig({
     ...overrides,
     binaries: { ...overrides.binaries, systemctl: fakeSystemctl },
-    nginx: { ...overrides.nginx, vhostHelper: join(prefix, 'opt/relay-panel/bin/relay-panel-vhosts') },
     systemd: { ...overrides.systemd, runAs: user },
   });
   const systemFile = join(dir, 'system.json');
@@ -64,15 +63,17 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
     FAKE_PANEL_USER: user,
     FAKE_PANEL_SERVER: join(prefix, 'opt/relay-panel/current/server.mjs'),
     FAKE_PANEL_CONFIG: join(prefix, 'etc/relay-panel/config.json'),
-    FAKE_PANEL_SUDOERS: join(prefix, 'etc/sudoers.d'),
     FAKE_PANEL_PIDFILE: join(dir, 'panel.pid'),
+    FAKE_ROOT_SOCKET: join(prefix, 'run/relay-panel-root.sock'),
+    FAKE_ROOT_CONFIG: join(prefix, 'opt/relay-panel/root-helper.json'),
+    FAKE_ROOT_PIDFILE: join(dir, 'root-helper.pid'),
     FAKE_PANEL_LOG: join(dir, 'panel.log'),
   };
   return {
     infra, dir, prefix, user, releaseDir: built.outDir, version: built.version, systemFile, env: boxEnv,
     async close() {
-      // the panel process and the user, whatever the tests reached
-      execFileSync(process.execPath, [fakeSystemctl, 'stop', system.units.panel], { env: boxEnv, stdio: 'ignore' });
+      // the panel and root helper processes and the user, whatever the tests reached
+      execFileSync(process.execPath, [fakeSystemctl, 'stop', system.units.panel, 'relay-panel-root.service'], { env: boxEnv, stdio: 'ignore' });
       spawnSync('/usr/sbin/userdel', [user], { stdio: 'ignore' });
       await infra.stop();
       await rm(dir, { recursive: true, force: true });
@@ -114,9 +115,16 @@ export function ipPanel(box: InstalledBox, path: string, client?: { pfx: Buffer;
   });
 }
 
-/** Runs a program as the panel user, with the installed sudoers file as the only sudo rules; `input` goes to its stdin. */
-export function asPanelUser(box: InstalledBox, argv: string[], input?: string): { status: number; stderr: string } {
-  const [binary, args] = asPanelUserArgv(box.user, join(box.prefix, 'etc/sudoers.d'), argv) as [string, string[]];
+/** Runs a program as the panel user; `input` goes to its stdin. */
+export function asPanelUser(box: InstalledBox, argv: string[], input?: string): { status: number; stdout: string; stderr: string } {
+  const [binary, args] = asPanelUserArgv(box.user, argv) as [string, string[]];
   const r = spawnSync(binary, args, { encoding: 'utf8', env: { PATH: process.env.PATH }, ...(input === undefined ? {} : { input }) });
-  return { status: r.status ?? -1, stderr: r.stderr };
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+const rootRequestScript = fileURLToPath(new URL('./root-request.mjs', import.meta.url));
+export const rootSocket = (box: InstalledBox) => join(box.prefix, 'run/relay-panel-root.sock');
+
+/** One request to the root helper sent by the panel user, as a panel taken over could send it. */
+export const rootRequest = (box: InstalledBox, request: unknown) =>
+  asPanelUser(box, [process.execPath, rootRequestScript, rootSocket(box)], typeof request === 'string' ? request : JSON.stringify(request));

@@ -1,9 +1,9 @@
 // Least privilege end to end: a box installed by the release, the panel running as its own user
-// with only the installed sudo rules, then the whole onboarding (real dnsmasq, pebble + certbot,
-// nginx; fake systemctl, chisel and Authelia downloaded by the installer from a loopback server).
-// certbot runs as the panel user; nginx reloads, unit changes and vhosts (the root helper) go
-// through the sudo launchers.
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+// with the root helper's socket as its only way to root, then the whole onboarding (real dnsmasq,
+// pebble + certbot, nginx; fake systemctl, chisel and Authelia downloaded by the installer from a
+// loopback server). certbot runs as the panel user; nginx reloads, unit changes and vhosts go
+// through the root helper.
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -31,13 +31,11 @@ s.after(async () => {
   await rm(fakeDir, { recursive: true, force: true });
 });
 
-s('the installed panel, not root, completes onboarding through its sudo rules', () =>
+s('the installed panel, not root, completes onboarding through the root helper', () =>
   withTimeout('onboarding as panel user', 280_000, async () => {
     const run = await install(box, []);
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     assert.match(String(step(run, 'units')!.message), 'relay-panel.service');
-    // the fakes read their state file through sudo, which keeps only the environment it is told to
-    await writeFile(join(box.prefix, 'etc/sudoers.d/zz-test-fakes'), `Defaults env_keep += "FAKE_SYSTEMD_STATE FAKE_ARGV_LOG FAKE_CHISEL_LOG FAKE_PANEL_*"\n`, { mode: 0o440 });
     const client = { pfx: await readFile(join(box.prefix, 'root/relay-panel-admin.p12')), passphrase: String(step(run, 'summary')!.p12Password) };
     const post = (path: string, body?: unknown) => ipPanel(box, path, client, { method: 'POST', body });
 

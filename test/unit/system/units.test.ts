@@ -12,10 +12,22 @@ s('chisel: reverse only, loopback, the authfile, restarted on failure', () => {
 });
 
 s('authelia: its configuration file, no shell in ExecStart', () => {
-  const unit = renderAutheliaUnit({ binary: '/usr/local/bin/authelia', config: '/etc/authelia/configuration.yml' });
+  const unit = renderAutheliaUnit({ binary: '/usr/local/bin/authelia', config: '/etc/authelia/configuration.yml', dir: '/etc/authelia' });
   assert.match(unit, '\nExecStart=/usr/local/bin/authelia --config /etc/authelia/configuration.yml\n');
   assert.not.match(unit, 'ProtectSystem');
   assert.match(unit, 'Description=Authelia authentication portal (relay-panel)');
+});
+
+s('as the panel\'s user, chisel and Authelia get the unprivileged sandbox: no way to gain a privilege, only Authelia\'s directory writable, no W+X memory (Go needs none)', () => {
+  const chisel = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/relay-panel/chisel/users.json', user: 'relay-panel' });
+  const authelia = renderAutheliaUnit({ binary: '/usr/local/bin/authelia', config: '/etc/authelia/configuration.yml', dir: '/etc/authelia', user: 'relay-panel' });
+  for (const unit of [chisel, authelia]) {
+    for (const line of ['User=relay-panel', 'NoNewPrivileges=yes', 'CapabilityBoundingSet=', 'SystemCallFilter=@system-service', 'ProtectSystem=strict', 'RestrictSUIDSGID=yes', 'MemoryDenyWriteExecute=yes', 'UMask=0077']) {
+      assert.match(unit, `\n${line}\n`, line);
+    }
+  }
+  assert.not.match(chisel, 'ReadWritePaths');
+  assert.match(authelia, '\nReadWritePaths=-/etc/authelia\n');
 });
 
 s.run();

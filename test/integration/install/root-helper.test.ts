@@ -1,27 +1,25 @@
-// The root vhost helper on an installed box (fake systemd; real sudo, nginx and openssl): the
-// panel user cannot write the vhost directories, and its one way to change them, `sudo -n
-// <helper> apply` with a JSON request, refuses a bad request without writing anything and turns a
-// good one into a vhost nginx serves.
+// The root helper on an installed box (fake systemd; real nginx and openssl): the panel user
+// cannot write the vhost directories, and its one way to change them, a `vhosts` request on the
+// helper's socket, refuses a bad request without writing anything and turns a good one into a
+// vhost nginx serves. Then an upgrade of a box that reached root through sudo.
 import { randomUUID } from 'node:crypto';
 import { chmod, chown, cp, mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SystemConfig } from '../../../lib/system/config.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { asPanelUser, install, relay, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+import { asPanelUser, install, relay, rootRequest, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
 let system: SystemConfig;
-const s = suite('root vhost helper on an installed box (fake systemd)');
+const s = suite('root helper on an installed box (fake systemd)');
 const FQDN = 'docs.example.test';
 const SITE = `relay-site-${FQDN}.conf`;
 
-const launcher = () => join(box.prefix, 'opt/relay-panel/sudo/vhosts');
-const helper = () => join(box.prefix, 'opt/relay-panel/bin/relay-panel-vhosts');
-const apply = (changes: unknown[]) => asPanelUser(box, [launcher(), 'apply'], JSON.stringify({ changes }));
+const apply = (changes: unknown[]) => rootRequest(box, { action: 'vhosts', changes });
 
 /** Every entry of both vhost directories with its content or link target. */
 async function vhostFiles(): Promise<Record<string, string>> {
@@ -59,7 +57,7 @@ s.after(async () => {
   await box?.close();
 });
 
-s('the vhost directories and files are root\'s: the panel user cannot write them, not even by running the helper itself', async () => {
+s('the vhost directories and files are root\'s: the panel user cannot write them', async () => {
   for (const dir of [system.nginx.sitesAvailable, system.nginx.sitesEnabled]) {
     const st = await stat(dir);
     assert.equal([st.uid, st.gid, st.mode & 0o7777], [0, 0, 0o755], dir);
@@ -70,19 +68,6 @@ s('the vhost directories and files are root\'s: the panel user cannot write them
   const ipVhost = join(system.nginx.sitesAvailable, 'relay-ip-panel.conf');
   assert.is((await stat(ipVhost)).uid, 0);
   assert.is.not(asPanelUser(box, ['/usr/bin/tee', '-a', ipVhost], 'access_log /etc/shadow;\n').status, 0);
-  // without sudo the helper has only the panel user's rights
-  const direct = asPanelUser(box, [helper(), 'apply'], JSON.stringify({ changes: [{ op: 'put', spec: { kind: 'app', fqdn: 'x.example.test', port: 8080 }, enabled: true }] }));
-  assert.is(direct.status, 1);
-  assert.match(direct.stderr, /EACCES|permission denied/i);
-  assert.is(await stat(join(system.nginx.sitesAvailable, 'relay-app-x.example.test.conf')).catch(() => null), null);
-});
-
-s('sudo grants the helper its one action only: no other action, no other configuration', () => {
-  for (const argv of [[helper()], [helper(), 'write'], [helper(), '--helper-config', '/tmp/evil.json', 'apply'], [helper(), 'apply', 'extra']]) {
-    const r = asPanelUser(box, ['/usr/bin/sudo', '-n', ...argv], '{}');
-    assert.is(r.status, 1, argv.join(' '));
-    assert.match(r.stderr, /sudo: a password is required|not allowed/, argv.join(' '));
-  }
 });
 
 s('a bad request is refused with a clear message and writes nothing', () =>
@@ -90,11 +75,11 @@ s('a bad request is refused with a clear message and writes nothing', () =>
     const before = await vhostFiles();
     const siteSpec = (over: Record<string, unknown>) => ({ kind: 'site', fqdn: FQDN, root: join(system.sites.root, randomUUID()), spaMode: false, protected: false, ...over });
     const cases: Array<[unknown[], RegExp]> = [
-      [[{ op: 'put', spec: siteSpec({ fqdn: 'docs.example.test;include' }), enabled: true }], /Invalid vhost request: changes\.0\.spec\.fqdn: must be a lowercase domain name/],
-      [[{ op: 'put', spec: siteSpec({ root: '/etc' }), enabled: true }], /Invalid vhost request: changes\.0\.spec\.root: must be a site directory/],
+      [[{ op: 'put', spec: siteSpec({ fqdn: 'docs.example.test;include' }), enabled: true }], /^Refused: changes\.0\.spec\.fqdn: must be a lowercase domain name/],
+      [[{ op: 'put', spec: siteSpec({ root: '/etc' }), enabled: true }], /^Refused: changes\.0\.spec\.root: must be a site directory/],
       [[{ op: 'put', spec: siteSpec({ root: join(system.sites.root, '..', 'x') }), enabled: true }], /changes\.0\.spec\.root: must be a site directory/],
-      [[{ op: 'put', spec: siteSpec({ accessLog: '/etc/cron.d/x' }), enabled: true }], /Invalid vhost request: changes\.0\.spec: Unrecognized key: "accessLog"/],
-      [[{ op: 'remove', name: '../../../etc/nginx/nginx.conf' }], /Invalid vhost request: changes\.0\.name: must be a relay-panel vhost file name/],
+      [[{ op: 'put', spec: siteSpec({ accessLog: '/etc/cron.d/x' }), enabled: true }], /^Refused: changes\.0\.spec: Unrecognized key: "accessLog"/],
+      [[{ op: 'remove', name: '../../../etc/nginx/nginx.conf' }], /^Refused: changes\.0\.name: must be a relay-panel vhost file name/],
       // a good change before a bad one: the whole request is refused
       [[{ op: 'put', spec: { kind: 'app', fqdn: 'ok.example.test', port: 8080 }, enabled: true }, { op: 'disable', name: 'default' }], /changes\.1\.name/],
     ];
@@ -148,26 +133,39 @@ s('a vhost nginx refuses is rolled back by the helper, with nginx\'s words', () 
   }),
 );
 
-s('doctor names a vhost boundary that is open; upgrade from a release before the helper closes it and points the panel at the helper', () =>
-  withTimeout('upgrade to the helper', 90_000, async () => {
+s('a box that reached root through sudo: doctor names the open vhost boundary and the sudo rule; upgrade removes the rule and its launchers, closes the boundary and points the panel at the root helper', () =>
+  withTimeout('upgrade from sudo', 90_000, async () => {
     const server = join(box.releaseDir, 'server.mjs');
-    const uid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).uid;
-    const gid = (await stat(join(box.prefix, 'etc/relay-panel/config.json'))).gid;
-    const ipVhost = join(system.nginx.sitesAvailable, 'relay-ip-panel.conf');
     const configFile = join(box.prefix, 'etc/relay-panel/config.json');
-    // the layout of a box installed before the helper: group-writable directories, the panel's vhost files and configuration
+    const { uid, gid } = await stat(configFile);
+    const ipVhost = join(system.nginx.sitesAvailable, 'relay-ip-panel.conf');
+    const app = join(box.prefix, 'opt/relay-panel');
+    // what a release before the root helper left: group-writable vhosts, sudo rules, launchers, and a configuration naming them
     await chown(system.nginx.sitesAvailable, 0, gid);
     await chmod(system.nginx.sitesAvailable, 0o2775);
     await chown(ipVhost, uid, gid);
+    const sudoers = join(box.prefix, 'etc/sudoers.d/relay-panel');
+    await mkdir(dirname(sudoers), { recursive: true });
+    await writeFile(sudoers, `${box.user} ALL=(root) NOPASSWD: /usr/sbin/nginx -t -q\n`, { mode: 0o440 });
+    const legacy = [join(app, 'sudo/nginx'), join(app, 'sudo/systemctl'), join(app, 'sudo/vhosts'), join(app, 'bin/relay-panel-vhosts'), join(app, 'vhost-helper.json')];
+    await mkdir(join(app, 'sudo'), { recursive: true });
+    for (const file of legacy) await writeFile(file, '#!/bin/sh\n', { mode: 0o755 });
     const config = JSON.parse(await readFile(configFile, 'utf8'));
-    config.system.nginx.vhostHelper = null;
+    const realBinaries = { nginx: config.system.binaries.nginx, systemctl: config.system.binaries.systemctl };
+    config.system.binaries = { ...config.system.binaries, nginx: join(app, 'sudo/nginx'), systemctl: join(app, 'sudo/systemctl') };
+    config.system.nginx.vhostHelper = join(app, 'sudo/vhosts');
+    config.system.rootHelper = null;
     await writeFile(configFile, JSON.stringify(config));
 
-    const before = (await relay(box, server, ['doctor'])).events.filter((e) => e.step === 'vhosts');
-    assert.is(before.length, 1);
-    assert.is(before[0]!.status, 'failed');
-    assert.match(String(before[0]!.message), `${system.nginx.sitesAvailable} is writable by someone other than root`);
-    assert.match(String(before[0]!.message), `${ipVhost} is writable by someone other than root`);
+    const before = (await relay(box, server, ['doctor'])).events;
+    const vhosts = before.filter((e) => e.step === 'vhosts');
+    assert.equal(vhosts.map((e) => e.status), ['failed']);
+    assert.match(String(vhosts[0]!.message), `${system.nginx.sitesAvailable} is writable by someone other than root`);
+    assert.match(String(vhosts[0]!.message), `${ipVhost} is writable by someone other than root`);
+    const rule = before.find((e) => e.step === 'privileges')!;
+    assert.is(rule.status, 'failed');
+    assert.match(String(rule.message), `a sudo rule for the panel is left from an earlier release: ${sudoers}`);
+    assert.match(String(rule.fix), `rm ${sudoers}`);
 
     const next = join(box.dir, 'release-helper');
     await cp(box.releaseDir, next, { recursive: true });
@@ -175,14 +173,19 @@ s('doctor names a vhost boundary that is open; upgrade from a release before the
     const run = await relay(box, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(step(run, 'privileges')!.status, 'changed');
+    assert.match(String(step(run, 'privileges')!.message), `removed ${sudoers}`);
+    for (const gone of [sudoers, ...legacy, join(app, 'sudo')]) assert.is(await stat(gone).catch(() => null), null, gone);
     const st = await stat(system.nginx.sitesAvailable);
     assert.equal([st.uid, st.gid, st.mode & 0o7777], [0, 0, 0o755]);
     assert.is((await stat(ipVhost)).uid, 0);
     const migrated = await stat(configFile);
     assert.equal([migrated.uid, migrated.mode & 0o777], [uid, 0o600]);
-    assert.is(JSON.parse(await readFile(configFile, 'utf8')).system.nginx.vhostHelper, launcher());
-    const after = (await relay(box, join(next, 'server.mjs'), ['doctor'])).events.find((e) => e.step === 'vhosts')!;
-    assert.is(after.status, 'done', String(after.message));
+    const after = JSON.parse(await readFile(configFile, 'utf8')).system;
+    assert.equal(after.rootHelper, { socket: join(box.prefix, 'run/relay-panel-root.sock'), call: join(app, 'bin/relay-panel-root') });
+    assert.is(after.nginx.vhostHelper, null);
+    assert.equal({ nginx: after.binaries.nginx, systemctl: after.binaries.systemctl }, realBinaries);
+    const doctor = (await relay(box, join(next, 'server.mjs'), ['doctor'])).events;
+    for (const check of ['vhosts', 'privileges']) assert.is(doctor.find((e) => e.step === check)!.status, 'done', check);
   }),
 );
 

@@ -13,15 +13,15 @@ export async function readHelperConfig(file: string): Promise<SystemConfig> {
     // only root may steer root
     for (const path of [dirname(file), file]) {
       const problem = await notRootOnly(path);
-      if (problem) throw new SystemError(`vhost helper configuration refused: ${problem}`);
+      if (problem) throw new SystemError(`root helper configuration refused: ${problem}`);
     }
   }
   let parsed;
   try {
     parsed = SystemConfigSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
   } catch (e) {
-    throw new SystemError(`vhost helper configuration ${file} is unreadable: ${(e as Error).message}`);
+    throw new SystemError(`root helper configuration ${file} is unreadable: ${(e as Error).message}`);
   }
-  if (!parsed.success) throw new SystemError(`vhost helper configuration ${file} is invalid: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new SystemError(`root helper configuration ${file} is invalid: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }

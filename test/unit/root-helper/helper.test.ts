@@ -1,0 +1,142 @@
+// The root helper over its Unix socket, in process: the panel's client (root-client.ts) against the
+// helper's server with the helper's own configuration, temp vhost directories, /bin/true playing
+// nginx and the fake systemctl (the real nginx, systemd and socket unit: test/system).
+import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { createConnection, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
+import { startHelperServer } from '../../../lib/root-helper/server.ts';
+import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
+import { rootCall, socketRootActions } from '../../../lib/system/host/root-client.ts';
+import { MAX_ROOT_REQUEST_BYTES } from '../../../lib/system/host/root-protocol.ts';
+
+const SITES = '/var/www/relay-sites';
+const SITE_ID = '0b5e3f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
+const site = (over: Record<string, unknown> = {}) => ({ kind: 'site', fqdn: 'docs.example.com', root: `${SITES}/${SITE_ID}`, spaMode: true, protected: false, ...over });
+
+interface Ctx { dir: string; config: SystemConfig; server: Server | null; socket: string; log: string[] }
+const s = suite<Ctx>('root helper (socket, strict requests)', { dir: '', config: systemConfig(), server: null, socket: '', log: [] });
+
+s.before.each(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-root-helper-'));
+  ctx.socket = join(ctx.dir, 'root.sock');
+  ctx.log = [];
+  process.env.FAKE_SYSTEMD_STATE = join(ctx.dir, 'systemd.json');
+  process.env.FAKE_ARGV_LOG = join(ctx.dir, 'argv.log');
+  ctx.config = systemConfig({
+    driver: 'host',
+    binaries: { nginx: '/bin/true', systemctl: FAKE_SYSTEMCTL },
+    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0 },
+    sites: { root: SITES },
+  });
+  ctx.server = await startHelperServer({
+    dispatcher: createDispatcher(ctx.config, { exact: [], prefix: [] }),
+    listen: { path: ctx.socket }, idleMs: 0, log: (line) => ctx.log.push(line), onIdle: () => undefined,
+  });
+});
+s.after.each(async (ctx) => {
+  await new Promise((resolve) => ctx.server?.close(resolve));
+  delete process.env.FAKE_SYSTEMD_STATE;
+  delete process.env.FAKE_ARGV_LOG;
+  await rm(ctx.dir, { recursive: true, force: true });
+});
+
+/** The helper's answer to raw text, as a caller that is not our client would send it. */
+function raw(socket: string, text: string | Buffer): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const conn = createConnection(socket);
+    let got = '';
+    conn.on('data', (d) => (got += d));
+    conn.on('end', () => {
+      try {
+        resolve(JSON.parse(got));
+      } catch {
+        reject(new Error(`not a JSON answer: ${JSON.stringify(got)}`));
+      }
+    });
+    conn.on('error', reject);
+    conn.end(text);
+  });
+}
+const ran = async (dir: string) => (await readFile(join(dir, 'argv.log'), 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).argv as string[]);
+
+s('the socket is 0660: the panel\'s group may connect, nobody else', async ({ socket }) => {
+  assert.is((await lstat(socket)).mode & 0o777, 0o660);
+});
+
+s('vhosts: the checked changes are rendered from the helper\'s configuration, written, linked, removed', async ({ config, socket }) => {
+  const root = socketRootActions(rootCall(socket, 10_000));
+  await root.applyVhosts([{ op: 'put', spec: site() as never, enabled: true }]);
+  const file = join(config.nginx.sitesAvailable, 'relay-site-docs.example.com.conf');
+  const text = await readFile(file, 'utf8');
+  assert.match(text, `root "${SITES}/${SITE_ID}";`);
+  assert.match(text, 'ssl_certificate "/etc/letsencrypt/live/docs.example.com/fullchain.pem";');
+  assert.is((await lstat(file)).mode & 0o777, 0o644);
+  assert.is(await readlink(join(config.nginx.sitesEnabled, 'relay-site-docs.example.com.conf')), file);
+  await root.applyVhosts([{ op: 'remove', name: 'relay-site-docs.example.com.conf' }]);
+  assert.equal(await readdir(config.nginx.sitesAvailable), []);
+  assert.equal(await readdir(config.nginx.sitesEnabled), []);
+});
+
+s('units: state, properties and control run the configured systemctl with the configured unit names', async ({ dir, socket, config }) => {
+  const root = socketRootActions(rootCall(socket, 10_000));
+  assert.is(await root.unitState('tunnel-server'), 'inactive');
+  await root.controlUnit('tunnel-server', 'restart');
+  assert.is(await root.unitState('tunnel-server'), 'active');
+  assert.ok((await root.unitProperties('tunnel-server', ['ActiveEnterTimestamp'])).ActiveEnterTimestamp?.endsWith('UTC'));
+  await root.controlUnit('panel', 'restart');
+  await root.controlUnit('renew-timer', 'enable');
+  await root.daemonReload();
+  const lines = await ran(dir);
+  assert.ok(lines.some((a) => a.join(' ') === `restart ${config.units['tunnel-server']}`));
+  assert.ok(lines.some((a) => a.join(' ') === `restart --no-block ${config.units.panel}`), 'the panel\'s own restart does not wait for itself');
+  assert.ok(lines.some((a) => a.join(' ') === `enable --now ${config.acme.renewTimer}`));
+  assert.ok(lines.some((a) => a.join(' ') === 'daemon-reload'));
+});
+
+s('anything else is refused with where and why, and nothing runs or is written', async ({ dir, socket, config, log }) => {
+  const cases: Array<[string | Buffer, RegExp]> = [
+    ['not json', /^Refused: not a JSON document$/],
+    [JSON.stringify({ action: 'exec', argv: ['/bin/sh'] }), /^Refused: action: /],
+    [JSON.stringify({ action: 'unit', unit: 'ssh', op: 'restart' }), /^Refused: unit: /],
+    [JSON.stringify({ action: 'unit', unit: 'proxy', op: 'edit' }), /^Refused: op: /],
+    [JSON.stringify({ action: 'unit', unit: 'panel', op: 'stop' }), /^Refused: the panel service cannot be stopped/],
+    [JSON.stringify({ action: 'unit', unit: 'proxy', op: 'stop' }), /^Refused: the proxy service cannot be stopped/],
+    [JSON.stringify({ action: 'unit', unit: 'renew-timer', op: 'stop' }), /^Refused: the renewal timer can only be enabled$/],
+    [JSON.stringify({ action: 'unit', unit: 'proxy', op: 'restart', binary: '/tmp/evil' }), /^Refused: Unrecognized key: "binary"$/],
+    [JSON.stringify({ action: 'nginx-test', config: '/tmp/evil.conf' }), /^Refused: Unrecognized key: "config"$/],
+    [JSON.stringify({ action: 'unit-properties', unit: 'proxy', properties: ['ExecStart'] }), /^Refused: properties\.0: /],
+    [JSON.stringify({ action: 'vhosts', changes: [] }), /^Refused: changes: .*>=1/],
+    [JSON.stringify({ action: 'vhosts', changes: [{ op: 'remove', name: '../../etc/nginx/nginx.conf' }] }), /^Refused: changes\.0\.name: must be a relay-panel vhost file name$/],
+    [JSON.stringify({ action: 'vhosts', changes: [{ op: 'put', spec: site({ root: `${SITES}/${SITE_ID}/../../../etc` }), enabled: true }] }), /^Refused: changes\.0\.spec\.root: must be a site directory/],
+    [JSON.stringify({ action: 'vhosts', changes: [{ op: 'put', spec: site({ fqdn: 'Docs.example.com;' }), enabled: true }] }), /^Refused: changes\.0\.spec\.fqdn: must be a lowercase domain name$/],
+    [JSON.stringify({ action: 'vhosts', changes: [{ op: 'put', spec: site(), enabled: true }, { op: 'put', spec: site({ fqdn: 'x.example.com', root: '/' }), enabled: true }] }), /^Refused: changes\.1\.spec\.root/],
+    [JSON.stringify({ action: 'vhosts', changes: [{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true, include: '/tmp/x.conf' }] }), /^Refused: changes\.0: Unrecognized key: "include"$/],
+    [Buffer.alloc(MAX_ROOT_REQUEST_BYTES + 1, 0x20), /^Refused: request larger than/],
+  ];
+  for (const [text, error] of cases) {
+    const answer = await raw(socket, text);
+    assert.is(answer.ok, false, String(text).slice(0, 80));
+    assert.match(String(answer.error), error, String(text).slice(0, 80));
+  }
+  assert.equal(await ran(dir), [], 'no program ran');
+  assert.equal(await readdir(config.nginx.sitesAvailable).catch(() => []), [], 'no vhost written');
+  assert.ok(log.every((line) => line.startsWith('refused: ')), log.join('\n'));
+});
+
+s('the client fails with the helper\'s words as a SystemError; an absent helper is named', async ({ dir, socket }) => {
+  const call = rootCall(socket, 10_000);
+  const refused = await call({ action: 'unit', unit: 'panel', op: 'stop' }).then(() => null, (e: Error) => e.message);
+  assert.is(refused, 'Refused: the panel service cannot be stopped through the panel');
+  const absent = await rootCall(join(dir, 'none.sock'), 10_000)({ action: 'nginx-test' }).then(() => null, (e: Error) => e.message);
+  assert.match(String(absent), /^root helper: cannot reach .*none\.sock: ENOENT$/);
+  // state questions answer 'unknown' rather than failing a status page
+  assert.is(await socketRootActions(rootCall(join(dir, 'none.sock'), 10_000)).unitState('proxy'), 'unknown');
+});
+
+s.run();
