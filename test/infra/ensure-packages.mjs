@@ -1,5 +1,5 @@
 // Makes sure the programs of the integration, browser and system tests are installed (nginx, pebble,
-// certbot, dnsmasq, openssl, chromium, sudo, systemd-nspawn, mmdebstrap). As root it installs the missing Debian packages; otherwise it names them
+// certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -14,8 +14,6 @@ export const REQUIRED = [
   { pkg: 'openssl', binary: '/usr/bin/openssl' },
   // test/browser drives Debian's chromium through playwright-core (no browser download).
   { pkg: 'chromium', binary: '/usr/bin/chromium' },
-  // test/integration/install checks the generated sudoers rules with the real sudo.
-  { pkg: 'sudo', binary: '/usr/bin/sudo' },
   // test/system boots a Debian 12 made from Debian's packages under a real systemd.
   { pkg: 'systemd-container', binary: '/usr/bin/systemd-nspawn' },
   { pkg: 'mmdebstrap', binary: '/usr/bin/mmdebstrap' },
