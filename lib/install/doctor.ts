@@ -1,11 +1,11 @@
 // `relay-panel doctor`: looks at a running box and names each problem with its fix.
 import { X509Certificate } from 'node:crypto';
 import { statfs, readFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
 import { parseActiveState } from '../system/parsers/systemd.ts';
+import { portOpen } from '../system/common/port-probe.ts';
 import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
@@ -25,19 +25,6 @@ export interface Finding {
 
 const WARN_DAYS = 14;
 const MIN_FREE_BYTES = 1024 ** 3;
-
-function portOpen(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: 2000 });
-    const answer = (open: boolean) => {
-      socket.destroy();
-      resolve(open);
-    };
-    socket.once('connect', () => answer(true));
-    socket.once('error', () => answer(false));
-    socket.once('timeout', () => answer(false));
-  });
-}
 
 async function pemExpiry(path: string): Promise<Date | null> {
   const pem = await readFile(path, 'utf8').catch(() => null);

@@ -124,7 +124,10 @@ export interface TunnelCredential {
 export interface TunnelServerAdapter {
   /** Pinned, checksummed install plus the service unit; idempotent. */
   install(): Promise<void>;
-  /** Rewrites the authfile atomically so only these reverse ports are allowed; no restart. */
+  /**
+   * Rewrites the authfile so only these reverse ports are allowed (chisel reloads it); restarts the
+   * tunnel server only when a revoked port's client session is still connected (revoked-sessions.ts).
+   */
   setAllowedPorts(ports: number[]): Promise<void>;
   allowedPorts(): Promise<number[]>;
   /** The client credential, created once; clients take it from the AUTH environment variable. */

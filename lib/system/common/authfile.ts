@@ -39,7 +39,7 @@ export function parseAuthfilePorts(text: string): number[] {
  *
  * chisel up to 1.10 watches the authfile itself and reloads only on a write event, so a
  * rename-into-place would neither reload nor keep the watch. The file is therefore rewritten in
- * place (one write call), after the same content was saved atomically to `users.json.saved`,
+ * place (writeInPlace), after the same content was saved atomically to `users.json.saved`,
  * which is what `allowedPorts` reads and what repairs a file torn by a crash.
  */
 export class AuthfileStore {
@@ -86,7 +86,7 @@ export class AuthfileStore {
   async setAllowedPorts(ports: number[]): Promise<void> {
     const content = renderAuthfile(await this.credential(), ports);
     const [saved, live] = await Promise.all([readOrNull(this.savedFile), readOrNull(this.authfile)]);
-    if (saved === content && live === content) return;
+    if (saved === content && live !== null && live.trimEnd() === content.trimEnd()) return;
     await writeSecretFile(this.savedFile, content);
     await writeInPlace(this.authfile, content);
   }
@@ -95,15 +95,29 @@ export class AuthfileStore {
   async ensureAuthfile(): Promise<void> {
     const saved = await readOrNull(this.savedFile);
     if (saved === null) return this.setAllowedPorts(await this.allowedPorts());
-    if ((await readOrNull(this.authfile)) !== saved) await writeInPlace(this.authfile, saved);
+    if ((await readOrNull(this.authfile))?.trimEnd() !== saved.trimEnd()) await writeInPlace(this.authfile, saved);
   }
 }
 
-async function writeInPlace(path: string, content: string): Promise<void> {
-  const fh = await open(path, 'w', 0o600);
+/**
+ * chisel reads the file on every write event, so every state it can see must be the intended
+ * document: no truncate (an empty or half-written file is what chisel 1.9 logged as `Invalid JSON`
+ * on every change), one write at offset 0 of the new document padded with spaces (JSON whitespace)
+ * to at least the old length. The file so keeps the size of its largest document; a few bytes per
+ * tunnel ever granted at once.
+ */
+export async function writeInPlace(path: string, content: string): Promise<void> {
+  const fh = await open(path, 'r+').catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+    return open(path, 'wx', 0o600);
+  });
   try {
-    await fh.chmod(0o600);
-    await fh.write(content);
+    const st = await fh.stat();
+    // before the content, so the mode never changes under a document chisel already read
+    if ((st.mode & 0o777) !== 0o600) await fh.chmod(0o600);
+    const body = Buffer.from(content);
+    const padded = body.length >= st.size ? body : Buffer.concat([body, Buffer.alloc(st.size - body.length, 0x20)]);
+    await fh.write(padded, 0, padded.length, 0);
     await fh.sync();
   } finally {
     await fh.close();

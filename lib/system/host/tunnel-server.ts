@@ -1,5 +1,6 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
 import { AuthfileStore } from '../common/authfile.ts';
+import { grantOnly } from '../common/revoked-sessions.ts';
 import type { SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import { ensureProgram } from './provided-binary.ts';
@@ -17,8 +18,9 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
       const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, user: config.systemd.runAs });
       await installUnit(config, root, 'tunnel-server', unit);
     },
-    // no restart: chisel watches the authfile, and a restart would drop every connected tunnel
-    setAllowedPorts: (ports) => store.setAllowedPorts(ports),
+    // chisel watches the authfile: a restart (which drops every connected tunnel) only when a
+    // revoked port's session is still up
+    setAllowedPorts: (ports) => grantOnly(store, ports, () => root.controlUnit('tunnel-server', 'restart')),
     allowedPorts: () => store.allowedPorts(),
     credential: () => store.credential(),
   };

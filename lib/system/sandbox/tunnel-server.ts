@@ -1,5 +1,6 @@
 // Sandbox tunnel server: the same authfile the host writes, nothing run.
 import { AuthfileStore } from '../common/authfile.ts';
+import { grantOnly } from '../common/revoked-sessions.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
@@ -15,7 +16,11 @@ export function createSandboxTunnelServer(dataDir: string, controls: SandboxCont
       controls.appendLog('tunnel-server', 'chisel: server listening on 127.0.0.1:9090 (sandbox)');
     },
     async setAllowedPorts(ports) {
-      await store.setAllowedPorts(ports);
+      await grantOnly(store, ports, async (live) => {
+        // a listener on the relay's loopback plays a connected client's session
+        controls.record('tunnelServer.restart', { endedPorts: live });
+        controls.appendLog('tunnel-server', `chisel: restarted to end the sessions of revoked ports ${live.join(', ')} (sandbox)`);
+      });
       controls.record('tunnelServer.setAllowedPorts', { ports: [...ports] });
       controls.appendLog('tunnel-server', `chisel: authfile reloaded (${ports.length} ports)`);
     },

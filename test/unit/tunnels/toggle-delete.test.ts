@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, type Caller } from '../../helpers/app.ts';
@@ -171,6 +172,30 @@ s('DELETE: a failed save puts the vhost back and grants the port again (State pe
   assert.equal(await allowedPorts(t), [7000, 8080]);
   assert.ok(t.services.store.tunnels.value.some((x) => x.id === id));
   assert.equal(t.services.tunnels.desiredPorts(), [7000, 8080], 'no pending state left behind');
+});
+
+s('a connected client (a listener on the tunnel\'s port, as chisel keeps for its session) is cut off when its tunnel is disabled or deleted; without one nothing restarts', async ({ t }) => {
+  const listen = () => new Promise<Server>((resolve) => {
+    const server = createServer((socket) => socket.destroy());
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+  const [one, two] = await Promise.all([listen(), listen()]);
+  try {
+    const portOf = (server: Server) => (server.address() as { port: number }).port;
+    const first = (await createTunnel(t, 'live-one', portOf(one))).body.tunnel.id;
+    const second = (await createTunnel(t, 'live-two', portOf(two))).body.tunnel.id;
+    assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 0, 'a grant ends no session');
+    assert.is((await toggle(t, first, false)).status, 200);
+    assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }]);
+    assert.is((await t.call('DELETE', `/api/tunnels/${second}`)).status, 200);
+    assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }, { endedPorts: [portOf(two)] }]);
+    await new Promise((resolve) => one.close(resolve));
+    assert.is((await toggle(t, first, true)).status, 200);
+    assert.is((await toggle(t, first, false)).status, 200);
+    assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 2, 'no session on the port: no restart');
+  } finally {
+    for (const server of [one, two]) if (server.listening) await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 s('agents: tunnels:write toggles and deletes any tunnel; tunnels:read alone gets 403', async ({ t, id }) => {
