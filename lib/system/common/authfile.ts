@@ -2,6 +2,7 @@
 // a client asks for against its user's patterns, and reloads the file when it changes.
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../atomic-write.ts';
 import { readOrNull } from './fs.ts';
@@ -9,6 +10,8 @@ import { assertPort } from '../names.ts';
 import type { TunnelCredential } from '../types.ts';
 
 export const TUNNEL_USER = 'relay';
+/** Far above the time chisel takes to read the file after a write event, far below a human's wait. */
+const REWRITE_GAP_MS = 20;
 
 /** The only remote a tunnel may open: a reverse listener on the relay's loopback at its own port. */
 export function reversePortPattern(port: number): string {
@@ -47,6 +50,7 @@ export class AuthfileStore {
   private readonly savedFile: string;
   private readonly credentialFile: string;
   private cached: Promise<TunnelCredential> | null = null;
+  private lastWrite = 0;
 
   constructor(dir: string) {
     this.authfile = join(dir, 'users.json');
@@ -88,14 +92,26 @@ export class AuthfileStore {
     const [saved, live] = await Promise.all([readOrNull(this.savedFile), readOrNull(this.authfile)]);
     if (saved === content && live !== null && live.trimEnd() === content.trimEnd()) return;
     await writeSecretFile(this.savedFile, content);
+    await this.rewrite(content);
+  }
+
+  /**
+   * chisel reads the file right after each write event; a second rewrite while it reads would give
+   * it a page copied half old, half new. Rewrites are therefore spaced by REWRITE_GAP_MS (writes
+   * are already one at a time: AllowedPortsSync).
+   */
+  private async rewrite(content: string): Promise<void> {
+    const wait = this.lastWrite + REWRITE_GAP_MS - Date.now();
+    if (wait > 0) await sleep(wait);
     await writeInPlace(this.authfile, content);
+    this.lastWrite = Date.now();
   }
 
   /** Creates the authfile (no grants) or repairs it from the saved copy; never revokes live tunnels. */
   async ensureAuthfile(): Promise<void> {
     const saved = await readOrNull(this.savedFile);
     if (saved === null) return this.setAllowedPorts(await this.allowedPorts());
-    if ((await readOrNull(this.authfile))?.trimEnd() !== saved.trimEnd()) await writeInPlace(this.authfile, saved);
+    if ((await readOrNull(this.authfile))?.trimEnd() !== saved.trimEnd()) await this.rewrite(saved);
   }
 }
 

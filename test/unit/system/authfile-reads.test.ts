@@ -1,6 +1,7 @@
-// chisel reads its authfile on every write event (fsnotify), so it sees every intermediate state of a
-// rewrite. A reader on another thread reads the file in a tight loop while 200 tunnel changes grow
-// and shrink the grants: every read must be one of the documents written, never empty or cut.
+// chisel reads its authfile on every write event (fsnotify), so it sees every state a rewrite leaves
+// between two system calls. A reader on another thread reads the file on each event, as chisel does,
+// while 200 tunnel changes grow and shrink the grants: every read must be one of the documents
+// written, never empty or cut (the truncate and write of before gave empty reads here).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,25 +12,26 @@ import { AuthfileStore, renderAuthfile } from '../../../lib/system/common/authfi
 
 const s = suite('chisel authfile: every state a watcher can read');
 
+// chisel 1.9 watches the file (fsnotify: inotify IN_MODIFY) and reads it at once on each write event
 const READER = `
-const { readFileSync } = require('node:fs');
+const { readFileSync, watch } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const seen = new Map();
 let reads = 0;
-let stop = false;
-parentPort.on('message', () => { stop = true; });
-function loop() {
-  for (let i = 0; i < 2000; i++) {
-    let text;
-    try { text = readFileSync(workerData.file, 'utf8'); } catch { continue; }
-    reads++;
-    const key = text.trimEnd();
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  if (stop) parentPort.postMessage({ reads, seen: [...seen.keys()] });
-  else setImmediate(loop);
-}
-loop();
+const watcher = watch(workerData.file, () => {
+  const text = readFileSync(workerData.file, 'utf8');
+  reads++;
+  const key = text.trimEnd();
+  seen.set(key, (seen.get(key) ?? 0) + 1);
+});
+parentPort.on('message', () => {
+  // the last change's event may still be on its way
+  setTimeout(() => {
+    watcher.close();
+    parentPort.postMessage({ reads, seen: [...seen.keys()] });
+  }, 200);
+});
+parentPort.postMessage('watching');
 `;
 
 s('200 tunnel changes: no read is empty, cut or anything but a document the store wrote', async () => {
@@ -39,6 +41,7 @@ s('200 tunnel changes: no read is empty, cut or anything but a document the stor
     await store.ensureAuthfile();
     const credential = await store.credential();
     const reader = new Worker(READER, { eval: true, workerData: { file: store.authfile } });
+    await new Promise((resolve) => reader.once('message', resolve));
     const result = new Promise<{ reads: number; seen: string[] }>((resolve) => reader.once('message', resolve));
     const written = new Set<string>([renderAuthfile(credential, []).trimEnd()]);
     let last: number[] = [];
@@ -53,7 +56,7 @@ s('200 tunnel changes: no read is empty, cut or anything but a document the stor
     reader.postMessage('stop');
     const { reads, seen } = await result;
     await reader.terminate();
-    assert.ok(reads > 1000, `too few reads to say anything: ${reads}`);
+    assert.ok(reads >= 200, `a read for every change: ${reads}`);
     const foreign = seen.filter((text) => !written.has(text));
     assert.equal(foreign.map((t) => JSON.stringify(t.slice(0, 80))), [], 'reads that were no written document');
     assert.equal(await store.allowedPorts(), last);
