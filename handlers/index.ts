@@ -12,6 +12,7 @@ import onboardingProvisionStream from './onboarding/provision-stream.ts';
 import tunnelsList from './tunnels/list.ts';
 import tunnelsCreate from './tunnels/create.ts';
 import tunnelsAgentConfig from './tunnels/agent-config.ts';
+import tunnelsStatus from './tunnels/status.ts';
 import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
@@ -111,6 +112,7 @@ export const routes: readonly AnyRoute[] = [
   tunnelsCreate,
   // static /api/tunnels/* paths before /api/tunnels/:id
   tunnelsAgentConfig,
+  tunnelsStatus,
   tunnelsMacPlist,
   tunnelsToggle,
   tunnelsDelete,

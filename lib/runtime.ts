@@ -27,6 +27,7 @@ import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
 import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
+import { TunnelStatus } from './tunnels/status.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
@@ -46,6 +47,8 @@ export interface Runtime {
   log: Logger;
   identities: IdentityRegistry;
   tunnels: TunnelService;
+  /** whether each tunnel's client is connected (lib/tunnels/status.ts) */
+  tunnelStatus: TunnelStatus;
   sites: SiteService;
   ticketing: TicketService;
   onboarding: OnboardingService;
@@ -114,6 +117,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     letsEncrypt: certs.letsEncrypt,
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
+    tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log),
     sites: new SiteService(base),
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
@@ -145,5 +149,6 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(certs.adminCert.start());
   // log follow processes end with the panel
   services.onClose(() => services.serviceControl.close());
+  services.onClose(() => services.tunnelStatus.close());
   return services;
 }

@@ -130,6 +130,11 @@ export interface TunnelServerAdapter {
    */
   setAllowedPorts(ports: number[]): Promise<void>;
   allowedPorts(): Promise<number[]>;
+  /**
+   * Which of these ports have a client connected: while a client's session is up, chisel listens on
+   * 127.0.0.1:<port> for each of its reverse remotes (it has no status API).
+   */
+  connectedPorts(ports: readonly number[]): Promise<Set<number>>;
   /** The client credential, created once; clients take it from the AUTH environment variable. */
   credential(): Promise<TunnelCredential>;
 }

@@ -1,6 +1,7 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
 import { AuthfileStore } from '../common/authfile.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
+import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import { ensureProgram } from './provided-binary.ts';
@@ -22,6 +23,7 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
     // revoked port's session is still up
     setAllowedPorts: (ports) => grantOnly(store, ports, () => root.controlUnit('tunnel-server', 'restart')),
     allowedPorts: () => store.allowedPorts(),
+    connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
   };
 }

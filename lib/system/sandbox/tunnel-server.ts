@@ -1,6 +1,7 @@
 // Sandbox tunnel server: the same authfile the host writes, nothing run.
 import { AuthfileStore } from '../common/authfile.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
+import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
@@ -25,6 +26,7 @@ export function createSandboxTunnelServer(dataDir: string, controls: SandboxCont
       controls.appendLog('tunnel-server', `chisel: authfile reloaded (${ports.length} ports)`);
     },
     allowedPorts: () => store.allowedPorts(),
+    connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
   };
 }

@@ -13,6 +13,7 @@ import { certonlyArgs, reloadNginxCommand, renewArgs, shellQuote } from '../../.
 import { parseCaIndex } from '../../../lib/system/pki/openssl-pki.ts';
 import { systemConfig, SystemConfigSchema } from '../../../lib/system/config.ts';
 import { missingPackages, notRootMessage } from '../../infra/ensure-packages.mjs';
+import { parseListeningPorts } from '../../../lib/system/common/loopback-listeners.ts';
 
 const s = suite('system parsers and renderers');
 
@@ -196,6 +197,23 @@ s('system config: {} is the sandbox, {driver: host} has production defaults, str
   assert.not.ok(SystemConfigSchema.safeParse({ driver: 'host', bogus: 1 }).success);
   assert.not.ok(SystemConfigSchema.safeParse({ binaries: { nginx: 'nginx' } }).success);
   assert.not.ok(SystemConfigSchema.safeParse({ nginx: { sitesAvailable: '/etc/../x' } }).success);
+});
+
+s('/proc/net/tcp and tcp6: listening ports reached from 127.0.0.1, nothing else', () => {
+  const tcp = [
+    '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+    '   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000   998        0 1 1 0000000000000000 100 0 0 10 0',
+    '   1: 00000000:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 2 1 0000000000000000 100 0 0 10 0',
+    '   2: 0A00000A:0BB8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 3 1 0000000000000000 100 0 0 10 0',
+    '   3: 0100007F:4E21 0100007F:C350 01 00000000:00000000 00:00000000 00000000   998        0 4 1 0000000000000000 20 4 30 10 -1',
+  ].join('\n');
+  assert.equal(parseListeningPorts(tcp), [8080, 80], 'a listener on 10.0.0.10 and an established connection are not');
+  const tcp6 = [
+    '  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+    '   0: 00000000000000000000000000000000:1F91 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5 1 0000000000000000 100 0 0 10 0',
+    '   1: 00000000000000000000000001000000:1F92 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 6 1 0000000000000000 100 0 0 10 0',
+  ].join('\n');
+  assert.equal(parseListeningPorts(tcp6), [8081], '::1 alone is not reached by 127.0.0.1');
 });
 
 s('ensure-packages: names what is missing and the install command', () => {

@@ -1,0 +1,74 @@
+// GET /api/tunnels/status in the sandbox, where a listener on a tunnel's port on 127.0.0.1 plays a
+// connected client (as chisel listens there for a live session).
+import { createServer, type Server } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addAgent } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { createTunnel, tunnelApp, type TunnelTestApp } from './helpers.ts';
+
+interface Ctx { t: TunnelTestApp; clock: ManualClock; session: Server; free: number }
+const s = suite<Ctx>('tunnels: live status', {} as Ctx);
+
+const listen = () => new Promise<Server>((resolve) => {
+  const server = createServer((socket) => socket.destroy());
+  server.listen(0, '127.0.0.1', () => resolve(server));
+});
+const portOf = (server: Server) => (server.address() as { port: number }).port;
+const close = (server: Server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(null)));
+
+s.before.each(async (ctx) => {
+  ctx.clock = new ManualClock(Date.now());
+  ctx.t = await tunnelApp({ clock: ctx.clock });
+  ctx.session = await listen();
+  const spare = await listen();
+  ctx.free = portOf(spare);
+  await close(spare); // a port nothing listens on: a client that is not connected
+});
+s.after.each(async (ctx) => {
+  await close(ctx.session);
+  await ctx.t.close();
+});
+
+const status = async (t: TunnelTestApp, as?: { agent: string }) => t.call('GET', '/api/tunnels/status', as ? { as } : {});
+const byName = (body: { tunnels: Array<Record<string, unknown>> }) => Object.fromEntries(body.tunnels.map((x) => [x.subdomain, x]));
+
+s('connected while the tunnel\'s port listens, with since and last seen; not connected otherwise', async ({ t, clock, session, free }) => {
+  await createTunnel(t, 'live', portOf(session));
+  await createTunnel(t, 'idle', free);
+  const first = await status(t);
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  const started = new Date(clock.now()).toISOString();
+  assert.equal(byName(first.body).live, { id: byName(first.body).live!.id, subdomain: 'live', port: portOf(session), enabled: true, connected: true, connectedSince: started, lastSeen: started });
+  assert.equal({ ...byName(first.body).idle, id: 0 }, { id: 0, subdomain: 'idle', port: free, enabled: true, connected: false, connectedSince: null, lastSeen: null });
+
+  // the poll keeps lastSeen moving while connectedSince stays
+  clock.advance(12_000);
+  const later = byName((await status(t)).body).live!;
+  assert.is(later.connectedSince, started);
+  assert.ok(String(later.lastSeen) > started, String(later.lastSeen));
+
+  // the client goes away: not connected, last seen kept
+  await close(session);
+  clock.advance(1_000);
+  const gone = byName((await status(t)).body).live!;
+  assert.equal([gone.connected, gone.connectedSince, gone.lastSeen], [false, null, later.lastSeen]);
+});
+
+s('a disabled tunnel is not connected, even with a listener on its port', async ({ t, session }) => {
+  const { id } = (await createTunnel(t, 'live', portOf(session))).body.tunnel;
+  await t.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: false } });
+  const live = byName((await status(t)).body).live!;
+  assert.equal([live.enabled, live.connected], [false, false]);
+});
+
+s('agents need tunnels:read', async ({ t }) => {
+  await addAgent(t, 'reader', ['tunnels:read']);
+  await addAgent(t, 'sites', ['sites:read']);
+  assert.is((await status(t, { agent: 'reader' })).status, 200);
+  const denied = await status(t, { agent: 'sites' });
+  assert.is(denied.status, 403);
+  assert.equal(denied.body, { error: 'Insufficient certificate capability' });
+});
+
+s.run();
