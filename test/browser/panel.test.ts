@@ -1,5 +1,6 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
+import { createServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
@@ -90,6 +91,41 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('chisel arguments').waitFor();
   assert.match(await page.getByLabel('chisel arguments').innerText(), /R:127\.0\.0\.1:3000:127\.0\.0\.1:3000/);
   await expectAccessible('tunnels');
+}));
+
+s('tunnels: each client\'s state on the tunnels page, and the tunnels down on the dashboard', timed(40_000, async () => {
+  const { page } = browser;
+  // a listener on a tunnel's port on 127.0.0.1 plays its connected client (the sandbox reads the kernel's tables as on a box)
+  const session = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => session.listen(0, '127.0.0.1', resolve));
+  const spare = createServer();
+  await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
+  const idlePort = (spare.address() as AddressInfo).port;
+  await new Promise((resolve) => spare.close(resolve));
+  const ids: string[] = [];
+  try {
+    for (const [subdomain, port] of [['live', (session.address() as AddressInfo).port], ['idle', idlePort]] as const) {
+      const made = await panel.call('POST', '/api/tunnels', { subdomain, port });
+      assert.is(made.status, 201, JSON.stringify(made.body));
+      ids.push(made.body.tunnel.id);
+    }
+    // the page loads both lists when it opens: open the dashboard first, then the tunnels page
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Tunnels' }) });
+    await card.getByText(/\d+ of \d+ tunnels down/).waitFor();
+    await card.locator('li', { hasText: 'idle' }).getByText('offline').waitFor();
+    assert.is(await card.locator('li', { hasText: 'live' }).count(), 0, 'a connected tunnel is not listed as down');
+    await page.getByRole('link', { name: 'Tunnels' }).click();
+    await page.locator('tr', { hasText: 'live.' }).getByText('connected', { exact: true }).waitFor();
+    await page.locator('tr', { hasText: 'idle.' }).getByText('offline', { exact: true }).waitFor();
+    await screenshot(page, 'tunnels-status');
+  } finally {
+    for (const id of ids) await panel.call('DELETE', `/api/tunnels/${id}`);
+    await new Promise((resolve) => session.close(resolve));
+  }
+  // the next test starts on a freshly loaded tunnels page
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('link', { name: 'Tunnels' }).click();
 }));
 
 s('tunnels: delete asks first', timed(30_000, async () => {

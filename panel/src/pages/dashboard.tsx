@@ -6,6 +6,7 @@ import { LogViewer } from '../components/log-viewer.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { ClientBadge, STATUS_REFRESH_MS, type TunnelStatus } from './tunnels.tsx';
 
 interface Stats {
   cpu: { usage: number; cores: number };
@@ -103,10 +104,30 @@ function ServicesCard() {
   );
 }
 
+function TunnelsCard() {
+  const status = useResource<{ tunnels: TunnelStatus[] }>('/api/tunnels/status', STATUS_REFRESH_MS);
+  if (status.unavailable) return null;
+  const enabled = status.data?.tunnels.filter((t) => t.enabled) ?? [];
+  const down = enabled.filter((t) => !t.connected);
+  return (
+    <section class="card" aria-labelledby="tunnels-title">
+      <h2 id="tunnels-title">Tunnels</h2>
+      <ErrorText message={status.error} />
+      {!status.data ? <Loading /> : enabled.length === 0 ? <p class="muted">No enabled tunnels.</p> : (
+        <>
+          <p><strong>{down.length === 0 ? 'All tunnels up' : `${down.length} of ${enabled.length} tunnels down`}</strong> ({enabled.length - down.length} connected)</p>
+          {down.length > 0 && <ul class="down-list">{down.map((t) => <li key={t.id}>{t.subdomain} <ClientBadge status={t} /></li>)}</ul>}
+        </>
+      )}
+    </section>
+  );
+}
+
 export function DashboardPage() {
   return (
     <>
       <h1>Dashboard</h1>
+      <TunnelsCard />
       <StatsCard />
       <ServicesCard />
     </>

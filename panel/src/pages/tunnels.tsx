@@ -11,6 +11,17 @@ import { useResource } from '../resource.ts';
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
+export interface TunnelStatus { id: string; subdomain: string; enabled: boolean; connected: boolean; connectedSince: string | null; lastSeen: string | null }
+
+/** How often the pages ask whether clients are connected (the panel polls chisel's listeners every 5 s). */
+export const STATUS_REFRESH_MS = 10_000;
+
+export function ClientBadge({ status }: { status: TunnelStatus | undefined }) {
+  if (!status || !status.enabled) return <span class="muted">—</span>;
+  return status.connected
+    ? <span class="badge badge-active" title={`connected since ${when(status.connectedSince!)}`}>connected</span>
+    : <span class="badge badge-failed" title={status.lastSeen ? `last seen ${when(status.lastSeen)}` : 'not seen since the panel started'}>offline</span>;
+}
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ subdomain: '', port: '', description: '' });
@@ -76,6 +87,8 @@ function AgentSetup() {
 
 export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
+  const status = useResource<{ tunnels: TunnelStatus[] }>('/api/tunnels/status', STATUS_REFRESH_MS);
+  const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;
   return (
@@ -88,7 +101,7 @@ export function TunnelsPage() {
         {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
               <tbody>
                 {list.data.tunnels.map((t) => (
                   <tr key={t.id}>
@@ -96,10 +109,11 @@ export function TunnelsPage() {
                     <td>{t.port}</td>
                     <td>{t.description || '—'}</td>
                     <td><span class={`badge ${t.enabled ? 'badge-active' : 'badge-inactive'}`}>{t.enabled ? 'enabled' : 'disabled'}</span></td>
+                    <td><ClientBadge status={statusOf(t.id)} /></td>
                     <td>{when(t.createdAt)}</td>
                     <td class="actions">
                       <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError}
-                        run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await list.reload(); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
+                        run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await Promise.all([list.reload(), status.reload()]); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
                       <Action kind="danger" label={`Delete ${t.subdomain}`} onError={setError} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`}
                         run={async () => { await api('DELETE', `/api/tunnels/${t.id}`); await list.reload(); }}>Delete</Action>
                     </td>
