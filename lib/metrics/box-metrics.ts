@@ -4,9 +4,11 @@ import type { LetsEncrypt } from '../certs/letsencrypt.ts';
 import type { Logger } from '../log.ts';
 import type { ServiceControl } from '../service-control/service-control.ts';
 import type { Store } from '../state/store.ts';
+import type { TunnelStatus } from '../tunnels/status.ts';
 
 export interface BoxSources {
   store: Store;
+  tunnelStatus: Pick<TunnelStatus, 'list'>;
   letsEncrypt: LetsEncrypt;
   serviceControl: ServiceControl;
   clock: Clock;
@@ -34,7 +36,7 @@ function cached<T>(ttlMs: number, clock: Clock, load: () => Promise<T>): () => P
 }
 
 /**
- * State of the box, read when Prometheus scrapes: tunnels by state, certificate days to expiry,
+ * State of the box, read when Prometheus scrapes: tunnels by state and each one's client, certificate days to expiry,
  * service states, and ticket, instance and session counts (all from memory but the first two lists).
  */
 export function registerBoxMetrics(client: typeof PromClient, registry: PromClient.Registry, sources: BoxSources): void {
@@ -52,6 +54,18 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
       const enabled = store.tunnels.value.filter((t) => t.enabled).length;
       this.set({ state: 'enabled' }, enabled);
       this.set({ state: 'disabled' }, store.tunnels.size - enabled);
+    },
+  });
+
+  // one series per tunnel: bounded by the tunnel count, and subdomains are unique
+  new Gauge({
+    name: 'relay_tunnel_connected',
+    help: 'Whether each enabled tunnel has its client connected (1) or not (0).',
+    labelNames: ['tunnel'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const t of await sources.tunnelStatus.list()) if (t.enabled) this.set({ tunnel: t.subdomain }, t.connected ? 1 : 0);
     },
   });
 

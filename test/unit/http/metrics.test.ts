@@ -81,6 +81,9 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
     const text = await scrape(t);
     assert.is(series(text, 'relay_tunnels', { state: 'enabled' }), 1);
     assert.is(series(text, 'relay_tunnels', { state: 'disabled' }), 1);
+    const off = (await t.services.tunnelStatus.list()).find((x) => x.subdomain === 'off')!;
+    assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'off' }), off.connected ? 1 : 0, 'as GET /api/tunnels/status says');
+    assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'web' }), undefined, 'a disabled tunnel has no series');
     const certs = await t.services.letsEncrypt.list();
     assert.ok(certs.length > 0, 'the sandbox issued tunnel certificates');
     assert.is(series(text, 'relay_certificate_days_to_expiry', { certificate: certs[0]!.name }), certs[0]!.daysLeft);
