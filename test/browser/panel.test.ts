@@ -1,8 +1,8 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
-import { createServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { closeServer, listenOnLoopback, portOf, unusedPort } from '../helpers/loopback-listener.ts';
 import { timed } from '../helpers/timeout.ts';
 import { openBrowser, screenshot, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
@@ -96,15 +96,11 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
 s('tunnels: each client\'s state on the tunnels page, and the tunnels down on the dashboard', timed(40_000, async () => {
   const { page } = browser;
   // a listener on a tunnel's port on 127.0.0.1 plays its connected client (the sandbox reads the kernel's tables as on a box)
-  const session = createServer((socket) => socket.destroy());
-  await new Promise<void>((resolve) => session.listen(0, '127.0.0.1', resolve));
-  const spare = createServer();
-  await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
-  const idlePort = (spare.address() as AddressInfo).port;
-  await new Promise((resolve) => spare.close(resolve));
+  const session = await listenOnLoopback();
+  const idlePort = await unusedPort();
   const ids: string[] = [];
   try {
-    for (const [subdomain, port] of [['live', (session.address() as AddressInfo).port], ['idle', idlePort]] as const) {
+    for (const [subdomain, port] of [['live', portOf(session)], ['idle', idlePort]] as const) {
       const made = await panel.call('POST', '/api/tunnels', { subdomain, port });
       assert.is(made.status, 201, JSON.stringify(made.body));
       ids.push(made.body.tunnel.id);
@@ -121,7 +117,7 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
     await screenshot(page, 'tunnels-status');
   } finally {
     for (const id of ids) await panel.call('DELETE', `/api/tunnels/${id}`);
-    await new Promise((resolve) => session.close(resolve));
+    await closeServer(session);
   }
   // the next test starts on a freshly loaded tunnels page
   await page.getByRole('link', { name: 'Dashboard' }).click();

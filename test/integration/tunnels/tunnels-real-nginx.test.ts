@@ -1,6 +1,7 @@
 // Tunnels through the API against real nginx, pebble + certbot and dnsmasq on loopback
 // (test/infra/harness.ts). A local HTTP server on the tunnel's port stands in for chisel's reverse
-// listener; the chisel authfile is the host adapter's real file (chisel itself is not run).
+// listener of a connected client; the chisel authfile is the host adapter's real file (chisel itself
+// is not run), and the fake systemctl (no systemd here) records the tunnel server's restarts.
 import { createServer, type Server } from 'node:http';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { timed, withTimeout } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { freePorts } from '../../infra/ports.ts';
+import { fileURLToPath } from 'node:url';
+
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 
 const s = suite('tunnels against real nginx, pebble, certbot and dnsmasq');
 let infra: Infra;
@@ -94,11 +98,15 @@ s.before(async () => {
     res.setHeader('Remote-User', 'alice');
     res.end();
   });
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
+  process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
+  process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
+  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL } }) } });
   await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
 });
 
 s.after(async () => {
+  delete process.env.FAKE_ARGV_LOG;
+  delete process.env.FAKE_SYSTEMD_STATE;
   await t?.close();
   await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
   await infra?.stop();
@@ -117,9 +125,17 @@ s('create: certificate from pebble, vhost live, HTTPS reaches the app on the tun
   assert.equal(await authfilePorts(), grantsFor(keepPort, appPort));
 }));
 
-s('disable: no longer routed, vhost file kept, port withdrawn from the authfile', timed(30_000, async () => {
+/** How often the tunnel server was restarted (chisel's sessions ended). */
+async function chiselRestarts(): Promise<number> {
+  const lines = (await readFile(process.env.FAKE_ARGV_LOG!, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  return lines.map((l) => (JSON.parse(l) as { argv: string[] }).argv.join(' ')).filter((a) => a === 'restart chisel').length;
+}
+
+s('disable: no longer routed, vhost file kept, port withdrawn from the authfile, the connected client\'s session ended', timed(30_000, async () => {
+  const restarts = await chiselRestarts();
   const r = await t.call('PATCH', `/api/tunnels/${appId}`, { body: { enabled: false } });
   assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.is(await chiselRestarts(), restarts + 1, 'a listener on the revoked port: chisel restarted');
   assert.equal(await vhostFiles(), { available: true, enabled: false });
   await assertNotRouted('/after-disable');
   assert.equal(await authfilePorts(), grantsFor(keepPort));

@@ -1,32 +1,25 @@
 // GET /api/tunnels/status in the sandbox, where a listener on a tunnel's port on 127.0.0.1 plays a
 // connected client (as chisel listens there for a live session).
-import { createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent } from '../../helpers/app.ts';
+import { closeServer, listenOnLoopback, portOf, unusedPort } from '../../helpers/loopback-listener.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { createTunnel, tunnelApp, type TunnelTestApp } from './helpers.ts';
 
 interface Ctx { t: TunnelTestApp; clock: ManualClock; session: Server; free: number }
 const s = suite<Ctx>('tunnels: live status', {} as Ctx);
 
-const listen = () => new Promise<Server>((resolve) => {
-  const server = createServer((socket) => socket.destroy());
-  server.listen(0, '127.0.0.1', () => resolve(server));
-});
-const portOf = (server: Server) => (server.address() as { port: number }).port;
-const close = (server: Server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(null)));
 
 s.before.each(async (ctx) => {
   ctx.clock = new ManualClock(Date.now());
   ctx.t = await tunnelApp({ clock: ctx.clock });
-  ctx.session = await listen();
-  const spare = await listen();
-  ctx.free = portOf(spare);
-  await close(spare); // a port nothing listens on: a client that is not connected
+  ctx.session = await listenOnLoopback();
+  ctx.free = await unusedPort();
 });
 s.after.each(async (ctx) => {
-  await close(ctx.session);
+  await closeServer(ctx.session);
   await ctx.t.close();
 });
 
@@ -49,7 +42,7 @@ s('connected while the tunnel\'s port listens, with since and last seen; not con
   assert.ok(String(later.lastSeen) > started, String(later.lastSeen));
 
   // the client goes away: not connected, last seen kept
-  await close(session);
+  await closeServer(session);
   clock.advance(1_000);
   const gone = byName((await status(t)).body).live!;
   assert.equal([gone.connected, gone.connectedSince, gone.lastSeen], [false, null, later.lastSeen]);

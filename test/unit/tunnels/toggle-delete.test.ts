@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, type Caller } from '../../helpers/app.ts';
+import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
 
 const s = suite<{ t: TunnelTestApp; id: string }>('tunnels: toggle and delete', {} as { t: TunnelTestApp; id: string });
@@ -175,13 +175,8 @@ s('DELETE: a failed save puts the vhost back and grants the port again (State pe
 });
 
 s('a connected client (a listener on the tunnel\'s port, as chisel keeps for its session) is cut off when its tunnel is disabled or deleted; without one nothing restarts', async ({ t }) => {
-  const listen = () => new Promise<Server>((resolve) => {
-    const server = createServer((socket) => socket.destroy());
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-  const [one, two] = await Promise.all([listen(), listen()]);
+  const [one, two] = await Promise.all([listenOnLoopback(), listenOnLoopback()]);
   try {
-    const portOf = (server: Server) => (server.address() as { port: number }).port;
     const first = (await createTunnel(t, 'live-one', portOf(one))).body.tunnel.id;
     const second = (await createTunnel(t, 'live-two', portOf(two))).body.tunnel.id;
     assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 0, 'a grant ends no session');
@@ -189,12 +184,12 @@ s('a connected client (a listener on the tunnel\'s port, as chisel keeps for its
     assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }]);
     assert.is((await t.call('DELETE', `/api/tunnels/${second}`)).status, 200);
     assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }, { endedPorts: [portOf(two)] }]);
-    await new Promise((resolve) => one.close(resolve));
+    await closeServer(one);
     assert.is((await toggle(t, first, true)).status, 200);
     assert.is((await toggle(t, first, false)).status, 200);
     assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 2, 'no session on the port: no restart');
   } finally {
-    for (const server of [one, two]) if (server.listening) await new Promise((resolve) => server.close(resolve));
+    for (const server of [one, two]) await closeServer(server);
   }
 });
 

@@ -1,0 +1,24 @@
+// A TCP listener on 127.0.0.1, as chisel holds one for a connected tunnel client's session, and a
+// port nothing listens on (a client that is not connected).
+import { createServer, type Server } from 'node:net';
+
+export function listenOnLoopback(): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((socket) => socket.destroy());
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+export const portOf = (server: Server): number => (server.address() as { port: number }).port;
+
+/** Closes it; nothing to do when it is closed already. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+}
+
+export async function unusedPort(): Promise<number> {
+  const spare = await listenOnLoopback();
+  const port = portOf(spare);
+  await closeServer(spare);
+  return port;
+}
