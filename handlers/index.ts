@@ -13,6 +13,7 @@ import tunnelsList from './tunnels/list.ts';
 import tunnelsCreate from './tunnels/create.ts';
 import tunnelsAgentConfig from './tunnels/agent-config.ts';
 import tunnelsStatus from './tunnels/status.ts';
+import tunnelsStatusLive from './tunnels/status-live.ts';
 import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
@@ -113,6 +114,7 @@ export const routes: readonly AnyRoute[] = [
   // static /api/tunnels/* paths before /api/tunnels/:id
   tunnelsAgentConfig,
   tunnelsStatus,
+  tunnelsStatusLive,
   tunnelsMacPlist,
   tunnelsToggle,
   tunnelsDelete,

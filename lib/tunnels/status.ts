@@ -1,7 +1,8 @@
 // Whether each tunnel's client is connected, since when, and when it was last seen connected. The
 // tunnel server is asked for all ports at once (one read of the kernel's socket tables, whatever
 // the number of tunnels) every POLL_MS and when an answer is older than FRESH_MS; answers come from
-// memory. A restart forgets `connectedSince` and `lastSeen`: chisel keeps no history either.
+// memory, and live viewers are told of each change. A restart forgets `connectedSince` and
+// `lastSeen`: chisel keeps no history either.
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
@@ -30,8 +31,13 @@ interface Seen {
   last: number | null;
 }
 
+/** What a live viewer is told again: a change of a tunnel's client, not each poll's lastSeen. */
+const signature = (items: TunnelStatusItem[]) => JSON.stringify(items.map((t) => [t.id, t.enabled, t.connected, t.connectedSince]));
+
 export class TunnelStatus {
   readonly #seen = new Map<string, Seen>();
+  readonly #listeners = new Set<(items: TunnelStatusItem[]) => void>();
+  #told = '';
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
   readonly #stop: () => void;
@@ -63,11 +69,28 @@ export class TunnelStatus {
     }
     for (const id of this.#seen.keys()) if (!ids.has(id)) this.#seen.delete(id);
     this.#checkedAt = now;
+    const items = this.#items();
+    const sig = signature(items);
+    if (sig === this.#told) return;
+    this.#told = sig;
+    for (const listener of this.#listeners) listener(items);
+  }
+
+  /** Calls `listener` with every tunnel's status each time a client connects or goes, or a tunnel comes or goes. */
+  subscribe(listener: (items: TunnelStatusItem[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Every tunnel, in the store's order, from an answer at most FRESH_MS old. */
   async list(): Promise<TunnelStatusItem[]> {
-    if (this.clock.now() - this.#checkedAt >= FRESH_MS) await this.refresh();
+    // a tunnel made since the last answer has not been looked at yet
+    const unseen = this.tunnels().some((t) => !this.#seen.has(t.id));
+    if (unseen || this.clock.now() - this.#checkedAt >= FRESH_MS) await this.refresh();
+    return this.#items();
+  }
+
+  #items(): TunnelStatusItem[] {
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     return this.tunnels().map((t) => {
       const seen = this.#seen.get(t.id);
@@ -80,5 +103,6 @@ export class TunnelStatus {
 
   close(): void {
     this.#stop();
+    this.#listeners.clear();
   }
 }

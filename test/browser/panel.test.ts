@@ -115,13 +115,20 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
     await page.locator('tr', { hasText: 'live.' }).getByText('connected', { exact: true }).waitFor();
     await page.locator('tr', { hasText: 'idle.' }).getByText('offline', { exact: true }).waitFor();
     await screenshot(page, 'tunnels-status');
+    // its client connects: the page is told (WS /api/tunnels/status/live), no reload
+    const late = await listenOnLoopback(idlePort);
+    try {
+      await page.locator('tr', { hasText: 'idle.' }).getByText('connected', { exact: true }).waitFor({ timeout: 15_000 });
+    } finally {
+      await closeServer(late);
+    }
   } finally {
     for (const id of ids) await panel.call('DELETE', `/api/tunnels/${id}`);
     await closeServer(session);
+    // the next test starts on a freshly loaded tunnels page
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'Tunnels' }).click();
   }
-  // the next test starts on a freshly loaded tunnels page
-  await page.getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('link', { name: 'Tunnels' }).click();
 }));
 
 s('tunnels: delete asks first', timed(30_000, async () => {

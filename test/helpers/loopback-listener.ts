@@ -2,10 +2,12 @@
 // port nothing listens on (a client that is not connected).
 import { createServer, type Server } from 'node:net';
 
-export function listenOnLoopback(): Promise<Server> {
-  return new Promise((resolve) => {
+/** On `port`, or on a free one. */
+export function listenOnLoopback(port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
     const server = createServer((socket) => socket.destroy());
-    server.listen(0, '127.0.0.1', () => resolve(server));
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
 }
 

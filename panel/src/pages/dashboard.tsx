@@ -6,7 +6,8 @@ import { LogViewer } from '../components/log-viewer.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
-import { ClientBadge, STATUS_REFRESH_MS, type TunnelStatus } from './tunnels.tsx';
+import { useTunnelStatus } from '../tunnel-status.ts';
+import { ClientBadge } from './tunnels.tsx';
 
 interface Stats {
   cpu: { usage: number; cores: number };
@@ -105,7 +106,7 @@ function ServicesCard() {
 }
 
 function TunnelsCard() {
-  const status = useResource<{ tunnels: TunnelStatus[] }>('/api/tunnels/status', STATUS_REFRESH_MS);
+  const status = useTunnelStatus();
   if (status.unavailable) return null;
   const enabled = status.data?.tunnels.filter((t) => t.enabled) ?? [];
   const down = enabled.filter((t) => !t.connected);

@@ -7,14 +7,11 @@ import { Copyable } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
-export interface TunnelStatus { id: string; subdomain: string; enabled: boolean; connected: boolean; connectedSince: string | null; lastSeen: string | null }
-
-/** How often the pages ask whether clients are connected (the panel polls chisel's listeners every 5 s). */
-export const STATUS_REFRESH_MS = 10_000;
 
 export function ClientBadge({ status }: { status: TunnelStatus | undefined }) {
   if (!status || !status.enabled) return <span class="muted">—</span>;
@@ -87,7 +84,7 @@ function AgentSetup() {
 
 export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
-  const status = useResource<{ tunnels: TunnelStatus[] }>('/api/tunnels/status', STATUS_REFRESH_MS);
+  const status = useTunnelStatus();
   const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;

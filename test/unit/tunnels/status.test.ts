@@ -3,7 +3,10 @@
 import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent } from '../../helpers/app.ts';
+import WebSocket from 'ws';
+import { addAgent, certificateHeaders } from '../../helpers/app.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { refusedUpgrade } from '../../helpers/websocket.ts';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../../helpers/loopback-listener.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { createTunnel, tunnelApp, type TunnelTestApp } from './helpers.ts';
@@ -48,6 +51,12 @@ s('connected while the tunnel\'s port listens, with since and last seen; not con
   assert.equal([gone.connected, gone.connectedSince, gone.lastSeen], [false, null, later.lastSeen]);
 });
 
+s('a tunnel made just after an answer is looked at, not reported offline from the older answer', async ({ t, session }) => {
+  await status(t);
+  await createTunnel(t, 'live', portOf(session));
+  assert.is(byName((await status(t)).body).live!.connected, true);
+});
+
 s('a disabled tunnel is not connected, even with a listener on its port', async ({ t, session }) => {
   const { id } = (await createTunnel(t, 'live', portOf(session))).body.tunnel;
   await t.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: false } });
@@ -62,6 +71,56 @@ s('agents need tunnels:read', async ({ t }) => {
   const denied = await status(t, { agent: 'sites' });
   assert.is(denied.status, 403);
   assert.equal(denied.body, { error: 'Insufficient certificate capability' });
+});
+
+s('live: the status at once, then again when a client connects or goes (each poll), not for lastSeen alone', async ({ t, clock, session, free }) => {
+  const http = await serve(t.app);
+  const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { headers: certificateHeaders('admin') });
+  const opened = new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const messages: Array<{ tunnels: Array<{ subdomain: string; connected: boolean }> }> = [];
+  let waiting: (() => void) | null = null;
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(String(data)));
+    waiting?.();
+  });
+  const next = (count: number) => (messages.length >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiting = () => messages.length >= count && resolve())));
+  try {
+    await opened;
+    await next(1);
+    assert.equal(messages.at(-1)!.tunnels, [], 'no tunnel yet');
+    await createTunnel(t, 'idle', free);
+    clock.advance(5_000);
+    await next(2);
+    assert.equal(messages.at(-1)!.tunnels.map((x) => [x.subdomain, x.connected]), [['idle', false]]);
+    const { port } = (await createTunnel(t, 'live', portOf(session))).body.tunnel;
+    assert.is(port, portOf(session));
+    clock.advance(5_000);
+    await next(3);
+    assert.equal(messages.at(-1)!.tunnels.map((x) => [x.subdomain, x.connected]).sort(), [['idle', false], ['live', true]]);
+    const told = messages.length;
+    clock.advance(5_000); // lastSeen moves; nothing else
+    await closeServer(session);
+    clock.advance(5_000);
+    await next(told + 1);
+    assert.is(messages.length, told + 1, 'one message: the client that went');
+    assert.equal(messages.at(-1)!.tunnels.map((x) => [x.subdomain, x.connected]).sort(), [['idle', false], ['live', false]]);
+  } finally {
+    ws.close();
+    await t.close();
+    await http.close();
+  }
+});
+
+s('live: agents need tunnels:read', async ({ t }) => {
+  await addAgent(t, 'sites', ['sites:read']);
+  const http = await serve(t.app);
+  try {
+    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'sites' });
+    assert.equal(refused, { status: 403, body: { error: 'Insufficient certificate capability' } });
+  } finally {
+    await t.close();
+    await http.close();
+  }
 });
 
 s.run();

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { Capability } from '../../lib/auth/capabilities.ts';
+import { ADMIN_OR_AGENT, wsRoute } from '../../lib/http/route.ts';
+import { TunnelStatusItem } from '../../lib/tunnels/status.ts';
+
+/** A viewer this far behind is dropped rather than buffered without bound. */
+const MAX_BUFFERED = 1024 * 1024;
+const OPEN = 1;
+
+// WS /api/tunnels/status/live — {tunnels} as GET /api/tunnels/status answers, at once and again
+// whenever a client connects or goes or a tunnel comes or goes (checked every 5 s).
+export default wsRoute({
+  path: '/api/tunnels/status/live',
+  access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
+  response: { schema: z.object({ tunnels: z.array(TunnelStatusItem) }) },
+  connect({ services }, socket) {
+    const send = (tunnels: TunnelStatusItem[]) => {
+      if (socket.readyState !== OPEN) return;
+      if (socket.bufferedAmount > MAX_BUFFERED) return socket.terminate();
+      socket.send(JSON.stringify({ tunnels }));
+    };
+    let stop: (() => void) | null = null;
+    let closed = false;
+    socket.once('close', () => {
+      closed = true;
+      stop?.();
+    });
+    // subscribed in the same turn as the first answer: no change falls between them, none is sent twice
+    void services.tunnelStatus.list().then((tunnels) => {
+      if (closed) return;
+      send(tunnels);
+      stop = services.tunnelStatus.subscribe(send);
+    }, () => socket.close(1011, 'tunnel status unavailable'));
+  },
+});
