@@ -13,6 +13,7 @@ export default wsRoute({
   path: '/api/tunnels/status/live',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
   response: { schema: z.object({ tunnels: z.array(TunnelStatusItem) }) },
+  feed: true,
   connect({ services }, socket) {
     const send = (tunnels: TunnelStatusItem[]) => {
       if (socket.readyState !== OPEN) return;

@@ -55,7 +55,7 @@ export function createApp(services: Runtime, routes: readonly AnyRoute[], option
     if (request.method === 'HEAD') return answered.then(withoutBody);
     // reads (GET) change nothing, so they cost no extra promise or object per request
     const changes = request.method !== 'GET' || state.upgrade !== undefined;
-    return observe && changes ? answered.then((response) => audited(observe, request as RoutedRequest, state, response)) : answered;
+    return observe && changes ? answered.then((response) => (state.feed ? response : audited(observe, request as RoutedRequest, state, response))) : answered;
   }
 
   const handle = observer ? observed(answer, observer) : (request: Request, context: EdgeContext = {}) => answer(request, context);

@@ -87,6 +87,11 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
   query?: ZodType<Q>;
   /** What a message on the socket looks like, for the API description. */
   response?: ResponseSpec;
+  /**
+   * A read-only feed a page opens on every view (tunnel status): its accepted handshakes are not
+   * audited, which would fill the log with page views; refused ones still are.
+   */
+  feed?: true;
   /** Called with the accepted socket after the whole chain passed on the upgrade request. */
   connect(ctx: HandlerContext<P, Q, undefined, I>, socket: RouteSocket): void;
 }

@@ -30,6 +30,8 @@ export interface RequestState extends EdgeContext {
   recorder?: RouteRecorder;
   /** Runs after the handler returned (temp files of an upload). */
   cleanup?: () => Promise<void>;
+  /** The upgrade was accepted for a read-only feed (WsRoute.feed): not audited. */
+  feed?: boolean;
 }
 
 /** Shape itty-router gives the request: route params and the parsed query string. */

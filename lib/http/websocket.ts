@@ -15,6 +15,7 @@ export const upgraded = (): Response => (upgradedMarker ??= new Response(null, {
 export function acceptUpgrade(route: WsRoute, services: Runtime): Middleware {
   return (request, state) => {
     if (!state.upgrade) return errorResponse(426, 'Upgrade required');
+    if (route.feed) state.feed = true;
     state.upgrade.accept((socket) => route.connect({ ...handlerContext(request, state, services), body: undefined }, socket));
     return upgraded();
   };

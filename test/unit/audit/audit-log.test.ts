@@ -98,6 +98,22 @@ s('WebSocket handshakes are logged with method WS (101 when taken, the refusal o
   ]);
 });
 
+s('a read-only feed a page opens on every view (tunnel status) is not logged when taken; a refusal is', async () => {
+  await t.call('POST', '/api/users', { body: newUser('hal') });
+  const handshake = (as: Parameters<typeof certificateHeaders>[0]) =>
+    t.app.handle(new Request('http://panel.test/api/tunnels/status/live', { headers: { ...certificateHeaders(as), upgrade: 'websocket' } }), {
+      upgrade: { accept: () => {} },
+    });
+  await handshake('admin');
+  await handshake('admin');
+  await handshake({ agent: 'nobody' });
+  const { body } = await t.call('GET', '/api/audit?limit=2');
+  assert.equal(body.entries.map((e: any) => [e.method, e.route, e.status]), [
+    ['WS', '/api/tunnels/status/live', 403],
+    ['POST', '/api/users', 201],
+  ]);
+});
+
 s('entries survive a restart; files rotate by size and only `keep` rotated files stay', async () => {
   await t.call('POST', '/api/users', { body: newUser('gus') });
   const dir = t.dir;
