@@ -28,6 +28,8 @@ import { startTicketTimers } from './tickets/timers.ts';
 import { InvitationService } from './invitations/service.ts';
 import { TunnelService } from './tunnels/service.ts';
 import { TunnelStatus } from './tunnels/status.ts';
+import { TrafficMeter } from './traffic/meter.ts';
+import { receiveTraffic } from './traffic/receiver.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
@@ -49,6 +51,8 @@ export interface Runtime {
   tunnels: TunnelService;
   /** whether each tunnel's client is connected (lib/tunnels/status.ts) */
   tunnelStatus: TunnelStatus;
+  /** requests per tunnel and site vhost, from nginx's traffic log (lib/traffic) */
+  traffic: TrafficMeter;
   sites: SiteService;
   ticketing: TicketService;
   onboarding: OnboardingService;
@@ -95,6 +99,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const closers: (() => void | Promise<void>)[] = [];
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
+  const traffic = new TrafficMeter(clock);
   const { onboarding: onboardingOptions, ...rest } = deps;
   const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
@@ -117,7 +122,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     letsEncrypt: certs.letsEncrypt,
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
-    tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log),
+    traffic,
+    tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic),
     sites: new SiteService(base),
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
@@ -150,5 +156,13 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // log follow processes end with the panel
   services.onClose(() => services.serviceControl.close());
   services.onClose(() => services.tunnelStatus.close());
+  const trafficPort = deps.config.value.system.nginx.trafficPort;
+  if (trafficPort !== null) {
+    const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {
+      log.warn(`traffic log: cannot listen on 127.0.0.1:${trafficPort} (udp): ${e.message}`);
+      return null;
+    });
+    services.onClose(async () => (await receiving)?.());
+  }
   return services;
 }

@@ -13,6 +13,9 @@ export const defaultRunner: Runner = (binary, args, okExitCodes) =>
   run(binary, args, { timeoutMs: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, ...(okExitCodes ? { okExitCodes } : {}) });
 
 /** Binaries the commands use besides the configured ones; absolute, like every exec here. */
+/** The panel's loopback UDP port for nginx's traffic log: beside its own TCP port 3100. */
+export const DEFAULT_TRAFFIC_PORT = 3101;
+
 export const TOOLS = {
   aptGet: '/usr/bin/apt-get',
   dpkgQuery: '/usr/bin/dpkg-query',
@@ -59,7 +62,8 @@ export function openInstallation(
   const defaults: SystemConfigInput = {
     driver: 'host',
     pki: { dir: join(l0.configDir, 'pki') },
-    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help') },
+    // nginx sends tunnel and site traffic to the panel over loopback UDP (lib/traffic)
+    nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help'), trafficPort: DEFAULT_TRAFFIC_PORT },
     systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
   };
   const system = systemConfig(deepMerge(defaults, options.system));

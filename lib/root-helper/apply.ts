@@ -13,7 +13,7 @@ import type { PublicLocations, VhostChange } from '../system/types.ts';
 export function helperVhostStore(config: SystemConfig, publicLocations: PublicLocations): VhostStore {
   const pki = pkiPaths(config.pki.dir);
   const context = templateContext(
-    { ...hostVhostLayout(config), ports: config.ports, publicLocations, certs: { paths: (fqdn) => certPaths(config, fqdn) } },
+    { ...hostVhostLayout(config), ports: config.ports, trafficPort: config.nginx.trafficPort, publicLocations, certs: { paths: (fqdn) => certPaths(config, fqdn) } },
     { caPath: pki.caCert, crlPath: pki.crl },
   );
   return new VhostStore({ ...hostVhostDirs(config), render: async (spec) => renderVhost(spec, context), ...hostNginxControl(config) });

@@ -57,6 +57,11 @@ const Nginx = z
     listenAddress: z.string().max(MAX_IP_TEXT).regex(LISTEN_ADDRESS).default('0.0.0.0'),
     /** static files of the 495/496 help page */
     helpDir: absolutePath.default('/var/www/relay-panel-help'),
+    /**
+     * tunnel and site vhosts log each request as one JSON line over syslog (UDP) to this loopback
+     * port, where the panel counts traffic (lib/traffic); null: no traffic log
+     */
+    trafficPort: port.nullable().default(null),
     /** where the IP panel's self-signed certificate lives */
     selfSignedDir: absolutePath.default('/etc/relay-panel/ip-panel-cert'),
     reloadWith: z.enum(['signal', 'systemctl']).default('signal'),

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
+import { Traffic, type TrafficMeter } from '../traffic/meter.ts';
 
 export const POLL_MS = 5_000;
 const FRESH_MS = 1_000;
@@ -23,6 +24,8 @@ export const TunnelStatusItem = z.object({
   connectedSince: z.string().nullable(),
   /** ISO time the tunnel was last seen connected, null when never since the panel started */
   lastSeen: z.string().nullable(),
+  /** requests through the tunnel's vhost (nginx's traffic log); zero when the log is off */
+  traffic: Traffic,
 });
 export type TunnelStatusItem = z.infer<typeof TunnelStatusItem>;
 
@@ -47,6 +50,7 @@ export class TunnelStatus {
     private readonly server: Pick<TunnelServerAdapter, 'connectedPorts'>,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly meter: Pick<TrafficMeter, 'traffic'>,
   ) {
     this.#stop = clock.every(POLL_MS, () => void this.refresh().catch((e: Error) => this.log.warn(`tunnel status: ${e.message}`)));
   }
@@ -97,6 +101,7 @@ export class TunnelStatus {
       return {
         id: t.id, subdomain: t.subdomain, port: t.port, enabled: t.enabled,
         connected: seen?.since != null, connectedSince: iso(seen?.since ?? null), lastSeen: iso(seen?.last ?? null),
+        traffic: this.meter.traffic(`app:${t.fqdn}`),
       };
     });
   }

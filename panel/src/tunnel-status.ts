@@ -4,7 +4,11 @@ import { useEffect } from 'preact/hooks';
 import { wsUrl } from './api.ts';
 import { useResource, type Resource } from './resource.ts';
 
-export interface TunnelStatus { id: string; subdomain: string; enabled: boolean; connected: boolean; connectedSince: string | null; lastSeen: string | null }
+export interface TrafficWindow { requests: number; bytesIn: number; bytesOut: number; errors: number; unreachable: number; p50Ms: number | null; p95Ms: number | null }
+export interface TunnelStatus {
+  id: string; subdomain: string; enabled: boolean; connected: boolean; connectedSince: string | null; lastSeen: string | null;
+  traffic?: { lastMinute: TrafficWindow; lastHour: TrafficWindow };
+}
 
 const FALLBACK_MS = 30_000;
 

@@ -1,5 +1,6 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
+import { createSocket } from 'node:dgram';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../helpers/loopback-listener.ts';
@@ -10,8 +11,12 @@ const s = suite('browser: the panel on the sandbox (chromium)');
 let panel: PanelServer;
 let browser: Browser;
 
+let trafficPort = 0;
+
 s.before(async () => {
-  panel = await startPanel();
+  // the sandbox counts traffic from nginx's log lines on this port; the test sends them as nginx would
+  trafficPort = await unusedPort();
+  panel = await startPanel({ config: { system: { driver: 'sandbox', nginx: { trafficPort } } } });
   browser = await openBrowser();
 });
 
@@ -22,6 +27,16 @@ s.after.each(() => {
 });
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
+
+/** One request's line, as nginx's traffic log sends it (syslog over loopback UDP). */
+function sendTrafficLine(port: number, vhost: string): Promise<void> {
+  const socket = createSocket('udp4');
+  const text = `<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":120,"out":2048,"t":0.004,"u":"200"}`;
+  return new Promise((resolve) => socket.send(text, port, '127.0.0.1', () => {
+    socket.close();
+    resolve();
+  }));
+}
 
 s('onboarding: field errors from details.issues, DNS results, live provisioning, credentials shown once', timed(90_000, async () => {
   const { page } = browser;
@@ -99,12 +114,15 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
   const session = await listenOnLoopback();
   const idlePort = await unusedPort();
   const ids: string[] = [];
+  const fqdns: string[] = [];
   try {
     for (const [subdomain, port] of [['live', portOf(session)], ['idle', idlePort]] as const) {
       const made = await panel.call('POST', '/api/tunnels', { subdomain, port });
       assert.is(made.status, 201, JSON.stringify(made.body));
       ids.push(made.body.tunnel.id);
+      fqdns.push(made.body.tunnel.fqdn);
     }
+    await sendTrafficLine(trafficPort, `app:${fqdns[0]}`);
     // the page loads both lists when it opens: open the dashboard first, then the tunnels page
     await page.getByRole('link', { name: 'Dashboard' }).click();
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Tunnels' }) });
@@ -114,6 +132,8 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
     await page.getByRole('link', { name: 'Tunnels' }).click();
     await page.locator('tr', { hasText: 'live.' }).getByText('connected', { exact: true }).waitFor();
     await page.locator('tr', { hasText: 'idle.' }).getByText('offline', { exact: true }).waitFor();
+    await page.locator('tr', { hasText: 'live.' }).getByText(/^1 requests, /).waitFor();
+    await page.locator('tr', { hasText: 'idle.' }).getByText('no requests').waitFor();
     await screenshot(page, 'tunnels-status');
     // its client connects: the page is told (WS /api/tunnels/status/live), no reload
     const late = await listenOnLoopback(idlePort);

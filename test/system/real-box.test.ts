@@ -132,6 +132,11 @@ s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind 
   const app = await client.call('GET', `https://app.${BOX_DOMAIN}/some/page?a=1`);
   assert.is(app.status, 302, app.text);
   assert.ok(String(app.headers.location).startsWith(`https://auth.${BOX_DOMAIN}/`), String(app.headers.location));
+  // nginx's traffic log reaches the sandboxed panel over loopback UDP
+  await waitUntil('the request counted', async () => {
+    const status = await client.call('GET', `${PANEL}/api/tunnels/status`, { identity: admin });
+    return status.body.tunnels.find((x: { subdomain: string }) => x.subdomain === 'app')?.traffic.lastMinute.requests >= 1;
+  }, 10_000);
 });
 
 s('a managed site: the uploaded index.html is served over TLS by nginx', async () => {

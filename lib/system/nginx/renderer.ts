@@ -19,6 +19,8 @@ export interface RendererOptions {
   certs: Pick<CertsAdapter, 'paths'>;
   pki: Pick<PkiAdapter, 'ensureCa'>;
   publicLocations?: PublicLocations;
+  /** where tunnel and site vhosts send their traffic log (config nginx.trafficPort) */
+  trafficPort?: number | null;
   /** Makes the IP panel's self-signed certificate; openssl unless given. */
   serverCerts?: ServerCertMaker;
 }
@@ -35,6 +37,7 @@ export function systemRendererOptions(
   return {
     ...layout,
     ports: config.ports,
+    trafficPort: config.nginx.trafficPort,
     openssl: config.binaries.openssl,
     timeoutMs: config.timeouts.defaultMs,
     certs: deps.certs,
@@ -86,7 +89,7 @@ export function createVhostPreparer(o: RendererOptions): (spec: VhostSpec) => Pr
 
 /** The template context of a layout: its ports and paths, the client CA, certbot's certificates. */
 export function templateContext(
-  o: VhostLayout & Pick<RendererOptions, 'ports' | 'certs' | 'publicLocations'>,
+  o: VhostLayout & Pick<RendererOptions, 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>,
   mtls: ClientCaPaths,
 ): TemplateContext {
   return {
@@ -97,6 +100,7 @@ export function templateContext(
     mtls,
     ipPanelCert: ipPanelCertPaths(o.selfSignedDir),
     publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
+    trafficPort: o.trafficPort ?? null,
     certFor: (fqdn) => o.certs.paths(fqdn),
   };
 }

@@ -14,6 +14,8 @@ export interface TemplateContext {
   ipPanelCert: CertPaths;
   /** panel paths proxied whatever the client certificate: the routes marked public */
   publicLocations: PublicLocations;
+  /** loopback UDP port of the traffic log (lib/traffic); null: none */
+  trafficPort: number | null;
   certFor(fqdn: string): CertPaths;
 }
 
@@ -163,7 +165,9 @@ export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: T
   assertFqdn(fqdn);
   assertPort(port);
   assertFqdn(portalFqdn);
-  return tlsVhost(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`, fqdn, ctx, [
+  const traffic = trafficLog('app', fqdn, ctx);
+  return withTrafficFormat(traffic.format, tlsVhost(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`, fqdn, ctx, [
+    ...traffic.access,
     ...authzLocation(ctx),
     'location / {',
     ...indent([
@@ -176,7 +180,7 @@ export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: T
       'proxy_send_timeout 3600s;',
     ]),
     '}',
-  ]);
+  ]));
 }
 
 export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
@@ -184,7 +188,9 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
   const root = assertAbsolutePath(spec.root);
   const portal = spec.protected ? assertFqdn(spec.portalFqdn ?? defaultPortalFqdn(fqdn)) : null;
   const fallback = spec.spaMode ? '/index.html' : '=404';
-  return tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`, fqdn, ctx, [
+  const traffic = trafficLog('site', fqdn, ctx);
+  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`, fqdn, ctx, [
+    ...traffic.access,
     `root "${root}";`,
     'index index.html;',
     ...(portal ? authzLocation(ctx) : []),
@@ -195,7 +201,7 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
     'location / {',
     ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
     '}',
-  ]);
+  ]));
 }
 
 /** The page nginx shows with 496: no certificate, or one that failed verification. */
@@ -230,6 +236,28 @@ function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, body: strin
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * One JSON line per request over syslog to the panel's loopback port (lib/traffic). log_format
+ * lives in nginx's http context and its name is global, so each vhost defines its own (named
+ * after its kind and name) above its servers; a vhost so never depends on another file.
+ */
+export function trafficLog(kind: 'app' | 'site', fqdn: string, ctx: TemplateContext): { format: string; access: string[] } {
+  if (ctx.trafficPort === null) return { format: '', access: [] };
+  const name = `relay_traffic_${kind}_${assertFqdn(fqdn).replace(/[.-]/g, '_')}`;
+  const fields = `"v":"${kind}:${fqdn}","s":$status,"in":$request_length,"out":$bytes_sent,"t":$request_time,"u":"$upstream_status"`;
+  return {
+    format: `log_format ${name} escape=json '{${fields}}';\n`,
+    access: [`access_log syslog:server=127.0.0.1:${assertPort(ctx.trafficPort)},nohostname,tag=relay ${name};`],
+  };
+}
+
+/** The log_format line just below the vhost's header comment (http context, before its servers). */
+function withTrafficFormat(format: string, vhost: string): string {
+  if (!format) return vhost;
+  const end = vhost.indexOf('\n') + 1;
+  return vhost.slice(0, end) + format + vhost.slice(end);
 }
 
 function header(what: string): string {

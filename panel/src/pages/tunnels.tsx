@@ -5,13 +5,21 @@ import { Field } from '../components/field.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
-import { when } from '../format.ts';
+import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
+
+/** The last hour through the tunnel's vhost: requests, bytes sent, errors, median latency. */
+export function TrafficCell({ status }: { status: TunnelStatus | undefined }) {
+  const hour = status?.traffic?.lastHour;
+  if (!hour || hour.requests === 0) return <span class="muted">no requests</span>;
+  const errors = hour.errors ? `, ${hour.errors} errors${hour.unreachable ? ` (${hour.unreachable} unreachable)` : ''}` : '';
+  return <span title={`p50 ≤ ${hour.p50Ms} ms, p95 ≤ ${hour.p95Ms} ms`}>{hour.requests} requests, {bytes(hour.bytesOut)}{errors}</span>;
+}
 
 export function ClientBadge({ status }: { status: TunnelStatus | undefined }) {
   if (!status || !status.enabled) return <span class="muted">—</span>;
@@ -98,7 +106,7 @@ export function TunnelsPage() {
         {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Last hour</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
               <tbody>
                 {list.data.tunnels.map((t) => (
                   <tr key={t.id}>
@@ -107,6 +115,7 @@ export function TunnelsPage() {
                     <td>{t.description || '—'}</td>
                     <td><span class={`badge ${t.enabled ? 'badge-active' : 'badge-inactive'}`}>{t.enabled ? 'enabled' : 'disabled'}</span></td>
                     <td><ClientBadge status={statusOf(t.id)} /></td>
+                    <td><TrafficCell status={statusOf(t.id)} /></td>
                     <td>{when(t.createdAt)}</td>
                     <td class="actions">
                       <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError}

@@ -83,7 +83,7 @@ async function vhostFiles(): Promise<{ available: boolean; enabled: boolean }> {
 s.before(async () => {
   infra = await startInfra();
   pebbleRoot = await readFile(infra.pebbleRoot, 'utf8');
-  const [app, keep] = await freePorts(2);
+  const [app, keep, traffic] = await freePorts(3);
   appPort = defined(app, 'a free port for the app');
   keepPort = defined(keep, 'a free port for keep');
   for (const [port, name] of [[appPort, 'app'], [keepPort, 'keep']] as const) {
@@ -100,7 +100,7 @@ s.before(async () => {
   });
   process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
   process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL } }) } });
+  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL }, nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } }) } });
   await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
 });
 
@@ -123,6 +123,22 @@ s('create: certificate from pebble, vhost live, HTTPS reaches the app on the tun
   assert.equal(await vhostFiles(), { available: true, enabled: true });
   await assertRouted('/hello?x=1');
   assert.equal(await authfilePorts(), grantsFor(keepPort, appPort));
+}));
+
+s('traffic: requests through the tunnel\'s vhost are counted from nginx\'s traffic log', timed(30_000, async () => {
+  for (let i = 0; i < 5; i++) await assertRouted(`/count-${i}`);
+  let app: { traffic: { lastMinute: { requests: number; bytesOut: number; errors: number; p50Ms: number | null } } } | undefined;
+  for (let i = 0; i < 50; i++) {
+    const status = await t.call('GET', '/api/tunnels/status');
+    app = status.body.tunnels.find((x: { subdomain: string }) => x.subdomain === 'app');
+    if ((app?.traffic.lastMinute.requests ?? 0) >= 6) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const minute = app!.traffic.lastMinute;
+  assert.ok(minute.requests >= 6, `the create test's request and these five: ${JSON.stringify(minute)}`);
+  assert.ok(minute.bytesOut > 0);
+  assert.is(minute.errors, 0);
+  assert.type(minute.p50Ms, 'number');
 }));
 
 /** How often the tunnel server was restarted (chisel's sessions ended). */

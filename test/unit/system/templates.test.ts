@@ -14,6 +14,7 @@ const ctx: TemplateContext = {
   mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
   ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },
   publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
+  trafficPort: null,
   certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
 };
 const render = (spec: VhostSpec, c: TemplateContext = ctx) => renderVhost(spec, c);
@@ -180,6 +181,24 @@ s('names are stable and unsafe input is refused', () => {
   assert.throws(() => render({ kind: 'app', fqdn: 'x.example.com', port: 70000 }));
   assert.throws(() => render({ kind: 'site', fqdn: 'x.example.com', root: '/srv/../etc', spaMode: false, protected: false }));
   assert.throws(() => render({ kind: 'site', fqdn: 'x.example.com', root: '/srv/x"; include /etc', spaMode: false, protected: false }));
+});
+
+s('traffic log: tunnel and site vhosts define their own JSON format below the header and send it over syslog to the loopback port; none without a port', () => {
+  const withPort = { ...ctx, trafficPort: 3109 };
+  for (const [spec, key] of [
+    [{ kind: 'app', fqdn: 'app-1.example.com', port: 8080 }, 'app:app-1.example.com'],
+    [{ kind: 'site', fqdn: 'docs.example.com', root: '/var/www/relay-sites/x', spaMode: false, protected: false }, 'site:docs.example.com'],
+  ] as Array<[VhostSpec, string]>) {
+    const text = render(spec, withPort);
+    const lines = text.split('\n');
+    assert.match(lines[0]!, /^# managed by relay-panel/);
+    const name = `relay_traffic_${key.replace(':', '_').replace(/[.-]/g, '_')}`;
+    assert.is(lines[1], `log_format ${name} escape=json '{"v":"${key}","s":$status,"in":$request_length,"out":$bytes_sent,"t":$request_time,"u":"$upstream_status"}';`);
+    assert.match(text, `access_log syslog:server=127.0.0.1:3109,nohostname,tag=relay ${name};`);
+    assert.not.match(render(spec), 'log_format');
+    assert.not.match(render(spec), 'syslog');
+  }
+  assert.not.match(render({ kind: 'panel', fqdn: 'panel.example.com' }, withPort), 'syslog', 'the panel\'s own vhosts are not counted');
 });
 
 s.run();

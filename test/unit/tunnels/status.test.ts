@@ -35,8 +35,10 @@ s('connected while the tunnel\'s port listens, with since and last seen; not con
   const first = await status(t);
   assert.is(first.status, 200, JSON.stringify(first.body));
   const started = new Date(clock.now()).toISOString();
-  assert.equal(byName(first.body).live, { id: byName(first.body).live!.id, subdomain: 'live', port: portOf(session), enabled: true, connected: true, connectedSince: started, lastSeen: started });
-  assert.equal({ ...byName(first.body).idle, id: 0 }, { id: 0, subdomain: 'idle', port: free, enabled: true, connected: false, connectedSince: null, lastSeen: null });
+  const none = { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, p50Ms: null, p95Ms: null };
+  const quiet = { lastMinute: none, lastHour: none };
+  assert.equal(byName(first.body).live, { id: byName(first.body).live!.id, subdomain: 'live', port: portOf(session), enabled: true, connected: true, connectedSince: started, lastSeen: started, traffic: quiet });
+  assert.equal({ ...byName(first.body).idle, id: 0 }, { id: 0, subdomain: 'idle', port: free, enabled: true, connected: false, connectedSince: null, lastSeen: null, traffic: quiet });
 
   // the poll keeps lastSeen moving while connectedSince stays
   clock.advance(12_000);

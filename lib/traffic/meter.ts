@@ -1,0 +1,120 @@
+// Traffic per vhost (`app:<fqdn>`, `site:<fqdn>`), from the JSON lines nginx's traffic log sends
+// (templates.ts trafficLog): requests, bytes in and out, upstream errors (5xx) and 502s (the tunnel's
+// client gone), and latency, in one bucket per minute for the last hour. Memory is bounded by the
+// number of vhosts (60 buckets each, a fixed latency histogram per bucket); a line costs one parse.
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+
+const MINUTE = 60_000;
+const KEEP_MINUTES = 60;
+/** Upper bounds of the latency buckets, in ms; the last counts everything slower. */
+const LATENCY_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, Infinity];
+
+export const TrafficWindow = z.object({
+  requests: z.number().int(),
+  bytesIn: z.number().int(),
+  bytesOut: z.number().int(),
+  /** answers with a 5xx status */
+  errors: z.number().int(),
+  /** 502: nginx could not reach the upstream (a tunnel whose client is gone) */
+  unreachable: z.number().int(),
+  /** upper bound of the latency bucket holding the median and the 95th percentile; null without requests */
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+});
+export type TrafficWindow = z.infer<typeof TrafficWindow>;
+export const Traffic = z.object({ lastMinute: TrafficWindow, lastHour: TrafficWindow });
+export type Traffic = z.infer<typeof Traffic>;
+
+interface Bucket {
+  minute: number;
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+  errors: number;
+  unreachable: number;
+  latency: number[];
+}
+
+const Line = z.object({ v: z.string().max(300), s: z.number().int(), in: z.number().int().min(0), out: z.number().int().min(0), t: z.number().min(0) });
+
+/** The JSON of one traffic line; the syslog header before it (`<190>Nov 27 05:28:33 relay: `) is skipped. */
+export function parseTrafficLine(text: string): z.infer<typeof Line> | null {
+  const start = text.indexOf('{');
+  if (start < 0) return null;
+  try {
+    const parsed = Line.safeParse(JSON.parse(text.slice(start)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export class TrafficMeter {
+  readonly #buckets = new Map<string, Bucket[]>();
+
+  constructor(private readonly clock: Clock, private readonly maxVhosts = 1000) {}
+
+  /** Counts one line; returns false when it is not a traffic line. */
+  record(text: string): boolean {
+    const line = parseTrafficLine(text);
+    if (!line) return false;
+    let ring = this.#buckets.get(line.v);
+    if (!ring) {
+      // lines come from nginx on loopback; the bound is against anything else that sends to the port
+      if (this.#buckets.size >= this.maxVhosts) return false;
+      this.#buckets.set(line.v, (ring = []));
+    }
+    const minute = Math.floor(this.clock.now() / MINUTE);
+    let bucket = ring.at(-1);
+    if (!bucket || bucket.minute !== minute) {
+      bucket = { minute, requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, latency: LATENCY_MS.map(() => 0) };
+      ring.push(bucket);
+      while (ring.length > 0 && ring[0]!.minute <= minute - KEEP_MINUTES) ring.shift();
+    }
+    bucket.requests++;
+    bucket.bytesIn += line.in;
+    bucket.bytesOut += line.out;
+    if (line.s >= 500) bucket.errors++;
+    if (line.s === 502) bucket.unreachable++;
+    const ms = line.t * 1000;
+    bucket.latency[LATENCY_MS.findIndex((bound) => ms <= bound)]!++;
+    return true;
+  }
+
+  /** The last minute (the current and the previous minute's bucket) and the last hour of a vhost. */
+  traffic(vhost: string): Traffic {
+    const now = Math.floor(this.clock.now() / MINUTE);
+    const ring = this.#buckets.get(vhost) ?? [];
+    return { lastMinute: sum(ring.filter((b) => b.minute >= now - 1)), lastHour: sum(ring.filter((b) => b.minute > now - KEEP_MINUTES)) };
+  }
+
+  /** Drops what vhosts no longer exist counted. */
+  keepOnly(vhosts: ReadonlySet<string>): void {
+    for (const key of this.#buckets.keys()) if (!vhosts.has(key)) this.#buckets.delete(key);
+  }
+}
+
+function sum(buckets: Bucket[]): TrafficWindow {
+  const total = { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0 };
+  const latency = LATENCY_MS.map(() => 0);
+  for (const b of buckets) {
+    total.requests += b.requests;
+    total.bytesIn += b.bytesIn;
+    total.bytesOut += b.bytesOut;
+    total.errors += b.errors;
+    total.unreachable += b.unreachable;
+    b.latency.forEach((n, i) => (latency[i]! += n));
+  }
+  return { ...total, p50Ms: percentile(latency, total.requests, 0.5), p95Ms: percentile(latency, total.requests, 0.95) };
+}
+
+function percentile(latency: number[], count: number, q: number): number | null {
+  if (count === 0) return null;
+  let seen = 0;
+  for (let i = 0; i < latency.length; i++) {
+    seen += latency[i]!;
+    if (seen >= q * count) return Number.isFinite(LATENCY_MS[i]!) ? LATENCY_MS[i]! : LATENCY_MS.at(-2)!;
+  }
+  return null;
+}

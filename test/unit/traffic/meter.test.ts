@@ -1,0 +1,65 @@
+// The traffic meter on the lines nginx's traffic log sends (syslog header, then the vhost's JSON).
+import { createSocket } from 'node:dgram';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseTrafficLine, TrafficMeter } from '../../../lib/traffic/meter.ts';
+import { receiveTraffic } from '../../../lib/traffic/receiver.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { unusedPort } from '../../helpers/loopback-listener.ts';
+
+const s = suite('traffic meter');
+const line = (v: string, status: number, ms: number, bytesIn = 100, bytesOut = 1000) =>
+  `<190>Nov 27 05:28:33 relay: {"v":"${v}","s":${status},"in":${bytesIn},"out":${bytesOut},"t":${(ms / 1000).toFixed(3)},"u":"${status}"}`;
+
+s('a line as nginx sends it is parsed; anything else is not a traffic line', () => {
+  assert.equal(parseTrafficLine(line('app:a.example.test', 200, 12)), { v: 'app:a.example.test', s: 200, in: 100, out: 1000, t: 0.012 });
+  for (const bad of ['', 'hello', '<190>x relay: {not json', '{"v":"x","s":"200","in":1,"out":1,"t":0}', '{"v":"x","s":200,"in":-1,"out":1,"t":0}']) {
+    assert.is(parseTrafficLine(bad), null, bad);
+  }
+});
+
+s('per vhost: requests, bytes, 5xx and 502, latency percentiles; the last minute and the last hour', () => {
+  const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
+  const meter = new TrafficMeter(clock);
+  for (let i = 0; i < 90; i++) meter.record(line('app:a.example.test', 200, 8));
+  for (let i = 0; i < 8; i++) meter.record(line('app:a.example.test', 200, 400));
+  meter.record(line('app:a.example.test', 502, 3));
+  meter.record(line('app:a.example.test', 500, 3));
+  meter.record(line('site:b.example.test', 404, 1, 50, 300));
+  const a = meter.traffic('app:a.example.test');
+  assert.equal(a.lastMinute, { requests: 100, bytesIn: 10_000, bytesOut: 100_000, errors: 2, unreachable: 1, p50Ms: 10, p95Ms: 500 });
+  assert.equal(a.lastHour, a.lastMinute);
+  assert.equal(meter.traffic('site:b.example.test').lastMinute, { requests: 1, bytesIn: 50, bytesOut: 300, errors: 0, unreachable: 0, p50Ms: 5, p95Ms: 5 });
+  assert.equal(meter.traffic('app:none.example.test').lastHour, { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, p50Ms: null, p95Ms: null });
+
+  clock.advance(2 * 60_000);
+  meter.record(line('app:a.example.test', 200, 30));
+  assert.is(meter.traffic('app:a.example.test').lastMinute.requests, 1, 'older minutes are out of the last minute');
+  assert.is(meter.traffic('app:a.example.test').lastHour.requests, 101);
+  clock.advance(60 * 60_000);
+  assert.is(meter.traffic('app:a.example.test').lastHour.requests, 0, 'an hour later nothing is left');
+});
+
+s('memory is bounded: past the vhost limit new names are not counted', () => {
+  const meter = new TrafficMeter(new ManualClock(), 3);
+  for (const name of ['a', 'b', 'c', 'd']) meter.record(line(`app:${name}.example.test`, 200, 1));
+  assert.is(meter.traffic('app:c.example.test').lastMinute.requests, 1);
+  assert.is(meter.traffic('app:d.example.test').lastMinute.requests, 0);
+});
+
+s('the receiver counts datagrams sent to its loopback port', async () => {
+  const meter = new TrafficMeter(new ManualClock());
+  const port = await unusedPort();
+  const close = await receiveTraffic(port, meter, (e) => assert.unreachable(e.message));
+  const client = createSocket('udp4');
+  try {
+    for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => client.send(line('app:a.example.test', 200, 1), port, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 50 && meter.traffic('app:a.example.test').lastMinute.requests < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.is(meter.traffic('app:a.example.test').lastMinute.requests, 3);
+  } finally {
+    client.close();
+    await close();
+  }
+});
+
+s.run();
