@@ -18,6 +18,7 @@ import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
 import sitesList from './sites/list.ts';
+import sitesStatus from './sites/status.ts';
 import sitesCreate from './sites/create.ts';
 import sitesUpdate from './sites/update.ts';
 import sitesDelete from './sites/delete.ts';
@@ -119,6 +120,8 @@ export const routes: readonly AnyRoute[] = [
   tunnelsToggle,
   tunnelsDelete,
   sitesList,
+  // static before /api/sites/:id
+  sitesStatus,
   sitesCreate,
   sitesUpdate,
   sitesDelete,

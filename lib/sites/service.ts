@@ -55,6 +55,11 @@ export class SiteService {
     return this.#newestFirst().filter((s) => allowedSites.includes(s.name));
   }
 
+  /** The list as a viewer sees it: all of it for an admin. */
+  visibleTo(viewer: SiteViewer): SiteRecord[] {
+    return viewer.role === 'agent' ? this.listFor(viewer.allowedSites) : this.#newestFirst();
+  }
+
   create(input: SiteCreate): Promise<SiteRecord> {
     return createSite(this.#ctx, input);
   }

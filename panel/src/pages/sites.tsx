@@ -8,6 +8,8 @@ import { Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
+import type { TrafficWindow } from '../tunnel-status.ts';
+import { TrafficCell } from './tunnels.tsx';
 
 interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
 interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }
@@ -63,6 +65,8 @@ function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> })
 
 export function SitesPage() {
   const list = useResource<{ sites: Site[] }>('/api/sites');
+  const traffic = useResource<{ sites: Array<{ id: string; traffic: { lastMinute: TrafficWindow; lastHour: TrafficWindow } }> }>('/api/sites/status', 30_000);
+  const trafficOf = (id: string) => traffic.data?.sites.find((x) => x.id === id);
   const [open, setOpen] = useState<{ id: string; view: 'files' | 'settings' }>();
   const [dns, setDns] = useState<DnsAnswer>();
   const [error, setError] = useState<string>();
@@ -78,8 +82,9 @@ export function SitesPage() {
         <ErrorText message={list.error ?? error} />
         {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
         {!list.data ? <Loading /> : (
-          <Table head={['Site', 'Type', 'Live', 'Size', 'Actions']} empty="No sites yet."
+          <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet."
             rows={sites.map((s) => [<a href={`https://${s.fqdn}`}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
+              <TrafficCell status={trafficOf(s.id)} />,
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'files' })}>Files</button>
                 <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'settings' })}>Settings</button>

@@ -13,8 +13,8 @@ interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; de
 interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
 
-/** The last hour through the tunnel's vhost: requests, bytes sent, errors, median latency. */
-export function TrafficCell({ status }: { status: TunnelStatus | undefined }) {
+/** The last hour through a tunnel's or a site's vhost: requests, bytes sent, errors, median latency. */
+export function TrafficCell({ status }: { status: Pick<TunnelStatus, 'traffic'> | undefined }) {
   const hour = status?.traffic?.lastHour;
   if (!hour || hour.requests === 0) return <span class="muted">no requests</span>;
   const errors = hour.errors ? `, ${hour.errors} errors${hour.unreachable ? ` (${hour.unreachable} unreachable)` : ''}` : '';
