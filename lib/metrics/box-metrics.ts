@@ -5,10 +5,12 @@ import type { Logger } from '../log.ts';
 import type { ServiceControl } from '../service-control/service-control.ts';
 import type { Store } from '../state/store.ts';
 import type { TunnelStatus } from '../tunnels/status.ts';
+import type { TrafficMeter } from '../traffic/meter.ts';
 
 export interface BoxSources {
   store: Store;
   tunnelStatus: Pick<TunnelStatus, 'list'>;
+  traffic: Pick<TrafficMeter, 'totals' | 'traffic'>;
   letsEncrypt: LetsEncrypt;
   serviceControl: ServiceControl;
   clock: Clock;
@@ -66,6 +68,34 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
     async collect() {
       this.reset();
       for (const t of await sources.tunnelStatus.list()) if (t.enabled) this.set({ tunnel: t.subdomain }, t.connected ? 1 : 0);
+    },
+  });
+
+  // per tunnel and site vhost (`app:<fqdn>`, `site:<fqdn>`): bounded by the meter's vhost limit
+  const { Counter } = client;
+  const totals = (name: string, help: string, value: (t: { requests: number; bytesIn: number; bytesOut: number; errors: number }) => number) =>
+    new Counter({
+      name, help, labelNames: ['vhost'], registers,
+      collect() {
+        this.reset();
+        for (const [vhost, t] of sources.traffic.totals()) this.inc({ vhost }, value(t));
+      },
+    });
+  totals('relay_vhost_requests_total', 'Requests through each tunnel and site vhost since the panel started.', (t) => t.requests);
+  totals('relay_vhost_received_bytes_total', 'Request bytes received by each tunnel and site vhost.', (t) => t.bytesIn);
+  totals('relay_vhost_sent_bytes_total', 'Response bytes sent by each tunnel and site vhost.', (t) => t.bytesOut);
+  totals('relay_vhost_errors_total', 'Answers with a 5xx status from each tunnel and site vhost.', (t) => t.errors);
+  new Gauge({
+    name: 'relay_vhost_latency_p95_seconds',
+    help: 'Upper bound of the latency bucket holding the 95th percentile over the last minute, per vhost.',
+    labelNames: ['vhost'],
+    registers,
+    collect() {
+      this.reset();
+      for (const vhost of sources.traffic.totals().keys()) {
+        const p95 = sources.traffic.traffic(vhost).lastMinute.p95Ms;
+        if (p95 !== null) this.set({ vhost }, p95 / 1000);
+      }
     },
   });
 

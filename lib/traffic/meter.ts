@@ -50,8 +50,17 @@ export function parseTrafficLine(text: string): z.infer<typeof Line> | null {
   }
 }
 
+export interface TrafficTotals {
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+  errors: number;
+}
+
 export class TrafficMeter {
   readonly #buckets = new Map<string, Bucket[]>();
+  /** since the panel started, for /metrics counters */
+  readonly #totals = new Map<string, TrafficTotals>();
 
   constructor(private readonly clock: Clock, private readonly maxVhosts = 1000) {}
 
@@ -64,7 +73,13 @@ export class TrafficMeter {
       // lines come from nginx on loopback; the bound is against anything else that sends to the port
       if (this.#buckets.size >= this.maxVhosts) return false;
       this.#buckets.set(line.v, (ring = []));
+      this.#totals.set(line.v, { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0 });
     }
+    const total = this.#totals.get(line.v)!;
+    total.requests++;
+    total.bytesIn += line.in;
+    total.bytesOut += line.out;
+    if (line.s >= 500) total.errors++;
     const minute = Math.floor(this.clock.now() / MINUTE);
     let bucket = ring.at(-1);
     if (!bucket || bucket.minute !== minute) {
@@ -89,9 +104,18 @@ export class TrafficMeter {
     return { lastMinute: sum(ring.filter((b) => b.minute >= now - 1)), lastHour: sum(ring.filter((b) => b.minute > now - KEEP_MINUTES)) };
   }
 
+  /** Every vhost counted since the panel started, with its totals. */
+  totals(): ReadonlyMap<string, Readonly<TrafficTotals>> {
+    return this.#totals;
+  }
+
   /** Drops what vhosts no longer exist counted. */
   keepOnly(vhosts: ReadonlySet<string>): void {
-    for (const key of this.#buckets.keys()) if (!vhosts.has(key)) this.#buckets.delete(key);
+    for (const key of this.#buckets.keys()) {
+      if (vhosts.has(key)) continue;
+      this.#buckets.delete(key);
+      this.#totals.delete(key);
+    }
   }
 }
 

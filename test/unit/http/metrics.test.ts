@@ -18,7 +18,7 @@ async function scrape(t: TestApp): Promise<string> {
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    const match = /^([a-z0-9_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const have = (match[2] ?? '').split(',');
     if (wanted.every((w) => have.includes(w))) return Number(match[3]);
@@ -81,6 +81,13 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
     const text = await scrape(t);
     assert.is(series(text, 'relay_tunnels', { state: 'enabled' }), 1);
     assert.is(series(text, 'relay_tunnels', { state: 'disabled' }), 1);
+    t.services.traffic.record('<190>Nov 27 05:28:33 relay: {"v":"app:off.example.test","s":502,"in":90,"out":400,"t":0.030,"u":"502"}');
+    const counted = await scrape(t);
+    assert.is(series(counted, 'relay_vhost_requests_total', { vhost: 'app:off.example.test' }), 1);
+    assert.is(series(counted, 'relay_vhost_received_bytes_total', { vhost: 'app:off.example.test' }), 90);
+    assert.is(series(counted, 'relay_vhost_sent_bytes_total', { vhost: 'app:off.example.test' }), 400);
+    assert.is(series(counted, 'relay_vhost_errors_total', { vhost: 'app:off.example.test' }), 1);
+    assert.is(series(counted, 'relay_vhost_latency_p95_seconds', { vhost: 'app:off.example.test' }), 0.05);
     const off = (await t.services.tunnelStatus.list()).find((x) => x.subdomain === 'off')!;
     assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'off' }), off.connected ? 1 : 0, 'as GET /api/tunnels/status says');
     assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'web' }), undefined, 'a disabled tunnel has no series');
