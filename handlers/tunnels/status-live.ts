@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { Capability } from '../../lib/auth/capabilities.ts';
 import { ADMIN_OR_AGENT, wsRoute } from '../../lib/http/route.ts';
+import { SOCKET_OPEN } from '../../lib/service-control/viewer-socket.ts';
 import { TunnelStatusItem } from '../../lib/tunnels/status.ts';
 
 /** A viewer this far behind is dropped rather than buffered without bound. */
 const MAX_BUFFERED = 1024 * 1024;
-const OPEN = 1;
 
 // WS /api/tunnels/status/live — {tunnels} as GET /api/tunnels/status answers, at once and again
 // whenever a client connects or goes or a tunnel comes or goes (checked every 5 s).
@@ -15,10 +15,10 @@ export default wsRoute({
   response: { schema: z.object({ tunnels: z.array(TunnelStatusItem) }) },
   feed: true,
   connect({ services }, socket) {
-    const send = (tunnels: TunnelStatusItem[]) => {
-      if (socket.readyState !== OPEN) return;
+    const send = (json: string) => {
+      if (socket.readyState !== SOCKET_OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) return socket.terminate();
-      socket.send(JSON.stringify({ tunnels }));
+      socket.send(json);
     };
     let stop: (() => void) | null = null;
     let closed = false;
@@ -29,7 +29,7 @@ export default wsRoute({
     // subscribed in the same turn as the first answer: no change falls between them, none is sent twice
     void services.tunnelStatus.list().then((tunnels) => {
       if (closed) return;
-      send(tunnels);
+      send(JSON.stringify({ tunnels }));
       stop = services.tunnelStatus.subscribe(send);
     }, () => socket.close(1011, 'tunnel status unavailable'));
   },

@@ -4,7 +4,7 @@ import { statfs, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
-import { parseActiveState } from '../system/parsers/systemd.ts';
+import { unitState } from './unit-state.ts';
 import { portOpen } from '../system/common/port-probe.ts';
 import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
@@ -96,8 +96,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
   const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
   for (const unit of units) {
-    // is-active answers through its exit status too (3 = inactive); only its word matters
-    const state = await inst.run(s.binaries.systemctl, ['is-active', unit], [1, 2, 3, 4]).then((r) => parseActiveState(r.stdout), () => 'unknown');
+    const state = await unitState(inst, unit);
     add('units', state === 'active', `${unit} is ${state}`, `systemctl restart ${unit}; journalctl -u ${unit} -n 50`);
   }
 

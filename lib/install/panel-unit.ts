@@ -1,7 +1,7 @@
 // The panel's systemd unit: its own user, systemd's full sandbox for an unprivileged service, writes
 // only where it keeps state. It has no way to root but the root helper's socket (privileges.ts).
 import { NODE_FLAGS } from '../node-flags.ts';
-import { renderUnit, unprivilegedSandbox } from '../system/host/units.ts';
+import { readWritePaths, renderUnit, unprivilegedSandbox } from '../system/host/units.ts';
 
 /** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
 const PANEL_CODE_CACHE = '/var/cache/relay-panel/server.mjs.code-cache';
@@ -52,7 +52,7 @@ export function renderPanelUnit(o: PanelUnitOptions): string {
       `Environment=RELAY_PANEL_CODE_CACHE=${PANEL_CODE_CACHE}`,
       ...(o.user === 'root'
         // --user root: it runs the programs itself, so it keeps root's powers inside a read-only system
-        ? ['ProtectSystem=strict', `ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`, 'ProtectHome=true', 'PrivateTmp=true', 'ProtectControlGroups=true', 'UMask=0027']
+        ? ['ProtectSystem=strict', ...readWritePaths(o.writable), 'ProtectHome=true', 'PrivateTmp=true', 'ProtectControlGroups=true', 'UMask=0027']
         : unprivilegedSandbox({ writable: o.writable, memoryDenyWriteExecute: false })),
     ],
     socket: o.socket,

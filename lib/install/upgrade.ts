@@ -13,6 +13,7 @@ import { placeRelease, releaseVersion } from './steps/release.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { reportedError, type Reporter } from './report.ts';
+import { isUnitActive } from './unit-state.ts';
 
 /** Every file an upgrade may write: what a failed one puts back. */
 export function upgradeFiles(inst: Installation): string[] {
@@ -37,9 +38,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     return;
   }
   const saved = await saveFiles(upgradeFiles(inst));
-  const isActive = async (unit: string) => (await inst.run(systemctl, ['is-active', unit], [3, 4])).stdout.trim() === 'active';
-  const socketWasActive = await isActive(`${panel}.socket`);
-  const helperWasActive = await isActive(rootHelperSocketUnit);
+  const socketWasActive = await isUnitActive(inst, `${panel}.socket`);
+  const helperWasActive = await isUnitActive(inst, rootHelperSocketUnit);
   const fix = `journalctl -u ${panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
   let step = 'release';
   let restarted = false;

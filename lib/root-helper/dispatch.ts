@@ -4,7 +4,7 @@
 import { serialQueue } from '../keyed-lock.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { directRootActions } from '../system/host/root-actions.ts';
-import { failureAnswer, parseRootRequest, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
+import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
 import type { PublicLocations } from '../system/types.ts';
 import { applyVhostChanges } from './apply.ts';
 
@@ -30,6 +30,7 @@ export function describe(request: RootRequest): string {
 
 export function createDispatcher(config: SystemConfig, publicLocations: PublicLocations): Dispatcher {
   const root = directRootActions(config);
+  const parse = rootRequestParser(config.sites.root);
   const serial = serialQueue();
 
   async function carryOut(request: RootRequest): Promise<RootAnswer> {
@@ -60,7 +61,7 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
     async answer(text) {
       let request: RootRequest;
       try {
-        request = parseRootRequest(text, config.sites.root);
+        request = parse(text);
       } catch (e) {
         return { answer: failureAnswer(e), summary: `refused: ${(e as Error).message}` };
       }

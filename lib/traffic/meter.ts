@@ -83,7 +83,7 @@ export class TrafficMeter {
     const minute = Math.floor(this.clock.now() / MINUTE);
     let bucket = ring.at(-1);
     if (!bucket || bucket.minute !== minute) {
-      bucket = { minute, requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, latency: LATENCY_MS.map(() => 0) };
+      bucket = emptyBucket(minute);
       ring.push(bucket);
       while (ring.length > 0 && ring[0]!.minute <= minute - KEEP_MINUTES) ring.shift();
     }
@@ -100,8 +100,15 @@ export class TrafficMeter {
   /** The last minute (the current and the previous minute's bucket) and the last hour of a vhost. */
   traffic(vhost: string): Traffic {
     const now = Math.floor(this.clock.now() / MINUTE);
-    const ring = this.#buckets.get(vhost) ?? [];
-    return { lastMinute: sum(ring.filter((b) => b.minute >= now - 1)), lastHour: sum(ring.filter((b) => b.minute > now - KEEP_MINUTES)) };
+    const minute = emptyBucket(now);
+    const hour = emptyBucket(now);
+    // one pass: a bucket of the last two minutes counts in both windows
+    for (const b of this.#buckets.get(vhost) ?? []) {
+      if (b.minute <= now - KEEP_MINUTES) continue;
+      add(hour, b);
+      if (b.minute >= now - 1) add(minute, b);
+    }
+    return { lastMinute: windowOf(minute), lastHour: windowOf(hour) };
   }
 
   /** Every vhost counted since the panel started, with its totals. */
@@ -109,28 +116,24 @@ export class TrafficMeter {
     return this.#totals;
   }
 
-  /** Drops what vhosts no longer exist counted. */
-  keepOnly(vhosts: ReadonlySet<string>): void {
-    for (const key of this.#buckets.keys()) {
-      if (vhosts.has(key)) continue;
-      this.#buckets.delete(key);
-      this.#totals.delete(key);
-    }
-  }
 }
 
-function sum(buckets: Bucket[]): TrafficWindow {
-  const total = { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0 };
-  const latency = LATENCY_MS.map(() => 0);
-  for (const b of buckets) {
-    total.requests += b.requests;
-    total.bytesIn += b.bytesIn;
-    total.bytesOut += b.bytesOut;
-    total.errors += b.errors;
-    total.unreachable += b.unreachable;
-    b.latency.forEach((n, i) => (latency[i]! += n));
-  }
-  return { ...total, p50Ms: percentile(latency, total.requests, 0.5), p95Ms: percentile(latency, total.requests, 0.95) };
+function emptyBucket(minute: number): Bucket {
+  return { minute, requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, latency: LATENCY_MS.map(() => 0) };
+}
+
+function add(into: Bucket, b: Bucket): void {
+  into.requests += b.requests;
+  into.bytesIn += b.bytesIn;
+  into.bytesOut += b.bytesOut;
+  into.errors += b.errors;
+  into.unreachable += b.unreachable;
+  for (let i = 0; i < b.latency.length; i++) into.latency[i]! += b.latency[i]!;
+}
+
+function windowOf(b: Bucket): TrafficWindow {
+  const { requests, bytesIn, bytesOut, errors, unreachable, latency } = b;
+  return { requests, bytesIn, bytesOut, errors, unreachable, p50Ms: percentile(latency, requests, 0.5), p95Ms: percentile(latency, requests, 0.95) };
 }
 
 function percentile(latency: number[], count: number, q: number): number | null {

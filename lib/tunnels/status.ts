@@ -30,17 +30,14 @@ export const TunnelStatusItem = z.object({
 export type TunnelStatusItem = z.infer<typeof TunnelStatusItem>;
 
 interface Seen {
+  enabled: boolean;
   since: number | null;
   last: number | null;
 }
 
-/** What a live viewer is told again: a change of a tunnel's client, not each poll's lastSeen. */
-const signature = (items: TunnelStatusItem[]) => JSON.stringify(items.map((t) => [t.id, t.enabled, t.connected, t.connectedSince]));
-
 export class TunnelStatus {
   readonly #seen = new Map<string, Seen>();
-  readonly #listeners = new Set<(items: TunnelStatusItem[]) => void>();
-  #told = '';
+  readonly #listeners = new Set<(json: string) => void>();
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
   readonly #stop: () => void;
@@ -65,23 +62,30 @@ export class TunnelStatus {
     const connected = await this.server.connectedPorts(tunnels.filter((t) => t.enabled).map((t) => t.port));
     const now = this.clock.now();
     const ids = new Set<string>();
+    // what a live viewer is told again: a client that came or went, a tunnel made, toggled or deleted (not lastSeen alone)
+    let changed = false;
     for (const t of tunnels) {
       ids.add(t.id);
-      const seen = this.#seen.get(t.id) ?? { since: null, last: null };
+      const seen = this.#seen.get(t.id);
       const up = t.enabled && connected.has(t.port);
-      this.#seen.set(t.id, up ? { since: seen.since ?? now, last: now } : { since: null, last: seen.last });
+      const next = up ? { enabled: t.enabled, since: seen?.since ?? now, last: now } : { enabled: t.enabled, since: null, last: seen?.last ?? null };
+      if (!seen || seen.enabled !== next.enabled || seen.since !== next.since) changed = true;
+      this.#seen.set(t.id, next);
     }
-    for (const id of this.#seen.keys()) if (!ids.has(id)) this.#seen.delete(id);
+    for (const id of this.#seen.keys()) {
+      if (ids.has(id)) continue;
+      this.#seen.delete(id);
+      changed = true;
+    }
     this.#checkedAt = now;
-    const items = this.#items();
-    const sig = signature(items);
-    if (sig === this.#told) return;
-    this.#told = sig;
-    for (const listener of this.#listeners) listener(items);
+    if (!changed || this.#listeners.size === 0) return;
+    // serialized once for every viewer
+    const json = JSON.stringify({ tunnels: this.#items() });
+    for (const listener of this.#listeners) listener(json);
   }
 
-  /** Calls `listener` with every tunnel's status each time a client connects or goes, or a tunnel comes or goes. */
-  subscribe(listener: (items: TunnelStatusItem[]) => void): () => void {
+  /** Calls `listener` with `{tunnels}` (JSON) each time a client connects or goes, or a tunnel comes, goes or is toggled. */
+  subscribe(listener: (json: string) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }

@@ -17,6 +17,7 @@ import type { Installation } from '../installation.ts';
 import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
 import { panelDirectories } from './host.ts';
 import type { InstallState, Outcome } from './step.ts';
+import { isUnitActive } from '../unit-state.ts';
 
 export async function config(inst: Installation, state: InstallState): Promise<Outcome> {
   const l = inst.layout;
@@ -127,12 +128,11 @@ export async function listenThroughSocket(inst: Installation): Promise<boolean> 
   const { systemctl } = inst.system.binaries;
   const { panel } = inst.system.units;
   const socket = `${panel}.socket`;
-  const state = await inst.run(systemctl, ['is-active', socket], [3, 4]);
-  if (state.stdout.trim() === 'active') {
+  if (await isUnitActive(inst, socket)) {
     await inst.run(systemctl, ['enable', socket]);
     return false;
   }
-  const wasRunning = (await inst.run(systemctl, ['is-active', panel], [3, 4])).stdout.trim() === 'active';
+  const wasRunning = await isUnitActive(inst, panel);
   if (wasRunning) await inst.run(systemctl, ['stop', panel]);
   await inst.run(systemctl, ['enable', '--now', socket]);
   if (wasRunning) await inst.run(systemctl, ['start', panel]);

@@ -122,7 +122,7 @@ export class AuthfileStore {
  * to at least the old length. The file so keeps the size of its largest document; a few bytes per
  * tunnel ever granted at once.
  */
-export async function writeInPlace(path: string, content: string): Promise<void> {
+async function writeInPlace(path: string, content: string): Promise<void> {
   const fh = await open(path, 'r+').catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'ENOENT') throw e;
     return open(path, 'wx', 0o600);

@@ -5,22 +5,15 @@
 // listener means such a session; the tunnel server is then restarted, which ends every session
 // (clients reconnect by themselves, and the revoked remote is refused).
 import type { AuthfileStore } from './authfile.ts';
-import { portOpen } from './port-probe.ts';
-
-const PROBE_MS = 500;
-
-/** Ports in `before` but not in `after` on which something still listens. */
-export async function revokedLivePorts(before: number[], after: number[], probe = portOpen): Promise<number[]> {
-  const kept = new Set(after);
-  const revoked = before.filter((p) => !kept.has(p));
-  const live = await Promise.all(revoked.map(async (port) => ((await probe('127.0.0.1', port, PROBE_MS)) ? port : null)));
-  return live.filter((p): p is number => p !== null);
-}
+import { loopbackListening } from './loopback-listeners.ts';
 
 /** Grants exactly `ports`, then ends the sessions that still hold a revoked one. */
 export async function grantOnly(store: AuthfileStore, ports: number[], endSessions: (live: number[]) => Promise<void>): Promise<void> {
   const before = await store.allowedPorts();
   await store.setAllowedPorts(ports);
-  const live = await revokedLivePorts(before, ports);
-  if (live.length) await endSessions(live);
+  const kept = new Set(ports);
+  const revoked = before.filter((p) => !kept.has(p));
+  if (revoked.length === 0) return;
+  const live = await loopbackListening(revoked);
+  if (live.size) await endSessions([...live].sort((x, y) => x - y));
 }

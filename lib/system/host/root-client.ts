@@ -3,6 +3,7 @@
 // only caller, and what it may ask is what the helper's schema allows.
 import type { Socket } from 'node:net';
 import { SystemError, type VhostChange } from '../types.ts';
+import { parseActiveState } from '../parsers/systemd.ts';
 import type { RootActions } from './root-actions.ts';
 import type { RootAnswer, RootRequest } from './root-protocol.ts';
 
@@ -50,7 +51,8 @@ export interface SocketRootActions extends RootActions {
 
 export function socketRootActions(call: RootCall): SocketRootActions {
   return {
-    unitState: (unit) => call({ action: 'unit-state', unit }).then((a) => (a.state ?? 'unknown') as 'unknown', () => 'unknown' as const),
+    // the helper's word read again, as systemctl's is: anything else is 'unknown'
+    unitState: (unit) => call({ action: 'unit-state', unit }).then((a) => parseActiveState(a.state ?? ''), () => 'unknown' as const),
     unitProperties: (unit, properties) => call({ action: 'unit-properties', unit, properties }).then((a) => a.properties ?? {}),
     controlUnit: async (unit, op) => void (await call({ action: 'unit', unit, op })),
     daemonReload: async () => void (await call({ action: 'daemon-reload' })),

@@ -54,24 +54,30 @@ export function refusal(request: RootRequest): string | null {
   return null;
 }
 
-/** The request in a document, or a SystemError that says where and why it is refused. */
-export function parseRootRequest(text: string, sitesRoot: string): RootRequest {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw new SystemError('Refused: not a JSON document');
-  }
-  const parsed = rootRequestSchema(sitesRoot).safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new SystemError(`Refused: ${at}${issue.message}`);
-  }
-  const request = parsed.data as RootRequest;
-  const why = refusal(request);
-  if (why) throw new SystemError(`Refused: ${why}`);
-  return request;
+/**
+ * The helper's reader of request documents (the schema made once, for its sites root): the request,
+ * or a SystemError that says where and why it is refused.
+ */
+export function rootRequestParser(sitesRoot: string): (text: string) => RootRequest {
+  const schema = rootRequestSchema(sitesRoot);
+  return (text) => {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      throw new SystemError('Refused: not a JSON document');
+    }
+    const parsed = schema.safeParse(document);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
+      throw new SystemError(`Refused: ${at}${issue.message}`);
+    }
+    const request = parsed.data as RootRequest;
+    const why = refusal(request);
+    if (why) throw new SystemError(`Refused: ${why}`);
+    return request;
+  };
 }
 
 /** What the helper says about a failure: its message, and the program and details when a program failed. */

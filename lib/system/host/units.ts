@@ -38,6 +38,11 @@ export interface SandboxOptions {
   memoryDenyWriteExecute: boolean;
 }
 
+/** `-`: a directory that does not exist yet must not stop the service from starting. */
+export function readWritePaths(writable: string[]): string[] {
+  return writable.length ? [`ReadWritePaths=${writable.map((d) => `-${d}`).join(' ')}`] : [];
+}
+
 /**
  * What a service that needs no privilege gets: no way to gain one (no setuid, no capabilities),
  * the system calls of an ordinary service, Internet and local sockets only, a read-only system
@@ -54,7 +59,7 @@ export function unprivilegedSandbox(o: SandboxOptions): string[] {
     'SystemCallArchitectures=native',
     'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6',
     'ProtectSystem=strict',
-    ...(o.writable.length ? [`ReadWritePaths=${o.writable.map((d) => `-${d}`).join(' ')}`] : []),
+    ...readWritePaths(o.writable),
     'ProtectHome=yes',
     'PrivateTmp=yes',
     'PrivateDevices=yes',

@@ -7,7 +7,7 @@ import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus } from '../tunnel-status.ts';
-import { ClientBadge } from './tunnels.tsx';
+import { ClientBadge } from '../components/tunnel-state.tsx';
 
 interface Stats {
   cpu: { usage: number; cores: number };

@@ -9,7 +9,7 @@ import { useForm } from '../form.ts';
 import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
 import type { TrafficWindow } from '../tunnel-status.ts';
-import { TrafficCell } from './tunnels.tsx';
+import { TrafficCell } from '../components/tunnel-state.tsx';
 
 interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
 interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }

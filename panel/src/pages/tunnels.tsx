@@ -5,28 +5,14 @@ import { Field } from '../components/field.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
-import { bytes, when } from '../format.ts';
+import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
-import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
+import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
+import { useTunnelStatus } from '../tunnel-status.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
-
-/** The last hour through a tunnel's or a site's vhost: requests, bytes sent, errors, median latency. */
-export function TrafficCell({ status }: { status: Pick<TunnelStatus, 'traffic'> | undefined }) {
-  const hour = status?.traffic?.lastHour;
-  if (!hour || hour.requests === 0) return <span class="muted">no requests</span>;
-  const errors = hour.errors ? `, ${hour.errors} errors${hour.unreachable ? ` (${hour.unreachable} unreachable)` : ''}` : '';
-  return <span title={`p50 ≤ ${hour.p50Ms} ms, p95 ≤ ${hour.p95Ms} ms`}>{hour.requests} requests, {bytes(hour.bytesOut)}{errors}</span>;
-}
-
-export function ClientBadge({ status }: { status: TunnelStatus | undefined }) {
-  if (!status || !status.enabled) return <span class="muted">—</span>;
-  return status.connected
-    ? <span class="badge badge-active" title={`connected since ${when(status.connectedSince!)}`}>connected</span>
-    : <span class="badge badge-failed" title={status.lastSeen ? `last seen ${when(status.lastSeen)}` : 'not seen since the panel started'}>offline</span>;
-}
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ subdomain: '', port: '', description: '' });

@@ -1,14 +1,16 @@
 // The root helper over its Unix socket, in process: the panel's client (root-client.ts) against the
 // helper's server with the helper's own configuration, temp vhost directories, /bin/true playing
 // nginx and the fake systemctl (the real nginx, systemd and socket unit: test/system).
-import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createConnection, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readHelperConfig } from '../../../lib/root-helper/config.ts';
 import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
+import { runRootHelper } from '../../../lib/root-helper/main.ts';
 import { startHelperServer } from '../../../lib/root-helper/server.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
 import { rootCall, socketRootActions } from '../../../lib/system/host/root-client.ts';
@@ -137,6 +139,24 @@ s('the client fails with the helper\'s words as a SystemError; an absent helper 
   assert.match(String(absent), /^root helper: cannot reach .*none\.sock: ENOENT$/);
   // state questions answer 'unknown' rather than failing a status page
   assert.is(await socketRootActions(rootCall(join(dir, 'none.sock'), 10_000)).unitState('proxy'), 'unknown');
+});
+
+s('its configuration steers root, so as root it is refused unless root alone may write it; the commands say how to use them', async ({ dir, config }) => {
+  const file = join(dir, 'root-helper.json');
+  await writeFile(file, JSON.stringify(config), { mode: 0o644 });
+  assert.is((await readHelperConfig(file)).nginx.sitesAvailable, config.nginx.sitesAvailable);
+  if (process.geteuid?.() === 0) {
+    await chmod(file, 0o666);
+    const refused = await readHelperConfig(file).then(() => null, (e: Error) => e.message);
+    assert.is(refused, `root helper configuration refused: ${file} is writable by someone other than root`);
+  }
+  let said = '';
+  const errors = { write: (chunk: string) => Boolean((said += chunk)) };
+  assert.is(await runRootHelper('root-call', ['--socket', join(dir, 'root.sock'), 'exec'], { exact: [], prefix: [] }, errors), 2);
+  assert.match(said, 'relay-panel root-call: one action: nginx-reload or nginx-test');
+  said = '';
+  assert.is(await runRootHelper('root-call', ['--socket', join(dir, 'none.sock'), 'nginx-test'], { exact: [], prefix: [] }, errors), 1);
+  assert.match(said, /^root helper: cannot reach .*none\.sock: ENOENT\n$/);
 });
 
 s.run();
