@@ -79,6 +79,12 @@ import servicesList from './services/list.ts';
 import servicesLogs from './services/logs.ts';
 import servicesAction from './services/action.ts';
 import systemStats from './system/stats.ts';
+import alertWebhooksList from './alerts/webhooks-list.ts';
+import alertWebhooksCreate from './alerts/webhooks-create.ts';
+import alertWebhooksUpdate from './alerts/webhooks-update.ts';
+import alertWebhooksDelete from './alerts/webhooks-delete.ts';
+import alertWebhooksTest from './alerts/webhooks-test.ts';
+import alertDeliveries from './alerts/deliveries.ts';
 import pluginsList from './plugins/list.ts';
 import pluginsInstall from './plugins/install.ts';
 import pluginsShow from './plugins/show.ts';
@@ -185,6 +191,12 @@ export const routes: readonly AnyRoute[] = [
   servicesLogs,
   servicesAction,
   systemStats,
+  alertWebhooksList,
+  alertWebhooksCreate,
+  alertWebhooksUpdate,
+  alertWebhooksDelete,
+  alertWebhooksTest,
+  alertDeliveries,
   pluginsList,
   // static /api/plugins/install and /api/plugins/push-install/* before /api/plugins/:name/*;
   // /api/plugins/push-install/:label last of those

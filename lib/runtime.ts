@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import type { DispatcherOptions } from './alerts/dispatcher.ts';
+import { AlertService } from './alerts/service.ts';
+import { AlertWatch } from './alerts/watch.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { auditRegistry } from './audit/registry-events.ts';
 import { ApiDescription } from './api-description.ts';
@@ -54,6 +57,10 @@ export interface Runtime {
   /** requests per tunnel and site vhost, from nginx's traffic log (lib/traffic) */
   traffic: TrafficMeter;
   sites: SiteService;
+  /** webhooks and the alerts sent to them (lib/alerts) */
+  alerts: AlertService;
+  /** what raises alerts: tunnels, services, disk, certificates, agents */
+  alertWatch: AlertWatch;
   ticketing: TicketService;
   onboarding: OnboardingService;
   users: UserService;
@@ -93,6 +100,8 @@ export interface RuntimeDeps {
   ticketLimits?: Partial<TicketLimits>;
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
   onboarding?: OnboardingOptions;
+  /** How alerts reach webhooks (tests: a shorter attempt timeout). */
+  alertDispatch?: DispatcherOptions;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
@@ -100,7 +109,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
   const traffic = new TrafficMeter(clock);
-  const { onboarding: onboardingOptions, ...rest } = deps;
+  const { onboarding: onboardingOptions, alertDispatch, ...rest } = deps;
   const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
   const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence });
@@ -112,6 +121,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
   const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
+  const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
+  const serviceControl = new ServiceControl(deps.system.services);
+  const alerts = new AlertService({ ...base, dispatch: alertDispatch });
+  const alertWatch = new AlertWatch({ alerts, tunnelStatus, serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log });
   const services: Runtime = {
     ...base,
     identities,
@@ -123,15 +136,17 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     traffic,
-    tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic),
+    tunnelStatus,
     sites: new SiteService(base),
+    alerts,
+    alertWatch,
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
     plugins,
     pushInstall: new PushInstallService({ ...base, identities }),
     hasher,
-    serviceControl: new ServiceControl(deps.system.services),
+    serviceControl,
     systemStats: new StatsFeed(deps.system.stats),
     audit,
     apiDescription: new ApiDescription(),
@@ -156,6 +171,9 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // log follow processes end with the panel
   services.onClose(() => services.serviceControl.close());
   services.onClose(() => services.tunnelStatus.close());
+  services.onClose(() => alertWatch.close());
+  // an alert being sent ends within its timeout; what still waits is given up with the panel
+  services.onClose(() => services.alerts.close());
   const trafficPort = deps.config.value.system.nginx.trafficPort;
   if (trafficPort !== null) {
     const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {

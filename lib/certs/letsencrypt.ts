@@ -29,6 +29,7 @@ const listed = (c: CertInfo): ListedCertificate => ({
 /** The box's public TLS certificates (certbot lineages): listing, timer status, forced renewal. */
 export class LetsEncrypt {
   readonly #renewals = new KeyedLock();
+  readonly #renewalFailureListeners = new Set<(name: string, reason: string) => void>();
   #cached: { at: number; list: Promise<ListedCertificate[]> } | null = null;
 
   constructor(private readonly deps: { system: Pick<System, 'certs' | 'proxy'>; clock: Clock }) {}
@@ -46,6 +47,12 @@ export class LetsEncrypt {
     return this.#cached.list;
   }
 
+  /** Tells `listener` of each forced renewal that fails (the alerts); returns a function that stops it. */
+  onRenewalFailure(listener: (name: string, reason: string) => void): () => void {
+    this.#renewalFailureListeners.add(listener);
+    return () => this.#renewalFailureListeners.delete(listener);
+  }
+
   autoRenewStatus(): Promise<AutoRenewStatus> {
     return this.deps.system.certs.autoRenewStatus();
   }
@@ -59,6 +66,7 @@ export class LetsEncrypt {
         await this.deps.system.certs.renew(name);
         await this.deps.system.proxy.reload();
       } catch (error) {
+        for (const listener of this.#renewalFailureListeners) listener(name, errorMessage(error));
         if (error instanceof SystemError) throw new AppError(500, 'Certificate renewal failed', errorMessage(error));
         throw error;
       } finally {

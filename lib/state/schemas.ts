@@ -201,3 +201,23 @@ export const TicketSessionRecord = z.object({
   endReason: SessionEndReason.nullable(),
 });
 export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;
+
+// ----- alerts (issue 28) -----
+
+/** What a webhook can be told (lib/alerts/events.ts describes each one's data). */
+export const ALERT_EVENTS = ['tunnel.down', 'tunnel.up', 'cert.expiring', 'cert.renewal_failed', 'service.inactive', 'disk.low', 'agent.revoked'] as const;
+export const AlertEventName = z.enum(ALERT_EVENTS);
+export type AlertEventName = z.infer<typeof AlertEventName>;
+
+export const WebhookRecord = z.object({
+  id: z.string(),
+  url: z.string(),
+  /** the HMAC-SHA256 key of the X-Relay-Signature header; never shown after the create answer */
+  secret: z.string(),
+  events: z.array(AlertEventName),
+  /** how long a tunnel's client is gone before `tunnel.down` is sent */
+  tunnelDownMinutes: z.number().int(),
+  enabled: z.boolean(),
+  createdAt: isoTimestamp,
+});
+export type WebhookRecord = z.infer<typeof WebhookRecord>;

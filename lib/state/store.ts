@@ -17,6 +17,7 @@ import {
   TicketScopeRecord,
   TicketSessionRecord,
   TunnelRecord,
+  WebhookRecord,
 } from './schemas.ts';
 
 /** A compound key; NUL cannot appear in a certificate label or a capability name. */
@@ -43,6 +44,7 @@ const COLLECTIONS = {
   ticketAssignments: { record: TicketAssignmentRecord, key: (a: TicketAssignmentRecord) => pairKey(a.agentLabel, a.instanceScope), mode: 0o600 },
   tickets: { record: TicketRecord, key: byId, mode: 0o600 },
   ticketSessions: { record: TicketSessionRecord, key: (s: TicketSessionRecord) => s.sessionId, mode: 0o600 },
+  webhooks: { record: WebhookRecord, key: byId, mode: 0o600 },
 } as const;
 
 type Definitions = typeof COLLECTIONS;

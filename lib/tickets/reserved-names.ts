@@ -3,6 +3,7 @@
 // A superset of Portlama's reserved API prefixes.
 export const RESERVED_SCOPE_NAMES: ReadonlySet<string> = new Set([
   'api',
+  'alerts',
   'health',
   'onboarding',
   'tunnels',

@@ -5,6 +5,7 @@ import { PageBoundary } from './components/boundary.tsx';
 import { Dialogs } from './components/dialogs.tsx';
 import { Shell } from './components/layout.tsx';
 import { ErrorText, Loading } from './components/notice.tsx';
+import { AlertsPage } from './pages/alerts.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CertsPage } from './pages/certs.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
@@ -28,6 +29,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   '/tickets': TicketsPage,
   '/plugins': PluginsPage,
   '/plugins/push-install': PushInstallPage,
+  '/alerts': AlertsPage,
   '/audit': AuditPage,
   '/settings': SettingsPage,
 };

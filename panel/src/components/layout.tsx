@@ -11,6 +11,7 @@ export const NAV: readonly { path: string; label: string }[] = [
   { path: '/certs', label: 'Certificates & agents' },
   { path: '/tickets', label: 'Tickets' },
   { path: '/plugins', label: 'Plugins' },
+  { path: '/alerts', label: 'Alerts' },
   { path: '/audit', label: 'Audit log' },
   { path: '/settings', label: 'Settings' },
 ];

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { PublicWebhook, WebhookCreate } from '../../lib/alerts/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// POST /api/alerts/webhooks — 201 {ok, webhook, secret}; the secret (given or made) is shown only here.
+export default route<Record<string, never>, Record<string, never>, WebhookCreate>({
+  method: 'POST',
+  path: '/api/alerts/webhooks',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { status: 201, schema: okWith({ webhook: PublicWebhook, secret: z.string() }) },
+  body: WebhookCreate,
+  async handle({ body, services }) {
+    return json({ ok: true, ...(await services.alerts.create(body)) }, 201);
+  },
+});

@@ -1,0 +1,17 @@
+import { PublicWebhook, WebhookIdParams, WebhookUpdate } from '../../lib/alerts/schema.ts';
+import { okWith } from '../../lib/http/response-shapes.ts';
+import { json } from '../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+
+// PATCH /api/alerts/webhooks/:id — {ok, webhook}; any of url, secret, events, tunnelDownMinutes, enabled.
+export default route<WebhookIdParams, Record<string, never>, WebhookUpdate>({
+  method: 'PATCH',
+  path: '/api/alerts/webhooks/:id',
+  access: { roles: ADMIN_ONLY, gate: 'management' },
+  response: { schema: okWith({ webhook: PublicWebhook }) },
+  params: WebhookIdParams,
+  body: WebhookUpdate,
+  async handle({ params, body, services }) {
+    return json({ ok: true, webhook: await services.alerts.update(params.id, body) });
+  },
+});

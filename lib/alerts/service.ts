@@ -1,0 +1,103 @@
+// Webhooks (stored, mode 0600: they hold secrets) and the alerts sent to them. `emit` fans an event
+// out to every enabled webhook that asked for it and returns at once: sending is the dispatcher's.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import type { ConfigStore } from '../config.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { AlertEventName, WebhookRecord } from '../state/schemas.ts';
+import type { Store } from '../state/store.ts';
+import { AlertDispatcher, type DeliveryView, type DispatcherOptions } from './dispatcher.ts';
+import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS, WEBHOOK_NOT_FOUND, type PublicWebhook, type WebhookCreate, type WebhookUpdate } from './schema.ts';
+import { newWebhookSecret } from './signature.ts';
+
+export interface AlertDeps {
+  store: Store;
+  config: ConfigStore;
+  clock: Clock;
+  log: Logger;
+  /** how alerts are sent (tests: a shorter attempt timeout) */
+  dispatch?: DispatcherOptions;
+}
+
+const toPublic = ({ secret: _, ...webhook }: WebhookRecord): PublicWebhook => webhook;
+
+export class AlertService {
+  readonly #deps: AlertDeps;
+  readonly dispatcher: AlertDispatcher;
+
+  constructor(deps: AlertDeps) {
+    this.#deps = deps;
+    const target = (id: string) => deps.store.webhooks.get(id);
+    this.dispatcher = new AlertDispatcher(target, deps.clock, deps.log, deps.dispatch);
+  }
+
+  list(): PublicWebhook[] {
+    return this.#deps.store.webhooks.value.map(toPublic);
+  }
+
+  /** The webhooks `event` goes to. */
+  subscribers(event: AlertEventName): WebhookRecord[] {
+    return this.#deps.store.webhooks.value.filter((w) => w.enabled && w.events.includes(event));
+  }
+
+  /** Queues `event` for each webhook that asked for it (and passes `only`); never waits for a receiver. */
+  emit(event: AlertEventName, data: Record<string, unknown>, only: (webhook: WebhookRecord) => boolean = () => true): void {
+    for (const webhook of this.subscribers(event)) if (only(webhook)) this.dispatcher.enqueue(webhook.id, event, data, this.#deps.config.value.domain);
+  }
+
+  async create(input: WebhookCreate): Promise<{ webhook: PublicWebhook; secret: string }> {
+    const record: WebhookRecord = {
+      id: randomUUID(),
+      url: input.url,
+      secret: input.secret ?? newWebhookSecret(),
+      events: [...new Set(input.events)],
+      tunnelDownMinutes: input.tunnelDownMinutes,
+      enabled: input.enabled,
+      createdAt: new Date(this.#deps.clock.now()).toISOString(),
+    };
+    await this.#deps.store.webhooks.update((all) => {
+      if (all.length >= MAX_WEBHOOKS) throw new AppError(409, TOO_MANY_WEBHOOKS);
+      all.push(record);
+    });
+    this.#deps.log.info(`Webhook ${record.id} created for ${new URL(record.url).origin}`);
+    return { webhook: toPublic(record), secret: record.secret };
+  }
+
+  async update(id: string, patch: WebhookUpdate): Promise<PublicWebhook> {
+    const updated = await this.#deps.store.webhooks.update((all) => {
+      const record = all.find((w) => w.id === id);
+      if (!record) throw new AppError(404, WEBHOOK_NOT_FOUND);
+      const { events, ...rest } = patch;
+      Object.assign(record, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
+      if (events) record.events = [...new Set(events)];
+      return { ...record };
+    });
+    this.#deps.log.info(`Webhook ${id} updated`);
+    return toPublic(updated);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#deps.store.webhooks.update((all) => {
+      const index = all.findIndex((w) => w.id === id);
+      if (index < 0) throw new AppError(404, WEBHOOK_NOT_FOUND);
+      all.splice(index, 1);
+    });
+    this.dispatcher.forget(id);
+    this.#deps.log.info(`Webhook ${id} deleted`);
+  }
+
+  /** A `test` alert to one webhook, whatever its events and even when disabled. */
+  test(id: string): DeliveryView {
+    if (!this.#deps.store.webhooks.get(id)) throw new AppError(404, WEBHOOK_NOT_FOUND);
+    return this.dispatcher.enqueue(id, 'test', { message: 'A test alert from relay-panel' }, this.#deps.config.value.domain);
+  }
+
+  deliveries(): DeliveryView[] {
+    return this.dispatcher.deliveries();
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+}

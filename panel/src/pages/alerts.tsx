@@ -1,0 +1,107 @@
+// Alerts: the webhooks told of tunnels down, certificates, services, disk and revoked agents, and
+// the log of the last 200 alerts sent (state, attempts, the receiver's status code).
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Action, Submit } from '../components/action.tsx';
+import { Check, Field } from '../components/field.tsx';
+import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
+import { Copyable } from '../components/secret.tsx';
+import { Badge, Table } from '../components/table.tsx';
+import { useForm } from '../form.ts';
+import { when } from '../format.ts';
+import { useResource } from '../resource.ts';
+
+const EVENTS: Record<string, string> = {
+  'tunnel.down': 'Tunnel down',
+  'tunnel.up': 'Tunnel back up',
+  'cert.expiring': 'Certificate expires in under 14 days',
+  'cert.renewal_failed': 'Certificate renewal failed',
+  'service.inactive': 'Service not active',
+  'disk.low': 'Disk under 10 % free',
+  'agent.revoked': 'Agent certificate revoked',
+};
+
+interface Webhook { id: string; url: string; events: string[]; tunnelDownMinutes: number; enabled: boolean; createdAt: string }
+interface Delivery { id: string; webhookId: string; event: string; state: string; attempts: number; statusCode: number | null; error: string | null; createdAt: string; nextAttemptAt: string | null }
+
+const enc = encodeURIComponent;
+const DELIVERIES_REFRESH_MS = 10_000;
+
+function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
+  const form = useForm({ url: '', secret: '', tunnelDownMinutes: '5', events: Object.keys(EVENTS) });
+  const toggle = (event: string, on: boolean) => form.set('events', on ? [...form.values.events, event] : form.values.events.filter((e) => e !== event));
+  return (
+    <form class="card" aria-labelledby="new-webhook" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+      const made = await api<{ secret: string }>('POST', '/api/alerts/webhooks', {
+        url: form.values.url.trim(), events: form.values.events, tunnelDownMinutes: Number(form.values.tunnelDownMinutes),
+        ...(form.values.secret ? { secret: form.values.secret } : {}),
+      });
+      form.reset();
+      await onDone(made.secret);
+    }); }}>
+      <h2 id="new-webhook">New webhook</h2>
+      <ErrorText message={form.error} />
+      <div class="grid">
+        <Field label="URL" value={form.values.url} onInput={(v) => form.set('url', v)} error={form.fieldErrors.url} hint="http or https; receives a JSON POST per alert" required />
+        <Field label="Secret" type="password" value={form.values.secret} onInput={(v) => form.set('secret', v)} error={form.fieldErrors.secret} autoComplete="off" hint="Signs each alert (X-Relay-Signature); made for you when empty" />
+        <Field label="Minutes a tunnel is down before an alert" value={form.values.tunnelDownMinutes} inputMode="numeric" onInput={(v) => form.set('tunnelDownMinutes', v)} error={form.fieldErrors.tunnelDownMinutes} required />
+      </div>
+      <fieldset>
+        <legend>Events</legend>
+        {Object.entries(EVENTS).map(([event, label]) => <Check key={event} label={label} checked={form.values.events.includes(event)} onChange={(on) => toggle(event, on)} />)}
+        {form.fieldErrors.events && <small class="field-error">{form.fieldErrors.events}</small>}
+      </fieldset>
+      <Submit busy={form.busy}>Add webhook</Submit>
+    </form>
+  );
+}
+
+function Deliveries({ webhooks }: { webhooks: Webhook[] }) {
+  const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
+  const urlOf = (id: string) => webhooks.find((w) => w.id === id)?.url ?? 'deleted webhook';
+  return (
+    <section class="card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries</h2>
+      <p class="muted">The last 200 alerts. A failed one is tried again for an hour.</p>
+      <ErrorText message={log.error} />
+      {!log.data ? <Loading /> : (
+        <Table head={['When', 'Event', 'Webhook', 'State', 'Attempts', 'Status code', 'Error']} empty="No alerts sent yet."
+          rows={log.data.deliveries.map((d) => [when(d.createdAt), d.event, urlOf(d.webhookId), <Badge status={d.state} />, String(d.attempts),
+            d.statusCode === null ? '—' : String(d.statusCode),
+            d.error ? `${d.error}${d.nextAttemptAt ? `; next try ${when(d.nextAttemptAt)}` : ''}` : '—'])} />
+      )}
+    </section>
+  );
+}
+
+export function AlertsPage() {
+  const list = useResource<{ webhooks: Webhook[] }>('/api/alerts/webhooks');
+  const [secret, setSecret] = useState<string>();
+  const [error, setError] = useState<string>();
+  if (list.unavailable) return <><h1>Alerts</h1><Unavailable feature="Alerts" /></>;
+  const webhooks = list.data?.webhooks ?? [];
+  return (
+    <>
+      <h1>Alerts</h1>
+      <p>Webhooks the panel tells when a tunnel is down, a certificate needs attention, a service stops, the disk fills or an agent is revoked.</p>
+      <NewWebhook onDone={async (made) => { setSecret(made); await list.reload(); }} />
+      {secret && <><Note kind="warn">The webhook's secret, shown only now: the receiver checks each alert's X-Relay-Signature with it.</Note><Copyable label="Webhook secret" text={secret} /></>}
+      <section class="card" aria-labelledby="webhooks-title">
+        <h2 id="webhooks-title">Webhooks</h2>
+        <ErrorText message={list.error ?? error} />
+        {!list.data ? <Loading /> : (
+          <Table head={['URL', 'Events', 'Tunnel down after', 'State', 'Actions']} empty="No webhooks."
+            rows={webhooks.map((w) => [w.url, w.events.map((e) => EVENTS[e] ?? e).join(', '), `${w.tunnelDownMinutes} min`, <Badge status={w.enabled ? 'enabled' : 'disabled'} />,
+              <span class="actions">
+                <Action label={`Send test alert to ${w.url}`} onError={setError} run={async () => { await api('POST', `/api/alerts/webhooks/${enc(w.id)}/test`); }}>Send test</Action>
+                <Action label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`} onError={setError}
+                  run={async () => { await api('PATCH', `/api/alerts/webhooks/${enc(w.id)}`, { enabled: !w.enabled }); await list.reload(); }}>{w.enabled ? 'Disable' : 'Enable'}</Action>
+                <Action kind="danger" label={`Delete ${w.url}`} onError={setError} confirm={`Delete the webhook ${w.url}? Alerts waiting for it are dropped.`}
+                  run={async () => { await api('DELETE', `/api/alerts/webhooks/${enc(w.id)}`); await list.reload(); }}>Delete</Action>
+              </span>])} />
+        )}
+      </section>
+      <Deliveries webhooks={webhooks} />
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+// /api/alerts in the sandbox app: webhooks made, changed, listed without their secret, stored 0600;
+// and alerts reaching a receiver on loopback: a test, a tunnel down and back up (a listener on
+// 127.0.0.1 plays the client), a service stopped, a forced renewal failed, an agent revoked.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Server } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { MAX_WEBHOOKS } from '../../../lib/alerts/schema.ts';
+import { TICK_MS } from '../../../lib/alerts/watch.ts';
+import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { storedText } from '../../helpers/store-files.ts';
+import { expectedSignature, startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+
+const SECRET = 'receiver-shared-secret-123';
+const s = suite('alerts: the API and alerts end to end');
+let t: TestApp;
+let clock: ManualClock;
+let receiver: WebhookReceiver;
+s.before.each(async () => {
+  clock = new ManualClock(Date.now());
+  t = await makeTestApp({ clock, durable: true });
+  await completeOnboarding(t);
+  receiver = await startReceiver();
+});
+s.after.each(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+const hook = (body: Record<string, unknown> = {}) => t.call('POST', '/api/alerts/webhooks', { body: { url: receiver.url, secret: SECRET, events: ['tunnel.down', 'tunnel.up'], ...body } });
+/** Runs the alert checks that are due and waits for what they send. */
+async function tick(times = 1): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    clock.advance(TICK_MS);
+    await t.services.alertWatch.idle();
+    await t.services.alerts.dispatcher.settled();
+  }
+}
+const events = () => receiver.received.map((r) => r.json.event);
+
+s('POST makes a webhook (a secret made when none is given, shown once); GET never shows it; the file is 0600', async () => {
+  const made = await t.call('POST', '/api/alerts/webhooks', { body: { url: receiver.url, events: ['disk.low'] } });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  assert.match(made.body.secret, /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(Object.keys(made.body.webhook).sort(), ['createdAt', 'enabled', 'events', 'id', 'tunnelDownMinutes', 'url']);
+  assert.equal([made.body.webhook.enabled, made.body.webhook.tunnelDownMinutes], [true, 5]);
+  const listed = await t.call('GET', '/api/alerts/webhooks');
+  assert.equal(listed.body, { webhooks: [made.body.webhook] });
+  assert.not.match(JSON.stringify(listed.body), made.body.secret);
+  const webhooks = t.services.store.webhooks;
+  assert.match(await storedText(webhooks), made.body.secret);
+  for (const name of (await readdir(t.dir)).filter((n) => n.startsWith('webhooks.'))) assert.is((await stat(join(t.dir, name))).mode & 0o777, 0o600, name);
+});
+
+s('bad input: 400 with the reason; an unknown id 404; the 21st webhook 409; agents 403', async () => {
+  const bad = async (body: Record<string, unknown>) => JSON.stringify((await hook(body)).body);
+  assert.match(await bad({ url: 'ftp://example.test/x' }), 'url must be an http or https URL without credentials');
+  assert.match(await bad({ url: 'https://user:pw@example.test/x' }), 'url must be an http or https URL without credentials');
+  assert.match(await bad({ events: [] }), 'events must name at least one event');
+  assert.match(await bad({ events: ['tunnel.sideways'] }), 'events');
+  assert.match(await bad({ secret: 'short' }), 'secret must be at least 16 characters');
+  assert.match(await bad({ tunnelDownMinutes: 0 }), 'tunnelDownMinutes');
+  assert.is((await hook({ url: 'ftp://x' })).status, 400);
+  for (const method of ['PATCH', 'DELETE'] as const) {
+    const r = await t.call(method, '/api/alerts/webhooks/nope', method === 'PATCH' ? { body: { enabled: false } } : {});
+    assert.equal([r.status, r.body], [404, { error: 'Webhook not found' }]);
+  }
+  assert.equal((await t.call('POST', '/api/alerts/webhooks/nope/test')).status, 404);
+  for (let i = 0; i < MAX_WEBHOOKS; i++) assert.is((await hook()).status, 201);
+  assert.equal([(await hook()).status, (await hook()).body], [409, { error: `At most ${MAX_WEBHOOKS} webhooks` }]);
+  await addAgent(t, 'bot', ['tunnels:read', 'sites:read']);
+  for (const [method, path] of [['GET', '/api/alerts/webhooks'], ['GET', '/api/alerts/deliveries'], ['POST', '/api/alerts/webhooks']] as const) {
+    assert.is((await t.call(method, path, { as: { agent: 'bot' }, body: method === 'POST' ? { url: receiver.url, events: ['disk.low'] } : undefined })).status, 403, path);
+  }
+});
+
+s('PATCH changes events, minutes, secret and enabled; DELETE removes it', async () => {
+  const { webhook } = (await hook()).body;
+  const patched = await t.call('PATCH', `/api/alerts/webhooks/${webhook.id}`, { body: { events: ['agent.revoked'], tunnelDownMinutes: 30, enabled: false, secret: 'a-brand-new-secret-value' } });
+  assert.is(patched.status, 200, JSON.stringify(patched.body));
+  assert.equal([patched.body.webhook.events, patched.body.webhook.tunnelDownMinutes, patched.body.webhook.enabled], [['agent.revoked'], 30, false]);
+  assert.is(t.services.store.webhooks.get(webhook.id)!.secret, 'a-brand-new-secret-value');
+  assert.equal((await t.call('DELETE', `/api/alerts/webhooks/${webhook.id}`)).body, { ok: true });
+  assert.equal((await t.call('GET', '/api/alerts/webhooks')).body, { webhooks: [] });
+});
+
+s('POST .../test: 202, a signed `test` alert arrives; the delivery log shows it delivered with 200', async () => {
+  const { webhook } = (await hook()).body;
+  const queued = await t.call('POST', `/api/alerts/webhooks/${webhook.id}/test`);
+  assert.is(queued.status, 202);
+  await receiver.waitFor(1);
+  await t.services.alerts.dispatcher.settled();
+  const [got] = receiver.received;
+  assert.is(got!.json.event, 'test');
+  assert.is(got!.json.id, queued.body.delivery.id);
+  assert.is(got!.json.box, 'example.test');
+  assert.is(got!.headers['x-relay-signature'], expectedSignature(SECRET, got!.body));
+  const log = await t.call('GET', '/api/alerts/deliveries');
+  assert.equal([log.body.deliveries[0].id, log.body.deliveries[0].state, log.body.deliveries[0].statusCode, log.body.deliveries[0].webhookId], [queued.body.delivery.id, 'delivered', 200, webhook.id]);
+});
+
+s('a tunnel whose client is gone for tunnelDownMinutes: tunnel.down; the client back: tunnel.up', async () => {
+  let session: Server = await listenOnLoopback();
+  const port = portOf(session);
+  assert.is((await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port } })).status, 201);
+  await hook({ tunnelDownMinutes: 1 });
+  await tick();
+  await closeServer(session);
+  await tick(2);
+  assert.equal(events(), [], 'gone for 30 s only');
+  await tick();
+  assert.equal(events(), ['tunnel.down']);
+  assert.equal(receiver.received[0]!.json.data.tunnel, { id: receiver.received[0]!.json.data.tunnel.id, subdomain: 'app', port });
+  await tick(2);
+  assert.equal(events(), ['tunnel.down'], 'once');
+  session = await listenOnLoopback(port);
+  try {
+    await tick();
+    assert.equal(events(), ['tunnel.down', 'tunnel.up']);
+    // first seen gone at the second check (60 s), back at 210 s: 2.5 minutes
+    assert.is(receiver.received[1]!.json.data.downMinutes, 3);
+  } finally {
+    await closeServer(session);
+  }
+});
+
+s('a service stopped, a forced renewal failed, an agent revoked: one alert each; a disabled webhook gets none', async () => {
+  await hook({ events: ['service.inactive', 'cert.renewal_failed', 'agent.revoked'] });
+  const off = await startReceiver();
+  try {
+    await t.call('POST', '/api/alerts/webhooks', { body: { url: off.url, events: ['service.inactive', 'cert.renewal_failed', 'agent.revoked'], enabled: false } });
+    const sandbox = sandboxControls(t.services.system);
+    for (const name of ['proxy', 'tunnel-server', 'auth-portal'] as const) sandbox.setServiceStatus(name, 'active');
+    await tick(2);
+    sandbox.setServiceStatus('tunnel-server', 'failed');
+    await tick(2);
+    await addAgent(t, 'bot', ['tunnels:read']);
+    assert.is((await t.call('DELETE', '/api/certs/agent/bot')).status, 200);
+    await t.services.system.certs.issue('panel.example.test', 'ops@example.test');
+    sandbox.failNext('certs.renew', 'certbot could not renew panel.example.test: boom');
+    assert.is((await t.call('POST', '/api/certs/panel.example.test/renew')).status, 500);
+    await receiver.waitFor(3);
+    await t.services.alerts.dispatcher.settled();
+    assert.equal(events().sort(), ['agent.revoked', 'cert.renewal_failed', 'service.inactive']);
+    const data = Object.fromEntries(receiver.received.map((r) => [r.json.event, r.json.data]));
+    assert.equal(data['service.inactive'], { service: 'tunnel-server', status: 'failed' });
+    assert.equal(data['cert.renewal_failed'], { name: 'panel.example.test', reason: 'certbot could not renew panel.example.test: boom' });
+    assert.equal([data['agent.revoked'].label, typeof data['agent.revoked'].revokedAt], ['bot', 'string']);
+    assert.is(off.received.length, 0);
+  } finally {
+    await off.close();
+  }
+});
+
+s.run();
