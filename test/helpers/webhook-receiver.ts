@@ -18,8 +18,8 @@ export interface WebhookReceiver {
   /** the most requests open at once */
   mostOpen(): number;
   answer: (n: number) => number | 'hang';
-  /** resolves once `count` requests have arrived */
-  waitFor(count: number): Promise<void>;
+  /** resolves once `count` requests have arrived; rejects after `timeoutMs` (a failing test ends instead of hanging) */
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,7 +34,13 @@ export async function startReceiver(answer: WebhookReceiver['answer'] = () => 20
     open: () => open,
     mostOpen: () => mostOpen,
     answer,
-    waitFor: (count) => (received.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    waitFor: (count, timeoutMs = 20_000) => {
+      if (received.length >= count) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
+      });
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

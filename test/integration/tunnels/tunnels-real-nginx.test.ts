@@ -15,6 +15,7 @@ import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { freePorts } from '../../infra/ports.ts';
 import { fileURLToPath } from 'node:url';
+import { startReceiver } from '../../helpers/webhook-receiver.ts';
 
 const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 
@@ -177,6 +178,54 @@ s('delete: vhost gone, not routed, certificate still present, authfile lists onl
   // the other tunnel was never disturbed
   const other = await viaNginx(`keep.${TEST_DOMAIN}`, '/still-here');
   assert.equal(JSON.parse(other.body), { app: 'keep', url: '/still-here', remoteUser: 'alice' });
+}));
+
+s('alerts on the host driver: keep\'s client gone, nginx answers 502 (counted unreachable), tunnel.down and then tunnel.up reach a receiver; a stopped service alerts', timed(30_000, async () => {
+  const receiver = await startReceiver();
+  try {
+    const made = await t.call('POST', '/api/alerts/webhooks', { body: { url: receiver.url, events: ['tunnel.down', 'tunnel.up', 'service.inactive'], tunnelDownMinutes: 1 } });
+    assert.is(made.status, 201, JSON.stringify(made.body));
+    const keepServer = servers.find((srv) => (srv.address() as { port: number } | null)?.port === keepPort)!;
+    // time is the watch's input here: the checks' timers would take a minute of the test's time
+    const watch = t.services.alertWatch.tunnels;
+    const observeAt = async (ms: number) => {
+      await t.services.tunnelStatus.refresh();
+      watch.observe(await t.services.tunnelStatus.list(), ms);
+    };
+    const start = Date.now();
+    await observeAt(start);
+    // nginx keeps its upstream connections open: end them as a client's going would
+    keepServer.closeAllConnections();
+    await new Promise((r) => keepServer.close(r));
+    const gone = await viaNginx(`keep.${TEST_DOMAIN}`, '/gone');
+    assert.is(gone.status, 502);
+    await observeAt(start + 1_000);
+    await observeAt(start + 62_000);
+    await receiver.waitFor(1);
+    assert.equal([receiver.received[0]!.json.event, receiver.received[0]!.json.data.tunnel.subdomain], ['tunnel.down', 'keep']);
+    await listen(keepPort, (_req, res) => res.end('back'));
+    await observeAt(start + 90_000);
+    await receiver.waitFor(2);
+    assert.is(receiver.received[1]!.json.event, 'tunnel.up');
+    let keep: { traffic: { lastMinute: { unreachable: number } } } | undefined;
+    for (let i = 0; i < 50 && !keep?.traffic.lastMinute.unreachable; i++) {
+      keep = (await t.call('GET', '/api/tunnels/status')).body.tunnels.find((x: { subdomain: string }) => x.subdomain === 'keep');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.is(keep!.traffic.lastMinute.unreachable, 1, 'the 502 of the request made while the client was gone');
+
+    // the services as the fake systemctl reports them: the auth portal running, then stopped
+    assert.is((await t.call('POST', '/api/services/auth-portal/start')).status, 200);
+    await t.services.alertWatch.checkServices();
+    await t.services.alerts.dispatcher.settled();
+    const before = receiver.received.length;
+    assert.is((await t.call('POST', '/api/services/auth-portal/stop')).status, 200);
+    await t.services.alertWatch.checkServices();
+    await receiver.waitFor(before + 1);
+    assert.equal(receiver.received.at(-1)!.json.data, { service: 'auth-portal', status: 'inactive' });
+  } finally {
+    await receiver.close();
+  }
 }));
 
 s.run();
