@@ -1,12 +1,8 @@
 // Health latency while portal users are created: bcrypt at cost 12 costs about a second of CPU per
 // hash, and must not hold the event loop (it runs on a worker thread, lib/users/password-hasher.ts).
 import { createClient } from './http.mjs';
+import { percentile } from './paced.mjs';
 import { adminHeaders } from './seed.mjs';
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** Sends GET /api/health from `loops` sequential loops until `until` settles; returns the latencies (ms). */
 async function sampleHealth(url, loops, until) {

@@ -55,14 +55,24 @@ export function cpuModel() {
 }
 
 const children = new Set();
+const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 
 /**
  * Spawns `node <args>` and resolves once a stdout line matches `listening on http://127.0.0.1:<port>`.
  * Rejects if the process exits first or the line does not come within `timeoutMs`.
  */
-export function startNode(args, { env = {}, cwd, timeoutMs = 15_000, name = 'child' } = {}) {
+export function startNode(args, options = {}) {
+  return startProcess(process.execPath, args, options);
+}
+
+/**
+ * Spawns `file <args>` (no shell), tracked like startNode's children. `ready` is resolved by the
+ * first stdout match of `readyPattern` (default: the `listening on` line; its port is kept), or at
+ * once when `readyPattern` is null (a program that prints nothing, such as nginx: poll it instead).
+ */
+export function startProcess(file, args, { env = {}, cwd, timeoutMs = 15_000, name = 'child', readyPattern = LISTENING } = {}) {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(file, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,7 +94,7 @@ export function startNode(args, { env = {}, cwd, timeoutMs = 15_000, name = 'chi
   child.stderr.setEncoding('utf8').on('data', keep);
   const ready = new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => fail(new Error(`${name}: no "listening on" line within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => fail(new Error(`${name}: no line matching ${readyPattern} within ${timeoutMs} ms`)), timeoutMs);
     const fail = (error) => {
       clearTimeout(timer);
       reject(new Error(`${error.message}\n--- ${name} output ---\n${handle.output.trim()}`));
@@ -93,16 +103,23 @@ export function startNode(args, { env = {}, cwd, timeoutMs = 15_000, name = 'chi
     handle.exited.then(({ code, signal }) => fail(new Error(`${name} exited early (code ${code}, signal ${signal})`)));
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       keep(chunk);
+      if (!readyPattern) return;
       buffered += chunk;
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffered);
+      const match = readyPattern.exec(buffered);
       if (match) {
         clearTimeout(timer);
         buffered = '';
-        handle.port = Number(match[1]);
-        handle.url = `http://127.0.0.1:${handle.port}`;
+        if (match[1]) {
+          handle.port = Number(match[1]);
+          handle.url = `http://127.0.0.1:${handle.port}`;
+        }
         resolve(handle);
       }
     });
+    if (!readyPattern) {
+      clearTimeout(timer);
+      child.once('spawn', () => resolve(handle));
+    }
   });
   handle.ready = ready;
   return handle;

@@ -78,6 +78,7 @@ export function renderMarkdown(result) {
       'Each row on a freshly seeded panel (test/bench/write-path-server.ts: the bundle\'s code with the 1,000-ticket cap and the 10/minute rate limit lifted, which would refuse this load), after a warm-up; every answer comes after its write is synchronized to disk (O_DSYNC). CPU: /proc/<pid>/task/*/schedstat, per request (two per round trip).',
     );
   }
+  if (result.traffic) out.push('', renderTraffic(result.traffic));
   out.push('');
   out.push('### Against the targets (information, not assertions)');
   out.push('');
@@ -89,5 +90,60 @@ export function renderMarkdown(result) {
   );
   out.push('');
   out.push(`JSON: ${result.jsonFile}`);
+  return out.join('\n');
+}
+
+/** The section of issue 28: the API and the panel's CPU without, with and with unlogged heavy traffic through one tunnel vhost. */
+export function renderTraffic(t) {
+  const out = ['### Heavy traffic through one tunnel vhost and the API (issue 28)', ''];
+  if (t.error) return [...out, `n/a: ${t.error}`].join('\n');
+  const endpoints = Object.keys(t.on.endpoints);
+  const counted = (c) => (c.sent ? `${num(c.counted)} of ${num(c.sent)}` : '–');
+  const phaseRow = (p, i) => [
+    `${i + 1}: ${p.kind}`,
+    num(p.windowLines / p.seconds),
+    ...endpoints.map((k) => `${num(p.api[k].p50Ms, 2)} / ${num(p.api[k].p99Ms, 2)}`),
+    num(p.cpuPercent, 1),
+    p.kind === 'on' ? counted(p) : '–',
+  ];
+  const conditionRow = (name, c) => [
+    `**${name}**`,
+    num(c.linesPerSec),
+    ...endpoints.map((k) => `${num(c.endpoints[k].p50Ms, 2)} / **${num(c.endpoints[k].p99Ms, 2)}**`),
+    `**${num(c.cpuPercent, 1)}**`,
+    name === 'on' ? counted(c) : '–',
+  ];
+  const ratioRow = (name, base) => [
+    `**on / ${name}**`,
+    '',
+    ...endpoints.map((k) => `${ratio(t.on.endpoints[k].p50Ms / base.endpoints[k].p50Ms)} / **${ratio(t.on.endpoints[k].p99Ms / base.endpoints[k].p99Ms)}**`),
+    `**${ratio(t.on.cpuPercent / base.cpuPercent)}**`,
+    name === 'off' ? `${num(t.countedShare * 100, 2)} %` : '',
+  ];
+  const conditions = [['off', t.off], ['on', t.on], ...(t.unlogged ? [['unlogged', t.unlogged]] : [])];
+  out.push(
+    table(
+      ['phase', 'traffic lines/s counted', ...endpoints.map((k) => `${t.on.endpoints[k].name} p50 / p99 ms`), 'panel CPU %', 'counted of sent'],
+      [
+        ...t.phases.map(phaseRow),
+        ...conditions.map(([name, c]) => conditionRow(name, c)),
+        ratioRow('off', t.off),
+        ...(t.unlogged ? [ratioRow('unlogged', t.unlogged)] : []),
+      ],
+    ),
+  );
+  out.push('');
+  const how =
+    t.mode.kind === 'nginx'
+      ? `through ${t.mode.nginx} on loopback to ${t.vhost}, with the vhost's own traffic log lines (\`${t.mode.format.trim()}\` and \`${t.mode.access}\`), in front of a loopback server playing the tunnel's client; ` +
+        '*unlogged*: the same requests through a server of the same nginx without the traffic log (the machine as loaded, the panel hearing nothing)'
+      : `**without nginx** (${t.mode.note})`;
+  out.push(
+    `${num(t.rate)} requests/s ${how}, from a child process paced each millisecond; the API meanwhile at ${num(t.apiRate)} requests/s (its two endpoints in turn, paced, keep-alive), ` +
+      `after a ${t.warmupSeconds} s warm-up with traffic, in phases of ${t.durationSeconds} s in the order above. ` +
+      `Panel CPU: /proc/<pid>/task/*/schedstat over each phase's window. **${num(t.cpuUsPerLine, 1)} µs of panel CPU per traffic line** (the CPU the traffic added, on against off, over the lines counted in the same windows). ` +
+      `Counted: relay_vhost_requests_total of /metrics around each phase (the warm-up: ${num(t.warmup.counted)} of ${num(t.warmup.sent)}); GET /api/tunnels/status then showed ${num(t.statusLastMinute.requests)} requests in the last minute ` +
+      `(${num(t.statusLastMinute.sentSinceFirst)} logged requests sent over ${num(t.statusLastMinute.secondsSinceFirst)} s, warm-up included). The load generator, nginx, the tunnel's client and the panel share the cores (load average ${t.loadAverage.before.join(' ')} before, ${t.loadAverage.after.join(' ')} after).`,
+  );
   return out.join('\n');
 }

@@ -5,8 +5,9 @@
 // BENCH_DURATION seconds per measured run (5), BENCH_RUNS (2), BENCH_COLD_STARTS (7),
 // BENCH_ROUNDTRIPS per measured run (60), BENCH_ROUNDTRIP_CONCURRENCY (4), BENCH_OUT (.bench),
 // BENCH_BUNDLE (dist/server.mjs), BENCH_WRITE_ROUNDTRIPS per write-path run (3000).
-// As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start (`--only=cold-start`)
-// measures the cold starts alone.
+// BENCH_TRAFFIC_RATE requests/s through one tunnel vhost (1000), BENCH_TRAFFIC_API_RATE API requests/s
+// meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
+// (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -17,12 +18,14 @@ import { coldStartTarget, describeColdStarts, measureColdStarts } from './cold-s
 import { healthWhileHashing } from './hashing.mjs';
 import { bundle, bundleFileOf } from '../../build/build.mjs';
 import { createClient, isRouteMissing, probe, send } from './http.mjs';
+import { percentile } from './paced.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
-import { renderMarkdown } from './report.mjs';
+import { renderMarkdown, renderTraffic } from './report.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
+import { measureTrafficIsolation, trafficTargets } from './traffic.mjs';
 import {
   CAPABILITY,
   COUNTS,
@@ -78,15 +81,18 @@ const settings = {
     roundTrips: Math.max(1, Math.round(setting('BENCH_WRITE_ROUNDTRIPS', 3000))),
     warmup: 100,
   },
+  /** Issue 28: requests/s through one tunnel vhost, and the API's paced load meanwhile */
+  traffic: { rate: setting('BENCH_TRAFFIC_RATE', 1000), apiRate: setting('BENCH_TRAFFIC_API_RATE', 100) },
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
   bundle: setting('BENCH_BUNDLE', 'dist/server.mjs'),
-  /** `cold-start`: that part alone (while working on start-up); empty: everything */
+  /** `cold-start` or `traffic`: that part alone (while working on it); empty: everything */
   only: setting('BENCH_ONLY', ''),
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-if (!['', 'cold-start'].includes(settings.only)) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (cold-start)`);
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly() };
+if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
   // (1 each) and the measured runs must fit in it.
@@ -183,11 +189,6 @@ async function measureLoad(target, pid) {
     });
   }
   return runs;
-}
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** `count` round trips, `concurrency` at a time; sources round-robin over the agents. */
@@ -529,6 +530,9 @@ async function main() {
   const logViewers = await measureLogViewers({ dir: join(tempRoot, 'log-viewers'), bundlePath, log }).catch((error) => ({ error: error.message }));
   // ---- metrics on and off (issue 19)
   const metricsOverhead = await measureMetricsOverhead({ dir: join(tempRoot, 'metrics'), bundlePath, measureLoad, log }).catch((error) => ({ error: error.message }));
+  // ---- heavy traffic through one tunnel vhost and the API (issue 28)
+  checkInterrupted();
+  const traffic = await measureTraffic().catch((error) => ({ error: error.message }));
   // ---- write path growth
   const writeBundle = join(tempRoot, 'write-path-server.mjs');
   await bundle({ entry: fileURLToPath(new URL('./write-path-server.ts', import.meta.url)), outfile: writeBundle, quiet: true });
@@ -562,6 +566,7 @@ async function main() {
     uploadTarget(upload),
     logViewersTarget(logViewers),
     metricsTarget(metricsOverhead),
+    ...trafficTargets(traffic, settings.traffic.rate),
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
     { figure: 'panel client first load (issue 18)', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
@@ -599,6 +604,7 @@ async function main() {
     healthWhileHashing: hashing,
     logViewers,
     metricsOverhead,
+    traffic,
     panelFirstLoad: panelLoad,
     siteUpload: upload,
     targets,
@@ -617,9 +623,23 @@ async function coldStartOnly() {
   console.log(`${target.figure}: ${target.measured}, target ${target.target}: ${target.met ? 'met' : 'not met'}`);
 }
 
+/** The traffic section on its own panel (test/bench/traffic.mjs). */
+function measureTraffic() {
+  const { rate, apiRate } = settings.traffic;
+  return measureTrafficIsolation({ dir: join(tempRoot, 'traffic'), panelArgs, rate, apiRate, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds, log });
+}
+
+/** The tunnel traffic alone: its section of the report and its target rows; fails when nothing was counted. */
+async function trafficOnly() {
+  tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+  const traffic = await measureTraffic();
+  console.log(renderTraffic(traffic));
+  for (const t of trafficTargets(traffic, settings.traffic.rate)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}: ${t.met ? 'met' : 'not met'}`);
+}
+
 let exitCode = 0;
 try {
-  await (settings.only === 'cold-start' ? coldStartOnly() : main());
+  await (ONLY[settings.only] ?? main)();
 } catch (error) {
   exitCode = 1;
   console.error(interrupted ? 'bench: interrupted' : `bench: ${error.stack ?? error.message}`);

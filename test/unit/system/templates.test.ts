@@ -4,19 +4,10 @@ import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
+import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 
 const s = suite('nginx vhost templates');
-const ctx: TemplateContext = {
-  listenAddress: '127.0.0.1',
-  ports: { http: 80, https: 443, ipPanel: 9292, panel: 3100, tunnelServer: 9090, authPortal: 9091 },
-  acmeWebroot: '/var/www/html',
-  helpDir: '/var/www/help',
-  mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
-  ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },
-  publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
-  trafficPort: null,
-  certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
-};
+const ctx: TemplateContext = SAMPLE_TEMPLATE_CONTEXT;
 const render = (spec: VhostSpec, c: TemplateContext = ctx) => renderVhost(spec, c);
 const listens = (text: string) => [...text.matchAll(/listen ([^;]+);/g)].map((m) => m[1]);
 
