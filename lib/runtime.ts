@@ -22,6 +22,7 @@ import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { SiteService } from './sites/service.ts';
+import { SitesStatusFeed } from './sites/status-feed.ts';
 import type { TicketLimits } from './tickets/limits.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
@@ -30,6 +31,7 @@ import { TunnelService } from './tunnels/service.ts';
 import { TunnelStatus } from './tunnels/status.ts';
 import { TrafficMeter } from './traffic/meter.ts';
 import { receiveTraffic } from './traffic/receiver.ts';
+import { retainServedVhosts } from './traffic/retention.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
@@ -54,6 +56,8 @@ export interface Runtime {
   /** requests per tunnel and site vhost, from nginx's traffic log (lib/traffic) */
   traffic: TrafficMeter;
   sites: SiteService;
+  /** each viewer's sites and their traffic, for WS /api/sites/status/live (lib/sites/status-feed.ts) */
+  sitesStatus: SitesStatusFeed;
   ticketing: TicketService;
   onboarding: OnboardingService;
   users: UserService;
@@ -112,6 +116,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
   const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
+  const sites = new SiteService(base);
   const services: Runtime = {
     ...base,
     identities,
@@ -124,7 +129,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     tunnels: new TunnelService(base),
     traffic,
     tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic),
-    sites: new SiteService(base),
+    sites,
+    sitesStatus: new SitesStatusFeed(sites, traffic, deps.store, clock),
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
@@ -156,6 +162,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // log follow processes end with the panel
   services.onClose(() => services.serviceControl.close());
   services.onClose(() => services.tunnelStatus.close());
+  services.onClose(() => services.sitesStatus.close());
+  services.onClose(retainServedVhosts(traffic, deps.store, clock));
   const trafficPort = deps.config.value.system.nginx.trafficPort;
   if (trafficPort !== null) {
     const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {
