@@ -130,7 +130,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     traffic,
     tunnelStatus: new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic),
     sites,
-    sitesStatus: new SitesStatusFeed(sites, traffic, deps.store, clock),
+    sitesStatus: new SitesStatusFeed(sites, traffic, deps.store, clock, log),
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),

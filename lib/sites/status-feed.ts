@@ -1,8 +1,9 @@
 // WS /api/sites/status/live's side in memory: each viewer is told `{sites}` as GET /api/sites/status
 // answers it for them, at once and after each check (every CHECK_MS) in which traffic, the sites or
-// the agents changed and their answer with it. Without viewers a check reads one number; with them,
-// each distinct view (the admin's, an agent's allowedSites) is serialized once per check.
+// the agents changed and their answer with it. Without viewers a check stops at counting them; with
+// them, each distinct view (the admin's, an agent's allowedSites) is serialized once per check.
 import type { Clock } from '../clock.ts';
+import type { Logger } from '../log.ts';
 import type { Store } from '../state/store.ts';
 import type { TrafficMeter } from '../traffic/meter.ts';
 import type { SiteService } from './service.ts';
@@ -31,8 +32,16 @@ export class SitesStatusFeed {
     private readonly meter: Pick<TrafficMeter, 'traffic' | 'version'>,
     private readonly store: Pick<Store, 'sites' | 'agents' | 'revocations'>,
     clock: Clock,
+    log: Logger,
   ) {
-    this.#stop = clock.every(CHECK_MS, () => this.#check());
+    // a timer's throw would end the process
+    this.#stop = clock.every(CHECK_MS, () => {
+      try {
+        this.#check();
+      } catch (error) {
+        log.warn(`sites status feed: ${(error as Error).message}`);
+      }
+    });
   }
 
   /** Sends `{sites}` for `current()` at once and again on each change of it; null refuses at once. */

@@ -5,6 +5,7 @@ import { CHECK_MS, SitesStatusFeed } from '../../../lib/sites/status-feed.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { TrafficMeter } from '../../../lib/traffic/meter.ts';
 import type { SiteViewer } from '../../../lib/sites/viewer.ts';
+import { createLogger } from '../../../lib/log.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite('sites: status feed');
@@ -23,7 +24,7 @@ function setup() {
     },
   };
   const unchanged = { version: 1 } as never;
-  const feed = new SitesStatusFeed(sites, meter, { sites: unchanged, agents: unchanged, revocations: unchanged }, clock);
+  const feed = new SitesStatusFeed(sites, meter, { sites: unchanged, agents: unchanged, revocations: unchanged }, clock, createLogger({ write: (line) => assert.unreachable(line) }));
   const record = (name: string) => meter.record(`{"v":"site:${name}.example.test","s":200,"in":1,"out":1,"t":0.001}`);
   return { clock, meter, calls, feed, record };
 }
