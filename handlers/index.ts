@@ -19,6 +19,7 @@ import tunnelsToggle from './tunnels/toggle.ts';
 import tunnelsDelete from './tunnels/delete.ts';
 import sitesList from './sites/list.ts';
 import sitesStatus from './sites/status.ts';
+import sitesStatusLive from './sites/status-live.ts';
 import sitesCreate from './sites/create.ts';
 import sitesUpdate from './sites/update.ts';
 import sitesDelete from './sites/delete.ts';
@@ -128,6 +129,7 @@ export const routes: readonly AnyRoute[] = [
   sitesList,
   // static before /api/sites/:id
   sitesStatus,
+  sitesStatusLive,
   sitesCreate,
   sitesUpdate,
   sitesDelete,

@@ -25,6 +25,7 @@ import { StatsFeed } from './service-control/stats-feed.ts';
 import type { Store } from './state/store.ts';
 import type { System } from './system/types.ts';
 import { SiteService } from './sites/service.ts';
+import { SitesStatusFeed } from './sites/status-feed.ts';
 import type { TicketLimits } from './tickets/limits.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
@@ -33,6 +34,7 @@ import { TunnelService } from './tunnels/service.ts';
 import { TunnelStatus } from './tunnels/status.ts';
 import { TrafficMeter } from './traffic/meter.ts';
 import { receiveTraffic } from './traffic/receiver.ts';
+import { retainServedVhosts } from './traffic/retention.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
@@ -61,6 +63,8 @@ export interface Runtime {
   alerts: AlertService;
   /** what raises alerts: tunnels, services, disk, certificates, agents */
   alertWatch: AlertWatch;
+  /** each viewer's sites and their traffic, for WS /api/sites/status/live (lib/sites/status-feed.ts) */
+  sitesStatus: SitesStatusFeed;
   ticketing: TicketService;
   onboarding: OnboardingService;
   users: UserService;
@@ -121,6 +125,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
   const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
+  const sites = new SiteService(base);
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService({ ...base, dispatch: alertDispatch });
@@ -137,7 +142,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     tunnels: new TunnelService(base),
     traffic,
     tunnelStatus,
-    sites: new SiteService(base),
+    sites,
+    sitesStatus: new SitesStatusFeed(sites, traffic, deps.store, clock, log),
     alerts,
     alertWatch,
     onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
@@ -174,6 +180,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => alertWatch.close());
   // an alert being sent ends within its timeout; what still waits is given up with the panel
   services.onClose(() => services.alerts.close());
+  services.onClose(() => services.sitesStatus.close());
+  services.onClose(retainServedVhosts(traffic, deps.store, clock));
   const trafficPort = deps.config.value.system.nginx.trafficPort;
   if (trafficPort !== null) {
     const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {

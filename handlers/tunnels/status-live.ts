@@ -1,25 +1,18 @@
 import { z } from 'zod';
 import { Capability } from '../../lib/auth/capabilities.ts';
+import { feedSender } from '../../lib/http/feed-sender.ts';
 import { ADMIN_OR_AGENT, wsRoute } from '../../lib/http/route.ts';
-import { SOCKET_OPEN } from '../../lib/service-control/viewer-socket.ts';
 import { TunnelStatusItem } from '../../lib/tunnels/status.ts';
 
-/** A viewer this far behind is dropped rather than buffered without bound. */
-const MAX_BUFFERED = 1024 * 1024;
-
 // WS /api/tunnels/status/live — {tunnels} as GET /api/tunnels/status answers, at once and again
-// whenever a client connects or goes or a tunnel comes or goes (checked every 5 s).
+// whenever a client connects or goes, a tunnel comes or goes, or traffic moved (checked every 5 s).
 export default wsRoute({
   path: '/api/tunnels/status/live',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
   response: { schema: z.object({ tunnels: z.array(TunnelStatusItem) }) },
   feed: true,
   connect({ services }, socket) {
-    const send = (json: string) => {
-      if (socket.readyState !== SOCKET_OPEN) return;
-      if (socket.bufferedAmount > MAX_BUFFERED) return socket.terminate();
-      socket.send(json);
-    };
+    const send = feedSender(socket);
     let stop: (() => void) | null = null;
     let closed = false;
     socket.once('close', () => {

@@ -5,12 +5,12 @@ import type { Logger } from '../log.ts';
 import type { ServiceControl } from '../service-control/service-control.ts';
 import type { Store } from '../state/store.ts';
 import type { TunnelStatus } from '../tunnels/status.ts';
-import type { TrafficMeter } from '../traffic/meter.ts';
+import type { TrafficMeter, TrafficTotals } from '../traffic/meter.ts';
 
 export interface BoxSources {
   store: Store;
   tunnelStatus: Pick<TunnelStatus, 'list'>;
-  traffic: Pick<TrafficMeter, 'totals' | 'traffic'>;
+  traffic: Pick<TrafficMeter, 'totals'>;
   letsEncrypt: LetsEncrypt;
   serviceControl: ServiceControl;
   clock: Clock;
@@ -71,9 +71,10 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
     },
   });
 
-  // per tunnel and site vhost (`app:<fqdn>`, `site:<fqdn>`): bounded by the meter's vhost limit
+  // per tunnel and site vhost (`app:<fqdn>`, `site:<fqdn>`): bounded by the meter's vhost limit, and
+  // a deleted tunnel's or site's vhost leaves the meter within a minute (lib/traffic/retention.ts)
   const { Counter } = client;
-  const totals = (name: string, help: string, value: (t: { requests: number; bytesIn: number; bytesOut: number; errors: number }) => number) =>
+  const totals = (name: string, help: string, value: (t: Readonly<TrafficTotals>) => number) =>
     new Counter({
       name, help, labelNames: ['vhost'], registers,
       collect() {
@@ -85,20 +86,6 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
   totals('relay_vhost_received_bytes_total', 'Request bytes received by each tunnel and site vhost.', (t) => t.bytesIn);
   totals('relay_vhost_sent_bytes_total', 'Response bytes sent by each tunnel and site vhost.', (t) => t.bytesOut);
   totals('relay_vhost_errors_total', 'Answers with a 5xx status from each tunnel and site vhost.', (t) => t.errors);
-  new Gauge({
-    name: 'relay_vhost_latency_p95_seconds',
-    help: 'Upper bound of the latency bucket holding the 95th percentile over the last minute, per vhost.',
-    labelNames: ['vhost'],
-    registers,
-    collect() {
-      this.reset();
-      for (const vhost of sources.traffic.totals().keys()) {
-        const p95 = sources.traffic.traffic(vhost).lastMinute.p95Ms;
-        if (p95 !== null) this.set({ vhost }, p95 / 1000);
-      }
-    },
-  });
-
   new Gauge({
     name: 'relay_certificate_days_to_expiry',
     help: "Days until each Let's Encrypt certificate expires.",

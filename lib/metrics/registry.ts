@@ -3,6 +3,7 @@ import { registerBoxMetrics, type BoxSources } from './box-metrics.ts';
 import type { RequestMetrics } from './request-metrics.ts';
 import type { StoreMetrics } from './store-metrics.ts';
 import type { Series } from './tally.ts';
+import { vhostLatencySeries } from './vhost-latency.ts';
 
 /** A metric whose series are made from our own tallies when scraped. */
 function fromTallies(name: string, help: string, type: 'counter' | 'histogram', values: () => Series[]): PromClient.Metric {
@@ -26,6 +27,9 @@ export async function createRegistry(sources: BoxSources, requests: RequestMetri
   metric(writes, 'Time of one synchronized journal append (one group-commit batch).', 'histogram', () => store.series(writes, 'seconds'));
   const batches = 'relay_store_batch_changes';
   metric(batches, 'Changes written together in one group-commit batch.', 'histogram', () => store.series(batches, 'changes'));
+  const vhostLatency = 'relay_vhost_latency_seconds';
+  // bounded like the vhost counters (box-metrics.ts): the meter's vhost limit, pruned of deleted tunnels and sites
+  metric(vhostLatency, 'Time nginx took to answer each request of each tunnel and site vhost, since the panel started.', 'histogram', () => vhostLatencySeries(vhostLatency, sources.traffic.totals()));
   registerBoxMetrics(client, registry, sources);
   return registry;
 }

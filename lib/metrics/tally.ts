@@ -33,14 +33,22 @@ export class HistogramTally {
 
   /** `<name>_bucket` (cumulative, with `le`), `<name>_sum` and `<name>_count` under these labels. */
   series(name: string, labels: Record<string, string>): Series[] {
-    const out: Series[] = [];
-    let cumulative = 0;
-    this.#buckets.forEach((inBucket, at) => {
-      cumulative += inBucket;
-      out.push({ metricName: `${name}_bucket`, labels: { ...labels, le: at < this.bounds.length ? this.bounds[at]! : '+Inf' }, value: cumulative });
-    });
-    out.push({ metricName: `${name}_sum`, labels, value: this.#sum });
-    out.push({ metricName: `${name}_count`, labels, value: this.#count });
-    return out;
+    return histogramSeries(name, labels, this.bounds, this.#buckets, this.#sum);
   }
+}
+
+/**
+ * A histogram's series from counts per bucket (not cumulative; one more than `bounds`, the last
+ * being +Inf): `<name>_bucket` (cumulative, with `le`), `<name>_sum` and `<name>_count`.
+ */
+export function histogramSeries(name: string, labels: Record<string, string>, bounds: readonly number[], perBucket: ArrayLike<number>, sum: number): Series[] {
+  const out: Series[] = [];
+  let cumulative = 0;
+  for (let at = 0; at < perBucket.length; at++) {
+    cumulative += perBucket[at]!;
+    out.push({ metricName: `${name}_bucket`, labels: { ...labels, le: at < bounds.length ? bounds[at]! : '+Inf' }, value: cumulative });
+  }
+  out.push({ metricName: `${name}_sum`, labels, value: sum });
+  out.push({ metricName: `${name}_count`, labels, value: cumulative });
+  return out;
 }

@@ -2,13 +2,14 @@
 // (templates.ts trafficLog): requests, bytes in and out, upstream errors (5xx) and 502s (the tunnel's
 // client gone), and latency, in one bucket per minute for the last hour. Memory is bounded by the
 // number of vhosts (60 buckets each, a fixed latency histogram per bucket); a line costs one parse.
+// A vhost whose tunnel or site is gone is dropped by `retain` (lib/traffic/retention.ts).
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 
 const MINUTE = 60_000;
 const KEEP_MINUTES = 60;
 /** Upper bounds of the latency buckets, in ms; the last counts everything slower. */
-const LATENCY_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, Infinity];
+export const LATENCY_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, Infinity];
 
 export const TrafficWindow = z.object({
   requests: z.number().int(),
@@ -23,7 +24,12 @@ export const TrafficWindow = z.object({
   p95Ms: z.number().nullable(),
 });
 export type TrafficWindow = z.infer<typeof TrafficWindow>;
-export const Traffic = z.object({ lastMinute: TrafficWindow, lastHour: TrafficWindow });
+export const Traffic = z.object({
+  lastMinute: TrafficWindow,
+  lastHour: TrafficWindow,
+  /** requests in each of the last 60 minutes, oldest first, the current minute last (the panel's sparkline) */
+  perMinute: z.array(z.number().int()).length(KEEP_MINUTES),
+});
 export type Traffic = z.infer<typeof Traffic>;
 
 interface Bucket {
@@ -55,12 +61,18 @@ export interface TrafficTotals {
   bytesIn: number;
   bytesOut: number;
   errors: number;
+  /** requests per LATENCY_MS bucket (not cumulative) and their summed seconds: /metrics' histogram */
+  latency: number[];
+  latencySeconds: number;
 }
 
 export class TrafficMeter {
   readonly #buckets = new Map<string, Bucket[]>();
   /** since the panel started, for /metrics counters */
   readonly #totals = new Map<string, TrafficTotals>();
+  #lines = 0;
+  /** minute of the newest line; none yet counts as an hour before the clock's start */
+  #lastLineMinute = -KEEP_MINUTES;
 
   constructor(private readonly clock: Clock, private readonly maxVhosts = 1000) {}
 
@@ -73,14 +85,20 @@ export class TrafficMeter {
       // lines come from nginx on loopback; the bound is against anything else that sends to the port
       if (this.#buckets.size >= this.maxVhosts) return false;
       this.#buckets.set(line.v, (ring = []));
-      this.#totals.set(line.v, { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0 });
+      this.#totals.set(line.v, { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, latency: LATENCY_MS.map(() => 0), latencySeconds: 0 });
     }
+    const ms = line.t * 1000;
+    const slot = LATENCY_MS.findIndex((bound) => ms <= bound);
     const total = this.#totals.get(line.v)!;
     total.requests++;
     total.bytesIn += line.in;
     total.bytesOut += line.out;
     if (line.s >= 500) total.errors++;
+    total.latency[slot]!++;
+    total.latencySeconds += line.t;
     const minute = Math.floor(this.clock.now() / MINUTE);
+    this.#lines++;
+    this.#lastLineMinute = minute;
     let bucket = ring.at(-1);
     if (!bucket || bucket.minute !== minute) {
       bucket = emptyBucket(minute);
@@ -92,23 +110,43 @@ export class TrafficMeter {
     bucket.bytesOut += line.out;
     if (line.s >= 500) bucket.errors++;
     if (line.s === 502) bucket.unreachable++;
-    const ms = line.t * 1000;
-    bucket.latency[LATENCY_MS.findIndex((bound) => ms <= bound)]!++;
+    bucket.latency[slot]!++;
     return true;
   }
 
-  /** The last minute (the current and the previous minute's bucket) and the last hour of a vhost. */
+  /**
+   * Moves whenever an answer of `traffic()` may have changed: a line was counted, or a minute went by
+   * while the last hour still held one. Live feeds compare it to push only then, never per request.
+   */
+  version(): number {
+    // both terms only grow (with the clock), and one of them grows at each change
+    return this.#lines + Math.min(Math.floor(this.clock.now() / MINUTE), this.#lastLineMinute + KEEP_MINUTES);
+  }
+
+  /** Forgets every vhost not in `vhosts` (a deleted tunnel or site, or a name nothing serves). */
+  retain(vhosts: ReadonlySet<string>): void {
+    for (const vhost of this.#buckets.keys()) {
+      if (vhosts.has(vhost)) continue;
+      this.#buckets.delete(vhost);
+      this.#totals.delete(vhost);
+    }
+  }
+
+  /** The last minute (the current and the previous minute's bucket), the last hour and its requests per minute of a vhost. */
   traffic(vhost: string): Traffic {
     const now = Math.floor(this.clock.now() / MINUTE);
     const minute = emptyBucket(now);
     const hour = emptyBucket(now);
+    const perMinute = new Array<number>(KEEP_MINUTES).fill(0);
     // one pass: a bucket of the last two minutes counts in both windows
     for (const b of this.#buckets.get(vhost) ?? []) {
-      if (b.minute <= now - KEEP_MINUTES) continue;
+      const slot = b.minute - now + KEEP_MINUTES - 1;
+      if (slot < 0 || slot >= KEEP_MINUTES) continue;
       add(hour, b);
       if (b.minute >= now - 1) add(minute, b);
+      perMinute[slot] = b.requests;
     }
-    return { lastMinute: windowOf(minute), lastHour: windowOf(hour) };
+    return { lastMinute: windowOf(minute), lastHour: windowOf(hour), perMinute };
   }
 
   /** Every vhost counted since the panel started, with its totals. */

@@ -1,14 +1,15 @@
 // Whether each tunnel's client is connected, since when, and when it was last seen connected. The
 // tunnel server is asked for all ports at once (one read of the kernel's socket tables, whatever
 // the number of tunnels) every POLL_MS and when an answer is older than FRESH_MS; answers come from
-// memory, and live viewers are told of each change. A restart forgets `connectedSince` and
-// `lastSeen`: chisel keeps no history either.
+// memory, and live viewers are told of each change, traffic included (at most once a poll). A
+// restart forgets `connectedSince` and `lastSeen`: chisel keeps no history either.
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
 import { Traffic, type TrafficMeter } from '../traffic/meter.ts';
+import { tunnelTrafficName } from '../traffic/names.ts';
 
 export const POLL_MS = 5_000;
 const FRESH_MS = 1_000;
@@ -39,6 +40,7 @@ export class TunnelStatus {
   readonly #seen = new Map<string, Seen>();
   readonly #listeners = new Set<(json: string) => void>();
   #checkedAt = -Infinity;
+  #trafficSeen = -Infinity;
   #checking: Promise<void> | null = null;
   readonly #stop: () => void;
 
@@ -47,7 +49,7 @@ export class TunnelStatus {
     private readonly server: Pick<TunnelServerAdapter, 'connectedPorts'>,
     private readonly clock: Clock,
     private readonly log: Logger,
-    private readonly meter: Pick<TrafficMeter, 'traffic'>,
+    private readonly meter: Pick<TrafficMeter, 'traffic' | 'version'>,
   ) {
     this.#stop = clock.every(POLL_MS, () => void this.refresh().catch((e: Error) => this.log.warn(`tunnel status: ${e.message}`)));
   }
@@ -62,8 +64,11 @@ export class TunnelStatus {
     const connected = await this.server.connectedPorts(tunnels.filter((t) => t.enabled).map((t) => t.port));
     const now = this.clock.now();
     const ids = new Set<string>();
-    // what a live viewer is told again: a client that came or went, a tunnel made, toggled or deleted (not lastSeen alone)
-    let changed = false;
+    // what a live viewer is told again: a client that came or went, a tunnel made, toggled or deleted,
+    // traffic counted since the last poll (not lastSeen alone)
+    const traffic = this.meter.version();
+    let changed = traffic !== this.#trafficSeen;
+    this.#trafficSeen = traffic;
     for (const t of tunnels) {
       ids.add(t.id);
       const seen = this.#seen.get(t.id);
@@ -84,7 +89,7 @@ export class TunnelStatus {
     for (const listener of this.#listeners) listener(json);
   }
 
-  /** Calls `listener` with `{tunnels}` (JSON) each time a client connects or goes, or a tunnel comes, goes or is toggled. */
+  /** Calls `listener` with `{tunnels}` (JSON) each time a client connects or goes, a tunnel comes, goes or is toggled, or traffic moved. */
   subscribe(listener: (json: string) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -105,7 +110,7 @@ export class TunnelStatus {
       return {
         id: t.id, subdomain: t.subdomain, port: t.port, enabled: t.enabled,
         connected: seen?.since != null, connectedSince: iso(seen?.since ?? null), lastSeen: iso(seen?.last ?? null),
-        traffic: this.meter.traffic(`app:${t.fqdn}`),
+        traffic: this.meter.traffic(tunnelTrafficName(t.fqdn)),
       };
     });
   }

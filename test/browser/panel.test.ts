@@ -38,6 +38,12 @@ function sendTrafficLine(port: number, vhost: string): Promise<void> {
   }));
 }
 
+/** How many points the sparkline in `row` draws. */
+async function sparklinePoints(row: ReturnType<Browser['page']['locator']>): Promise<number> {
+  const points = await row.locator('svg.sparkline polyline').getAttribute('points');
+  return (points ?? '').trim().split(/\s+/).filter(Boolean).length;
+}
+
 s('onboarding: field errors from details.issues, DNS results, live provisioning, credentials shown once', timed(90_000, async () => {
   const { page } = browser;
   await page.goto(panel.url);
@@ -134,6 +140,8 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
     await page.locator('tr', { hasText: 'idle.' }).getByText('offline', { exact: true }).waitFor();
     await page.locator('tr', { hasText: 'live.' }).getByText(/^1 requests, /).waitFor();
     await page.locator('tr', { hasText: 'idle.' }).getByText('no requests').waitFor();
+    assert.is(await sparklinePoints(page.locator('tr', { hasText: 'live.' })), 60, 'one point per minute of the hour');
+    assert.is(await page.locator('tr', { hasText: 'idle.' }).locator('svg.sparkline').count(), 0, 'no line without requests');
     await screenshot(page, 'tunnels-status');
     // its client connects: the page is told (WS /api/tunnels/status/live), no reload
     const late = await listenOnLoopback(idlePort);
@@ -147,6 +155,33 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
     await closeServer(session);
     // the next test starts on a freshly loaded tunnels page
     await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'Tunnels' }).click();
+  }
+}));
+
+s('sites: each site\'s last hour with its sparkline, told live when traffic comes', timed(40_000, async () => {
+  const { page } = browser;
+  const made = await panel.call('POST', '/api/sites', { name: 'docs', type: 'managed' });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const site = made.body.site;
+  try {
+    await page.getByRole('link', { name: 'Sites' }).click();
+    const row = page.locator('tr', { hasText: site.fqdn });
+    await row.getByText('no requests').waitFor();
+    // marks this page load: a reload would lose it
+    await page.evaluate(() => ((window as unknown as { sameLoad: boolean }).sameLoad = true));
+    await sendTrafficLine(trafficPort, `site:${site.fqdn}`);
+    await sendTrafficLine(trafficPort, `site:${site.fqdn}`);
+    // WS /api/sites/status/live tells the page within a check (5 s); the GET fallback would take 30 s
+    await row.getByText(/^2 requests, /).waitFor({ timeout: 15_000 });
+    assert.ok(await page.evaluate(() => (window as unknown as { sameLoad?: boolean }).sameLoad), 'no reload');
+    assert.is(await sparklinePoints(row), 60);
+    const label = await row.getByRole('img').getAttribute('aria-label');
+    assert.match(label ?? '', /^Requests per minute over the last hour: at most [12], [0-2] this minute$/, String(label));
+    await screenshot(page, 'sites-traffic');
+  } finally {
+    await panel.call('DELETE', `/api/sites/${site.id}`);
+    // the next test starts on the tunnels page
     await page.getByRole('link', { name: 'Tunnels' }).click();
   }
 }));

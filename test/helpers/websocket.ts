@@ -26,3 +26,32 @@ export function refusedUpgrade(
     });
   });
 }
+
+export interface Feed<T> {
+  /** every JSON message so far, oldest first */
+  readonly messages: T[];
+  /** Waits until `count` messages have come; rejects after `ms`. */
+  next(count: number, ms?: number): Promise<void>;
+  /** the close code, once the server or the client closed it */
+  readonly closed: Promise<number>;
+  close(): void;
+}
+
+/** A live feed's socket (WsRoute.feed) once open, collecting its JSON messages. */
+export async function openFeed<T>(url: string, caller: Caller = 'admin'): Promise<Feed<T>> {
+  const ws = new WebSocket(url, { headers: certificateHeaders(caller) });
+  const messages: T[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(String(data)) as T));
+  const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return {
+    messages,
+    closed,
+    async next(count, ms = 3_000) {
+      for (const end = Date.now() + ms; messages.length < count; await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > end) throw new Error(`${messages.length} messages, waited for ${count}`);
+      }
+    },
+    close: () => ws.close(),
+  };
+}

@@ -1,14 +1,22 @@
 // A tunnel's client (connected, or offline and when it was last seen) and the last hour of traffic
 // through a tunnel's or a site's vhost, as the tunnels, sites and dashboard pages show them.
 import { bytes, when } from '../format.ts';
+import type { Traffic } from '../traffic.ts';
 import type { TunnelStatus } from '../tunnel-status.ts';
+import { Sparkline } from './sparkline.tsx';
 
-/** The last hour through a tunnel's or a site's vhost: requests, bytes sent, errors, median latency. */
-export function TrafficCell({ status }: { status: Pick<TunnelStatus, 'traffic'> | undefined }) {
-  const hour = status?.traffic?.lastHour;
-  if (!hour || hour.requests === 0) return <span class="muted">no requests</span>;
+/** The last hour through a tunnel's or a site's vhost: requests per minute, requests, bytes sent, errors, median latency. */
+export function TrafficCell({ status }: { status: { traffic?: Traffic } | undefined }) {
+  const traffic = status?.traffic;
+  const hour = traffic?.lastHour;
+  if (!traffic || !hour || hour.requests === 0) return <span class="muted">no requests</span>;
   const errors = hour.errors ? `, ${hour.errors} errors${hour.unreachable ? ` (${hour.unreachable} unreachable)` : ''}` : '';
-  return <span title={`p50 ≤ ${hour.p50Ms} ms, p95 ≤ ${hour.p95Ms} ms`}>{hour.requests} requests, {bytes(hour.bytesOut)}{errors}</span>;
+  return (
+    <span class="traffic">
+      <Sparkline values={traffic.perMinute} label={`Requests per minute over the last hour: at most ${Math.max(...traffic.perMinute)}, ${traffic.perMinute.at(-1)} this minute`} />
+      <span title={`p50 ≤ ${hour.p50Ms} ms, p95 ≤ ${hour.p95Ms} ms`}>{hour.requests} requests, {bytes(hour.bytesOut)}{errors}</span>
+    </span>
+  );
 }
 
 export function ClientBadge({ status }: { status: TunnelStatus | undefined }) {

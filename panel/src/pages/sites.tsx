@@ -8,7 +8,7 @@ import { Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
-import type { TrafficWindow } from '../tunnel-status.ts';
+import { useSitesStatus } from '../sites-status.ts';
 import { TrafficCell } from '../components/tunnel-state.tsx';
 
 interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
@@ -65,7 +65,7 @@ function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> })
 
 export function SitesPage() {
   const list = useResource<{ sites: Site[] }>('/api/sites');
-  const traffic = useResource<{ sites: Array<{ id: string; traffic: { lastMinute: TrafficWindow; lastHour: TrafficWindow } }> }>('/api/sites/status', 30_000);
+  const traffic = useSitesStatus();
   const trafficOf = (id: string) => traffic.data?.sites.find((x) => x.id === id);
   const [open, setOpen] = useState<{ id: string; view: 'files' | 'settings' }>();
   const [dns, setDns] = useState<DnsAnswer>();

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite('metrics');
 
@@ -87,7 +88,11 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
     assert.is(series(counted, 'relay_vhost_received_bytes_total', { vhost: 'app:off.example.test' }), 90);
     assert.is(series(counted, 'relay_vhost_sent_bytes_total', { vhost: 'app:off.example.test' }), 400);
     assert.is(series(counted, 'relay_vhost_errors_total', { vhost: 'app:off.example.test' }), 1);
-    assert.is(series(counted, 'relay_vhost_latency_p95_seconds', { vhost: 'app:off.example.test' }), 0.05);
+    assert.is(series(counted, 'relay_vhost_latency_seconds_bucket', { vhost: 'app:off.example.test', le: '0.025' }), 0);
+    assert.is(series(counted, 'relay_vhost_latency_seconds_bucket', { vhost: 'app:off.example.test', le: '0.05' }), 1);
+    assert.is(series(counted, 'relay_vhost_latency_seconds_bucket', { vhost: 'app:off.example.test', le: '+Inf' }), 1);
+    assert.is(series(counted, 'relay_vhost_latency_seconds_count', { vhost: 'app:off.example.test' }), 1);
+    assert.is(series(counted, 'relay_vhost_latency_seconds_sum', { vhost: 'app:off.example.test' }), 0.03);
     const off = (await t.services.tunnelStatus.list()).find((x) => x.subdomain === 'off')!;
     assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'off' }), off.connected ? 1 : 0, 'as GET /api/tunnels/status says');
     assert.is(series(text, 'relay_tunnel_connected', { tunnel: 'web' }), undefined, 'a disabled tunnel has no series');
@@ -102,6 +107,51 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
     assert.ok(series(text, 'relay_store_write_seconds_count', { collection: 'tunnels' })! >= 1);
     assert.ok(series(text, 'relay_store_batch_changes_sum', { collection: 'tunnels' })! >= 3);
     assert.ok(series(text, 'process_cpu_user_seconds_total')! > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+s('per vhost latency: a histogram since the start with the meter\'s buckets in seconds, cumulative', async () => {
+  const t = await makeTestApp();
+  try {
+    const vhost = 'site:docs.example.test';
+    for (const seconds of ['0.004', '0.004', '0.200', '40.000']) {
+      t.services.traffic.record(`<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":90,"out":400,"t":${seconds},"u":""}`);
+    }
+    const text = await scrape(t);
+    assert.match(text, '# TYPE relay_vhost_latency_seconds histogram');
+    const le = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '+Inf'];
+    assert.equal(le.map((bound) => series(text, 'relay_vhost_latency_seconds_bucket', { vhost, le: bound })), [2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4]);
+    assert.is(series(text, 'relay_vhost_latency_seconds_count', { vhost }), 4);
+    assert.ok(Math.abs(series(text, 'relay_vhost_latency_seconds_sum', { vhost })! - 40.208) < 1e-9);
+  } finally {
+    await t.close();
+  }
+});
+
+s('a deleted tunnel\'s and site\'s vhost series leave /metrics within a minute; the label set stays bounded', async () => {
+  const clock = new ManualClock(Date.now());
+  const t = await makeTestApp({ clock });
+  try {
+    await completeOnboarding(t);
+    const kept = (await t.call('POST', '/api/tunnels', { body: { subdomain: 'kept', port: 9000 } })).body.tunnel;
+    const gone = (await t.call('POST', '/api/tunnels', { body: { subdomain: 'gone', port: 9001 } })).body.tunnel;
+    const site = (await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).body.site;
+    const vhosts = [`app:${kept.fqdn}`, `app:${gone.fqdn}`, `site:${site.fqdn}`, 'app:never-served.example.test'];
+    for (const vhost of vhosts) t.services.traffic.record(`<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":1,"out":1,"t":0.001,"u":""}`);
+    clock.advance(60_000);
+    const before = await scrape(t);
+    assert.equal(vhosts.map((vhost) => series(before, 'relay_vhost_requests_total', { vhost })), [1, 1, 1, undefined], 'a name nothing serves is pruned');
+    assert.is((await t.call('DELETE', `/api/tunnels/${gone.id}`)).status, 200);
+    assert.is((await t.call('DELETE', `/api/sites/${site.id}`)).status, 200);
+    assert.is(series(await scrape(t), 'relay_vhost_requests_total', { vhost: `app:${gone.fqdn}` }), 1, 'kept until the next pruning');
+    clock.advance(60_000);
+    const after = await scrape(t);
+    assert.is(series(after, 'relay_vhost_requests_total', { vhost: `app:${kept.fqdn}` }), 1);
+    for (const vhost of vhosts.slice(1)) {
+      for (const name of ['relay_vhost_requests_total', 'relay_vhost_sent_bytes_total', 'relay_vhost_latency_seconds_count']) assert.is(series(after, name, { vhost }), undefined, `${name} ${vhost}`);
+    }
   } finally {
     await t.close();
   }

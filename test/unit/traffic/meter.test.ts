@@ -2,7 +2,7 @@
 import { createSocket } from 'node:dgram';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseTrafficLine, TrafficMeter } from '../../../lib/traffic/meter.ts';
+import { LATENCY_MS, parseTrafficLine, TrafficMeter } from '../../../lib/traffic/meter.ts';
 import { receiveTraffic } from '../../../lib/traffic/receiver.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { unusedPort } from '../../helpers/loopback-listener.ts';
@@ -38,6 +38,77 @@ s('per vhost: requests, bytes, 5xx and 502, latency percentiles; the last minute
   assert.is(meter.traffic('app:a.example.test').lastHour.requests, 101);
   clock.advance(60 * 60_000);
   assert.is(meter.traffic('app:a.example.test').lastHour.requests, 0, 'an hour later nothing is left');
+});
+
+s('requests per minute for the last hour, oldest first, the current minute last', () => {
+  const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
+  const meter = new TrafficMeter(clock);
+  const a = 'app:a.example.test';
+  for (let i = 0; i < 3; i++) meter.record(line(a, 200, 1));
+  clock.advance(60_000);
+  meter.record(line(a, 200, 1));
+  clock.advance(2 * 60_000);
+  for (let i = 0; i < 5; i++) meter.record(line(a, 200, 1));
+  const perMinute = meter.traffic(a).perMinute;
+  assert.is(perMinute.length, 60);
+  assert.equal(perMinute.slice(-4), [3, 1, 0, 5]);
+  assert.is(perMinute.slice(0, -4).reduce((x, y) => x + y, 0), 0);
+  assert.is(meter.traffic(a).lastHour.requests, 9, 'the series adds up to the hour');
+  clock.advance(57 * 60_000);
+  assert.equal(meter.traffic(a).perMinute.slice(0, 4), [1, 0, 5, 0], 'the minute of the first lines left the hour');
+  assert.equal(meter.traffic('app:none.example.test').perMinute, new Array(60).fill(0));
+});
+
+s('the version moves with each line and with each minute while the hour holds one, and not otherwise', () => {
+  const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
+  const meter = new TrafficMeter(clock);
+  const quiet = meter.version();
+  clock.advance(5 * 60_000);
+  assert.is(meter.version(), quiet, 'no line yet: nothing to tell');
+  meter.record(line('app:a.example.test', 200, 1));
+  const counted = meter.version();
+  assert.is.not(counted, quiet);
+  clock.advance(10_000);
+  assert.is(meter.version(), counted, 'same minute, no line');
+  assert.not.ok(meter.record('not a traffic line'));
+  assert.is(meter.version(), counted, 'a refused line changes nothing');
+  let before = counted;
+  for (let minute = 1; minute <= 60; minute++) {
+    clock.advance(60_000);
+    assert.is.not(meter.version(), before, `minute ${minute}: the windows moved`);
+    before = meter.version();
+  }
+  assert.is(meter.traffic('app:a.example.test').lastHour.requests, 0);
+  clock.advance(30 * 60_000);
+  assert.is(meter.version(), before, 'the hour is empty: minutes no longer change anything');
+});
+
+s('retain forgets the buckets and totals of every other vhost', () => {
+  const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
+  const meter = new TrafficMeter(clock, 2);
+  meter.record(line('app:a.example.test', 200, 1));
+  meter.record(line('site:b.example.test', 200, 1));
+  meter.retain(new Set(['app:a.example.test', 'app:unseen.example.test']));
+  assert.equal([...meter.totals().keys()], ['app:a.example.test']);
+  assert.is(meter.traffic('site:b.example.test').lastHour.requests, 0);
+  assert.is(meter.traffic('app:a.example.test').lastHour.requests, 1);
+  assert.ok(meter.record(line('app:c.example.test', 200, 1)), 'the pruned place under the vhost limit is free again');
+});
+
+s('totals keep a latency histogram per vhost since the start: one count per line in its bucket, and the seconds', () => {
+  const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
+  const meter = new TrafficMeter(clock);
+  for (const ms of [3, 5, 7, 400, 45_000]) meter.record(line('app:a.example.test', 200, ms));
+  clock.advance(2 * 60 * 60_000);
+  const total = meter.totals().get('app:a.example.test')!;
+  const expected = LATENCY_MS.map(() => 0);
+  expected[0] = 2; // 3 and 5 ms: up to 5
+  expected[1] = 1; // 7
+  expected[LATENCY_MS.indexOf(500)] = 1; // 400
+  expected[LATENCY_MS.length - 1] = 1; // 45 s: slower than the last bound
+  assert.equal(total.latency, expected, 'kept after the hour is gone');
+  assert.ok(Math.abs(total.latencySeconds - 45.415) < 1e-9, String(total.latencySeconds));
+  assert.is(total.requests, 5);
 });
 
 s('memory is bounded: past the vhost limit new names are not counted', () => {

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { addAgent, certificateHeaders } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
-import { refusedUpgrade } from '../../helpers/websocket.ts';
+import { openFeed, refusedUpgrade } from '../../helpers/websocket.ts';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../../helpers/loopback-listener.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { createTunnel, tunnelApp, type TunnelTestApp } from './helpers.ts';
@@ -36,7 +36,7 @@ s('connected while the tunnel\'s port listens, with since and last seen; not con
   assert.is(first.status, 200, JSON.stringify(first.body));
   const started = new Date(clock.now()).toISOString();
   const none = { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, unreachable: 0, p50Ms: null, p95Ms: null };
-  const quiet = { lastMinute: none, lastHour: none };
+  const quiet = { lastMinute: none, lastHour: none, perMinute: new Array(60).fill(0) };
   assert.equal(byName(first.body).live, { id: byName(first.body).live!.id, subdomain: 'live', port: portOf(session), enabled: true, connected: true, connectedSince: started, lastSeen: started, traffic: quiet });
   assert.equal({ ...byName(first.body).idle, id: 0 }, { id: 0, subdomain: 'idle', port: free, enabled: true, connected: false, connectedSince: null, lastSeen: null, traffic: quiet });
 
@@ -108,6 +108,35 @@ s('live: the status at once, then again when a client connects or goes (each pol
     assert.equal(messages.at(-1)!.tunnels.map((x) => [x.subdomain, x.connected]).sort(), [['idle', false], ['live', false]]);
   } finally {
     ws.close();
+    await t.close();
+    await http.close();
+  }
+});
+
+s('live: told again after a poll that saw traffic through a tunnel, once however many lines, and not without', async ({ t, clock, free }) => {
+  const { fqdn } = (await createTunnel(t, 'idle', free)).body.tunnel;
+  // a second into a minute: no minute ends during the test (that alone moves the windows, and is told)
+  clock.advance(60_000 - (clock.now() % 60_000) + 1_000);
+  const http = await serve(t.app);
+  const feed = await openFeed<{ tunnels: Array<{ traffic: { lastMinute: { requests: number }; perMinute: number[] } }> }>(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`);
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await feed.next(1);
+    clock.advance(5_000);
+    await settled();
+    assert.is(feed.messages.length, 1, 'nothing moved');
+    for (let i = 0; i < 3; i++) t.services.traffic.record(`<190>Nov 27 05:28:33 relay: {"v":"app:${fqdn}","s":200,"in":1,"out":1,"t":0.001,"u":"200"}`);
+    await settled();
+    assert.is(feed.messages.length, 1, 'never per request: lines wait for the poll');
+    clock.advance(5_000);
+    await feed.next(2);
+    assert.is(feed.messages[1]!.tunnels[0]!.traffic.lastMinute.requests, 3);
+    assert.is(feed.messages[1]!.tunnels[0]!.traffic.perMinute.at(-1), 3);
+    clock.advance(5_000);
+    await settled();
+    assert.is(feed.messages.length, 2, 'told once');
+  } finally {
+    feed.close();
     await t.close();
     await http.close();
   }

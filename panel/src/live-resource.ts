@@ -1,0 +1,36 @@
+// A GET route's data kept current by its WebSocket feed, which sends the whole answer again on each
+// change; while the socket is down the data is read with GET every FALLBACK_MS and the socket tried again.
+import { useEffect } from 'preact/hooks';
+import { wsUrl } from './api.ts';
+import { useResource, type Resource } from './resource.ts';
+
+const FALLBACK_MS = 30_000;
+
+export function useLiveResource<T>(path: string, livePath: string): Resource<T> {
+  const resource = useResource<T>(path, FALLBACK_MS);
+  const { update } = resource;
+  useEffect(() => {
+    let ws: WebSocket | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let alive = true;
+    const open = () => {
+      ws = new WebSocket(wsUrl(livePath));
+      ws.onmessage = (e) => {
+        try {
+          const data = JSON.parse(String(e.data)) as T;
+          update(() => data);
+        } catch { /* not an answer */ }
+      };
+      ws.onclose = () => {
+        if (alive) retry = setTimeout(open, FALLBACK_MS);
+      };
+    };
+    open();
+    return () => {
+      alive = false;
+      clearTimeout(retry);
+      ws?.close();
+    };
+  }, [livePath, update]);
+  return resource;
+}
