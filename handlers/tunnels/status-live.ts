@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Capability } from '../../lib/auth/capabilities.ts';
+import { standingAccess } from '../../lib/auth/standing-access.ts';
 import { feedSender } from '../../lib/http/feed-sender.ts';
 import { ADMIN_OR_AGENT, wsRoute } from '../../lib/http/route.ts';
 import { TunnelStatusItem } from '../../lib/tunnels/status.ts';
@@ -11,8 +12,11 @@ export default wsRoute({
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
   response: { schema: z.object({ tunnels: z.array(TunnelStatusItem) }) },
   feed: true,
-  connect({ services }, socket) {
-    const send = feedSender(socket);
+  connect({ identity, services }, socket) {
+    const allowed = standingAccess(identity, services.identities, Capability.TunnelsRead);
+    const sendNow = feedSender(socket);
+    // a caller revoked or stripped of tunnels:read since the handshake is told nothing more
+    const send = (json: string) => (allowed() ? sendNow(json) : socket.close(1008, 'access to tunnels revoked'));
     let stop: (() => void) | null = null;
     let closed = false;
     socket.once('close', () => {

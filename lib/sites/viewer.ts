@@ -1,6 +1,7 @@
 import { Capability } from '../auth/capabilities.ts';
 import type { Identity } from '../auth/identity.ts';
 import type { IdentityRegistry } from '../auth/identity-registry.ts';
+import { standingAccess } from '../auth/standing-access.ts';
 
 /** Who is asking about a site: admins see everything, agents only the site names they were given. */
 export type SiteViewer = { role: 'admin' } | { role: 'agent'; allowedSites: readonly string[] };
@@ -9,17 +10,6 @@ export type SiteViewer = { role: 'admin' } | { role: 'agent'; allowedSites: read
 export const siteViewer = (identity: Identity): SiteViewer =>
   identity.role === 'agent' ? { role: 'agent', allowedSites: identity.allowedSites } : { role: 'admin' };
 
-/**
- * The viewer a long-lived connection's caller is now: an agent's allowedSites as they stand, and
- * null once its certificate was revoked or superseded or it lost `sites:read` (an admin's once
- * revoked). A live feed asks again before each message instead of trusting the handshake's identity.
- */
-export function currentSiteViewer(identity: Identity, identities: Pick<IdentityRegistry, 'agentPresenting' | 'isRevoked'>): () => SiteViewer | null {
-  if (identity.role === 'agent') {
-    return () => {
-      const { agent } = identities.agentPresenting(identity.label, identity.serial);
-      return agent?.capabilitySet.has(Capability.SitesRead) ? { role: 'agent', allowedSites: agent.allowedSites } : null;
-    };
-  }
-  return () => (identity.role === 'admin' && !(identity.serial && identities.isRevoked(identity.serial)) ? { role: 'admin' } : null);
-}
+/** The viewer a long-lived connection's caller is now (lib/auth/standing-access.ts). */
+export const currentSiteViewer = (identity: Identity, identities: Pick<IdentityRegistry, 'agentPresenting' | 'isRevoked'>): (() => SiteViewer | null) =>
+  standingAccess(identity, identities, Capability.SitesRead);

@@ -142,6 +142,26 @@ s('live: told again after a poll that saw traffic through a tunnel, once however
   }
 });
 
+s('live: an agent revoked since its handshake is told nothing more and its feed closed (1008)', async ({ t, clock, free }) => {
+  await addAgent(t, 'watcher', ['tunnels:read']);
+  await createTunnel(t, 'one', free);
+  const http = await serve(t.app);
+  const feed = await openFeed<{ tunnels: unknown[] }>(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'watcher' });
+  try {
+    await feed.next(1);
+    assert.is((await t.call('DELETE', '/api/certs/agent/watcher')).status, 200);
+    await createTunnel(t, 'two', await unusedPort());
+    clock.advance(5_000);
+    const notClosed = new Promise<string>((resolve) => setTimeout(() => resolve('still open after 3 s'), 3_000));
+    assert.is(await Promise.race([feed.closed, notClosed]), 1008);
+    assert.is(feed.messages.length, 1, 'the new tunnel was not told');
+  } finally {
+    feed.close();
+    await t.close();
+    await http.close();
+  }
+});
+
 s('live: agents need tunnels:read', async ({ t }) => {
   await addAgent(t, 'sites', ['sites:read']);
   const http = await serve(t.app);
