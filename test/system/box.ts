@@ -93,6 +93,8 @@ export async function bootBox(root: string, name: string, dir: string): Promise<
           if (error && typeof error.code !== 'number') return reject(new Error(`${argv.join(' ')}: ${error.message}\n${stderr}`));
           resolve({ code, stdout, stderr });
         });
+      // a command that exits before reading its input closes the pipe first: its exit code is the answer, not EPIPE
+      child.stdin?.on('error', () => {});
       child.stdin?.end(opts.input ?? '');
     });
 

@@ -70,6 +70,7 @@ export function SettingsPage() {
         <ul>
           <li><a href="/api/openapi.json" target="_blank" rel="noopener">API description (OpenAPI 3.1)</a>: every route with its parameters, answers and access rules.</li>
           <li><a href="/metrics" target="_blank" rel="noopener">Metrics (Prometheus text format)</a>: the address to scrape.</li>
+          <li><a href="/alerts">Alerts</a>: webhooks told when a tunnel is down, a certificate needs attention, a service stops, the disk fills or an agent is revoked.</li>
         </ul>
       </section>
     </>
