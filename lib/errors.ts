@@ -23,10 +23,22 @@ export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : St
 /** At most this many entries in `details.issues`, so a bad request cannot make a large answer. */
 export const MAX_REPORTED_ISSUES = 20;
 
-/** The spec's first error rule: malformed bodies and parameters; `truncated: true` when issues were cut. */
-export function validationFailed(issues: readonly { path: string; message: string }[]): AppError {
-  if (issues.length <= MAX_REPORTED_ISSUES) return new AppError(400, 'Validation failed', { issues });
-  return new AppError(400, 'Validation failed', { issues: issues.slice(0, MAX_REPORTED_ISSUES), truncated: true });
+/**
+ * The spec's first error rule: malformed bodies and parameters; `truncated: true` when issues were
+ * cut. `summary` replaces `Validation failed` where a client shows `error` itself (a route's
+ * `invalidBodyMessage`); the issues are the same either way.
+ */
+export function validationFailed(issues: readonly { path: string; message: string }[], summary = 'Validation failed'): AppError {
+  if (issues.length <= MAX_REPORTED_ISSUES) return new AppError(400, summary, { issues });
+  return new AppError(400, summary, { issues: issues.slice(0, MAX_REPORTED_ISSUES), truncated: true });
+}
+
+/**
+ * 429 with the whole seconds to wait as `retryAfter` (the body field Portlama's clients read); the
+ * error boundary repeats it as a Retry-After header for clients that read only headers.
+ */
+export function rateLimited(message: string, retryAfterMs: number): AppError {
+  return new AppError(429, message, undefined, { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
 /** "Needs label" routes, for a certificate without an agent label. */

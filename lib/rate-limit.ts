@@ -18,6 +18,12 @@ export class FixedWindowRateLimiter {
     return window.count <= this.limit;
   }
 
+  /** How long until the key's window ends and it may try again (0 when it has none open). */
+  retryInMs(key: string, now: number): number {
+    const window = this.#windows.get(key);
+    return window ? Math.max(0, window.startedAt + this.windowMs - now) : 0;
+  }
+
   /** Forgets finished windows so the map does not grow with every agent ever seen. */
   prune(now: number): void {
     for (const [key, window] of this.#windows) if (now - window.startedAt >= this.windowMs) this.#windows.delete(key);

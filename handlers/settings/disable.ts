@@ -1,4 +1,4 @@
-import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
+import { TOTP_CODE_BODY, type TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
@@ -11,7 +11,7 @@ export default route<Record<string, never>, Record<string, never>, TotpCodeBody>
   path: '/api/settings/2fa/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: okWith({ enabled: z.literal(false) }) },
-  body: TotpCodeBody,
+  ...TOTP_CODE_BODY,
   async handle({ body, services, clientAddress }) {
     await services.twoFactor.disable(body.code, clientAddress());
     return json({ ok: true, enabled: false }, 200, { 'set-cookie': twoFactorCookieHeader('', 0) });

@@ -3,12 +3,12 @@ import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
-// POST /api/settings/2fa/setup — a new secret, not yet enabled; {ok: true, otpauthUri, secret} for the authenticator app.
+// POST /api/settings/2fa/setup — a new secret, not yet enabled; {ok: true, uri, manualKey} (Portlama's names) for the authenticator app.
 export default route({
   method: 'POST',
   path: '/api/settings/2fa/setup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: okWith({ otpauthUri: z.string(), secret: z.string() }) },
+  response: { schema: okWith({ uri: z.string(), manualKey: z.string() }) },
   async handle({ services }) {
     return json({ ok: true, ...(await services.twoFactor.setup()) });
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError, rateLimited } from '../errors.ts';
 import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
@@ -24,6 +24,12 @@ export interface TwoFactorDeps {
   clock: Clock;
 }
 
+/** What POST setup answers, in Portlama's names: the otpauth URI (for the QR code) and the base32 key to type in. */
+export interface TwoFactorSetup {
+  uri: string;
+  manualKey: string;
+}
+
 export interface IssuedSession {
   value: string;
   maxAgeMs: number;
@@ -31,6 +37,9 @@ export interface IssuedSession {
 
 const notEnabled = () => new AppError(400, '2FA is not enabled');
 const alreadyEnabled = () => new AppError(409, '2FA is already enabled');
+const tooManyAttempts = (retryInMs: number) => rateLimited('Too many attempts. Try again later.', retryInMs);
+/** Portlama's words, path included (relative to /api as its routes are), for clients that show them. */
+const NO_SETUP = 'No 2FA setup in progress. Call POST /settings/2fa/setup first.';
 
 /**
  * The panel's own admin TOTP (panel2fa in the configuration). While it is enabled the IP-based
@@ -44,22 +53,25 @@ export class TwoFactor {
 
   constructor(private readonly deps: TwoFactorDeps) {}
 
-  status(): { enabled: boolean } {
-    return { enabled: this.deps.config.value.panel2fa.enabled };
+  status(): { enabled: boolean; setupComplete: boolean } {
+    const { enabled, setupComplete } = this.deps.config.value.panel2fa;
+    return { enabled, setupComplete };
   }
 
-  async setup(): Promise<{ otpauthUri: string; secret: string }> {
+  async setup(): Promise<TwoFactorSetup> {
     const config = this.deps.config.value;
+    // Enabling turns the IP-address panel off: without a domain nothing would reach the panel.
+    if (!config.domain) throw new AppError(400, 'Domain must be configured before enabling 2FA', { hint: 'Enabling 2FA disables the IP-address panel. A domain is required.' });
     if (config.panel2fa.enabled) throw alreadyEnabled();
     const secret = newTotpSecret();
     await this.deps.config.update({ panel2fa: { enabled: false, secret, setupComplete: false } });
-    return { otpauthUri: otpauthUri(secret, ISSUER, `admin@${config.domain ?? config.ip}`), secret };
+    return { uri: otpauthUri(secret, ISSUER, `admin@${config.domain}`), manualKey: secret };
   }
 
   async confirm(code: string, clientAddress: string | undefined): Promise<IssuedSession> {
     const { panel2fa } = this.deps.config.value;
     if (panel2fa.enabled) throw alreadyEnabled();
-    if (!panel2fa.secret) throw new AppError(400, 'No 2FA setup in progress: call POST /api/settings/2fa/setup first');
+    if (!panel2fa.secret) throw new AppError(400, NO_SETUP);
     this.#checkCode(panel2fa.secret, code, clientAddress);
     const secret = panel2fa.secret;
     await runStepsOrFail('Failed to enable 2FA', [
@@ -86,12 +98,16 @@ export class TwoFactor {
     ]);
   }
 
-  /** Rate limit per client address and overall (every try counts), then the code: ±1 step, constant time, once. */
+  /**
+   * Rate limit per client address and overall (every try counts; 429 says when the refusing
+   * window ends), then the code: ±1 step, constant time, once.
+   */
   #checkCode(secret: string, code: string, clientAddress: string | undefined): void {
     const now = this.deps.clock.now();
     this.#limiter.prune(now);
-    const addressAllowed = this.#limiter.take(clientAddress ?? 'unknown', now);
-    if (!addressAllowed || !this.#overall.take(ALL_ADDRESSES, now)) throw new AppError(429, 'Too many attempts. Try again later.');
+    const address = clientAddress ?? 'unknown';
+    if (!this.#limiter.take(address, now)) throw tooManyAttempts(this.#limiter.retryInMs(address, now));
+    if (!this.#overall.take(ALL_ADDRESSES, now)) throw tooManyAttempts(this.#overall.retryInMs(ALL_ADDRESSES, now));
     const step = matchTotpStep(secret, code, now);
     if (step === null || step <= (this.#lastStep.get(secret) ?? -1)) throw new AppError(401, 'Invalid TOTP code');
     this.#lastStep.set(secret, step);
@@ -111,5 +127,8 @@ export class TwoFactor {
   }
 }
 
-export const TotpCodeBody = z.object({ code: z.string().max(6).regex(/^\d{6}$/, 'Code must be exactly 6 digits') });
+const CODE_FORMAT = 'Code must be exactly 6 digits';
+export const TotpCodeBody = z.object({ code: z.string().max(6).regex(/^\d{6}$/, CODE_FORMAT) });
 export type TotpCodeBody = z.infer<typeof TotpCodeBody>;
+/** The body of confirm, verify and disable: a refused code answers 400 with Portlama's message as `error`. */
+export const TOTP_CODE_BODY = { body: TotpCodeBody, invalidBodyMessage: CODE_FORMAT } as const;

@@ -1,10 +1,10 @@
 import type { Runtime } from '../runtime.ts';
 import { AppError } from '../errors.ts';
-import { errorResponse } from './responses.ts';
+import { errorBody, errorResponse, json } from './responses.ts';
 
 /** Every thrown thing becomes `{error, details?}`; internals show only in development mode. */
 export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'log'>): Response {
-  if (error instanceof AppError) return errorResponse(error.status, error.message, error.details, error.extra);
+  if (error instanceof AppError) return appErrorResponse(error);
   if (isClientGone(error)) {
     // Nobody reads this answer; a stack would only say where the body stopped arriving.
     services.log.warn(`request abandoned by the client: ${(error as Error).message}`);
@@ -16,6 +16,13 @@ export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'lo
   services.log.error(`unhandled error: ${problem.stack ?? problem.message}`);
   const details = services.mode === 'development' ? { message: problem.message, stack: problem.stack } : undefined;
   return errorResponse(500, 'Internal server error', details);
+}
+
+/** A `retryAfter` in the body (see rateLimited) is said in the standard header too. */
+function appErrorResponse(error: AppError): Response {
+  const retryAfter = error.extra?.['retryAfter'];
+  const headers = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : undefined;
+  return json(errorBody(error.message, error.details, error.extra), error.status, headers);
 }
 
 /** A client that went away mid-body: node's `aborted`/ECONNRESET, or an aborted fetch signal. */

@@ -51,8 +51,14 @@ async function readBody(response: Response): Promise<any> {
   }
 }
 
+/** A 429's `retryAfter` (seconds) told in words, so the admin knows how long to wait. */
+function retryHint(body: any): string {
+  const seconds = body?.retryAfter;
+  return typeof seconds === 'number' && seconds > 0 ? ` Wait ${seconds} s.` : '';
+}
+
 export function toApiError(status: number, body: any): ApiError {
-  const message = typeof body?.error === 'string' ? body.error : `Request failed (HTTP ${status})`;
+  const message = (typeof body?.error === 'string' ? body.error : `Request failed (HTTP ${status})`) + retryHint(body);
   const details = body?.details;
   const detail = typeof details === 'string' ? details : undefined;
   const issues: Issue[] = Array.isArray(details?.issues) ? details.issues.filter((i: any) => typeof i?.message === 'string') : [];

@@ -109,7 +109,7 @@ const STUB_GETS: Record<string, unknown> = {
   '/api/plugins': { plugins: [BACKUP_PLUGIN] },
   '/api/plugins/backup': BACKUP_PLUGIN,
   '/api/plugins/ghost': { ...BACKUP_PLUGIN, name: 'ghost', displayName: 'Ghost', packageName: '@acme/ghost' },
-  '/api/settings/2fa': { enabled: false },
+  '/api/settings/2fa': { enabled: false, setupComplete: false },
 };
 
 async function stubGets(page: Page) {
@@ -176,6 +176,21 @@ s('users: field errors from details.issues land under their inputs', timed(30_00
   assert.ok(texts.includes('Username must match ^[a-z0-9_-]+$'));
   assert.is(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid'), null);
   assert.ok(await page.getByText('Validation failed: see the fields below').isVisible());
+}));
+
+s('2FA setup: the QR code and key come from Portlama\'s `uri` and `manualKey`; a 429 says how long to wait', timed(30_000, async () => {
+  const { page } = browser;
+  await stubGets(page);
+  const manualKey = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+  await page.route('**/api/settings/2fa/setup', (route) => route.fulfill({ status: 200, json: { ok: true, uri: `otpauth://totp/Relay%20Panel:admin%40relay.example.com?secret=${manualKey}&issuer=Relay%20Panel`, manualKey } }));
+  await page.route('**/api/settings/2fa/confirm', (route) => route.fulfill({ status: 429, json: { error: 'Too many attempts. Try again later.', retryAfter: 42 } }));
+  await page.goto(`${panel.url}/settings`);
+  await page.getByRole('button', { name: 'Set up' }).click();
+  assert.is(await page.getByLabel('Secret key').innerText(), manualKey);
+  assert.ok(await page.getByRole('img', { name: 'Admin TOTP QR code' }).locator('svg').isVisible(), 'the QR code of `uri`');
+  await page.getByLabel('Confirm: 6-digit code').fill('123456');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Too many attempts. Try again later. Wait 42 s.').waitFor();
 }));
 
 s('agents: the P12 password is shown once with a warning; revoke asks first', timed(30_000, async () => {

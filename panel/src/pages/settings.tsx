@@ -8,7 +8,8 @@ import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
 import { Backup } from './backup.tsx';
 
-interface Setup { otpauthUri: string; secret: string }
+/** POST /api/settings/2fa/setup's answer (Portlama's names). */
+interface Setup { uri: string; manualKey: string }
 
 function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; label: string; onDone(): Promise<void> }) {
   const form = useForm({ code: '' });
@@ -26,7 +27,7 @@ function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; la
 }
 
 function TwoFactor() {
-  const status = useResource<{ enabled: boolean }>('/api/settings/2fa');
+  const status = useResource<{ enabled: boolean; setupComplete: boolean }>('/api/settings/2fa');
   const [setup, setSetup] = useState<Setup>();
   if (status.unavailable) return <section class="card"><h2>Two-factor authentication for admins</h2><Unavailable feature="Admin two-factor authentication" /></section>;
   return (
@@ -46,8 +47,8 @@ function TwoFactor() {
             {setup && (
               <>
                 <Note kind="warn">Scan the code with your authenticator app, then confirm with a code from it.</Note>
-                <QrCode text={setup.otpauthUri} label="Admin TOTP QR code" />
-                <Copyable label="Secret key" text={setup.secret} />
+                <QrCode text={setup.uri} label="Admin TOTP QR code" />
+                <Copyable label="Secret key" text={setup.manualKey} />
                 <CodeForm action="confirm" label="Confirm" onDone={async () => { setSetup(undefined); await status.reload(); }} />
               </>
             )}

@@ -113,7 +113,7 @@ s('2FA on closes the IP panel vhost on nginx; 2FA off opens it again', timed(60_
   const adminClient = openP12(...(await rotatedAdminBundle()));
   assert.is((await viaNginx('/api/settings/2fa', adminClient)).status, 200);
   const setup = await t.call('POST', '/api/settings/2fa/setup', admin);
-  const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30 });
+  const totp = new TOTP({ secret: Secret.fromBase32(setup.body.manualKey), digits: 6, period: 30 });
   const confirm = await t.call('POST', '/api/settings/2fa/confirm', { ...admin, body: { code: totp.generate() } });
   assert.is(confirm.status, 200, JSON.stringify(confirm.body));
   const closed = await viaNginx('/api/settings/2fa', adminClient).then((r) => `status ${r.status}`, (e: NodeJS.ErrnoException) => e.code);

@@ -21,9 +21,9 @@ const tunnelsWith = async (cookie: string) => (await t.call('GET', '/api/tunnels
 
 async function enable(): Promise<{ secret: string; cookie: string }> {
   const setup = await t.call('POST', '/api/settings/2fa/setup');
-  const confirm = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  const confirm = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
   assert.is(confirm.status, 200, JSON.stringify(confirm.body));
-  return { secret: setup.body.secret, cookie: cookieOf(confirm) };
+  return { secret: setup.body.manualKey, cookie: cookieOf(confirm) };
 }
 
 s('a cookie from before a disable and re-enable (a new TOTP secret) is refused; the new one works', async () => {

@@ -24,29 +24,55 @@ const cookieOf = (r: { response: Response }) => r.response.headers.get('set-cook
 async function enable(): Promise<{ secret: string; cookie: string }> {
   const setup = await t.call('POST', '/api/settings/2fa/setup');
   assert.is(setup.status, 200, JSON.stringify(setup.body));
-  const confirm = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  const confirm = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
   assert.is(confirm.status, 200, JSON.stringify(confirm.body));
-  return { secret: setup.body.secret, cookie: cookieOf(confirm) };
+  return { secret: setup.body.manualKey, cookie: cookieOf(confirm) };
 }
 
-s('setup gives an otpauth URI and the secret; nothing is enabled until confirm', async () => {
-  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: false });
+const OFF = { enabled: false, setupComplete: false };
+
+s('setup answers Portlama\'s {uri, manualKey}: the otpauth URI and its base32 key; nothing is enabled until confirm', async () => {
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, OFF);
   const r = await t.call('POST', '/api/settings/2fa/setup');
-  assert.equal(Object.keys(r.body).sort(), ['ok', 'otpauthUri', 'secret']);
-  assert.match(r.body.secret, /^[A-Z2-7]{32}$/);
-  assert.match(r.body.otpauthUri, /^otpauth:\/\/totp\/Relay%20Panel:admin%40example\.test\?/);
-  assert.match(r.body.otpauthUri, `secret=${r.body.secret}`);
-  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: r.body.secret, setupComplete: false });
-  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: false });
+  assert.equal(Object.keys(r.body).sort(), ['manualKey', 'ok', 'uri']);
+  assert.match(r.body.manualKey, /^[A-Z2-7]{32}$/);
+  assert.match(r.body.uri, /^otpauth:\/\/totp\/Relay%20Panel:admin%40example\.test\?/);
+  assert.match(r.body.uri, `secret=${r.body.manualKey}`);
+  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: r.body.manualKey, setupComplete: false });
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, OFF);
   assert.ok(await ipPanelEnabled());
+});
+
+s('setup without a domain is 400: 2FA would turn off the only way in, the IP-address panel', async () => {
+  await t.services.config.update({ domain: null });
+  const r = await t.call('POST', '/api/settings/2fa/setup');
+  assert.is(r.status, 400);
+  assert.is(r.body.error, 'Domain must be configured before enabling 2FA');
+  assert.type(r.body.details.hint, 'string');
+  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: null, setupComplete: false });
+});
+
+s('a code that is not 6 digits is 400 `Code must be exactly 6 digits` on confirm, verify and disable; details.issues name `code`', async () => {
+  const { secret, cookie } = await enable();
+  clock.advance(30_000);
+  for (const path of ['confirm', 'verify', 'disable']) {
+    for (const body of [{ code: '12345' }, { code: '1234567' }, { code: '12345a' }, { code: 123456 }, {}]) {
+      const r = await t.call('POST', `/api/settings/2fa/${path}`, { body, headers: { cookie } });
+      assert.is(r.status, 400, `${path} ${JSON.stringify(body)}`);
+      assert.is(r.body.error, 'Code must be exactly 6 digits', `${path} ${JSON.stringify(body)}`);
+      assert.is(r.body.details.issues[0].path, 'code');
+    }
+  }
+  // none of those counted as a try: a good code still passes
+  assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } })).status, 200);
 });
 
 s('confirm with a good code enables 2FA, disables the IP panel vhost and sets the session cookie', async () => {
   const setup = await t.call('POST', '/api/settings/2fa/setup');
-  const wrong = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret, 3) } });
+  const wrong = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey, 3) } });
   assert.is(wrong.status, 401);
-  assert.is(wrong.body.error, 'Invalid TOTP code');
-  const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  assert.equal(wrong.body, { error: 'Invalid TOTP code' });
+  const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
   assert.equal(r.body, { ok: true, enabled: true });
   assert.match(r.response.headers.get('set-cookie')!, /^relay_2fa=\d+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
   assert.is(t.services.config.value.panel2fa.enabled, true);
@@ -56,7 +82,7 @@ s('confirm with a good code enables 2FA, disables the IP panel vhost and sets th
   assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
   await addAgent(t, 'laptop-1', ['tunnels:read']);
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1' } })).status, 200);
-  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: true });
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: true, setupComplete: true });
 });
 
 s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refused', async () => {
@@ -67,6 +93,8 @@ s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refus
   assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
   const replay = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
   assert.is(replay.status, 401);
+  assert.equal(replay.body, { error: 'Invalid TOTP code' });
+  assert.is(replay.response.headers.get('set-cookie'), null, 'no cookie without a good code');
   clock.advance(60_000);
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, 2) } })).status, 401, '+2 steps');
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, 1) } })).status, 200, '+1 step');
@@ -74,14 +102,20 @@ s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refus
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, -2) } })).status, 401, '-2 steps');
 });
 
-s('verify allows 5 tries a minute per client address, good codes included', async () => {
+s('verify allows 5 tries a minute per client address, good codes included; 429 says when to retry', async () => {
   const { secret } = await enable();
   clock.advance(60_000);
   for (let i = 0; i < 5; i++) assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: '000000' } })).status, 401);
   const limited = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
   assert.is(limited.status, 429);
-  assert.is(limited.body.error, 'Too many attempts. Try again later.');
-  clock.advance(60_000);
+  assert.equal(limited.body, { error: 'Too many attempts. Try again later.', retryAfter: 60 });
+  assert.is(limited.response.headers.get('retry-after'), '60');
+  assert.is(limited.response.headers.get('set-cookie'), null);
+  clock.advance(29_500);
+  const later = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
+  assert.equal(later.body, { error: 'Too many attempts. Try again later.', retryAfter: 31 }, 'whole seconds left in the window, rounded up');
+  assert.is(later.response.headers.get('retry-after'), '31');
+  clock.advance(30_500);
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } })).status, 200, 'a new minute');
 });
 
@@ -120,17 +154,18 @@ s('disable needs a good code; it turns 2FA off and the IP panel vhost back on', 
 s('setup while enabled is 409; confirm without setup is 400; a failed vhost change leaves 2FA off', async () => {
   const none = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: '123456' } });
   assert.is(none.status, 400);
+  assert.is(none.body.error, 'No 2FA setup in progress. Call POST /settings/2fa/setup first.');
   const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
   const setup = await t.call('POST', '/api/settings/2fa/setup');
   sandboxControls(t.services.system).failNext('proxy.apply');
-  const failed = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+  const failed = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
   assert.is(failed.status, 500);
   assert.is(failed.body.error, 'Failed to enable 2FA');
   assert.is(t.services.config.value.panel2fa.enabled, false);
   assert.ok(await ipPanelEnabled());
   clock.advance(30_000);
   const { cookie } = await (async () => {
-    const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.secret) } });
+    const r = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
     return { cookie: cookieOf(r) };
   })();
   assert.is((await t.call('POST', '/api/settings/2fa/setup', { headers: { cookie } })).status, 409);
