@@ -56,6 +56,20 @@ s('every route of the route-table snapshot is described, with its access rules a
   }
 });
 
+s('the admin 2FA code routes document their 400 summary; others keep Validation failed', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const badRequest = (path: string) => (doc.paths[path]!['post']!.responses['400'] as { description: string }).description;
+    for (const path of ['/api/settings/2fa/confirm', '/api/settings/2fa/verify', '/api/settings/2fa/disable']) {
+      assert.match(badRequest(path), /^Code must be exactly 6 digits or Validation failed/, path);
+    }
+    assert.match(badRequest('/api/tunnels'), /^Validation failed/);
+  } finally {
+    await t.close();
+  }
+});
+
 s('every built-in route documents its success answer (undocumented: generic object)', () => {
   const undocumented = routes.filter((r) => !r.response).map((r) => `${r.kind === 'ws' ? 'WS' : r.method} ${r.path}`);
   assert.equal(undocumented, UNDOCUMENTED);
