@@ -88,12 +88,14 @@ o('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent 
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial: r.body.serial } })).status, 200);
 });
 
-s('an agent enrolled by CSR is listed as hardware-bound, one issued as a bundle as p12', async () => {
+s('an agent enrolled by CSR is listed as hardware-bound and has no bundle to download (404); one issued as a bundle is p12', async () => {
   const { token } = await newToken();
   assert.is((await enroll(token, makeCsr().csr)).status, 200);
   assert.is((await t.call('POST', '/api/certs/agent', { body: { label: 'bundled' } })).status, 201);
   const { agents } = (await t.call('GET', '/api/certs/agent')).body as { agents: { label: string; enrollmentMethod: string }[] };
   assert.equal(agents.map((a) => [a.label, a.enrollmentMethod]), [['laptop-1', 'hardware-bound'], ['bundled', 'p12']]);
+  assert.is((await t.request('GET', '/api/certs/agent/laptop-1/download')).status, 404);
+  assert.is((await t.request('GET', '/api/certs/agent/bundled/download')).status, 200);
 });
 
 s('a token naming a site deleted before redemption does not grant a later site of that name', async () => {
