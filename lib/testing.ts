@@ -139,7 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const register = (label: string, capabilities: string[], allowedSites: string[] = []) => {
     const serial = serialOf(label);
     const write = store.agents.update((agents) => {
-      const record = { label, serial, capabilities, allowedSites, createdAt: new Date(services.clock.now()).toISOString(), expiresAt: null, revokedAt: null };
+      const record = { label, serial, capabilities, allowedSites, createdAt: new Date(services.clock.now()).toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const };
       const at = agents.findIndex((a) => a.label === label);
       if (at >= 0) agents[at] = record;
       else agents.push(record);

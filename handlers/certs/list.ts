@@ -2,12 +2,13 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
-// GET /api/certs — {certs: [{type, name, domains, expiresAt, daysLeft, expiringSoon}], adminCertificate}, soonest expiry first.
+// GET /api/certs — {certs: [{type, domain, expiresAt, daysUntilExpiry, expiringSoon, name, domains, daysLeft}], adminCertificate},
+// soonest expiry first; `domain`/`daysUntilExpiry` are Portlama's names, `name`/`daysLeft` the same values under ours.
 export default route({
   method: 'GET',
   path: '/api/certs',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ certs: z.array(z.object({ type: z.literal('letsencrypt'), name: z.string(), domains: z.array(z.string()), expiresAt: z.string(), daysLeft: z.number(), expiringSoon: z.boolean() })), adminCertificate: z.object({ authMode: z.enum(['p12', 'hardware-bound']), serial: z.string().nullable(), expiresAt: z.string().nullable() }).loose() }) },
+  response: { schema: z.object({ certs: z.array(z.object({ type: z.literal('letsencrypt'), domain: z.string(), expiresAt: z.string(), daysUntilExpiry: z.number(), expiringSoon: z.boolean(), name: z.string(), domains: z.array(z.string()), daysLeft: z.number() })), adminCertificate: z.object({ authMode: z.enum(['p12', 'hardware-bound']), serial: z.string().nullable(), expiresAt: z.string().nullable() }).loose() }) },
   async handle({ services }) {
     return json({ certs: await services.letsEncrypt.list(), adminCertificate: await services.adminCert.describe() });
   },

@@ -25,7 +25,7 @@ const agentNotFound = (label: string) => new AppError(404, `Agent certificate '$
 
 /** Listing shape: the record without internals, `revoked` as a boolean next to `revokedAt`. */
 function listed(a: AgentRecord) {
-  return { label: a.label, serial: a.serial, capabilities: a.capabilities, allowedSites: a.allowedSites, createdAt: a.createdAt, expiresAt: a.expiresAt, revoked: a.revokedAt !== null, revokedAt: a.revokedAt };
+  return { label: a.label, serial: a.serial, capabilities: a.capabilities, allowedSites: a.allowedSites, enrollmentMethod: a.enrollmentMethod, createdAt: a.createdAt, expiresAt: a.expiresAt, revoked: a.revokedAt !== null, revokedAt: a.revokedAt };
 }
 
 /** The agent registry behind /api/certs/agent: issue, list, download, revoke, change grants. */
@@ -70,7 +70,7 @@ export class AgentCerts {
       const path = this.deps.bundles.agentPath(input.label);
       try {
         await this.deps.bundles.write(path, await this.deps.system.pki.toPkcs12(cert, p12Password));
-        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites, expiresAt: cert.expiresAt });
+        await this.register({ label: input.label, serial: cert.serial, capabilities, allowedSites, expiresAt: cert.expiresAt, enrollmentMethod: 'p12' });
       } catch (error) {
         // the certificate exists in the CA's index but nothing refers to it: revoke it so it can never be used
         await this.deps.bundles.remove(path);

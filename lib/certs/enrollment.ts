@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
+import { hashToken, sameTokenHash } from '../token-hash.ts';
 import type { AgentCerts } from './agents.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
@@ -24,8 +25,9 @@ const TokenRecord = z.object({
 });
 type TokenRecord = z.infer<typeof TokenRecord>;
 
-/** One answer for unknown, used and expired tokens alike: the caller learns nothing about which. */
-const INVALID_TOKEN = () => new AppError(401, 'Invalid or expired enrollment token');
+/** One answer (Portlama's words for an unknown token) for unknown, used and expired tokens alike: the caller learns nothing about which. */
+const INVALID_TOKEN = () => new AppError(401, 'Invalid enrollment token');
+const TOKEN_OUTSTANDING = (label: string) => new AppError(409, `An unexpired enrollment token for '${label}' already exists`);
 const INVALID_CSR = () => new AppError(400, 'Invalid certificate signing request');
 const ENROLLMENTS_PER_MINUTE = 10;
 
@@ -39,7 +41,7 @@ export interface EnrollmentDeps {
   agents: AgentCerts;
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const isLive = (t: TokenRecord, now: number) => t.usedAt === null && Date.parse(t.expiresAt) > now;
 
 /**
  * One-time enrollment tokens (POST /api/certs/agent/enroll) and their redemption by an agent that
@@ -61,7 +63,7 @@ export class Enrollment {
     return this.#tokens;
   }
 
-  async createToken(input: EnrollmentTokenCreate): Promise<{ token: string; expiresAt: string }> {
+  async createToken(input: EnrollmentTokenCreate): Promise<{ token: string; label: string; expiresAt: string }> {
     const capabilities = this.deps.capabilities.check(input.capabilities);
     const allowedSites = this.deps.agents.checkSites(input.allowedSites);
     // a label already held gets its 409 now rather than when the agent tries to enroll
@@ -73,15 +75,17 @@ export class Enrollment {
     const tokens = await this.#collection();
     await tokens.update((list) => {
       // spent and expired tokens are of no further use
-      const live = list.filter((t) => t.usedAt === null && Date.parse(t.expiresAt) > now);
+      const live = list.filter((t) => isLive(t, now));
+      // two tokens for one label would race to enroll it: the second is refused until the first is spent or expires
+      if (live.some((t) => t.label === input.label)) throw TOKEN_OUTSTANDING(input.label);
       live.push({ tokenHash: hashToken(token), label: input.label, capabilities, allowedSites, createdAt: new Date(now).toISOString(), expiresAt, usedAt: null });
       list.splice(0, list.length, ...live);
     });
-    return { token, expiresAt };
+    return { token, label: input.label, expiresAt };
   }
 
   /** Rate-limited per client address; the token is consumed only by a verified CSR. */
-  async enroll(input: { token: string; csr: string }, clientAddress: string | undefined): Promise<{ certificate: string; caCertificate: string; label: string; serial: string; expiresAt: string }> {
+  async enroll(input: { token: string; csr: string }, clientAddress: string | undefined): Promise<{ label: string; cert: string; caCert: string; serial: string; expiresAt: string }> {
     const now = this.deps.clock.now();
     this.#limiter.prune(now);
     if (!this.#limiter.take(clientAddress ?? 'unknown', now)) throw new AppError(429, 'Too many enrollment attempts. Try again later.');
@@ -96,8 +100,8 @@ export class Enrollment {
     let release = () => {};
     // check, claim and consume in one synchronous update: concurrent redemptions get one winner
     const record = await tokens.update((list) => {
-      const found = list.find((t) => t.tokenHash === tokenHash);
-      if (!found || found.usedAt !== null || Date.parse(found.expiresAt) <= now) throw INVALID_TOKEN();
+      const found = list.find((t) => sameTokenHash(tokenHash, t.tokenHash));
+      if (!found || !isLive(found, now)) throw INVALID_TOKEN();
       release = this.deps.claims.claim(found.label);
       found.usedAt = new Date(now).toISOString();
       return { ...found };
@@ -108,12 +112,13 @@ export class Enrollment {
     try {
       const signed = await this.deps.system.pki.signCsr(input.csr, `agent:${record.label}`);
       const { serial, certPem, expiresAt } = signed;
-      await this.deps.agents.register({ label: record.label, serial, capabilities: record.capabilities, allowedSites: this.deps.agents.sitesStillGranted(record.allowedSites, record.createdAt), expiresAt });
-      return { certificate: certPem, caCertificate: await this.deps.system.pki.caCertificate(), label: record.label, serial, expiresAt };
+      await this.deps.agents.register({ label: record.label, serial, capabilities: record.capabilities, allowedSites: this.deps.agents.sitesStillGranted(record.allowedSites, record.createdAt), expiresAt, enrollmentMethod: 'hardware-bound' });
+      // Portlama's field names: its agents read `cert` and `caCert`
+      return { label: record.label, cert: certPem, caCert: await this.deps.system.pki.caCertificate(), serial, expiresAt };
     } catch (error) {
       // the agent did nothing wrong: give the token back so it can try again
       await tokens.update((list) => {
-        const found = list.find((t) => t.tokenHash === tokenHash);
+        const found = list.find((t) => sameTokenHash(tokenHash, t.tokenHash));
         if (found) found.usedAt = null;
       });
       throw error;

@@ -8,20 +8,28 @@ const EXPIRING_SOON_DAYS = 30;
 /** `certbot certificates` is slow: one run serves the listings of the next few seconds. */
 const LIST_TTL_MS = 10_000;
 
+/**
+ * `domain` and `daysUntilExpiry` are Portlama's names, which its clients read; `name` and `daysLeft`
+ * carry the same values under the names our alerts, metrics and webhooks already publish.
+ */
 export interface ListedCertificate {
   type: 'letsencrypt';
+  domain: string;
   name: string;
   domains: string[];
   expiresAt: string;
+  daysUntilExpiry: number;
   daysLeft: number;
   expiringSoon: boolean;
 }
 
 const listed = (c: CertInfo): ListedCertificate => ({
   type: 'letsencrypt',
+  domain: c.domain,
   name: c.domain,
   domains: c.domains,
   expiresAt: c.expiresAt,
+  daysUntilExpiry: c.daysLeft,
   daysLeft: c.daysLeft,
   expiringSoon: c.daysLeft <= EXPIRING_SOON_DAYS,
 });

@@ -13,7 +13,8 @@ import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { USER_ERRORS } from '../users/errors.ts';
 import type { UserService } from '../users/service.ts';
 import type { InvitationCreate } from './schema.ts';
-import { inviteTokenHash, newInviteToken, sameTokenHash } from './token.ts';
+import { hashToken, sameTokenHash } from '../token-hash.ts';
+import { newInviteToken } from './token.ts';
 
 export interface InvitationDeps {
   config: ConfigStore;
@@ -68,7 +69,7 @@ export class InvitationService {
       email: input.email,
       displayname: input.displayname ?? input.username,
       groups: input.groups,
-      tokenHash: inviteTokenHash(token),
+      tokenHash: hashToken(token),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + input.expiresInDays * DAY_MS).toISOString(),
       used: false,
@@ -138,7 +139,7 @@ export class InvitationService {
 
   /** The record a token opens, compared in constant time against every stored hash. */
   #usable<T extends InvitationRecord>(all: T[] | readonly T[], token: string, now: number): T {
-    const presented = inviteTokenHash(token);
+    const presented = hashToken(token);
     let found: T | undefined;
     for (const record of all) if (sameTokenHash(presented, record.tokenHash)) found = record;
     if (!found || this.#status(found, now) !== 'pending') throw new AppError(404, INVITATION_NOT_FOUND);

@@ -31,6 +31,9 @@ export const SiteRecord = z.object({
 });
 export type SiteRecord = z.infer<typeof SiteRecord>;
 
+/** How an agent's key was made: a PKCS#12 bundle the panel generated, or the agent's own key sent as a CSR (POST /api/enroll). */
+export const EnrollmentMethod = z.enum(['p12', 'hardware-bound']);
+
 /** An agent certificate: the registry the identity check reads capabilities from. */
 export const AgentRecord = z.object({
   label: z.string(),
@@ -40,6 +43,8 @@ export const AgentRecord = z.object({
   createdAt: isoTimestamp,
   expiresAt: isoTimestamp.nullable().default(null),
   revokedAt: isoTimestamp.nullable().default(null),
+  /** Records written before the field existed were all bundles. */
+  enrollmentMethod: EnrollmentMethod.default('p12'),
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 

@@ -101,11 +101,11 @@ const STUB_GETS: Record<string, unknown> = {
   '/api/users': { users: [{ username: 'admin', displayname: 'admin', email: 'admin@relay.example.com', groups: ['admins'] }, { username: 'alice', displayname: 'Alice', email: 'alice@example.com', groups: [] }] },
   '/api/invitations': { invitations: [{ id: 'a1', username: 'bob', email: 'bob@example.com', displayname: 'bob', groups: [], createdAt: NOW, expiresAt: NOW, used: false, acceptedAt: null, status: 'pending' }] },
   '/api/certs': {
-    certs: [{ type: 'letsencrypt', name: 'panel.relay.example.com', domains: ['panel.relay.example.com'], expiresAt: NOW, daysLeft: 80, expiringSoon: false }],
+    certs: [{ type: 'letsencrypt', domain: 'panel.relay.example.com', expiresAt: NOW, daysUntilExpiry: 80, expiringSoon: false, name: 'panel.relay.example.com', domains: ['panel.relay.example.com'], daysLeft: 80 }],
     adminCertificate: { authMode: 'p12', serial: '01', expiresAt: NOW, rotation: { previousSerial: '00', newSerial: '01', startedAt: NOW, graceEndsAt: NOW, state: 'pending', completedAt: null, completedBy: null }, bundlePending: false },
   },
   '/api/certs/auto-renew-status': { active: true, nextRun: NOW, lastRun: null },
-  '/api/certs/agent': { agents: [{ label: 'laptop-1', serial: '1001', capabilities: ['tunnels:read'], allowedSites: ['docs'], createdAt: NOW, expiresAt: NOW, revoked: false, revokedAt: null }] },
+  '/api/certs/agent': { agents: [{ label: 'laptop-1', serial: '1001', capabilities: ['tunnels:read'], allowedSites: ['docs'], enrollmentMethod: 'hardware-bound', createdAt: NOW, expiresAt: NOW, revoked: false, revokedAt: null }] },
   '/api/plugins': { plugins: [BACKUP_PLUGIN] },
   '/api/plugins/backup': BACKUP_PLUGIN,
   '/api/plugins/ghost': { ...BACKUP_PLUGIN, name: 'ghost', displayName: 'Ghost', packageName: '@acme/ghost' },

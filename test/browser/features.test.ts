@@ -153,6 +153,7 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   await page.getByLabel('P12 password').waitFor();
   assert.ok((await page.getByLabel('P12 password').innerText()).length >= 12);
   await page.getByRole('rowheader', { name: 'laptop-1' }).waitFor();
+  await page.getByRole('row', { name: /^laptop-1 .*PKCS#12 bundle/ }).waitFor();
   await page.getByRole('button', { name: 'Revoke laptop-1' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   await page.getByRole('row', { name: /laptop-1.*revoked/ }).waitFor();
@@ -167,6 +168,7 @@ s('agents: the enrollment command from the page, run in a shell, enrolls the age
   const form = page.locator('form', { has: page.getByRole('heading', { name: 'Enrollment token' }) });
   await form.getByLabel('Label of the enrolling agent').fill('nas-2');
   await form.getByRole('button', { name: 'Create token' }).click();
+  await form.getByText(/^For nas-2, valid until /).waitFor();
   const command = await page.getByLabel('Enrollment command').innerText();
   const dir = await mkdtemp(join(tmpdir(), 'relay-enroll-'));
   try {
@@ -177,16 +179,18 @@ s('agents: the enrollment command from the page, run in a shell, enrolls the age
   }
   const agents = (await panel.call('GET', '/api/certs/agent')).body.agents as { label: string; capabilities: string[] }[];
   assert.equal(agents.find((a) => a.label === 'nas-2')?.capabilities, ['tunnels:read']);
+  await page.reload();
+  await page.getByRole('row', { name: /^nas-2 .*hardware-bound/ }).waitFor();
 }));
 
 s('certs: certificates with days left; admin rotation shows the P12 password once and downloads the bundle', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/certs`);
-  const { certs } = (await panel.call('GET', '/api/certs')).body as { certs: { name: string; daysLeft: number }[] };
+  const { certs } = (await panel.call('GET', '/api/certs')).body as { certs: { domain: string; daysUntilExpiry: number }[] };
   assert.ok(certs.length > 0);
-  for (const c of certs) assert.match(await page.getByRole('row', { name: new RegExp(`^${c.name.replace(/\./g, '\\.')} `) }).innerText(), String(c.daysLeft));
-  const renewed = page.waitForResponse((r) => r.url().endsWith(`/api/certs/${certs[0]!.name}/renew`));
-  await page.getByRole('button', { name: `Renew ${certs[0]!.name}` }).click();
+  for (const c of certs) assert.match(await page.getByRole('row', { name: new RegExp(`^${c.domain.replace(/\./g, '\\.')} `) }).innerText(), String(c.daysUntilExpiry));
+  const renewed = page.waitForResponse((r) => r.url().endsWith(`/api/certs/${certs[0]!.domain}/renew`));
+  await page.getByRole('button', { name: `Renew ${certs[0]!.domain}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   assert.is((await renewed).status(), 200);
   assert.is(await page.getByRole('alert').count(), 0, 'no error shown');

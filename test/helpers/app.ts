@@ -105,6 +105,6 @@ export async function completeOnboarding(t: TestApp, domain = 'example.test', em
 export async function addAgent(t: TestApp, label: string, capabilities: string[], allowedSites: string[] = [], serial = agentSerial(label)): Promise<void> {
   const now = new Date().toISOString();
   await t.services.store.agents.update((agents) => {
-    agents.push({ label, serial, capabilities, allowedSites, createdAt: now, expiresAt: null, revokedAt: null });
+    agents.push({ label, serial, capabilities, allowedSites, createdAt: now, expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const });
   });
 }

@@ -4,12 +4,13 @@ import { EnrollmentTokenCreate } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 
-// POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {ok: true, token, expiresAt}.
+// POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {ok: true, token, label, expiresAt};
+// 409 while the label is held by an agent or by another unexpired token.
 export default route<Record<string, never>, Record<string, never>, EnrollmentTokenCreate>({
   method: 'POST',
   path: '/api/certs/agent/enroll',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { status: 201, schema: okWith({ token: z.string(), expiresAt: z.string() }) },
+  response: { status: 201, schema: okWith({ token: z.string(), label: z.string(), expiresAt: z.string() }) },
   body: EnrollmentTokenCreate,
   async handle({ body, services }) {
     return json({ ok: true, ...(await services.enrollment.createToken(body)) }, 201);

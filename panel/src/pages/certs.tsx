@@ -10,16 +10,18 @@ import { commaList, when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
 import { HardwareBound } from './hardware-bound.tsx';
 
-interface Cert { type: 'letsencrypt'; name: string; domains: string[]; expiresAt: string; daysLeft: number; expiringSoon: boolean }
+interface Cert { type: 'letsencrypt'; domain: string; domains: string[]; expiresAt: string; daysUntilExpiry: number; expiringSoon: boolean }
 interface Rotation { newSerial: string; graceEndsAt: string; state: 'pending' | 'completed' | 'cancelled' }
 interface AdminCertificate { authMode: 'p12' | 'hardware-bound'; serial: string | null; expiresAt: string | null; rotation: Rotation | null; bundlePending: boolean }
 interface CertList { certs: Cert[]; adminCertificate: AdminCertificate }
 interface Rotated { serial: string; expiresAt: string; graceEndsAt: string; p12Password: string; warning: string }
 interface AutoRenew { active: boolean; nextRun: string | null; lastRun: string | null }
-interface Agent { label: string; serial: string; capabilities: string[]; allowedSites: string[]; createdAt: string; expiresAt: string | null; revoked: boolean; revokedAt: string | null }
+interface Agent { label: string; serial: string; capabilities: string[]; allowedSites: string[]; enrollmentMethod: 'p12' | 'hardware-bound'; createdAt: string; expiresAt: string | null; revoked: boolean; revokedAt: string | null }
 
 const BASE_CAPABILITIES = ['tunnels:read', 'tunnels:write', 'services:read', 'services:write', 'system:read', 'sites:read', 'sites:write'];
 const enc = encodeURIComponent;
+/** How a certificate's key was made, for the admin certificate and for agents alike. */
+const KEY_KIND = { p12: 'PKCS#12 bundle', 'hardware-bound': 'hardware-bound' } as const;
 
 function Capabilities({ value, onChange }: { value: string[]; onChange(v: string[]): void }) {
   const base = value.filter((c) => BASE_CAPABILITIES.includes(c));
@@ -50,9 +52,9 @@ function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
       <ErrorText message={certs.error ?? renew.error ?? error} />
       {!certs.data ? <Loading /> : (
         <Table head={['Certificate', 'Type', 'Expires', 'Days left', 'Actions']} empty="No certificates."
-          rows={certs.data.certs.map((c) => [c.name, c.type, when(c.expiresAt), <span class={c.expiringSoon ? 'bad' : ''}>{c.daysLeft}</span>,
-            <Action label={`Renew ${c.name}`} onError={setError} confirm={`Renew the certificate ${c.name} now?`}
-              run={async () => { await api('POST', `/api/certs/${enc(c.name)}/renew`); await certs.reload(); }}>Renew</Action>])} />
+          rows={certs.data.certs.map((c) => [c.domain, c.type, when(c.expiresAt), <span class={c.expiringSoon ? 'bad' : ''}>{c.daysUntilExpiry}</span>,
+            <Action label={`Renew ${c.domain}`} onError={setError} confirm={`Renew the certificate ${c.domain} now?`}
+              run={async () => { await api('POST', `/api/certs/${enc(c.domain)}/renew`); await certs.reload(); }}>Renew</Action>])} />
       )}
     </section>
   );
@@ -69,7 +71,7 @@ function AdminRotation({ certs }: { certs: Resource<CertList> }) {
         <dl class="facts">
           <div><dt>Serial</dt><dd>{admin.serial ?? 'issued outside the panel'}</dd></div>
           <div><dt>Expires</dt><dd>{when(admin.expiresAt)}</dd></div>
-          <div><dt>Kind</dt><dd>{admin.authMode === 'p12' ? 'PKCS#12 bundle' : 'hardware-bound'}</dd></div>
+          <div><dt>Kind</dt><dd>{KEY_KIND[admin.authMode]}</dd></div>
         </dl>
       )}
       {pending && <Note kind="warn">A rotation is pending: the old certificate works until the new one is used, at the latest until {when(pending.graceEndsAt)}.</Note>}
@@ -121,10 +123,10 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
 
 function Enrollment() {
   const form = useForm({ label: '', capabilities: ['tunnels:read'] });
-  const [token, setToken] = useState<{ token: string; expiresAt: string }>();
+  const [token, setToken] = useState<{ token: string; label: string; expiresAt: string }>();
   const command = token && [
     'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -subj /CN=agent -out agent.csr',
-    `curl -sf ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}" | jq -r .certificate > agent.crt`,
+    `curl -sf ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}" | jq -r .cert > agent.crt`,
   ].join(' && ');
   return (
     <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -138,7 +140,7 @@ function Enrollment() {
       <Submit busy={form.busy}>Create token</Submit>
       {token && command && (
         <>
-          <Note kind="warn">Valid until {when(token.expiresAt)}, once. It is shown only now.</Note>
+          <Note kind="warn">For {token.label}, valid until {when(token.expiresAt)}, once. It is shown only now.</Note>
           <Copyable label="Enrollment command" text={command} />
           <QrCode text={JSON.stringify({ panel: location.origin, token: token.token })} label="Enrollment QR code" />
         </>
@@ -174,9 +176,9 @@ function Agents() {
       <h2 id="agents-title">Agents</h2>
       <ErrorText message={agents.error ?? error} />
       {!agents.data ? <Loading /> : (
-        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Expires', 'State', 'Actions']} empty="No agents."
+        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents."
           rows={agents.data.agents.map((a) => {
-            return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
+            return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
               a.revoked ? '—' : <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
                 <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`}

@@ -97,8 +97,9 @@ s('renew: certbot renews the lineage from pebble (a new certificate), nginx relo
   const fqdn = `panel.${TEST_DOMAIN}`;
   await t.services.system.certs.issue(fqdn, `ops@${TEST_DOMAIN}`);
   const listed = await t.call('GET', '/api/certs');
-  const entry = listed.body.certs.find((c: { name: string }) => c.name === fqdn);
-  assert.equal([entry?.type, entry?.domains], ['letsencrypt', [fqdn]]);
+  const entry = listed.body.certs.find((c: { domain: string }) => c.domain === fqdn);
+  assert.equal([entry?.type, entry?.name, entry?.domains], ['letsencrypt', fqdn, [fqdn]]);
+  assert.ok(entry.daysUntilExpiry > 0 && entry.daysUntilExpiry === entry.daysLeft, `${entry.daysUntilExpiry} days until expiry`);
   const before = describe(await readFile(t.services.system.certs.paths(fqdn).fullchain, 'utf8'));
   const r = await t.call('POST', `/api/certs/${fqdn}/renew`);
   assert.is(r.status, 200, JSON.stringify(r.body));

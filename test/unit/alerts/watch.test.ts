@@ -96,7 +96,7 @@ s('disk.low under 10 % free, once until it is above 11 % again', () => {
 s('certificates: renewal_failed at 28 days left, expiring under 14, once per certificate; a renewed one starts afresh', () => {
   const r = recorder([{ id: 'w', events: ['cert.expiring', 'cert.renewal_failed'] }]);
   const b = new BoxWatch(r);
-  const cert = (daysLeft: number, expiresAt = '2026-12-10T00:00:00.000Z') => ({ type: 'letsencrypt' as const, name: 'panel.example.test', domains: ['panel.example.test'], expiresAt, daysLeft, expiringSoon: true });
+  const cert = (daysLeft: number, expiresAt = '2026-12-10T00:00:00.000Z') => ({ type: 'letsencrypt' as const, domain: 'panel.example.test', name: 'panel.example.test', domains: ['panel.example.test'], expiresAt, daysUntilExpiry: daysLeft, daysLeft, expiringSoon: true });
   b.observeCerts([cert(40)]);
   b.observeCerts([cert(29)]);
   assert.equal(r.sent, []);

@@ -20,7 +20,7 @@ async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
 // `o`: what the openssl CA does with a CSR: checks its signature, signs it with the forced subject
 const { s, o } = pkiSuites('agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll', setUp, () => t.close());
 
-async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; expiresAt: string }> {
+async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; label: string; expiresAt: string }> {
   const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], ...body } });
   assert.is(r.status, 201, JSON.stringify(r.body));
   return r.body;
@@ -29,7 +29,8 @@ async function newToken(body: Record<string, unknown> = {}): Promise<{ token: st
 const enroll = (token: string, csr: string, headers?: Record<string, string>) => t.call('POST', '/api/enroll', { as: 'none', body: { token, csr }, headers });
 
 s('a token is 32 random bytes, expires in 15 minutes by default, and is stored only hashed in a 0600 file', async () => {
-  const { token, expiresAt } = await newToken();
+  const { token, label, expiresAt } = await newToken();
+  assert.is(label, 'laptop-1');
   assert.is(Buffer.from(token, 'base64url').length, 32);
   assert.is(Date.parse(expiresAt) - clock.now(), 15 * 60_000);
   const file = join(t.services.store.dataDir, 'enrollment-tokens.json');
@@ -58,20 +59,43 @@ s('token creation checks capabilities live and refuses a label in use', async ()
   assert.is((await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'taken' } })).status, 409);
 });
 
+s('a second token for a label is 409 while the first is unexpired and unused; once it expires or is spent, a new one is made', async () => {
+  await newToken();
+  const second = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1' } });
+  assert.equal([second.status, second.body.error], [409, "An unexpired enrollment token for 'laptop-1' already exists"]);
+  assert.is((await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-2' } })).status, 201, 'other labels are free');
+  clock.advance(15 * 60_000);
+  const { token } = await newToken();
+  assert.is((await enroll(token, makeCsr().csr)).status, 200);
+  assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1')).status, 200);
+  await newToken();
+});
+
 o('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent works at once with its capabilities', async () => {
   const { token } = await newToken({ allowedSites: ['blog'] });
   const { csr } = makeCsr('/CN=admin/O=evil');
   const r = await enroll(token, csr);
   assert.is(r.status, 200, JSON.stringify(r.body));
-  const cert = describeCert(r.body.certificate);
+  const cert = describeCert(r.body.cert);
   assert.match(cert, 'subject=CN = agent:laptop-1');
   assert.not.match(cert, 'evil');
-  assert.equal(Object.keys(r.body).sort(), ['caCertificate', 'certificate', 'expiresAt', 'label', 'ok', 'serial']);
-  const ca = describeCert(r.body.caCertificate);
+  assert.equal(Object.keys(r.body).sort(), ['caCert', 'cert', 'expiresAt', 'label', 'ok', 'serial']);
+  assert.is(r.body.label, 'laptop-1');
+  const ca = describeCert(r.body.caCert);
   assert.match(cert, ca.split('\n').find((l) => l.startsWith('subject='))!.replace('subject=', 'issuer='));
   const agent = t.services.identities.activeAgent('laptop-1');
   assert.equal([agent?.capabilities, agent?.allowedSites, agent?.serial], [['tunnels:read'], ['blog'], r.body.serial]);
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial: r.body.serial } })).status, 200);
+});
+
+s('an agent enrolled by CSR is listed as hardware-bound and has no bundle to download (404); one issued as a bundle is p12', async () => {
+  const { token } = await newToken();
+  assert.is((await enroll(token, makeCsr().csr)).status, 200);
+  assert.is((await t.call('POST', '/api/certs/agent', { body: { label: 'bundled' } })).status, 201);
+  const { agents } = (await t.call('GET', '/api/certs/agent')).body as { agents: { label: string; enrollmentMethod: string }[] };
+  assert.equal(agents.map((a) => [a.label, a.enrollmentMethod]), [['laptop-1', 'hardware-bound'], ['bundled', 'p12']]);
+  assert.is((await t.request('GET', '/api/certs/agent/laptop-1/download')).status, 404);
+  assert.is((await t.request('GET', '/api/certs/agent/bundled/download')).status, 200);
 });
 
 s('a token naming a site deleted before redemption does not grant a later site of that name', async () => {
@@ -86,7 +110,7 @@ s('a token naming a site deleted before redemption does not grant a later site o
   assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog']);
 });
 
-s('unknown, used and expired tokens get one generic 401', async () => {
+s('unknown, used and expired tokens get one generic 401: Invalid enrollment token', async () => {
   const { csr } = makeCsr();
   const unknown = await enroll('x'.repeat(43), csr);
   const { token } = await newToken();
@@ -97,7 +121,7 @@ s('unknown, used and expired tokens get one generic 401', async () => {
   const expired = await enroll(late, csr);
   for (const r of [unknown, used, expired]) {
     assert.is(r.status, 401);
-    assert.equal(r.body, { error: 'Invalid or expired enrollment token' });
+    assert.equal(r.body, { error: 'Invalid enrollment token' });
   }
 });
 

@@ -16,18 +16,18 @@ s.before.each(async () => {
 });
 s.after.each(() => t.close());
 
-s('GET /api/certs lists every lineage: type, name, domains, expiry, days left; and the admin certificate', async () => {
+s('GET /api/certs lists every lineage with Portlama\'s domain, type, expiresAt, daysUntilExpiry (and our name, domains, daysLeft); and the admin certificate', async () => {
   const r = await t.call('GET', '/api/certs');
   assert.is(r.status, 200);
-  assert.equal(r.body.certs.map((c: { name: string }) => c.name).sort(), ['auth.example.test', 'panel.example.test']);
+  assert.equal(r.body.certs.map((c: { domain: string }) => c.domain).sort(), ['auth.example.test', 'panel.example.test']);
   for (const c of r.body.certs) {
-    assert.equal(Object.keys(c).sort(), ['daysLeft', 'domains', 'expiresAt', 'expiringSoon', 'name', 'type']);
+    assert.equal(Object.keys(c).sort(), ['daysLeft', 'daysUntilExpiry', 'domain', 'domains', 'expiresAt', 'expiringSoon', 'name', 'type']);
     assert.is(c.type, 'letsencrypt');
-    assert.equal(c.domains, [c.name]);
+    assert.equal([c.name, c.domains, c.daysLeft], [c.domain, [c.domain], c.daysUntilExpiry]);
     // the certs adapter reads the wall clock, which has moved on from the frozen test clock
     const byWallClock = Math.floor((Date.parse(c.expiresAt) - Date.now()) / 86_400_000);
-    assert.ok([byWallClock, byWallClock + 1].includes(c.daysLeft), `${c.daysLeft} days left`);
-    assert.is(c.expiringSoon, c.daysLeft <= 30);
+    assert.ok([byWallClock, byWallClock + 1].includes(c.daysUntilExpiry), `${c.daysUntilExpiry} days until expiry`);
+    assert.is(c.expiringSoon, c.daysUntilExpiry <= 30);
   }
   assert.equal(r.body.adminCertificate, { authMode: 'p12', serial: null, expiresAt: null, rotation: null, bundlePending: false });
 });

@@ -18,7 +18,7 @@ s.before.each(async () => {
 s.after.each(() => t.close());
 
 const tunnelsAs = (label: string, serial = agentSerial(label)) => t.call('GET', '/api/tunnels', { as: { agent: label, serial } });
-const record = (label: string, capabilities: string[]) => ({ label, serial: agentSerial(label), capabilities, allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null });
+const record = (label: string, capabilities: string[]) => ({ label, serial: agentSerial(label), capabilities, allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const });
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -33,6 +33,13 @@ s('an edit of agents.json applies to the next request, with no restart', timed(5
   await writeFile(t.services.store.agents.file, JSON.stringify([record('laptop-1', []), record('laptop-2', ['tunnels:read'])]));
   await until('laptop-2 admitted', async () => (await tunnelsAs('laptop-2')).status === 200);
   assert.is((await tunnelsAs('laptop-1')).status, 403);
+}));
+
+s('a record written before enrollmentMethod existed loads, and is listed, as p12', timed(5_000, async () => {
+  const { enrollmentMethod: _, ...older } = record('laptop-2', ['tunnels:read']);
+  await writeFile(t.services.store.agents.file, JSON.stringify([older]));
+  await until('laptop-2 admitted', async () => (await tunnelsAs('laptop-2')).status === 200);
+  assert.equal((await t.call('GET', '/api/certs/agent')).body.agents.map((a: { enrollmentMethod: string }) => a.enrollmentMethod), ['p12']);
 }));
 
 s('an edit of revocations.json applies to the next request', timed(5_000, async () => {

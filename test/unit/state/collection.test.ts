@@ -138,7 +138,7 @@ s('openStore creates every collection the panel needs, secrets 0600', async ({ d
   for (const name of ['tunnels', 'sites', 'agents', 'revocations', 'invitations', 'ticketScopes', 'ticketInstances', 'ticketAssignments', 'tickets', 'ticketSessions'] as const) {
     assert.equal(store[name].value, [], name);
   }
-  await store.agents.edit((d) => d.put({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: 'x', expiresAt: null, revokedAt: null }));
+  await store.agents.edit((d) => d.put({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: 'x', expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const }));
   await store.tunnels.edit((d) => d.put({ id: '6f1c1f9e-8d1a-4c1e-9a7e-2b1f3c4d5e6f', subdomain: 's', fqdn: 's.x', port: 1, description: null, enabled: true, createdAt: 'x' }));
   const files = await readdir(join(dir, 'data'));
   assert.equal(files.sort(), ['agents.1.journal', 'tunnels.1.journal']);

@@ -18,7 +18,7 @@ s('a memory store starts empty, applies updates and touches no disk', async () =
   assert.equal(store.tunnels.value, []);
   const now = new Date().toISOString();
   const version = store.agents.version;
-  await store.agents.update((agents) => void agents.push({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: now, expiresAt: null, revokedAt: null }));
+  await store.agents.update((agents) => void agents.push({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: now, expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const }));
   assert.is(store.agents.value.length, 1);
   assert.is(store.agents.version, version + 1);
   await store.flush();
@@ -29,7 +29,7 @@ s('closing a changed memory store writes nothing either, even where its director
   const dir = await mkdtemp(join(tmpdir(), 'relay-memory-'));
   try {
     const store = await openStore(dir, { persistence: 'memory' });
-    await store.agents.update((agents) => void agents.push({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null }));
+    await store.agents.update((agents) => void agents.push({ label: 'a', serial: '1', capabilities: [], allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const }));
     await store.close();
     assert.equal(await readdir(dir), []);
   } finally {
