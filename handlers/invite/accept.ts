@@ -4,7 +4,8 @@ import { InviteAccept, InviteTokenParams } from '../../lib/invitations/schema.ts
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
-// POST /api/invite/:token/accept — public: sets the password, creates the portal user;
+// POST /api/invite/:token/accept — public: sets the password, creates the portal user (404 unknown,
+// 410 used or expired, like the lookup);
 // 200 {ok, username, loginUrl, totpUri}.
 export default route<InviteTokenParams, Record<string, never>, InviteAccept>({
   method: 'POST',

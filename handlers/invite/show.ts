@@ -3,7 +3,7 @@ import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
 
-// GET /api/invite/:token — public: {username, email, expiresAt}, or the one generic 404.
+// GET /api/invite/:token — public: {username, email, expiresAt}; 404 unknown, 410 used or expired.
 export default route<InviteTokenParams>({
   method: 'GET',
   path: '/api/invite/:token',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { InvitationRecord } from '../state/schemas.ts';
 import { Displayname, Email, Groups, Password, Username } from '../users/schema.ts';
+import { UuidParam } from '../uuid-param.ts';
+import { INVITE_TOKEN } from './token.ts';
 
 // API inputs of the invitation routes (shapes after Portlama's; see docs/decisions.md > Invitations).
 
@@ -16,12 +18,16 @@ export const InvitationCreate = z.object({
 });
 export type InvitationCreate = z.infer<typeof InvitationCreate>;
 
-/** Any string: an id that matches no invitation answers 404 `Invitation not found`. */
-export const InvitationIdParams = z.object({ id: z.string().max(256) });
+/** A UUID in any version (Portlama's rule): not one is 400, one that matches nothing 404. */
+export const InvitationIdParams = z.object({ id: UuidParam });
 export type InvitationIdParams = z.infer<typeof InvitationIdParams>;
 
-/** Any string: a malformed token gets the same 404 as an unknown one. */
-export const InviteTokenParams = z.object({ token: z.string().max(1024) });
+/**
+ * The token's own form, 64 lowercase hex (what `newInviteToken` makes; Portlama's check): anything
+ * else is 400 `Validation failed` before a lookup, the spec's order for malformed parameters.
+ */
+const TOKEN_FORM = 'must be 64 lowercase hex characters';
+export const InviteTokenParams = z.object({ token: z.string().length(64, TOKEN_FORM).regex(INVITE_TOKEN, TOKEN_FORM) });
 export type InviteTokenParams = z.infer<typeof InviteTokenParams>;
 
 export const InviteAccept = z.object({ password: Password });

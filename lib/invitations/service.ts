@@ -27,8 +27,10 @@ export interface InvitationDeps {
 export type InvitationStatus = 'pending' | 'accepted' | 'expired';
 export type PublicInvitation = Omit<InvitationRecord, 'tokenHash'> & { status: InvitationStatus };
 
-/** One answer for an unknown, used or expired token (and a malformed one), so none can be told apart. */
+/** Portlama's answers, which its clients show: an unknown token or id is 404, a spent invitation 410. */
 export const INVITATION_NOT_FOUND = 'Invitation not found';
+export const INVITATION_USED = 'This invitation has already been used';
+export const INVITATION_EXPIRED = 'This invitation has expired';
 export const PENDING_EXISTS = 'A pending invitation already exists for this username';
 /** Tries per client address and minute on the public routes. */
 export const INVITE_TRIES_PER_MINUTE = 10;
@@ -137,12 +139,19 @@ export class InvitationService {
     return { username: claimed.username, loginUrl: `${this.#urls().authPortal}/`, totpUri };
   }
 
-  /** The record a token opens, compared in constant time against every stored hash. */
+  /**
+   * The pending record a token opens. The hash is compared in constant time against every stored
+   * one (no early exit), so the time taken says nothing about which stored token is nearest; only
+   * the holder of a real token learns that it is used (410) or expired (410), in Portlama's order.
+   */
   #usable<T extends InvitationRecord>(all: T[] | readonly T[], token: string, now: number): T {
     const presented = hashToken(token);
     let found: T | undefined;
     for (const record of all) if (sameTokenHash(presented, record.tokenHash)) found = record;
-    if (!found || this.#status(found, now) !== 'pending') throw new AppError(404, INVITATION_NOT_FOUND);
+    if (!found) throw new AppError(404, INVITATION_NOT_FOUND);
+    const status = this.#status(found, now);
+    if (status === 'accepted') throw new AppError(410, INVITATION_USED);
+    if (status === 'expired') throw new AppError(410, INVITATION_EXPIRED);
     return found;
   }
 

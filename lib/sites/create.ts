@@ -5,6 +5,7 @@ import type { SiteRecord } from '../state/schemas.ts';
 import { isFqdn } from '../system/names.ts';
 import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { putSiteVhost, siteVhost, type SiteContext } from './context.ts';
+import { writePlaceholder } from './files/placeholder.ts';
 import { RESERVED_SITE_NAMES, type SiteCreate } from './schema.ts';
 
 interface Claim {
@@ -50,9 +51,10 @@ function claim(ctx: SiteContext, input: SiteCreate): Claim {
 }
 
 /**
- * Managed: certificate, vhost, directory, record, so the site is live when answered. Custom:
- * directory and record; the certificate and vhost come with verify-dns. A failure undoes the
- * completed steps except the certificate, which is kept for a retry (as tunnels do).
+ * Managed: certificate, vhost, directory with its placeholder page, record, so the site is live
+ * (and answers that page) when answered. Custom: directory with the page, and record; the
+ * certificate and vhost come with verify-dns. A failure undoes the completed steps except the
+ * certificate, which is kept for a retry (as tunnels do).
  */
 export async function createSite(ctx: SiteContext, input: SiteCreate): Promise<SiteRecord> {
   const { fqdn, domain, email, release } = claim(ctx, input);
@@ -85,6 +87,8 @@ export async function createSite(ctx: SiteContext, input: SiteCreate): Promise<S
     await runStepsOrFail('Failed to create site', [
       ...(managed ? live : []),
       { failure: DIRECTORY_FAILED, run: async () => void (await siteStorage.create(id)), undo: () => siteStorage.remove(id) },
+      // a failure here is the panel's, not a bad upload: 500 like the directory's, whose undo takes the page too
+      { failure: DIRECTORY_FAILED, run: () => writePlaceholder(site.rootPath, site.name) },
       { failure: STATE_FAILED, run: () => ctx.store.sites.update((list) => void list.push(site)) },
     ]);
   } finally {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Username } from '../users/schema.ts';
+import { UuidParam } from '../uuid-param.ts';
 
 // API inputs of the site endpoints; the stored record shape is lib/state/schemas.ts#SiteRecord.
 
@@ -36,8 +37,8 @@ export const SitePatch = z.object({
 });
 export type SitePatch = z.infer<typeof SitePatch>;
 
-/** Site ids are UUID v4: anything else is a malformed parameter (400), not an unknown site. */
-export const SiteIdParams = z.object({ id: z.uuidv4('Site id must be a UUID v4') });
+/** Not a UUID: 400 before any lookup; a UUID that names no site: 404 `Site not found`. */
+export const SiteIdParams = z.object({ id: UuidParam });
 export type SiteIdParams = z.infer<typeof SiteIdParams>;
 
 export const FilesQuery = z.object({ path: z.string().max(1024, 'Path must be at most 1024 characters').default('.') });

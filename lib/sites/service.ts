@@ -5,6 +5,7 @@ import type { SiteRecord } from '../state/schemas.ts';
 import { findSite, SITE_NOT_FOUND, type SiteContext, type SiteDeps } from './context.ts';
 import { createSite } from './create.ts';
 import { directorySize, listDirectory, type FileEntry } from './files/listing.ts';
+import { placeholderBytes } from './files/placeholder.ts';
 import { removeEntry } from './files/removal.ts';
 import { storeUploads, type IncomingFile } from './files/upload.ts';
 import { formatBytes } from './format-bytes.ts';
@@ -111,11 +112,11 @@ export class SiteService {
     });
   }
 
-  /** Measures what is on disk and saves it as the site's totalSize. */
+  /** Measures the uploaded files on disk (not the placeholder page) and saves it as the site's totalSize. */
   async #recordSize(id: string): Promise<number> {
     const site = findSite(this.#ctx, id);
     if (!site) return 0;
-    const totalSize = await directorySize(site.rootPath);
+    const totalSize = (await directorySize(site.rootPath)) - (await placeholderBytes(site.rootPath, site.name));
     if (totalSize !== site.totalSize) {
       await this.#ctx.store.sites.update((list) => {
         const record = list.find((s) => s.id === id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UuidParam } from '../uuid-param.ts';
 
 // API inputs of the tunnel endpoints; the stored record shape is lib/state/schemas.ts#TunnelRecord.
 
@@ -20,9 +21,8 @@ export type TunnelCreate = z.infer<typeof TunnelCreate>;
 export const TunnelToggle = z.object({ enabled: z.boolean() });
 export type TunnelToggle = z.infer<typeof TunnelToggle>;
 
-/** Any string: an id that is not a stored tunnel's answers 404 `Tunnel not found`, not 400. */
-/** Tunnel ids are UUID v4 (the spec): anything else is a malformed parameter, 400 before any lookup. Stored lower-case. */
-export const TunnelIdParams = z.object({ id: z.uuidv4('must be a UUID v4').transform((id) => id.toLowerCase()) });
+/** Not a UUID: 400 before any lookup; a UUID that names no tunnel: 404 `Tunnel not found`. */
+export const TunnelIdParams = z.object({ id: UuidParam });
 export type TunnelIdParams = z.infer<typeof TunnelIdParams>;
 
 export const MacPlistQuery = z.object({ format: z.enum(['json']).optional() });

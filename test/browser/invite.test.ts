@@ -61,13 +61,16 @@ s('an invitee opens the link, sets a password and gets the TOTP enrollment; admi
   assert.is(invitations.body.invitations[0].status, 'accepted');
 }));
 
-s('a used or unknown link says so, without a certificate', timed(30_000, async () => {
+s('a used, unknown or malformed link says so, without a certificate', timed(30_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/invite/${'ab'.repeat(32)}`);
   await page.getByRole('heading', { name: 'Invitation' }).waitFor();
   const refusal = (await panel.call('GET', `/api/invite/${'ab'.repeat(32)}`)).body.error;
   assert.type(refusal, 'string');
   await page.getByRole('alert').getByText(refusal).waitFor();
+  // not a token at all: the API's 400 Validation failed would mean nothing to an invitee
+  await page.goto(`${panel.url}/invite/not-a-token`);
+  await page.getByRole('alert').getByText('This invitation link is not valid').waitFor();
 }));
 
 s.run();

@@ -1,6 +1,6 @@
 // Public page: an invitee sets a password. Reached without a client certificate.
 import { useEffect, useState } from 'preact/hooks';
-import { api, describe } from '../api.ts';
+import { api, ApiError, describe } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';
@@ -12,6 +12,14 @@ interface Invitation { username: string; email: string; expiresAt: string }
 /** `totpUri` is null when the one-time code enrollment failed: an admin can reset it later. */
 interface Accepted { username: string; loginUrl: string; totpUri: string | null }
 
+/**
+ * The server's own words for an unknown (404), used or expired (410) link; a link that is not a
+ * token at all is 400 `Validation failed`, which means nothing to an invitee.
+ */
+function refusal(error: unknown): string {
+  return error instanceof ApiError && error.status === 400 ? 'This invitation link is not valid' : describe(error);
+}
+
 export function InvitePage({ token }: { token: string }) {
   const [invitation, setInvitation] = useState<Invitation>();
   const [error, setError] = useState<string>();
@@ -19,7 +27,7 @@ export function InvitePage({ token }: { token: string }) {
   const form = useForm({ password: '', confirm: '' });
   const [mismatch, setMismatch] = useState(false);
   const path = `/api/invite/${encodeURIComponent(token)}`;
-  useEffect(() => { api<Invitation>('GET', path).then(setInvitation, (e) => setError(describe(e))); }, [path]);
+  useEffect(() => { api<Invitation>('GET', path).then(setInvitation, (e) => setError(refusal(e))); }, [path]);
   if (error) return <><h1>Invitation</h1><ErrorText message={error} /></>;
   if (!invitation) return <><h1>Invitation</h1><Loading /></>;
   if (accepted) {

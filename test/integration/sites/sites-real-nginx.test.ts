@@ -12,6 +12,7 @@ import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { uploadThroughApi } from './upload-client.ts';
+import { placeholderPage } from '../../../lib/sites/files/placeholder.ts';
 
 const s = suite('static sites against real nginx, pebble, certbot and dnsmasq (fake systemctl)');
 let infra: Infra;
@@ -49,10 +50,13 @@ s.after(async () => {
   await infra?.stop();
 });
 
-s('managed site: certificate from pebble, files uploaded through the API served over HTTPS; dot files 403; 404 off SPA mode', timed(120_000, async () => {
+s('managed site: certificate from pebble, the placeholder page at once, files uploaded through the API served over HTTPS; dot files 403; 404 off SPA mode', timed(120_000, async () => {
   const created = await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   docsId = created.body.site.id;
+  // live the moment it is made: the placeholder page naming the site, until an index.html is uploaded
+  const placeholder = await viaNginx(docs, '/');
+  assert.equal([placeholder.status, placeholder.body], [200, placeholderPage('docs')]);
   const uploaded = await uploadThroughApi(t, docsId, '.', { 'index.html': '<h1>docs</h1>', 'assets/app.js': 'console.log("docs")' });
   assert.equal([uploaded.status, uploaded.body], [200, { ok: true, files: ['index.html', 'assets/app.js'] }]);
   const index = await viaNginx(docs, '/');
@@ -91,6 +95,7 @@ s('custom site: verify-dns through dnsmasq, certificate from pebble through cert
   await infra.addHostRecord(custom, '127.0.0.1');
   const verified = await t.call('POST', `/api/sites/${id}/verify-dns`);
   assert.equal([verified.status, verified.body.ok], [200, true], JSON.stringify(verified.body));
+  assert.equal((await viaNginx(custom, '/')).body, placeholderPage('shop'));
   await uploadThroughApi(t, id, '.', { 'index.html': 'shop' });
   const page = await viaNginx(custom, '/');
   assert.equal([page.status, page.body], [200, 'shop']);

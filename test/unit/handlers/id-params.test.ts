@@ -2,10 +2,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 
-// The spec's first error rule for path parameters: an id with a defined format (tunnel ids are
-// UUID v4; instance, ticket and session ids hex strings of 1 to 128 characters) that is malformed
-// answers 400 Validation failed with the issue on the parameter, before any lookup. Names without a
-// format rule on deletion (scope names, assignment segments) stay 404, as the tickets spec lists.
+// The spec's first error rule for path parameters: an id with a defined format (tunnel, site and
+// invitation ids are UUIDs; invite tokens 64 lowercase hex; instance, ticket and session ids hex
+// strings of 1 to 128 characters) that is malformed answers 400 Validation failed with the issue on
+// the parameter, before any lookup. A UUID of any version (the nil UUID too) is well-formed: Portlama
+// looks it up and answers 404. Names without a format rule on deletion (scope names, assignment
+// segments) stay 404, as the tickets spec lists.
 
 const s = suite('id parameters');
 let t: TestApp;
@@ -15,11 +17,18 @@ s.before.each(async () => {
 });
 s.after.each(() => t.close());
 
-const UUID_V4 = /^must be a UUID v4$/;
+const UUID = /^must be a UUID$/;
+const NIL = '00000000-0000-0000-0000-000000000000';
 const HEX = /^must be a hex string$|^Too big/;
 const cases: [method: string, path: (id: string) => string, param: string, malformed: string[], message: RegExp][] = [
-  ['PATCH', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-1000-8000-000000000000'], UUID_V4],
-  ['DELETE', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-4000-8000-00000000000g'], UUID_V4],
+  ['PATCH', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-4000-8000-0000000000'], UUID],
+  ['DELETE', (id) => `/api/tunnels/${id}`, 'id', ['not-a-uuid', '00000000-0000-4000-8000-00000000000g'], UUID],
+  ['PATCH', (id) => `/api/sites/${id}`, 'id', ['not-a-uuid', '0000000000000000000000000000000'], UUID],
+  ['DELETE', (id) => `/api/sites/${id}`, 'id', ['not-a-uuid', `${NIL}0`], UUID],
+  ['POST', (id) => `/api/sites/${id}/verify-dns`, 'id', ['not-a-uuid'], UUID],
+  ['GET', (id) => `/api/sites/${id}/files`, 'id', ['not-a-uuid'], UUID],
+  ['DELETE', (id) => `/api/invitations/${id}`, 'id', ['not-a-uuid'], UUID],
+  ['GET', (id) => `/api/invite/${id}`, 'token', ['x', 'AB'.repeat(32)], /^must be 64 lowercase hex characters$/],
   ['DELETE', (id) => `/api/tickets/${id}`, 'ticketId', ['xyz', 'a'.repeat(129)], HEX],
   ['DELETE', (id) => `/api/tickets/instances/${id}`, 'instanceId', ['not-hex'], HEX],
   ['POST', (id) => `/api/tickets/instances/${id}/heartbeat`, 'instanceId', ['not-hex'], HEX],
@@ -39,9 +48,24 @@ s('a malformed id is 400 Validation failed naming the parameter', async () => {
   }
 });
 
-s('a well-formed id that names nothing is 404', async () => {
-  const res = await t.call('DELETE', '/api/tunnels/00000000-0000-4000-8000-000000000000');
-  assert.equal([res.status, res.body], [404, { error: 'Tunnel not found' }]);
+s('a well-formed id that names nothing is 404, the nil UUID and other UUID versions included', async () => {
+  for (const id of [NIL, '00000000-0000-4000-8000-000000000000', '6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF']) {
+    for (const [method, path, body] of [['DELETE', `/api/tunnels/${id}`], ['PATCH', `/api/tunnels/${id}`, { enabled: true }]] as const) {
+      const res = await t.call(method, path, { body });
+      assert.equal([res.status, res.body], [404, { error: 'Tunnel not found' }], `${method} ${path}`);
+    }
+    for (const [method, path, body] of [
+      ['DELETE', `/api/sites/${id}`],
+      ['PATCH', `/api/sites/${id}`, { spaMode: true }],
+      ['POST', `/api/sites/${id}/verify-dns`],
+      ['GET', `/api/sites/${id}/files`],
+      ['DELETE', `/api/sites/${id}/files`, { path: 'index.html' }],
+    ] as const) {
+      const res = await t.call(method, path, { body });
+      assert.equal([res.status, res.body], [404, { error: 'Site not found' }], `${method} ${path}`);
+    }
+    assert.equal((await t.call('DELETE', `/api/invitations/${id}`)).body, { error: 'Invitation not found' });
+  }
   assert.is((await t.call('DELETE', `/api/tickets/${'ab'.repeat(32)}`)).status, 404);
   assert.is((await t.call('DELETE', `/api/tickets/sessions/${'cd'.repeat(16)}`)).status, 404);
 });

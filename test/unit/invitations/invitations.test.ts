@@ -1,5 +1,5 @@
-// Invitations: the admin routes (shapes after Portlama's) and the public invite routes, with the
-// one generic 404, the single-use race and the per-address rate limit.
+// Invitations: the admin routes (shapes after Portlama's) and the public invite routes, with
+// Portlama's 400/404/410 answers, the single-use race and the per-address rate limit.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { storedText } from '../../helpers/store-files.ts';
@@ -32,11 +32,6 @@ function fromAddress(method: string, path: string, address: string, body?: unkno
   if (body !== undefined) headers['content-type'] = 'application/json';
   const request = new Request(`http://panel.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return t.app.handle(request, { peer: '127.0.0.1' });
-}
-
-async function snapshot(response: Response): Promise<string> {
-  const headers = [...response.headers].filter(([k]) => k !== 'date').map(([k, v]) => `${k}: ${v}`).sort().join('\n');
-  return `${response.status}\n${headers}\n\n${await response.text()}`;
 }
 
 s('POST: 201 {ok, invitation, inviteUrl, token}; 7 days by default; only the hash is stored (0600)', async () => {
@@ -98,7 +93,9 @@ s('DELETE: 200 {ok}, then the link is dead; 404 Invitation not found', async () 
   assert.is(res.status, 200);
   assert.equal(res.body, { ok: true });
   assert.equal((await t.call('DELETE', `/api/invitations/${invitation.id}`)).body, { error: 'Invitation not found' });
-  assert.is((await t.call('DELETE', '/api/invitations/not-a-uuid')).status, 404);
+  assert.equal((await t.call('DELETE', '/api/invitations/00000000-0000-0000-0000-000000000000')).body, { error: 'Invitation not found' });
+  const malformed = await t.call('DELETE', '/api/invitations/not-a-uuid');
+  assert.equal([malformed.status, malformed.body.error], [400, 'Validation failed'], 'not a UUID: Portlama validates the id first');
   assert.is((await t.call('GET', `/api/invite/${token}`, { as: 'none' })).status, 404);
 });
 
@@ -109,20 +106,49 @@ s('public GET: no certificate needed; {username, email, expiresAt}', async () =>
   assert.equal(res.body, { username: 'dana', email: 'dana@example.test', expiresAt: invitation.expiresAt });
 });
 
-s('unknown, used, expired and malformed tokens get one byte-identical 404', async () => {
+s("malformed 400, unknown 404, used 410, expired 410: Portlama's answers on both public routes", async () => {
   const used = (await invite('ann')).body.token;
   const expired = (await invite('ben', { expiresInDays: 1 })).body.token;
   assert.is((await t.call('POST', `/api/invite/${used}/accept`, { as: 'none', body: { password: 'ann-password' } })).status, 200);
   clock.advance(DAY);
-  const tokens = { unknown: 'ab'.repeat(32), used, expired, malformed: 'x' };
-  const answers: Record<string, string> = {};
-  for (const [name, token] of Object.entries(tokens)) {
-    answers[`GET ${name}`] = await snapshot(await t.request('GET', `/api/invite/${token}`, { as: 'none' }));
-    answers[`POST ${name}`] = await snapshot(await t.request('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'a-password' } }));
+  const cases: [token: string, status: number, error: string][] = [
+    ['ab'.repeat(32), 404, 'Invitation not found'],
+    [used, 410, 'This invitation has already been used'],
+    [expired, 410, 'This invitation has expired'],
+  ];
+  for (const [token, status, error] of cases) {
+    for (const res of [
+      await t.call('GET', `/api/invite/${token}`, { as: 'none' }),
+      await t.call('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'a-password' } }),
+    ]) assert.equal([res.status, res.body], [status, { error }], token);
   }
-  const distinct = new Set(Object.values(answers));
-  assert.is(distinct.size, 1, JSON.stringify(answers, null, 2));
-  assert.match([...distinct][0]!, /^404\n[^]*\n\n\{"error":"Invitation not found"\}$/);
+  // not the token's form (64 lowercase hex): the spec's first rule, before any lookup
+  for (const token of ['x', 'ab'.repeat(31), 'AB'.repeat(32), 'ab'.repeat(33), `${'ab'.repeat(31)}zz`]) {
+    for (const res of [
+      await t.call('GET', `/api/invite/${token}`, { as: 'none' }),
+      await t.call('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'a-password' } }),
+    ]) {
+      assert.is(res.status, 400, token);
+      assert.is(res.body.error, 'Validation failed');
+      assert.ok(res.body.details.issues.length > 0);
+      for (const issue of res.body.details.issues) assert.equal(issue, { path: 'token', message: 'must be 64 lowercase hex characters' });
+    }
+  }
+});
+
+s('a used invitation stays 410 after it expires (used is checked first, as Portlama does)', async () => {
+  const { token } = (await invite('ann', { expiresInDays: 1 })).body;
+  assert.is((await t.call('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'ann-password' } })).status, 200);
+  clock.advance(2 * DAY);
+  assert.equal((await t.call('GET', `/api/invite/${token}`, { as: 'none' })).body, { error: 'This invitation has already been used' });
+});
+
+s('the token is compared with every stored hash: a hit among many is found, a near miss is 404', async () => {
+  const tokens = [];
+  for (const name of ['ann', 'ben', 'cat', 'dan']) tokens.push((await invite(name)).body.token as string);
+  assert.equal((await t.call('GET', `/api/invite/${tokens[2]}`, { as: 'none' })).body.username, 'cat');
+  const nearMiss = `${tokens[3]!.slice(0, -1)}${tokens[3]!.endsWith('0') ? '1' : '0'}`;
+  assert.equal((await t.call('GET', `/api/invite/${nearMiss}`, { as: 'none' })).body, { error: 'Invitation not found' });
 });
 
 s('accept: creates the portal user (bcrypt, groups, display name), restarts the portal, enrolls TOTP', async () => {
@@ -174,12 +200,12 @@ s('accept: a failed TOTP enrollment leaves the user made, totpUri null, and is l
   assert.ok(t.services.log.recent(50).some((e) => e.level === 'warn' && e.message.includes('storage locked')));
 });
 
-s('20 concurrent accepts of one token create exactly one user', async () => {
+s('20 concurrent accepts of one token create exactly one user; the rest are told it is used', async () => {
   const { token } = (await invite('dana')).body;
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => fromAddress('POST', `/api/invite/${token}/accept`, `198.51.100.${i + 1}`, { password: `password-${i}` })));
   const statuses = answers.map((r) => r.status);
   assert.is(statuses.filter((c) => c === 200).length, 1, String(statuses));
-  assert.is(statuses.filter((c) => c === 404).length, 19, String(statuses));
+  assert.is(statuses.filter((c) => c === 410).length, 19, String(statuses));
   assert.equal((await portalUsers(t)).map((u) => u.username), ['dana']);
 });
 

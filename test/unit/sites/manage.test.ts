@@ -104,6 +104,8 @@ s('PATCH validation: allowedUsers entries need at least one character; 404 for a
   assert.equal((await t.call('PATCH', `/api/sites/${MISSING}`, { body: { spaMode: true } })).body, { error: 'Site not found' });
   const malformed = await t.call('PATCH', '/api/sites/not-a-uuid', { body: { spaMode: true } });
   assert.equal([malformed.status, malformed.body.error], [400, 'Validation failed']);
+  const upper = await t.call('PATCH', `/api/sites/${site.id.toUpperCase()}`, { body: { spaMode: true } });
+  assert.equal([upper.status, upper.body.site?.id], [200, site.id], 'an upper-case spelling names the same site');
 });
 
 s('PATCH: an allowedUsers entry no portal username can have is a 400, so it never reaches (and breaks) the portal rules', async ({ t }) => {

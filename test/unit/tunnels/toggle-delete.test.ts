@@ -71,15 +71,25 @@ s('PATCH 404 Tunnel not found; 400 Validation failed for a missing or non-boolea
 s('PATCH and DELETE with a malformed id: 400 Validation failed on id, before any lookup', async ({ t, id }) => {
   const before = t.sandbox.events.length;
   const tunnels = t.services.store.tunnels.value;
-  const malformed = ['not-a-uuid', id.slice(0, -1), `${id}0`, id.replace(/^(.{14})4/, '$11'), '%20', `${id.slice(0, -2)}zz`];
+  const malformed = ['not-a-uuid', id.slice(0, -1), `${id}0`, id.replace(/-/g, ''), '%20', `${id.slice(0, -2)}zz`];
   for (const bad of malformed) {
     for (const res of [await toggle(t, bad, false), await t.call('DELETE', `/api/tunnels/${bad}`)]) {
       assert.is(res.status, 400, bad);
-      assert.equal(res.body, { error: 'Validation failed', details: { issues: [{ path: 'id', message: 'must be a UUID v4' }] } }, bad);
+      assert.equal(res.body, { error: 'Validation failed', details: { issues: [{ path: 'id', message: 'must be a UUID' }] } }, bad);
     }
   }
   assert.is(t.sandbox.events.length, before, 'nothing touched on the host');
   assert.is(t.services.store.tunnels.value, tunnels, 'no record changed');
+});
+
+s('a UUID of another version, or the nil UUID, is a lookup: 404 Tunnel not found, nothing touched', async ({ t, id }) => {
+  const before = t.sandbox.events.length;
+  for (const other of ['00000000-0000-0000-0000-000000000000', id.replace(/^(.{14})4/, '$11'), 'ffffffff-ffff-ffff-ffff-ffffffffffff']) {
+    for (const res of [await toggle(t, other, false), await t.call('DELETE', `/api/tunnels/${other}`)]) {
+      assert.equal([res.status, res.body], [404, { error: 'Tunnel not found' }], other);
+    }
+  }
+  assert.is(t.sandbox.events.length, before);
 });
 
 s('an id in upper case names the same tunnel', async ({ t, id }) => {
