@@ -168,11 +168,11 @@ export class AdminCert {
   }
 
   /** Signs the admin's CSR (key in a hardware keystore) as CN=admin and revokes every P12 admin certificate. */
-  upgradeToHardwareBound(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
+  upgradeToHardwareBound(csr: string, requesterSerial: string | null): Promise<{ cert: string; caCert: string; serial: string; expiresAt: string }> {
     return this.#exclusive(() => this.#upgrade(csr, requesterSerial));
   }
 
-  async #upgrade(csr: string, requesterSerial: string | null): Promise<{ certificate: string; caCertificate: string; serial: string; expiresAt: string }> {
+  async #upgrade(csr: string, requesterSerial: string | null): Promise<{ cert: string; caCert: string; serial: string; expiresAt: string }> {
     const state = await this.#collection();
     if (state.value.authMode === 'hardware-bound') throw new AppError(409, 'The admin certificate is already hardware-bound');
     let signed: SignedClientCert;
@@ -195,7 +195,7 @@ export class AdminCert {
     this.#awaiting = null;
     await this.deps.bundles.remove(this.deps.bundles.adminPath);
     if (p12Serials.length > 0) await this.deps.revoker.revokeAll(p12Serials.map((s) => ({ serial: s, label: null })));
-    return { certificate: signed.certPem, caCertificate: await this.deps.system.pki.caCertificate(), serial: signed.serial, expiresAt };
+    return { cert: signed.certPem, caCert: await this.deps.system.pki.caCertificate(), serial: signed.serial, expiresAt };
   }
 
   async #checkGrace(): Promise<void> {

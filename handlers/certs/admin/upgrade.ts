@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/certs/admin/upgrade-to-hardware-bound — {csr}: signed as CN=admin, every P12 admin certificate revoked;
-// {ok, adminAuthMode, certificate, caCertificate, serial, expiresAt}.
+// {ok, adminAuthMode, cert, caCert, serial, expiresAt} (Portlama's names).
 export default route<Record<string, never>, Record<string, never>, CsrBody>({
   method: 'POST',
   path: '/api/certs/admin/upgrade-to-hardware-bound',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: okWith({ adminAuthMode: z.literal('hardware-bound'), certificate: z.string(), caCertificate: z.string(), serial: z.string(), expiresAt: z.string() }) },
+  response: { schema: okWith({ adminAuthMode: z.literal('hardware-bound'), cert: z.string(), caCert: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: CsrBody,
   async handle({ body, identity, services }) {
     const serial = identity.role === 'admin' ? identity.serial : null;

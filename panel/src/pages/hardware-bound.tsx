@@ -11,7 +11,7 @@ import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { saveFile } from '../save-file.ts';
 
-export interface Upgraded { adminAuthMode: 'hardware-bound'; certificate: string; caCertificate: string; serial: string; expiresAt: string }
+export interface Upgraded { adminAuthMode: 'hardware-bound'; cert: string; caCert: string; serial: string; expiresAt: string }
 
 const CONFIRM = 'Bind the admin certificate to the hardware key? Every PKCS#12 admin certificate is revoked at once, the one this browser uses included, '
   + 'and rotation and P12 downloads stop for good. Keep this page open until you have saved the new certificate.';
@@ -23,8 +23,8 @@ function Result({ upgraded }: { upgraded: Upgraded }) {
     <>
       <Note kind="warn">The admin certificate is now hardware-bound (serial {upgraded.serial}, expires {when(upgraded.expiresAt)}). Every PKCS#12 admin certificate is revoked: save the new certificate, import it onto the key, then open the panel with the key.</Note>
       <div class="row">
-        <button type="button" class="btn btn-primary" onClick={() => saveFile(pem(upgraded.certificate), 'admin.crt')}>Download the admin certificate (admin.crt)</button>
-        <button type="button" class="btn" onClick={() => saveFile(pem(upgraded.caCertificate), 'relay-ca.crt')}>Download the CA certificate</button>
+        <button type="button" class="btn btn-primary" onClick={() => saveFile(pem(upgraded.cert), 'admin.crt')}>Download the admin certificate (admin.crt)</button>
+        <button type="button" class="btn" onClick={() => saveFile(pem(upgraded.caCert), 'relay-ca.crt')}>Download the CA certificate</button>
       </div>
       <p>For a YubiKey: <code>ykman piv certificates import 9a admin.crt</code>.</p>
     </>

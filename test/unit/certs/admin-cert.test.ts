@@ -133,8 +133,8 @@ o('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certific
   const r = await t.call('POST', '/api/certs/admin/upgrade-to-hardware-bound', { body: { csr } });
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.is(r.body.adminAuthMode, 'hardware-bound');
-  assert.match(describeCert(r.body.certificate), 'subject=CN = admin');
-  assert.match(r.body.caCertificate, 'BEGIN CERTIFICATE');
+  assert.match(describeCert(r.body.cert), 'subject=CN = admin');
+  assert.match(r.body.caCert, 'BEGIN CERTIFICATE');
   assert.equal((await t.call('GET', '/api/certs/admin/auth-mode', asAdmin(r.body.serial))).body, { adminAuthMode: 'hardware-bound' });
   for (const serial of [ADMIN_SERIAL, rotated.serial]) assert.is(await tunnelsStatus(serial), 403, serial);
   for (const [method, path] of [['GET', '/api/certs/mtls/download'], ['POST', '/api/certs/mtls/rotate']] as const) {
