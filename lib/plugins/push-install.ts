@@ -5,6 +5,7 @@ import type { ConfigStore } from '../config.ts';
 import { AppError, badRequest } from '../errors.ts';
 import type { PushGrantRecord, PushPolicyRecord, PushSessionRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
+import { sourceAllowed } from './ip-rules.ts';
 import { isOpen, OpenWindowList } from './push-install-windows.ts';
 import { DEFAULT_POLICY_ID, type PushInstallConfig } from './push-config.ts';
 import { PushPolicies } from './push-policies.ts';
@@ -87,14 +88,15 @@ export class PushInstallService {
     if (!removed && !this.deps.identities.activeAgent(label)) throw agentNotFound(label);
   }
 
-  /** Records a push after every check, with Portlama's statuses and messages: switch on, window open, policy allowing it. */
-  async push(label: string, request: PushRequest): Promise<PushSessionRecord> {
+  /** Records a push after every check, with Portlama's statuses and messages: switch on, window open, policy allowing it and the source address. */
+  async push(label: string, request: PushRequest, source?: string): Promise<PushSessionRecord> {
     if (!this.deps.config.value.plugins.pushInstall.enabled) throw badRequest(NOT_ENABLED);
     if (!this.deps.identities.activeAgent(label)) throw agentNotFound(label);
     const grant = this.#liveGrant(label);
     if (!grant) throw new AppError(403, `Push install access not enabled for agent "${label}"`);
     const policy = this.policies.find(grant.policyId);
     if (!policy) throw new AppError(500, `Policy "${grant.policyId}" not found in push install configuration`);
+    if (!sourceAllowed(source, policy.allowedIps, policy.deniedIps)) throw new AppError(403, 'Source IP is not allowed');
     if (!allows(policy.allowedActions, request.action)) throw new AppError(403, `Action "${request.action}" is not allowed by the assigned policy`);
     if (!this.#allowsPackage(policy, request.packageName)) throw new AppError(403, `Package "${request.packageName}" is not allowed by the assigned policy`);
     const session: PushSessionRecord = { id: randomUUID(), label, ...request, policyId: policy.id, status: 'requested', createdAt: this.#now() };

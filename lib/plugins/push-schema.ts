@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUSH_ACTIONS } from '../state/schemas.ts';
+import { IpEntry } from './ip-rules.ts';
 import { PolicyId } from './push-config.ts';
 
 const PackageName = z.string().min(1).max(214).regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'must be an npm package name');
@@ -19,6 +20,9 @@ const policyFields = {
   allowedPlugins: z.array(PackageName).max(100),
   /** Empty: any action (Portlama's rule). */
   allowedActions: z.array(z.enum(PUSH_ACTIONS)).max(PUSH_ACTIONS.length),
+  /** Portlama's source-address rules for a push: a denied match refuses, a non-empty allow list must match. */
+  allowedIps: z.array(IpEntry).max(100),
+  deniedIps: z.array(IpEntry).max(100),
 };
 
 /** Portlama's: the id is the client's or the name made a slug. */
@@ -29,6 +33,8 @@ export const PushPolicyCreate = z
     description: policyFields.description.default(''),
     allowedPlugins: policyFields.allowedPlugins.default([]),
     allowedActions: policyFields.allowedActions.default(['install', 'update']),
+    allowedIps: policyFields.allowedIps.default([]),
+    deniedIps: policyFields.deniedIps.default([]),
   })
   .strict();
 export type PushPolicyCreate = z.infer<typeof PushPolicyCreate>;

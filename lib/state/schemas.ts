@@ -69,6 +69,9 @@ export const PushPolicyRecord = z.object({
   /** npm package names (`@acme/hello`). */
   allowedPlugins: z.array(z.string()),
   allowedActions: z.array(z.enum(PUSH_ACTIONS)),
+  /** Source addresses or CIDR ranges a push may come from, and may not (Portlama's); empty allows any. Policies stored before issue 29 have none. */
+  allowedIps: z.array(z.string()).default([]),
+  deniedIps: z.array(z.string()).default([]),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });

@@ -145,7 +145,7 @@ s('settings: the API description and metrics links open what the server serves',
   await metrics.close();
 }));
 
-interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[] }
+interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[]; deniedIps: string[] }
 const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
 const openWindows = async () => (await panel.call<{ grants: Grant[] }>('GET', '/api/plugins/push-install/grants')).body.grants;
@@ -225,6 +225,21 @@ s('push install: the default policy kept, a policy made and edited, the switch a
   await pushForm.getByText('Requested: install of @acme/hello on laptop-1.').waitFor();
   await page.getByRole('row', { name: /laptop-1 @acme\/hello install Tools requested/ }).waitFor();
   assert.equal((await pushes()).map((p) => `${p.label} ${p.action} ${p.packageName}`), ['laptop-1 install @acme/hello']);
+
+  // The policy's source-address rules (Portlama's deniedIps): this browser's address refused, then allowed again.
+  const denySource = async (value: string) => {
+    await page.getByRole('button', { name: 'Edit policy Tools' }).click();
+    await page.locator('form[aria-labelledby="edit-policy"]').getByLabel('Denied source addresses').fill(value);
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.locator('form[aria-labelledby="edit-policy"]').waitFor({ state: 'detached' });
+  };
+  await denySource('127.0.0.1');
+  assert.equal((await policies()).find((p) => p.id === 'tools')?.deniedIps, ['127.0.0.1']);
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByRole('alert').filter({ hasText: 'Source IP is not allowed' }).waitFor();
+  await denySource('');
+  assert.equal((await policies()).find((p) => p.id === 'tools')?.deniedIps, []);
 
   await pushForm.getByLabel('Plugin package').fill('@acme/hello');
   await pushForm.getByLabel('Push action').selectOption('uninstall');

@@ -11,7 +11,8 @@ const ANSWER = {
   schema: okWith({ session: PushSessionRecord, label: z.string(), action: PushSessionRecord.shape.action, packageName: z.string(), message: z.string() }),
 };
 
-// POST /api/plugins/push-install/:label — {packageName, action?}; checked against the switch, the agent's window and its policy;
+// POST /api/plugins/push-install/:label — {packageName, action?}; checked against the switch, the agent's window and its policy
+// (with the client's address, behind the proxy its X-Forwarded-For);
 // 201 {ok, session} and Portlama's label, action, packageName, message.
 export default route<AgentLabelParams, Record<string, never>, PushRequest>({
   method: 'POST',
@@ -20,8 +21,8 @@ export default route<AgentLabelParams, Record<string, never>, PushRequest>({
   response: ANSWER,
   params: AgentLabelParams,
   body: PushRequest,
-  async handle({ params, body, services }) {
-    const session = await services.pushInstall.push(params.label, body);
+  async handle({ params, body, services, clientAddress }) {
+    const session = await services.pushInstall.push(params.label, body, clientAddress());
     const message = `Push install command "${session.action}" sent to agent "${session.label}"`;
     return documented(ANSWER, { ok: true, session, label: session.label, action: session.action, packageName: session.packageName, message });
   },

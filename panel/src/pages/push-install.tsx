@@ -16,7 +16,9 @@ import { useResource, type Resource } from '../resource.ts';
 const ACTIONS = ['install', 'update', 'uninstall'] as const;
 type PushAction = (typeof ACTIONS)[number];
 interface Config { enabled: boolean; defaultPolicy: string }
-interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; createdAt: string; updatedAt: string }
+interface Policy {
+  id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; allowedIps: string[]; deniedIps: string[]; createdAt: string; updatedAt: string;
+}
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
 interface PushSession { id: string; label: string; packageName: string; action: PushAction; policyId: string; status: string; createdAt: string }
 interface Agent { label: string; revoked: boolean }
@@ -53,13 +55,15 @@ function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): P
   const form = useForm({
     name: policy?.name ?? '', id: '', description: policy?.description ?? '',
     allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update'] as PushAction[]),
+    allowedIps: policy?.allowedIps.join(', ') ?? '', deniedIps: policy?.deniedIps.join(', ') ?? '',
   });
   const title = policy ? `Edit policy ${policy.name}` : 'New policy';
   const titleId = policy ? 'edit-policy' : 'new-policy';
   return (
     <form aria-labelledby={titleId} onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const { id, ...fields } = form.values;
-      const body = { ...fields, name: fields.name.trim(), allowedPlugins: commaList(fields.allowedPlugins) };
+      const lists = { allowedPlugins: commaList(fields.allowedPlugins), allowedIps: commaList(fields.allowedIps), deniedIps: commaList(fields.deniedIps) };
+      const body = { ...fields, ...lists, name: fields.name.trim() };
       if (policy) await api('PATCH', `${BASE}/policies/${enc(policy.id)}`, body);
       else await api('POST', `${BASE}/policies`, { ...body, ...(id.trim() ? { id: id.trim() } : {}) });
       form.reset();
@@ -74,6 +78,10 @@ function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): P
         <Field label="Description" value={form.values.description} onInput={(v) => form.set('description', v)} error={form.fieldErrors.description} />
         <Field label="Allowed plugins" value={form.values.allowedPlugins} onInput={(v) => form.set('allowedPlugins', v)} error={form.fieldErrors.allowedPlugins}
           hint="Comma-separated npm package names, e.g. @acme/hello; empty allows any package under the panel's allowed scopes" />
+        <Field label="Allowed source addresses" value={form.values.allowedIps} onInput={(v) => form.set('allowedIps', v)} error={form.fieldErrors.allowedIps}
+          hint="Where pushes may be sent from: comma-separated addresses or ranges, e.g. 192.168.1.0/24; empty allows any" />
+        <Field label="Denied source addresses" value={form.values.deniedIps} onInput={(v) => form.set('deniedIps', v)} error={form.fieldErrors.deniedIps}
+          hint="Refused even when allowed above" />
       </div>
       <fieldset>
         <legend>Allowed actions (none checked allows all)</legend>

@@ -10,7 +10,8 @@ import { ManualClock } from '../../helpers/manual-clock.ts';
 const s = suite('push-install');
 const BASE = '/api/plugins/push-install';
 const T0 = '2026-11-22T00:00:00.000Z';
-const BUILT_IN = { id: 'default', name: 'Default', description: 'Standard push install policy', allowedPlugins: [], allowedActions: ['install', 'update'], createdAt: T0, updatedAt: T0 };
+const NO_IP_RULES = { allowedIps: [], deniedIps: [] };
+const BUILT_IN = { id: 'default', name: 'Default', description: 'Standard push install policy', allowedPlugins: [], allowedActions: ['install', 'update'], ...NO_IP_RULES, createdAt: T0, updatedAt: T0 };
 
 async function setUp(clock = new ManualClock()): Promise<{ t: TestApp; clock: ManualClock; policyId: string }> {
   const t = await makeTestApp({ clock, config: { plugins: { allowedScopes: ['@acme'] } } });
@@ -72,7 +73,7 @@ s("policies: Portlama's ids (the client's or the name's slug), 409 for a taken i
   try {
     assert.is(policyId, 'hello-only', 'the slug of the name');
     const [, policy] = (await t.call('GET', `${BASE}/policies`)).body.policies;
-    assert.equal(policy, { id: 'hello-only', name: 'hello only', description: '', allowedPlugins: ['@acme/hello'], allowedActions: ['install', 'update'], createdAt: T0, updatedAt: T0 });
+    assert.equal(policy, { id: 'hello-only', name: 'hello only', description: '', allowedPlugins: ['@acme/hello'], allowedActions: ['install', 'update'], ...NO_IP_RULES, createdAt: T0, updatedAt: T0 });
 
     const bare = await t.call('POST', `${BASE}/policies`, { body: { name: 'e2e-pi-test', description: 'E2E test policy', allowedActions: ['install', 'update'] } });
     assert.equal([bare.status, bare.body.ok, bare.body.policy.id, bare.body.policy.allowedPlugins], [201, true, 'e2e-pi-test', []]);
@@ -86,6 +87,11 @@ s("policies: Portlama's ids (the client's or the name's slug), 409 for a taken i
     assert.is((await t.call('POST', `${BASE}/policies`, { body: { name: '' } })).status, 400);
     assert.is((await t.call('POST', `${BASE}/policies`, { body: { name: 'x', id: 'Not_An_Id' } })).status, 400);
     assert.is((await t.call('POST', `${BASE}/policies`, { body: { name: 'bad', allowedPlugins: ['Not A Name'] } })).status, 400);
+    for (const ip of ['300.1.1.1', '10.0.0.0/33', '10.0.0.0/8/8', 'fd00::/129', 'example.com']) {
+      assert.is((await t.call('POST', `${BASE}/policies`, { body: { name: 'bad ip', allowedIps: [ip] } })).status, 400, ip);
+    }
+    const ipRules = { allowedIps: ['192.168.1.0/24', '10.0.0.5', 'fd00::/8'], deniedIps: ['192.168.1.66'] };
+    assert.equal((await t.call('POST', `${BASE}/policies`, { body: { name: 'lan', ...ipRules } })).body.policy, { ...t.services.pushInstall.policies.get('lan'), ...ipRules });
 
     const patched = await t.call('PATCH', `${BASE}/policies/e2e-pi-test`, { body: { description: 'Updated by E2E' } });
     assert.equal([patched.body.ok, patched.body.policy.description, patched.body.policy.name], [true, 'Updated by E2E', 'e2e-pi-test']);
