@@ -98,8 +98,9 @@ export class PushInstallService {
     if (!policy) throw new AppError(500, `Policy "${grant.policyId}" not found in push install configuration`);
     if (!sourceAllowed(source, policy.allowedIps, policy.deniedIps)) throw new AppError(403, 'Source IP is not allowed');
     if (!allows(policy.allowedActions, request.action)) throw new AppError(403, `Action "${request.action}" is not allowed by the assigned policy`);
-    if (!this.#allowsPackage(policy, request.packageName)) throw new AppError(403, `Package "${request.packageName}" is not allowed by the assigned policy`);
-    const session: PushSessionRecord = { id: randomUUID(), label, ...request, policyId: policy.id, status: 'requested', createdAt: this.#now() };
+    const { packageName = null, action } = request;
+    if (packageName !== null && !this.#allowsPackage(policy, packageName)) throw new AppError(403, `Package "${packageName}" is not allowed by the assigned policy`);
+    const session: PushSessionRecord = { id: randomUUID(), label, packageName, action, policyId: policy.id, status: 'requested', createdAt: this.#now() };
     await this.deps.store.pushSessions.edit((draft) => {
       draft.put(session);
       for (const old of draft.values()) {

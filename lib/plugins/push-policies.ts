@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.ts';
 import { AppError, badRequest } from '../errors.ts';
 import type { RecordCollection } from '../state/record-collection.ts';
-import type { PushPolicyRecord } from '../state/schemas.ts';
+import { DEFAULT_PUSH_ACTIONS, type PushPolicyRecord } from '../state/schemas.ts';
 import { DEFAULT_POLICY_ID } from './push-config.ts';
 import type { PushPolicyCreate, PushPolicyUpdate } from './push-schema.ts';
 
-const DEFAULT_POLICY = { id: DEFAULT_POLICY_ID, name: 'Default', description: 'Standard push install policy', allowedActions: ['install', 'update'] } as const;
+const DEFAULT_POLICY = { id: DEFAULT_POLICY_ID, name: 'Default', description: 'Standard push install policy' } as const;
 
 /** Portlama's ids: the name in lowercase, runs of anything else made one hyphen. */
 export const slugify = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -24,7 +24,7 @@ export class PushPolicies {
     private readonly clock: Clock,
   ) {
     const now = this.#now();
-    this.#builtIn = { ...DEFAULT_POLICY, allowedPlugins: [], allowedActions: [...DEFAULT_POLICY.allowedActions], allowedIps: [], deniedIps: [], createdAt: now, updatedAt: now };
+    this.#builtIn = { ...DEFAULT_POLICY, allowedPlugins: [], allowedActions: [...DEFAULT_PUSH_ACTIONS], allowedIps: [], deniedIps: [], createdAt: now, updatedAt: now };
   }
 
   /** By name, the default among them. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PUSH_ACTIONS } from '../state/schemas.ts';
+import { DEFAULT_PUSH_ACTIONS, PUSH_ACTIONS } from '../state/schemas.ts';
 import { IpEntry } from './ip-rules.ts';
 import { PolicyId } from './push-config.ts';
 
@@ -32,7 +32,7 @@ export const PushPolicyCreate = z
     id: PolicyId.optional(),
     description: policyFields.description.default(''),
     allowedPlugins: policyFields.allowedPlugins.default([]),
-    allowedActions: policyFields.allowedActions.default(['install', 'update']),
+    allowedActions: policyFields.allowedActions.default([...DEFAULT_PUSH_ACTIONS]),
     allowedIps: policyFields.allowedIps.default([]),
     deniedIps: policyFields.deniedIps.default([]),
   })
@@ -55,7 +55,14 @@ export const PushEnable = z
   .strict();
 export type PushEnable = z.infer<typeof PushEnable>;
 
-export const PushRequest = z.object({ packageName: PackageName, action: z.enum(PUSH_ACTIONS).default('install') }).strict();
+/** The package is needed for every action but `check-prerequisites` (Portlama's rule and message). */
+export const PushRequest = z
+  .object({ packageName: PackageName.optional(), action: z.enum(PUSH_ACTIONS).default('install') })
+  .strict()
+  .refine((b) => b.action === 'check-prerequisites' || b.packageName !== undefined, {
+    message: 'packageName is required for install, update, and uninstall actions',
+    path: ['packageName'],
+  });
 export type PushRequest = z.infer<typeof PushRequest>;
 
 export const PushSessionsQuery = z.object({ label: z.string().max(64).optional() });

@@ -59,7 +59,10 @@ export const PluginRecord = z.object({
 });
 export type PluginRecord = z.infer<typeof PluginRecord>;
 
-export const PUSH_ACTIONS = ['install', 'update', 'uninstall'] as const;
+/** Portlama's four; `check-prerequisites` names no package (the agent checks what it needs to install plugins). */
+export const PUSH_ACTIONS = ['install', 'update', 'uninstall', 'check-prerequisites'] as const;
+/** Portlama's default for a new policy and the `default` one. */
+export const DEFAULT_PUSH_ACTIONS = ['install', 'update', 'check-prerequisites'] as const;
 
 /** Which plugins may be pushed to an agent, and what may be done with them. */
 export const PushPolicyRecord = z.object({
@@ -90,7 +93,8 @@ export type PushGrantRecord = z.infer<typeof PushGrantRecord>;
 export const PushSessionRecord = z.object({
   id: z.string(),
   label: z.string(),
-  packageName: z.string(),
+  /** null for `check-prerequisites`. */
+  packageName: z.string().nullable(),
   action: z.enum(PUSH_ACTIONS),
   policyId: z.string(),
   status: z.literal('requested'),

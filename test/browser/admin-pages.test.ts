@@ -149,7 +149,7 @@ interface Policy { id: string; name: string; description: string; allowedPlugins
 const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
 const openWindows = async () => (await panel.call<{ grants: Grant[] }>('GET', '/api/plugins/push-install/grants')).body.grants;
-const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
+const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string | null; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
 
 s('push install: the default policy kept, a policy made and edited, the switch and default policy, a window opened (still listed after a reload) and ended, pushes allowed and refused', timed(90_000, async () => {
   const { page } = browser;
@@ -172,7 +172,7 @@ s('push install: the default policy kept, a policy made and edited, the switch a
   await newPolicy.getByRole('button', { name: 'Create policy' }).click();
   await page.getByRole('row', { name: /^Tools / }).waitFor();
   const made = (await policies()).find((p) => p.name === 'Tools');
-  assert.equal([made?.id, made?.description, made?.allowedPlugins, made?.allowedActions], ['tools', '', ['@acme/hello'], ['install']], 'the id made from the name');
+  assert.equal([made?.id, made?.description, made?.allowedPlugins, made?.allowedActions], ['tools', '', ['@acme/hello'], ['install', 'check-prerequisites']], 'the id made from the name');
   assert.is(await newPolicy.getByLabel('Policy name').inputValue(), '', 'the form is cleared');
 
   await page.getByRole('button', { name: 'Edit policy Tools' }).click();
@@ -247,6 +247,14 @@ s('push install: the default policy kept, a policy made and edited, the switch a
   await pushForm.getByRole('alert').filter({ hasText: 'Action "uninstall" is not allowed by the assigned policy' }).waitFor();
   assert.is((await pushes()).length, 1, 'a refused push is not recorded');
 
+  // check-prerequisites names no package: the field is left empty.
+  await pushForm.getByLabel('Push action').selectOption('check-prerequisites');
+  await pushForm.getByLabel('Plugin package').fill('');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByText('Requested: check-prerequisites on laptop-1.').waitFor();
+  await page.getByRole('row', { name: /laptop-1 — check-prerequisites Tools requested/ }).waitFor();
+  assert.equal((await pushes()).map((p) => `${p.label} ${p.action} ${p.packageName}`), ['laptop-1 check-prerequisites null', 'laptop-1 install @acme/hello']);
+
   await page.getByLabel('Show pushes to').selectOption('laptop-1');
   await page.getByRole('row', { name: /laptop-1 @acme\/hello install/ }).waitFor();
   await expectAccessible('push-install');
@@ -262,9 +270,10 @@ s('push install: the default policy kept, a policy made and edited, the switch a
   assert.is(await windows.getByRole('button', { name: 'End window of laptop-1' }).count(), 0, 'an ended window has no End control');
   assert.equal(await openWindows(), [], 'the API no longer lists it');
   await pushForm.getByLabel('Push action').selectOption('install');
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
   await pushForm.getByRole('button', { name: 'Push' }).click();
   await pushForm.getByRole('alert').filter({ hasText: 'Push install access not enabled for agent "laptop-1"' }).waitFor();
-  assert.is((await pushes()).length, 1);
+  assert.is((await pushes()).length, 2);
   await page.reload();
   await windows.getByText('No window is open.').waitFor();
 

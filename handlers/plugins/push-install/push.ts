@@ -8,10 +8,10 @@ import { PushSessionRecord } from '../../../lib/state/schemas.ts';
 
 const ANSWER = {
   status: 201,
-  schema: okWith({ session: PushSessionRecord, label: z.string(), action: PushSessionRecord.shape.action, packageName: z.string(), message: z.string() }),
+  schema: okWith({ session: PushSessionRecord, label: z.string(), action: PushSessionRecord.shape.action, packageName: z.string().nullable(), message: z.string() }),
 };
 
-// POST /api/plugins/push-install/:label — {packageName, action?}; checked against the switch, the agent's window and its policy
+// POST /api/plugins/push-install/:label — {packageName (not for check-prerequisites), action?}; checked against the switch, the agent's window and its policy
 // (with the client's address, behind the proxy its X-Forwarded-For);
 // 201 {ok, session} and Portlama's label, action, packageName, message.
 export default route<AgentLabelParams, Record<string, never>, PushRequest>({

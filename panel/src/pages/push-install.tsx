@@ -13,14 +13,16 @@ import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
 
-const ACTIONS = ['install', 'update', 'uninstall'] as const;
+const ACTIONS = ['install', 'update', 'uninstall', 'check-prerequisites'] as const;
+/** Needs no package: the agent checks it can install plugins. */
+const CHECK = 'check-prerequisites';
 type PushAction = (typeof ACTIONS)[number];
 interface Config { enabled: boolean; defaultPolicy: string }
 interface Policy {
   id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; allowedIps: string[]; deniedIps: string[]; createdAt: string; updatedAt: string;
 }
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
-interface PushSession { id: string; label: string; packageName: string; action: PushAction; policyId: string; status: string; createdAt: string }
+interface PushSession { id: string; label: string; packageName: string | null; action: PushAction; policyId: string; status: string; createdAt: string }
 interface Agent { label: string; revoked: boolean }
 
 const BASE = '/api/plugins/push-install';
@@ -54,7 +56,7 @@ function SwitchForm({ config, policies, onSaved }: { config: Config; policies: P
 function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): Promise<void>; onCancel?(): void }) {
   const form = useForm({
     name: policy?.name ?? '', id: '', description: policy?.description ?? '',
-    allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update'] as PushAction[]),
+    allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update', CHECK] as PushAction[]),
     allowedIps: policy?.allowedIps.join(', ') ?? '', deniedIps: policy?.deniedIps.join(', ') ?? '',
   });
   const title = policy ? `Edit policy ${policy.name}` : 'New policy';
@@ -184,8 +186,9 @@ function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void
   return (
     <form class="card" aria-labelledby="push-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setResult(undefined);
-      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { packageName: form.values.packageName.trim(), action: form.values.action });
-      setResult(`Requested: ${session.action} of ${session.packageName} on ${session.label}.`);
+      const packageName = form.values.packageName.trim();
+      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { ...(packageName ? { packageName } : {}), action: form.values.action });
+      setResult(session.packageName ? `Requested: ${session.action} of ${session.packageName} on ${session.label}.` : `Requested: ${session.action} on ${session.label}.`);
       form.set('packageName', '');
       await onPushed();
     }); }}>
@@ -193,7 +196,8 @@ function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void
       <ErrorText message={form.error} />
       <div class="grid">
         <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
-        <Field label="Plugin package" value={form.values.packageName} onInput={(v) => form.set('packageName', v)} error={form.fieldErrors.packageName} hint="An npm package name the policy allows" required />
+        <Field label="Plugin package" value={form.values.packageName} onInput={(v) => form.set('packageName', v)} error={form.fieldErrors.packageName}
+          hint="An npm package name the policy allows; none for check-prerequisites" required={form.values.action !== CHECK} />
         <Select label="Push action" value={form.values.action} options={ACTIONS} onChange={(v) => form.set('action', v)} error={form.fieldErrors.action} />
       </div>
       <Submit busy={form.busy}>Push</Submit>
@@ -211,7 +215,7 @@ function Sessions({ agents, policies, sessions, label, onLabel }: { agents: stri
       <ErrorText message={sessions.error} />
       {!sessions.data ? <Loading /> : (
         <Table head={['Requested', 'Agent', 'Plugin', 'Action', 'Policy', 'Status']} empty="No pushes requested."
-          rows={sessions.data.sessions.map((s) => [when(s.createdAt), s.label, s.packageName, s.action, policyName(s.policyId), <Badge status={s.status} />])} />
+          rows={sessions.data.sessions.map((s) => [when(s.createdAt), s.label, s.packageName ?? '—', s.action, policyName(s.policyId), <Badge status={s.status} />])} />
       )}
     </section>
   );

@@ -11,7 +11,9 @@ const s = suite('push-install');
 const BASE = '/api/plugins/push-install';
 const T0 = '2026-11-22T00:00:00.000Z';
 const NO_IP_RULES = { allowedIps: [], deniedIps: [] };
-const BUILT_IN = { id: 'default', name: 'Default', description: 'Standard push install policy', allowedPlugins: [], allowedActions: ['install', 'update'], ...NO_IP_RULES, createdAt: T0, updatedAt: T0 };
+/** Portlama's default actions, for the `default` policy and a new one naming none. */
+const DEFAULT_ACTIONS = ['install', 'update', 'check-prerequisites'];
+const BUILT_IN = { id: 'default', name: 'Default', description: 'Standard push install policy', allowedPlugins: [], allowedActions: DEFAULT_ACTIONS, ...NO_IP_RULES, createdAt: T0, updatedAt: T0 };
 
 async function setUp(clock = new ManualClock()): Promise<{ t: TestApp; clock: ManualClock; policyId: string }> {
   const t = await makeTestApp({ clock, config: { plugins: { allowedScopes: ['@acme'] } } });
@@ -73,7 +75,7 @@ s("policies: Portlama's ids (the client's or the name's slug), 409 for a taken i
   try {
     assert.is(policyId, 'hello-only', 'the slug of the name');
     const [, policy] = (await t.call('GET', `${BASE}/policies`)).body.policies;
-    assert.equal(policy, { id: 'hello-only', name: 'hello only', description: '', allowedPlugins: ['@acme/hello'], allowedActions: ['install', 'update'], ...NO_IP_RULES, createdAt: T0, updatedAt: T0 });
+    assert.equal(policy, { id: 'hello-only', name: 'hello only', description: '', allowedPlugins: ['@acme/hello'], allowedActions: DEFAULT_ACTIONS, ...NO_IP_RULES, createdAt: T0, updatedAt: T0 });
 
     const bare = await t.call('POST', `${BASE}/policies`, { body: { name: 'e2e-pi-test', description: 'E2E test policy', allowedActions: ['install', 'update'] } });
     assert.equal([bare.status, bare.body.ok, bare.body.policy.id, bare.body.policy.allowedPlugins], [201, true, 'e2e-pi-test', []]);
@@ -173,12 +175,16 @@ s('a push needs the switch, the agent, an unexpired window and its policy; each 
     });
     assert.equal(await refusal({ packageName: '@acme/other' }), [403, 'Package "@acme/other" is not allowed by the assigned policy']);
     assert.equal(await refusal({ packageName: '@acme/hello', action: 'uninstall' }), [403, 'Action "uninstall" is not allowed by the assigned policy']);
+    const noPackage = await push({ action: 'install' });
+    assert.equal([noPackage.status, noPackage.body.details.issues], [400, [{ path: 'packageName', message: 'packageName is required for install, update, and uninstall actions' }]]);
+    const check = await push({ action: 'check-prerequisites' });
+    assert.equal([check.status, check.body.packageName, check.body.session.packageName], [201, null, null], 'check-prerequisites names no package');
 
     clock.advance(30 * 60_000);
     assert.equal(await refusal({ packageName: '@acme/hello' }), [403, 'Push install access not enabled for agent "laptop"'], 'the window expired');
 
     const sessions = (await t.call('GET', `${BASE}/sessions`)).body.sessions;
-    assert.equal(sessions.map((x: { packageName: string }) => x.packageName), ['@acme/hello'], 'refused pushes are not sessions');
+    assert.equal(sessions.map((x: { packageName: string | null }) => x.packageName), [null, '@acme/hello'], 'refused pushes are not sessions');
     assert.equal((await t.call('GET', `${BASE}/sessions?label=other`)).body, { sessions: [] });
   } finally {
     await t.close();
@@ -215,7 +221,7 @@ s('agent-status tells the calling agent, and only it, whether push-install is on
     const on = (await status('laptop')).body;
     assert.equal([on.enabled, on.expiresAt], [true, '2026-11-22T00:05:00.000Z']);
     assert.equal([on.pushInstallEnabled, on.pushInstallEnabledUntil, on.pushInstallPolicy], [true, '2026-11-22T00:05:00.000Z', policyId]);
-    assert.equal(on.policy, { id: policyId, name: 'hello only', allowedPlugins: ['@acme/hello'], allowedActions: ['install', 'update'] });
+    assert.equal(on.policy, { id: policyId, name: 'hello only', allowedPlugins: ['@acme/hello'], allowedActions: DEFAULT_ACTIONS });
     assert.equal(on.sessions.map((x: { action: string }) => x.action), ['update']);
     assert.equal((await status('desk')).body, offFor('desk'));
     assert.is((await t.call('GET', `${BASE}/agent-status`)).body.error, 'Agent certificate label required');
