@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
+import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './plugins/push-config.ts';
 
 export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
@@ -50,17 +51,10 @@ export const ConfigSchema = z
         /** The npm executable; the one next to the running node unless set. */
         npm: z.string().min(1).max(4096).optional(),
         /** Pushing plugin installs to agents: off until an admin turns it on. */
-        pushInstall: z
-          .object({
-            enabled: z.boolean().default(false),
-            /** The policy an agent gets when its enablement names none. */
-            defaultPolicyId: z.string().max(64).nullable().default(null),
-          })
-          .strict()
-          .default({ enabled: false, defaultPolicyId: null }),
+        pushInstall: PushInstallConfigSchema.default({ enabled: false, defaultPolicy: DEFAULT_POLICY_ID }),
       })
       .strict()
-      .default({ allowedScopes: [], pushInstall: { enabled: false, defaultPolicyId: null } }),
+      .default({ allowedScopes: [], pushInstall: { enabled: false, defaultPolicy: DEFAULT_POLICY_ID } }),
     /** The API listener; loopback only, because it trusts the proxy's X-SSL-Client-* headers. */
     listen: z
       .object({

@@ -64,7 +64,10 @@ export const PluginRecord = z.object({
 });
 export type PluginRecord = z.infer<typeof PluginRecord>;
 
-export const PUSH_ACTIONS = ['install', 'update', 'uninstall'] as const;
+/** Portlama's four; `check-prerequisites` names no package (the agent checks what it needs to install plugins). */
+export const PUSH_ACTIONS = ['install', 'update', 'uninstall', 'check-prerequisites'] as const;
+/** Portlama's default for a new policy and the `default` one. */
+export const DEFAULT_PUSH_ACTIONS = ['install', 'update', 'check-prerequisites'] as const;
 
 /** Which plugins may be pushed to an agent, and what may be done with them. */
 export const PushPolicyRecord = z.object({
@@ -74,6 +77,9 @@ export const PushPolicyRecord = z.object({
   /** npm package names (`@acme/hello`). */
   allowedPlugins: z.array(z.string()),
   allowedActions: z.array(z.enum(PUSH_ACTIONS)),
+  /** Source addresses or CIDR ranges a push may come from, and may not (Portlama's); empty allows any. Policies stored before issue 29 have none. */
+  allowedIps: z.array(z.string()).default([]),
+  deniedIps: z.array(z.string()).default([]),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 });
@@ -92,7 +98,8 @@ export type PushGrantRecord = z.infer<typeof PushGrantRecord>;
 export const PushSessionRecord = z.object({
   id: z.string(),
   label: z.string(),
-  packageName: z.string(),
+  /** null for `check-prerequisites`. */
+  packageName: z.string().nullable(),
   action: z.enum(PUSH_ACTIONS),
   policyId: z.string(),
   status: z.literal('requested'),

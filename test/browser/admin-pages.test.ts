@@ -145,55 +145,54 @@ s('settings: the API description and metrics links open what the server serves',
   await metrics.close();
 }));
 
-interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[] }
+interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[]; deniedIps: string[] }
 const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
 const openWindows = async () => (await panel.call<{ grants: Grant[] }>('GET', '/api/plugins/push-install/grants')).body.grants;
-const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
+const pushes = async () => (await panel.call<{ sessions: { label: string; packageName: string | null; action: string }[] }>('GET', '/api/plugins/push-install/sessions')).body.sessions;
 
-s('push install: a policy made and edited, the switch and default policy, a window opened (still listed after a reload) and ended, pushes allowed and refused', timed(90_000, async () => {
+s('push install: the default policy kept, a policy made and edited, the switch and default policy, a window opened (still listed after a reload) and ended, pushes allowed and refused', timed(90_000, async () => {
   const { page } = browser;
   assert.is((await panel.call('POST', '/api/certs/agent', { label: 'laptop-1', capabilities: ['tunnels:read'] })).status, 201);
   await page.goto(`${panel.url}/plugins`);
   await page.getByRole('link', { name: 'Push install' }).click();
   await page.getByRole('heading', { level: 1, name: 'Push install' }).waitFor();
-  await page.getByText('No policies yet.').waitFor();
+  // Portlama's model: the `default` policy is always there, and cannot be deleted.
+  await page.getByRole('row', { name: /^Default \(default\)/ }).waitFor();
+  assert.is(await page.getByRole('button', { name: 'Delete policy Default' }).count(), 0, 'no Delete for the default policy');
 
   const newPolicy = page.locator('form[aria-labelledby="new-policy"]');
   await newPolicy.getByLabel('Policy name').fill('Tools');
   await newPolicy.getByLabel('Allowed plugins').fill('@acme/hello, Not A Package');
   await newPolicy.getByRole('button', { name: 'Create policy' }).click();
   await newPolicy.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
-  assert.equal(await policies(), [], 'a refused policy is not made');
+  assert.equal((await policies()).map((p) => p.id), ['default'], 'a refused policy is not made');
   await newPolicy.getByLabel('Allowed plugins').fill('@acme/hello');
   await newPolicy.getByLabel('update').uncheck();
   await newPolicy.getByRole('button', { name: 'Create policy' }).click();
   await page.getByRole('row', { name: /^Tools / }).waitFor();
-  const [made] = await policies();
-  assert.equal([made?.name, made?.description, made?.allowedPlugins, made?.allowedActions], ['Tools', '', ['@acme/hello'], ['install']]);
+  const made = (await policies()).find((p) => p.name === 'Tools');
+  assert.equal([made?.id, made?.description, made?.allowedPlugins, made?.allowedActions], ['tools', '', ['@acme/hello'], ['install', 'check-prerequisites']], 'the id made from the name');
   assert.is(await newPolicy.getByLabel('Policy name').inputValue(), '', 'the form is cleared');
 
   await page.getByRole('button', { name: 'Edit policy Tools' }).click();
   await page.locator('form[aria-labelledby="edit-policy"]').getByLabel('Description').fill('command-line tools');
   await page.getByRole('button', { name: 'Save policy' }).click();
   await page.getByRole('row', { name: /^Tools.*command-line tools/ }).waitFor();
-  assert.is((await policies())[0]?.description, 'command-line tools');
+  assert.is((await policies()).find((p) => p.id === 'tools')?.description, 'command-line tools');
 
   await page.getByLabel('Push install on').check();
   await page.getByLabel('Default policy').selectOption({ label: 'Tools' });
   await page.getByRole('button', { name: 'Save push-install settings' }).click();
   await page.getByRole('heading', { name: /Push install enabled/ }).waitFor();
-  assert.equal((await panel.call('GET', '/api/plugins/push-install/config')).body, { enabled: true, defaultPolicyId: made!.id });
-
-  await page.getByRole('button', { name: 'Delete policy Tools' }).click();
-  await confirm();
-  await page.getByRole('alert').filter({ hasText: `Policy '${made!.id}' is in use` }).waitFor();
-  assert.is((await policies()).length, 1, 'the default policy is kept');
+  const config = (await panel.call('GET', '/api/plugins/push-install/config')).body;
+  assert.equal([config.enabled, config.defaultPolicy], [true, 'tools']);
+  await page.getByRole('row', { name: /^Tools \(default\)/ }).waitFor();
 
   const pushForm = page.locator('form[aria-labelledby="push-title"]');
   await pushForm.getByLabel('Plugin package').fill('@acme/hello');
   await pushForm.getByRole('button', { name: 'Push' }).click();
-  await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
+  await pushForm.getByRole('alert').filter({ hasText: 'Push install access not enabled for agent "laptop-1"' }).waitFor();
 
   const windows = page.locator('section[aria-labelledby="window-title"]');
   const windowForm = windows.locator('form[aria-labelledby="open-window-title"]');
@@ -227,15 +226,43 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   await page.getByRole('row', { name: /laptop-1 @acme\/hello install Tools requested/ }).waitFor();
   assert.equal((await pushes()).map((p) => `${p.label} ${p.action} ${p.packageName}`), ['laptop-1 install @acme/hello']);
 
+  // The policy's source-address rules (Portlama's deniedIps): this browser's address refused, then allowed again.
+  const denySource = async (value: string) => {
+    await page.getByRole('button', { name: 'Edit policy Tools' }).click();
+    await page.locator('form[aria-labelledby="edit-policy"]').getByLabel('Denied source addresses').fill(value);
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.locator('form[aria-labelledby="edit-policy"]').waitFor({ state: 'detached' });
+  };
+  await denySource('127.0.0.1');
+  assert.equal((await policies()).find((p) => p.id === 'tools')?.deniedIps, ['127.0.0.1']);
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByRole('alert').filter({ hasText: 'Source IP is not allowed' }).waitFor();
+  await denySource('');
+  assert.equal((await policies()).find((p) => p.id === 'tools')?.deniedIps, []);
+
   await pushForm.getByLabel('Plugin package').fill('@acme/hello');
   await pushForm.getByLabel('Push action').selectOption('uninstall');
   await pushForm.getByRole('button', { name: 'Push' }).click();
-  await pushForm.getByRole('alert').filter({ hasText: "Policy 'Tools' does not allow uninstall of @acme/hello" }).waitFor();
+  await pushForm.getByRole('alert').filter({ hasText: 'Action "uninstall" is not allowed by the assigned policy' }).waitFor();
   assert.is((await pushes()).length, 1, 'a refused push is not recorded');
+
+  // check-prerequisites names no package: the field is left empty.
+  await pushForm.getByLabel('Push action').selectOption('check-prerequisites');
+  await pushForm.getByLabel('Plugin package').fill('');
+  await pushForm.getByRole('button', { name: 'Push' }).click();
+  await pushForm.getByText('Requested: check-prerequisites on laptop-1.').waitFor();
+  await page.getByRole('row', { name: /laptop-1 — check-prerequisites Tools requested/ }).waitFor();
+  assert.equal((await pushes()).map((p) => `${p.label} ${p.action} ${p.packageName}`), ['laptop-1 check-prerequisites null', 'laptop-1 install @acme/hello']);
 
   await page.getByLabel('Show pushes to').selectOption('laptop-1');
   await page.getByRole('row', { name: /laptop-1 @acme\/hello install/ }).waitFor();
   await expectAccessible('push-install');
+
+  await page.getByRole('button', { name: 'Delete policy Tools' }).click();
+  await confirm();
+  await page.getByRole('alert').filter({ hasText: 'Policy "tools" is in use' }).waitFor();
+  assert.ok((await policies()).some((p) => p.id === 'tools'), 'a policy an open window uses is kept');
 
   await windowRow.getByRole('button', { name: 'End window of laptop-1' }).click();
   await windows.getByText('The window of laptop-1 is closed.').waitFor();
@@ -243,11 +270,19 @@ s('push install: a policy made and edited, the switch and default policy, a wind
   assert.is(await windows.getByRole('button', { name: 'End window of laptop-1' }).count(), 0, 'an ended window has no End control');
   assert.equal(await openWindows(), [], 'the API no longer lists it');
   await pushForm.getByLabel('Push action').selectOption('install');
+  await pushForm.getByLabel('Plugin package').fill('@acme/hello');
   await pushForm.getByRole('button', { name: 'Push' }).click();
-  await pushForm.getByRole('alert').filter({ hasText: "Push install is not enabled for agent 'laptop-1'" }).waitFor();
-  assert.is((await pushes()).length, 1);
+  await pushForm.getByRole('alert').filter({ hasText: 'Push install access not enabled for agent "laptop-1"' }).waitFor();
+  assert.is((await pushes()).length, 2);
   await page.reload();
   await windows.getByText('No window is open.').waitFor();
+
+  // Deleting the configured default makes `default` the default again (Portlama's rule).
+  await page.getByRole('button', { name: 'Delete policy Tools' }).click();
+  await confirm();
+  await page.getByRole('row', { name: /^Default \(default\)/ }).waitFor();
+  assert.equal((await policies()).map((p) => p.id), ['default']);
+  assert.is((await panel.call('GET', '/api/plugins/push-install/config')).body.defaultPolicy, 'default');
 }));
 
 s('tickets: a scope manifest pasted in the page is registered; text that is not JSON and a refused manifest show why', timed(60_000, async () => {

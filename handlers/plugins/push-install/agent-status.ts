@@ -4,7 +4,8 @@ import { PushAgentStatus } from '../../../lib/plugins/response-shapes.ts';
 
 const ANSWER = { schema: PushAgentStatus };
 
-// GET /api/plugins/push-install/agent-status — for the calling agent: {label, enabled, expiresAt, policy, sessions}.
+// GET /api/plugins/push-install/agent-status — for the calling agent: {label, enabled, expiresAt, policy, sessions}
+// and Portlama's pushInstallEnabled, pushInstallEnabledUntil, pushInstallPolicy (the policy's id).
 export default route({
   method: 'GET',
   path: '/api/plugins/push-install/agent-status',

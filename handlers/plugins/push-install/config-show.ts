@@ -4,7 +4,7 @@ import { PushConfig } from '../../../lib/plugins/response-shapes.ts';
 
 const ANSWER = { schema: PushConfig };
 
-// GET /api/plugins/push-install/config — {enabled, defaultPolicyId}.
+// GET /api/plugins/push-install/config — {enabled, defaultPolicy, defaultPolicyId, policies}.
 export default route({
   method: 'GET',
   path: '/api/plugins/push-install/config',

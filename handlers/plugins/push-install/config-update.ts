@@ -4,9 +4,10 @@ import { PushConfigUpdate } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 import { PushConfig } from '../../../lib/plugins/response-shapes.ts';
 
-const ANSWER = { schema: okWith({ config: PushConfig }) };
+const ANSWER = { schema: okWith({ ...PushConfig.shape, config: PushConfig }) };
 
-// PATCH /api/plugins/push-install/config — {enabled?, defaultPolicyId?}; 200 {ok, config}.
+// PATCH /api/plugins/push-install/config — {enabled?, defaultPolicy? (or defaultPolicyId)}; an unknown policy 400;
+// 200 Portlama's {ok, ...config}, and `config` as our older answer had it.
 export default route<Record<string, never>, Record<string, never>, PushConfigUpdate>({
   method: 'PATCH',
   path: '/api/plugins/push-install/config',
@@ -14,6 +15,7 @@ export default route<Record<string, never>, Record<string, never>, PushConfigUpd
   response: ANSWER,
   body: PushConfigUpdate,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, config: await services.pushInstall.updateConfig(body) });
+    const config = await services.pushInstall.updateConfig(body);
+    return documented(ANSWER, { ok: true, ...config, config });
   },
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
@@ -5,9 +6,10 @@ import { PushEnable } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 import { PushGrantRecord } from '../../../lib/state/schemas.ts';
 
-const ANSWER = { schema: okWith(PushGrantRecord.shape) };
+const ANSWER = { schema: okWith({ ...PushGrantRecord.shape, pushInstallEnabledUntil: z.string(), pushInstallPolicy: z.string() }) };
 
-// POST /api/plugins/push-install/enable/:label — {durationMinutes?, policyId?}; 200 {ok, label, policyId, enabledAt, expiresAt}.
+// POST /api/plugins/push-install/enable/:label — {durationMinutes? (5-480, 60), policyId?}; 400 while the switch is off;
+// 200 {ok, label, policyId, enabledAt, expiresAt} and Portlama's names pushInstallEnabledUntil, pushInstallPolicy.
 export default route<AgentLabelParams, Record<string, never>, PushEnable>({
   method: 'POST',
   path: '/api/plugins/push-install/enable/:label',
@@ -16,6 +18,7 @@ export default route<AgentLabelParams, Record<string, never>, PushEnable>({
   params: AgentLabelParams,
   body: PushEnable,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, ...(await services.pushInstall.enable(params.label, body)) });
+    const grant = await services.pushInstall.enable(params.label, body);
+    return documented(ANSWER, { ok: true, ...grant, pushInstallEnabledUntil: grant.expiresAt, pushInstallPolicy: grant.policyId });
   },
 });

@@ -6,7 +6,8 @@ import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
 
 const ANSWER = { status: 201, schema: okWith({ policy: PushPolicyRecord }) };
 
-// POST /api/plugins/push-install/policies — {name, description?, allowedPlugins, allowedActions?}; 201 {ok, policy}.
+// POST /api/plugins/push-install/policies — {name, id?, description?, allowedPlugins?, allowedActions?}; the id is the slug of
+// the name unless given, 409 when taken; 201 {ok, policy}.
 export default route<Record<string, never>, Record<string, never>, PushPolicyCreate>({
   method: 'POST',
   path: '/api/plugins/push-install/policies',
@@ -14,6 +15,6 @@ export default route<Record<string, never>, Record<string, never>, PushPolicyCre
   response: ANSWER,
   body: PushPolicyCreate,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, policy: await services.pushInstall.createPolicy(body) });
+    return documented(ANSWER, { ok: true, policy: await services.pushInstall.policies.create(body) });
   },
 });

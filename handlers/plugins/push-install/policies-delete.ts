@@ -1,11 +1,13 @@
 import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyParams } from '../../../lib/plugins/push-schema.ts';
-import { Ok } from '../../../lib/http/response-shapes.ts';
+import { okWith } from '../../../lib/http/response-shapes.ts';
+import { z } from 'zod';
 
-const ANSWER = { schema: Ok };
+const ANSWER = { schema: okWith({ id: z.string() }) };
 
-// DELETE /api/plugins/push-install/policies/:id — 409 while the default or used by an unexpired enablement; 200 {ok}.
+// DELETE /api/plugins/push-install/policies/:id — 400 for `default`, 409 while an unexpired enablement uses it; a deleted
+// configured default makes `default` the default again; 200 Portlama's {ok, id}.
 export default route<PushPolicyParams>({
   method: 'DELETE',
   path: '/api/plugins/push-install/policies/:id',
@@ -14,6 +16,6 @@ export default route<PushPolicyParams>({
   params: PushPolicyParams,
   async handle({ params, services }) {
     await services.pushInstall.deletePolicy(params.id);
-    return documented(ANSWER, { ok: true });
+    return documented(ANSWER, { ok: true, id: params.id });
   },
 });

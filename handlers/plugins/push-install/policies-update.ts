@@ -6,7 +6,7 @@ import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
 
 const ANSWER = { schema: okWith({ policy: PushPolicyRecord }) };
 
-// PATCH /api/plugins/push-install/policies/:id — the fields named are replaced; 200 {ok, policy}.
+// PATCH /api/plugins/push-install/policies/:id — the fields named are replaced (the `default` policy too); 200 {ok, policy}.
 export default route<PushPolicyParams, Record<string, never>, PushPolicyUpdate>({
   method: 'PATCH',
   path: '/api/plugins/push-install/policies/:id',
@@ -15,6 +15,6 @@ export default route<PushPolicyParams, Record<string, never>, PushPolicyUpdate>(
   params: PushPolicyParams,
   body: PushPolicyUpdate,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, policy: await services.pushInstall.updatePolicy(params.id, body) });
+    return documented(ANSWER, { ok: true, policy: await services.pushInstall.policies.update(params.id, body) });
   },
 });

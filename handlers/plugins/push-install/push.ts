@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
@@ -5,9 +6,14 @@ import { PushRequest } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 import { PushSessionRecord } from '../../../lib/state/schemas.ts';
 
-const ANSWER = { status: 201, schema: okWith({ session: PushSessionRecord }) };
+const ANSWER = {
+  status: 201,
+  schema: okWith({ session: PushSessionRecord, label: z.string(), action: PushSessionRecord.shape.action, packageName: z.string().nullable(), message: z.string() }),
+};
 
-// POST /api/plugins/push-install/:label — {packageName, action?}; checked against the switch, the agent's window and its policy; 201 {ok, session}.
+// POST /api/plugins/push-install/:label — {packageName (not for check-prerequisites), action?}; checked against the switch, the agent's window and its policy
+// (with the client's address, behind the proxy its X-Forwarded-For);
+// 201 {ok, session} and Portlama's label, action, packageName, message.
 export default route<AgentLabelParams, Record<string, never>, PushRequest>({
   method: 'POST',
   path: '/api/plugins/push-install/:label',
@@ -15,7 +21,9 @@ export default route<AgentLabelParams, Record<string, never>, PushRequest>({
   response: ANSWER,
   params: AgentLabelParams,
   body: PushRequest,
-  async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, session: await services.pushInstall.push(params.label, body) });
+  async handle({ params, body, services, clientAddress }) {
+    const session = await services.pushInstall.push(params.label, body, clientAddress());
+    const message = `Push install command "${session.action}" sent to agent "${session.label}"`;
+    return documented(ANSWER, { ok: true, session, label: session.label, action: session.action, packageName: session.packageName, message });
   },
 });

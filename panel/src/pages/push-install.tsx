@@ -13,15 +13,21 @@ import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
 
-const ACTIONS = ['install', 'update', 'uninstall'] as const;
+const ACTIONS = ['install', 'update', 'uninstall', 'check-prerequisites'] as const;
+/** Needs no package: the agent checks it can install plugins. */
+const CHECK = 'check-prerequisites';
 type PushAction = (typeof ACTIONS)[number];
-interface Config { enabled: boolean; defaultPolicyId: string | null }
-interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; createdAt: string; updatedAt: string }
+interface Config { enabled: boolean; defaultPolicy: string }
+interface Policy {
+  id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; allowedIps: string[]; deniedIps: string[]; createdAt: string; updatedAt: string;
+}
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
-interface PushSession { id: string; label: string; packageName: string; action: PushAction; policyId: string; status: string; createdAt: string }
+interface PushSession { id: string; label: string; packageName: string | null; action: PushAction; policyId: string; status: string; createdAt: string }
 interface Agent { label: string; revoked: boolean }
 
 const BASE = '/api/plugins/push-install';
+/** The policy the server always keeps (it refuses to delete it). */
+const DEFAULT_POLICY = 'default';
 const enc = encodeURIComponent;
 
 /** The agent to act on: a choice of active agents, or a text box while none is listed. */
@@ -32,16 +38,16 @@ function AgentChoice({ labels, value, onChange, error }: { labels: string[]; val
 }
 
 function SwitchForm({ config, policies, onSaved }: { config: Config; policies: Policy[]; onSaved(c: Config): void }) {
-  const form = useForm({ enabled: config.enabled, defaultPolicyId: config.defaultPolicyId ?? '' });
-  const options: Option[] = [{ value: '', label: 'None' }, ...policies.map((p) => ({ value: p.id, label: p.name }))];
+  const form = useForm({ enabled: config.enabled, defaultPolicy: config.defaultPolicy });
+  const options: Option[] = policies.map((p) => ({ value: p.id, label: p.name }));
   return (
     <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const answer = await api<{ config: Config }>('PATCH', `${BASE}/config`, { enabled: form.values.enabled, defaultPolicyId: form.values.defaultPolicyId || null });
-      onSaved(answer.config);
+      const { enabled, defaultPolicy } = await api<Config>('PATCH', `${BASE}/config`, form.values);
+      onSaved({ enabled, defaultPolicy });
     }); }}>
       <ErrorText message={form.error} />
       <Check label="Push install on" checked={form.values.enabled} onChange={(v) => form.set('enabled', v)} />
-      <Select label="Default policy" value={form.values.defaultPolicyId} options={options} onChange={(v) => form.set('defaultPolicyId', v)} error={form.fieldErrors.defaultPolicyId} />
+      <Select label="Default policy" value={form.values.defaultPolicy} options={options} onChange={(v) => form.set('defaultPolicy', v)} error={form.fieldErrors.defaultPolicy} />
       <Submit busy={form.busy}>Save push-install settings</Submit>
     </form>
   );
@@ -49,16 +55,19 @@ function SwitchForm({ config, policies, onSaved }: { config: Config; policies: P
 
 function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): Promise<void>; onCancel?(): void }) {
   const form = useForm({
-    name: policy?.name ?? '', description: policy?.description ?? '',
-    allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update'] as PushAction[]),
+    name: policy?.name ?? '', id: '', description: policy?.description ?? '',
+    allowedPlugins: policy?.allowedPlugins.join(', ') ?? '', allowedActions: policy?.allowedActions ?? (['install', 'update', CHECK] as PushAction[]),
+    allowedIps: policy?.allowedIps.join(', ') ?? '', deniedIps: policy?.deniedIps.join(', ') ?? '',
   });
   const title = policy ? `Edit policy ${policy.name}` : 'New policy';
   const titleId = policy ? 'edit-policy' : 'new-policy';
   return (
     <form aria-labelledby={titleId} onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const body = { ...form.values, name: form.values.name.trim(), allowedPlugins: commaList(form.values.allowedPlugins) };
+      const { id, ...fields } = form.values;
+      const lists = { allowedPlugins: commaList(fields.allowedPlugins), allowedIps: commaList(fields.allowedIps), deniedIps: commaList(fields.deniedIps) };
+      const body = { ...fields, ...lists, name: fields.name.trim() };
       if (policy) await api('PATCH', `${BASE}/policies/${enc(policy.id)}`, body);
-      else await api('POST', `${BASE}/policies`, body);
+      else await api('POST', `${BASE}/policies`, { ...body, ...(id.trim() ? { id: id.trim() } : {}) });
       form.reset();
       await onDone();
     }); }}>
@@ -66,12 +75,18 @@ function PolicyForm({ policy, onDone, onCancel }: { policy?: Policy; onDone(): P
       <ErrorText message={form.error} />
       <div class="grid">
         <Field label="Policy name" value={form.values.name} onInput={(v) => form.set('name', v)} error={form.fieldErrors.name} required />
+        {!policy && <Field label="Policy id" value={form.values.id} onInput={(v) => form.set('id', v)} error={form.fieldErrors.id}
+          hint="Lowercase letters, digits and hyphens; made from the name when left empty" />}
         <Field label="Description" value={form.values.description} onInput={(v) => form.set('description', v)} error={form.fieldErrors.description} />
         <Field label="Allowed plugins" value={form.values.allowedPlugins} onInput={(v) => form.set('allowedPlugins', v)} error={form.fieldErrors.allowedPlugins}
-          hint="Comma-separated npm package names, e.g. @acme/hello" />
+          hint="Comma-separated npm package names, e.g. @acme/hello; empty allows any package under the panel's allowed scopes" />
+        <Field label="Allowed source addresses" value={form.values.allowedIps} onInput={(v) => form.set('allowedIps', v)} error={form.fieldErrors.allowedIps}
+          hint="Where pushes may be sent from: comma-separated addresses or ranges, e.g. 192.168.1.0/24; empty allows any" />
+        <Field label="Denied source addresses" value={form.values.deniedIps} onInput={(v) => form.set('deniedIps', v)} error={form.fieldErrors.deniedIps}
+          hint="Refused even when allowed above" />
       </div>
       <fieldset>
-        <legend>Allowed actions</legend>
+        <legend>Allowed actions (none checked allows all)</legend>
         {ACTIONS.map((a) => (
           <Check key={a} label={a} checked={form.values.allowedActions.includes(a)}
             onChange={(on) => form.set('allowedActions', on ? [...form.values.allowedActions, a] : form.values.allowedActions.filter((x) => x !== a))} />
@@ -97,12 +112,12 @@ function Policies({ policies, config, onChanged }: { policies: Resource<{ polici
       {!policies.data ? <Loading /> : (
         <Table head={['Policy', 'Allowed plugins', 'Actions allowed', 'Updated', 'Actions']} empty="No policies yet."
           rows={policies.data.policies.map((p) => [
-            <>{p.name}{p.id === config?.defaultPolicyId && <small class="muted"> (default)</small>}{p.description && <small class="muted"> {p.description}</small>}</>,
-            p.allowedPlugins.join(', ') || '—', p.allowedActions.join(', '), when(p.updatedAt),
+            <>{p.name}{p.id === config?.defaultPolicy && <small class="muted"> (default)</small>}{p.description && <small class="muted"> {p.description}</small>}</>,
+            p.allowedPlugins.join(', ') || 'Any in the allowed scopes', p.allowedActions.join(', ') || 'All', when(p.updatedAt),
             <span class="actions">
               <button type="button" class="btn" aria-label={`Edit policy ${p.name}`} onClick={() => setEditing(p)}>Edit</button>
-              <Action kind="danger" label={`Delete policy ${p.name}`} onError={setError} confirm={`Delete the policy ${p.name}?`}
-                run={async () => { setError(undefined); await api('DELETE', `${BASE}/policies/${enc(p.id)}`); await onChanged(); }}>Delete</Action>
+              {p.id !== DEFAULT_POLICY && <Action kind="danger" label={`Delete policy ${p.name}`} onError={setError} confirm={`Delete the policy ${p.name}?`}
+                run={async () => { setError(undefined); await api('DELETE', `${BASE}/policies/${enc(p.id)}`); await onChanged(); }}>Delete</Action>}
             </span>,
           ])} />
       )}
@@ -154,7 +169,7 @@ function Windows({ agents, policies, grants }: { agents: string[]; policies: Pol
         <div class="grid">
           <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
           <Field label="Duration (minutes)" value={form.values.durationMinutes} onInput={(v) => form.set('durationMinutes', v)} error={form.fieldErrors.durationMinutes}
-            inputMode="numeric" hint="1 to 10080 (a week)" required />
+            inputMode="numeric" hint="5 to 480 (8 hours)" required />
           <Select label="Policy" value={form.values.policyId} options={options} onChange={(v) => form.set('policyId', v)} error={form.fieldErrors.policyId} />
         </div>
         <Submit busy={form.busy}>Open window</Submit>
@@ -171,8 +186,9 @@ function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void
   return (
     <form class="card" aria-labelledby="push-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setResult(undefined);
-      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { packageName: form.values.packageName.trim(), action: form.values.action });
-      setResult(`Requested: ${session.action} of ${session.packageName} on ${session.label}.`);
+      const packageName = form.values.packageName.trim();
+      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { ...(packageName ? { packageName } : {}), action: form.values.action });
+      setResult(session.packageName ? `Requested: ${session.action} of ${session.packageName} on ${session.label}.` : `Requested: ${session.action} on ${session.label}.`);
       form.set('packageName', '');
       await onPushed();
     }); }}>
@@ -180,7 +196,8 @@ function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void
       <ErrorText message={form.error} />
       <div class="grid">
         <AgentChoice labels={agents} value={label} onChange={(v) => form.set('label', v)} error={form.fieldErrors.label} />
-        <Field label="Plugin package" value={form.values.packageName} onInput={(v) => form.set('packageName', v)} error={form.fieldErrors.packageName} hint="An npm package name the policy allows" required />
+        <Field label="Plugin package" value={form.values.packageName} onInput={(v) => form.set('packageName', v)} error={form.fieldErrors.packageName}
+          hint="An npm package name the policy allows; none for check-prerequisites" required={form.values.action !== CHECK} />
         <Select label="Push action" value={form.values.action} options={ACTIONS} onChange={(v) => form.set('action', v)} error={form.fieldErrors.action} />
       </div>
       <Submit busy={form.busy}>Push</Submit>
@@ -198,7 +215,7 @@ function Sessions({ agents, policies, sessions, label, onLabel }: { agents: stri
       <ErrorText message={sessions.error} />
       {!sessions.data ? <Loading /> : (
         <Table head={['Requested', 'Agent', 'Plugin', 'Action', 'Policy', 'Status']} empty="No pushes requested."
-          rows={sessions.data.sessions.map((s) => [when(s.createdAt), s.label, s.packageName, s.action, policyName(s.policyId), <Badge status={s.status} />])} />
+          rows={sessions.data.sessions.map((s) => [when(s.createdAt), s.label, s.packageName ?? '—', s.action, policyName(s.policyId), <Badge status={s.status} />])} />
       )}
     </section>
   );

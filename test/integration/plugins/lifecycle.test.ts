@@ -234,8 +234,10 @@ s('accepted specs: allowed scopes, tarballs under localDir, any tarball only in 
     assert.is(await attempt(packed.specs.hello!), `Plugin tarball must be under ${join(packed.dir, 'elsewhere')}`);
     assert.is(await attempt(`file:${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`), `Plugin tarball not found: ${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`);
     assert.is(await attempt('file:relative.tgz'), 'A file: plugin spec must be an absolute path to a .tgz tarball');
-    const installed = await dev.call('POST', '/api/plugins/install', { body: { spec: packed.specs.hello } });
+    // Portlama's field names the same spec (issue 29); the other installs here use `spec`
+    const installed = await dev.call('POST', '/api/plugins/install', { body: { packageName: packed.specs.hello } });
     assert.is(installed.status, 201, JSON.stringify(installed.body));
+    assert.is(installed.body.plugin.name, 'hello');
   } finally {
     await t.close();
     await dev.close();

@@ -29,6 +29,21 @@ s('a minimal file loads with the spec defaults, a generated sessionSecret and th
   assert.is(reread.value.sessionSecret, config.value.sessionSecret);
 });
 
+s("issue 29: a file from before Portlama's `defaultPolicy` loads, its `defaultPolicyId` read as it (null as `default`) and written under the new name", async ({ dir }) => {
+  const file = join(dir, 'config.json');
+  const older = (defaultPolicyId: string | null) => ({ ...minimal(dir), plugins: { allowedScopes: [], pushInstall: { enabled: true, defaultPolicyId } } });
+  await writeFile(file, JSON.stringify(older('0b7c3f52-policy')));
+  const config = await ConfigStore.open(file);
+  assert.equal(config.value.plugins.pushInstall, { enabled: true, defaultPolicy: '0b7c3f52-policy' });
+  await config.flush();
+  assert.equal(JSON.parse(await readFile(file, 'utf8')).plugins.pushInstall, { enabled: true, defaultPolicy: '0b7c3f52-policy' });
+
+  await writeFile(file, JSON.stringify(older(null)));
+  assert.equal((await ConfigStore.open(file)).value.plugins.pushInstall, { enabled: true, defaultPolicy: 'default' });
+  await writeFile(file, JSON.stringify(minimal(dir)));
+  assert.equal((await ConfigStore.open(file)).value.plugins.pushInstall, { enabled: false, defaultPolicy: 'default' });
+});
+
 s('an invalid file stops loading with the file, the field and the problem, and is not overwritten', async ({ dir }) => {
   const file = join(dir, 'config.json');
   const text = JSON.stringify({ ...minimal(dir), email: 'not-an-email', onboarding: { status: 'DONE' } });

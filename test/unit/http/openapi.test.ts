@@ -152,13 +152,16 @@ s('push-install answers validate against their documented schema', async () => {
     const policy = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
     const id = policy.body.policy.id;
     await conforms(t, 'PATCH', `${BASE}/policies/${id}`, `${BASE}/policies/:id`, { description: 'one plugin' });
-    await conforms(t, 'PATCH', `${BASE}/config`, `${BASE}/config`, { enabled: true, defaultPolicyId: id });
+    await conforms(t, 'PATCH', `${BASE}/config`, `${BASE}/config`, { enabled: true, defaultPolicy: id });
+    await conforms(t, 'GET', `${BASE}/config`, `${BASE}/config`);
+    await conforms(t, 'GET', `${BASE}/policies`, `${BASE}/policies`);
     await conforms(t, 'POST', `${BASE}/enable/laptop`, `${BASE}/enable/:label`, {});
     await conforms(t, 'POST', `${BASE}/laptop`, `${BASE}/:label`, { packageName: '@acme/hello' });
     await conforms(t, 'GET', `${BASE}/agent-status`, `${BASE}/agent-status`, undefined, { agent: 'laptop' });
     await conforms(t, 'GET', `${BASE}/sessions`, `${BASE}/sessions`);
     await conforms(t, 'DELETE', `${BASE}/enable/laptop`, `${BASE}/enable/:label`);
     await conforms(t, 'PATCH', `${BASE}/config`, `${BASE}/config`, { defaultPolicyId: null });
+    await conforms(t, 'POST', `${BASE}/policies`, `${BASE}/policies`, { name: 'e2e-pi-test', id: 'e2e-pi-test' });
     await conforms(t, 'DELETE', `${BASE}/policies/${id}`, `${BASE}/policies/:id`);
   } finally {
     await t.close();

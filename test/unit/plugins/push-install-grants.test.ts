@@ -24,6 +24,7 @@ s.before.each(async (ctx) => {
   const created = await ctx.t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
   assert.is(created.status, 201);
   ctx.policyId = created.body.policy.id;
+  await ctx.t.call('PATCH', `${BASE}/config`, { body: { enabled: true } });
 });
 s.after.each(({ t }) => t.close());
 
@@ -36,11 +37,12 @@ async function grants(t: TestApp): Promise<unknown[]> {
   return answer.body.grants;
 }
 
-/** The enable answer without `ok`: what the list reports of a window. */
+/** The enable answer without `ok` and Portlama's names for its fields: what the list reports of a window. */
 async function open(t: TestApp, label: string, body: Record<string, unknown>) {
   const { status, body: answer } = await t.call('POST', `${BASE}/enable/${label}`, { body });
   assert.is(status, 200);
-  const { ok: _, ...grant } = answer;
+  const { ok: _, pushInstallEnabledUntil, pushInstallPolicy, ...grant } = answer;
+  assert.equal([pushInstallEnabledUntil, pushInstallPolicy], [grant.expiresAt, grant.policyId]);
   return grant;
 }
 
@@ -79,7 +81,7 @@ s('an expired window leaves the list at its end, although the record stays until
   assert.ok(t.services.store.pushGrants.get('desk'), 'nothing was deleted to hide it');
   clock.advance(50 * MINUTE);
   assert.equal(await grants(t), []);
-  const reopened = await open(t, 'desk', { policyId, durationMinutes: 1 });
+  const reopened = await open(t, 'desk', { policyId, durationMinutes: 5 });
   assert.equal(await grants(t), [reopened]);
 });
 
