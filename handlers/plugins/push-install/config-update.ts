@@ -7,7 +7,7 @@ import { PushConfig } from '../../../lib/plugins/response-shapes.ts';
 const ANSWER = { schema: okWith({ config: PushConfig }) };
 
 // PATCH /api/plugins/push-install/config — {enabled?, defaultPolicyId?}; 200 {ok, config}.
-export default route<Record<string, never>, Record<string, never>, PushConfigUpdate>({
+export default route({
   method: 'PATCH',
   path: '/api/plugins/push-install/config',
   access: { roles: ADMIN_ONLY, gate: 'management' },

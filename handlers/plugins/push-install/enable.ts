@@ -8,7 +8,7 @@ import { PushGrantRecord } from '../../../lib/state/schemas.ts';
 const ANSWER = { schema: okWith(PushGrantRecord.shape) };
 
 // POST /api/plugins/push-install/enable/:label — {durationMinutes?, policyId?}; 200 {ok, label, policyId, enabledAt, expiresAt}.
-export default route<AgentLabelParams, Record<string, never>, PushEnable>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -7,7 +7,7 @@ import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
 const ANSWER = { status: 201, schema: okWith({ policy: PushPolicyRecord }) };
 
 // POST /api/plugins/push-install/policies — {name, description?, allowedPlugins, allowedActions?}; 201 {ok, policy}.
-export default route<Record<string, never>, Record<string, never>, PushPolicyCreate>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },

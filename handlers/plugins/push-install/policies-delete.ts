@@ -6,7 +6,7 @@ import { Ok } from '../../../lib/http/response-shapes.ts';
 const ANSWER = { schema: Ok };
 
 // DELETE /api/plugins/push-install/policies/:id — 409 while the default or used by an unexpired enablement; 200 {ok}.
-export default route<PushPolicyParams>({
+export default route({
   method: 'DELETE',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

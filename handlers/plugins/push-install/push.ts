@@ -8,7 +8,7 @@ import { PushSessionRecord } from '../../../lib/state/schemas.ts';
 const ANSWER = { status: 201, schema: okWith({ session: PushSessionRecord }) };
 
 // POST /api/plugins/push-install/:label — {packageName, action?}; checked against the switch, the agent's window and its policy; 201 {ok, session}.
-export default route<AgentLabelParams, Record<string, never>, PushRequest>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
