@@ -19,7 +19,8 @@ export function methodOf(route: AnyRoute): string {
 export function hostileOrders<T>(list: readonly T[], count = 5): T[][] {
   const orders = [[...list].reverse()];
   let seed = 30;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  // 32-bit integer arithmetic (Math.imul): a plain product would lose bits past 2^53
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (let n = 0; n < count; n += 1) {
     const shuffled = [...list];
     for (let i = shuffled.length - 1; i > 0; i -= 1) {
