@@ -6,7 +6,7 @@ import { okWith } from '../lib/http/response-shapes.ts';
 
 // POST /api/enroll — public: a one-time token and a CSR; 200 {ok: true, label, cert, caCert, serial, expiresAt} (PEM; Portlama's names).
 // 401 `Invalid enrollment token` for an unknown, used or expired token.
-export default route<Record<string, never>, Record<string, never>, EnrollBody>({
+export default route({
   method: 'POST',
   path: '/api/enroll',
   access: { roles: ['admin', 'agent'], public: true, gate: 'management' },

@@ -106,8 +106,8 @@ import pushAgentStatus from './plugins/push-install/agent-status.ts';
 import pushRequest from './plugins/push-install/push.ts';
 
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
-// under handlers/ appears here and that no method and path pair repeats.
-// Static paths come before parameterized ones with the same prefix (itty matches in order).
+// under handlers/ appears here and that no method and path pair repeats. The order is free: the
+// router tries the most specific patterns first (lib/http/route-order.ts).
 export const routes: readonly AnyRoute[] = [
   health,
   openapi,
@@ -119,7 +119,6 @@ export const routes: readonly AnyRoute[] = [
   onboardingProvisionStream,
   tunnelsList,
   tunnelsCreate,
-  // static /api/tunnels/* paths before /api/tunnels/:id
   tunnelsAgentConfig,
   tunnelsStatus,
   tunnelsStatusLive,
@@ -127,7 +126,6 @@ export const routes: readonly AnyRoute[] = [
   tunnelsToggle,
   tunnelsDelete,
   sitesList,
-  // static before /api/sites/:id
   sitesStatus,
   sitesStatusLive,
   sitesCreate,
@@ -147,7 +145,6 @@ export const routes: readonly AnyRoute[] = [
   invitationsDelete,
   inviteShow,
   inviteAccept,
-  // static /api/tickets/* paths (scopes, instances, assignments, sessions, inbox, validate) before /api/tickets/:ticketId
   ticketScopesRegister,
   ticketScopesList,
   ticketScopesDelete,
@@ -167,8 +164,8 @@ export const routes: readonly AnyRoute[] = [
   ticketsRequest,
   ticketsList,
   ticketsRevoke,
-  // static /api/certs/* paths before /api/certs/:domain/renew, /api/certs/agent/enroll before /api/certs/agent/:label
   certsList,
+  certsRenew,
   certsAutoRenewStatus,
   certsMtlsRotate,
   certsMtlsDownload,
@@ -181,7 +178,6 @@ export const routes: readonly AnyRoute[] = [
   certsAgentRevoke,
   certsAgentCapabilities,
   certsAgentAllowedSites,
-  certsRenew,
   enroll,
   settings2faStatus,
   settings2faSetup,
@@ -189,7 +185,6 @@ export const routes: readonly AnyRoute[] = [
   settings2faVerify,
   settings2faDisable,
   servicesList,
-  // GET /api/services/:name/logs and POST /api/services/:name/:action differ in method
   servicesLogs,
   servicesAction,
   systemStats,
@@ -200,9 +195,11 @@ export const routes: readonly AnyRoute[] = [
   alertWebhooksTest,
   alertDeliveries,
   pluginsList,
-  // static /api/plugins/install and /api/plugins/push-install/* before /api/plugins/:name/*;
-  // /api/plugins/push-install/:label last of those
   pluginsInstall,
+  pluginsShow,
+  pluginsEnable,
+  pluginsDisable,
+  pluginsDelete,
   pushConfigShow,
   pushConfigUpdate,
   pushPoliciesList,
@@ -215,10 +212,6 @@ export const routes: readonly AnyRoute[] = [
   pushSessions,
   pushAgentStatus,
   pushRequest,
-  pluginsShow,
-  pluginsEnable,
-  pluginsDisable,
-  pluginsDelete,
   auditList,
   backupDownload,
 ];

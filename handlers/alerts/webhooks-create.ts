@@ -5,7 +5,7 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // POST /api/alerts/webhooks — 201 {ok, webhook, secret}; the secret (given or made) is shown only here.
-export default route<Record<string, never>, Record<string, never>, WebhookCreate>({
+export default route({
   method: 'POST',
   path: '/api/alerts/webhooks',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -4,7 +4,7 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // DELETE /api/alerts/webhooks/:id — {ok}; its alerts still waiting are dropped.
-export default route<WebhookIdParams>({
+export default route({
   method: 'DELETE',
   path: '/api/alerts/webhooks/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

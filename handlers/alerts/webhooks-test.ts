@@ -5,7 +5,7 @@ import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // POST /api/alerts/webhooks/:id/test — 202 {ok, delivery}: a `test` alert is queued; the delivery
 // log (GET /api/alerts/deliveries) shows how it went.
-export default route<WebhookIdParams>({
+export default route({
   method: 'POST',
   path: '/api/alerts/webhooks/:id/test',
   access: { roles: ADMIN_ONLY, gate: 'management' },

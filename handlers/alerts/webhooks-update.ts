@@ -4,7 +4,7 @@ import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // PATCH /api/alerts/webhooks/:id — {ok, webhook}; any of url, secret, events, tunnelDownMinutes, enabled.
-export default route<WebhookIdParams, Record<string, never>, WebhookUpdate>({
+export default route({
   method: 'PATCH',
   path: '/api/alerts/webhooks/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/certs/:domain/renew — forced certbot renewal and nginx reload; {ok, domain, newExpiry}; unknown name 404.
-export default route<DomainParams>({
+export default route({
   method: 'POST',
   path: '/api/certs/:domain/renew',
   access: { roles: ADMIN_ONLY, gate: 'management' },

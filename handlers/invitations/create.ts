@@ -6,7 +6,7 @@ import { PublicInvitationShape } from '../../lib/invitations/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/invitations — 201 {ok, invitation, inviteUrl, token}; the token is shown only here.
-export default route<Record<string, never>, Record<string, never>, InvitationCreate>({
+export default route({
   method: 'POST',
   path: '/api/invitations',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -4,7 +4,7 @@ import { InvitationIdParams } from '../../lib/invitations/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/invitations/:id — revokes a pending invitation or forgets a used one; 200 {ok}.
-export default route<InvitationIdParams>({
+export default route({
   method: 'DELETE',
   path: '/api/invitations/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

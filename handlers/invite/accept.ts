@@ -7,7 +7,7 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 // POST /api/invite/:token/accept — public: sets the password, creates the portal user (404 unknown,
 // 410 used or expired, like the lookup);
 // 200 {ok, username, loginUrl, totpUri}.
-export default route<InviteTokenParams, Record<string, never>, InviteAccept>({
+export default route({
   method: 'POST',
   path: '/api/invite/:token/accept',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },

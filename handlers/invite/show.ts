@@ -4,7 +4,7 @@ import { InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
 
 // GET /api/invite/:token — public: {username, email, expiresAt}; 404 unknown, 410 used or expired.
-export default route<InviteTokenParams>({
+export default route({
   method: 'GET',
   path: '/api/invite/:token',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },

@@ -7,7 +7,7 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 const ANSWER = { schema: okWith({ name: z.string() }) };
 
 // DELETE /api/plugins/:name — unmounted when enabled, record and files removed; 200 {ok, name}.
-export default route<PluginNameParams>({
+export default route({
   method: 'DELETE',
   path: '/api/plugins/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -7,7 +7,7 @@ import { pluginStatusFields } from '../../lib/plugins/response-shapes.ts';
 const ANSWER = { schema: okWith(pluginStatusFields) };
 
 // POST /api/plugins/:name/disable — unmounts its routes: 404 from the next request; 200 {ok, name, status}.
-export default route<PluginNameParams>({
+export default route({
   method: 'POST',
   path: '/api/plugins/:name/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -7,7 +7,7 @@ import { pluginStatusFields } from '../../lib/plugins/response-shapes.ts';
 const ANSWER = { schema: okWith(pluginStatusFields) };
 
 // POST /api/plugins/:name/enable — imports the server module and mounts its routes under /api/<name>/; 200 {ok, name, status}.
-export default route<PluginNameParams>({
+export default route({
   method: 'POST',
   path: '/api/plugins/:name/enable',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -7,7 +7,7 @@ import { PluginRecord } from '../../lib/state/schemas.ts';
 const ANSWER = { status: 201, schema: okWith({ plugin: PluginRecord }) };
 
 // POST /api/plugins/install — {spec} or Portlama's {packageName}; npm install, manifest checked (400 and rolled back when bad); 201 {ok, plugin}, disabled.
-export default route<Record<string, never>, Record<string, never>, PluginInstall>({
+export default route({
   method: 'POST',
   path: '/api/plugins/install',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -6,7 +6,7 @@ import { PluginRecord } from '../../lib/state/schemas.ts';
 const ANSWER = { schema: PluginRecord };
 
 // GET /api/plugins/:name — the plugin record; 404 for an unknown name.
-export default route<PluginNameParams>({
+export default route({
   method: 'GET',
   path: '/api/plugins/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },

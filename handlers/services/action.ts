@@ -6,7 +6,7 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/services/:name/:action — start, stop, restart or reload; 200 {ok, name, action, service}
 // with the state the action left, so the panel needs no second call.
-export default route<ServiceActionParams>({
+export default route({
   method: 'POST',
   path: '/api/services/:name/:action',
   access: { roles: ADMIN_OR_AGENT, capability: 'services:write', gate: 'management' },

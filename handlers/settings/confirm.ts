@@ -1,4 +1,4 @@
-import { TOTP_CODE_BODY, type TotpCodeBody } from '../../lib/auth/two-factor.ts';
+import { TOTP_CODE_BODY } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/settings/2fa/confirm — a first good code enables 2FA (IP panel vhost off); {ok: true, enabled: true} plus the session cookie.
-export default route<Record<string, never>, Record<string, never>, TotpCodeBody>({
+export default route({
   method: 'POST',
   path: '/api/settings/2fa/confirm',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -8,7 +8,7 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 const CUSTOM_MESSAGE = 'Site created. Add an A record pointing the domain to this server, then verify DNS.';
 
 // POST /api/sites — managed: live when answered; custom: waits for verify-dns. The create answer has no allowedUsers.
-export default route<Record<string, never>, Record<string, never>, SiteCreate>({
+export default route({
   method: 'POST',
   path: '/api/sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },

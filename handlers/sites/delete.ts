@@ -6,7 +6,7 @@ import { Ok } from '../../lib/http/response-shapes.ts';
 const ANSWER = { schema: Ok };
 
 // DELETE /api/sites/:id — vhost, directory with its files, record.
-export default route<SiteIdParams>({
+export default route({
   method: 'DELETE',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -5,7 +5,7 @@ import { siteViewer } from '../../lib/sites/viewer.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/sites/:id/files {path} — a file, or a folder with everything in it.
-export default route<SiteIdParams, Record<string, never>, FileDelete>({
+export default route({
   method: 'DELETE',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },

@@ -5,7 +5,7 @@ import { siteViewer } from '../../lib/sites/viewer.ts';
 import { z } from 'zod';
 
 // GET /api/sites/:id/files?path= — one directory; agents need sites:read and the site in allowedSites.
-export default route<SiteIdParams, FilesQuery>({
+export default route({
   method: 'GET',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:read', gate: 'management' },

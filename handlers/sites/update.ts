@@ -8,7 +8,7 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 const ANSWER = { schema: okWith({ site: SiteRecord, message: z.string().optional() }) };
 
 // PATCH /api/sites/:id — spaMode, autheliaProtected, allowedUsers; `message` when nothing changed.
-export default route<SiteIdParams, Record<string, never>, SitePatch>({
+export default route({
   method: 'PATCH',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -4,7 +4,7 @@ import { SiteIdParams } from '../../lib/sites/schema.ts';
 import { z } from 'zod';
 
 // POST /api/sites/:id/verify-dns — custom sites: 200 with ok false until the name resolves to the host.
-export default route<SiteIdParams>({
+export default route({
   method: 'POST',
   path: '/api/sites/:id/verify-dns',
   access: { roles: ADMIN_ONLY, gate: 'management' },

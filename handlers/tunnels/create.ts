@@ -8,7 +8,7 @@ import { TunnelRecord } from '../../lib/state/schemas.ts';
 const ANSWER = { status: 201, schema: okWith({ tunnel: TunnelRecord }) };
 
 // POST /api/tunnels — certificate, vhost, tunnel server, record; 201 {ok, tunnel}.
-export default route<Record<string, never>, Record<string, never>, TunnelCreate>({
+export default route({
   method: 'POST',
   path: '/api/tunnels',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },

@@ -7,7 +7,7 @@ import { Ok } from '../../lib/http/response-shapes.ts';
 const ANSWER = { schema: Ok };
 
 // DELETE /api/tunnels/:id — 200 {ok}; the certificate is kept.
-export default route<TunnelIdParams>({
+export default route({
   method: 'DELETE',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },

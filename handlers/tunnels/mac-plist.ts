@@ -9,7 +9,7 @@ import { z } from 'zod';
 // GET /api/tunnels/mac-plist — the launchd job as a download, or with ?format=json plus instructions.
 // Every agent may download it (the spec's words; agent-config is the route that needs tunnels:read),
 // but the tunnel credential in it goes only to callers with tunnels:read.
-export default route<Record<string, never>, MacPlistQuery>({
+export default route({
   method: 'GET',
   path: '/api/tunnels/mac-plist',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },

@@ -8,7 +8,7 @@ import { TunnelRecord } from '../../lib/state/schemas.ts';
 const ANSWER = { schema: okWith({ tunnel: TunnelRecord }) };
 
 // PATCH /api/tunnels/:id — {enabled}; 200 {ok, tunnel}.
-export default route<TunnelIdParams, Record<string, never>, TunnelToggle>({
+export default route({
   method: 'PATCH',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },

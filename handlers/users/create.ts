@@ -5,7 +5,7 @@ import { PublicUserShape } from '../../lib/users/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/users — bcrypt (cost 12, off the main thread), database write, portal restart; 201 {ok, user}.
-export default route<Record<string, never>, Record<string, never>, UserCreate>({
+export default route({
   method: 'POST',
   path: '/api/users',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -4,7 +4,7 @@ import { UsernameParams } from '../../lib/users/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
 
 // DELETE /api/users/:username — never the last user; 200 {ok}.
-export default route<UsernameParams>({
+export default route({
   method: 'DELETE',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },

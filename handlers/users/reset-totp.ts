@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // POST /api/users/:username/reset-totp — a new secret, written to the portal without a restart; 200 {ok, totpUri}.
-export default route<UsernameParams>({
+export default route({
   method: 'POST',
   path: '/api/users/:username/reset-totp',
   access: { roles: ADMIN_ONLY, gate: 'management' },

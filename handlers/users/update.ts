@@ -5,7 +5,7 @@ import { PublicUserShape } from '../../lib/users/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 // PUT /api/users/:username — omitted fields stay, groups replaces the list; 200 {ok, user}.
-export default route<UsernameParams, Record<string, never>, UserUpdate>({
+export default route({
   method: 'PUT',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -106,13 +106,18 @@ export type AnyRoute = HttpRoute | WsRoute;
 type HttpDefinition<P, Q, B, A extends Access> = Omit<HttpRoute<P, Q, B, CallerOf<A>>, 'kind' | 'access'> & { access: A };
 type WsDefinition<P, Q, A extends Access> = Omit<WsRoute<P, Q, CallerOf<A>>, 'kind' | 'method' | 'access'> & { access: A };
 
-/** A route; the handler's `identity` type follows from `access` (see CallerOf). */
+/**
+ * A route. The handler's `params`, `query` and `body` types are inferred from the zod schemas given
+ * (their output types; `multipart()` gives MultipartBody), its `identity` type from `access` (see
+ * CallerOf): callers spell no generics, so a handler's types cannot drift from what is validated.
+ */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, const A extends Access = Access>(
   definition: HttpDefinition<P, Q, B, A>,
 ): HttpRoute<P, Q, B, CallerOf<A>> {
   return { kind: 'http', ...definition };
 }
 
+/** A WebSocket route; types inferred as for `route`. */
 export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access>(
   definition: WsDefinition<P, Q, A>,
 ): WsRoute<P, Q, CallerOf<A>> {

@@ -13,6 +13,7 @@ import { withPageHeaders } from './page-headers.ts';
 import { handlerContext } from './handler-context.ts';
 import type { RequestObserver, RouteRecorder } from './observer.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
+import { bySpecificity } from './route-order.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
 
@@ -62,13 +63,14 @@ function recorded(chain: Middleware[], recorder: RouteRecorder): Middleware[] {
 }
 
 /**
- * Registers each route with its chain; GET routes answer HEAD too (RFC 9110; the app drops the body).
+ * Registers each route with its chain, most specific patterns first (see route-order.ts: the list's
+ * own order only breaks ties); GET routes answer HEAD too (RFC 9110; the app drops the body).
  * `otherwise`, when given, answers every request no route took.
  */
 export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
   const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
   const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
-  for (const route of routes) {
+  for (const route of bySpecificity(routes)) {
     const steps = chainFor(route, services);
     const chain = observer ? recorded(steps, observer.route(route.kind === 'ws' ? 'WS' : route.method, route.path)) : steps;
     register[route.method.toLowerCase()]!(route.path, ...chain);

@@ -6,7 +6,7 @@ import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/certs/admin/upgrade-to-hardware-bound — {csr}: signed as CN=admin, every P12 admin certificate revoked;
 // {ok, adminAuthMode, cert, caCert, serial, expiresAt} (Portlama's names).
-export default route<Record<string, never>, Record<string, never>, CsrBody>({
+export default route({
   method: 'POST',
   path: '/api/certs/admin/upgrade-to-hardware-bound',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // PATCH /api/certs/agent/:label/allowed-sites — replaces the list; applies to the agent's next request.
-export default route<AgentLabelParams, Record<string, never>, AllowedSitesUpdate>({
+export default route({
   method: 'PATCH',
   path: '/api/certs/agent/:label/allowed-sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },

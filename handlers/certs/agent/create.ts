@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/certs/agent — issues CN=agent:<label>; 201 {ok, label, serial, expiresAt, p12Password} (the password only here, once).
-export default route<Record<string, never>, Record<string, never>, AgentCreate>({
+export default route({
   method: 'POST',
   path: '/api/certs/agent',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -4,7 +4,7 @@ import { AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
 
 // GET /api/certs/agent/:label/download — the agent's PKCS#12 bundle (the password was shown at issue).
-export default route<AgentLabelParams>({
+export default route({
   method: 'GET',
   path: '/api/certs/agent/:label/download',
   access: { roles: ADMIN_ONLY, gate: 'management' },

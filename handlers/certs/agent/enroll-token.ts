@@ -6,7 +6,7 @@ import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // POST /api/certs/agent/enroll — a one-time enrollment token for a label; 201 {ok: true, token, label, expiresAt};
 // 409 while the label is held by an agent or by another unexpired token.
-export default route<Record<string, never>, Record<string, never>, EnrollmentTokenCreate>({
+export default route({
   method: 'POST',
   path: '/api/certs/agent/enroll',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 
 // DELETE /api/certs/agent/:label — revokes the serial, regenerates the CRL, reloads nginx; 200 {ok, label, serial, revokedAt}.
-export default route<AgentLabelParams>({
+export default route({
   method: 'DELETE',
   path: '/api/certs/agent/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },

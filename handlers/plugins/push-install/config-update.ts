@@ -8,7 +8,7 @@ const ANSWER = { schema: okWith({ ...PushConfig.shape, config: PushConfig }) };
 
 // PATCH /api/plugins/push-install/config — {enabled?, defaultPolicy? (or defaultPolicyId)}; an unknown policy 400;
 // 200 Portlama's {ok, ...config}, and `config` as our older answer had it.
-export default route<Record<string, never>, Record<string, never>, PushConfigUpdate>({
+export default route({
   method: 'PATCH',
   path: '/api/plugins/push-install/config',
   access: { roles: ADMIN_ONLY, gate: 'management' },

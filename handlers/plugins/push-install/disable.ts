@@ -7,7 +7,7 @@ import { okWith } from '../../../lib/http/response-shapes.ts';
 const ANSWER = { schema: okWith({ label: z.string() }) };
 
 // DELETE /api/plugins/push-install/enable/:label — ends the agent's push-install window if open; 404 for no such agent; 200 {ok, label}.
-export default route<AgentLabelParams>({
+export default route({
   method: 'DELETE',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -10,7 +10,7 @@ const ANSWER = { schema: okWith({ ...PushGrantRecord.shape, pushInstallEnabledUn
 
 // POST /api/plugins/push-install/enable/:label — {durationMinutes? (5-480, 60), policyId?}; 400 while the switch is off;
 // 200 {ok, label, policyId, enabledAt, expiresAt} and Portlama's names pushInstallEnabledUntil, pushInstallPolicy.
-export default route<AgentLabelParams, Record<string, never>, PushEnable>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },

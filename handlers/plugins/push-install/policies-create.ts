@@ -8,7 +8,7 @@ const ANSWER = { status: 201, schema: okWith({ policy: PushPolicyRecord }) };
 
 // POST /api/plugins/push-install/policies — {name, id?, description?, allowedPlugins?, allowedActions?}; the id is the slug of
 // the name unless given, 409 when taken; 201 {ok, policy}.
-export default route<Record<string, never>, Record<string, never>, PushPolicyCreate>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },

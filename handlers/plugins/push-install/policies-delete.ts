@@ -8,7 +8,7 @@ const ANSWER = { schema: okWith({ id: z.string() }) };
 
 // DELETE /api/plugins/push-install/policies/:id — 400 for `default`, 409 while an unexpired enablement uses it; a deleted
 // configured default makes `default` the default again; 200 Portlama's {ok, id}.
-export default route<PushPolicyParams>({
+export default route({
   method: 'DELETE',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -7,7 +7,7 @@ import { PushPolicyRecord } from '../../../lib/state/schemas.ts';
 const ANSWER = { schema: okWith({ policy: PushPolicyRecord }) };
 
 // PATCH /api/plugins/push-install/policies/:id — the fields named are replaced (the `default` policy too); 200 {ok, policy}.
-export default route<PushPolicyParams, Record<string, never>, PushPolicyUpdate>({
+export default route({
   method: 'PATCH',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -14,7 +14,7 @@ const ANSWER = {
 // POST /api/plugins/push-install/:label — {packageName (not for check-prerequisites), action?}; checked against the switch, the agent's window and its policy
 // (with the client's address, behind the proxy its X-Forwarded-For);
 // 201 {ok, session} and Portlama's label, action, packageName, message.
-export default route<AgentLabelParams, Record<string, never>, PushRequest>({
+export default route({
   method: 'POST',
   path: '/api/plugins/push-install/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },

@@ -6,7 +6,7 @@ import { PushSessionList } from '../../../lib/plugins/response-shapes.ts';
 const ANSWER = { schema: PushSessionList };
 
 // GET /api/plugins/push-install/sessions — the audit list of pushes, newest first; ?label= for one agent.
-export default route<Record<string, never>, PushSessionsQuery>({
+export default route({
   method: 'GET',
   path: '/api/plugins/push-install/sessions',
   access: { roles: ADMIN_ONLY, gate: 'management' },
