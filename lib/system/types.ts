@@ -157,8 +157,11 @@ export interface ProtectedSiteRule {
 }
 
 export interface AuthPortalAdapter {
-  /** Configuration, secrets (generated once, 0600) and service; idempotent across retries. */
-  install(opts: { domain: string }): Promise<void>;
+  /**
+   * Configuration, secrets (generated once, 0600), the users database and the service, which is
+   * started last; idempotent across retries. `users` must not be empty: Authelia would not start.
+   */
+  install(opts: { domain: string; users: readonly PortalUser[] }): Promise<void>;
   /** Unchanged file, same array: treat it as read-only. */
   readUsers(): Promise<readonly PortalUser[]>;
   /** The whole list; the file is edited in place so an operator's comments survive. */
