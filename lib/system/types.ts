@@ -48,9 +48,10 @@ export type VhostSpec =
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
   | { kind: 'app'; fqdn: string; port: number; portalFqdn?: string }
-  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string };
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string; closed?: true };
 // `portalFqdn`: the auth portal that protects the vhost; defaults to `auth.` + the parent of `fqdn`,
-// so custom-domain sites should pass `auth.<domain>` explicitly.
+// so custom-domain sites should pass `auth.<domain>` explicitly. `closed`: protected, but out of the
+// portal's reach (lib/sites/portal-reach.ts): every request answers 403.
 
 export type VhostChange =
   | { op: 'put'; spec: VhostSpec; enabled: boolean }
