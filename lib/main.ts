@@ -111,6 +111,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.
     await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
+    await services.sites.closeUnreachable();
   }
 
   const server = createServer();

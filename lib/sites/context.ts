@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { System, VhostChange, VhostSpec } from '../system/types.ts';
+import { portalReaches } from './portal-reach.ts';
 import type { SiteReservations } from './reservations.ts';
 
 export interface SiteDeps {
@@ -24,8 +25,13 @@ export interface SiteContext extends SiteDeps {
 
 export const SITE_NOT_FOUND = 'Site not found';
 
-/** Every site's portal is the box's own: custom domains have no `auth.` of their own. */
+/**
+ * Every site's portal is the box's own: custom domains have no `auth.` of their own. A protected
+ * site the portal cannot reach (stored by an older release, or restored) is closed: 403 to every
+ * visitor, never its files unprotected and never the 500 Authelia's refusal would make.
+ */
 export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
+  const closed = site.autheliaProtected && !portalReaches(site.fqdn, domain);
   return {
     kind: 'site',
     fqdn: site.fqdn,
@@ -33,6 +39,7 @@ export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
     spaMode: site.spaMode,
     protected: site.autheliaProtected,
     ...(domain ? { portalFqdn: `auth.${domain}` } : {}),
+    ...(closed ? { closed: true as const } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { isFqdn } from '../system/names.ts';
 import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { putSiteVhost, siteVhost, type SiteContext } from './context.ts';
 import { writePlaceholder } from './files/placeholder.ts';
+import { portalReaches, portalRefusal } from './portal-reach.ts';
 import { RESERVED_SITE_NAMES, type SiteCreate } from './schema.ts';
 
 interface Claim {
@@ -47,6 +48,8 @@ function claim(ctx: SiteContext, input: SiteCreate): Claim {
   if (type === 'custom' && isBoxName(fqdn, domain)) throw badRequest(`Domain '${fqdn}' is reserved`);
   if (claimed.fqdn || sites.some((s) => s.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by another site`);
   if (tunnels.some((t) => t.fqdn === fqdn)) throw badRequest(`Domain '${fqdn}' is already in use by a tunnel`);
+  // after the spec's own rules, so each of their messages still wins
+  if (input.autheliaProtected && !portalReaches(fqdn, domain)) throw badRequest(portalRefusal(fqdn, domain));
   return { fqdn, domain, email, release: ctx.reservations.claim(name, fqdn) };
 }
 

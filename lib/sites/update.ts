@@ -1,8 +1,9 @@
-import { AppError, errorMessage } from '../errors.ts';
+import { AppError, badRequest, errorMessage } from '../errors.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import { NGINX_FAILED, STATE_FAILED } from '../steps.ts';
 import { applyPortalRules } from './access-rules.ts';
 import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
+import { portalReaches, portalRefusal } from './portal-reach.ts';
 import type { SitePatch } from './schema.ts';
 
 export interface SiteUpdate {
@@ -23,6 +24,9 @@ export function updateSite(ctx: SiteContext, id: string, patch: SitePatch): Prom
   return ctx.locks.run(id, async () => {
     const current = findSite(ctx, id);
     if (!current) throw new AppError(404, SITE_NOT_FOUND);
+    const { domain } = ctx.config.value;
+    // asked for, even when already set (a site stored by an older release): it cannot work there
+    if (patch.autheliaProtected === true && !portalReaches(current.fqdn, domain)) throw badRequest(portalRefusal(current.fqdn, domain));
     const next: SiteRecord = {
       ...current,
       spaMode: patch.spaMode ?? current.spaMode,
@@ -33,7 +37,6 @@ export function updateSite(ctx: SiteContext, id: string, patch: SitePatch): Prom
     const portalChanged = next.autheliaProtected !== current.autheliaProtected || !sameList(next.allowedUsers, current.allowedUsers);
     if (!vhostChanged && !portalChanged) return { site: current, message: 'No changes' };
 
-    const { domain } = ctx.config.value;
     const rewriteVhost = current.certIssued && vhostChanged;
     if (rewriteVhost) {
       try {

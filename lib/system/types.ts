@@ -48,9 +48,10 @@ export type VhostSpec =
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
   | { kind: 'app'; fqdn: string; port: number; portalFqdn?: string }
-  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string };
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string; closed?: true };
 // `portalFqdn`: the auth portal that protects the vhost; defaults to `auth.` + the parent of `fqdn`,
-// so custom-domain sites should pass `auth.<domain>` explicitly.
+// so custom-domain sites should pass `auth.<domain>` explicitly. `closed`: protected, but out of the
+// portal's reach (lib/sites/portal-reach.ts): every request answers 403.
 
 export type VhostChange =
   | { op: 'put'; spec: VhostSpec; enabled: boolean }
@@ -157,8 +158,11 @@ export interface ProtectedSiteRule {
 }
 
 export interface AuthPortalAdapter {
-  /** Configuration, secrets (generated once, 0600) and service; idempotent across retries. */
-  install(opts: { domain: string }): Promise<void>;
+  /**
+   * Configuration, secrets (generated once, 0600), the users database and the service, which is
+   * started last; idempotent across retries. `users` must not be empty: Authelia would not start.
+   */
+  install(opts: { domain: string; users: readonly PortalUser[] }): Promise<void>;
   /** Unchanged file, same array: treat it as read-only. */
   readUsers(): Promise<readonly PortalUser[]>;
   /** The whole list; the file is edited in place so an operator's comments survive. */

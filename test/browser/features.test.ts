@@ -110,6 +110,21 @@ s('sites: settings are saved through PATCH; delete asks first and removes the si
   assert.is(await site(), undefined);
 }));
 
+s('sites: protecting a custom domain outside the base domain is refused, the form saying why (issue 31)', timed(60_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/sites`);
+  await page.getByLabel('Name', { exact: true }).fill('shop');
+  await page.getByLabel('Type').selectOption('custom');
+  await page.getByLabel('Custom domain').fill('shop.customer.example');
+  const protect = page.getByLabel('Protect with the authentication portal');
+  await protect.check();
+  assert.match(await protect.getAttribute('aria-describedby') ?? '', /-hint$/, 'the checkbox says where protection works');
+  await page.getByText("Only for a custom domain under this relay's base domain").waitFor();
+  await page.getByRole('button', { name: 'Create site' }).click();
+  await page.getByText("Portal protection is not available for 'shop.customer.example': the portal's session cookie covers only 'relay.example.com' and its subdomains").waitFor();
+  assert.equal((await panel.call('GET', '/api/sites')).body.sites, [], 'nothing was created');
+}));
+
 s('users: create a user, reset their TOTP and see the QR code and URI', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/users`);

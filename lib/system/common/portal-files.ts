@@ -115,11 +115,15 @@ export class PortalFiles {
     return made;
   }
 
-  async install(domain: string): Promise<void> {
+  /**
+   * The users go in before the configuration that names their file, so whatever starts the portal
+   * after this finds a database Authelia accepts (never an empty `users` map: see assertSomeUser).
+   */
+  async install(domain: string, users: readonly PortalUser[]): Promise<void> {
     assertFqdn(domain);
+    await this.writeUsers(users);
     const state = { ...(await this.state()), domain };
     await this.saveState(state);
-    if ((await readOrNull(this.usersPath)) === null) await writeSecretFile(this.usersPath, updateUsersDatabase(null, []));
     await this.writeConfiguration(state);
   }
 

@@ -36,6 +36,16 @@ export function parseUsersDatabase(text: string): PortalUser[] {
     .sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
 }
 
+/**
+ * Authelia 4.38 refuses to start on a users database without users: its file backend declares the
+ * `users` map `valid:"required"` (FileDatabaseModel in internal/authentication), and govalidator
+ * counts an empty map as missing ("could not validate the schema: users: non zero value required").
+ * So no file the panel writes may have an empty `users` map.
+ */
+export function assertSomeUser(users: readonly PortalUser[]): void {
+  if (users.length === 0) throw new SystemError('The users database must hold at least one user: Authelia refuses to start on an empty `users` map');
+}
+
 function assertHash(u: PortalUser): void {
   if (!BCRYPT.test(u.password)) throw new SystemError(`Password of '${u.username}' is not a bcrypt hash`);
 }
@@ -66,6 +76,7 @@ function updateEntry(doc: Document, entry: YAMLMap, u: PortalUser): boolean {
  * and with nothing to change the text comes back as it was (the serializer would reformat spacing).
  */
 export function updateUsersDatabase(text: string | null, users: readonly PortalUser[]): string {
+  assertSomeUser(users);
   const seen = new Set<string>();
   for (const u of users) {
     assertUsername(u.username);

@@ -16,12 +16,13 @@ export function totpGenerateArgs(username: string, secret: string, configPath: s
 export function createHostAuthPortal(config: SystemConfig, root: RootActions): AuthPortalAdapter {
   const files = createPortalFiles(config, config.authelia.dir);
   return {
-    async install({ domain }) {
+    async install({ domain, users }) {
       await ensureProgram({ name: 'authelia', ...config.authelia.release }, config.binaries.authelia, {
         timeoutMs: config.timeouts.downloadMs,
         archiveMember: config.authelia.archiveMember,
       });
-      await files.install(domain);
+      // the unit is enabled with --now: the users must be in the file before it
+      await files.install(domain, users);
       const unit = renderAutheliaUnit({ binary: config.binaries.authelia, config: files.configPath, dir: config.authelia.dir, user: config.systemd.runAs });
       await installUnit(config, root, 'auth-portal', unit);
     },

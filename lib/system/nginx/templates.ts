@@ -184,6 +184,7 @@ export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: T
 }
 
 export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
+  if (spec.closed) return renderClosedSite(spec.fqdn, ctx);
   const fqdn = assertFqdn(spec.fqdn);
   const root = assertAbsolutePath(spec.root);
   const portal = spec.protected ? assertFqdn(spec.portalFqdn ?? defaultPortalFqdn(fqdn)) : null;
@@ -200,6 +201,21 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
     '}',
     'location / {',
     ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
+    '}',
+  ]));
+}
+
+/**
+ * A protected site the portal cannot reach (lib/sites/portal-reach.ts): nothing of it is served,
+ * and no auth_request is made, whose refusal nginx would turn into a 500.
+ */
+function renderClosedSite(fqdn: string, ctx: TemplateContext): string {
+  const traffic = trafficLog('site', fqdn, ctx);
+  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}, closed: protected, but outside the auth portal's domain`, fqdn, ctx, [
+    ...traffic.access,
+    'default_type text/plain;',
+    'location / {',
+    ...indent(['return 403 "This site is protected, and the sign-in portal does not serve its domain.\\n";']),
     '}',
   ]));
 }

@@ -21,7 +21,7 @@ function specSchema(sitesRoot: string) {
     z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
     z.strictObject({ kind: z.literal('app'), fqdn, port, portalFqdn: fqdn.optional() }),
-    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), portalFqdn: fqdn.optional() }),
+    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), portalFqdn: fqdn.optional(), closed: z.literal(true).optional() }),
   ]);
 }
 

@@ -18,12 +18,24 @@ export function createSandboxAuthPortal(config: SystemConfig, dataDir: string, c
     const text = await readOrNull(totpPath);
     return text === null ? {} : (JSON.parse(text) as Record<string, string>);
   };
+  // Each start plays Authelia's own check of the users database (assertSomeUser): without a user
+  // it exits, and the unit is failed
+  const start = async (): Promise<void> => {
+    const users = await files.readUsers();
+    controls.record('authPortal.start', { users: users.length });
+    if (users.length === 0) {
+      controls.setServiceStatus('auth-portal', 'failed');
+      controls.appendLog('auth-portal', 'authelia: error reading the authentication database: could not validate the schema: users: non zero value required');
+      return;
+    }
+    controls.setServiceStatus('auth-portal', 'active');
+    controls.appendLog('auth-portal', `authelia: listening on 127.0.0.1:${config.ports.authPortal} (sandbox)`);
+  };
   return {
-    async install({ domain }) {
-      await files.install(domain);
-      controls.setServiceStatus('auth-portal', 'active');
+    async install({ domain, users }) {
+      await files.install(domain, users);
       controls.record('authPortal.install', { domain });
-      controls.appendLog('auth-portal', `authelia: listening on 127.0.0.1:${config.ports.authPortal} (sandbox)`);
+      await start();
     },
     readUsers: () => files.readUsers(),
     async writeUsers(users) {
@@ -44,9 +56,8 @@ export function createSandboxAuthPortal(config: SystemConfig, dataDir: string, c
     },
     async restart() {
       controls.setServiceStatus('auth-portal', 'inactive');
-      controls.setServiceStatus('auth-portal', 'active');
       controls.record('authPortal.restart');
-      controls.appendLog('auth-portal', 'authelia: restarted');
+      await start();
     },
   };
 }

@@ -31,12 +31,13 @@ export function Field({ label, value, onInput, error, type = 'text', hint, requi
   );
 }
 
-export function Check({ label, checked, onChange }: { label: string; checked: boolean; onChange(value: boolean): void }) {
+export function Check({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange(value: boolean): void; hint?: ComponentChildren }) {
   const id = useId();
   return (
     <div class="check">
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      <input id={id} type="checkbox" checked={checked} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
       <label for={id}>{label}</label>
+      {hint && <small id={`${id}-hint`} class="hint">{hint}</small>}
     </div>
   );
 }

@@ -15,6 +15,8 @@ interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'cust
 interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }
 
 const enc = encodeURIComponent;
+// the server refuses protection elsewhere with a 400 saying the same (lib/sites/portal-reach.ts)
+const CUSTOM_PROTECTION_HINT = "Only for a custom domain under this relay's base domain: the portal's sign-in cookie covers nothing else";
 
 function CreateSite({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ name: '', type: 'managed', customDomain: '', spaMode: false, autheliaProtected: false });
@@ -36,7 +38,8 @@ function CreateSite({ onDone }: { onDone(): Promise<void> }) {
         {form.values.type === 'custom' && <Field label="Custom domain" value={form.values.customDomain} onInput={(v) => form.set('customDomain', v)} error={form.fieldErrors.customDomain} required />}
       </div>
       <Check label="Single-page app (unknown paths serve index.html)" checked={form.values.spaMode} onChange={(v) => form.set('spaMode', v)} />
-      <Check label="Protect with the authentication portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)} />
+      <Check label="Protect with the authentication portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)}
+        hint={form.values.type === 'custom' ? CUSTOM_PROTECTION_HINT : undefined} />
       <Submit busy={form.busy}>Create site</Submit>
     </form>
   );
@@ -56,7 +59,8 @@ function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> })
       <ErrorText message={form.error} />
       {message && <Note kind="ok">{message}</Note>}
       <Check label="Single-page app" checked={form.values.spaMode} onChange={(v) => form.set('spaMode', v)} />
-      <Check label="Protected by the portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)} />
+      <Check label="Protected by the portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)}
+        hint={site.type === 'custom' ? CUSTOM_PROTECTION_HINT : undefined} />
       <Field label="Allowed users" value={form.values.allowedUsers} onInput={(v) => form.set('allowedUsers', v)} error={form.fieldErrors.allowedUsers} hint="Comma-separated usernames; empty allows every signed-in user" />
       <Submit busy={form.busy}>Save settings</Submit>
     </form>

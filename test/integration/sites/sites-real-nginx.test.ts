@@ -24,6 +24,7 @@ const portalHits: string[] = [];
 const docs = `docs.${TEST_DOMAIN}`;
 const custom = 'shop.customer.test';
 let docsId = '';
+let shopId = '';
 
 function viaNginx(host: string, path = '/'): Promise<TestResponse> {
   return withTimeout(`GET https://${host}${path}`, 15_000, () => loopbackRequest({ port: infra.ports.https, host, path, tls: { ca: pebbleRoot } }));
@@ -33,7 +34,11 @@ s.before(async () => {
   infra = await startInfra();
   pebbleRoot = await readFile(infra.pebbleRoot, 'utf8');
   portal = createServer((req, res) => {
-    portalHits.push(String(req.headers['x-original-url'] ?? req.url));
+    const original = String(req.headers['x-original-url'] ?? req.url);
+    portalHits.push(original);
+    // as Authelia 4.38: a host outside every session cookie domain (here only the base domain) is a 400
+    const host = URL.canParse(original) ? new URL(original).hostname : '';
+    if (host !== TEST_DOMAIN && !host.endsWith(`.${TEST_DOMAIN}`)) return void res.writeHead(400).end();
     res.setHeader('Remote-User', 'alice');
     res.end();
   });
@@ -89,7 +94,7 @@ s('autheliaProtected: the vhost asks the portal before serving', timed(30_000, a
 s('custom site: verify-dns through dnsmasq, certificate from pebble through certbot, then served', timed(120_000, async () => {
   const created = await t.call('POST', '/api/sites', { body: { name: 'shop', type: 'custom', customDomain: custom } });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.site.id;
+  const id = (shopId = created.body.site.id);
   const early = await t.call('POST', `/api/sites/${id}/verify-dns`);
   assert.equal([early.body.ok, early.body.resolvedIps], [false, []]);
   await infra.addHostRecord(custom, '127.0.0.1');
@@ -99,6 +104,22 @@ s('custom site: verify-dns through dnsmasq, certificate from pebble through cert
   await uploadThroughApi(t, id, '.', { 'index.html': 'shop' });
   const page = await viaNginx(custom, '/');
   assert.equal([page.status, page.body], [200, 'shop']);
+}));
+
+s('a protected custom site outside the base domain: asked for, a 400 saying why; stored so by an older release, 403 at nginx, never 500 (issue 31)', timed(30_000, async () => {
+  const refused = await t.call('PATCH', `/api/sites/${shopId}`, { body: { autheliaProtected: true } });
+  assert.is(refused.status, 400);
+  assert.match(refused.body.error, "the portal's session cookie covers only");
+  // the record and vhost as a release before issue 31 wrote them: the portal refuses this host, nginx says 500
+  await t.services.store.sites.update((list) => void (list.find((x) => x.id === shopId)!.autheliaProtected = true));
+  const site = t.services.store.sites.value.find((x) => x.id === shopId)!;
+  await t.services.system.proxy.apply([{ op: 'put', enabled: true, spec: { kind: 'site', fqdn: custom, root: site.rootPath, spaMode: false, protected: true, portalFqdn: `auth.${TEST_DOMAIN}` } }]);
+  assert.is((await viaNginx(custom, '/')).status, 500);
+  assert.equal(await t.services.sites.closeUnreachable(), [custom]);
+  const hits = portalHits.length;
+  const page = await viaNginx(custom, '/');
+  assert.equal([page.status, page.body], [403, 'This site is protected, and the sign-in portal does not serve its domain.\n']);
+  assert.is(portalHits.length, hits, 'the portal is not asked');
 }));
 
 s('DELETE: the vhost and the files are gone', timed(30_000, async () => {

@@ -2,15 +2,18 @@
 // systemd is not PID 1, and chisel and Authelia are not packaged.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createSystem, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
 import type { SystemConfigInput } from '../../../lib/system/config.ts';
 import { CHISEL_ASSET, FAKES, startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
+import { freePorts } from '../../infra/ports.ts';
 import { waitFor } from '../../infra/processes.ts';
+import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
 import { timed } from '../../helpers/timeout.ts';
 
 const s = suite('host adapters with fake systemctl, journalctl, chisel and authelia');
@@ -19,6 +22,7 @@ let fakes: FakeHost;
 let chiselChild: ChildProcess | null = null;
 
 const calls = (prog: string) => fakes.calls(prog);
+const execFileP = promisify(execFile);
 
 function makeSystem(extra: SystemConfigInput = {}): System {
   const base: SystemConfigInput = {
@@ -130,10 +134,10 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
 
 s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart', timed(20_000, async () => {
   const system = makeSystem();
-  await system.authPortal.install({ domain: 'example.com' });
+  await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   const cfgPath = join(dir, 'authelia', 'configuration.yml');
   const secretsBefore = await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8');
-  await system.authPortal.install({ domain: 'example.com' });
+  await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
   await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');
   assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'alice', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', cfgPath]);
@@ -143,6 +147,29 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   await system.authPortal.restart();
   assert.equal((await calls('systemctl')).at(-1), ['restart', 'authelia']);
   assert.match(await readFile(join(dir, 'systemd', 'authelia.service'), 'utf8'), `ExecStart=${join(dir, 'bin', 'authelia')} --config ${cfgPath}`);
+}));
+
+// The rule the provisioning order is built on (lib/system/common/users-database.ts, assertSomeUser):
+// the fake plays Authelia's refusal, so a portal started before its first user would fail here too
+s('fake authelia, like Authelia 4.38, will not start on a users database without users', timed(15_000, async () => {
+  const [port] = await freePorts(1);
+  const system = makeSystem({ ports: { authPortal: port! } });
+  await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
+  const argv = ['--config', join(dir, 'authelia', 'configuration.yml')];
+  const usersPath = join(dir, 'authelia', 'users_database.yml');
+  const written = await readFile(usersPath, 'utf8');
+  await writeFile(usersPath, 'users: {}\n');
+  const refused = await execFileP(join(dir, 'bin', 'authelia'), argv).then(() => null, (e: { code: number; stderr: string }) => e);
+  assert.ok(refused, 'started on an empty users map');
+  assert.is(refused.code, 1);
+  assert.match(refused.stderr, 'users: non zero value required');
+  await writeFile(usersPath, written);
+  const child = spawn(join(dir, 'bin', 'authelia'), argv, { stdio: 'ignore' });
+  try {
+    await waitFor('fake authelia health', async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200, null, 5000);
+  } finally {
+    child.kill('SIGTERM');
+  }
 }));
 
 s('a release with the wrong SHA-256 is never installed', timed(10_000, async () => {

@@ -7,6 +7,7 @@ import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { withCheapHashing } from '../../unit/users/support.ts';
@@ -23,7 +24,8 @@ s.before(async () => {
     config: { system: { driver: 'host', ...fakes.config, acme: { configDir: join(dir, 'letsencrypt') }, pki: { dir: join(dir, 'pki') } } },
   }));
   await completeOnboarding(t, 'example.test');
-  await t.services.system.authPortal.install({ domain: 'example.test' });
+  // the portal's first user, as provisioning makes it (the fake authelia, like the real one, needs one)
+  await t.services.system.authPortal.install({ domain: 'example.test', users: [FIRST_PORTAL_USER] });
 });
 
 s.after(async () => {
@@ -38,8 +40,8 @@ s('create: YAML users database (0600, bcrypt) and `systemctl restart authelia`',
   const res = await t.call('POST', '/api/users', { body: { username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const text = await readFile(usersFile(), 'utf8');
-  assert.match(text, /^users:\n {2}alice:\n {4}displayname: Alice\n/m);
-  assert.ok(await bcrypt.compare('alice-password', text.match(/password: (\S+)/)![1]!));
+  assert.match(text, /^ {2}alice:\n {4}displayname: Alice\n/m);
+  assert.ok(await bcrypt.compare('alice-password', text.match(/^ {2}alice:\n(?: {4}.*\n)*? {4}password: (\S+)/m)![1]!));
   assert.is((await stat(usersFile())).mode & 0o777, 0o600);
   assert.equal((await fakes.calls('systemctl')).at(-1), ['restart', 'authelia']);
 }));

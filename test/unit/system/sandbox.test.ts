@@ -139,15 +139,24 @@ s('tunnel server: authfile grants exactly the reverse ports, credential stable',
 });
 
 s('auth portal: users round-trip, secrets kept across installs, TOTP and restarts recorded', async () => {
-  await system.authPortal.install({ domain: 'example.com' });
+  const users = [{ username: 'admin', displayname: 'Admin', email: 'a@example.com', groups: ['admins'], password: hash }];
+  await system.authPortal.install({ domain: 'example.com', users });
   const dir = sandboxPaths(dataDir).authelia;
   const secrets1 = await readFile(join(dir, 'secrets.json'), 'utf8');
-  await system.authPortal.install({ domain: 'example.com' });
+  await system.authPortal.install({ domain: 'example.com', users });
   assert.is(await readFile(join(dir, 'secrets.json'), 'utf8'), secrets1);
   assert.is(((await stat(join(dir, 'secrets.json'))).mode & 0o777), 0o600);
-  const users = [{ username: 'admin', displayname: 'Admin', email: 'a@example.com', groups: ['admins'], password: hash }];
-  await system.authPortal.writeUsers(users);
   assert.equal(await system.authPortal.readUsers(), users);
+  // Authelia's rule (assertSomeUser): the portal is never given a users database without users
+  await system.authPortal.writeUsers([]).then(() => assert.unreachable('written'), (e: Error) => assert.match(e.message, /at least one user/));
+  assert.equal(await system.authPortal.readUsers(), users, 'the refused write changed nothing');
+  // a database emptied by hand: the sandbox's start plays Authelia's refusal, the unit fails
+  await writeFile(join(dir, 'users_database.yml'), 'users: {}\n');
+  await system.authPortal.restart();
+  assert.is((await system.services.status('auth-portal')).status, 'failed');
+  await system.authPortal.writeUsers(users);
+  await system.authPortal.restart();
+  assert.is((await system.services.status('auth-portal')).status, 'active');
   await system.authPortal.setTotp('admin', 'JBSWY3DPEHPK3PXP');
   await system.authPortal.setAccessRules([{ fqdn: 'docs.example.com', allowedUsers: ['alice'] }]);
   const config = JSON.parse((await readFile(join(dir, 'configuration.yml'), 'utf8')).replace(/^#.*\n/, ''));

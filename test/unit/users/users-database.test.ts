@@ -63,7 +63,14 @@ s('a new file is YAML with a header, not JSON', () => {
   assert.ok(text.startsWith('# Authelia users database'), text);
   assert.not.ok(text.trimStart().startsWith('{'));
   assert.is(parseUsersDatabase(text)[0]!.displayname, 'Al: the "first"');
-  assert.equal(parseUsersDatabase(updateUsersDatabase(null, [])), []);
+});
+
+// Authelia 4.38's FileDatabaseModel declares `users` valid:"required"; govalidator counts an empty
+// map as missing, so Authelia exits at start ("users: non zero value required") on such a file
+s('Authelia\'s rule: no database is written with an empty users map, new or edited', () => {
+  assert.throws(() => updateUsersDatabase(null, []), /at least one user: Authelia refuses to start on an empty `users` map/);
+  assert.throws(() => updateUsersDatabase(HAND_EDITED, []), /at least one user/);
+  assert.throws(() => updateUsersDatabase('users: {}\n', []), /at least one user/);
 });
 
 s('rules: new or changed hashes must be bcrypt, usernames valid and unique; broken YAML is an error', () => {
@@ -74,7 +81,7 @@ s('rules: new or changed hashes must be bcrypt, usernames valid and unique; brok
   assert.throws(() => parseUsersDatabase('users:\n  a: [unclosed\n'), /not valid YAML \(line \d+, column \d+: [A-Z_]+\)$/);
   // the error names the place, never the text there (a hash, say)
   assert.throws(() => parseUsersDatabase(`users:\n  a:\n    password: [${hashA}\n`), (e: Error) => !e.message.includes(hashA));
-  assert.throws(() => updateUsersDatabase('users: {\n', []), /not valid YAML/);
+  assert.throws(() => updateUsersDatabase('users: {\n', [users[0]!]), /not valid YAML/);
   assert.equal(parseUsersDatabase('users:\n'), []);
   assert.equal(parseUsersDatabase('# nothing yet\n'), []);
 });
