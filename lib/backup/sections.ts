@@ -27,7 +27,7 @@ export function sitesRootOf(config: Config): string {
 
 /**
  * Where each section lives for this configuration: the state (with the audit log), the client CA
- * and CRL, Authelia's files, chisel's credential, the site files, the Let's Encrypt certificates
+ * and CRL, Authelia's files, chisel's credential and host key, the site files, the Let's Encrypt certificates
  * and the IP panel's certificate. A directory inside the data dir (the sandbox plays the whole
  * host there) travels with the data section.
  */

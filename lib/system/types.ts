@@ -138,6 +138,8 @@ export interface TunnelServerAdapter {
   connectedPorts(ports: readonly number[]): Promise<Set<number>>;
   /** The client credential, created once; clients take it from the AUTH environment variable. */
   credential(): Promise<TunnelCredential>;
+  /** The host key's fingerprint as chisel prints it, which clients pin with --fingerprint; the key is made once, then kept. */
+  fingerprint(): Promise<string>;
 }
 
 // ---------- auth portal (Authelia) ----------

@@ -1,6 +1,6 @@
 import { chiselArgs, chiselAuth, chiselServerUrl, type ClientTunnel } from './client-args.ts';
 
-/** The spec's agent tunnel configuration, plus how to pass the tunnel credential. */
+/** The spec's agent tunnel configuration, plus how to pass the tunnel credential and pin the server. */
 interface AgentTunnelConfig {
   domain: string;
   chiselServerUrl: string;
@@ -8,14 +8,20 @@ interface AgentTunnelConfig {
   tunnels: ClientTunnel[];
   /** Environment for the client process: `AUTH=user:pass`, so chiselArgs stay exactly the spec's. */
   env: { AUTH: string };
+  /**
+   * The tunnel server's host key fingerprint, for the client's `--fingerprint`: an extra field,
+   * so chiselArgs stay exactly the spec's; a client that adds it authenticates the server.
+   */
+  fingerprint: string;
 }
 
-export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }): AgentTunnelConfig {
+export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }, fingerprint: string): AgentTunnelConfig {
   return {
     domain,
     chiselServerUrl: chiselServerUrl(domain),
     chiselArgs: chiselArgs(domain, tunnels),
     tunnels: tunnels.map((t) => ({ ...t })),
     env: { AUTH: chiselAuth(credential) },
+    fingerprint,
   };
 }

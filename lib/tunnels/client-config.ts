@@ -14,12 +14,14 @@ export interface MacPlist {
 
 /**
  * Agent configuration and macOS plist, built from memory: the enabled tunnels are memoized on the
- * collection, the credential is read once (the tunnel server creates it once and keeps it), and
- * the serialized agent configuration is reused until the tunnels or the domain change.
+ * collection, the credential and the host key's fingerprint are read once (the tunnel server
+ * creates each once and keeps it), and the serialized agent configuration is reused until the
+ * tunnels or the domain change.
  */
 export class ClientConfig {
   readonly #tunnels: () => ClientTunnel[];
   #credential: TunnelCredential | null = null;
+  #fingerprint: string | null = null;
   #agentJson: { tunnels: ClientTunnel[]; domain: string; json: Uint8Array<ArrayBuffer> } | null = null;
 
   constructor(private readonly deps: Pick<TunnelDeps, 'config' | 'store' | 'system'>) {
@@ -31,10 +33,11 @@ export class ClientConfig {
     const domain = this.#domain();
     try {
       const credential = await this.#readCredential();
+      this.#fingerprint ??= await this.deps.system.tunnelServer.fingerprint();
       const tunnels = this.#tunnels();
       const cached = this.#agentJson;
       if (cached && cached.tunnels === tunnels && cached.domain === domain) return cached.json;
-      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential));
+      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential, this.#fingerprint));
       this.#agentJson = { tunnels, domain, json };
       return json;
     } catch (error) {

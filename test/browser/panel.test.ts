@@ -111,6 +111,10 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByRole('button', { name: 'Show client setup' }).click();
   await page.getByLabel('chisel arguments').waitFor();
   assert.match(await page.getByLabel('chisel arguments').innerText(), /R:127\.0\.0\.1:3000:127\.0\.0\.1:3000/);
+  // the server's host key fingerprint, and a client command that pins it
+  const { fingerprint, chiselArgs } = (await panel.call('GET', '/api/tunnels/agent-config')).body;
+  assert.is(await page.getByLabel('Server fingerprint').innerText(), fingerprint);
+  assert.is(await page.getByLabel('Client command').innerText(), ['chisel', 'client', '--fingerprint', fingerprint, ...chiselArgs.slice(1)].join(' '));
   await expectAccessible('tunnels');
 }));
 

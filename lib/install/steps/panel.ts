@@ -18,6 +18,7 @@ import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
 import { panelDirectories } from './host.ts';
 import type { InstallState, Outcome } from './step.ts';
 import { isUnitActive } from '../unit-state.ts';
+import { tunnelHostKey } from './tunnel-key.ts';
 
 export async function config(inst: Installation, state: InstallState): Promise<Outcome> {
   const l = inst.layout;
@@ -89,12 +90,14 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
   // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
   // services themselves run as the panel's user, which owns their files
-  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, user: system.systemd.runAs });
+  const key = await tunnelHostKey(system);
+  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, keyfile: key.path, user: system.systemd.runAs });
   const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, dir: system.authelia.dir, user: system.systemd.runAs });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
   state.unitChanged = (await writeIfChanged(l.unitFile(system.units.panel, 'socket'), socket, 0o644)) || state.unitChanged;
   let changed = state.unitChanged;
-  changed = (await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644)) || changed;
+  const chiselChanged = await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644);
+  changed = chiselChanged || changed;
   changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
   const chiselRelease = { name: 'chisel', ...system.chisel.release };
   const autheliaRelease = { name: 'authelia', ...system.authelia.release };
@@ -104,10 +107,13 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
     changed = (await installPinned(autheliaRelease, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
+  // a running chisel keeps the key it made at its start: it must serve the fingerprint the panel hands out
+  if (chiselChanged) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
   const programs = options.downloads
     ? `; chisel ${chiselRelease.version} checked against ${checksumSources(chiselRelease)}, Authelia ${autheliaRelease.version} against ${checksumSources(autheliaRelease)}`
     : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;
-  return { status: changed ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${programs}` };
+  const keyNote = `; tunnel server key ${key.path} ${key.created ? 'created' : 'kept'} (fingerprint ${key.fingerprint})`;
+  return { status: changed || key.created ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${keyNote}${programs}` };
 }
 
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {

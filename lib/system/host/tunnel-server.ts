@@ -1,5 +1,6 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
 import { AuthfileStore } from '../common/authfile.ts';
+import { ensureHostKey } from '../common/host-key.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { SystemConfig } from '../config.ts';
@@ -16,7 +17,9 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
       await ensureProgram({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
       await store.credential();
       await store.ensureAuthfile();
-      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, user: config.systemd.runAs });
+      // the installer made the key already; a box whose key is missing gets one before the unit names it
+      const key = await ensureHostKey(config.chisel.dir);
+      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, keyfile: key.path, user: config.systemd.runAs });
       await installUnit(config, root, 'tunnel-server', unit);
     },
     // chisel watches the authfile: a restart (which drops every connected tunnel) only when a
@@ -25,5 +28,6 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
     allowedPorts: () => store.allowedPorts(),
     connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
+    fingerprint: async () => (await ensureHostKey(config.chisel.dir)).fingerprint,
   };
 }

@@ -90,12 +90,13 @@ function sandboxFor(user: string | null | undefined, o: SandboxOptions, asRoot: 
   return user ? unprivilegedSandbox(o) : ['NoNewPrivileges=true', ...asRoot];
 }
 
-export function renderChiselUnit(o: { binary: string; port: number; authfile: string; user?: string | null }): string {
-  // --authfile grants each client only its reverse ports; chisel reloads it on change (no restart)
+export function renderChiselUnit(o: { binary: string; port: number; authfile: string; keyfile: string; user?: string | null }): string {
+  // --authfile grants each client only its reverse ports; chisel reloads it on change (no restart).
+  // --keyfile: the same SSH host key at every start, so clients can pin its fingerprint
   return renderUnit({
     description: 'chisel tunnel server (relay-panel)',
-    execStart: `${o.binary} server --reverse --host 127.0.0.1 --port ${o.port} --authfile ${o.authfile}`,
-    // chisel only reads (its authfile); it listens on loopback ports
+    execStart: `${o.binary} server --reverse --host 127.0.0.1 --port ${o.port} --authfile ${o.authfile} --keyfile ${o.keyfile}`,
+    // chisel only reads (its authfile and key); it listens on loopback ports
     hardening: [...runAs(o.user), ...sandboxFor(o.user, { writable: [], memoryDenyWriteExecute: true }, ['ProtectSystem=full', 'PrivateTmp=true'])],
   });
 }

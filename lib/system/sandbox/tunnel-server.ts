@@ -1,5 +1,6 @@
-// Sandbox tunnel server: the same authfile the host writes, nothing run.
+// Sandbox tunnel server: the same authfile and host key the host writes, nothing run.
 import { AuthfileStore } from '../common/authfile.ts';
+import { ensureHostKey } from '../common/host-key.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { TunnelServerAdapter } from '../types.ts';
@@ -7,13 +8,16 @@ import type { SandboxControls } from './controls.ts';
 import { sandboxPaths } from './paths.ts';
 
 export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
-  const store = new AuthfileStore(sandboxPaths(dataDir).chisel);
+  const dir = sandboxPaths(dataDir).chisel;
+  const store = new AuthfileStore(dir);
   return {
     async install() {
       await store.credential();
       await store.ensureAuthfile();
+      const key = await ensureHostKey(dir);
       controls.setServiceStatus('tunnel-server', 'active');
       controls.record('tunnelServer.install');
+      controls.appendLog('tunnel-server', `chisel: server: Fingerprint ${key.fingerprint}`);
       controls.appendLog('tunnel-server', 'chisel: server listening on 127.0.0.1:9090 (sandbox)');
     },
     async setAllowedPorts(ports) {
@@ -28,5 +32,6 @@ export function createSandboxTunnelServer(dataDir: string, controls: SandboxCont
     allowedPorts: () => store.allowedPorts(),
     connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
+    fingerprint: async () => (await ensureHostKey(dir)).fingerprint,
   };
 }

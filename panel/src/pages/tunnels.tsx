@@ -11,7 +11,7 @@ import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
 import { useTunnelStatus } from '../tunnel-status.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
-interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; tunnels: { port: number; subdomain: string }[] }
+interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; fingerprint?: string; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
@@ -33,6 +33,16 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
       <Submit busy={form.busy}>Create tunnel</Submit>
     </form>
   );
+}
+
+/**
+ * The client's command line pinning the server: chisel's options go before the server URL, so
+ * `--fingerprint` follows `client`; with it the client refuses any other host key, which
+ * `--tls-skip-verify` alone would accept.
+ */
+function pinnedCommand(config: AgentConfig): string {
+  const [verb, ...rest] = config.chiselArgs;
+  return ['chisel', verb, ...(config.fingerprint ? ['--fingerprint', config.fingerprint] : []), ...rest].join(' ');
 }
 
 function AgentSetup() {
@@ -60,6 +70,14 @@ function AgentSetup() {
           <h3>chisel arguments</h3>
           <Copyable label="chisel arguments" text={config.chiselArgs.join(' ')} />
           {config.env && Object.entries(config.env).map(([k, v]) => <Copyable key={k} label={`Environment ${k}`} text={`${k}=${v}`} />)}
+          {config.fingerprint && (
+            <>
+              <h3>Server fingerprint</h3>
+              <p class="muted">The tunnel server's host key, the same at every restart: a client given it connects to this server only.</p>
+              <Copyable label="Server fingerprint" text={config.fingerprint} />
+              <Copyable label="Client command" text={pinnedCommand(config)} />
+            </>
+          )}
           <p class="muted">Server {config.chiselServerUrl}; {config.tunnels.length} enabled tunnel(s).</p>
         </>
       )}

@@ -71,6 +71,8 @@ async function entriesOf(file: string): Promise<string[]> {
 
 s('a restored box answers the same lists; the old agent certificate works; nothing is issued again', async () => {
   const { siteId, serial } = await seed(source);
+  const fingerprint = async (t: TestApp) => (await t.call('GET', '/api/tunnels/agent-config')).body.fingerprint as string;
+  const pinned = await fingerprint(source);
   const archive = join(work, 'box.tar.gz');
   await writeBackup(join(source.dir, 'config.json'), archive);
   const names = await entriesOf(archive);
@@ -101,6 +103,7 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
   }
   const agentCall = await restored.call('GET', '/api/tunnels', { as: { agent: 'laptop-1', serial } });
   assert.is(agentCall.status, 200, 'the certificate issued before the backup');
+  assert.is(await fingerprint(restored), pinned, 'the tunnel server\'s host key travels: pinned clients connect');
 
   for (const kind of ['app', 'site'] as const) {
     const vhosts = async (t: TestApp) => (await t.services.system.proxy.list(kind)).map((v) => [v.name, v.written, v.enabled]);

@@ -16,6 +16,9 @@ const s = suite('install (fake systemd)');
 /** the P12 password the first install printed */
 let password = '';
 const install = () => installOnce(box);
+const hostKey = (ctx: InstalledBox) => join(ctx.infra.dir, 'chisel', 'host-key.pem');
+/** When the fake systemd last started chisel's unit. */
+const chiselSince = async (ctx: InstalledBox): Promise<number> => JSON.parse(await readFile(ctx.env.FAKE_SYSTEMD_STATE!, 'utf8'))['chisel.service'].since;
 
 /** sha256 of every regular file below the roots, logs left out. */
 async function checksums(roots: string[]): Promise<Map<string, string>> {
@@ -68,6 +71,11 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     const socket = await stat(rootSocket(ctx));
     assert.equal([socket.isSocket(), socket.uid, socket.gid, socket.mode & 0o777], [true, 0, uid, 0o660]);
     for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}\n`);
+    // the tunnel server's host key: made here, 0600, chisel's user's, named by its unit
+    const key = await stat(hostKey(ctx));
+    assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
+    assert.match(await readFile(join(ctx.infra.dir, 'systemd', 'chisel.service'), 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
+    assert.match(String(step(run, 'units')!.message), `tunnel server key ${hostKey(ctx)} created (fingerprint `);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
     const summary = step(run, 'summary')!;
     assert.type(summary.p12Password, 'string');
@@ -253,6 +261,7 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     await cp(ctx.releaseDir, next, { recursive: true });
     await writeFile(join(next, 'VERSION'), `${ctx.version}-next\n`);
     const config = await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8');
+    const key = await readFile(hostKey(ctx), 'utf8');
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
@@ -260,7 +269,32 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
     assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'health']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
+    assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('an upgrade from a release without the host key makes one for chisel\'s user, names it in the unit and restarts a running chisel', () =>
+  withTimeout('upgrade adds the key', 90_000, async () => {
+    const ctx = box;
+    const unitFile = join(ctx.infra.dir, 'systemd', 'chisel.service');
+    // the previous release: no key, a unit without --keyfile, chisel running
+    await rm(hostKey(ctx));
+    await writeFile(unitFile, (await readFile(unitFile, 'utf8')).replace(` --keyfile ${hostKey(ctx)}`, ''));
+    assert.is(spawnSync(process.execPath, [fakeSystemctl, 'start', 'chisel'], { env: ctx.env }).status, 0);
+    const started = await chiselSince(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const next = join(ctx.dir, 'release-next2');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-next2\n`);
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'units']);
+    const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
+    const key = await stat(hostKey(ctx));
+    assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
+    assert.match(await readFile(unitFile, 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
+    assert.ok((await chiselSince(ctx)) > started, 'chisel restarted: it serves the new key at once');
   }),
 );
 

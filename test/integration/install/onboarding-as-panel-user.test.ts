@@ -3,11 +3,13 @@
 // pebble + certbot, nginx; fake systemctl, chisel and Authelia downloaded by the installer from a
 // loopback server). certbot runs as the panel user; nginx reloads, unit changes and vhosts go
 // through the root helper.
+import { createPrivateKey } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { chiselFingerprint } from '../../../lib/system/common/host-key.ts';
 import { openStream } from '../../helpers/provision-stream.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
@@ -60,6 +62,12 @@ s('the installed panel, not root, completes onboarding through the root helper',
     for (const name of [`relay-panel-panel.${TEST_DOMAIN}.conf`, `relay-auth-portal-auth.${TEST_DOMAIN}.conf`, `relay-tunnel-server-tunnel.${TEST_DOMAIN}.conf`]) {
       assert.is((await stat(join(system.nginx.sitesAvailable, name))).uid, 0, name);
     }
+    // the tunnel server's host key the installer made, the panel's user's, is the one agent-config names
+    const key = join(system.chisel.dir, 'host-key.pem');
+    assert.equal([(await stat(key)).uid, (await stat(key)).mode & 0o777], [uid, 0o600]);
+    const agent = await ipPanel(box, '/api/tunnels/agent-config', client);
+    assert.is(agent.status, 200, agent.body);
+    assert.is(JSON.parse(agent.body).fingerprint, chiselFingerprint(createPrivateKey(await readFile(key, 'utf8'))));
   }),
 );
 

@@ -97,10 +97,15 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   const unit = await readFile(join(dir, 'systemd', 'chisel.service'), 'utf8');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
   assert.equal(execStart.slice(1, 7), ['server', '--reverse', '--host', '127.0.0.1', '--port', '9090']);
+  // the host key the install made (0600), named by the unit: the fingerprint survives restarts
+  const keyfile = join(dir, 'chisel', 'host-key.pem');
+  assert.equal(execStart.slice(-2), ['--keyfile', keyfile]);
+  assert.is((await stat(keyfile)).mode & 0o777, 0o600);
+  const fingerprint = await system.tunnelServer.fingerprint();
   // run the unit's command line as systemd would
   chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
   const events = async () => (await readFile(fakes.chiselLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start'), null, 5000);
+  await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start' && e.keyfile === keyfile), null, 5000);
 
   const cred = await system.tunnelServer.credential();
   await system.tunnelServer.setAllowedPorts([8002, 8001]);
@@ -129,6 +134,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   await rm(join(dir, 'bin', 'chisel'));
   await system.tunnelServer.install();
   assert.is(fakes.assetRequests(), downloads + 1);
+  assert.is(await system.tunnelServer.fingerprint(), fingerprint, 'every install keeps the key');
   chiselChild.kill('SIGTERM');
 }));
 

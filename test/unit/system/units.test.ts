@@ -4,9 +4,9 @@ import { renderAutheliaUnit, renderChiselUnit } from '../../../lib/system/host/u
 
 const s = suite('systemd unit files');
 
-s('chisel: reverse only, loopback, the authfile, restarted on failure', () => {
-  const unit = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/relay-panel/chisel/users.json' });
-  assert.match(unit, '\nExecStart=/usr/local/bin/chisel server --reverse --host 127.0.0.1 --port 9090 --authfile /etc/relay-panel/chisel/users.json\n');
+s('chisel: reverse only, loopback, the authfile, its host key (a stable fingerprint), restarted on failure', () => {
+  const unit = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/chisel/users.json', keyfile: '/etc/chisel/host-key.pem' });
+  assert.match(unit, '\nExecStart=/usr/local/bin/chisel server --reverse --host 127.0.0.1 --port 9090 --authfile /etc/chisel/users.json --keyfile /etc/chisel/host-key.pem\n');
   assert.match(unit, '\nRestart=always\n');
   assert.match(unit, '\nWantedBy=multi-user.target\n');
 });
@@ -19,7 +19,7 @@ s('authelia: its configuration file, no shell in ExecStart', () => {
 });
 
 s('as the panel\'s user, chisel and Authelia get the unprivileged sandbox: no way to gain a privilege, only Authelia\'s directory writable, no W+X memory (Go needs none)', () => {
-  const chisel = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/relay-panel/chisel/users.json', user: 'relay-panel' });
+  const chisel = renderChiselUnit({ binary: '/usr/local/bin/chisel', port: 9090, authfile: '/etc/chisel/users.json', keyfile: '/etc/chisel/host-key.pem', user: 'relay-panel' });
   const authelia = renderAutheliaUnit({ binary: '/usr/local/bin/authelia', config: '/etc/authelia/configuration.yml', dir: '/etc/authelia', user: 'relay-panel' });
   for (const unit of [chisel, authelia]) {
     for (const line of ['User=relay-panel', 'NoNewPrivileges=yes', 'CapabilityBoundingSet=', 'SystemCallFilter=@system-service', 'ProtectSystem=strict', 'RestrictSUIDSGID=yes', 'MemoryDenyWriteExecute=yes', 'UMask=0077']) {

@@ -1,6 +1,10 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import * as plist from 'plist';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { chiselFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { escapeXml, renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
 import { addAgent } from '../../helpers/app.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from './helpers.ts';
@@ -15,7 +19,7 @@ s.after.each(async (ctx) => {
 
 const SERVER = `https://tunnel.${DOMAIN}:443`;
 
-s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credential in env.AUTH', async ({ t }) => {
+s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credential in env.AUTH, the host key fingerprint beside them', async ({ t }) => {
   await createTunnel(t, 'web', 9000);
   const off = (await createTunnel(t, 'off', 8500)).body.tunnel.id;
   await createTunnel(t, 'api2', 3000);
@@ -24,13 +28,31 @@ s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credenti
   assert.is(status, 200);
   assert.match(response.headers.get('content-type') ?? '', 'application/json');
   const credential = await t.services.system.tunnelServer.credential();
+  const fingerprint = await t.services.system.tunnelServer.fingerprint();
+  assert.match(fingerprint, /^[A-Za-z0-9+/]{43}=$/, 'base64 of a SHA-256, as chisel prints it');
   assert.equal(body, {
     domain: DOMAIN,
     chiselServerUrl: SERVER,
     chiselArgs: ['client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:3000:127.0.0.1:3000', 'R:127.0.0.1:9000:127.0.0.1:9000'],
     tunnels: [{ port: 3000, subdomain: 'api2' }, { port: 9000, subdomain: 'web' }],
     env: { AUTH: `${credential.user}:${credential.password}` },
+    fingerprint,
   });
+});
+
+s('the fingerprint is the host key file\'s, 0600 in chisel\'s directory, and the same after a restart', async () => {
+  const first = await tunnelApp({ durable: true });
+  const { body } = await first.call('GET', '/api/tunnels/agent-config');
+  const keyFile = hostKeyPath(sandboxPaths(first.services.config.value.dataDir).chisel);
+  assert.is(body.fingerprint, chiselFingerprint(createPrivateKey(await readFile(keyFile, 'utf8'))));
+  assert.is((await stat(keyFile)).mode & 0o777, 0o600);
+  await first.close(true);
+  const again = await tunnelApp({ dir: first.dir });
+  try {
+    assert.is((await again.call('GET', '/api/tunnels/agent-config')).body.fingerprint, body.fingerprint);
+  } finally {
+    await again.close();
+  }
 });
 
 s('agent-config with no tunnels: just the three leading arguments', async ({ t }) => {

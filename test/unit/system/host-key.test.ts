@@ -1,0 +1,69 @@
+// The tunnel server's host key: chisel 1.9's own fingerprint for a fixed key, made once (0600),
+// never replaced.
+import { generateKeyPairSync, createPrivateKey } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chiselFingerprint, ensureHostKey, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+
+const FIXTURE = new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url);
+/**
+ * What a real chisel printed for the fixture: `chisel server --keyfile host-key.pem` logged
+ * "server: Fingerprint i7MrcgwAumk8YEttcyeVngWmY+DvhV46EF1hawtrALQ=" (chisel 1.9 source build).
+ */
+const CHISEL_PRINTED = 'i7MrcgwAumk8YEttcyeVngWmY+DvhV46EF1hawtrALQ=';
+
+const s = suite('tunnel server host key');
+let dir = '';
+s.before.each(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-host-key-'));
+});
+s.after.each(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+s('the fingerprint is the one chisel 1.9 prints for the same key (base64 SHA-256 of the SSH public key)', async () => {
+  assert.is(chiselFingerprint(createPrivateKey(await readFile(FIXTURE, 'utf8'))), CHISEL_PRINTED);
+});
+
+s('made once as an ed25519 PKCS#8 PEM, 0600; a second call keeps it', async () => {
+  const first = await ensureHostKey(dir);
+  assert.equal([first.path, first.created], [hostKeyPath(dir), true]);
+  assert.is((await stat(first.path)).mode & 0o777, 0o600);
+  const pem = await readFile(first.path, 'utf8');
+  assert.match(pem, /^-----BEGIN PRIVATE KEY-----\n/);
+  assert.is(createPrivateKey(pem).asymmetricKeyType, 'ed25519');
+  const again = await ensureHostKey(dir);
+  assert.equal([again.fingerprint, again.created], [first.fingerprint, false]);
+  assert.is(await readFile(first.path, 'utf8'), pem);
+  assert.equal(await readdir(dir), ['host-key.pem'], 'no temporary file left');
+});
+
+s('an existing key (a restored backup, an earlier install) is kept and fingerprinted', async () => {
+  await copyFile(FIXTURE, hostKeyPath(dir));
+  const key = await ensureHostKey(dir);
+  assert.equal([key.fingerprint, key.created], [CHISEL_PRINTED, false]);
+});
+
+s('callers racing on a box without a key all end with one key', async () => {
+  const keys = await Promise.all([1, 2, 3, 4].map(() => ensureHostKey(dir)));
+  assert.is(new Set(keys.map((k) => k.fingerprint)).size, 1);
+  assert.is(keys.filter((k) => k.created).length, 1);
+  assert.is(chiselFingerprint(createPrivateKey(await readFile(hostKeyPath(dir), 'utf8'))), keys[0]!.fingerprint);
+});
+
+s('a key of another kind is refused, never replaced', async () => {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  await writeFile(hostKeyPath(dir), rsa, { mode: 0o600 });
+  try {
+    await ensureHostKey(dir);
+    assert.unreachable('an RSA key has no chisel fingerprint here');
+  } catch (e) {
+    assert.match((e as Error).message, 'is rsa, not ed25519');
+  }
+  assert.is(await readFile(hostKeyPath(dir), 'utf8'), rsa);
+});
+
+s.run();
