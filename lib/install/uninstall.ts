@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { pathExists } from '../system/common/fs.ts';
+import { restoreDebianDefaultSite } from './debian-site.ts';
 import { ensureDir, relayVhostFiles } from './files.ts';
 import type { Outcome } from './steps/step.ts';
 import { panelDirectories } from './steps/host.ts';
@@ -49,9 +50,12 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);
+  // the relay's default server is gone: Debian's takes its place again
+  const relinked = await restoreDebianDefaultSite(s.nginx);
   const reloaded = await inst.run(s.binaries.nginx, [...nginxArgs(s), '-s', 'reload']).then(() => true, () => false);
   report.step({
-    step: 'vhosts', status: reloaded ? 'changed' : 'warning', message: `removed ${removed.length} relay vhosts${reloaded ? ', nginx reloaded' : ''}`,
+    step: 'vhosts', status: reloaded ? 'changed' : 'warning',
+    message: `removed ${removed.length} relay vhosts${relinked ? ', Debian\'s default site linked again' : ''}${reloaded ? ', nginx reloaded' : ''}`,
     ...(reloaded ? {} : { fix: 'nginx was not running or could not reload: systemctl reload nginx' }),
   });
 

@@ -14,6 +14,9 @@ export function stackHosts(domain: string): StackHosts {
 /** A vhost of the stack; it serves the certificate of its `fqdn`. */
 export type StackVhost = Extract<VhostSpec, { kind: 'panel' | 'auth-portal' | 'tunnel-server' }>;
 
+/** The catch-all of ports 80 and 443 (its own self-signed certificate), written with the stack. */
+export const DEFAULT_VHOST: VhostSpec = { kind: 'default' };
+
 /** The three vhosts of task 4. */
 export function stackVhosts(domain: string): StackVhost[] {
   const h = stackHosts(domain);

@@ -44,6 +44,8 @@ export interface PublicLocations {
 /** What a virtual host is for; the adapter renders it with its own ports and paths. */
 export type VhostSpec =
   | { kind: 'ip-panel' }
+  // the catch-all of ports 80 and 443: names without a vhost get a plain 404
+  | { kind: 'default' }
   | { kind: 'panel'; fqdn: string }
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
@@ -52,6 +54,7 @@ export type VhostSpec =
 // `portalFqdn`: the auth portal that protects the vhost; defaults to `auth.` + the parent of `fqdn`,
 // so custom-domain sites should pass `auth.<domain>` explicitly. `closed`: protected, but out of the
 // portal's reach (lib/sites/portal-reach.ts): every request answers 403.
+// The login redirect itself is the portal's answer (its Location header), not built from it.
 
 export type VhostChange =
   | { op: 'put'; spec: VhostSpec; enabled: boolean }

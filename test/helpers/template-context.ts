@@ -9,6 +9,7 @@ export const SAMPLE_TEMPLATE_CONTEXT: TemplateContext = {
   helpDir: '/var/www/help',
   mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
   ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },
+  defaultCert: { fullchain: '/self/default.pem', privkey: '/self/default.key' },
   publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
   trafficPort: null,
   certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),

@@ -208,10 +208,12 @@ http {
     fastcgi_temp_path tmp/fastcgi;
     uwsgi_temp_path tmp/uwsgi;
     scgi_temp_path tmp/scgi;
-    # ACME http-01 for names that have no vhost yet (the Debian default site's role)
+    # ACME http-01 for names that have no vhost yet, until relay-default.conf (written with the
+    # stack's vhosts) claims default_server: first in the file, so the port's default until then
     server {
-        listen 127.0.0.1:${httpPort} default_server;
-        server_name _;
+        listen 127.0.0.1:${httpPort};
+        # not "_", which relay-default.conf names: two servers of one port may not share a name
+        server_name harness-fallback.invalid;
         location ^~ /.well-known/acme-challenge/ { root "${webroot}"; default_type text/plain; try_files $uri =404; }
         location / { return 404 "no vhost\\n"; }
     }

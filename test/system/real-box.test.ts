@@ -132,6 +132,7 @@ s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind 
   const app = await client.call('GET', `https://app.${BOX_DOMAIN}/some/page?a=1`);
   assert.is(app.status, 302, app.text);
   assert.ok(String(app.headers.location).startsWith(`https://auth.${BOX_DOMAIN}/`), String(app.headers.location));
+  assert.is(new URL(String(app.headers.location)).searchParams.get('rd'), `https://app.${BOX_DOMAIN}/some/page?a=1`);
   // nginx's traffic log reaches the sandboxed panel over loopback UDP
   await waitUntil('the request counted', async () => {
     const status = await client.call('GET', `${PANEL}/api/tunnels/status`, { identity: admin });

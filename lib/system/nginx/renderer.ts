@@ -1,5 +1,5 @@
 // Turns a vhost spec into file content, first making sure what the vhost points at exists:
-// the 495/496 help page, the IP panel's self-signed certificate, the client CA and its CRL.
+// the 495/496 help page, the self-signed certificates (IP panel, default server), the client CA and its CRL.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { pathExists } from '../common/fs.ts';
@@ -21,7 +21,7 @@ export interface RendererOptions {
   publicLocations?: PublicLocations;
   /** where tunnel and site vhosts send their traffic log (config nginx.trafficPort) */
   trafficPort?: number | null;
-  /** Makes the IP panel's self-signed certificate; openssl unless given. */
+  /** Makes the self-signed certificates (IP panel, default server); openssl unless given. */
   serverCerts?: ServerCertMaker;
 }
 
@@ -59,6 +59,11 @@ export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
   return { fullchain: join(selfSignedDir, 'ip-panel.pem'), privkey: join(selfSignedDir, 'ip-panel.key') };
 }
 
+/** Never a Let's Encrypt certificate: the default server answers names it has no right to. */
+export function defaultCertPaths(selfSignedDir: string): CertPaths {
+  return { fullchain: join(selfSignedDir, 'default.pem'), privkey: join(selfSignedDir, 'default.key') };
+}
+
 export type ClientCaPaths = TemplateContext['mtls'];
 
 /** For kinds without client certificates: never written into their vhosts. */
@@ -66,23 +71,26 @@ const NO_CLIENT_CA: ClientCaPaths = { caPath: '/nonexistent/ca.pem', crlPath: '/
 
 /**
  * Makes what a vhost points at before it is written (client CA and CRL, help page, the IP panel's
- * certificate); resolves with the client CA the vhost verifies against.
+ * and the default server's certificates); resolves with the client CA the vhost verifies against.
  */
 export function createVhostPreparer(o: RendererOptions): (spec: VhostSpec) => Promise<ClientCaPaths> {
   const ipPanelCert = ipPanelCertPaths(o.selfSignedDir);
+  const selfSigned = async (paths: CertPaths, commonName: string) => {
+    if (await pathExists(paths.fullchain)) return;
+    // openssl through execFile; the key is made 0600
+    await (o.serverCerts ?? opensslServerCerts).create({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths, commonName, subjectAltNames: [], days: 3650 });
+  };
   // the CA and the help page, once made, stay: checked until the first success only
   let clientCa: ClientCaPaths | null = null;
   return async (spec) => {
+    if (spec.kind === 'default') await selfSigned(defaultCertPaths(o.selfSignedDir), 'relay-panel-default');
     if (spec.kind !== 'ip-panel' && spec.kind !== 'panel') return NO_CLIENT_CA;
     if (!clientCa) {
       const ready = await o.pki.ensureCa();
       await ensureHelpPage(o.helpDir);
       clientCa = ready;
     }
-    if (spec.kind === 'ip-panel' && !(await pathExists(ipPanelCert.fullchain))) {
-      await (o.serverCerts ?? opensslServerCerts).create({ openssl: o.openssl, timeoutMs: o.timeoutMs, paths: ipPanelCert, commonName: 'relay-panel',
-        subjectAltNames: [], days: 3650 });
-    }
+    if (spec.kind === 'ip-panel') await selfSigned(ipPanelCert, 'relay-panel');
     return clientCa;
   };
 }
@@ -99,6 +107,7 @@ export function templateContext(
     helpDir: o.helpDir,
     mtls,
     ipPanelCert: ipPanelCertPaths(o.selfSignedDir),
+    defaultCert: defaultCertPaths(o.selfSignedDir),
     publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
     trafficPort: o.trafficPort ?? null,
     certFor: (fqdn) => o.certs.paths(fqdn),

@@ -12,6 +12,8 @@ export interface TemplateContext {
   /** client CA and CRL the panel vhosts verify against */
   mtls: { caPath: string; crlPath: string };
   ipPanelCert: CertPaths;
+  /** the default server's self-signed certificate: it names nothing, so no real one is shown for an unknown name */
+  defaultCert: CertPaths;
   /** panel paths proxied whatever the client certificate: the routes marked public */
   publicLocations: PublicLocations;
   /** loopback UDP port of the traffic log (lib/traffic); null: none */
@@ -67,8 +69,15 @@ export function isSecretPath(path: string): boolean {
   return SECRET_PATH_PREFIXES.some((secret) => path.startsWith(secret)) || SECRET_PATH_REGEXES.some((r) => r.test(path));
 }
 
+/** The kinds without a name of their own: one file each. */
+type UnnamedKind = Extract<VhostSpec, { kind: 'ip-panel' | 'default' }>['kind'];
+
+const UNNAMED_VHOSTS: Record<UnnamedKind, string> = { 'ip-panel': 'relay-ip-panel.conf', default: 'relay-default.conf' };
+
+const isUnnamed = (kind: VhostSpec['kind']): kind is UnnamedKind => kind in UNNAMED_VHOSTS;
+
 export function vhostName(spec: VhostSpec): string {
-  if (spec.kind === 'ip-panel') return 'relay-ip-panel.conf';
+  if (spec.kind === 'ip-panel' || spec.kind === 'default') return UNNAMED_VHOSTS[spec.kind];
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
 }
 
@@ -76,14 +85,14 @@ const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site'] as 
 
 /** Whether a file name is one `vhostName` can give (to any kind): what the root helper may touch. */
 export function isVhostName(name: string): boolean {
-  if (name === 'relay-ip-panel.conf') return true;
+  if (Object.values(UNNAMED_VHOSTS).includes(name)) return true;
   const kind = NAMED_KINDS.find((k) => name.startsWith(`relay-${k}-`) && name.endsWith('.conf'));
   return kind !== undefined && isFqdn(name.slice(`relay-${kind}-`.length, -'.conf'.length));
 }
 
 /** Whether a file name is one `vhostName` gives to a vhost of this kind. */
 export function isVhostNameOfKind(name: string, kind: VhostSpec['kind']): boolean {
-  if (kind === 'ip-panel') return name === 'relay-ip-panel.conf';
+  if (isUnnamed(kind)) return name === UNNAMED_VHOSTS[kind];
   return name.startsWith(`relay-${kind}-`) && name.endsWith('.conf');
 }
 
@@ -91,6 +100,8 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
   switch (spec.kind) {
     case 'ip-panel':
       return renderIpPanel(ctx);
+    case 'default':
+      return renderDefault(ctx);
     case 'panel':
       return renderPanel(spec.fqdn, ctx);
     case 'auth-portal':
@@ -121,6 +132,26 @@ export function renderIpPanel(ctx: TemplateContext): string {
       ...tls(ctx.ipPanelCert),
       ...panelBody(ctx),
     ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The catch-all of ports 80 and 443. Without it nginx hands a name that has no vhost (a disabled
+ * tunnel's, an unknown subdomain, the bare address without SNI) to the first server of the port:
+ * another app or site, with that one's certificate. Here such a name gets a plain 404.
+ */
+export function renderDefault(ctx: TemplateContext): string {
+  const notFound = ['location / {', ...indent(['default_type text/plain;', 'return 404 "Not found\\n";']), '}'];
+  return [
+    header('default server: every name without a vhost, and the bare address, gets a plain 404'),
+    'server {',
+    // certbot's http-01 challenge for a name arrives before that name has a vhost
+    ...indent([`listen ${listen(ctx, ctx.ports.http)} default_server;`, 'server_name _;', ...UNLOGGED, ...acmeLocation(ctx), ...notFound]),
+    '}',
+    'server {',
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl default_server;`, 'server_name _;', ...UNLOGGED, ...tls(ctx.defaultCert), ...notFound]),
     '}',
     '',
   ].join('\n');
@@ -171,7 +202,7 @@ export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: T
     ...authzLocation(ctx),
     'location / {',
     ...indent([
-      ...authRequest(portalFqdn, ctx),
+      ...authRequest(),
       `proxy_pass http://127.0.0.1:${port};`,
       ...forwardedHeaders(),
       ...dropClientCertHeaders(),
@@ -200,7 +231,7 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
     ...indent(['deny all;']),
     '}',
     'location / {',
-    ...indent([...(portal ? authRequest(portal, ctx) : []), `try_files $uri $uri/ ${fallback};`]),
+    ...indent([...(portal ? authRequest() : []), `try_files $uri $uri/ ${fallback};`]),
     '}',
   ]));
 }
@@ -378,7 +409,11 @@ function assertLocationPath(path: string): string {
   return path;
 }
 
-/** Inside a location: neither the access log nor the error log (its `request:` context) sees the request line. */
+/**
+ * Inside a location (or the default server): neither the access log nor the error log (its
+ * `request:` context) sees the request line, which may carry a secret (an invitation link typed
+ * for a name that has no vhost any more).
+ */
 const UNLOGGED = ['access_log off;', 'error_log /dev/null;'];
 
 /**
@@ -472,11 +507,18 @@ function authzLocation(ctx: TemplateContext): string[] {
   ];
 }
 
-function authRequest(portalFqdn: string, ctx: TemplateContext): string[] {
+/**
+ * Authelia 4.38's nginx integration ("modern method"): on 401 the authz endpoint's Location header
+ * is the portal address (session.cookies[].authelia_url) with the original URL already escaped in
+ * `rd`. Building `?rd=$scheme://$http_host$request_uri` here instead left the URL unescaped, so
+ * everything after its first `&` was lost on the way back.
+ */
+function authRequest(): string[] {
   return [
     `auth_request ${AUTHZ_LOCATION};`,
     ...REMOTE_HEADERS.map(([, variable, upstream]) => `auth_request_set ${variable} ${upstream};`),
-    `error_page 401 =302 https://${portalFqdn}${httpsSuffix(ctx)}/?rd=$scheme://$http_host$request_uri;`,
+    'auth_request_set $relay_redirection_url $upstream_http_location;',
+    'error_page 401 =302 $relay_redirection_url;',
     // the portal's answer replaces whatever the client sent under these names
     ...REMOTE_HEADERS.map(([header, variable]) => `proxy_set_header ${header} ${variable};`),
   ];

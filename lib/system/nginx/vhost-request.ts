@@ -17,6 +17,7 @@ function specSchema(sitesRoot: string) {
   const siteRoot = z.string().max(4096).refine((root) => isSiteDir(root, sitesRoot), `must be a site directory ${sitesRoot}/<site id>`);
   return z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('ip-panel') }),
+    z.strictObject({ kind: z.literal('default') }),
     z.strictObject({ kind: z.literal('panel'), fqdn }),
     z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),

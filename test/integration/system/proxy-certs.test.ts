@@ -9,6 +9,7 @@ import { createSystem, SystemError, type System, type VhostSpec } from '../../..
 import { startInfra, TEST_DOMAIN, V6_ONLY, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest } from '../../infra/http.ts';
 import { timed } from '../../helpers/timeout.ts';
+import { answerAuthz } from '../../helpers/fake-authz.ts';
 
 const s = suite('host proxy and certs against real nginx, pebble and certbot');
 let infra: Infra;
@@ -17,6 +18,7 @@ let pebbleRoot = '';
 const servers: Server[] = [];
 const seen: IncomingMessage[] = [];
 let authAnswer = 200;
+let portalUrl = '';
 const names = { panel: `panel.${TEST_DOMAIN}`, auth: `auth.${TEST_DOMAIN}`, tunnel: `tunnel.${TEST_DOMAIN}`, app: `app.${TEST_DOMAIN}`, site: `site.${TEST_DOMAIN}` };
 
 function listen(port: number, handler: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<void> {
@@ -29,6 +31,7 @@ s.before(async () => {
   infra = await startInfra();
   system = createSystem(infra.systemConfig(), { dataDir: join(infra.dir, 'data') });
   pebbleRoot = await readFile(infra.pebbleRoot, 'utf8');
+  portalUrl = `https://auth.${TEST_DOMAIN}:${infra.ports.https}`;
   // the app behind the tunnel (stands in for chisel's reverse listener)
   await listen(infra.ports.tunnelServer + 0, (req, res) => {
     seen.push(req);
@@ -36,12 +39,8 @@ s.before(async () => {
     const forgedCertHeaders = Object.keys(req.headers).filter((h) => h.startsWith('x-ssl-'));
     res.end(JSON.stringify({ app: true, url: req.url, remoteUser: req.headers['remote-user'] ?? null, forgedCertHeaders }));
   });
-  // Authelia's authz endpoint: answers what the test says
-  await listen(infra.ports.authPortal, (req, res) => {
-    if (authAnswer === 200) res.setHeader('Remote-User', 'alice');
-    res.statusCode = authAnswer;
-    res.end();
-  });
+  // Authelia's authz endpoint: answers what the test says, as Authelia 4.38 does
+  await listen(infra.ports.authPortal, (req, res) => answerAuthz(req, res, { user: authAnswer === 200 ? 'alice' : null, portalUrl }));
 });
 
 s.after(async () => {
@@ -101,12 +100,17 @@ s('the app tunnel vhost carries HTTPS to the local app on the tunnel port, with 
   assert.equal(JSON.parse(r.body), { app: true, url: '/hello', remoteUser: 'alice', forgedCertHeaders: [] });
 }));
 
-s('a protected vhost redirects to the portal when the auth endpoint answers 401', timed(20_000, async () => {
+s('a protected vhost sends a signed-out visitor to the portal with the whole URL, every query parameter kept', timed(20_000, async () => {
   authAnswer = 401;
   const before = seen.length;
-  const r = await loopbackRequest({ port: infra.ports.https, host: names.app, path: '/private?a=1', tls: { ca: pebbleRoot } });
+  const path = '/private/page?a=1&b=two&c=x%20y&d=%26amp';
+  const r = await loopbackRequest({ port: infra.ports.https, host: names.app, path, tls: { ca: pebbleRoot } });
   assert.is(r.status, 302);
-  assert.is(r.headers.location, `https://auth.${TEST_DOMAIN}:${infra.ports.https}/?rd=https://${names.app}:${infra.ports.https}/private?a=1`);
+  const location = new URL(String(r.headers.location));
+  assert.is(location.origin, portalUrl);
+  // what the portal sends the browser back to after login
+  assert.is(location.searchParams.get('rd'), `https://${names.app}:${infra.ports.https}/private/page?a=1&b=two&c=x%20y&d=%26amp`);
+  assert.is(location.searchParams.get('rm'), 'GET');
   assert.is(seen.length, before, 'the app never saw the request');
   authAnswer = 200;
 }));

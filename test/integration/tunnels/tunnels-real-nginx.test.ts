@@ -16,6 +16,8 @@ import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { freePorts } from '../../infra/ports.ts';
 import { fileURLToPath } from 'node:url';
 import { startReceiver } from '../../helpers/webhook-receiver.ts';
+import { CATCH_ALL, requestUnchecked } from '../../helpers/catch-all.ts';
+import { DEFAULT_VHOST } from '../../../lib/onboarding/hostnames.ts';
 
 const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 
@@ -49,17 +51,26 @@ async function assertRouted(path: string) {
 }
 
 /**
- * Not routed: nginx has no vhost for the name, so the TLS name check fails; even a client that
- * skips the check lands on another server block, never on the app.
+ * Not routed: nginx has no vhost for the name, so the TLS check fails (the default server's
+ * certificate is self-signed); a client that skips the check gets the default server's plain 404,
+ * never another tunnel's or site's page.
  */
 async function assertNotRouted(path: string) {
   const before = appHits.length;
   const outcome = await viaNginx(fqdn, path).then((r) => `status ${r.status}`, (e: Error) => `error ${e.message}`);
-  assert.match(outcome, /^error .*altnames/, 'the certificate presented is not the tunnel\'s');
-  const insecure = await withTimeout('insecure request', 15_000, () =>
-    loopbackRequest({ port: infra.ports.https, host: fqdn, path, tls: { rejectUnauthorized: false } }));
-  assert.not.match(insecure.body, '"app":"app"');
+  assert.match(outcome, /^error .*self-signed/, 'the certificate presented is not the tunnel\'s');
+  await assertCatchAll(fqdn, path);
   assert.is(appHits.length, before, 'the app saw no request');
+}
+
+/** The default server answers: plain 404 under its self-signed certificate, on 443 and on 80. */
+async function assertCatchAll(host: string | null, path = '/') {
+  const answer = await withTimeout(`GET https://${host ?? 'the address'}${path} unchecked`, 15_000, () =>
+    requestUnchecked({ port: infra.ports.https, host, path, tls: true }));
+  assert.equal(answer, CATCH_ALL, `${host ?? 'the bare address'} over HTTPS`);
+  const plain = await withTimeout(`GET http://${host ?? 'the address'}${path}`, 15_000, () =>
+    requestUnchecked({ port: infra.ports.http, host, path, tls: false }));
+  assert.equal(plain, { ...CATCH_ALL, certificate: null }, `${host ?? 'the bare address'} over HTTP`);
 }
 
 /** The ports the chisel authfile grants, straight from the file chisel reads. */
@@ -103,6 +114,8 @@ s.before(async () => {
   process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
   t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL }, nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } }) } });
   await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
+  // what onboarding's vhosts task writes with the stack (completeOnboarding skips the tasks)
+  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
 });
 
 s.after(async () => {
@@ -124,6 +137,18 @@ s('create: certificate from pebble, vhost live, HTTPS reaches the app on the tun
   assert.equal(await vhostFiles(), { available: true, enabled: true });
   await assertRouted('/hello?x=1');
   assert.equal(await authfilePorts(), grantsFor(keepPort, appPort));
+}));
+
+s('the default server: an unknown subdomain, another domain and the bare address get a plain 404, never an app', timed(30_000, async () => {
+  const before = appHits.length;
+  await assertCatchAll(`nothing.${TEST_DOMAIN}`, '/invite/secret-token?a=1&b=2');
+  await assertCatchAll('unknown.test');
+  await assertCatchAll(null);
+  assert.is(appHits.length, before, 'the app saw no request');
+  // the default server logs no request line: one carrying a secret (an invitation link) stays out
+  const accessLog = await readFile(join(infra.nginxPrefix, 'logs', 'access.log'), 'utf8').catch(() => '');
+  assert.not.match(accessLog, 'nothing.' + TEST_DOMAIN);
+  assert.not.match(accessLog, 'secret-token');
 }));
 
 s('traffic: requests through the tunnel\'s vhost are counted from nginx\'s traffic log', timed(30_000, async () => {

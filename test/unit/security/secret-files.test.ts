@@ -18,6 +18,9 @@ const PUBLIC = [
   /^data\/system\/pki\/(ca\.pem|crl\.pem|ca\.cnf|newcerts\/[0-9A-F]+\.pem|(index\.txt|serial|crlnumber)(\.attr)?(\.old)?)$/,
   /^data\/system\/certs\/(live\/[^/]+\/fullchain\.pem|local-ca\/ca\.pem|auto-renew\.json)$/,
   /^data\/system\/nginx\/(sites-available|sites-enabled)\/relay-[a-z-]+-[a-z0-9.-]+\.conf$/,
+  /^data\/system\/nginx\/(sites-available|sites-enabled)\/relay-default\.conf$/,
+  // the default server's self-signed certificate (its key stays owner-only)
+  /^data\/system\/nginx\/ip-panel-cert\/default\.pem$/,
   /^data\/system\/nginx\/help\/relay-mtls-help\.html$/,
 ];
 

@@ -41,6 +41,21 @@ s('ip panel: own port, self-signed cert, client CA + CRL, 495/496 help page, no 
   assert.not.match(text, 'acme-challenge');
 });
 
+s('default server: 80 and 443 with default_server, its own self-signed certificate, a plain 404, nothing logged', () => {
+  const text = render({ kind: 'default' });
+  assert.is(vhostName({ kind: 'default' }), 'relay-default.conf');
+  assert.equal(listens(text), ['127.0.0.1:80 default_server', '127.0.0.1:443 ssl default_server']);
+  assert.match(text, 'ssl_certificate "/self/default.pem";');
+  assert.match(text, 'ssl_certificate_key "/self/default.key";');
+  assert.not.match(text, '/le/');
+  // certbot's challenge for a name that has no vhost yet still reaches the webroot
+  assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/html";');
+  assert.is(text.match(/return 404 "Not found\\n";/g)?.length, 2);
+  assert.not.match(text, 'proxy_pass');
+  assert.not.match(text, 'return 301');
+  assert.is(text.match(/access_log off;\n    error_log \/dev\/null;/g)?.length, 2, 'both servers log nothing');
+});
+
 s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* names', () => {
   const text = render({ kind: 'panel', fqdn: 'panel.example.com' });
   assert.match(text, 'proxy_set_header X-SSL-Client-Verify $ssl_client_verify;');
@@ -139,9 +154,11 @@ s('app vhost: websocket upgrade, auth_request, portal redirect on 401, Remote-* 
   assert.match(text, 'proxy_set_header Upgrade $http_upgrade;');
   assert.match(text, 'auth_request /internal/relay-authz;');
   assert.match(text, 'proxy_pass http://127.0.0.1:9091/api/authz/auth-request;');
-  assert.match(text, 'error_page 401 =302 https://auth.example.com/?rd=$scheme://$http_host$request_uri;');
+  // Authelia 4.38: the redirect is the authz answer's Location, which carries the escaped URL
+  assert.match(text, 'auth_request_set $relay_redirection_url $upstream_http_location;');
+  assert.match(text, 'error_page 401 =302 $relay_redirection_url;');
+  assert.not.match(text, '?rd=');
   for (const h of ['Remote-User', 'Remote-Groups', 'Remote-Name', 'Remote-Email']) assert.match(text, new RegExp(`proxy_set_header ${h} \\$relay_remote_`));
-  assert.match(render({ kind: 'app', fqdn: 'app.example.com', port: 8001, portalFqdn: 'auth.other.org' }), 'https://auth.other.org/?rd=');
 });
 
 s('site vhost: root, SPA fallback only in spaMode, portal only when protected, dot files denied', () => {
