@@ -67,8 +67,8 @@ s('admin invites; the invitee opens the link and sets a password with no certifi
   assert.match(JSON.parse(accepted.body).totpUri, /^otpauth:\/\/totp\/example\.test:dana\?secret=/);
 
   const again = await call('POST', `/api/invite/${token}/accept`, { body: { password: 'dana-password' } });
-  assert.is(again.status, 404);
-  assert.equal(JSON.parse(again.body), { error: 'Invitation not found' });
+  assert.is(again.status, 410);
+  assert.equal(JSON.parse(again.body), { error: 'This invitation has already been used' });
 
   const users = await call('GET', '/api/users', { cert: admin });
   assert.equal(JSON.parse(users.body), { users: [{ username: 'dana', displayname: 'dana', email: 'dana@example.test', groups: ['dev'] }] });
