@@ -1,0 +1,62 @@
+// Runs a bundled script in each runtime, with the binaries npm installed from devDependencies
+// (bun, deno, and miniflare's workerd): argv arrays through execFile, never a shell.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export type Runtime = 'node' | 'bun' | 'deno' | 'workerd';
+export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno', 'workerd'];
+
+// The first start of Deno and workerd on a loaded machine takes seconds; a hung one must still end.
+const LIMIT_MS = 120_000;
+
+/** The runtime's binary, or an error that says how to get it. */
+export function binaryOf(runtime: Exclude<Runtime, 'node'>, binDir = `${root}node_modules/.bin`): string {
+  const file = `${binDir}/${runtime}`;
+  if (!existsSync(file)) {
+    throw new Error(`${runtime} is missing: ${file} does not exist. It is pinned in package.json's devDependencies (${runtime === 'workerd' ? 'miniflare and workerd' : runtime}); run \`npm ci\`.`);
+  }
+  return file;
+}
+
+/** What a Node, Bun or Deno process running the bundle `file` printed on stdout. */
+export async function runScript(runtime: Exclude<Runtime, 'workerd'>, file: string, args: string[] = []): Promise<string> {
+  // Deno: node: specifiers need no flag, but reading files and the environment does; --no-config
+  // keeps a deno.json of the working directory out of it
+  const argv =
+    runtime === 'node' ? [process.execPath, file, ...args] : runtime === 'bun' ? [binaryOf('bun'), file, ...args] : [binaryOf('deno'), 'run', '--allow-all', '--quiet', '--no-config', file, ...args];
+  const { stdout } = await run(argv[0]!, argv.slice(1), { cwd: root, timeout: LIMIT_MS, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } });
+  return stdout;
+}
+
+/**
+ * The body of the answer of the Worker bundle `file` to one request, in workerd through miniflare.
+ * nodejs_compat serves the node:* modules the kit imports. Modules are listed by hand: miniflare
+ * refuses to guess what the bundle's dynamic import() (plugin loading) would need.
+ */
+export async function runWorker(file: string, url = 'http://panel.test/'): Promise<string> {
+  binaryOf('workerd');
+  const { Miniflare } = await import('miniflare');
+  const mf = new Miniflare({
+    modules: [{ type: 'ESModule', path: `${root}worker.mjs`, contents: await readFile(file, 'utf8') }],
+    compatibilityDate: '2026-07-30',
+    compatibilityFlags: ['nodejs_compat'],
+  });
+  try {
+    const response = await mf.dispatchFetch(url, { signal: AbortSignal.timeout(LIMIT_MS) });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`the Worker answered ${response.status}: ${text}`);
+    return text;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/** Runs the bundle for `runtime`: a script for Node, Bun and Deno, a Worker for workerd. */
+export const runIn = (runtime: Runtime, file: string, args: string[] = []): Promise<string> =>
+  runtime === 'workerd' ? runWorker(file, `http://panel.test/?${args.join('&')}`) : runScript(runtime, file, args);
