@@ -4,7 +4,7 @@
 // where the runtime has it; workerd has not (`not implemented`), so there it is performance.now()
 // around the loop: the isolate's wall time, which counts CPU only while nothing else runs.
 import { createTestApp } from '../../lib/testing.ts';
-import { AGENTS } from './scenario.ts';
+import { AGENTS, CHAT_SCOPE, INSTANCE } from './scenario.ts';
 
 export interface RuntimeCost {
   clock: 'cpuUsage' | 'performance.now';
@@ -43,9 +43,8 @@ export async function measure(requests: number): Promise<RuntimeCost> {
   const kit = await createTestApp({ seed: { onboarded: true, agents: AGENTS }, ticketLimits: { maxTickets: Number.POSITIVE_INFINITY, requestsPerWindow: Number.POSITIVE_INFINITY } });
   try {
     const [admin, alice, bob] = [kit.as.admin(), kit.as.agent('alice'), kit.as.agent('bob')];
-    const scope = { name: 'chat', version: '1.0.0', description: 'Messages', scopes: [{ name: 'chat:send', description: 'Send', instanceScoped: true }], transport: { strategies: ['relay'], preferred: 'relay', port: 0, protocol: 'wss' } };
-    await kit.fetch('/api/tickets/scopes', json(admin, scope));
-    const instance = await (await kit.fetch('/api/tickets/instances', json(alice, { scope: 'chat:send', transport: { strategies: ['relay'], preferred: 'relay' } }))).json();
+    await kit.fetch('/api/tickets/scopes', json(admin, CHAT_SCOPE));
+    const instance = await (await kit.fetch('/api/tickets/instances', json(alice, INSTANCE))).json();
     await kit.fetch('/api/tickets/assignments', json(admin, { agentLabel: 'bob', instanceScope: instance.instanceScope }));
     const tunnels = await cost(requests, async () => {
       const response = await kit.fetch('/api/tunnels', { headers: admin });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleFor } from './bundle.mjs';
 import { firstDifference } from './compare.ts';
-import { binaryOf, runIn, type Runtime } from './runtimes.ts';
+import { binaryOf, runIn, type Runtime } from './runtimes.mjs';
 import type { Answer } from './scenario.ts';
 
 // The same scenario (scenario.ts: tunnels as admin and agents, a 400 with details.issues, a 404

@@ -34,14 +34,14 @@ export const START = Date.parse('2026-11-22T00:00:00Z');
 // Headers a client acts on. `date` is the wall clock and differs per run; nothing else is dropped.
 const COMPARED_HEADERS = ['allow', 'cache-control', 'content-security-policy', 'content-type', 'location', 'retry-after', 'www-authenticate', 'x-content-type-options', 'x-frame-options'];
 
-const CHAT_SCOPE = {
+export const CHAT_SCOPE = {
   name: 'chat',
   version: '1.0.0',
   description: 'Messages between agents',
   scopes: [{ name: 'chat:send', description: 'Send messages', instanceScoped: true }],
   transport: { strategies: ['relay', 'direct'], preferred: 'relay', port: 0, protocol: 'wss' },
 };
-const INSTANCE = { scope: 'chat:send', transport: { strategies: ['relay', 'direct'], preferred: 'direct', direct: { host: 'alice.example.com', port: 8443 } } };
+export const INSTANCE = { scope: 'chat:send', transport: { strategies: ['relay', 'direct'], preferred: 'direct', direct: { host: 'alice.example.com', port: 8443 } } };
 
 /** Records answers; `json` returns the parsed body for the next step's ids. */
 function recorder(send: Send) {

@@ -1,5 +1,6 @@
 // Runs a bundled script in each runtime, with the binaries npm installed from devDependencies
-// (bun, deno, and miniflare's workerd): argv arrays through execFile, never a shell.
+// (bun, deno, and miniflare's workerd): argv arrays through execFile, never a shell. Plain
+// JavaScript (types in runtimes.d.mts): `npm run bench` imports it without a TypeScript hook.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -9,14 +10,13 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export type Runtime = 'node' | 'bun' | 'deno' | 'workerd';
-export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno', 'workerd'];
+export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'];
 
 // The first start of Deno and workerd on a loaded machine takes seconds; a hung one must still end.
 const LIMIT_MS = 120_000;
 
 /** The runtime's binary, or an error that says how to get it. */
-export function binaryOf(runtime: Exclude<Runtime, 'node'>, binDir = `${root}node_modules/.bin`): string {
+export function binaryOf(runtime, binDir = `${root}node_modules/.bin`) {
   const file = `${binDir}/${runtime}`;
   if (!existsSync(file)) {
     throw new Error(`${runtime} is missing: ${file} does not exist. It is pinned in package.json's devDependencies (${runtime === 'workerd' ? 'miniflare and workerd' : runtime}); run \`npm ci\`.`);
@@ -25,12 +25,12 @@ export function binaryOf(runtime: Exclude<Runtime, 'node'>, binDir = `${root}nod
 }
 
 /** What a Node, Bun or Deno process running the bundle `file` printed on stdout. */
-export async function runScript(runtime: Exclude<Runtime, 'workerd'>, file: string, args: string[] = []): Promise<string> {
+export async function runScript(runtime, file, args = []) {
   // Deno: node: specifiers need no flag, but reading files and the environment does; --no-config
   // keeps a deno.json of the working directory out of it
   const argv =
     runtime === 'node' ? [process.execPath, file, ...args] : runtime === 'bun' ? [binaryOf('bun'), file, ...args] : [binaryOf('deno'), 'run', '--allow-all', '--quiet', '--no-config', file, ...args];
-  const { stdout } = await run(argv[0]!, argv.slice(1), { cwd: root, timeout: LIMIT_MS, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } });
+  const { stdout } = await run(argv[0], argv.slice(1), { cwd: root, timeout: LIMIT_MS, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } });
   return stdout;
 }
 
@@ -39,7 +39,7 @@ export async function runScript(runtime: Exclude<Runtime, 'workerd'>, file: stri
  * nodejs_compat serves the node:* modules the kit imports. Modules are listed by hand: miniflare
  * refuses to guess what the bundle's dynamic import() (plugin loading) would need.
  */
-export async function runWorker(file: string, url = 'http://panel.test/'): Promise<string> {
+export async function runWorker(file, url = 'http://panel.test/') {
   binaryOf('workerd');
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
@@ -58,5 +58,5 @@ export async function runWorker(file: string, url = 'http://panel.test/'): Promi
 }
 
 /** Runs the bundle for `runtime`: a script for Node, Bun and Deno, a Worker for workerd. */
-export const runIn = (runtime: Runtime, file: string, args: string[] = []): Promise<string> =>
+export const runIn = (runtime, file, args = []) =>
   runtime === 'workerd' ? runWorker(file, `http://panel.test/?${args.join('&')}`) : runScript(runtime, file, args);
