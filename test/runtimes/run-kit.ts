@@ -4,10 +4,11 @@
 import { createTestApp } from '../../lib/testing.ts';
 import { AGENTS, START, kitFlow, normalize, ticketFlow, type Send } from './scenario.ts';
 
-const fixedClock = { now: () => START, every: () => () => {} };
+/** The injected clock: always START, no timers (nothing in the scenario waits on one). */
+export const FIXED_CLOCK = { now: () => START, every: () => () => {} };
 
 export async function runScenario(): Promise<string> {
-  const kit = await createTestApp({ seed: { onboarded: true, agents: AGENTS }, clock: fixedClock });
+  const kit = await createTestApp({ seed: { onboarded: true, agents: AGENTS }, clock: FIXED_CLOCK });
   try {
     const send: Send = (path, init) => kit.fetch(path, init);
     const as = { admin: kit.as.admin, agent: (label: string) => kit.as.agent(label) };

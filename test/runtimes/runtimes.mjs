@@ -35,11 +35,12 @@ export async function runScript(runtime, file, args = []) {
 }
 
 /**
- * The body of the answer of the Worker bundle `file` to one request, in workerd through miniflare.
- * nodejs_compat serves the node:* modules the kit imports. Modules are listed by hand: miniflare
- * refuses to guess what the bundle's dynamic import() (plugin loading) would need.
+ * The Worker bundle `file` started in workerd through miniflare: `fetch` dispatches one request to
+ * it; `close` stops workerd. nodejs_compat serves the node:* modules the kit imports. Modules are
+ * listed by hand: miniflare refuses to guess what the bundle's dynamic import() (plugin loading)
+ * would need.
  */
-export async function runWorker(file, url = 'http://panel.test/') {
+export async function startWorker(file) {
   binaryOf('workerd');
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
@@ -47,16 +48,25 @@ export async function runWorker(file, url = 'http://panel.test/') {
     compatibilityDate: '2026-07-30',
     compatibilityFlags: ['nodejs_compat'],
   });
+  return {
+    fetch: (url, init = {}) => mf.dispatchFetch(url, { ...init, signal: AbortSignal.timeout(LIMIT_MS) }),
+    close: () => mf.dispose(),
+  };
+}
+
+/** The body of the Worker bundle `file`'s answer to one request; an answer other than 200 throws. */
+export async function runWorker(file, url = 'http://panel.test/') {
+  const worker = await startWorker(file);
   try {
-    const response = await mf.dispatchFetch(url, { signal: AbortSignal.timeout(LIMIT_MS) });
+    const response = await worker.fetch(url);
     const text = await response.text();
     if (response.status !== 200) throw new Error(`the Worker answered ${response.status}: ${text}`);
     return text;
   } finally {
-    await mf.dispose();
+    await worker.close();
   }
 }
 
 /** Runs the bundle for `runtime`: a script for Node, Bun and Deno, a Worker for workerd. */
 export const runIn = (runtime, file, args = []) =>
-  runtime === 'workerd' ? runWorker(file, `http://panel.test/?${args.join('&')}`) : runScript(runtime, file, args);
+  runtime === 'workerd' ? runWorker(file, `http://panel.test/__scenario?${args.join('&')}`) : runScript(runtime, file, args);

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleFor } from './bundle.mjs';
 import { firstDifference } from './compare.ts';
-import { binaryOf, runIn, type Runtime } from './runtimes.mjs';
-import type { Answer } from './scenario.ts';
+import { binaryOf, runIn, startWorker, type Runtime } from './runtimes.mjs';
+import { normalize, ticketFlow, type Answer, type Headers } from './scenario.ts';
 
 // The same scenario (scenario.ts: tunnels as admin and agents, a 400 with details.issues, a 404
 // under /api, the entry document, the whole ticket flow) through the documented testing kit in
@@ -58,6 +58,21 @@ for (const runtime of ['bun', 'deno', 'workerd'] as const satisfies readonly Run
     assert.is(firstDifference(node, answers), null);
   });
 }
+
+s('workerd answers the ticket flow sent from outside, request by request, as Node', async ({ dir, node }) => {
+  const worker = await startWorker(join(dir, 'worker.mjs'));
+  try {
+    const callers = (await (await worker.fetch('http://panel.test/__callers')).json()) as { admin: Headers; agents: Record<string, Headers> };
+    // miniflare's Response is undici's, the same interface the scenario reads
+    const send = (path: string, init?: RequestInit) => worker.fetch(`http://panel.test${path}`, init);
+    const answers = normalize(await ticketFlow(send, { admin: () => callers.admin, agent: (label) => callers.agents[label]! }));
+    // Node's ticket flow comes after the tunnel steps, whose ids are UUIDs: its hex ids are numbered
+    // from <hex1> there as here
+    assert.is(firstDifference(node.slice(node.findIndex((a) => a.step === 'scope')), answers), null);
+  } finally {
+    await worker.close();
+  }
+});
 
 s('a different answer is detected: a status, one header byte, one body byte, a missing answer', ({ node }) => {
   const changed = (at: number, change: Partial<Answer>) => node.map((a, i) => (i === at ? { ...a, ...change } : a));
