@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleFor } from './bundle.mjs';
 import { firstDifference } from './compare.ts';
-import { binaryOf, runIn, startWorker, type Runtime } from './runtimes.mjs';
+import { binaryOf, runIn, runWorker, startWorker, type Runtime } from './runtimes.mjs';
 import { normalize, ticketFlow, type Answer, type Headers } from './scenario.ts';
 
 // The same scenario (scenario.ts: tunnels as admin and agents, a 400 with details.issues, a 404
@@ -72,6 +72,17 @@ s('workerd answers the ticket flow sent from outside, request by request, as Nod
   } finally {
     await worker.close();
   }
+});
+
+// README, "In Bun, Deno and workerd": the GET routes that cannot answer in workerd, and why
+const NOT_IN_WORKERD = new Set(['/metrics', '/api/system/stats']);
+
+s('every GET route answers in workerd as in Node but those the README lists, and those do not', async ({ dir }) => {
+  const node = (await runIn('node', join(dir, 'kit.mjs'), ['sweep'])).trim().split('\n');
+  const workerd = (await runWorker(join(dir, 'worker.mjs'), 'http://panel.test/__sweep')).trim().split('\n');
+  assert.ok(node.length > 30, `${node.length} GET routes swept`);
+  const differing = node.flatMap((line, i) => (line === workerd[i] ? [] : [`${line} (workerd: ${workerd[i]})`]));
+  assert.equal(differing.map((line) => line.split(' ')[1]), [...NOT_IN_WORKERD], differing.join('; '));
 });
 
 s('a different answer is detected: a status, one header byte, one body byte, a missing answer', ({ node }) => {
