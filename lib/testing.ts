@@ -15,7 +15,7 @@ import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
 import { silentLogger } from './log.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
-import { createRuntime, type Mode, type Runtime } from './runtime.ts';
+import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
 import { createClientFiles } from './node/client-files.ts';
@@ -49,6 +49,8 @@ export interface TestAppOptions {
    * the CRL, X.509 files).
    */
   pki?: 'fake' | 'openssl';
+  /** The ticket limits (stored tickets, requests per agent per minute), lifted for load measurements. */
+  ticketLimits?: RuntimeDeps['ticketLimits'];
 }
 
 /** Headers as nginx sets them (X-SSL-Client-*), for `fetch(path, { headers })`. */
@@ -120,7 +122,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     sandboxDns: hostIpResolver(() => config.value),
     ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts() } : {}),
   });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding });
+  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding, ticketLimits: options.ticketLimits });
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),

@@ -29,8 +29,11 @@ export function useResponseClass(responseClass: typeof globalThis.Response): voi
 // gets its own: a shared one would carry one body's length onto the next.
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+// The type is spelled out: Response.json's own differs per runtime (undici `application/json`, Bun
+// `application/json;charset=utf-8`, @whatwg-node `application/json; charset=utf-8`), and the
+// runtime suite (test/runtimes/) compares the header byte for byte.
 export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
-  return Response.json(data, { status, headers: headers && { ...headers } });
+  return Response.json(data, { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
 /**

@@ -29,7 +29,14 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await file.close();
   try {
-    await rename(temp, path);
+    await rename(temp, path).catch(async (error: NodeJS.ErrnoException) => {
+      // workerd's in-memory node:fs will not rename over an existing file (EEXIST; POSIX rename(2)
+      // replaces a file and never answers that). Its files die with the isolate, so there is no
+      // crash to survive: remove the target, then rename.
+      if (error.code !== 'EEXIST') throw error;
+      await rm(path, { force: true });
+      await rename(temp, path);
+    });
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

@@ -79,6 +79,7 @@ export function renderMarkdown(result) {
     );
   }
   if (result.traffic) out.push('', renderTraffic(result.traffic));
+  if (result.runtimes) out.push('', renderRuntimes(result.runtimes));
   out.push('');
   out.push('### Against the targets (information, not assertions)');
   out.push('');
@@ -146,4 +147,22 @@ export function renderTraffic(t) {
       `(${num(t.statusLastMinute.sentSinceFirst)} logged requests sent over ${num(t.statusLastMinute.secondsSinceFirst)} s, warm-up included). The load generator, nginx, the tunnel's client and the panel share the cores (load average ${t.loadAverage.before.join(' ')} before, ${t.loadAverage.after.join(' ')} after).`,
   );
   return out.join('\n');
+}
+
+/** The section of issue 30: the kit app in each runtime, measured inside it (test/bench/runtimes.mjs). */
+export function renderRuntimes(r) {
+  const rows = r.rows.map((row) =>
+    row.error
+      ? [row.runtime, row.version, '–', `failed: ${row.error}`, '–', '–']
+      : [row.runtime, row.version, row.clock, num(row.tunnels, 1), num(row.roundTrip, 1), num(row.roundTrip / 2, 1)],
+  );
+  return [
+    '### The kit app per runtime (issue 30)',
+    '',
+    table(['runtime', 'version', 'measured with', 'GET /api/tunnels µs/req', 'ticket round trip µs', 'µs/req of the round trip'], rows),
+    '',
+    `In process, inside each runtime: the testing kit's app (memory store, fake PKI, ticket limits lifted), ${num(r.requests)} measured requests of each kind after a quarter as many unmeasured. ` +
+      'A round trip is POST /api/tickets by the source and POST /api/tickets/validate by the target. `cpuUsage`: process.cpuUsage() user + system (every thread of the process, the collector too); ' +
+      '`performance.now`: wall time around the loop, where process.cpuUsage is not implemented (workerd), so it counts whatever else the machine made the isolate wait for.',
+  ].join('\n');
 }

@@ -7,7 +7,8 @@
 // BENCH_BUNDLE (dist/server.mjs), BENCH_WRITE_ROUNDTRIPS per write-path run (3000).
 // BENCH_TRAFFIC_RATE requests/s through one tunnel vhost (1000), BENCH_TRAFFIC_API_RATE API requests/s
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
-// (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone.
+// (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
+// BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -21,7 +22,8 @@ import { createClient, isRouteMissing, probe, send } from './http.mjs';
 import { percentile } from './paced.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
-import { renderMarkdown, renderTraffic } from './report.mjs';
+import { renderMarkdown, renderRuntimes, renderTraffic } from './report.mjs';
+import { measureRuntimes } from './runtimes.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
@@ -83,6 +85,8 @@ const settings = {
   },
   /** Issue 28: requests/s through one tunnel vhost, and the API's paced load meanwhile */
   traffic: { rate: setting('BENCH_TRAFFIC_RATE', 1000), apiRate: setting('BENCH_TRAFFIC_API_RATE', 100) },
+  /** Issue 30: measured requests of each kind per runtime, in process (test/bench/runtimes.mjs) */
+  runtimeRequests: Math.max(1, Math.round(setting('BENCH_RUNTIME_REQUESTS', 2000))),
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
   bundle: setting('BENCH_BUNDLE', 'dist/server.mjs'),
@@ -91,7 +95,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly() };
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -533,6 +537,7 @@ async function main() {
   // ---- heavy traffic through one tunnel vhost and the API (issue 28)
   checkInterrupted();
   const traffic = await measureTraffic().catch((error) => ({ error: error.message }));
+  const runtimes = await measureKitRuntimes().catch((error) => ({ requests: settings.runtimeRequests, rows: [], error: error.message }));
   // ---- write path growth
   const writeBundle = join(tempRoot, 'write-path-server.mjs');
   await bundle({ entry: fileURLToPath(new URL('./write-path-server.ts', import.meta.url)), outfile: writeBundle, quiet: true });
@@ -605,6 +610,7 @@ async function main() {
     logViewers,
     metricsOverhead,
     traffic,
+    runtimes,
     panelFirstLoad: panelLoad,
     siteUpload: upload,
     targets,
@@ -635,6 +641,22 @@ async function trafficOnly() {
   const traffic = await measureTraffic();
   console.log(renderTraffic(traffic));
   for (const t of trafficTargets(traffic, settings.traffic.rate)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}: ${t.met ? 'met' : 'not met'}`);
+}
+
+/** Issue 30: the kit app's cost in Node, Bun, Deno and workerd (test/bench/runtimes.mjs). */
+async function measureKitRuntimes() {
+  const dir = join(tempRoot, 'runtimes');
+  await mkdir(dir, { recursive: true });
+  return measureRuntimes({ dir, requests: settings.runtimeRequests, log });
+}
+
+/** The runtimes section alone; fails when a runtime did not answer. */
+async function runtimesOnly() {
+  tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+  const runtimes = await measureKitRuntimes();
+  console.log(renderRuntimes(runtimes));
+  const failed = runtimes.rows.filter((row) => row.error);
+  if (failed.length) throw new Error(`no figures from ${failed.map((row) => row.runtime).join(', ')}`);
 }
 
 let exitCode = 0;
