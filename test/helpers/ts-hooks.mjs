@@ -39,6 +39,15 @@ async function compile(path, source) {
   return code;
 }
 
+// `relay-panel/...` (the package's own name, as the README's examples import it) resolves to the
+// sources here: the exports map's `relay-panel-source` condition, so no dist-lib/ build is needed.
+const SOURCE_CONDITION = 'relay-panel-source';
+
+export async function resolve(specifier, context, nextResolve) {
+  if (!specifier.startsWith('relay-panel/')) return nextResolve(specifier, context);
+  return nextResolve(specifier, { ...context, conditions: [...context.conditions, SOURCE_CONDITION] });
+}
+
 export async function load(url, context, nextLoad) {
   if (!url.endsWith('.ts')) return nextLoad(url, context);
   const path = fileURLToPath(url);
