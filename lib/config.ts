@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
-import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './plugins/push-config.ts';
+import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
 
 export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];

@@ -7,7 +7,7 @@ import type { PushGrantRecord, PushPolicyRecord, PushSessionRecord } from '../st
 import type { Store } from '../state/store.ts';
 import { sourceAllowed } from './ip-rules.ts';
 import { isOpen, OpenWindowList } from './push-install-windows.ts';
-import { DEFAULT_POLICY_ID, type PushInstallConfig } from './push-config.ts';
+import { DEFAULT_POLICY_ID, type PushInstallConfig } from '../push-install-config.ts';
 import { PushPolicies } from './push-policies.ts';
 import type { PushConfigUpdate, PushEnable, PushRequest } from './push-schema.ts';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { AppError, badRequest } from '../errors.ts';
 import type { RecordCollection } from '../state/record-collection.ts';
 import { DEFAULT_PUSH_ACTIONS, type PushPolicyRecord } from '../state/schemas.ts';
-import { DEFAULT_POLICY_ID } from './push-config.ts';
+import { DEFAULT_POLICY_ID } from '../push-install-config.ts';
 import type { PushPolicyCreate, PushPolicyUpdate } from './push-schema.ts';
 
 const DEFAULT_POLICY = { id: DEFAULT_POLICY_ID, name: 'Default', description: 'Standard push install policy' } as const;

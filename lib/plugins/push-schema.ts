@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PUSH_ACTIONS, PUSH_ACTIONS } from '../state/schemas.ts';
 import { IpEntry } from './ip-rules.ts';
-import { PolicyId } from './push-config.ts';
+import { PolicyId } from '../push-install-config.ts';
 
 const PackageName = z.string().min(1).max(214).regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'must be an npm package name');
 
