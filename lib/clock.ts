@@ -15,3 +15,6 @@ export const systemClock: Clock = {
 };
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();
+
+/** An epoch-ms time as ISO text; null stays null. */
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

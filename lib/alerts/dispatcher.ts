@@ -5,7 +5,7 @@
 // sent, each attempt ends after ATTEMPT_TIMEOUT_MS, an answer's body is never read, and the log keeps
 // the last LOG_SIZE deliveries.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import { isoOrNull, type Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { alertBody, type DeliveredEvent } from './events.ts';
@@ -219,9 +219,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 function view(d: Delivery): DeliveryView {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: d.id, webhookId: d.webhookId, event: d.event, state: d.state, attempts: d.attempts, statusCode: d.statusCode, error: d.error,
-    createdAt: iso(d.createdAt)!, lastAttemptAt: iso(d.lastAttemptAt), nextAttemptAt: d.state === 'pending' ? iso(d.nextAt) : null,
+    createdAt: isoOrNull(d.createdAt)!, lastAttemptAt: isoOrNull(d.lastAttemptAt), nextAttemptAt: d.state === 'pending' ? isoOrNull(d.nextAt) : null,
   };
 }

@@ -43,9 +43,10 @@ interface Bucket {
 }
 
 const Line = z.object({ v: z.string().max(300), s: z.number().int(), in: z.number().int().min(0), out: z.number().int().min(0), t: z.number().min(0) });
+type TrafficLine = z.infer<typeof Line>;
 
 /** The JSON of one traffic line; the syslog header before it (`<190>Nov 27 05:28:33 relay: `) is skipped. */
-export function parseTrafficLine(text: string): z.infer<typeof Line> | null {
+export function parseTrafficLine(text: string): TrafficLine | null {
   const start = text.indexOf('{');
   if (start < 0) return null;
   try {
@@ -90,11 +91,7 @@ export class TrafficMeter {
     const ms = line.t * 1000;
     const slot = LATENCY_MS.findIndex((bound) => ms <= bound);
     const total = this.#totals.get(line.v)!;
-    total.requests++;
-    total.bytesIn += line.in;
-    total.bytesOut += line.out;
-    if (line.s >= 500) total.errors++;
-    total.latency[slot]!++;
+    countInto(total, line, slot);
     total.latencySeconds += line.t;
     const minute = Math.floor(this.clock.now() / MINUTE);
     this.#lines++;
@@ -105,12 +102,8 @@ export class TrafficMeter {
       ring.push(bucket);
       while (ring.length > 0 && ring[0]!.minute <= minute - KEEP_MINUTES) ring.shift();
     }
-    bucket.requests++;
-    bucket.bytesIn += line.in;
-    bucket.bytesOut += line.out;
-    if (line.s >= 500) bucket.errors++;
+    countInto(bucket, line, slot);
     if (line.s === 502) bucket.unreachable++;
-    bucket.latency[slot]!++;
     return true;
   }
 
@@ -154,6 +147,15 @@ export class TrafficMeter {
     return this.#totals;
   }
 
+}
+
+/** One line into a window's or the totals' counts. */
+function countInto(counts: Pick<Bucket, 'requests' | 'bytesIn' | 'bytesOut' | 'errors' | 'latency'>, line: TrafficLine, slot: number): void {
+  counts.requests++;
+  counts.bytesIn += line.in;
+  counts.bytesOut += line.out;
+  if (line.s >= 500) counts.errors++;
+  counts.latency[slot]!++;
 }
 
 function emptyBucket(minute: number): Bucket {

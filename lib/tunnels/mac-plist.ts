@@ -1,4 +1,5 @@
 import { chiselArgs, chiselAuth, type ClientTunnel } from './client-args.ts';
+import { escapeXml } from '../markup-escape.ts';
 
 // The launchd job that keeps a chisel client running on a Mac.
 
@@ -23,11 +24,6 @@ export interface MacInstructions {
   prerequisite: string;
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
-}
 
 type PlistValue = string | boolean | readonly string[] | PlistDict;
 interface PlistDict {

@@ -4,7 +4,7 @@
 // memory, and live viewers are told of each change, traffic included (at most once a poll). A
 // restart forgets `connectedSince` and `lastSeen`: chisel keeps no history either.
 import { z } from 'zod';
-import type { Clock } from '../clock.ts';
+import { isoOrNull, type Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
@@ -104,12 +104,11 @@ export class TunnelStatus {
   }
 
   #items(): TunnelStatusItem[] {
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     return this.tunnels().map((t) => {
       const seen = this.#seen.get(t.id);
       return {
         id: t.id, subdomain: t.subdomain, port: t.port, enabled: t.enabled,
-        connected: seen?.since != null, connectedSince: iso(seen?.since ?? null), lastSeen: iso(seen?.last ?? null),
+        connected: seen?.since != null, connectedSince: isoOrNull(seen?.since ?? null), lastSeen: isoOrNull(seen?.last ?? null),
         traffic: this.meter.traffic(tunnelTrafficName(t.fqdn)),
       };
     });

@@ -1,6 +1,7 @@
 // A TCP listener on 127.0.0.1, as chisel holds one for a connected tunnel client's session, and a
 // port nothing listens on (a client that is not connected).
 import { createServer, type Server } from 'node:net';
+import { freePorts } from '../infra/ports.ts';
 
 /** On `port`, or on a free one. */
 export function listenOnLoopback(port = 0): Promise<Server> {
@@ -18,9 +19,8 @@ export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 }
 
+/** A port nothing listens on (test/infra/ports.ts). */
 export async function unusedPort(): Promise<number> {
-  const spare = await listenOnLoopback();
-  const port = portOf(spare);
-  await closeServer(spare);
-  return port;
+  const [port] = await freePorts(1);
+  return port!;
 }

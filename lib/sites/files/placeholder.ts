@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { escapeXml } from '../../markup-escape.ts';
 import { storeUploads } from './upload.ts';
 
 // A new site's index.html: a plain page naming the site, so that it answers something the moment
@@ -7,12 +8,9 @@ import { storeUploads } from './upload.ts';
 
 const PLACEHOLDER = 'index.html';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-// site names are [a-z0-9-] today; escaping keeps the page safe if that rule ever widens
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
+/** Site names are [a-z0-9-] today; escaping keeps the page safe if that rule ever widens (the XML escapes are valid HTML 5 too). */
 export function placeholderPage(siteName: string): string {
-  const name = escapeHtml(siteName);
+  const name = escapeXml(siteName);
   return `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${name}</title></head>

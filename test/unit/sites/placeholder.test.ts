@@ -69,7 +69,7 @@ s('placeholderBytes: only a byte-identical page counts', async ({ t }) => {
 });
 
 s('the page escapes the name', () => {
-  assert.match(placeholderPage('<a&"b\'>'), /<h1>&lt;a&amp;&quot;b&#39;&gt;<\/h1>/);
+  assert.match(placeholderPage('<a&"b\'>'), /<h1>&lt;a&amp;&quot;b&apos;&gt;<\/h1>/);
 });
 
 s('a failed page write is a 500 "Directory creation failed: ..." that leaves no directory, vhost or record', async ({ t }) => {

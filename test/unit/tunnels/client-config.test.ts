@@ -5,7 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chiselFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
-import { escapeXml, renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
+import { escapeXml } from '../../../lib/markup-escape.ts';
+import { renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
 import { addAgent } from '../../helpers/app.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from './helpers.ts';
 
