@@ -25,12 +25,11 @@ export const MAX_REPORTED_ISSUES = 20;
 
 /**
  * The spec's first error rule: malformed bodies and parameters; `truncated: true` when issues were
- * cut. `summary` replaces `Validation failed` where a client shows `error` itself (a route's
- * `invalidBodyMessage`); the issues are the same either way.
+ * cut.
  */
-export function validationFailed(issues: readonly { path: string; message: string }[], summary = 'Validation failed'): AppError {
-  if (issues.length <= MAX_REPORTED_ISSUES) return new AppError(400, summary, { issues });
-  return new AppError(400, summary, { issues: issues.slice(0, MAX_REPORTED_ISSUES), truncated: true });
+export function validationFailed(issues: readonly { path: string; message: string }[]): AppError {
+  if (issues.length <= MAX_REPORTED_ISSUES) return new AppError(400, 'Validation failed', { issues });
+  return new AppError(400, 'Validation failed', { issues: issues.slice(0, MAX_REPORTED_ISSUES), truncated: true });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { TOTP_CODE_BODY } from '../../lib/auth/two-factor.ts';
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
@@ -11,7 +11,7 @@ export default route({
   path: '/api/settings/2fa/confirm',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: okWith({ enabled: z.literal(true) }) },
-  ...TOTP_CODE_BODY,
+  body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {
     const session = await services.twoFactor.confirm(body.code, clientAddress());
     return json({ ok: true, enabled: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });

@@ -1,4 +1,4 @@
-import { TOTP_CODE_BODY } from '../../lib/auth/two-factor.ts';
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
@@ -11,7 +11,7 @@ export default route({
   path: '/api/settings/2fa/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: okWith({ enabled: z.literal(false) }) },
-  ...TOTP_CODE_BODY,
+  body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {
     await services.twoFactor.disable(body.code, clientAddress());
     return json({ ok: true, enabled: false }, 200, { 'set-cookie': twoFactorCookieHeader('', 0) });

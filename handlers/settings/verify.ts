@@ -1,4 +1,4 @@
-import { TOTP_CODE_BODY } from '../../lib/auth/two-factor.ts';
+import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
@@ -11,7 +11,7 @@ export default route({
   path: '/api/settings/2fa/verify',
   access: { roles: ADMIN_ONLY, gate: 'management', twoFactorExempt: true },
   response: { schema: okWith({ verified: z.literal(true) }) },
-  ...TOTP_CODE_BODY,
+  body: TotpCodeBody,
   handle({ body, services, clientAddress }) {
     const session = services.twoFactor.verify(body.code, clientAddress());
     return json({ ok: true, verified: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });

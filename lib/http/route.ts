@@ -74,11 +74,6 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Iden
    * without one get `body: undefined` and may read the request themselves.
    */
   body?: ZodType<B> | MultipartSpec<B>;
-  /**
-   * The `error` of the 400 for a JSON body its schema refuses, instead of `Validation failed`, for
-   * clients that show `error` alone (Portlama's admin 2FA page); `details.issues` stay the same.
-   */
-  invalidBodyMessage?: string;
   response?: ResponseSpec;
   handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
 }

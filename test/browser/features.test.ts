@@ -236,7 +236,7 @@ s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(
   await page.getByLabel('Confirm: 6-digit code').fill('12345');
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('Code must be exactly 6 digits', { exact: true }).waitFor();
-  await page.getByText('Code must be exactly 6 digits: see the fields below').waitFor();
+  await page.getByText('Validation failed: see the fields below').waitFor();
   await page.getByLabel('Confirm: 6-digit code').fill(confirmation);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('Two-factor authentication is on').waitFor();

@@ -8,11 +8,11 @@ import type { Middleware, RequestState, RoutedRequest } from '../state.ts';
 /** JSON bodies larger than this are refused before parsing. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-function check<T>(schema: ZodType<T> | undefined, input: unknown, summary?: string): T {
+function check<T>(schema: ZodType<T> | undefined, input: unknown): T {
   if (!schema) return input as T;
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(summarizeZodIssues(result.error.issues), summary);
+  throw validationFailed(summarizeZodIssues(result.error.issues));
 }
 
 /** The body as text, refused as soon as it passes the limit (a chunked body declares no length). */
@@ -61,13 +61,12 @@ async function readMultipartBody(request: RoutedRequest, state: RequestState, sp
 /** Params, query and body through the route's zod schemas (or the upload's limits); the handler sees only parsed values. */
 export function validate(route: AnyRoute): Middleware | undefined {
   const bodySpec = route.kind === 'http' ? route.body : undefined;
-  const bodySummary = route.kind === 'http' ? route.invalidBodyMessage : undefined;
   if (!route.params && !route.query && !bodySpec) return undefined;
   return async (request, state) => {
     state.params = check(route.params, { ...request.params });
     state.query = check(route.query, { ...request.query });
     if (isMultipartSpec(bodySpec)) state.body = await readMultipartBody(request, state, bodySpec);
-    else if (bodySpec) state.body = check(bodySpec, await readJsonBody(request, state), bodySummary);
+    else if (bodySpec) state.body = check(bodySpec, await readJsonBody(request, state));
     return undefined;
   };
 }

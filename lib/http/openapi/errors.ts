@@ -12,8 +12,7 @@ export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   const { access } = route;
   const body = route.kind === 'http' ? route.body : undefined;
   const answers: Record<string, unknown> = {};
-  const summary = route.kind === 'http' && route.invalidBodyMessage ? `${route.invalidBodyMessage} or ` : '';
-  if (route.params || route.query || body || access.needsLabel) answers['400'] = answer(`${summary}Validation failed (details.issues), or a certificate without the required agent label`);
+  if (route.params || route.query || body || access.needsLabel) answers['400'] = answer(`Validation failed (details.issues), or a certificate without the required agent label`);
   if (!access.public && !access.twoFactorExempt) answers['401'] = answer('2fa_required: the admin 2FA session is missing or expired');
   if (!access.public) answers['403'] = answer('mTLS certificate required, revoked, or insufficient certificate scope/capability; a browser request from another origin');
   if (route.params) answers['404'] = answer('Not found');
