@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
-import { hashToken, sameTokenHash } from '../token-hash.ts';
+import { findByToken, hashToken } from '../token-hash.ts';
 import type { AgentCerts } from './agents.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
@@ -96,11 +96,10 @@ export class Enrollment {
       throw error;
     }
     const tokens = await this.#collection();
-    const tokenHash = hashToken(input.token);
     let release = () => {};
     // check, claim and consume in one synchronous update: concurrent redemptions get one winner
     const record = await tokens.update((list) => {
-      const found = list.find((t) => sameTokenHash(tokenHash, t.tokenHash));
+      const found = findByToken(list, input.token);
       if (!found || !isLive(found, now)) throw INVALID_TOKEN();
       release = this.deps.claims.claim(found.label);
       found.usedAt = new Date(now).toISOString();
@@ -118,7 +117,7 @@ export class Enrollment {
     } catch (error) {
       // the agent did nothing wrong: give the token back so it can try again
       await tokens.update((list) => {
-        const found = list.find((t) => sameTokenHash(tokenHash, t.tokenHash));
+        const found = findByToken(list, input.token);
         if (found) found.usedAt = null;
       });
       throw error;

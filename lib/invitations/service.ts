@@ -13,7 +13,7 @@ import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { USER_ERRORS } from '../users/errors.ts';
 import type { UserService } from '../users/service.ts';
 import type { InvitationCreate } from './schema.ts';
-import { hashToken, sameTokenHash } from '../token-hash.ts';
+import { findByToken, hashToken } from '../token-hash.ts';
 import { newInviteToken } from './token.ts';
 
 export interface InvitationDeps {
@@ -145,9 +145,7 @@ export class InvitationService {
    * the holder of a real token learns that it is used (410) or expired (410), in Portlama's order.
    */
   #usable<T extends InvitationRecord>(all: T[] | readonly T[], token: string, now: number): T {
-    const presented = hashToken(token);
-    let found: T | undefined;
-    for (const record of all) if (sameTokenHash(presented, record.tokenHash)) found = record;
+    const found = findByToken(all, token);
     if (!found) throw new AppError(404, INVITATION_NOT_FOUND);
     const status = this.#status(found, now);
     if (status === 'accepted') throw new AppError(410, INVITATION_USED);

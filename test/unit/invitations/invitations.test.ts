@@ -130,8 +130,7 @@ s("malformed 400, unknown 404, used 410, expired 410: Portlama's answers on both
     ]) {
       assert.is(res.status, 400, token);
       assert.is(res.body.error, 'Validation failed');
-      assert.ok(res.body.details.issues.length > 0);
-      for (const issue of res.body.details.issues) assert.equal(issue, { path: 'token', message: 'must be 64 lowercase hex characters' });
+      assert.equal(res.body.details.issues, [{ path: 'token', message: 'must be 64 lowercase hex characters' }]);
     }
   }
 });
@@ -143,7 +142,7 @@ s('a used invitation stays 410 after it expires (used is checked first, as Portl
   assert.equal((await t.call('GET', `/api/invite/${token}`, { as: 'none' })).body, { error: 'This invitation has already been used' });
 });
 
-s('the token is compared with every stored hash: a hit among many is found, a near miss is 404', async () => {
+s('a hit among many stored tokens is found, a near miss is 404 (the lookup itself: unit/lib/token-hash)', async () => {
   const tokens = [];
   for (const name of ['ann', 'ben', 'cat', 'dan']) tokens.push((await invite(name)).body.token as string);
   assert.equal((await t.call('GET', `/api/invite/${tokens[2]}`, { as: 'none' })).body.username, 'cat');
