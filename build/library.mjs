@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const LIBRARY_DIR = join(root, 'dist-lib');
+const LIBRARY_DIR = join(root, 'dist-lib');
 // the path the readme helper uses too: typescript's exports map does not list bin/tsc
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 

@@ -29,8 +29,8 @@ export type PublicInvitation = Omit<InvitationRecord, 'tokenHash'> & { status: I
 
 /** Portlama's answers, which its clients show: an unknown token or id is 404, a spent invitation 410. */
 export const INVITATION_NOT_FOUND = 'Invitation not found';
-export const INVITATION_USED = 'This invitation has already been used';
-export const INVITATION_EXPIRED = 'This invitation has expired';
+const INVITATION_USED = 'This invitation has already been used';
+const INVITATION_EXPIRED = 'This invitation has expired';
 export const PENDING_EXISTS = 'A pending invitation already exists for this username';
 /** Tries per client address and minute on the public routes. */
 export const INVITE_TRIES_PER_MINUTE = 10;

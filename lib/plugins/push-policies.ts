@@ -8,7 +8,7 @@ import type { PushPolicyCreate, PushPolicyUpdate } from './push-schema.ts';
 const DEFAULT_POLICY = { id: DEFAULT_POLICY_ID, name: 'Default', description: 'Standard push install policy' } as const;
 
 /** Portlama's ids: the name in lowercase, runs of anything else made one hyphen. */
-export const slugify = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /**
  * The push-install policies, Portlama's model: ids chosen by the client or made from the name,

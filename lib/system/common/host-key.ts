@@ -8,7 +8,7 @@ import { writeSecretFile } from '../atomic-write.ts';
 import { readOrNull } from './fs.ts';
 
 /** In chisel's directory, so the tunnel-server backup section carries it. */
-export const HOST_KEY_FILE = 'host-key.pem';
+const HOST_KEY_FILE = 'host-key.pem';
 
 export function hostKeyPath(dir: string): string {
   return join(dir, HOST_KEY_FILE);
