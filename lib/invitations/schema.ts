@@ -27,7 +27,7 @@ export type InvitationIdParams = z.infer<typeof InvitationIdParams>;
  * else is 400 `Validation failed` before a lookup, the spec's order for malformed parameters.
  */
 const TOKEN_FORM = 'must be 64 lowercase hex characters';
-export const InviteTokenParams = z.object({ token: z.string().regex(INVITE_TOKEN, TOKEN_FORM) });
+export const InviteTokenParams = z.object({ token: z.string().max(64, { message: TOKEN_FORM, abort: true }).regex(INVITE_TOKEN, TOKEN_FORM) });
 export type InviteTokenParams = z.infer<typeof InviteTokenParams>;
 
 export const InviteAccept = z.object({ password: Password });
