@@ -13,6 +13,7 @@ import { createLogger } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
+import { refreshVhosts } from './refresh-vhosts.ts';
 import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
@@ -111,8 +112,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.
     await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
-    await services.sites.closeUnreachable();
   }
+  await refreshVhosts(services);
 
   const server = createServer();
   const edge = attachNodeEdge(server, app);

@@ -13,9 +13,14 @@ interface VhostDirs {
   sitesEnabled: string;
 }
 
+/** Where the package links its site. */
+export function debianDefaultSiteLink(dirs: VhostDirs): string {
+  return join(dirs.sitesEnabled, NAME);
+}
+
 /** Removes sites-enabled/default when it is the link to Debian's site; true when it did. */
 export async function disableDebianDefaultSite(dirs: VhostDirs): Promise<boolean> {
-  const link = join(dirs.sitesEnabled, NAME);
+  const link = debianDefaultSiteLink(dirs);
   const st = await lstat(link).catch(() => null);
   if (!st?.isSymbolicLink()) return false;
   // a file of the operator's own under that name is theirs to settle
@@ -27,7 +32,7 @@ export async function disableDebianDefaultSite(dirs: VhostDirs): Promise<boolean
 /** Links Debian's site again when its file is there and nothing has the name; true when it did. */
 export async function restoreDebianDefaultSite(dirs: VhostDirs): Promise<boolean> {
   const file = join(dirs.sitesAvailable, NAME);
-  const link = join(dirs.sitesEnabled, NAME);
+  const link = debianDefaultSiteLink(dirs);
   if (!(await pathExists(file)) || (await lstat(link).then(() => true, () => false))) return false;
   await symlink(file, link);
   return true;

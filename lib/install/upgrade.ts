@@ -1,7 +1,9 @@
 // `relay-panel upgrade`, run from the new release: put it beside the old one, switch `current`,
-// bring privileges, units and pinned programs up to date, restart, and wait for /api/health. It is
-// all or nothing: when any step fails, every file it may have written is put back as it was, the
-// units are reloaded, and a panel it restarted runs the previous release again.
+// bring privileges, units, pinned programs and the default server up to date, restart, and wait for
+// /api/health (the new panel rewrites the vhosts whose templates changed before it answers). It is
+// all or nothing: when any step fails, every file it may have written, vhosts and their links
+// included, is put back as it was, the units and nginx are reloaded, and a panel it restarted runs
+// the previous release again.
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
@@ -10,6 +12,8 @@ import { InstallError } from './host-checks.ts';
 import { listenThroughSocket, units } from './steps/panel.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
+import { defaultServer, vhostFiles } from './steps/vhosts.ts';
+import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { reportedError, type Reporter } from './report.ts';
@@ -37,7 +41,7 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step: 'release', status: 'done', message: `release ${version} is already current` });
     return;
   }
-  const saved = await saveFiles(upgradeFiles(inst));
+  const saved = await saveFiles([...upgradeFiles(inst), ...(await vhostFiles(inst))]);
   const socketWasActive = await isUnitActive(inst, `${panel}.socket`);
   const helperWasActive = await isUnitActive(inst, rootHelperSocketUnit);
   const fix = `journalctl -u ${panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
@@ -51,13 +55,16 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step, ...(await privileges(inst)) });
     step = 'units';
     report.step({ step, ...(await units(inst, {})) });
+    step = 'vhosts';
+    report.step({ step, ...(await defaultServer(inst)) });
     step = 'health';
     restarted = true;
     if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
     if (!(await waitForHealth(config.listen.port, inst.options.healthTimeoutMs))) throw new InstallError(`release ${version} did not answer /api/health`, fix);
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {
-    const back = await rollBack(inst, saved, { socketWasActive, helperWasActive, restarted, healthPort: config.listen.port });
+    const vhostsTouched = step === 'vhosts' || step === 'health';
+    const back = await rollBack(inst, saved, { socketWasActive, helperWasActive, restarted, vhostsTouched, healthPort: config.listen.port });
     const how = restarted ? `, which ${back ? 'answers' : 'does not answer either'}` : ' (the panel was not restarted)';
     report.step({
       step, status: 'failed', fix: e instanceof InstallError && e.fix ? e.fix : fix,
@@ -70,12 +77,14 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
 async function rollBack(
   inst: Installation,
   saved: Awaited<ReturnType<typeof saveFiles>>,
-  o: { socketWasActive: boolean; helperWasActive: boolean; restarted: boolean; healthPort: number },
+  o: { socketWasActive: boolean; helperWasActive: boolean; restarted: boolean; vhostsTouched: boolean; healthPort: number },
 ): Promise<boolean> {
   const { systemctl } = inst.system.binaries;
   const panel = inst.system.units.panel;
   await restoreFiles(saved);
   await inst.run(systemctl, ['daemon-reload']).catch(() => null);
+  // nginx serves the vhosts it read at its last reload: the ones put back must be read again
+  if (o.vhostsTouched) await hostNginxControl(inst.system).reload().catch(() => null);
   // a release from before the socket unit listens on the port itself
   if (!o.socketWasActive) await inst.run(systemctl, ['disable', '--now', `${panel}.socket`], [1, 5]).catch(() => null);
   // a release from before the root helper reaches root through sudo (its rules are back); else the helper runs the old release again

@@ -6,7 +6,7 @@ import type { SystemConfig } from '../system/config.ts';
 import { directRootActions } from '../system/host/root-actions.ts';
 import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
 import type { PublicLocations } from '../system/types.ts';
-import { applyVhostChanges } from './apply.ts';
+import { applyVhostChanges, refreshVhostSpecs } from './apply.ts';
 
 export interface Dispatcher {
   /** the answer and a line for the helper's log */
@@ -18,6 +18,8 @@ export function describe(request: RootRequest): string {
   switch (request.action) {
     case 'vhosts':
       return `vhosts (${request.changes.length} change${request.changes.length === 1 ? '' : 's'})`;
+    case 'vhosts-refresh':
+      return `vhosts-refresh (${request.specs.length} vhost${request.specs.length === 1 ? '' : 's'})`;
     case 'unit':
       return `unit ${request.op} ${request.unit}`;
     case 'unit-state':
@@ -42,6 +44,8 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
       case 'vhosts':
         await serial(() => applyVhostChanges(config, publicLocations, request.changes));
         return { ok: true };
+      case 'vhosts-refresh':
+        return { ok: true, rewritten: await serial(() => refreshVhostSpecs(config, publicLocations, request.specs)) };
       case 'unit':
         await serial(() => root.controlUnit(request.unit, request.op));
         return { ok: true };

@@ -38,7 +38,6 @@ export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
     root: site.rootPath,
     spaMode: site.spaMode,
     protected: site.autheliaProtected,
-    ...(domain ? { portalFqdn: `auth.${domain}` } : {}),
     ...(closed ? { closed: true as const } : {}),
   };
 }

@@ -3,7 +3,6 @@ import { jsonBytes } from '../json-bytes.ts';
 import { KeyedLock } from '../keyed-lock.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import { findSite, SITE_NOT_FOUND, type SiteContext, type SiteDeps } from './context.ts';
-import { closeUnreachableSites } from './close-unreachable.ts';
 import { createSite } from './create.ts';
 import { directorySize, listDirectory, type FileEntry } from './files/listing.ts';
 import { placeholderBytes } from './files/placeholder.ts';
@@ -72,11 +71,6 @@ export class SiteService {
 
   delete(id: string): Promise<void> {
     return deleteSite(this.#ctx, id);
-  }
-
-  /** Start-up: closes live protected sites the portal cannot reach (lib/sites/close-unreachable.ts). */
-  closeUnreachable(): Promise<string[]> {
-    return closeUnreachableSites(this.#ctx);
   }
 
   verifyDns(id: string): Promise<DnsVerification> {

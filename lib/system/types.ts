@@ -49,12 +49,11 @@ export type VhostSpec =
   | { kind: 'panel'; fqdn: string }
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
-  | { kind: 'app'; fqdn: string; port: number; portalFqdn?: string }
-  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; portalFqdn?: string; closed?: true };
-// `portalFqdn`: the auth portal that protects the vhost; defaults to `auth.` + the parent of `fqdn`,
-// so custom-domain sites should pass `auth.<domain>` explicitly. `closed`: protected, but out of the
-// portal's reach (lib/sites/portal-reach.ts): every request answers 403.
-// The login redirect itself is the portal's answer (its Location header), not built from it.
+  | { kind: 'app'; fqdn: string; port: number }
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true };
+// A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
+// answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
+// the portal's reach (lib/sites/portal-reach.ts): every request answers 403.
 
 export type VhostChange =
   | { op: 'put'; spec: VhostSpec; enabled: boolean }
@@ -76,6 +75,12 @@ export interface ProxyAdapter {
    * touched vhost is restored to its previous state and a SystemError carries nginx's message.
    */
   apply(changes: VhostChange[]): Promise<void>;
+  /**
+   * Rewrites each given vhost whose file is there and whose text differs from what the current
+   * templates make, keeping its link; tests and reloads once, and not at all when none differs.
+   * Resolves with the names rewritten; a failed test puts them all back and throws.
+   */
+  refresh(specs: VhostSpec[]): Promise<string[]>;
   state(name: string): Promise<VhostState>;
   /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
   list(kind: VhostSpec['kind']): Promise<VhostState[]>;

@@ -1,20 +1,16 @@
-// Install steps that set up the panel itself: configuration, certificates, the IP vhost, its
-// privileges, units, start and health.
+// Install steps that set up the panel itself: configuration, certificates, units, start and health
+// (its vhosts: vhosts.ts; its privileges: root-helper.ts).
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigStore } from '../../config.ts';
 import { writeSecretFile } from '../../system/atomic-write.ts';
 import { AuthfileStore } from '../../system/common/authfile.ts';
 import { pathExists } from '../../system/common/fs.ts';
 import { createPortalFiles } from '../../system/common/portal-files.ts';
-import type { VhostSpec } from '../../system/types.ts';
-import { DEFAULT_VHOST } from '../../onboarding/hostnames.ts';
-import { disableDebianDefaultSite } from '../debian-site.ts';
 import { createHostSystem } from '../../system/host/index.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
-import { chownTree, writeIfChanged, type Owner } from '../files.ts';
+import { chownTree, writeIfChanged } from '../files.ts';
 import { waitForHealth } from '../health.ts';
 import type { Installation } from '../installation.ts';
 import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
@@ -66,28 +62,6 @@ export async function certificates(inst: Installation, state: InstallState): Pro
   await chownTree(inst.system.pki.dir, state.owner!);
   const parts = [hadCa ? 'client CA kept' : 'client CA created', made ? `admin certificate ${inst.layout.adminP12} (0600)` : 'admin certificate kept'];
   return { status: made || !hadCa ? 'changed' : 'done', message: parts.join(', ') };
-}
-
-/** The IP panel's vhost and the default server of ports 80 and 443 (a 404 for every name without a vhost). */
-export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
-  const system = createHostSystem(inst.system, { dataDir: inst.layout.dataDir, publicLocations: inst.publicLocations });
-  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, DEFAULT_VHOST];
-  const files = specs.map((spec) => join(inst.system.nginx.sitesAvailable, system.proxy.vhostName(spec)));
-  const before = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => null)));
-  const linked = (await Promise.all(specs.map(async (spec) => (await system.proxy.state(system.proxy.vhostName(spec))).enabled))).every(Boolean);
-  const unlinked = await disableDebianDefaultSite(inst.system.nginx);
-  // applying ends with a reload, which needs a running nginx (a package install may not start it)
-  await inst.run(inst.system.binaries.systemctl, ['enable', '--now', inst.system.units.proxy]);
-  await system.proxy.apply(specs.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
-  await chownTree(inst.system.nginx.selfSignedDir, owner);
-  await chownTree(inst.system.nginx.helpDir, owner);
-  const after = await Promise.all(files.map((file) => readFile(file, 'utf8')));
-  const same = linked && !unlinked && before.every((text, i) => text === after[i]);
-  const debian = unlinked ? `; Debian's default site unlinked from ${inst.system.nginx.sitesEnabled}` : '';
-  return {
-    status: same ? 'done' : 'changed',
-    message: `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required), ${files[1]} on ports ${inst.system.ports.http} and ${inst.system.ports.https} (404 for names without a vhost)${debian}, nginx tested and reloaded`,
-  };
 }
 
 export async function units(inst: Installation, state: InstallState): Promise<Outcome> {

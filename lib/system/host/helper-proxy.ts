@@ -10,6 +10,8 @@ import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from
 export interface HelperProxyOptions {
   /** the root helper's `vhosts` action */
   send(changes: VhostChange[]): Promise<void>;
+  /** the root helper's `vhosts-refresh` action: the names it rewrote */
+  refresh(specs: VhostSpec[]): Promise<string[]>;
   prepare(spec: VhostSpec): Promise<unknown>;
   reload(): Promise<void>;
 }
@@ -28,17 +30,29 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
   apply(changes: VhostChange[]): Promise<void> {
     return this.serial(async () => {
       for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
-      try {
-        await this.opts.send(changes);
-      } catch (e) {
-        // the helper's words; the proxy's failures are nginx's, whichever side saw them
-        const err = e as Partial<SystemError>;
-        throw new SystemError((e as Error).message, 'nginx', err.stderr, err.code);
-      }
+      await asNginxFailure(() => this.opts.send(changes));
+    });
+  }
+
+  refresh(specs: VhostSpec[]): Promise<string[]> {
+    return this.serial(async () => {
+      if (specs.length === 0) return [];
+      for (const spec of specs) await this.opts.prepare(spec);
+      return asNginxFailure(() => this.opts.refresh(specs));
     });
   }
 
   reload(): Promise<void> {
     return this.serial(() => this.opts.reload());
+  }
+}
+
+/** The helper's words; the proxy's failures are nginx's, whichever side saw them. */
+async function asNginxFailure<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = e as Partial<SystemError>;
+    throw new SystemError((e as Error).message, 'nginx', err.stderr, err.code);
   }
 }

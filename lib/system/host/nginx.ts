@@ -9,7 +9,7 @@ import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type V
 import type { VhostDirPaths } from '../nginx/vhost-dirs.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from '../nginx/vhost-store.ts';
 import { HelperProxy } from './helper-proxy.ts';
-import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange } from '../types.ts';
+import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from './systemctl.ts';
 
 export function nginxArgs(config: SystemConfig): string[] {
@@ -67,7 +67,7 @@ export function createHostProxy(
     /** nginx's test and reload: run here, or asked of the root helper (root-actions.ts) */
     root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> };
     /** the root helper's vhosts action, on an installed box */
-    helper: { applyVhosts(changes: VhostChange[]): Promise<void> } | null;
+    helper: { applyVhosts(changes: VhostChange[]): Promise<void>; refreshVhosts(specs: VhostSpec[]): Promise<string[]> } | null;
     publicLocations?: PublicLocations;
   },
 ): ProxyAdapter {
@@ -76,6 +76,7 @@ export function createHostProxy(
   if (deps.helper) {
     return new HelperProxy(hostVhostDirs(config), {
       send: deps.helper.applyVhosts,
+      refresh: deps.helper.refreshVhosts,
       prepare: createVhostPreparer(options),
       reload: control.reload,
     });

@@ -2,7 +2,7 @@
 // request (root-protocol.ts). The socket is root's, group the panel's, mode 0660: the panel is the
 // only caller, and what it may ask is what the helper's schema allows.
 import type { Socket } from 'node:net';
-import { SystemError, type VhostChange } from '../types.ts';
+import { SystemError, type VhostChange, type VhostSpec } from '../types.ts';
 import { parseActiveState } from '../parsers/systemd.ts';
 import type { RootActions } from './root-actions.ts';
 import type { RootAnswer, RootRequest } from './root-protocol.ts';
@@ -47,6 +47,8 @@ export function rootCall(socket: string, timeoutMs: number): RootCall {
 
 export interface SocketRootActions extends RootActions {
   applyVhosts(changes: VhostChange[]): Promise<void>;
+  /** the names the helper rewrote */
+  refreshVhosts(specs: VhostSpec[]): Promise<string[]>;
 }
 
 export function socketRootActions(call: RootCall): SocketRootActions {
@@ -59,5 +61,6 @@ export function socketRootActions(call: RootCall): SocketRootActions {
     nginxTest: async () => void (await call({ action: 'nginx-test' })),
     nginxReload: async () => void (await call({ action: 'nginx-reload' })),
     applyVhosts: async (changes) => void (await call({ action: 'vhosts', changes })),
+    refreshVhosts: async (specs) => (await call({ action: 'vhosts-refresh', specs })).rewritten ?? [],
   };
 }

@@ -3,8 +3,8 @@
 // logical names only (a service, a vhost spec); every unit name, binary and path comes from the
 // helper's own root-owned configuration, so a request cannot point root at anything else.
 import { z } from 'zod';
-import { vhostChangesSchema } from '../nginx/vhost-request.ts';
-import { SERVICE_NAMES, SystemError, type VhostChange } from '../types.ts';
+import { vhostChangesSchema, vhostSpecsSchema } from '../nginx/vhost-request.ts';
+import { SERVICE_NAMES, SystemError, type VhostChange, type VhostSpec } from '../types.ts';
 
 /** The units the panel may ask about: its four services and certbot's renewal timer. */
 export const ROOT_UNITS = [...SERVICE_NAMES, 'renew-timer'] as const;
@@ -22,6 +22,7 @@ export function rootRequestSchema(sitesRoot: string) {
   const unit = z.enum(ROOT_UNITS);
   return z.discriminatedUnion('action', [
     z.strictObject({ action: z.literal('vhosts'), changes: vhostChangesSchema(sitesRoot) }),
+    z.strictObject({ action: z.literal('vhosts-refresh'), specs: vhostSpecsSchema(sitesRoot) }),
     z.strictObject({ action: z.literal('nginx-test') }),
     z.strictObject({ action: z.literal('nginx-reload') }),
     z.strictObject({ action: z.literal('daemon-reload') }),
@@ -33,13 +34,14 @@ export function rootRequestSchema(sitesRoot: string) {
 
 export type RootRequest =
   | { action: 'vhosts'; changes: VhostChange[] }
+  | { action: 'vhosts-refresh'; specs: VhostSpec[] }
   | { action: 'nginx-test' | 'nginx-reload' | 'daemon-reload' }
   | { action: 'unit'; unit: RootUnit; op: UnitOp }
   | { action: 'unit-state'; unit: RootUnit }
   | { action: 'unit-properties'; unit: RootUnit; properties: UnitProperty[] };
 
 export type RootAnswer =
-  | { ok: true; state?: string; properties?: Record<string, string> }
+  | { ok: true; state?: string; properties?: Record<string, string>; rewritten?: string[] }
   | { ok: false; error: string; program?: string; details?: string };
 
 /**

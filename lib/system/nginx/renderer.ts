@@ -60,7 +60,7 @@ export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
 }
 
 /** Never a Let's Encrypt certificate: the default server answers names it has no right to. */
-function defaultCertPaths(selfSignedDir: string): CertPaths {
+export function defaultCertPaths(selfSignedDir: string): CertPaths {
   return { fullchain: join(selfSignedDir, 'default.pem'), privkey: join(selfSignedDir, 'default.key') };
 }
 

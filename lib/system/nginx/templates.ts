@@ -109,15 +109,10 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
     case 'tunnel-server':
       return renderTunnelServer(spec.fqdn, ctx);
     case 'app':
-      return renderApp(spec.fqdn, spec.port, spec.portalFqdn ?? defaultPortalFqdn(spec.fqdn), ctx);
+      return renderApp(spec.fqdn, spec.port, ctx);
     case 'site':
       return renderSite(spec, ctx);
   }
-}
-
-export function defaultPortalFqdn(fqdn: string): string {
-  const parent = fqdn.split('.').slice(1).join('.');
-  return `auth.${parent}`;
 }
 
 // ---------- the vhosts ----------
@@ -192,10 +187,9 @@ export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
   ]);
 }
 
-export function renderApp(fqdn: string, port: number, portalFqdn: string, ctx: TemplateContext): string {
+export function renderApp(fqdn: string, port: number, ctx: TemplateContext): string {
   assertFqdn(fqdn);
   assertPort(port);
-  assertFqdn(portalFqdn);
   const traffic = trafficLog('app', fqdn, ctx);
   return withTrafficFormat(traffic.format, tlsVhost(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`, fqdn, ctx, [
     ...traffic.access,
@@ -218,20 +212,19 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
   if (spec.closed) return renderClosedSite(spec.fqdn, ctx);
   const fqdn = assertFqdn(spec.fqdn);
   const root = assertAbsolutePath(spec.root);
-  const portal = spec.protected ? assertFqdn(spec.portalFqdn ?? defaultPortalFqdn(fqdn)) : null;
   const fallback = spec.spaMode ? '/index.html' : '=404';
   const traffic = trafficLog('site', fqdn, ctx);
-  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${portal ? ', behind the auth portal' : ''}`, fqdn, ctx, [
+  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${spec.protected ? ', behind the auth portal' : ''}`, fqdn, ctx, [
     ...traffic.access,
     `root "${root}";`,
     'index index.html;',
-    ...(portal ? authzLocation(ctx) : []),
+    ...(spec.protected ? authzLocation(ctx) : []),
     // hidden files (.htpasswd, .git) are never served
     'location ~ /\\. {',
     ...indent(['deny all;']),
     '}',
     'location / {',
-    ...indent([...(portal ? authRequest() : []), `try_files $uri $uri/ ${fallback};`]),
+    ...indent([...(spec.protected ? authRequest() : []), `try_files $uri $uri/ ${fallback};`]),
     '}',
   ]));
 }

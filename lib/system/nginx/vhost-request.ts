@@ -13,6 +13,14 @@ export const MAX_VHOST_CHANGES = 2000;
 const fqdn = z.string().max(253).refine(isFqdn, 'must be a lowercase domain name');
 const port = z.number().int().min(1).max(65535);
 
+/**
+ * Sent by the panel of the release before this one, which may still run while an upgrade has
+ * restarted the helper: accepted and dropped, as no template reads it any more.
+ */
+const legacyPortalFqdn = { portalFqdn: fqdn.optional() };
+
+const withoutLegacy = <T extends { portalFqdn?: string }>({ portalFqdn: _, ...spec }: T) => spec;
+
 function specSchema(sitesRoot: string) {
   const siteRoot = z.string().max(4096).refine((root) => isSiteDir(root, sitesRoot), `must be a site directory ${sitesRoot}/<site id>`);
   return z.discriminatedUnion('kind', [
@@ -21,9 +29,14 @@ function specSchema(sitesRoot: string) {
     z.strictObject({ kind: z.literal('panel'), fqdn }),
     z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
-    z.strictObject({ kind: z.literal('app'), fqdn, port, portalFqdn: fqdn.optional() }),
-    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), portalFqdn: fqdn.optional(), closed: z.literal(true).optional() }),
+    z.strictObject({ kind: z.literal('app'), fqdn, port, ...legacyPortalFqdn }).transform(withoutLegacy),
+    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
   ]);
+}
+
+/** The specs of a refresh (the helper's `vhosts-refresh` action). */
+export function vhostSpecsSchema(sitesRoot: string) {
+  return z.array(specSchema(sitesRoot)).min(1).max(MAX_VHOST_CHANGES);
 }
 
 /** A batch of vhost changes: what the root helper's `vhosts` action carries. */

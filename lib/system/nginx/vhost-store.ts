@@ -36,28 +36,49 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   }
 
   apply(changes: VhostChange[]): Promise<void> {
+    return this.serial(() => this.applyNow(changes));
+  }
+
+  /**
+   * Rewrites each vhost whose file is there and whose text is not what the templates make now
+   * (a release's new templates, a hand edit), its link kept as it is; one test and reload for
+   * all of them, none when nothing differs. Answers the names rewritten.
+   */
+  refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
-      await this.ensureDirs();
-      const rendered = await Promise.all(
-        changes.map(async (c) => (c.op === 'put' ? { name: vhostName(c.spec), content: await this.opts.render(c.spec) } : null)),
-      );
-      const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
-      const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
-      try {
-        for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, rendered[i]?.content ?? null);
-        await this.opts.test();
-      } catch (e) {
-        await this.restore(snapshots);
-        throw asSystemError(e);
+      const stale = new Map<string, VhostChange>();
+      for (const spec of specs) {
+        const name = vhostName(spec);
+        const written = await readOrNull(this.available(name));
+        if (written === null || written === stampVhost(await this.opts.render(spec))) continue;
+        stale.set(name, { op: 'put', spec, enabled: await this.isLinked(name) });
       }
-      try {
-        await this.opts.reload();
-      } catch (e) {
-        await this.restore(snapshots);
-        await this.opts.reload().catch(() => {});
-        throw asSystemError(e);
-      }
+      if (stale.size > 0) await this.applyNow([...stale.values()]);
+      return [...stale.keys()];
     });
+  }
+
+  private async applyNow(changes: VhostChange[]): Promise<void> {
+    await this.ensureDirs();
+    const rendered = await Promise.all(
+      changes.map(async (c) => (c.op === 'put' ? { name: vhostName(c.spec), content: await this.opts.render(c.spec) } : null)),
+    );
+    const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
+    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
+    try {
+      for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, rendered[i]?.content ?? null);
+      await this.opts.test();
+    } catch (e) {
+      await this.restore(snapshots);
+      throw asSystemError(e);
+    }
+    try {
+      await this.opts.reload();
+    } catch (e) {
+      await this.restore(snapshots);
+      await this.opts.reload().catch(() => {});
+      throw asSystemError(e);
+    }
   }
 
   reload(): Promise<void> {

@@ -5,7 +5,7 @@
 // user's group, as relay-panel-root.socket makes it). Stopping either ends its process, so
 // upgrade, rollback and uninstall exercise real restarts.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asPanelUserArgv } from './as-panel-user.mjs';
@@ -30,6 +30,10 @@ const processes = {
     },
     // RemoveOnStop=yes
     stopped: () => rmSync(env.FAKE_ROOT_SOCKET, { force: true }),
+    // systemd's socket unit listens before `systemctl start` returns: a caller never finds it refusing
+    ready: () => existsSync(env.FAKE_ROOT_SOCKET),
+    // and while it is active, a helper that exited is started again by the next connection
+    socket: 'relay-panel-root.socket',
   },
 };
 
@@ -45,8 +49,16 @@ const stop = (pidFile) => {
   try { process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL'); } catch { /* already gone */ }
   rmSync(pidFile, { force: true });
 };
-const start = (unit) => {
+const socketActive = (name) => {
+  try {
+    return JSON.parse(readFileSync(env.FAKE_SYSTEMD_STATE, 'utf8'))[name]?.state === 'active';
+  } catch {
+    return false;
+  }
+};
+const start = async (unit) => {
   stop(unit.pidFile);
+  unit.stopped?.();
   const log = openSync(env.FAKE_PANEL_LOG, 'a');
   const [binary, args] = unit.argv();
   const child = spawn(binary, args, {
@@ -54,7 +66,11 @@ const start = (unit) => {
     env: { ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('FAKE_'))), PATH: env.PATH, NODE_ENV: 'production' },
   });
   writeFileSync(unit.pidFile, String(child.pid));
+  let exited = false;
+  child.on('exit', () => (exited = true));
   child.unref();
+  const deadline = Date.now() + 10_000;
+  while (unit.ready && !unit.ready() && !exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 };
 
 if (result.status === 0) {
@@ -62,8 +78,9 @@ if (result.status === 0) {
     const unit = processes[name.replace(/\.(service|socket)$/, '')];
     if (!unit) continue;
     const now = argv.includes('--now');
-    if (verb === 'restart' || (verb === 'try-restart' && running(unit.pidFile))) start(unit);
-    else if ((verb === 'start' || (verb === 'enable' && now)) && !running(unit.pidFile)) start(unit);
+    const activated = unit.socket && socketActive(unit.socket);
+    if (verb === 'restart' || (verb === 'try-restart' && (running(unit.pidFile) || activated))) await start(unit);
+    else if ((verb === 'start' || (verb === 'enable' && now)) && !running(unit.pidFile)) await start(unit);
     else if (verb === 'stop' || (verb === 'disable' && now)) {
       stop(unit.pidFile);
       unit.stopped?.();

@@ -4,11 +4,12 @@
 // upgrade with rollback, doctor and uninstall.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { loopbackRequest } from '../../infra/http.ts';
 import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
@@ -33,6 +34,35 @@ async function checksums(roots: string[]): Promise<Map<string, string>> {
   };
   for (const root of roots) await walk(root);
   return out;
+}
+
+/** The box's vhost directories and the default server's certificate directory (the harness's nginx). */
+async function vhostDirs(ctx: InstalledBox): Promise<{ available: string; enabled: string; selfSigned: string }> {
+  const { nginx } = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
+  return { available: nginx.sitesAvailable, enabled: nginx.sitesEnabled, selfSigned: nginx.selfSignedDir };
+}
+
+/** The IP panel's vhost as this release writes it, read before the first change. */
+let ipPanelAsWritten: string | undefined;
+
+/**
+ * The vhosts as a release before issue 31 left them: no default server, Debian's `default` site
+ * linked, and the IP panel's vhost in other words than this release's templates. Answers the IP
+ * panel's text as this release writes it.
+ */
+async function asEarlierRelease(ctx: InstalledBox): Promise<string> {
+  const d = await vhostDirs(ctx);
+  const ipPanel = join(d.available, 'relay-ip-panel.conf');
+  ipPanelAsWritten ??= await readFile(ipPanel, 'utf8');
+  await writeFile(ipPanel, ipPanelAsWritten.replace(/\n# relay-panel sha256 .*\n$/, '\n# written by an earlier release\n'));
+  await rm(join(d.enabled, 'relay-default.conf'), { force: true });
+  await rm(join(d.available, 'relay-default.conf'), { force: true });
+  await writeFile(join(d.available, 'default'), 'server { listen 80 default_server; }\n');
+  await symlink(join(d.available, 'default'), join(d.enabled, 'default')).catch(() => undefined);
+  // the harness's nginx reads *.conf only, so Debian's file stays out of its configuration
+  const { binaries, nginx } = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
+  execFileSync(binaries.nginx, ['-p', nginx.prefix, '-c', nginx.conf, '-s', 'reload'], { stdio: 'ignore' });
+  return ipPanelAsWritten;
 }
 
 s.before(async () => {
@@ -183,13 +213,55 @@ s('a failed upgrade rolls back to the previous release, which answers again', ()
     await writeFile(join(broken, 'server.mjs'), `const [c] = process.argv.slice(2);
 if (c === 'upgrade') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
 else process.exit(1);\n`);
+    // a box of an earlier release: the upgrade's vhosts step changes its vhosts, so the rollback must undo that
+    await asEarlierRelease(ctx);
+    const d = await vhostDirs(ctx);
+    const vhostsBefore = await checksums([d.available, d.enabled, d.selfSigned]);
     const run = await relay(ctx, join(broken, 'server.mjs'), ['upgrade', '--health-timeout', '3', '--no-downloads']);
     assert.is(run.code, 1, JSON.stringify(run.events));
+    assert.is(step(run, 'vhosts')!.status, 'changed', 'the default server was written before the health wait');
     const health = step(run, 'health')!;
     assert.is(health.status, 'failed');
     assert.match(String(health.message), `rolled back to releases/${ctx.version}, which answers`);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
+    // every vhost, link and certificate as before, but the IP panel's: the previous release here is
+    // this code, whose start rewrote it with its own templates after the rollback
+    const ipPanelFile = join(d.available, 'relay-ip-panel.conf');
+    vhostsBefore.set(ipPanelFile, createHash('sha256').update(ipPanelAsWritten!).digest('hex'));
+    assert.equal(Object.fromEntries(await checksums([d.available, d.enabled, d.selfSigned])), Object.fromEntries(vhostsBefore));
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('an upgrade of a box an earlier release installed: the default server comes, Debian\'s site goes, and the new panel rewrites the vhosts whose templates changed', () =>
+  withTimeout('upgrade rewrites vhosts', 90_000, async () => {
+    const ctx = box;
+    const d = await vhostDirs(ctx);
+    const ipPanelText = await asEarlierRelease(ctx);
+    const unknownName = () => loopbackRequest({ port: ctx.infra.ports.https, host: 'nothing-here.example.test', tls: { rejectUnauthorized: false } });
+    const refused = async () => (await unknownName().catch(() => ({ status: 0 }))).status === 0;
+    for (let i = 0; i < 60 && !(await refused()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(await refused(), 'no server on the https port before (nginx reloaded without the default server)');
+    const next = join(ctx.dir, 'release-earlier');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-earlier\n`);
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    const vhosts = step(run, 'vhosts')!;
+    assert.is(vhosts.status, 'changed');
+    assert.match(String(vhosts.message), "Debian's default site unlinked");
+    assert.is(await lstat(join(d.enabled, 'default')).catch(() => null), null);
+    assert.ok(await stat(join(d.available, 'default')), 'Debian\'s file stays');
+    assert.is(await readlink(join(d.enabled, 'relay-default.conf')), join(d.available, 'relay-default.conf'));
+    const answer = await unknownName();
+    assert.equal([answer.status, answer.body], [404, 'Not found\n']);
+    // the new panel's start, through the root helper
+    assert.is(await readFile(join(d.available, 'relay-ip-panel.conf'), 'utf8'), ipPanelText);
+    assert.match(await readFile(ctx.env.FAKE_PANEL_LOG!, 'utf8'), "rewrote 1 vhost with this release's templates: relay-ip-panel.conf");
+    // back to the release the later tests expect
+    const back = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['upgrade', '--health-timeout', '20']);
+    assert.is(back.code, 0, JSON.stringify(back.events));
+    assert.is(step(back, 'vhosts')!.status, 'done');
   }),
 );
 
@@ -267,7 +339,7 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
     // the same root helper and units serve the new release: nothing else changed
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
-    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'health']);
+    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);

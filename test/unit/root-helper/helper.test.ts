@@ -33,9 +33,11 @@ s.before.each(async (ctx) => {
   ctx.config = systemConfig({
     driver: 'host',
     binaries: { nginx: '/bin/true', systemctl: FAKE_SYSTEMCTL },
-    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0 },
+    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
     sites: { root: SITES },
   });
+  // nginx runs, so its reload is systemctl's and shows in the argv log
+  await writeFile(process.env.FAKE_SYSTEMD_STATE, JSON.stringify({ [`${ctx.config.units.proxy}.service`]: { state: 'active', since: Date.now() } }));
   ctx.server = await startHelperServer({
     dispatcher: createDispatcher(ctx.config, { exact: [], prefix: [] }),
     listen: { path: ctx.socket }, idleMs: 0, log: (line) => ctx.log.push(line), onIdle: () => undefined,
@@ -83,6 +85,25 @@ s('vhosts: the checked changes are rendered from the helper\'s configuration, wr
   await root.applyVhosts([{ op: 'remove', name: 'relay-site-docs.example.com.conf' }]);
   assert.equal(await readdir(config.nginx.sitesAvailable), []);
   assert.equal(await readdir(config.nginx.sitesEnabled), []);
+});
+
+s('vhosts-refresh: only a vhost whose text the templates would change is rewritten, its link kept; nothing is created; no reload when nothing differs', async ({ dir, socket, config }) => {
+  const root = socketRootActions(rootCall(socket, 10_000));
+  // as the panel of the release before asked it, during an upgrade: the portal's name is accepted and dropped
+  await root.applyVhosts([{ op: 'put', spec: site({ portalFqdn: 'auth.example.com' }) as never, enabled: false }]);
+  const name = 'relay-site-docs.example.com.conf';
+  const file = join(config.nginx.sitesAvailable, name);
+  const current = await readFile(file, 'utf8');
+  const reloads = async () => (await ran(dir)).filter((argv) => argv.join(' ') === `reload ${config.units.proxy}`).length;
+  const before = await reloads();
+  assert.equal(await root.refreshVhosts([site() as never, { kind: 'default' }]), []);
+  assert.is(await reloads(), before, 'nothing differs: no reload');
+  await writeFile(file, current.replace('index index.html;', 'index index.htm;'));
+  assert.equal(await root.refreshVhosts([site() as never, { kind: 'default' }]), [name]);
+  assert.is(await readFile(file, 'utf8'), current);
+  assert.is(await reloads(), before + 1);
+  assert.equal(await readdir(config.nginx.sitesEnabled), [], 'still not linked');
+  assert.equal(await readdir(config.nginx.sitesAvailable), [name], 'the default server is not created by a refresh');
 });
 
 s('units: state, properties and control run the configured systemctl with the configured unit names', async ({ dir, socket, config }) => {

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { vhostChangesSchema } from '../../../lib/system/nginx/vhost-request.ts';
@@ -63,12 +64,16 @@ async function storedProtected(t: SiteTestApp): Promise<SiteRecord> {
   await t.services.system.siteStorage.create(id);
   await t.services.system.certs.issue(site.fqdn, `ops@${DOMAIN}`);
   await t.services.store.sites.update((list) => void list.push(site));
+  // its vhost as that release wrote it: protected, asking the portal
+  await t.services.system.proxy.apply([{ op: 'put', enabled: true, spec: { kind: 'site', fqdn: site.fqdn, root: site.rootPath, spaMode: false, protected: true } }]);
   return site;
 }
 
 s('a stored protected site outside the base domain is closed at start: 403 vhost, no portal rule, a warning', async ({ t }) => {
   const site = await storedProtected(t);
-  assert.equal(await t.services.sites.closeUnreachable(), [site.fqdn]);
+  assert.match(await vhostText(t, site.fqdn), 'auth_request');
+  const refresh = await refreshVhosts(t.services);
+  assert.equal(refresh, { rewritten: [`relay-site-${site.fqdn}.conf`], closed: [site.fqdn] });
   const text = await vhostText(t, site.fqdn);
   assert.match(text, 'return 403 "This site is protected, and the sign-in portal does not serve its domain.\\n";');
   assert.not.match(text, 'auth_request', 'no authz request, whose 400 nginx would make a 500');
@@ -87,11 +92,24 @@ s('a stored protected site outside the base domain is closed at start: 403 vhost
   assert.match(await vhostText(t, site.fqdn), 'try_files $uri $uri/ =404;');
 });
 
+s('closed once: the next start neither rewrites nor reloads, and still warns', async ({ t }) => {
+  const site = await storedProtected(t);
+  await refreshVhosts(t.services);
+  const reloads = t.sandbox.eventsOf('proxy.reload').length;
+  const warnings = () => t.services.log.recent(100).filter((e) => e.level === 'warn' && e.message.includes(`site ${site.fqdn}: portal protection cannot work`)).length;
+  const warned = warnings();
+  assert.equal(await refreshVhosts(t.services), { rewritten: [], closed: [site.fqdn] });
+  assert.is(t.sandbox.eventsOf('proxy.reload').length, reloads, 'no reload');
+  assert.is(warnings(), warned + 1);
+});
+
 s('nothing to close: no vhost work at start', async ({ t }) => {
   await createSite(t, { name: 'blog', type: 'managed', autheliaProtected: true });
-  const applied = t.sandbox.eventsOf('proxy.apply').length;
-  assert.equal(await t.services.sites.closeUnreachable(), []);
-  assert.is(t.sandbox.eventsOf('proxy.apply').length, applied);
+  const tests = t.sandbox.eventsOf('proxy.test').length;
+  const reloads = t.sandbox.eventsOf('proxy.reload').length;
+  assert.equal(await refreshVhosts(t.services), { rewritten: [], closed: [] });
+  assert.is(t.sandbox.eventsOf('proxy.test').length, tests);
+  assert.is(t.sandbox.eventsOf('proxy.reload').length, reloads);
 });
 
 s.run();

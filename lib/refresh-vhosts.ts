@@ -1,0 +1,35 @@
+// At the panel's start, after the tunnel repair: each vhost the records call for is rewritten where
+// this release's templates make other text than the file holds. A box upgraded from an earlier
+// release so gets the new templates (the login redirect, a closed site) without anyone touching
+// its tunnels or sites; a start with nothing to change neither tests nor reloads nginx.
+import { errorMessage } from './errors.ts';
+import { servedVhosts, type VhostRecords } from './recorded-vhosts.ts';
+import type { Runtime } from './runtime.ts';
+import { DEFAULT_VHOST } from './onboarding/hostnames.ts';
+import { appVhost } from './tunnels/context.ts';
+import type { VhostSpec } from './system/types.ts';
+
+export interface VhostRefresh {
+  /** the vhost file names rewritten */
+  rewritten: string[];
+  /** protected sites the portal cannot reach, whose vhost answers 403 (lib/sites/portal-reach.ts) */
+  closed: string[];
+}
+
+export async function refreshVhosts(services: VhostRecords & Pick<Runtime, 'log'>): Promise<VhostRefresh> {
+  const { store, system, log } = services;
+  const served = await servedVhosts(services);
+  // the IP panel and the default server are written at install; the refresh keeps each link as it is
+  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, DEFAULT_VHOST, ...served, ...store.tunnels.value.map(appVhost)];
+  let rewritten: string[] = [];
+  try {
+    rewritten = await system.proxy.refresh(specs);
+    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${rewritten.join(', ')}`);
+  } catch (error) {
+    log.warn(`rewriting the vhosts with this release's templates failed, the earlier ones stay: ${errorMessage(error)}`);
+  }
+  const closed = served.flatMap((spec) => (spec.kind === 'site' && spec.closed ? [spec.fqdn] : []));
+  const { domain } = services.config.value;
+  for (const fqdn of closed) log.warn(`site ${fqdn}: portal protection cannot work outside ${domain}, so it answers 403 to everyone; turn its protection off to open it`);
+  return { rewritten, closed };
+}
