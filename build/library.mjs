@@ -7,11 +7,10 @@ import { cp, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TSC } from './typescript-compiler.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LIBRARY_DIR = join(root, 'dist-lib');
-// the path the readme helper uses too: typescript's exports map does not list bin/tsc
-const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
 /** Every .mjs source under `dir`: loaded by URL (new Worker(new URL(...))), so tsc does not see them. */
 async function plainModules(dir) {
@@ -23,7 +22,7 @@ export async function buildLibrary({ quiet = false } = {}) {
   const started = Date.now();
   // a clean directory: a deleted source must not leave its old output in the package
   await rm(LIBRARY_DIR, { recursive: true, force: true });
-  await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'tsconfig.lib.json')], { cwd: root });
+  await promisify(execFile)(process.execPath, [TSC, '-p', join(root, 'tsconfig.lib.json')], { cwd: root });
   for (const dir of ['lib', 'handlers']) {
     for (const file of await plainModules(join(root, dir))) await cp(file, join(LIBRARY_DIR, relative(root, file)));
   }

@@ -40,5 +40,8 @@ export function rateLimited(message: string, retryAfterMs: number): AppError {
   return new AppError(429, message, undefined, { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
+/** Every route that names an agent which is not there (or is revoked); Portlama's wording, double quotes and all. */
+export const agentCertificateNotFound = (label: string) => new AppError(404, `Agent certificate "${label}" not found`);
+
 /** "Needs label" routes, for a certificate without an agent label. */
 export const LABEL_REQUIRED = 'Agent certificate label required';

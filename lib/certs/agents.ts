@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { AppError, agentCertificateNotFound } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import type { AgentRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
@@ -20,8 +20,6 @@ export interface AgentCertDeps {
   bundles: BundleFiles;
   revoker: Revoker;
 }
-
-const agentNotFound = (label: string) => new AppError(404, `Agent certificate '${label}' not found`);
 
 /** Listing shape: the record without internals, `revoked` as a boolean next to `revokedAt`. */
 function listed(a: AgentRecord) {
@@ -92,7 +90,7 @@ export class AgentCerts {
   }
 
   async download(label: string): Promise<Buffer<ArrayBuffer>> {
-    if (!this.current(label)) throw agentNotFound(label);
+    if (!this.current(label)) throw agentCertificateNotFound(label);
     const bundle = await this.deps.bundles.read(this.deps.bundles.agentPath(label));
     if (!bundle) throw new AppError(404, `Agent certificate '${label}' has no PKCS#12 bundle (it was enrolled with a CSR)`);
     return bundle;
@@ -100,7 +98,7 @@ export class AgentCerts {
 
   async revoke(label: string): Promise<{ label: string; serial: string; revokedAt: string }> {
     const agent = this.current(label);
-    if (!agent) throw agentNotFound(label);
+    if (!agent) throw agentCertificateNotFound(label);
     const revokedAt = new Date(this.deps.clock.now()).toISOString();
     await this.deps.store.agents.update((agents) => {
       for (const a of agents) if (a.label === label && a.serial === agent.serial) a.revokedAt = revokedAt;
@@ -125,7 +123,7 @@ export class AgentCerts {
   #change(label: string, apply: (agent: AgentRecord) => void): Promise<void> {
     return this.deps.store.agents.update((agents) => {
       const agent = agents.find((a) => a.label === label && a.revokedAt === null);
-      if (!agent) throw agentNotFound(label);
+      if (!agent) throw agentCertificateNotFound(label);
       apply(agent);
     });
   }

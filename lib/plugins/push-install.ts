@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IdentityRegistry } from '../auth/identity-registry.ts';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, agentCertificateNotFound, badRequest } from '../errors.ts';
 import type { PushGrantRecord, PushPolicyRecord, PushSessionRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import { sourceAllowed } from './ip-rules.ts';
@@ -17,7 +17,6 @@ export const MAX_PUSH_SESSIONS = 1000;
 const AGENT_STATUS_SESSIONS = 20;
 const NOT_ENABLED = 'Push install is not enabled globally';
 
-const agentNotFound = (label: string) => new AppError(404, `Agent certificate "${label}" not found`);
 /** Portlama's rule: an empty list allows any. */
 const allows = <T>(list: readonly T[], item: T) => list.length === 0 || list.includes(item);
 
@@ -70,7 +69,7 @@ export class PushInstallService {
     const { enabled, defaultPolicy } = this.deps.config.value.plugins.pushInstall;
     if (!enabled) throw badRequest(NOT_ENABLED);
     const policyId = this.policies.get(input.policyId ?? defaultPolicy).id;
-    if (!this.deps.identities.activeAgent(label)) throw agentNotFound(label);
+    if (!this.deps.identities.activeAgent(label)) throw agentCertificateNotFound(label);
     const now = this.deps.clock.now();
     const grant: PushGrantRecord = {
       label,
@@ -85,13 +84,13 @@ export class PushInstallService {
   /** Ends the agent's window if it has one; 404 only for an agent that is not there (Portlama's rule). */
   async disable(label: string): Promise<void> {
     const removed = await this.deps.store.pushGrants.edit((draft) => draft.delete(label));
-    if (!removed && !this.deps.identities.activeAgent(label)) throw agentNotFound(label);
+    if (!removed && !this.deps.identities.activeAgent(label)) throw agentCertificateNotFound(label);
   }
 
   /** Records a push after every check, with Portlama's statuses and messages: switch on, window open, policy allowing it and the source address. */
   async push(label: string, request: PushRequest, source?: string): Promise<PushSessionRecord> {
     if (!this.deps.config.value.plugins.pushInstall.enabled) throw badRequest(NOT_ENABLED);
-    if (!this.deps.identities.activeAgent(label)) throw agentNotFound(label);
+    if (!this.deps.identities.activeAgent(label)) throw agentCertificateNotFound(label);
     const grant = this.#liveGrant(label);
     if (!grant) throw new AppError(403, `Push install access not enabled for agent "${label}"`);
     const policy = this.policies.find(grant.policyId);

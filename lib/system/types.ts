@@ -146,7 +146,12 @@ export interface TunnelServerAdapter {
   connectedPorts(ports: readonly number[]): Promise<Set<number>>;
   /** The client credential, created once; clients take it from the AUTH environment variable. */
   credential(): Promise<TunnelCredential>;
-  /** The host key's fingerprint as chisel prints it, which clients pin with --fingerprint; the key is made once, then kept. */
+  /**
+   * The host key's fingerprint as chisel prints it, which clients pin with --fingerprint, read from
+   * the key file as it is now (a key put back from a backup counts at once). On a box the
+   * installer makes the key and this never does: a missing key is an error. The sandbox, which has
+   * no installer, makes it on first use.
+   */
   fingerprint(): Promise<string>;
 }
 

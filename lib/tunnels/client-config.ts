@@ -14,15 +14,15 @@ export interface MacPlist {
 
 /**
  * Agent configuration and macOS plist, built from memory: the enabled tunnels are memoized on the
- * collection, the credential and the host key's fingerprint are read once (the tunnel server
- * creates each once and keeps it), and the serialized agent configuration is reused until the
- * tunnels or the domain change.
+ * collection, the credential is read once (the tunnel server creates it once and keeps it), and
+ * the serialized agent configuration is reused until the tunnels, the domain or the host key's
+ * fingerprint change. The fingerprint is asked for at every request, since the key file can be
+ * put back from a backup while the panel runs; the tunnel server parses it only when it changed.
  */
 export class ClientConfig {
   readonly #tunnels: () => ClientTunnel[];
   #credential: TunnelCredential | null = null;
-  #fingerprint: string | null = null;
-  #agentJson: { tunnels: ClientTunnel[]; domain: string; json: Uint8Array<ArrayBuffer> } | null = null;
+  #agentJson: { tunnels: ClientTunnel[]; domain: string; fingerprint: string; json: Uint8Array<ArrayBuffer> } | null = null;
 
   constructor(private readonly deps: Pick<TunnelDeps, 'config' | 'store' | 'system'>) {
     this.#tunnels = deps.store.tunnels.memo(clientTunnels);
@@ -33,12 +33,12 @@ export class ClientConfig {
     const domain = this.#domain();
     try {
       const credential = await this.#readCredential();
-      this.#fingerprint ??= await this.deps.system.tunnelServer.fingerprint();
+      const fingerprint = await this.deps.system.tunnelServer.fingerprint();
       const tunnels = this.#tunnels();
       const cached = this.#agentJson;
-      if (cached && cached.tunnels === tunnels && cached.domain === domain) return cached.json;
-      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential, this.#fingerprint));
-      this.#agentJson = { tunnels, domain, json };
+      if (cached && cached.tunnels === tunnels && cached.domain === domain && cached.fingerprint === fingerprint) return cached.json;
+      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential, fingerprint));
+      this.#agentJson = { tunnels, domain, fingerprint, json };
       return json;
     } catch (error) {
       throw new AppError(500, 'Failed to generate agent config', errorMessage(error));

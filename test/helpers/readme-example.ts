@@ -5,6 +5,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, promisify } from 'node:util';
+// @ts-expect-error plain JS build script
+import { TSC } from '../../build/typescript-compiler.mjs';
 
 // A README example run exactly as printed: the section's ```ts block is written to the repository
 // root (where the README says to save it) and imported through the same TypeScript hook; the
@@ -13,7 +15,6 @@ import { format, promisify } from 'node:util';
 
 const root = new URL('../../', import.meta.url);
 const rootDir = fileURLToPath(root);
-const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', root));
 
 export function readmeExample(heading: string): { code: string; output: string } {
   const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -57,7 +58,7 @@ export function typecheckExample(code: string): Promise<string> {
     const project = join(rootDir, `${name}.tsconfig.json`);
     await writeFile(project, JSON.stringify({ extends: './tsconfig.json', include: [], files: [`${name}.ts`] }));
     try {
-      await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: rootDir });
+      await promisify(execFile)(process.execPath, [TSC, '--noEmit', '-p', project], { cwd: rootDir });
       return '';
     } catch (error) {
       const { stdout, message } = error as { stdout?: string; message: string };

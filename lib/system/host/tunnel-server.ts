@@ -1,6 +1,6 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
 import { AuthfileStore } from '../common/authfile.ts';
-import { ensureHostKey } from '../common/host-key.ts';
+import { ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../common/host-key.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { SystemConfig } from '../config.ts';
@@ -10,8 +10,12 @@ import type { RootActions } from './root-actions.ts';
 import { installUnit } from './unit-install.ts';
 import { renderChiselUnit } from './units.ts';
 
+const missingKey = (path: string) =>
+  `the tunnel server's host key ${path} is missing: put it back from a backup, or run relay-panel upgrade to make a new one (every client must then pin its new fingerprint)`;
+
 export function createHostTunnelServer(config: SystemConfig, root: RootActions): TunnelServerAdapter {
   const store = new AuthfileStore(config.chisel.dir);
+  const readFingerprint = hostKeyFingerprint(config.chisel.dir);
   return {
     async install() {
       await ensureProgram({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });
@@ -28,6 +32,11 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
     allowedPorts: () => store.allowedPorts(),
     connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
-    fingerprint: async () => (await ensureHostKey(config.chisel.dir)).fingerprint,
+    // a read never makes the key: a new one would silently break every client that pinned the old
+    async fingerprint() {
+      const current = await readFingerprint();
+      if (current === null) throw new Error(missingKey(hostKeyPath(config.chisel.dir)));
+      return current;
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Sandbox tunnel server: the same authfile and host key the host writes, nothing run.
 import { AuthfileStore } from '../common/authfile.ts';
-import { ensureHostKey } from '../common/host-key.ts';
+import { ensureHostKey, hostKeyFingerprint } from '../common/host-key.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { TunnelServerAdapter } from '../types.ts';
@@ -10,6 +10,7 @@ import { sandboxPaths } from './paths.ts';
 export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
   const dir = sandboxPaths(dataDir).chisel;
   const store = new AuthfileStore(dir);
+  const readFingerprint = hostKeyFingerprint(dir);
   return {
     async install() {
       await store.credential();
@@ -32,6 +33,7 @@ export function createSandboxTunnelServer(dataDir: string, controls: SandboxCont
     allowedPorts: () => store.allowedPorts(),
     connectedPorts: (ports) => loopbackListening(ports),
     credential: () => store.credential(),
-    fingerprint: async () => (await ensureHostKey(dir)).fingerprint,
+    // the sandbox has no installer: the key is made on first use
+    fingerprint: async () => (await readFingerprint()) ?? (await ensureHostKey(dir)).fingerprint,
   };
 }

@@ -6,13 +6,14 @@ import * as assert from 'uvu/assert';
 import { installInto, packInto, repoRoot, runIn, tarballFiles } from '../../helpers/installed-package.ts';
 import { readmeExample } from '../../helpers/readme-example.ts';
 import { binaryOf } from '../../runtimes/runtimes.mjs';
+// @ts-expect-error plain JS build script
+import { TSC } from '../../../build/typescript-compiler.mjs';
 
 // The package integrators install (issue 30): packed, installed into a new project, and the README's
 // "Reusing the handlers" example run there exactly as printed, against dist-lib/ and nothing else
 // of this repository, in Node and in Bun (a pinned devDependency).
 
 const s = suite('package: the packed tarball, installed');
-const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 let work = '';
 let project = '';
 let tarball = '';
@@ -66,7 +67,7 @@ s('the example type-checks against the installed declarations, which carry real 
   await writeFile(join(project, 'example.ts'), `${code}\nconst wrong: number = kit.app;\n`);
   const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], lib: ['ES2023', 'DOM'] };
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['example.ts'] }));
-  const diagnostics = await runIn(project, process.execPath, [tsc, '-p', '.']).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error));
+  const diagnostics = await runIn(project, process.execPath, [TSC, '-p', '.']).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error));
   const lines = diagnostics.trim().split('\n');
   assert.equal(lines.length, 1, diagnostics);
   assert.match(lines[0]!, /example\.ts\(\d+,7\): error TS2322: Type 'App' is not assignable to type 'number'/);

@@ -119,7 +119,7 @@ s('PATCH allowed-sites replaces the list; invalid names 400; unknown label 404',
   assert.equal([created.status, created.body.error], [400, "Unknown site 'nosuch'"]);
   const missing = await t.call('PATCH', '/api/certs/agent/ghost/allowed-sites', { body: { allowedSites: [] } });
   assert.is(missing.status, 404);
-  assert.is(missing.body.error, "Agent certificate 'ghost' not found");
+  assert.is(missing.body.error, 'Agent certificate "ghost" not found');
 });
 
 s('labels: lowercase [a-z0-9-], at most 58 so that CN=agent:<label> fits X.509; an existing label 409', async () => {

@@ -18,6 +18,13 @@ s.before.each(async () => {
 s.after.each(() => t.close());
 
 const codeAt = (secret: string, offsetSteps = 0) => totpCode(secret, clock.now(), offsetSteps);
+/** Six digits that are no code of `secret` within ±1 step now: a random code could be one. */
+const wrongCode = (secret: string) => {
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (matchTotpStep(secret, code, clock.now()) === null) return code;
+  }
+};
 const ipPanelEnabled = async () => (await t.services.system.proxy.state(t.services.system.proxy.vhostName(IP_PANEL))).enabled;
 const cookieOf = (r: { response: Response }) => r.response.headers.get('set-cookie')!.split(';')[0]!;
 
@@ -101,6 +108,16 @@ s('verify sets the cookie; a code is good once; ±1 step accepted, 2 steps refus
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, 1) } })).status, 200, '+1 step');
   clock.advance(60_000);
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret, -2) } })).status, 401, '-2 steps');
+});
+
+s('verify with a wrong 6-digit code is 401 Invalid TOTP code: no cookie, the session check still applies', async () => {
+  const { secret } = await enable();
+  clock.advance(30_000);
+  const r = await t.call('POST', '/api/settings/2fa/verify', { body: { code: wrongCode(secret) } });
+  assert.is(r.status, 401);
+  assert.equal(r.body, { error: 'Invalid TOTP code' });
+  assert.is(r.response.headers.get('set-cookie'), null);
+  assert.equal((await t.call('GET', '/api/tunnels')).body, { error: '2fa_required' });
 });
 
 s('verify allows 5 tries a minute per client address, good codes included; 429 says when to retry', async () => {

@@ -1,12 +1,13 @@
 // The tunnel server's host key: chisel 1.9's own fingerprint for a fixed key, made once (0600),
 // never replaced.
 import { generateKeyPairSync, createPrivateKey } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chiselFingerprint, ensureHostKey, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { chiselFingerprint, ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
 
 const FIXTURE = new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url);
 /**
@@ -64,6 +65,30 @@ s('a key of another kind is refused, never replaced', async () => {
     assert.match((e as Error).message, 'is rsa, not ed25519');
   }
   assert.is(await readFile(hostKeyPath(dir), 'utf8'), rsa);
+});
+
+s('reading the fingerprint makes no key; it is the file as it is now, even a copy that kept the old times', async () => {
+  const read = hostKeyFingerprint(dir);
+  assert.is(await read(), null);
+  assert.equal(await readdir(dir), [], 'no key made');
+  // whole seconds, as tar and cp --preserve keep them
+  const backedUpAt = 1_700_000_000;
+  await copyFile(FIXTURE, hostKeyPath(dir));
+  await utimes(hostKeyPath(dir), backedUpAt, backedUpAt);
+  assert.is(await read(), CHISEL_PRINTED);
+  assert.is(await read(), CHISEL_PRINTED, 'the same file, the same fingerprint');
+  // another key of the same size written in place with the same times: only the change time moved
+  const before = await stat(hostKeyPath(dir), { bigint: true });
+  // the kernel stamps file times from its coarse clock, a tick of up to 10 ms
+  await delay(25);
+  const other = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  await writeFile(hostKeyPath(dir), other);
+  await utimes(hostKeyPath(dir), backedUpAt, backedUpAt);
+  const after = await stat(hostKeyPath(dir), { bigint: true });
+  assert.equal([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs]);
+  assert.is(await read(), chiselFingerprint(createPrivateKey(other)));
+  await rm(hostKeyPath(dir));
+  assert.is(await read(), null, 'a key removed is no key');
 });
 
 s.run();

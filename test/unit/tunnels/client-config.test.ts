@@ -1,10 +1,15 @@
 import { createPrivateKey } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as plist from 'plist';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chiselFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { createSystem, systemConfig } from '../../../lib/system/index.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
+import { ClientConfig } from '../../../lib/tunnels/client-config.ts';
+import { AppError } from '../../../lib/errors.ts';
 import { escapeXml } from '../../../lib/markup-escape.ts';
 import { renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
 import { addAgent } from '../../helpers/app.ts';
@@ -53,6 +58,38 @@ s('the fingerprint is the host key file\'s, 0600 in chisel\'s directory, and the
     assert.is((await again.call('GET', '/api/tunnels/agent-config')).body.fingerprint, body.fingerprint);
   } finally {
     await again.close();
+  }
+});
+
+s('a host key put back while the panel runs (from a backup) is in the next agent-config', async ({ t }) => {
+  const first = (await t.call('GET', '/api/tunnels/agent-config')).body.fingerprint;
+  const keyFile = hostKeyPath(sandboxPaths(t.services.config.value.dataDir).chisel);
+  // moved into place, as a restore does: a new file, whatever the clock's resolution
+  await copyFile(new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url), `${keyFile}.restored`);
+  await rename(`${keyFile}.restored`, keyFile);
+  const restored = chiselFingerprint(createPrivateKey(await readFile(keyFile, 'utf8')));
+  assert.is.not(restored, first);
+  assert.is((await t.call('GET', '/api/tunnels/agent-config')).body.fingerprint, restored);
+});
+
+s('on a box the fingerprint never makes the key: agent-config is 500 naming the missing key file', async ({ t }) => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-chisel-'));
+  try {
+    const host = createSystem(systemConfig({ driver: 'host', chisel: { dir } }), { dataDir: dir });
+    const config = new ClientConfig({ config: t.services.config, store: t.services.store, system: host });
+    const error = await config.agentConfigJson().then(
+      () => assert.unreachable('no key, no fingerprint'),
+      (e: unknown) => e,
+    );
+    if (!(error instanceof AppError)) throw error;
+    assert.equal([error.status, error.message], [500, 'Failed to generate agent config']);
+    assert.is(error.details, `the tunnel server's host key ${hostKeyPath(dir)} is missing: put it back from a backup, or run relay-panel upgrade to make a new one (every client must then pin its new fingerprint)`);
+    assert.not.ok((await readdir(dir)).includes('host-key.pem'), 'no key made');
+    await copyFile(new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url), hostKeyPath(dir));
+    const answer = JSON.parse(new TextDecoder().decode(await config.agentConfigJson()));
+    assert.is(answer.fingerprint, chiselFingerprint(createPrivateKey(await readFile(hostKeyPath(dir), 'utf8'))));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });
 
