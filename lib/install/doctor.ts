@@ -1,6 +1,6 @@
 // `relay-panel doctor`: looks at a running box and names each problem with its fix.
 import { X509Certificate } from 'node:crypto';
-import { statfs, readFile } from 'node:fs/promises';
+import { lstat, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
@@ -14,6 +14,9 @@ import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
+import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
+import { vhostName } from '../system/nginx/templates.ts';
+import { DEFAULT_VHOST } from '../onboarding/hostnames.ts';
 import type { Reporter } from './report.ts';
 
 export interface Finding {
@@ -71,7 +74,17 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
 
   const edited = await handEditedVhosts(s.nginx.sitesAvailable);
   add('vhost-edits', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
-    `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites tunnel vhosts from their records, and saving a site in the panel rewrites its vhost; keep nginx changes of your own in files not named relay-*`);
+    `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites every relay vhost from the records; keep nginx changes of your own in files not named relay-*`);
+
+  const catchAll = join(s.nginx.sitesEnabled, vhostName(DEFAULT_VHOST));
+  const linked = await lstat(catchAll).then(() => true, () => false);
+  add('default-server', linked, linked ? `${catchAll}: names without a vhost get a 404` : `no default server (${catchAll}): a name without a vhost gets the first vhost of its port`,
+    'relay-panel upgrade (or install) writes it');
+
+  const key = hostKeyPath(s.chisel.dir);
+  const fingerprint = await hostKeyFingerprint(s.chisel.dir)().catch((e: Error) => `unreadable: ${e.message}`);
+  add('tunnel-key', fingerprint !== null && !fingerprint.startsWith('unreadable'), fingerprint ? `tunnel server host key ${key}: ${fingerprint}` : `no tunnel server host key at ${key}`,
+    `put it back from a backup (clients pinned its fingerprint); else relay-panel install makes a new one, and every client must pin the new fingerprint`);
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
   const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];

@@ -392,12 +392,25 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     } finally {
       await writeFile(configFile, original);
     }
+    assert.match(String(ok.events.find((e) => e.step === 'tunnel-key')!.message), `tunnel server host key ${hostKey(ctx)}: `);
+    assert.equal(ok.events.filter((e) => e.step === 'default-server').map((e) => e.status), ['done']);
     execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
-    const bad = await relay(ctx, server, ['doctor']);
-    assert.is(bad.code, 1);
-    const failed = bad.events.filter((e) => e.status === 'failed');
-    assert.equal(failed.map((e) => e.step), ['units', 'ports']);
-    assert.match(String(failed[0]!.fix), 'systemctl restart relay-panel');
+    // and the tunnel server's key and the default server's link gone
+    const d = await vhostDirs(ctx);
+    const key = await readFile(hostKey(ctx));
+    await rm(hostKey(ctx));
+    await rm(join(d.enabled, 'relay-default.conf'));
+    try {
+      const bad = await relay(ctx, server, ['doctor']);
+      assert.is(bad.code, 1);
+      const failed = bad.events.filter((e) => e.status === 'failed');
+      assert.equal(failed.map((e) => e.step), ['default-server', 'tunnel-key', 'units', 'ports']);
+      assert.match(String(failed[1]!.fix), 'put it back from a backup');
+      assert.match(String(failed[2]!.fix), 'systemctl restart relay-panel');
+    } finally {
+      await writeFile(hostKey(ctx), key, { mode: 0o600 });
+      await symlink(join(d.available, 'relay-default.conf'), join(d.enabled, 'relay-default.conf'));
+    }
   }),
 );
 
