@@ -15,6 +15,7 @@ import { underLoad, type LoadReport } from './load.ts';
 import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
+import { stampVhost } from '../../lib/system/nginx/vhost-stamp.ts';
 
 const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
 
@@ -211,7 +212,35 @@ s('least privilege: inside the panel\'s sandbox a vhost, sudo, /root and a setui
   assert.ok(scores['relay-panel.service']! <= 3.0, `relay-panel.service exposure ${scores['relay-panel.service']}`);
 });
 
-s('upgrade to a second build under load, no flags (the install\'s --no-downloads remembered): data kept, current moves, no request fails', async () => {
+/** The vhosts as a release before issue 31 left them: Debian's default site instead of ours, and the old login redirect. */
+async function asEarlierRelease(appVhost: string): Promise<void> {
+  const file = join(box.root, 'etc/nginx/sites-available', appVhost);
+  const text = await readFile(file, 'utf8');
+  const old = text
+    .replace(/# relay-panel sha256 .*\n$/, '')
+    .replace('    auth_request_set $relay_redirection_url $upstream_http_location;\n', '')
+    .replace('error_page 401 =302 $relay_redirection_url;', `error_page 401 =302 https://auth.${BOX_DOMAIN}/?rd=$scheme://$http_host$request_uri;`);
+  assert.not.match(old, '$relay_redirection_url', 'the app vhost has the redirect this test rewinds');
+  // stamped as that release did, so the start-up's tunnel repair does not take it for a hand edit
+  await writeFile(file, stampVhost(old));
+  await box.sh(inBox('rm /etc/nginx/sites-enabled/relay-default.conf /etc/nginx/sites-available/relay-default.conf && ln -s /etc/nginx/sites-available/default /etc/nginx/sites-enabled/default && nginx -t -q && systemctl reload nginx'));
+}
+
+/** What a browser is sent to after the portal: the `rd` of the redirect. */
+const returnAddress = async (url: string) => new URL(String((await client.call('GET', url)).headers.location)).searchParams.get('rd');
+
+/** The answer of nginx on the box to a name without a vhost (curl in the box: the default server's certificate is self-signed). */
+const unknownName = () => box.sh(inBox(`curl -sk -w ' %{http_code}' --resolve nothing-here.${BOX_DOMAIN}:443:${BOX_IP} https://nothing-here.${BOX_DOMAIN}/`));
+
+s('upgrade to a second build under load, no flags (the install\'s --no-downloads remembered): data kept, current moves, no request fails; a box an earlier release left gets the default server and the new login redirect', async () => {
+  const appVhost = `relay-app-app.${BOX_DOMAIN}.conf`;
+  const page = `https://app.${BOX_DOMAIN}/some/page?a=1&b=2`;
+  await asEarlierRelease(appVhost);
+  // `systemctl reload` returns before nginx's new workers answer
+  const cut = `https://app.${BOX_DOMAIN}/some/page?a=1`;
+  await waitUntil('nginx serving the earlier vhosts', async () => (await returnAddress(page)) === cut, 10_000);
+  assert.is(await returnAddress(page), cut, 'the earlier release cut the query');
+  assert.is.not(await unknownName(), 'Not found\n 404', 'Debian\'s default site answers instead');
   const tunnelsBefore = (await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body;
   const load = await underLoad(client, [`${PANEL}/api/health`, `${PANEL}/api/tunnels`], admin, () => relayPanel(releases.second.version, 'upgrade'));
   loads.upgrade = load.report;
@@ -220,6 +249,12 @@ s('upgrade to a second build under load, no flags (the install\'s --no-downloads
   assert.equal((await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body, tunnelsBefore);
   assert.ok(load.report.requests > 20, `too few requests to say anything: ${JSON.stringify(load.report)}`);
   assert.equal(load.report.failures, [], `requests failed during the upgrade: ${JSON.stringify(load.report)}`);
+  // the upgrade's vhosts step, then the new panel's start through the root helper
+  assert.match(load.result.out, "Debian's default site unlinked");
+  assert.is(await unknownName(), 'Not found\n 404');
+  assert.is((await box.run(['test', '-e', '/etc/nginx/sites-enabled/default'])).code, 1, 'Debian\'s link is gone');
+  assert.is(await returnAddress(page), page, 'the whole address comes back');
+  assert.match(await box.sh(['journalctl', '-u', 'relay-panel', '--no-pager', '-o', 'cat']), `rewrote 1 vhost with this release's templates: ${appVhost}`);
 });
 
 s('a restart under load loses no request', async () => {
@@ -286,7 +321,7 @@ async function doctor(): Promise<{ code: number; out: string }> {
   return { code: r.code, out: r.stdout + r.stderr };
 }
 
-s('doctor: no problem on the healthy box; a stopped unit and a hand-edited vhost are named with their fix', async () => {
+s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site vhost are named with their fix, which puts it back', async () => {
   const healthy = await doctor();
   assert.is(healthy.code, 0, healthy.out);
   assert.match(healthy.out, 'no problems found');
@@ -298,13 +333,14 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited vhost
   assert.match(stopped.out, /systemctl restart chisel/);
   await box.sh(['systemctl', 'start', 'chisel']);
 
-  const vhost = join(box.root, `etc/nginx/sites-available/relay-app-app.${BOX_DOMAIN}.conf`);
+  // a site's vhost: the start-up refresh puts it back (the tunnel repair only knows tunnels)
+  const vhost = join(box.root, `etc/nginx/sites-available/relay-site-blog.${BOX_DOMAIN}.conf`);
   const original = await readFile(vhost, 'utf8');
-  await writeFile(vhost, original.replace(`127.0.0.1:${APP_PORT}`, '127.0.0.1:22'));
+  await writeFile(vhost, original.replace('index index.html;', 'index index.html index.php;'));
   const edited = await doctor();
   assert.is(edited.code, 1, edited.out);
-  assert.match(edited.out, `edited by hand since relay-panel wrote them: relay-app-app.${BOX_DOMAIN}.conf`);
-  assert.match(edited.out, 'systemctl restart relay-panel rewrites tunnel vhosts from their records');
+  assert.match(edited.out, `edited by hand since relay-panel wrote them: relay-site-blog.${BOX_DOMAIN}.conf`);
+  assert.match(edited.out, 'systemctl restart relay-panel rewrites every relay vhost from the records');
   // the fix doctor names puts the panel's vhost back
   await box.sh(['systemctl', 'restart', 'relay-panel']);
   await waitUntil('the repaired vhost', async () => (await readFile(vhost, 'utf8')) === original);
