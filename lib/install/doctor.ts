@@ -84,7 +84,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const key = hostKeyPath(s.chisel.dir);
   const fingerprint = await hostKeyFingerprint(s.chisel.dir)().catch((e: Error) => `unreadable: ${e.message}`);
   add('tunnel-key', fingerprint !== null && !fingerprint.startsWith('unreadable'), fingerprint ? `tunnel server host key ${key}: ${fingerprint}` : `no tunnel server host key at ${key}`,
-    `put it back from a backup (clients pinned its fingerprint); else relay-panel install makes a new one, and every client must pin the new fingerprint`);
+    `put it back from a backup (clients pinned its fingerprint); else relay-panel upgrade (or install) makes a new one, and every client must pin the new fingerprint`);
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
   const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];
