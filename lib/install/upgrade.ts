@@ -13,6 +13,7 @@ import { listenThroughSocket, units } from './steps/panel.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
+import { certbotDropInPath } from './certbot-drop-in.ts';
 import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
@@ -25,7 +26,7 @@ export function upgradeFiles(inst: Installation): string[] {
   return [
     l.current, l.configFile, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
-    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`,
+    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, certbotDropInPath(l, s),
   ];
 }
 

@@ -212,6 +212,28 @@ s('least privilege: inside the panel\'s sandbox a vhost, sudo, /root and a setui
   assert.ok(scores['relay-panel.service']! <= 3.0, `relay-panel.service exposure ${scores['relay-panel.service']}`);
 });
 
+s('certbot\'s timer renews as the panel\'s user in its sandbox: a renewal through certbot.service reaches pebble, and its deploy hook reloads nginx through the root helper', async () => {
+  assert.is((await box.sh(['systemctl', 'show', '-p', 'User', '--value', 'certbot.service'])).trim(), 'relay-panel');
+  const name = `app.${BOX_DOMAIN}`;
+  const served = () => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername ${name} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
+  const before = await served();
+  // the timer's run renews nothing due; certbot's own configuration file makes this run renew one name
+  await box.sh(inBox(`printf 'force-renewal = true\\ncert-name = ${name}\\n' > /etc/letsencrypt/cli.ini`));
+  try {
+    const run = await box.run(['systemctl', 'start', 'certbot.service'], { timeoutMs: 120_000 });
+    assert.is(run.code, 0, `${run.stderr}\n${await box.sh(['journalctl', '-u', 'certbot.service', '--no-pager', '-n', '30'])}`);
+  } finally {
+    await box.sh(['rm', '-f', '/etc/letsencrypt/cli.ini']);
+  }
+  const live = await box.sh(inBox(`openssl x509 -noout -fingerprint -sha256 -in /etc/letsencrypt/live/${name}/cert.pem`));
+  assert.is.not(live, before, 'a new certificate');
+  await waitUntil('nginx serving the renewed certificate', async () => (await served()) === live, 10_000);
+  // written by the panel's user, never by root
+  const owners = await box.sh(inBox(`find /etc/letsencrypt/archive/${name} /etc/letsencrypt/live/${name} -printf '%u\\n' | sort -u`));
+  assert.equal(owners.trim().split('\n'), ['relay-panel']);
+  assert.match(await box.sh(['journalctl', '-u', 'relay-panel-root', '--no-pager', '-o', 'cat']), 'nginx-reload: ok');
+});
+
 /** The vhosts as a release before issue 31 left them: Debian's default site instead of ours, and the old login redirect. */
 async function asEarlierRelease(appVhost: string): Promise<void> {
   const file = join(box.root, 'etc/nginx/sites-available', appVhost);

@@ -1,7 +1,8 @@
 // Install steps that set up the panel itself: configuration, certificates, units, start and health
 // (its vhosts: vhosts.ts; its privileges: root-helper.ts).
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ConfigStore } from '../../config.ts';
 import { writeSecretFile } from '../../system/atomic-write.ts';
 import { AuthfileStore } from '../../system/common/authfile.ts';
@@ -10,6 +11,7 @@ import { createPortalFiles } from '../../system/common/portal-files.ts';
 import { createHostSystem } from '../../system/host/index.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
+import { certbotDropInPath, renderCertbotDropIn } from '../certbot-drop-in.ts';
 import { chownTree, writeIfChanged } from '../files.ts';
 import { waitForHealth } from '../health.ts';
 import type { Installation } from '../installation.ts';
@@ -83,6 +85,7 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   const chiselChanged = await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644);
   changed = chiselChanged || changed;
   changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
+  changed = (await placeCertbotDropIn(inst)) || changed;
   const chiselRelease = { name: 'chisel', ...system.chisel.release };
   const autheliaRelease = { name: 'authelia', ...system.authelia.release };
   if (options.downloads) {
@@ -98,6 +101,19 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
     : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;
   const keyNote = `; tunnel server key ${key.path} ${key.created ? 'created' : 'kept'} (fingerprint ${key.fingerprint})`;
   return { status: changed || key.created ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${keyNote}${programs}` };
+}
+
+/** certbot's timer renews as the panel's user (certbot-drop-in.ts); a panel run as root leaves it as packaged. */
+async function placeCertbotDropIn(inst: Installation): Promise<boolean> {
+  const path = certbotDropInPath(inst.layout, inst.system);
+  const dropIn = renderCertbotDropIn(inst.system);
+  if (dropIn !== null) {
+    await mkdir(dirname(path), { recursive: true });
+    return writeIfChanged(path, dropIn, 0o644);
+  }
+  if (!(await pathExists(path))) return false;
+  await rm(path);
+  return true;
 }
 
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {

@@ -106,6 +106,12 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
     assert.match(await readFile(join(ctx.infra.dir, 'systemd', 'chisel.service'), 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
     assert.match(String(step(run, 'units')!.message), `tunnel server key ${hostKey(ctx)} created (fingerprint `);
+    // certbot's timer renews as the panel's user, in the unprivileged sandbox, writing only certbot's directories
+    const system = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
+    const dropIn = await readFile(join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf'), 'utf8');
+    assert.match(dropIn, `\n[Service]\nUser=${ctx.user}\nGroup=${ctx.user}\n`);
+    assert.match(dropIn, `\nReadWritePaths=-${system.acme.configDir} -${system.acme.workDir} -${system.acme.logsDir} -${system.acme.webroot}\n`);
+    assert.match(dropIn, '\nNoNewPrivileges=yes\n');
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
     const summary = step(run, 'summary')!;
     assert.type(summary.p12Password, 'string');
@@ -422,7 +428,7 @@ s('uninstall removes units, the root helper, vhosts, release and user, and keeps
     await writeFile(join(ctx.prefix, 'var/cache/relay-panel/server.mjs.code-cache'), 'cache');
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    for (const gone of [join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'),
+    for (const gone of [join(ctx.infra.dir, 'systemd', 'certbot.service.d'), join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'),
       join(ctx.infra.dir, 'systemd', 'relay-panel-root.service'), rootSocket(ctx), join(ctx.prefix, 'opt/relay-panel'), join(ctx.prefix, 'var/cache/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
       assert.is(await stat(gone).catch(() => null), null, gone);
     }
