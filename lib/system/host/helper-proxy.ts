@@ -4,6 +4,7 @@
 // root helper (lib/root-helper), which checks them, renders, writes, tests, reloads and rolls back.
 import { serialQueue } from '../../keyed-lock.ts';
 import { vhostName } from '../nginx/templates.ts';
+import { MAX_VHOST_CHANGES } from '../nginx/vhost-request.ts';
 import { VhostDirs, type VhostDirPaths } from '../nginx/vhost-dirs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
 
@@ -36,9 +37,13 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
 
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
-      if (specs.length === 0) return [];
       for (const spec of specs) await this.opts.prepare(spec);
-      return asNginxFailure(() => this.opts.refresh(specs));
+      const rewritten: string[] = [];
+      // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
+      for (let at = 0; at < specs.length; at += MAX_VHOST_CHANGES) {
+        rewritten.push(...(await asNginxFailure(() => this.opts.refresh(specs.slice(at, at + MAX_VHOST_CHANGES)))));
+      }
+      return rewritten;
     });
   }
 

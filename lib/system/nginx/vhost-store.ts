@@ -46,15 +46,16 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
    */
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
-      const stale = new Map<string, VhostChange>();
-      for (const spec of specs) {
-        const name = vhostName(spec);
+      const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
+      // one read and render per vhost, all at once: a box with a thousand tunnels reads a thousand files
+      const changes = await Promise.all(unique.map(async ([name, spec]): Promise<VhostChange | null> => {
         const written = await readOrNull(this.available(name));
-        if (written === null || written === stampVhost(await this.opts.render(spec))) continue;
-        stale.set(name, { op: 'put', spec, enabled: await this.isLinked(name) });
-      }
-      if (stale.size > 0) await this.applyNow([...stale.values()]);
-      return [...stale.keys()];
+        if (written === null || written === stampVhost(await this.opts.render(spec))) return null;
+        return { op: 'put', spec, enabled: await this.isLinked(name) };
+      }));
+      const stale = changes.filter((change) => change !== null);
+      if (stale.length > 0) await this.applyNow(stale);
+      return stale.map((change) => vhostName((change as Extract<VhostChange, { op: 'put' }>).spec));
     });
   }
 
