@@ -22,6 +22,8 @@ export interface CommandOptions {
   node: string;
   healthTimeoutMs: number;
   purge: boolean;
+  /** how many releases a working upgrade leaves in releases/ (default KEEP_RELEASES) */
+  keepReleases?: number;
   /** the install choices given on this command line; the others come from the install's record (install-record.ts) */
   given?: Partial<Record<RememberedChoice, true>>;
 }
@@ -30,9 +32,14 @@ export interface CommandOptions {
 export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads'] as const;
 export type RememberedChoice = (typeof REMEMBERED)[number];
 
+/** The new release, the one it replaced (the next failed upgrade's way back) and one more. */
+export const KEEP_RELEASES = 3;
+
 export const USAGE = `usage: relay-panel <command> [options]
   install    [--ip ADDRESS] [--no-harden] [--no-packages] [--no-downloads] [--health-timeout SECONDS]   (as root)
-  upgrade    [--health-timeout SECONDS] [--no-downloads | --downloads]   (run from the new release)
+  upgrade    [--health-timeout SECONDS] [--no-downloads | --downloads] [--keep-releases N]   (run from the new release)
+             a working upgrade keeps N releases (default ${KEEP_RELEASES}, at least 2): the new one, the one
+             it replaced and the others placed last; it removes the older ones
              install's --ip, --no-harden, --no-packages and --no-downloads are remembered: a later
              upgrade or install keeps them unless given again (--downloads turns downloads back on)
   uninstall  [--purge]
@@ -55,6 +62,7 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
       'system-config': { type: 'string' },
       'health-timeout': { type: 'string', default: '30' },
       purge: { type: 'boolean', default: false },
+      'keep-releases': { type: 'string', default: String(KEEP_RELEASES) },
     },
     strict: true,
   });
@@ -68,6 +76,8 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     ...(values['no-downloads'] || values.downloads ? { downloads: true } : {}),
   };
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error('--health-timeout takes a number of seconds');
+  const keepReleases = Number(values['keep-releases']);
+  if (!Number.isInteger(keepReleases) || keepReleases < 2) throw new Error('--keep-releases takes a whole number of 2 or more (the new release and the one it replaced)');
   return {
     prefix: resolve(values.prefix),
     json: values.json,
@@ -81,6 +91,7 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     node: process.execPath,
     healthTimeoutMs: seconds * 1000,
     purge: values.purge,
+    keepReleases,
     given,
   };
 }

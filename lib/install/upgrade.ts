@@ -11,6 +11,7 @@ import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
 import { listenThroughSocket, units } from './steps/panel.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
+import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
 import { certbotDropInPath } from './certbot-drop-in.ts';
@@ -73,6 +74,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     });
     throw reportedError(new InstallError(`upgrade to ${version} rolled back`, fix));
   }
+  // the upgrade worked: old releases go, never the one it replaced (a failed upgrade prunes nothing)
+  report.step({ step: 'prune', ...(await pruneReleases(inst, previous)) });
 }
 
 async function rollBack(

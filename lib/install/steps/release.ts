@@ -1,5 +1,5 @@
 // The release step: the running release copied beside earlier ones, `current` pointed at it.
-import { cp, readFile, rename, rm } from 'node:fs/promises';
+import { cp, readFile, rename, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathExists } from '../../system/common/fs.ts';
 import { chownTree, pointLink } from '../files.ts';
@@ -23,6 +23,8 @@ export async function placeRelease(inst: Installation, source: string): Promise<
     await rm(`${target}.partial`, { recursive: true, force: true });
     await cp(source, `${target}.partial`, { recursive: true });
     await rename(`${target}.partial`, target);
+    // the directory's time says when the release was placed: upgrade prunes the oldest by it (prune-releases.ts)
+    await utimes(target, new Date(), new Date());
     await chownTree(target, ROOT);
     changed = true;
   }

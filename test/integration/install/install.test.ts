@@ -343,9 +343,9 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
-    // the same root helper and units serve the new release: nothing else changed
-    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release']);
-    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health']);
+    // the same root helper and units serve the new release: nothing else changed (prune: the release the failed download left)
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'prune']);
+    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health', 'prune']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
@@ -367,12 +367,61 @@ s('an upgrade from a release without the host key makes one for chisel\'s user, 
     await writeFile(join(next, 'VERSION'), `${ctx.version}-next2\n`);
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'units']);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'units', 'prune']);
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
     const key = await stat(hostKey(ctx));
     assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
     assert.match(await readFile(unitFile, 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
     assert.ok((await chiselSince(ctx)) > started, 'chisel restarted: it serves the new key at once');
+  }),
+);
+
+s('a working upgrade keeps current, the release it replaced and the last placed other, and removes older releases and .partial leftovers; a failed one removes nothing', () =>
+  withTimeout('upgrade prunes releases', 90_000, async () => {
+    const ctx = box;
+    const releases = join(ctx.prefix, 'opt/relay-panel/releases');
+    const listing = async () => (await readdir(releases)).sort();
+    const v = ctx.version;
+    // what the earlier upgrades left: each working one kept three (the install's own release went at the last)
+    assert.equal(await listing(), [`${v}-next`, `${v}-next2`, `${v}-remembered`]);
+    // an interrupted copy's leftover, and what is not a release: never touched
+    await mkdir(join(releases, `${v}-interrupted.partial/panel`), { recursive: true });
+    await writeFile(join(releases, 'notes.txt'), 'mine\n');
+    await mkdir(join(releases, 'keep-me'));
+    const upgradeTo = async (name: string, args: string[]) => {
+      const dir = join(ctx.dir, `release-${name}`);
+      await cp(ctx.releaseDir, dir, { recursive: true });
+      await writeFile(join(dir, 'VERSION'), `${v}-${name}\n`);
+      return relay(ctx, join(dir, 'server.mjs'), ['upgrade', '--health-timeout', '20', ...args]);
+    };
+
+    // fails at the download: placed, rolled back, nothing removed
+    const system = await readFile(ctx.systemFile, 'utf8');
+    const unreachable = JSON.parse(system);
+    unreachable.chisel = { ...unreachable.chisel, release: { ...unreachable.chisel.release, url: 'http://127.0.0.1:9/chisel_1.9.0_linux_amd64.gz' } };
+    await writeFile(ctx.systemFile, JSON.stringify(unreachable));
+    try {
+      const failed = await upgradeTo('failed', ['--downloads']);
+      assert.is(failed.code, 1, JSON.stringify(failed.events));
+      assert.is(step(failed, 'prune'), undefined);
+    } finally {
+      await writeFile(ctx.systemFile, system);
+    }
+    assert.equal(await listing(), [`${v}-failed`, `${v}-interrupted.partial`, `${v}-next`, `${v}-next2`, `${v}-remembered`, 'keep-me', 'notes.txt']);
+
+    // works: kept by when each was placed (the failed one last), not by the version's spelling (`remembered` sorts highest)
+    const run = await upgradeTo('pruned', ['--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health', 'prune']);
+    const prune = step(run, 'prune')!;
+    const message = String(prune.message);
+    assert.is(prune.status, 'changed', message);
+    assert.match(message, `removed ${v}-next, ${v}-remembered, ${v}-interrupted.partial from ${releases} (`);
+    assert.match(message, /\([0-9.]+ MiB freed\)/);
+    assert.match(message, `kept ${v}-pruned, ${v}-next2, ${v}-failed (at most 3)`);
+    assert.equal(await listing(), [`${v}-failed`, `${v}-next2`, `${v}-pruned`, 'keep-me', 'notes.txt']);
+    assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${v}-pruned`);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
 );
 
