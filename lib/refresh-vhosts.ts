@@ -20,7 +20,7 @@ export async function refreshVhosts(services: VhostRecords & Pick<Runtime, 'log'
   const { store, system, log } = services;
   const served = await servedVhosts(services);
   // the IP panel and the default server are written at install; the refresh keeps each link as it is
-  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, DEFAULT_VHOST, ...served, ...store.tunnels.value.map(appVhost)];
+  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, DEFAULT_VHOST, ...served.filter((spec) => spec.kind !== 'default'), ...store.tunnels.value.map(appVhost)];
   let rewritten: string[] = [];
   try {
     rewritten = await system.proxy.refresh(specs);
