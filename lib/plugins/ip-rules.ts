@@ -75,25 +75,33 @@ function inRange(client: Address, range: Range): boolean {
   return client instanceof ipaddr.IPv4 && client.toIPv4MappedAddress().match(network, range[1]);
 }
 
-/** Entries are checked when a policy is saved; one that does not parse matches nothing. */
-function anyMatch(client: Address, entries: readonly string[]): boolean {
-  return entries.some((entry) => {
-    const range = parseEntry(entry);
-    return range !== undefined && inRange(client, range);
-  });
+function anyMatch(client: Address, ranges: readonly Range[]): boolean {
+  return ranges.some((range) => inRange(client, range));
+}
+
+/**
+ * Entries are checked when a policy is saved, but the stored file takes any string (a hand edit,
+ * an older release): a list with an entry that does not parse is undefined, and the rule then
+ * refuses every source rather than skip a deny it cannot read.
+ */
+function rangesOf(entries: readonly string[]): Range[] | undefined {
+  const ranges = entries.map(parseEntry);
+  return ranges.every((range) => range !== undefined) ? (ranges as Range[]) : undefined;
 }
 
 /**
  * Portlama's rule for a policy's source addresses: a denied match refuses, and a non-empty allow
  * list must match; empty lists allow any. An unknown address passes only when both lists are
- * empty, so a rule is never skipped for want of an address. An IPv4 client seen through an IPv6
+ * empty, so a rule is never skipped for want of an address, nor for an entry that does not parse. An IPv4 client seen through an IPv6
  * socket (`::ffff:a.b.c.d`) is matched as the IPv4 address it is.
  */
 export function sourceAllowed(address: string | undefined, allowed: readonly string[], denied: readonly string[]): boolean {
   if (allowed.length === 0 && denied.length === 0) return true;
   const plain = address === undefined ? undefined : plainText(address);
   if (plain === undefined) return false;
+  const [allow, deny] = [rangesOf(allowed), rangesOf(denied)];
+  if (allow === undefined || deny === undefined) return false;
   const client = ipaddr.process(plain);
-  if (anyMatch(client, denied)) return false;
-  return allowed.length === 0 || anyMatch(client, allowed);
+  if (anyMatch(client, deny)) return false;
+  return allow.length === 0 || anyMatch(client, allow);
 }

@@ -59,4 +59,10 @@ s('a client address in a form the rules refuse is unknown: refused while there a
   }
 });
 
+s('a stored entry that does not parse (a hand edit) closes the rule: a deny it cannot read is never skipped', () => {
+  assert.not.ok(sourceAllowed('203.0.113.7', [], ['203.0.113.0/24x']), 'an unreadable deny');
+  assert.not.ok(sourceAllowed('198.51.100.1', ['10.0.0.0/8', 'ten'], []), 'an unreadable allow');
+  assert.ok(sourceAllowed('198.51.100.1', [], ['203.0.113.0/24']), 'the readable rule alone lets it pass');
+});
+
 s.run();
