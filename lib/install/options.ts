@@ -29,7 +29,7 @@ export interface CommandOptions {
 }
 
 /** The install choices an upgrade (or a later install) keeps unless the operator says otherwise. */
-export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads'] as const;
+export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads', 'keepReleases'] as const;
 export type RememberedChoice = (typeof REMEMBERED)[number];
 
 /** The new release, the one it replaced (the next failed upgrade's way back) and one more. */
@@ -39,7 +39,7 @@ export const USAGE = `usage: relay-panel <command> [options]
   install    [--ip ADDRESS] [--no-harden] [--no-packages] [--no-downloads] [--health-timeout SECONDS]   (as root)
   upgrade    [--health-timeout SECONDS] [--no-downloads | --downloads] [--keep-releases N]   (run from the new release)
              a working upgrade keeps N releases (default ${KEEP_RELEASES}, at least 2): the new one, the one
-             it replaced and the others placed last; it removes the older ones
+             it replaced and the others placed last; it removes the older ones; N is remembered
              install's --ip, --no-harden, --no-packages and --no-downloads are remembered: a later
              upgrade or install keeps them unless given again (--downloads turns downloads back on)
   uninstall  [--purge]
@@ -62,7 +62,7 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
       'system-config': { type: 'string' },
       'health-timeout': { type: 'string', default: '30' },
       purge: { type: 'boolean', default: false },
-      'keep-releases': { type: 'string', default: String(KEEP_RELEASES) },
+      'keep-releases': { type: 'string' },
     },
     strict: true,
   });
@@ -74,9 +74,10 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     ...(values['no-harden'] ? { harden: true } : {}),
     ...(values['no-packages'] ? { packages: true } : {}),
     ...(values['no-downloads'] || values.downloads ? { downloads: true } : {}),
+    ...(values['keep-releases'] !== undefined ? { keepReleases: true } : {}),
   };
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error('--health-timeout takes a number of seconds');
-  const keepReleases = Number(values['keep-releases']);
+  const keepReleases = Number(values['keep-releases'] ?? KEEP_RELEASES);
   if (!Number.isInteger(keepReleases) || keepReleases < 2) throw new Error('--keep-releases takes a whole number of 2 or more (the new release and the one it replaced)');
   return {
     prefix: resolve(values.prefix),

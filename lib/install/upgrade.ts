@@ -18,6 +18,7 @@ import { certbotDropInPath } from './certbot-drop-in.ts';
 import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig } from './installed-config.ts';
+import { recordKeepReleases } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { isUnitActive } from './unit-state.ts';
 
@@ -76,6 +77,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   }
   // the upgrade worked: old releases go, never the one it replaced (a failed upgrade prunes nothing)
   report.step({ step: 'prune', ...(await pruneReleases(inst, previous)) });
+  await recordKeepReleases(inst).catch((e: Error) =>
+    report.step({ step: 'prune', status: 'warning', message: `--keep-releases ${inst.options.keepReleases} is not remembered: ${e.message}`, fix: `give it again at the next upgrade` }));
 }
 
 async function rollBack(
