@@ -14,6 +14,7 @@ import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
+import { certbotDropInPath } from './certbot-drop-in.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
 import { vhostName } from '../system/nginx/templates.ts';
@@ -68,6 +69,10 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     const boundary = await vhostBoundaryProblems(inst);
     add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
       'relay-panel install puts owners, modes and the helper back');
+    const dropIn = certbotDropInPath(l, s);
+    const renewsAs = /^User=(.+)$/m.exec((await readFile(dropIn, 'utf8').catch(() => '')))?.[1];
+    add('renewals', renewsAs === inst.options.user, renewsAs ? `certbot's timer renews as ${renewsAs} (${dropIn})` : `certbot's timer renews as root in directories ${inst.options.user} owns (no ${dropIn})`,
+      'relay-panel upgrade (or install) writes the drop-in; then systemctl daemon-reload');
     const sudoers = await leftoverSudoRules(l);
     add('privileges', sudoers === null, sudoers ? `a sudo rule for the panel is left from an earlier release: ${sudoers}` : 'no sudo rule: the panel reaches root only through the root helper',
       `rm ${sudoers}; relay-panel upgrade and install remove it too`);

@@ -449,6 +449,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     }
     assert.match(String(ok.events.find((e) => e.step === 'tunnel-key')!.message), `tunnel server host key ${hostKey(ctx)}: `);
     assert.equal(ok.events.filter((e) => e.step === 'default-server').map((e) => e.status), ['done']);
+    assert.equal(ok.events.filter((e) => e.step === 'renewals').map((e) => e.message), [`certbot's timer renews as ${ctx.user} (${join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf')})`]);
     execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
     // and the tunnel server's key and the default server's link gone
     const d = await vhostDirs(ctx);
