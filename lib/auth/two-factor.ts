@@ -131,4 +131,4 @@ export class TwoFactor {
  * The body of confirm, verify and disable. A refused code is the spec's 400 `Validation failed`
  * (its first error rule fixes that `error`); Portlama's message is the issue's, in `details.issues`.
  */
-export const TotpCodeBody = z.object({ code: z.string().max(6, 'Code must be exactly 6 digits').regex(/^\d{6}$/, 'Code must be exactly 6 digits') });
+export const TotpCodeBody = z.object({ code: z.string().max(6, { message: 'Code must be exactly 6 digits', abort: true }).regex(/^\d{6}$/, 'Code must be exactly 6 digits') });
