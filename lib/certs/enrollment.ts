@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError, rateLimited } from '../errors.ts';
 import { JsonCollection } from '../state/collection.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
@@ -88,7 +88,8 @@ export class Enrollment {
   async enroll(input: { token: string; csr: string }, clientAddress: string | undefined): Promise<{ label: string; cert: string; caCert: string; serial: string; expiresAt: string }> {
     const now = this.deps.clock.now();
     this.#limiter.prune(now);
-    if (!this.#limiter.take(clientAddress ?? 'unknown', now)) throw new AppError(429, 'Too many enrollment attempts. Try again later.');
+    const address = clientAddress ?? 'unknown';
+    if (!this.#limiter.take(address, now)) throw rateLimited('Too many enrollment attempts. Try again later.', this.#limiter.retryInMs(address, now));
     try {
       await this.deps.system.pki.verifyCsr(input.csr);
     } catch (error) {

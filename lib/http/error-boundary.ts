@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.ts';
 import { AppError } from '../errors.ts';
-import { errorBody, errorResponse, json } from './responses.ts';
+import { errorResponse } from './responses.ts';
 
 /** Every thrown thing becomes `{error, details?}`; internals show only in development mode. */
 export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'log'>): Response {
@@ -22,7 +22,7 @@ export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'lo
 function appErrorResponse(error: AppError): Response {
   const retryAfter = error.extra?.['retryAfter'];
   const headers = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : undefined;
-  return json(errorBody(error.message, error.details, error.extra), error.status, headers);
+  return errorResponse(error.status, error.message, error.details, error.extra, headers);
 }
 
 /** A client that went away mid-body: node's `aborted`/ECONNRESET, or an aborted fetch signal. */

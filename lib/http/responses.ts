@@ -58,8 +58,8 @@ export function errorBody(error: string, details?: unknown, extra?: Record<strin
   return details === undefined ? { error, ...extra } : { error, details, ...extra };
 }
 
-export function errorResponse(status: number, error: string, details?: unknown, extra?: Record<string, unknown>): Response {
-  return json(errorBody(error, details, extra), status);
+export function errorResponse(status: number, error: string, details?: unknown, extra?: Record<string, unknown>, headers?: Record<string, string>): Response {
+  return json(errorBody(error, details, extra), status, headers);
 }
 
 export function html(body: string, status = 200, headers?: Record<string, string>): Response {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError, rateLimited } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import type { Logger } from '../log.ts';
 import { accessUrls } from '../onboarding/hostnames.ts';
@@ -102,7 +102,7 @@ export class InvitationService {
       this.#limiter.prune(now);
       this.#prunedAt = now;
     }
-    if (!this.#limiter.take(address ?? '', now)) throw new AppError(429, 'Rate limit exceeded');
+    if (!this.#limiter.take(address ?? '', now)) throw rateLimited('Rate limit exceeded', this.#limiter.retryInMs(address ?? '', now));
   }
 
   /** What the invitee sees before choosing a password. */
