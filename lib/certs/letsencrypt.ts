@@ -71,10 +71,13 @@ export class LetsEncrypt {
       this.#cached = null;
       if (!(await this.list()).some((c) => c.name === name)) throw new AppError(404, 'Certificate not found');
       try {
-        await this.deps.system.certs.renew(name);
+        // only certbot's failure is a failed renewal (the alert); a reload that fails after it is nginx's
+        await this.deps.system.certs.renew(name).catch((error: unknown) => {
+          for (const listener of this.#renewalFailureListeners) listener(name, errorMessage(error));
+          throw error;
+        });
         await this.deps.system.proxy.reload();
       } catch (error) {
-        for (const listener of this.#renewalFailureListeners) listener(name, errorMessage(error));
         if (error instanceof SystemError) throw new AppError(500, 'Certificate renewal failed', errorMessage(error));
         throw error;
       } finally {

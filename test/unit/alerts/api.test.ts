@@ -145,6 +145,10 @@ s('a service stopped, a forced renewal failed, an agent revoked: one alert each;
     assert.is((await t.call('POST', '/api/certs/panel.example.test/renew')).status, 500);
     await receiver.waitFor(3);
     await t.services.alerts.dispatcher.settled();
+    // a renewal that worked, whose nginx reload then failed, is nginx's failure: no renewal alert
+    sandbox.failNext('proxy.reload', 'nginx reload failed: boom');
+    assert.is((await t.call('POST', '/api/certs/panel.example.test/renew')).status, 500);
+    await t.services.alerts.dispatcher.settled();
     assert.equal(events().sort(), ['agent.revoked', 'cert.renewal_failed', 'service.inactive']);
     const data = Object.fromEntries(receiver.received.map((r) => [r.json.event, r.json.data]));
     assert.equal(data['service.inactive'], { service: 'tunnel-server', status: 'failed' });
