@@ -18,11 +18,12 @@ export interface VhostRefresh {
 
 export async function refreshVhosts(services: VhostRecords & Pick<Runtime, 'log'>): Promise<VhostRefresh> {
   const { store, system, log } = services;
-  const served = await servedVhosts(services);
-  // the IP panel and the default server are written at install; the refresh keeps each link as it is
-  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, DEFAULT_VHOST, ...served.filter((spec) => spec.kind !== 'default'), ...store.tunnels.value.map(appVhost)];
+  let served: VhostSpec[] = [];
   let rewritten: string[] = [];
   try {
+    served = await servedVhosts(services);
+    // the default server is served once onboarding is done; before, it was written by install alone
+    const specs: VhostSpec[] = [{ kind: 'ip-panel' }, ...(served.length ? served : [DEFAULT_VHOST]), ...store.tunnels.value.map(appVhost)];
     rewritten = await system.proxy.refresh(specs);
     if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${rewritten.join(', ')}`);
   } catch (error) {

@@ -3,19 +3,17 @@
 // root certbot there would follow any link that user planted. This drop-in runs the timer's
 // renewals as the panel's user instead, in the sandbox of the box's other unprivileged services,
 // with the ACME CA bundle the panel's own certbot runs use.
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { SystemConfig } from '../system/config.ts';
 import { unprivilegedSandbox } from '../system/host/units.ts';
-import type { Layout } from './layout.ts';
 
-/** `certbot.service` for the `certbot.timer` the configuration names. */
+/** `certbot` for the `certbot.timer` the configuration names: the timer starts the service of its name. */
 function renewalService(system: SystemConfig): string {
-  return system.acme.renewTimer.replace(/\.timer$/, '');
+  return system.acme.renewTimer.replace(/\.(timer|service)$/, '');
 }
 
-export function certbotDropInPath(l: Layout, system: SystemConfig): string {
-  const service = renewalService(system);
-  return join(dirname(l.unitFile(service)), `${service}.service.d`, 'relay-panel.conf');
+export function certbotDropInPath(system: SystemConfig): string {
+  return join(system.systemd.unitDir, `${renewalService(system)}.service.d`, 'relay-panel.conf');
 }
 
 /** null when the panel runs as root: certbot's renewals stay as the package made them. */

@@ -14,7 +14,8 @@ import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
-import { certbotDropInPath } from './certbot-drop-in.ts';
+import { certbotDropInPath, renderCertbotDropIn } from './certbot-drop-in.ts';
+import { readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
 import { vhostName } from '../system/nginx/templates.ts';
@@ -69,10 +70,12 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     const boundary = await vhostBoundaryProblems(inst);
     add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
       'relay-panel install puts owners, modes and the helper back');
-    const dropIn = certbotDropInPath(l, s);
-    const renewsAs = /^User=(.+)$/m.exec((await readFile(dropIn, 'utf8').catch(() => '')))?.[1];
-    add('renewals', renewsAs === inst.options.user, renewsAs ? `certbot's timer renews as ${renewsAs} (${dropIn})` : `certbot's timer renews as root in directories ${inst.options.user} owns (no ${dropIn})`,
-      'relay-panel upgrade (or install) writes the drop-in; then systemctl daemon-reload');
+    const dropIn = certbotDropInPath(s);
+    const written = await readOrNull(dropIn);
+    const current = written !== null && written === renderCertbotDropIn(s);
+    add('renewals', current, current ? `certbot's timer renews as ${inst.options.user} (${dropIn})`
+      : written === null ? `certbot's timer renews as root in directories ${inst.options.user} owns (no ${dropIn})` : `${dropIn} is not what this release writes`,
+      'relay-panel install writes it (a second run keeps everything else)');
     const sudoers = await leftoverSudoRules(l);
     add('privileges', sudoers === null, sudoers ? `a sudo rule for the panel is left from an earlier release: ${sudoers}` : 'no sudo rule: the panel reaches root only through the root helper',
       `rm ${sudoers}; relay-panel upgrade and install remove it too`);
@@ -85,12 +88,12 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const catchAll = join(s.nginx.sitesEnabled, vhostName(DEFAULT_VHOST));
   const linked = await lstat(catchAll).then(() => true, () => false);
   add('default-server', linked, linked ? `${catchAll}: names without a vhost get a 404` : `no default server (${catchAll}): a name without a vhost gets the first vhost of its port`,
-    'relay-panel upgrade (or install) writes it');
+    'relay-panel install writes it (a second run keeps everything else)');
 
   const key = hostKeyPath(s.chisel.dir);
   const fingerprint = await hostKeyFingerprint(s.chisel.dir)().catch((e: Error) => `unreadable: ${e.message}`);
   add('tunnel-key', fingerprint !== null && !fingerprint.startsWith('unreadable'), fingerprint ? `tunnel server host key ${key}: ${fingerprint}` : `no tunnel server host key at ${key}`,
-    `put it back from a backup (clients pinned its fingerprint); else relay-panel upgrade (or install) makes a new one, and every client must pin the new fingerprint`);
+    `put it back from a backup (clients pinned its fingerprint); else relay-panel install makes a new one, and every client must pin the new fingerprint`);
 
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
   const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];

@@ -47,7 +47,7 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   for (const unit of units) await rm(l.unitFile(unit), { force: true });
   for (const unit of sockets) await rm(l.unitFile(unit, 'socket'), { force: true });
   // the user it names is about to go: certbot's renewals run as packaged again
-  const dropIn = certbotDropInPath(l, s);
+  const dropIn = certbotDropInPath(s);
   await rm(dropIn, { force: true });
   await rmdir(dirname(dropIn)).catch(() => null);
   await inst.run(s.binaries.systemctl, ['daemon-reload']).catch(() => null);

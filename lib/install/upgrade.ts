@@ -28,7 +28,7 @@ export function upgradeFiles(inst: Installation): string[] {
   return [
     l.current, l.configFile, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
-    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, certbotDropInPath(l, s),
+    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, certbotDropInPath(s),
   ];
 }
 

@@ -94,8 +94,8 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
     changed = (await installPinned(autheliaRelease, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
-  // a running chisel keeps the key it made at its start: it must serve the fingerprint the panel hands out
-  if (chiselChanged) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
+  // a running chisel keeps the key it read at its start: it must serve the fingerprint the panel hands out
+  if (chiselChanged || key.created) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
   const programs = options.downloads
     ? `; chisel ${chiselRelease.version} checked against ${checksumSources(chiselRelease)}, Authelia ${autheliaRelease.version} against ${checksumSources(autheliaRelease)}`
     : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;
@@ -105,7 +105,7 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
 
 /** certbot's timer renews as the panel's user (certbot-drop-in.ts); a panel run as root leaves it as packaged. */
 async function placeCertbotDropIn(inst: Installation): Promise<boolean> {
-  const path = certbotDropInPath(inst.layout, inst.system);
+  const path = certbotDropInPath(inst.system);
   const dropIn = renderCertbotDropIn(inst.system);
   if (dropIn !== null) {
     await mkdir(dirname(path), { recursive: true });

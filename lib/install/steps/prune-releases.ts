@@ -54,9 +54,10 @@ async function releasesIn(dir: string): Promise<{ releases: string[]; partials: 
   const partials: string[] = [];
   for (const name of await readdir(dir)) {
     const path = join(dir, name);
-    const st = await lstat(path);
+    // gone since the listing (another run's .partial) or unreadable: not ours to judge
+    const st = await lstat(path).catch(() => null);
     // files and links (even to a release) are not placeRelease's
-    if (!st.isDirectory()) continue;
+    if (!st?.isDirectory()) continue;
     if ((await releaseVersion(path).catch(() => null)) === name && (await pathExists(join(path, 'server.mjs')))) found.push({ name, placed: st.mtimeMs });
     else if (name.endsWith('.partial')) partials.push(name);
   }

@@ -1,8 +1,9 @@
 // The tunnel server's host key, made with the unit that names it (install and upgrade both render
 // that unit). An existing key is kept: clients pinned its fingerprint.
-import { chown, stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import { ensureHostKey, type HostKey } from '../../system/common/host-key.ts';
 import type { SystemConfig } from '../../system/config.ts';
+import { chownTree } from '../files.ts';
 
 /**
  * The key is 0600 and owned like chisel's directory: the directories step gives that to the
@@ -11,6 +12,8 @@ import type { SystemConfig } from '../../system/config.ts';
 export async function tunnelHostKey(system: SystemConfig): Promise<HostKey> {
   const key = await ensureHostKey(system.chisel.dir);
   const owner = await stat(system.chisel.dir);
-  await chown(key.path, owner.uid, owner.gid);
+  await chownTree(key.path, { uid: owner.uid, gid: owner.gid });
+  // a key put back by hand or from a copy keeps whatever mode it came with: it is a secret
+  await chmod(key.path, 0o600);
   return key;
 }

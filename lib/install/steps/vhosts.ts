@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DEFAULT_VHOST } from '../../onboarding/hostnames.ts';
 import { createHostSystem } from '../../system/host/index.ts';
 import { defaultCertPaths } from '../../system/nginx/renderer.ts';
+import { vhostName } from '../../system/nginx/templates.ts';
 import type { VhostSpec } from '../../system/types.ts';
 import { debianDefaultSiteLink, disableDebianDefaultSite } from '../debian-site.ts';
 import { chownTree, type Owner } from '../files.ts';
@@ -58,7 +59,7 @@ export async function defaultServer(inst: Installation): Promise<Outcome> {
 export async function vhostFiles(inst: Installation): Promise<string[]> {
   const { sitesAvailable, sitesEnabled, selfSignedDir } = inst.system.nginx;
   const present = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).map((name) => join(dir, name));
-  const name = hostSystem(inst).proxy.vhostName(DEFAULT_VHOST);
+  const name = vhostName(DEFAULT_VHOST);
   const cert = defaultCertPaths(selfSignedDir);
   return [
     ...(await present(sitesAvailable)), ...(await present(sitesEnabled)),

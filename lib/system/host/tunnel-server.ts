@@ -11,7 +11,7 @@ import { installUnit } from './unit-install.ts';
 import { renderChiselUnit } from './units.ts';
 
 const missingKey = (path: string) =>
-  `the tunnel server's host key ${path} is missing: put it back from a backup, or run relay-panel upgrade to make a new one (every client must then pin its new fingerprint)`;
+  `the tunnel server's host key ${path} is missing: put it back from a backup, or run relay-panel install to make a new one (every client must then pin its new fingerprint)`;
 
 export function createHostTunnelServer(config: SystemConfig, root: RootActions): TunnelServerAdapter {
   const store = new AuthfileStore(config.chisel.dir);

@@ -4,7 +4,7 @@
 // upgrade with rollback, doctor and uninstall.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -194,6 +194,23 @@ s('a second install changes no file (logs aside) and makes no new CA, certificat
   }),
 );
 
+s('a lost host key is made again by install, and chisel, which names it in its unit already, restarts to serve it; a key that came back with another mode is 0600 again', () =>
+  withTimeout('key again', 120_000, async () => {
+    const ctx = box;
+    assert.is(spawnSync(process.execPath, [fakeSystemctl, 'start', 'chisel'], { env: ctx.env }).status, 0);
+    await rm(hostKey(ctx));
+    const before = await chiselSince(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const again = await install();
+    assert.is(again.code, 0, JSON.stringify(again.events) + again.stderr);
+    assert.match(String(step(again, 'units')!.message), `tunnel server key ${hostKey(ctx)} created`);
+    assert.ok((await chiselSince(ctx)) > before, 'chisel restarted with the new key');
+    await chmod(hostKey(ctx), 0o644);
+    assert.is((await install()).code, 0);
+    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o600);
+  }),
+);
+
 s('an interrupted install resumes: missing unit, root helper configuration and vhost link come back, the CA stays', () =>
   withTimeout('resume', 120_000, async () => {
     const ctx = box;
@@ -284,7 +301,11 @@ s('an upgrade whose download fails is all or nothing: every file as before, the 
     await writeFile(ctx.systemFile, JSON.stringify(unreachable));
     const panelPid = await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8');
     // the releases folder may keep the new one (inert); everything else must be byte for byte as before
-    const roots = [ctx.prefix];
+    // the units and certbot's drop-in live in the harness's unit directory; the drop-in as an earlier release left it
+    const dropIn = join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf');
+    const dropInText = await readFile(dropIn, 'utf8');
+    await writeFile(dropIn, `${dropInText}# an earlier release\n`);
+    const roots = [ctx.prefix, join(ctx.infra.dir, 'systemd')];
     const outside = (k: string) => !k.startsWith(join(ctx.prefix, 'opt/relay-panel/releases/'));
     const before = await checksums(roots);
     try {
@@ -298,6 +319,7 @@ s('an upgrade whose download fails is all or nothing: every file as before, the 
       await writeFile(ctx.systemFile, system);
     }
     const after = await checksums(roots);
+    await writeFile(dropIn, dropInText);
     const differing = [...new Set([...before.keys(), ...after.keys()])].filter((k) => outside(k) && before.get(k) !== after.get(k));
     assert.equal(differing, []);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
@@ -348,6 +370,7 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health', 'prune']);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
+    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o600);
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
 );
@@ -456,16 +479,21 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     const key = await readFile(hostKey(ctx));
     await rm(hostKey(ctx));
     await rm(join(d.enabled, 'relay-default.conf'));
+    const dropIn = join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf');
+    const dropInText = await readFile(dropIn, 'utf8');
+    await rm(dropIn);
     try {
       const bad = await relay(ctx, server, ['doctor']);
       assert.is(bad.code, 1);
       const failed = bad.events.filter((e) => e.status === 'failed');
-      assert.equal(failed.map((e) => e.step), ['default-server', 'tunnel-key', 'units', 'ports']);
-      assert.match(String(failed[1]!.fix), 'put it back from a backup');
-      assert.match(String(failed[2]!.fix), 'systemctl restart relay-panel');
+      assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports']);
+      assert.match(String(failed[0]!.message), `certbot's timer renews as root in directories ${ctx.user} owns`);
+      assert.match(String(failed[2]!.fix), 'put it back from a backup');
+      assert.match(String(failed[3]!.fix), 'systemctl restart relay-panel');
     } finally {
       await writeFile(hostKey(ctx), key, { mode: 0o600 });
       await symlink(join(d.available, 'relay-default.conf'), join(d.enabled, 'relay-default.conf'));
+      await writeFile(dropIn, dropInText);
     }
   }),
 );

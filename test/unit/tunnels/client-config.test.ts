@@ -83,7 +83,7 @@ s('on a box the fingerprint never makes the key: agent-config is 500 naming the 
     );
     if (!(error instanceof AppError)) throw error;
     assert.equal([error.status, error.message], [500, 'Failed to generate agent config']);
-    assert.is(error.details, `the tunnel server's host key ${hostKeyPath(dir)} is missing: put it back from a backup, or run relay-panel upgrade to make a new one (every client must then pin its new fingerprint)`);
+    assert.is(error.details, `the tunnel server's host key ${hostKeyPath(dir)} is missing: put it back from a backup, or run relay-panel install to make a new one (every client must then pin its new fingerprint)`);
     assert.not.ok((await readdir(dir)).includes('host-key.pem'), 'no key made');
     await copyFile(new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url), hostKeyPath(dir));
     const answer = JSON.parse(new TextDecoder().decode(await config.agentConfigJson()));
