@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { DispatcherOptions } from './alerts/dispatcher.ts';
 import { AlertService } from './alerts/service.ts';
 import { AlertWatch } from './alerts/watch.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -104,8 +103,6 @@ export interface RuntimeDeps {
   ticketLimits?: Partial<TicketLimits>;
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
   onboarding?: OnboardingOptions;
-  /** How alerts reach webhooks (tests: a shorter attempt timeout). */
-  alertDispatch?: DispatcherOptions;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
@@ -113,7 +110,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger();
   const traffic = new TrafficMeter(clock);
-  const { onboarding: onboardingOptions, alertDispatch, ...rest } = deps;
+  const { onboarding: onboardingOptions, ...rest } = deps;
   const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
   const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence });
@@ -128,7 +125,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const sites = new SiteService(base);
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
-  const alerts = new AlertService({ ...base, dispatch: alertDispatch });
+  const alerts = new AlertService(base);
   const alertWatch = new AlertWatch({ alerts, tunnelStatus, serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log });
   const services: Runtime = {
     ...base,

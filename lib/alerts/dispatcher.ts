@@ -55,8 +55,6 @@ interface Delivery {
 export type WebhookTarget = (webhookId: string) => { url: string; secret: string } | undefined;
 
 export interface DispatcherOptions {
-  /** the global fetch unless given */
-  send?: typeof fetch;
   /** ATTEMPT_TIMEOUT_MS unless given (tests) */
   attemptTimeoutMs?: number;
 }
@@ -169,8 +167,7 @@ export class AlertDispatcher {
     delivery.attempts++;
     delivery.lastAttemptAt = this.clock.now();
     try {
-      const send = this.options.send ?? fetch;
-      const answer = await send(target.url, {
+      const answer = await fetch(target.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',

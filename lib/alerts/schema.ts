@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UuidParam } from '../uuid-param.ts';
 import { AlertEventName, WebhookRecord } from '../state/schemas.ts';
 
 // API inputs and answers of /api/alerts (docs/decisions.md > Alerts).
@@ -42,7 +43,7 @@ export const WebhookUpdate = z.object({
 });
 export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
 
-export const WebhookIdParams = z.object({ id: z.string().max(256) });
+export const WebhookIdParams = z.object({ id: UuidParam });
 export type WebhookIdParams = z.infer<typeof WebhookIdParams>;
 
 /** A webhook as the API shows it: never its secret. */

@@ -1,13 +1,13 @@
 // Webhooks (stored, mode 0600: they hold secrets) and the alerts sent to them. `emit` fans an event
 // out to every enabled webhook that asked for it and returns at once: sending is the dispatcher's.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import { isoNow, type Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { AlertEventName, WebhookRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import { AlertDispatcher, type DeliveryView, type DispatcherOptions } from './dispatcher.ts';
+import { AlertDispatcher, type DeliveryView } from './dispatcher.ts';
 import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS, WEBHOOK_NOT_FOUND, type PublicWebhook, type WebhookCreate, type WebhookUpdate } from './schema.ts';
 import { newWebhookSecret } from './signature.ts';
 
@@ -16,8 +16,6 @@ export interface AlertDeps {
   config: ConfigStore;
   clock: Clock;
   log: Logger;
-  /** how alerts are sent (tests: a shorter attempt timeout) */
-  dispatch?: DispatcherOptions;
 }
 
 const toPublic = ({ secret: _, ...webhook }: WebhookRecord): PublicWebhook => webhook;
@@ -29,7 +27,7 @@ export class AlertService {
   constructor(deps: AlertDeps) {
     this.#deps = deps;
     const target = (id: string) => deps.store.webhooks.get(id);
-    this.dispatcher = new AlertDispatcher(target, deps.clock, deps.log, deps.dispatch);
+    this.dispatcher = new AlertDispatcher(target, deps.clock, deps.log);
   }
 
   list(): PublicWebhook[] {
@@ -54,34 +52,32 @@ export class AlertService {
       events: [...new Set(input.events)],
       tunnelDownMinutes: input.tunnelDownMinutes,
       enabled: input.enabled,
-      createdAt: new Date(this.#deps.clock.now()).toISOString(),
+      createdAt: isoNow(this.#deps.clock),
     };
-    await this.#deps.store.webhooks.update((all) => {
-      if (all.length >= MAX_WEBHOOKS) throw new AppError(409, TOO_MANY_WEBHOOKS);
-      all.push(record);
+    await this.#deps.store.webhooks.edit((draft) => {
+      if (draft.size >= MAX_WEBHOOKS) throw new AppError(409, TOO_MANY_WEBHOOKS);
+      draft.put(record);
     });
     this.#deps.log.info(`Webhook ${record.id} created for ${new URL(record.url).origin}`);
     return { webhook: toPublic(record), secret: record.secret };
   }
 
-  async update(id: string, patch: WebhookUpdate): Promise<PublicWebhook> {
-    const updated = await this.#deps.store.webhooks.update((all) => {
-      const record = all.find((w) => w.id === id);
+  async update(id: string, { events, ...rest }: WebhookUpdate): Promise<PublicWebhook> {
+    const updated = await this.#deps.store.webhooks.edit((draft) => {
+      const record = draft.get(id);
       if (!record) throw new AppError(404, WEBHOOK_NOT_FOUND);
-      const { events, ...rest } = patch;
-      Object.assign(record, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
-      if (events) record.events = [...new Set(events)];
-      return { ...record };
+      const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      const next: WebhookRecord = { ...record, ...given, ...(events ? { events: [...new Set(events)] } : {}) };
+      draft.put(next);
+      return next;
     });
     this.#deps.log.info(`Webhook ${id} updated`);
     return toPublic(updated);
   }
 
   async delete(id: string): Promise<void> {
-    await this.#deps.store.webhooks.update((all) => {
-      const index = all.findIndex((w) => w.id === id);
-      if (index < 0) throw new AppError(404, WEBHOOK_NOT_FOUND);
-      all.splice(index, 1);
+    await this.#deps.store.webhooks.edit((draft) => {
+      if (!draft.delete(id)) throw new AppError(404, WEBHOOK_NOT_FOUND);
     });
     this.dispatcher.forget(id);
     this.#deps.log.info(`Webhook ${id} deleted`);

@@ -57,19 +57,28 @@ s('POST makes a webhook (a secret made when none is given, shown once); GET neve
 });
 
 s('bad input: 400 with the reason; an unknown id 404; the 21st webhook 409; agents 403', async () => {
-  const bad = async (body: Record<string, unknown>) => JSON.stringify((await hook(body)).body);
-  assert.match(await bad({ url: 'ftp://example.test/x' }), 'url must be an http or https URL without credentials');
-  assert.match(await bad({ url: 'https://user:pw@example.test/x' }), 'url must be an http or https URL without credentials');
-  assert.match(await bad({ events: [] }), 'events must name at least one event');
-  assert.match(await bad({ events: ['tunnel.sideways'] }), 'events');
-  assert.match(await bad({ secret: 'short' }), 'secret must be at least 16 characters');
-  assert.match(await bad({ tunnelDownMinutes: 0 }), 'tunnelDownMinutes');
-  assert.is((await hook({ url: 'ftp://x' })).status, 400);
+  // the spec's 400 Validation failed, with the field and the reason in details.issues
+  const bad = async (body: Record<string, unknown>, path: string, message: RegExp) => {
+    const r = await hook(body);
+    assert.equal([r.status, r.body.error], [400, 'Validation failed'], JSON.stringify(body));
+    assert.ok(r.body.details.issues.some((i: { path: string; message: string }) => i.path === path && message.test(i.message)), JSON.stringify(r.body));
+  };
+  await bad({ url: 'ftp://example.test/x' }, 'url', /must be an http or https URL without credentials/);
+  await bad({ url: 'https://user:pw@example.test/x' }, 'url', /must be an http or https URL without credentials/);
+  await bad({ events: [] }, 'events', /must name at least one event/);
+  await bad({ events: ['tunnel.sideways'] }, 'events.0', /./);
+  await bad({ secret: 'short' }, 'secret', /must be at least 16 characters/);
+  await bad({ tunnelDownMinutes: 0 }, 'tunnelDownMinutes', /./);
+  assert.equal(t.services.store.webhooks.value, [], 'nothing stored');
+  // ids are UUIDs: one that names nothing is 404, anything else 400
+  const unknown = '7d8a3c1e-2b4f-4a6d-9e0f-1a2b3c4d5e6f';
   for (const method of ['PATCH', 'DELETE'] as const) {
-    const r = await t.call(method, '/api/alerts/webhooks/nope', method === 'PATCH' ? { body: { enabled: false } } : {});
+    const r = await t.call(method, `/api/alerts/webhooks/${unknown}`, method === 'PATCH' ? { body: { enabled: false } } : {});
     assert.equal([r.status, r.body], [404, { error: 'Webhook not found' }]);
+    assert.is((await t.call(method, '/api/alerts/webhooks/nope', method === 'PATCH' ? { body: { enabled: false } } : {})).status, 400);
   }
-  assert.equal((await t.call('POST', '/api/alerts/webhooks/nope/test')).status, 404);
+  assert.equal((await t.call('POST', `/api/alerts/webhooks/${unknown}/test`)).status, 404);
+  assert.equal((await t.call('POST', '/api/alerts/webhooks/nope/test')).status, 400);
   for (let i = 0; i < MAX_WEBHOOKS; i++) assert.is((await hook()).status, 201);
   assert.equal([(await hook()).status, (await hook()).body], [409, { error: `At most ${MAX_WEBHOOKS} webhooks` }]);
   await addAgent(t, 'bot', ['tunnels:read', 'sites:read']);
