@@ -12,7 +12,7 @@ import type { AlertEventName } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { StatsAdapter } from '../system/types.ts';
 import type { TunnelStatus } from '../tunnels/status.ts';
-import { AgentWatch } from './agent-watch.ts';
+import { alertRevocations } from './agent-watch.ts';
 import { BoxWatch } from './box-watch.ts';
 import type { AlertService } from './service.ts';
 import { TunnelWatch } from './tunnel-watch.ts';
@@ -47,8 +47,7 @@ export class AlertWatch {
     const { alerts, clock, store } = sources;
     this.tunnels = new TunnelWatch(alerts);
     this.box = new BoxWatch(alerts);
-    const agents = new AgentWatch(alerts, store.agents.value);
-    store.agents.watch(() => agents.observe(store.agents.value));
+    alertRevocations(store.agents, alerts);
     this.#stops.push(sources.letsEncrypt.onRenewalFailure((name, reason) => this.box.renewalFailed(name, reason)));
     this.#stops.push(clock.every(TICK_MS, () => this.#tick()));
   }

@@ -1,4 +1,4 @@
-import type { RecordCollection } from '../state/record-collection.ts';
+import { watchDiff } from '../state/watch-diff.ts';
 import type { AgentRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { AuditRecord, AuditSink } from './entry.ts';
@@ -23,14 +23,4 @@ function agentEvents(before: AgentRecord | undefined, after: AgentRecord | undef
   if (before.capabilities.join() !== after.capabilities.join()) events.push({ event: 'agent.capabilities', target: after.label, outcome: after.capabilities.join(',') });
   if (before.allowedSites.join() !== after.allowedSites.join()) events.push({ event: 'agent.allowed-sites', target: after.label, outcome: after.allowedSites.join(',') });
   return events;
-}
-
-function watchDiff<R>(collection: RecordCollection<R>, changed: (before: R | undefined, after: R | undefined) => void): void {
-  let seen = new Map(collection.value.map((r) => [collection.keyOf(r), r]));
-  collection.watch(() => {
-    const now = new Map(collection.value.map((r) => [collection.keyOf(r), r]));
-    for (const [key, record] of now) if (seen.get(key) !== record) changed(seen.get(key), record);
-    for (const [key, record] of seen) if (!now.has(key)) changed(record, undefined);
-    seen = now;
-  });
 }

@@ -149,6 +149,8 @@ s('a service stopped, a forced renewal failed, an agent revoked: one alert each;
     await tick(2);
     await addAgent(t, 'bot', ['tunnels:read']);
     assert.is((await t.call('DELETE', '/api/certs/agent/bot')).status, 200);
+    // later changes of the agents (another issued) do not tell of the revoked one again
+    await addAgent(t, 'bot-2', ['tunnels:read']);
     await t.services.system.certs.issue('panel.example.test', 'ops@example.test');
     sandbox.failNext('certs.renew', 'certbot could not renew panel.example.test: boom');
     assert.is((await t.call('POST', '/api/certs/panel.example.test/renew')).status, 500);

@@ -3,10 +3,9 @@
 // revoked; each once per occurrence.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AgentWatch } from '../../../lib/alerts/agent-watch.ts';
 import { BoxWatch } from '../../../lib/alerts/box-watch.ts';
 import { TunnelWatch } from '../../../lib/alerts/tunnel-watch.ts';
-import type { AlertEventName, AgentRecord, WebhookRecord } from '../../../lib/state/schemas.ts';
+import type { AlertEventName, WebhookRecord } from '../../../lib/state/schemas.ts';
 import type { TunnelStatusItem } from '../../../lib/tunnels/status.ts';
 
 interface Sent { event: AlertEventName; data: Record<string, any>; to: string[] }
@@ -110,17 +109,6 @@ s('certificates: renewal_failed at 28 days left, expiring under 14, once per cer
   assert.is(r.sent.length, 4);
   b.renewalFailed('panel.example.test', 'certbot said no');
   assert.equal(r.sent.at(-1)!.data, { name: 'panel.example.test', reason: 'certbot said no' });
-});
-
-s('agent.revoked for each newly revoked certificate, not for those revoked before', () => {
-  const r = recorder([{ id: 'w', events: ['agent.revoked'] }]);
-  const agent = (label: string, revokedAt: string | null) => ({ label, serial: label.toUpperCase(), revokedAt }) as AgentRecord;
-  const w = new AgentWatch(r, [agent('old', '2026-01-01T00:00:00Z'), agent('a', null)]);
-  w.observe([agent('old', '2026-01-01T00:00:00Z'), agent('a', null), agent('b', null)]);
-  assert.equal(r.sent, []);
-  w.observe([agent('old', '2026-01-01T00:00:00Z'), agent('a', '2026-11-27T00:00:00Z'), agent('b', null)]);
-  w.observe([agent('old', '2026-01-01T00:00:00Z'), agent('a', '2026-11-27T00:00:00Z'), agent('b', null)]);
-  assert.equal(r.sent.map((x) => x.data), [{ label: 'a', serial: 'A', revokedAt: '2026-11-27T00:00:00Z' }]);
 });
 
 s.run();
