@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { isoOrNull, type Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { alertBody, type DeliveredEvent } from './events.ts';
+import type { z } from 'zod';
+import type { DeliveryShape } from './schema.ts';
 import { SIGNATURE_HEADER, signBody } from './signature.ts';
 
 export const MAX_PENDING = 100;
@@ -20,27 +21,14 @@ export const GIVE_UP_AFTER_MS = 60 * 60_000;
 export const BACKOFF_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000];
 const TICK_MS = 1_000;
 
-export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'dropped';
-
-/** A delivery as the log shows it. */
-export interface DeliveryView {
-  id: string;
-  webhookId: string;
-  event: DeliveredEvent;
-  state: DeliveryState;
-  attempts: number;
-  /** the receiver's last answer; null when it gave none (refused, timed out) */
-  statusCode: number | null;
-  error: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-}
+/** A delivery as the log shows it (the API's documented shape). */
+export type DeliveryView = z.infer<typeof DeliveryShape>;
+type DeliveryState = DeliveryView['state'];
 
 interface Delivery {
   id: string;
   webhookId: string;
-  event: DeliveredEvent;
+  event: DeliveryView['event'];
   body: string;
   state: DeliveryState;
   attempts: number;
@@ -76,12 +64,13 @@ export class AlertDispatcher {
   ) {}
 
   /** Queues one alert for one webhook and returns at once; the first attempt starts in this turn's wake. */
-  enqueue(webhookId: string, event: DeliveredEvent, data: Record<string, unknown>, box: string | null): DeliveryView {
+  enqueue(webhookId: string, event: DeliveryView['event'], data: Record<string, unknown>, box: string | null): DeliveryView {
     const now = this.clock.now();
     const id = randomUUID();
     const delivery: Delivery = {
       id, webhookId, event,
-      body: alertBody({ id, event, at: new Date(now).toISOString(), box, data }),
+      // what a receiver gets: `id` names the delivery (the same on every retry, so repeats can be dropped), `box` the relay's domain
+      body: JSON.stringify({ id, event, at: new Date(now).toISOString(), box, data }),
       state: 'pending', attempts: 0, statusCode: null, error: null, createdAt: now, lastAttemptAt: null, nextAt: now,
     };
     // the oldest waiting, not one being sent: its attempt would bring it back
