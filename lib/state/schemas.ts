@@ -216,7 +216,7 @@ export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;
 
 // ----- alerts (issue 28) -----
 
-/** What a webhook can be told (lib/alerts/events.ts describes each one's data). */
+/** What a webhook can be told (docs/operations.md > Alerts gives each one's data). */
 export const ALERT_EVENTS = ['tunnel.down', 'tunnel.up', 'cert.expiring', 'cert.renewal_failed', 'service.inactive', 'disk.low', 'agent.revoked'] as const;
 export const AlertEventName = z.enum(ALERT_EVENTS);
 export type AlertEventName = z.infer<typeof AlertEventName>;
