@@ -17,9 +17,9 @@ export function findByToken<T extends { tokenHash: string }>(records: readonly T
   return found;
 }
 
-/** Constant-time comparison of a presented token's hash with a stored one. */
-export function sameTokenHash(presented: string, stored: string): boolean {
+/** Constant-time comparison of a presented token's hash (always 32 bytes) with a stored one. */
+function sameTokenHash(presented: string, stored: string): boolean {
   const a = Buffer.from(presented, 'hex');
   const b = Buffer.from(stored, 'hex');
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -12,7 +12,7 @@ export const DISK_LOW_FRACTION = 0.1;
 /** Free again above this: a disk hovering at 10 % does not send an alert per check. */
 const DISK_CLEAR_FRACTION = 0.11;
 export const EXPIRING_DAYS = 14;
-export const RENEWAL_MISSED_DAYS = 28;
+const RENEWAL_MISSED_DAYS = 28;
 
 export class BoxWatch {
   readonly #inactive = new Set<string>();

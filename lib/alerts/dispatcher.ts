@@ -15,8 +15,8 @@ import { SIGNATURE_HEADER, signBody } from './signature.ts';
 export const MAX_PENDING = 100;
 export const MAX_IN_FLIGHT = 4;
 export const LOG_SIZE = 200;
-export const ATTEMPT_TIMEOUT_MS = 10_000;
-export const GIVE_UP_AFTER_MS = 60 * 60_000;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const GIVE_UP_AFTER_MS = 60 * 60_000;
 /** Wait before attempt n+1 (the last repeats): 10 s, 30 s, 1, 2, 5, 10, 15 min ... until the hour is up. */
 export const BACKOFF_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000];
 const TICK_MS = 1_000;
@@ -40,7 +40,7 @@ interface Delivery {
 }
 
 /** Where a webhook sends to, looked up at each attempt: a changed URL or secret applies to retries, a deleted webhook ends them. */
-export type WebhookTarget = (webhookId: string) => { url: string; secret: string } | undefined;
+type WebhookTarget = (webhookId: string) => { url: string; secret: string } | undefined;
 
 export interface DispatcherOptions {
   /** ATTEMPT_TIMEOUT_MS unless given (tests) */

@@ -5,7 +5,7 @@ import { AlertEventName, WebhookRecord } from '../state/schemas.ts';
 // API inputs and answers of /api/alerts (docs/decisions.md > Alerts).
 
 export const MAX_WEBHOOKS = 20;
-export const DEFAULT_TUNNEL_DOWN_MINUTES = 5;
+const DEFAULT_TUNNEL_DOWN_MINUTES = 5;
 
 const WebhookUrl = z
   .string()

@@ -18,12 +18,12 @@ import type { AlertService } from './service.ts';
 import { TunnelWatch } from './tunnel-watch.ts';
 
 export const TICK_MS = 30_000;
-export const TUNNELS_EVERY_MS = 30_000;
-export const SERVICES_EVERY_MS = 60_000;
-export const DISK_EVERY_MS = 5 * 60_000;
-export const CERTS_EVERY_MS = 60 * 60_000;
+const TUNNELS_EVERY_MS = 30_000;
+const SERVICES_EVERY_MS = 60_000;
+const DISK_EVERY_MS = 5 * 60_000;
+const CERTS_EVERY_MS = 60 * 60_000;
 
-export interface AlertSources {
+interface AlertSources {
   alerts: AlertService;
   tunnelStatus: Pick<TunnelStatus, 'list'>;
   serviceControl: Pick<ServiceControl, 'list'>;

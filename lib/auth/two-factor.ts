@@ -25,7 +25,7 @@ export interface TwoFactorDeps {
 }
 
 /** What POST setup answers, in Portlama's names: the otpauth URI (for the QR code) and the base32 key to type in. */
-export interface TwoFactorSetup {
+interface TwoFactorSetup {
   uri: string;
   manualKey: string;
 }

@@ -14,6 +14,8 @@ import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
+// the same edges as the alerts: doctor names what a webhook would be told of
+import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
 import { certbotDropInPath, renderCertbotDropIn } from './certbot-drop-in.ts';
 import { readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
@@ -29,7 +31,6 @@ export interface Finding {
   fix?: string;
 }
 
-const WARN_DAYS = 14;
 const MIN_FREE_BYTES = 1024 ** 3;
 
 async function pemExpiry(path: string): Promise<Date | null> {
@@ -100,12 +101,12 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   for (const [what, path] of certs) {
     const expiry = await pemExpiry(path);
     if (!expiry) add('certificates', false, `${what} missing (${path})`, 'relay-panel install recreates it');
-    else add('certificates', days(expiry) > WARN_DAYS, `${what} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
+    else add('certificates', days(expiry) >= EXPIRING_DAYS, `${what} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
       `renew it: remove ${path} and run relay-panel install`);
   }
   if (completed) {
     for (const cert of await createHostSystem(s, { dataDir: config.dataDir }).certs.list().catch(() => [])) {
-      add('certificates', cert.daysLeft > WARN_DAYS, `${cert.domain} expires ${cert.expiresAt.slice(0, 10)} (${cert.daysLeft} days)`,
+      add('certificates', cert.daysLeft >= EXPIRING_DAYS, `${cert.domain} expires ${cert.expiresAt.slice(0, 10)} (${cert.daysLeft} days)`,
         `certbot renew --cert-name ${cert.domain}; systemctl status ${s.acme.renewTimer}`);
     }
   }
@@ -146,7 +147,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   if (fs) {
     const free = fs.bavail * fs.bsize;
     const share = fs.bavail / fs.blocks;
-    add('disk', free >= MIN_FREE_BYTES && share >= 0.1, `${(free / 1024 ** 3).toFixed(1)} GiB free (${Math.round(share * 100)}%) on ${config.dataDir}`,
+    add('disk', free >= MIN_FREE_BYTES && share >= DISK_LOW_FRACTION, `${(free / 1024 ** 3).toFixed(1)} GiB free (${Math.round(share * 100)}%) on ${config.dataDir}`,
       `free space: journalctl --vacuum-size=200M, apt-get clean; each upgrade keeps ${KEEP_RELEASES} releases in ${l.releasesDir} and removes older ones (--keep-releases 2: only the new one and the one it replaced)`);
   } else {
     add('disk', false, `cannot read ${config.dataDir}`, 'relay-panel install recreates it');
