@@ -37,7 +37,7 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
   const ipPanel = twoFactor ? `${files[0]} on port ${inst.system.ports.ipPanel}, not linked: the panel's 2FA is on` : `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required)`;
   return {
     status: same ? 'done' : 'changed',
-    message: `${ipPanel}, ${files[1]} on ports ${inst.system.ports.http} and ${inst.system.ports.https} (404 for names without a vhost)${debianNote(inst, unlinked)}, nginx tested and reloaded`,
+    message: `${ipPanel}, ${servedByDefault(inst, files[1]!, unlinked)}, nginx tested and reloaded`,
   };
 }
 
@@ -52,7 +52,7 @@ export async function defaultServer(inst: Installation): Promise<Outcome> {
   // its certificate is the panel's, as the IP panel's beside it is (the backup reads that directory)
   const dir = await stat(inst.system.nginx.selfSignedDir);
   await chownTree(inst.system.nginx.selfSignedDir, { uid: dir.uid, gid: dir.gid });
-  return { status: 'changed', message: `${file} on ports ${inst.system.ports.http} and ${inst.system.ports.https} (404 for names without a vhost)${debianNote(inst, unlinked)}, nginx tested and reloaded` };
+  return { status: 'changed', message: `${servedByDefault(inst, file, unlinked)}, nginx tested and reloaded` };
 }
 
 /** What the vhost steps of an upgrade may write, for its rollback: every vhost and link as it is now, and what the default server adds. */
@@ -67,6 +67,7 @@ export async function vhostFiles(inst: Installation): Promise<string[]> {
   ];
 }
 
-function debianNote(inst: Installation, unlinked: boolean): string {
-  return unlinked ? `; Debian's default site unlinked from ${inst.system.nginx.sitesEnabled}` : '';
+function servedByDefault(inst: Installation, file: string, debianUnlinked: boolean): string {
+  const { ports, nginx } = inst.system;
+  return `${file} on ports ${ports.http} and ${ports.https} (404 for names without a vhost)${debianUnlinked ? `; Debian's default site unlinked from ${nginx.sitesEnabled}` : ''}`;
 }
