@@ -7,7 +7,7 @@
 // is done.
 import { lstat, readdir, readlink, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { pathExists } from '../../system/common/fs.ts';
+import { directorySize, pathExists } from '../../system/common/fs.ts';
 import type { Installation } from '../installation.ts';
 import { KEEP_RELEASES } from '../options.ts';
 import { releaseVersion } from './release.ts';
@@ -31,7 +31,7 @@ export async function pruneReleases(inst: Installation, replaced: string, remove
     let freed = 0;
     for (const name of [...releases.filter((n) => !kept.has(n)), ...partials]) {
       const path = join(releasesDir, name);
-      const bytes = await diskUsage(path);
+      const bytes = await directorySize(path);
       try {
         await remove(path);
         removed.push(name);
@@ -62,13 +62,4 @@ async function releasesIn(dir: string): Promise<{ releases: string[]; partials: 
     else if (name.endsWith('.partial')) partials.push(name);
   }
   return { releases: found.sort((a, b) => b.placed - a.placed).map((r) => r.name), partials };
-}
-
-/** Bytes a tree takes on disk. */
-async function diskUsage(path: string): Promise<number> {
-  const st = await lstat(path).catch(() => null);
-  if (!st) return 0;
-  let bytes = st.blocks * 512;
-  if (st.isDirectory()) for (const name of await readdir(path).catch(() => [])) bytes += await diskUsage(join(path, name));
-  return bytes;
 }

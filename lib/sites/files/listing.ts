@@ -34,14 +34,3 @@ export async function listDirectory(root: string, path: string): Promise<FileEnt
   }
   return entries.sort(directoriesFirst);
 }
-
-/** Bytes of every regular file under the directory (symlinks are not followed). */
-export async function directorySize(dir: string): Promise<number> {
-  let total = 0;
-  for (const dirent of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const full = join(dir, dirent.name);
-    if (dirent.isDirectory()) total += await directorySize(full);
-    else if (dirent.isFile()) total += (await lstat(full)).size;
-  }
-  return total;
-}

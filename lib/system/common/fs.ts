@@ -1,5 +1,5 @@
-import { chmod, lstat, mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, lstat, mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 export async function pathExists(path: string): Promise<boolean> {
   try {
@@ -62,4 +62,15 @@ export async function mkdirWithMode(path: string, mode: number, recursive = fals
     if (dir === first || dirname(dir) === dir) break;
   }
   return first;
+}
+
+/** Bytes of every regular file under the directory (symlinks are not followed). */
+export async function directorySize(dir: string): Promise<number> {
+  let total = 0;
+  for (const dirent of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const full = join(dir, dirent.name);
+    if (dirent.isDirectory()) total += await directorySize(full);
+    else if (dirent.isFile()) total += (await lstat(full)).size;
+  }
+  return total;
 }
