@@ -48,22 +48,26 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     return this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
       // one read and render per vhost, all at once: a box with a thousand tunnels reads a thousand files
-      const changes = await Promise.all(unique.map(async ([name, spec]): Promise<VhostChange | null> => {
+      const found = await Promise.all(unique.map(async ([name, spec]) => {
         const written = await readOrNull(this.available(name));
-        if (written === null || written === stampVhost(await this.opts.render(spec))) return null;
-        return { op: 'put', spec, enabled: await this.isLinked(name) };
+        if (written === null) return null;
+        const content = await this.opts.render(spec);
+        return written === stampVhost(content) ? null : { name, content, change: { op: 'put' as const, spec, enabled: await this.isLinked(name) } };
       }));
-      const stale = changes.filter((change) => change !== null);
-      if (stale.length > 0) await this.applyNow(stale);
-      return stale.map((change) => vhostName((change as Extract<VhostChange, { op: 'put' }>).spec));
+      const stale = found.filter((vhost) => vhost !== null);
+      if (stale.length > 0) await this.applyNow(stale.map((vhost) => vhost.change), new Map(stale.map((vhost) => [vhost.name, vhost.content])));
+      return stale.map((vhost) => vhost.name);
     });
   }
 
-  private async applyNow(changes: VhostChange[]): Promise<void> {
+  /** `rendered`: vhost texts already made from these changes' specs (a refresh compared them). */
+  private async applyNow(changes: VhostChange[], known: ReadonlyMap<string, string> = new Map()): Promise<void> {
     await this.ensureDirs();
-    const rendered = await Promise.all(
-      changes.map(async (c) => (c.op === 'put' ? { name: vhostName(c.spec), content: await this.opts.render(c.spec) } : null)),
-    );
+    const rendered = await Promise.all(changes.map(async (c) => {
+      if (c.op !== 'put') return null;
+      const name = vhostName(c.spec);
+      return { name, content: known.get(name) ?? (await this.opts.render(c.spec)) };
+    }));
     const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
     const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
     try {
