@@ -4,7 +4,7 @@
 // and uninstall puts the link back.
 import { lstat, readlink, rm, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathExists } from '../system/common/fs.ts';
+import { entryExists, pathExists } from '../system/common/fs.ts';
 
 const NAME = 'default';
 
@@ -33,7 +33,7 @@ export async function disableDebianDefaultSite(dirs: VhostDirs): Promise<boolean
 export async function restoreDebianDefaultSite(dirs: VhostDirs): Promise<boolean> {
   const file = join(dirs.sitesAvailable, NAME);
   const link = debianDefaultSiteLink(dirs);
-  if (!(await pathExists(file)) || (await lstat(link).then(() => true, () => false))) return false;
+  if (!(await pathExists(file)) || (await entryExists(link))) return false;
   await symlink(file, link);
   return true;
 }

@@ -1,6 +1,6 @@
 // `relay-panel doctor`: looks at a running box and names each problem with its fix.
 import { X509Certificate } from 'node:crypto';
-import { lstat, readFile, statfs } from 'node:fs/promises';
+import { readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
@@ -17,7 +17,7 @@ import { relayVhostFiles } from './files.ts';
 // the same edges as the alerts: doctor names what a webhook would be told of
 import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
 import { certbotDropInPath, renderCertbotDropIn } from './certbot-drop-in.ts';
-import { readOrNull } from '../system/common/fs.ts';
+import { entryExists, readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
 import { vhostName } from '../system/nginx/templates.ts';
@@ -87,7 +87,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites every relay vhost from the records; keep nginx changes of your own in files not named relay-*`);
 
   const catchAll = join(s.nginx.sitesEnabled, vhostName(DEFAULT_VHOST));
-  const linked = await lstat(catchAll).then(() => true, () => false);
+  const linked = await entryExists(catchAll);
   add('default-server', linked, linked ? `${catchAll}: names without a vhost get a 404` : `no default server (${catchAll}): a name without a vhost gets the first vhost of its port`,
     'relay-panel install writes it (a second run keeps everything else)');
 

@@ -1,6 +1,11 @@
 import { chmod, lstat, mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+/** Whether the path itself is there: a link counts even when what it points at is gone. */
+export async function entryExists(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false);
+}
+
 export async function pathExists(path: string): Promise<boolean> {
   try {
     await stat(path);

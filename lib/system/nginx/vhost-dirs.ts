@@ -1,11 +1,11 @@
 // The read side of sites-available/-enabled, shared by the adapters that write vhosts themselves
 // and the one whose writes go through the root helper (the panel reads these directories, never
 // writes them, on an installed box).
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../names.ts';
 import type { VhostSpec, VhostState } from '../types.ts';
-import { readOrNull } from '../common/fs.ts';
+import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
 
@@ -20,7 +20,7 @@ export class VhostDirs {
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
     const text = await readOrNull(this.available(name));
-    return { name, written: await exists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
+    return { name, written: await entryExists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
@@ -43,22 +43,12 @@ export class VhostDirs {
   }
 
   protected isLinked(name: string): Promise<boolean> {
-    return exists(this.enabled(name));
+    return entryExists(this.enabled(name));
   }
 }
 
 function editedMark(text: string | null): { edited?: true } {
   return text === null || vhostIntact(text) ? {} : { edited: true };
-}
-
-/** Whether the path itself is there (a dangling symlink counts). */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** File names in a directory; none when it does not exist yet. */
