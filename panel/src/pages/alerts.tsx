@@ -56,8 +56,9 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
   );
 }
 
-function Deliveries({ webhooks }: { webhooks: Webhook[] }) {
-  const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
+type DeliveryLog = ReturnType<typeof useResource<{ deliveries: Delivery[] }>>;
+
+function Deliveries({ webhooks, log }: { webhooks: Webhook[]; log: DeliveryLog }) {
   const urlOf = (id: string) => webhooks.find((w) => w.id === id)?.url ?? 'deleted webhook';
   return (
     <section class="card" aria-labelledby="deliveries-title">
@@ -76,6 +77,7 @@ function Deliveries({ webhooks }: { webhooks: Webhook[] }) {
 
 export function AlertsPage() {
   const list = useResource<{ webhooks: Webhook[] }>('/api/alerts/webhooks');
+  const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Alerts</h1><Unavailable feature="Alerts" /></>;
@@ -93,7 +95,7 @@ export function AlertsPage() {
           <Table head={['URL', 'Events', 'Tunnel down after', 'State', 'Actions']} empty="No webhooks."
             rows={webhooks.map((w) => [w.url, w.events.map((e) => EVENTS[e] ?? e).join(', '), `${w.tunnelDownMinutes} min`, <Badge status={w.enabled ? 'enabled' : 'disabled'} />,
               <span class="actions">
-                <Action label={`Send test alert to ${w.url}`} onError={setError} run={async () => { await api('POST', `/api/alerts/webhooks/${enc(w.id)}/test`); }}>Send test</Action>
+                <Action label={`Send test alert to ${w.url}`} onError={setError} run={async () => { await api('POST', `/api/alerts/webhooks/${enc(w.id)}/test`); await log.reload(); }}>Send test</Action>
                 <Action label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`} onError={setError}
                   run={async () => { await api('PATCH', `/api/alerts/webhooks/${enc(w.id)}`, { enabled: !w.enabled }); await list.reload(); }}>{w.enabled ? 'Disable' : 'Enable'}</Action>
                 <Action kind="danger" label={`Delete ${w.url}`} onError={setError} confirm={`Delete the webhook ${w.url}? Alerts waiting for it are dropped.`}
@@ -101,7 +103,7 @@ export function AlertsPage() {
               </span>])} />
         )}
       </section>
-      <Deliveries webhooks={webhooks} />
+      <Deliveries webhooks={webhooks} log={log} />
     </>
   );
 }
