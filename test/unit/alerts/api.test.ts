@@ -171,4 +171,34 @@ s('a service stopped, a forced renewal failed, an agent revoked: one alert each;
   }
 });
 
+s('certificates and the disk are read only while a webhook asks for their events; an expiring certificate and a low disk reach it once each', async () => {
+  await t.services.system.certs.issue('panel.example.test', 'ops@example.test');
+  const [issued] = await t.services.letsEncrypt.list();
+  const soon = { ...issued!, daysLeft: 10 };
+  let certReads = 0;
+  let diskReads = 0;
+  t.services.letsEncrypt.list = async () => (certReads++, [soon]);
+  const stats = t.services.system.stats;
+  const snapshot = stats.snapshot.bind(stats);
+  stats.snapshot = async () => {
+    diskReads++;
+    return { ...(await snapshot()), disk: { total: 100 * 2 ** 30, used: 95 * 2 ** 30, free: 5 * 2 ** 30 } };
+  };
+  await hook({ events: ['tunnel.down'] });
+  await tick(2);
+  assert.equal([certReads, diskReads], [0, 0], 'nobody asked for them');
+  await hook({ events: ['cert.expiring', 'disk.low'] });
+  await tick(1);
+  assert.equal([certReads, diskReads], [1, 1]);
+  // the next reads wait for their own schedules (hourly, every 5 minutes) and tell nothing twice
+  for (let i = 0; i < 12; i++) await tick(1);
+  assert.ok(diskReads >= 2 && certReads === 1, `disk ${diskReads}, certificates ${certReads}`);
+  for (let i = 0; i < 110; i++) await tick(1);
+  assert.ok(certReads >= 2, `certificates ${certReads}`);
+  assert.equal(events().sort(), ['cert.expiring', 'disk.low']);
+  const data = Object.fromEntries(receiver.received.map((r) => [r.json.event, r.json.data]));
+  assert.equal([data['cert.expiring'].name, data['cert.expiring'].daysLeft], ['panel.example.test', 10]);
+  assert.equal(data['disk.low'].freePercent, 5);
+});
+
 s.run();
