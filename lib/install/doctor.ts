@@ -10,6 +10,7 @@ import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
 import { KEEP_RELEASES } from './options.ts';
+import { readInstallRecord } from './install-record.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
@@ -148,7 +149,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     const free = fs.bavail * fs.bsize;
     const share = fs.bavail / fs.blocks;
     add('disk', free >= MIN_FREE_BYTES && share >= DISK_LOW_FRACTION, `${(free / 1024 ** 3).toFixed(1)} GiB free (${Math.round(share * 100)}%) on ${config.dataDir}`,
-      `free space: journalctl --vacuum-size=200M, apt-get clean; each upgrade keeps ${KEEP_RELEASES} releases in ${l.releasesDir} and removes older ones (--keep-releases 2: only the new one and the one it replaced)`);
+      `free space: journalctl --vacuum-size=200M, apt-get clean; each upgrade keeps ${(await readInstallRecord(l.installRecord)).keepReleases ?? KEEP_RELEASES} releases in ${l.releasesDir} and removes older ones (--keep-releases 2: only the new one and the one it replaced)`);
   } else {
     add('disk', false, `cannot read ${config.dataDir}`, 'relay-panel install recreates it');
   }
