@@ -1,6 +1,6 @@
 // Self-signed and locally signed server certificates (the IP panel; sandbox "ACME").
-import { X509Certificate } from 'node:crypto';
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { run } from '../exec.ts';
 import type { CertPaths } from '../types.ts';
@@ -26,10 +26,22 @@ export async function createServerCert(req: ServerCertRequest): Promise<void> {
     : ['-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'extendedKeyUsage=serverAuth'];
   const san = req.subjectAltNames.length ? ['-addext', `subjectAltName=${req.subjectAltNames.join(',')}`] : [];
   const issuer = req.issuer ? ['-CA', req.issuer.fullchain, '-CAkey', req.issuer.privkey] : [];
-  await run(req.openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-days', String(req.days), '-subj', `/CN=${req.commonName}`, ...ext, ...san, ...issuer,
-    '-keyout', req.paths.privkey, '-out', req.paths.fullchain], { timeoutMs: req.timeoutMs });
-  await chmod(req.paths.privkey, 0o600);
+  // written beside the final names and renamed, key first: a certificate in place always has its
+  // key beside it, whenever the process dies
+  const suffix = `.${randomBytes(6).toString('hex')}.new`;
+  const key = `${req.paths.privkey}${suffix}`;
+  const cert = `${req.paths.fullchain}${suffix}`;
+  try {
+    await run(req.openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+      '-days', String(req.days), '-subj', `/CN=${req.commonName}`, ...ext, ...san, ...issuer,
+      '-keyout', key, '-out', cert], { timeoutMs: req.timeoutMs });
+    await chmod(key, 0o600);
+    await rename(key, req.paths.privkey);
+    await rename(cert, req.paths.fullchain);
+  } finally {
+    await rm(key, { force: true });
+    await rm(cert, { force: true });
+  }
 }
 
 /** Expiry of the first certificate in a PEM file, or null when there is none. */

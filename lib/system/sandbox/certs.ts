@@ -24,10 +24,19 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     return { fullchain: join(p.certsLive, fqdn, 'fullchain.pem'), privkey: join(p.certsLive, fqdn, 'privkey.pem') };
   };
   const has = async (fqdn: string): Promise<boolean> => staysValid(config, await maker.expiry(paths(fqdn).fullchain), now());
-  const sign = async (fqdn: string) => {
+  // made once, however many issuances start together: two openssl runs writing the same two files
+  // at once left one's key beside the other's certificate, and every later issuance failed
+  let caReady: Promise<void> | null = null;
+  const ensureCa = () => (caReady ??= (async () => {
     if ((await maker.expiry(ca.fullchain)) === null) {
       await maker.create({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
     }
+  })().catch((error: unknown) => {
+    caReady = null;
+    throw error;
+  }));
+  const sign = async (fqdn: string) => {
+    await ensureCa();
     await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
   };
 
