@@ -1,5 +1,5 @@
 import { BACKUP_USAGE, isBackupCommand } from './backup/commands.ts';
-import { isCommand } from './install/commands.ts';
+import { isCommand, PANEL_TASK_COMMAND } from './install/commands.ts';
 import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 import { firstAnswerOrIdle } from './node/first-answer.ts';
@@ -24,6 +24,10 @@ async function main(): Promise<void> {
   if (isRootHelperCommand(command)) {
     const { runRootHelper } = await import('./root-helper/main.ts');
     process.exit(await runRootHelper(command!, rest, publicLocations(routes)));
+  }
+  if (command === PANEL_TASK_COMMAND) {
+    const { runPanelTaskCommand } = await import('./install/panel-task/main.ts');
+    process.exit(await runPanelTaskCommand());
   }
   if (isBackupCommand(command)) {
     const { runBackupCommand } = await import('./backup-commands.ts');

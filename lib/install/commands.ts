@@ -6,3 +6,6 @@ export type Command = (typeof COMMANDS)[number];
 export function isCommand(word: string | undefined): word is Command {
   return (COMMANDS as readonly string[]).includes(word ?? '');
 }
+
+/** Root's installer runs a task in the panel's directories as the panel's user (panel-task/). */
+export const PANEL_TASK_COMMAND = 'panel-task';

@@ -1,34 +1,50 @@
 // File steps that say whether they changed anything, so a second install can report "no change".
-import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, chown, lchown, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../system/atomic-write.ts';
+import { InstallError } from './host-checks.ts';
 
 export interface Owner {
   uid: number;
   gid: number;
 }
 
-/** Creates the directory if needed and sets owner and mode; true when something changed. */
+/**
+ * Creates the directory if needed and sets owner and mode; true when something changed. A link or
+ * anything else in its place is refused, never followed: owner and mode are set through a
+ * descriptor opened with O_NOFOLLOW, so what was checked is what changes. Callers make only
+ * directories whose parent is root's alone (panel-dirs.ts): nobody else can swap the entry.
+ */
 export async function ensureDir(path: string, mode: number, owner: Owner): Promise<boolean> {
   const before = await lstat(path).catch(() => null);
+  if (before && !before.isDirectory()) {
+    throw new InstallError(`${path} is ${before.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}`, 'move it aside, then run install again');
+  }
   if (!before) await mkdir(path, { recursive: true });
-  let changed = !before;
-  if (!before || before.uid !== owner.uid || before.gid !== owner.gid) {
-    await chown(path, owner.uid, owner.gid);
-    changed = true;
+  const dir = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const st = await dir.stat();
+    let changed = !before;
+    if (st.uid !== owner.uid || st.gid !== owner.gid) {
+      await dir.chown(owner.uid, owner.gid);
+      changed = true;
+    }
+    if ((st.mode & 0o7777) !== mode) {
+      await dir.chmod(mode);
+      changed = true;
+    }
+    return changed;
+  } finally {
+    await dir.close();
   }
-  if (!before || (before.mode & 0o7777) !== mode) {
-    await chmod(path, mode);
-    changed = true;
-  }
-  return changed;
 }
 
-/** Gives a tree to the panel's user (what root made in the panel's directories). */
+/** Gives a tree root made in root's own directories (a release) to an owner; links are never followed. */
 export async function chownTree(path: string, owner: Owner): Promise<void> {
   const st = await lstat(path).catch(() => null);
   if (!st) return;
-  if (st.uid !== owner.uid || st.gid !== owner.gid) await chown(path, owner.uid, owner.gid);
+  if (st.uid !== owner.uid || st.gid !== owner.gid) await lchown(path, owner.uid, owner.gid);
   if (st.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), owner);
 }
 

@@ -6,9 +6,9 @@ import { certbotDropInPath } from './certbot-drop-in.ts';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { pathExists } from '../system/common/fs.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
-import { ensureDir, relayVhostFiles } from './files.ts';
+import { relayVhostFiles } from './files.ts';
 import type { Outcome } from './steps/step.ts';
-import { panelDirectories } from './steps/host.ts';
+import { panelDirs } from './panel-dirs.ts';
 import type { Installation } from './installation.ts';
 import { ROOT_HELPER_UNIT } from './privileges.ts';
 import type { Reporter } from './report.ts';
@@ -70,8 +70,6 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   await rm(l.legacy.sudoersFile, { force: true });
   await rm(l.appDir, { recursive: true, force: true });
   await rm(l.cacheDir, { recursive: true, force: true });
-  const dirs = panelDirectories(inst);
-  for (const dir of dirs.shared) await ensureDir(dir, 0o755, { uid: 0, gid: 0 });
   report.step({ step: 'files', status: 'changed', message: `removed ${l.appDir} (the root helper's configuration included) and ${l.cacheDir}` });
 
   if (options.user !== 'root') {
@@ -80,7 +78,7 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   }
 
   if (options.purge) {
-    for (const dir of [l.configDir, l.dataDir, ...dirs.own]) await rm(dir, { recursive: true, force: true });
+    for (const dir of panelDirs(inst)) await rm(dir.path, { recursive: true, force: true });
     await rm(l.adminP12, { force: true });
     report.step({ step: 'data', status: 'changed', message: `purged ${l.configDir}, ${l.dataDir}, the client CA, chisel and Authelia files, sites; Let's Encrypt certificates kept` });
   } else {

@@ -17,7 +17,9 @@ import { defaultServer, vhostFiles } from './steps/vhosts.ts';
 import { certbotDropInPath } from './certbot-drop-in.ts';
 import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
-import { readInstalledConfig } from './installed-config.ts';
+import { readInstalledConfig, readInstalledConfigText } from './installed-config.ts';
+import { asPanelUser } from './as-panel-user.ts';
+import { panelOwner } from './users.ts';
 import { recordKeepReleases } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { isUnitActive } from './unit-state.ts';
@@ -26,7 +28,7 @@ import { isUnitActive } from './unit-state.ts';
 export function upgradeFiles(inst: Installation): string[] {
   const { layout: l, system: s } = inst;
   return [
-    l.current, l.configFile, l.installRecord, ...rootHelperFiles(inst),
+    l.current, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
     s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, certbotDropInPath(s),
   ];
@@ -36,6 +38,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   const { layout: l, system } = inst;
   const { systemctl } = system.binaries;
   const panel = system.units.panel;
+  const owner = await panelOwner(inst);
+  // the configuration is the panel's: root reads it (checked) and its user writes it back on failure
+  const configText = await readInstalledConfigText(inst);
   const config = await readInstalledConfig(inst);
   const previous = await readlink(l.current).catch(() => null);
   if (!previous) throw new InstallError(`no release in ${l.current}`, 'run relay-panel install first');
@@ -57,9 +62,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     step = 'privileges';
     report.step({ step, ...(await privileges(inst)) });
     step = 'units';
-    report.step({ step, ...(await units(inst, {})) });
+    report.step({ step, ...(await units(inst, { owner })) });
     step = 'vhosts';
-    report.step({ step, ...(await defaultServer(inst)) });
+    report.step({ step, ...(await defaultServer(inst, owner)) });
     step = 'health';
     restarted = true;
     if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
@@ -67,6 +72,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {
     const vhostsTouched = step === 'vhosts' || step === 'health';
+    if (configText !== null && (await readInstalledConfigText(inst).catch(() => null)) !== configText) {
+      await asPanelUser(inst, owner, { task: 'write-config', file: l.configFile, text: configText }).catch(() => null);
+    }
     const back = await rollBack(inst, saved, { socketWasActive, helperWasActive, restarted, vhostsTouched, healthPort: config.listen.port });
     const how = restarted ? `, which ${back ? 'answers' : 'does not answer either'}` : ' (the panel was not restarted)';
     report.step({

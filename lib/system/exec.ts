@@ -14,6 +14,9 @@ export interface ExecOptions {
   okExitCodes?: number[];
   /** written to the program's stdin (a structured request), which is closed after it */
   input?: string;
+  /** run as this user and group (only root may ask): its supplementary groups are dropped */
+  as?: { uid: number; gid: number };
+  cwd?: string;
 }
 
 export interface ExecResult {
@@ -91,6 +94,8 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
         killSignal: 'SIGKILL',
         maxBuffer: MAX_OUTPUT,
         env: opts.env ?? process.env,
+        ...(opts.as ? { uid: opts.as.uid, gid: opts.as.gid } : {}),
+        ...(opts.cwd ? { cwd: opts.cwd } : {}),
         encoding: 'buffer',
         windowsHide: true,
       },

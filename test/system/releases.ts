@@ -25,7 +25,7 @@ export interface Releases {
   broken: Release;
 }
 
-const OPERATOR_COMMANDS = "['install', 'upgrade', 'uninstall', 'doctor', 'vhosts']";
+const OPERATOR_COMMANDS = "['install', 'upgrade', 'uninstall', 'doctor', 'panel-task', 'root-helper', 'root-call']";
 
 async function variant(dir: string, name: string, prelude: string): Promise<Release> {
   const out = join(dir, name);

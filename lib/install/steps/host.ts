@@ -1,9 +1,11 @@
 // Install steps about the host: checks, packages, the panel's user and directories, hardening.
-import { chmod, chown, lstat, readFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readFile } from 'node:fs/promises';
 import { arch } from 'node:os';
-import { join } from 'node:path';
-import { pathExists } from '../../system/common/fs.ts';
-import { chownTree, ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
+import { dirname, join } from 'node:path';
+import { notRootOnly, pathExists } from '../../system/common/fs.ts';
+import { ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
+import { topLevelPanelDirs } from '../panel-dirs.ts';
+import { lookupUser, uidIsFree } from '../users.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -33,12 +35,6 @@ export async function packages(inst: Installation): Promise<Outcome> {
   return { status: 'changed', message: `installed ${missing.join(', ')}` };
 }
 
-async function lookupUser(inst: Installation, name: string): Promise<Owner | null> {
-  const r = await inst.run(inst.tools.getent, ['passwd', name], [2]);
-  const fields = r.exitCode === 0 ? r.stdout.trim().split(':') : [];
-  return fields.length >= 4 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : null;
-}
-
 export async function user(inst: Installation, state: InstallState): Promise<Outcome> {
   const name = inst.options.user;
   const existing = await lookupUser(inst, name);
@@ -46,27 +42,21 @@ export async function user(inst: Installation, state: InstallState): Promise<Out
     state.owner = existing;
     return { status: 'done', message: `user ${name} exists (uid ${existing.uid})` };
   }
+  // files kept by an earlier uninstall whose release removed the user keep its uid: the user comes
+  // back with it, so nothing has to be given to a new one
+  const kept = await lstat(inst.layout.dataDir).catch(() => null);
+  const reuse = kept && kept.uid !== 0 && (await uidIsFree(inst, kept.uid)) ? ['--uid', String(kept.uid)] : [];
   // the journal group lets the panel show its services' logs without root
   const journal = (await inst.run(inst.tools.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
   await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
-    '--shell', '/usr/sbin/nologin', ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
+    '--shell', '/usr/sbin/nologin', ...reuse, ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
   state.owner = (await lookupUser(inst, name))!;
-  return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid})` };
+  return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid}${reuse.length ? ', the uid its kept files carry' : ''})` };
 }
 
-/**
- * Directories the panel writes: its own, and the host's where it puts ACME files; and the vhost
- * directories, root's alone (the root helper writes them; nginx's master runs as root).
- */
-export function panelDirectories(inst: Installation): { own: string[]; shared: string[]; vhosts: string[] } {
-  const s = inst.system;
-  return {
-    own: [s.pki.dir, s.nginx.selfSignedDir, s.nginx.helpDir, s.chisel.dir, s.authelia.dir, s.acme.configDir, s.acme.workDir,
-      s.acme.logsDir, s.sites.root],
-    // Debian's own directory stays root's; the panel's group may add files
-    shared: [s.acme.webroot],
-    vhosts: [s.nginx.sitesAvailable, s.nginx.sitesEnabled],
-  };
+/** nginx's vhost directories: root's alone (the root helper writes them; nginx's master runs as root). */
+function vhostDirs(inst: Installation): string[] {
+  return [inst.system.nginx.sitesAvailable, inst.system.nginx.sitesEnabled];
 }
 
 /**
@@ -75,7 +65,7 @@ export function panelDirectories(inst: Installation): { own: string[]; shared: s
  */
 export async function lockVhostDirs(inst: Installation): Promise<boolean> {
   let changed = false;
-  for (const dir of panelDirectories(inst).vhosts) changed = (await ensureDir(dir, 0o755, ROOT)) || changed;
+  for (const dir of vhostDirs(inst)) changed = (await ensureDir(dir, 0o755, ROOT)) || changed;
   const available = inst.system.nginx.sitesAvailable;
   for (const name of await relayVhostFiles(available)) {
     const st = await lstat(join(available, name));
@@ -88,21 +78,25 @@ export async function lockVhostDirs(inst: Installation): Promise<boolean> {
   return changed;
 }
 
+/**
+ * Root's directories and the panel's top-level ones (whose parents are root's alone: checked, since
+ * root makes them). Directories inside the panel's own are the panel's user's to make (config step).
+ */
 export async function directories(inst: Installation, owner: Owner): Promise<Outcome> {
   const l = inst.layout;
   let changed = false;
   const note = (c: boolean) => (changed ||= c);
-  note(await ensureDir(l.configDir, 0o750, owner));
-  note(await ensureDir(l.dataDir, 0o700, owner));
   note(await ensureDir(l.appDir, 0o755, ROOT));
   note(await ensureDir(l.releasesDir, 0o755, ROOT));
-  const dirs = panelDirectories(inst);
-  for (const dir of dirs.own) note(await ensureDir(dir, dir === inst.system.pki.dir ? 0o700 : 0o755, owner));
-  for (const dir of dirs.shared) note(await ensureDir(dir, 0o2775, { uid: 0, gid: owner.gid }));
+  const top = topLevelPanelDirs(inst);
+  for (const dir of top) {
+    await mkdir(dirname(dir.path), { recursive: true });
+    const problem = await notRootOnly(dirname(dir.path));
+    if (problem) throw new InstallError(`${dir.path} cannot be made safely: ${problem}`, `make ${dirname(dir.path)} root's and writable by root alone, then run install again`);
+    note(await ensureDir(dir.path, dir.mode, owner));
+  }
   note(await lockVhostDirs(inst));
-  // a reinstall after `uninstall` (which removes the user) gets the kept files back under the new uid
-  for (const dir of [l.configDir, l.dataDir, ...dirs.own]) await chownTree(dir, owner);
-  return { status: changed ? 'changed' : 'done', message: `${l.configDir}, ${l.dataDir}, ${dirs.own.length + dirs.shared.length + dirs.vhosts.length} host directories` };
+  return { status: changed ? 'changed' : 'done', message: `${l.appDir}, ${top.length} directories of ${inst.options.user}, nginx's vhost directories root's` };
 }
 
 export async function harden(inst: Installation, retryMs = 250): Promise<Outcome> {

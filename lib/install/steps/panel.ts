@@ -3,30 +3,36 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ConfigStore } from '../../config.ts';
 import { writeSecretFile } from '../../system/atomic-write.ts';
 import { AuthfileStore } from '../../system/common/authfile.ts';
-import { pathExists } from '../../system/common/fs.ts';
+import { entryExists, pathExists } from '../../system/common/fs.ts';
 import { createPortalFiles } from '../../system/common/portal-files.ts';
-import { createHostSystem } from '../../system/host/index.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
 import { certbotDropInPath, renderCertbotDropIn } from '../certbot-drop-in.ts';
-import { chownTree, writeIfChanged } from '../files.ts';
+import { asPanelUser } from '../as-panel-user.ts';
+import { writeIfChanged } from '../files.ts';
 import { waitForHealth } from '../health.ts';
+import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
+import { nestedPanelDirs, topLevelPanelDirs } from '../panel-dirs.ts';
 import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
-import { panelDirectories } from './host.ts';
 import type { InstallState, Outcome } from './step.ts';
 import { isUnitActive } from '../unit-state.ts';
-import { tunnelHostKey } from './tunnel-key.ts';
+import { panelOwner } from '../users.ts';
 
+/**
+ * The directories inside the panel's own and its configuration file, made by the panel's user: a
+ * link it planted where one of them belongs is refused, never followed (panel-task/dirs.ts).
+ */
 export async function config(inst: Installation, state: InstallState): Promise<Outcome> {
   const l = inst.layout;
-  let created = false;
-  if (!(await pathExists(l.configFile))) {
-    // ConfigStore makes the session secret once; a later install opens and keeps it
-    await ConfigStore.create(l.configFile, {
+  const owner = state.owner!;
+  const { made } = await asPanelUser(inst, owner, { task: 'dirs', dirs: nestedPanelDirs(inst) });
+  const answer = await asPanelUser(inst, owner, {
+    task: 'config',
+    file: l.configFile,
+    create: {
       ip: state.ip!,
       domain: null,
       email: null,
@@ -35,48 +41,41 @@ export async function config(inst: Installation, state: InstallState): Promise<O
       onboarding: { status: 'FRESH' },
       listen: { host: '127.0.0.1', port: inst.system.ports.panel },
       system: inst.panelSystem,
-    });
-    created = true;
-  } else {
-    const kept = (await ConfigStore.open(l.configFile)).value;
-    if (inst.options.ip !== undefined && kept.ip !== state.ip) {
-      await chownTree(l.configFile, state.owner!);
-      return { status: 'warning', message: `kept ${l.configFile}, whose ip is ${kept.ip} (not ${state.ip})`, fix: `change "ip" in ${l.configFile}, then systemctl restart ${inst.system.units.panel}` };
-    }
+    },
+  });
+  if (!answer.created && inst.options.ip !== undefined && answer.ip !== state.ip) {
+    return { status: 'warning', message: `kept ${l.configFile}, whose ip is ${answer.ip} (not ${state.ip})`, fix: `change "ip" in ${l.configFile}, then systemctl restart ${inst.system.units.panel}` };
   }
-  await chownTree(l.configFile, state.owner!);
-  return { status: created ? 'changed' : 'done', message: created ? `wrote ${l.configFile}` : `kept ${l.configFile}` };
+  const dirs = made.length ? `; made ${made.join(', ')}` : '';
+  return { status: answer.created || made.length ? 'changed' : 'done', message: `${answer.created ? 'wrote' : 'kept'} ${l.configFile}${dirs}` };
 }
 
+/** The client CA, and the admin certificate when /root has none: made by the panel's user, whose CA it is. */
 export async function certificates(inst: Installation, state: InstallState): Promise<Outcome> {
-  const pki = createHostSystem(inst.system, { dataDir: inst.layout.dataDir }).pki;
-  const hadCa = await pathExists(join(inst.system.pki.dir, 'ca.pem'));
-  await pki.ensureCa();
-  let made = false;
-  if (!(await pathExists(inst.layout.adminP12))) {
-    const password = randomBytes(12).toString('base64url');
-    const cert = await pki.issueClientCert('admin');
-    await writeSecretFile(inst.layout.adminP12, await pki.toPkcs12(cert, password));
+  const needP12 = !(await entryExists(inst.layout.adminP12));
+  const password = needP12 ? randomBytes(12).toString('base64url') : undefined;
+  const answer = await asPanelUser(inst, state.owner!, { task: 'pki', system: inst.system, ...(password ? { adminP12Password: password } : {}) });
+  if (password) {
+    if (!answer.p12) throw new InstallError('the admin certificate was not made');
+    // root's own file in root's own directory
+    await writeSecretFile(inst.layout.adminP12, Buffer.from(answer.p12, 'base64'));
     state.p12Password = password;
-    made = true;
   }
-  // the panel signs agent certificates and rewrites the CRL
-  await chownTree(inst.system.pki.dir, state.owner!);
-  const parts = [hadCa ? 'client CA kept' : 'client CA created', made ? `admin certificate ${inst.layout.adminP12} (0600)` : 'admin certificate kept'];
-  return { status: made || !hadCa ? 'changed' : 'done', message: parts.join(', ') };
+  const parts = [answer.caCreated ? 'client CA created' : 'client CA kept', password ? `admin certificate ${inst.layout.adminP12} (0600)` : 'admin certificate kept'];
+  return { status: password || answer.caCreated ? 'changed' : 'done', message: parts.join(', ') };
 }
 
 export async function units(inst: Installation, state: InstallState): Promise<Outcome> {
   const { system, layout: l, options } = inst;
-  const dirs = panelDirectories(inst);
-  // the vhosts, nginx and the units are the root helper's, which runs in mounts of its own
-  const writable = [l.configDir, l.dataDir, ...dirs.own, ...dirs.shared];
+  // the vhosts, nginx and the units are the root helper's, which runs in mounts of its own; a
+  // directory inside another is writable through it, and systemd (root) would follow a link there
+  const writable = topLevelPanelDirs(inst).map((d) => d.path);
   const socketUnit = `${system.units.panel}.socket`;
   const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable, socket: socketUnit });
   const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
   // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
   // services themselves run as the panel's user, which owns their files
-  const key = await tunnelHostKey(system);
+  const key = await asPanelUser(inst, state.owner ?? (await panelOwner(inst)), { task: 'host-key', dir: system.chisel.dir });
   const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, keyfile: key.path, user: system.systemd.runAs });
   const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, dir: system.authelia.dir, user: system.systemd.runAs });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);

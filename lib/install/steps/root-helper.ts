@@ -2,17 +2,18 @@
 // writes the helper's root-owned configuration, the `root-call` launcher (certbot's hook), the
 // socket and service units, removes what releases before it installed (sudo rules and launchers),
 // points the panel's configuration at the helper's socket and starts the socket.
-import { realpath, rm, stat } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ConfigStore } from '../../config.ts';
 import { notRootOnly, pathExists } from '../../system/common/fs.ts';
-import { chownTree, ensureDir, writeIfChanged } from '../files.ts';
+import { asPanelUser } from '../as-panel-user.ts';
+import { ensureDir, writeIfChanged } from '../files.ts';
 import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import type { Layout } from '../layout.ts';
 import { renderRootCallLauncher, renderRootHelperService, renderRootHelperSocket, ROOT_HELPER_UNIT } from '../privileges.ts';
 import { lockVhostDirs } from './host.ts';
 import { ROOT, type Outcome } from './step.ts';
+import { panelOwner } from '../users.ts';
 
 export const rootHelperSocketUnit = `${ROOT_HELPER_UNIT}.socket`;
 export const rootHelperServiceUnit = `${ROOT_HELPER_UNIT}.service`;
@@ -69,28 +70,16 @@ async function removeLegacy(l: Layout): Promise<string[]> {
   return removed;
 }
 
-/**
- * A configuration from a release before the root helper names the sudo launchers and the sudo-run
- * vhost helper: it is pointed at the real programs and the helper's socket (the file keeps its owner).
- */
+/** A configuration from a release before the root helper is pointed at it, by the panel's user, whose file it is. */
 async function panelUsesRootHelper(inst: Installation): Promise<boolean> {
-  const file = inst.layout.configFile;
-  const before = await stat(file).catch(() => null);
-  if (!before) return false;
-  const store = await ConfigStore.open(file);
-  const { system } = store.value;
-  const wanted = inst.panelSystem.rootHelper;
-  const viaSudo = (binary: string) => dirname(binary) === inst.layout.legacy.wrapperDir;
-  const binaries = {
-    ...system.binaries,
-    ...(viaSudo(system.binaries.nginx) ? { nginx: inst.system.binaries.nginx } : {}),
-    ...(viaSudo(system.binaries.systemctl) ? { systemctl: inst.system.binaries.systemctl } : {}),
-  };
-  const same = JSON.stringify(system.rootHelper) === JSON.stringify(wanted) && system.nginx.vhostHelper === null && binaries.nginx === system.binaries.nginx && binaries.systemctl === system.binaries.systemctl;
-  if (same) return false;
-  await store.update({ system: { ...system, binaries, rootHelper: wanted, nginx: { ...system.nginx, vhostHelper: null } } });
-  await chownTree(file, { uid: before.uid, gid: before.gid });
-  return true;
+  const { changed } = await asPanelUser(inst, await panelOwner(inst), {
+    task: 'point-at-helper',
+    file: inst.layout.configFile,
+    rootHelper: inst.panelSystem.rootHelper!,
+    binaries: { nginx: inst.system.binaries.nginx, systemctl: inst.system.binaries.systemctl },
+    legacyWrapperDir: inst.layout.legacy.wrapperDir,
+  });
+  return changed;
 }
 
 /** Whether the box still has a sudo rule for the panel: doctor's check. */

@@ -1,37 +1,45 @@
 // The vhosts install and upgrade write as root: the IP panel's and the default server of ports 80
 // and 443. Every other vhost is the panel's, written through the root helper; after an upgrade the
 // panel's start rewrites the ones whose templates changed (lib/refresh-vhosts.ts).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_VHOST } from '../../onboarding/hostnames.ts';
-import { createHostSystem } from '../../system/host/index.ts';
-import { defaultCertPaths } from '../../system/nginx/renderer.ts';
+import { applyVhostChanges } from '../../root-helper/apply.ts';
+import { hostVhostDirs } from '../../system/host/nginx.ts';
 import { vhostName } from '../../system/nginx/templates.ts';
-import type { VhostSpec } from '../../system/types.ts';
+import { VhostDirs } from '../../system/nginx/vhost-dirs.ts';
+import type { VhostChange, VhostSpec } from '../../system/types.ts';
+import { asPanelUser } from '../as-panel-user.ts';
 import { debianDefaultSiteLink, disableDebianDefaultSite } from '../debian-site.ts';
-import { chownTree, type Owner } from '../files.ts';
+import type { Owner } from '../files.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
 import type { Outcome } from './step.ts';
 
 const IP_PANEL: VhostSpec = { kind: 'ip-panel' };
 
-const hostSystem = (inst: Installation) => createHostSystem(inst.system, { dataDir: inst.layout.dataDir, publicLocations: inst.publicLocations });
+/**
+ * Writes the installer's vhosts as the root helper does (the same checks and copies of what they
+ * load), after the panel's user made what they point at: the client CA, the help page and the
+ * self-signed certificates are the panel's, in its directories.
+ */
+async function putVhosts(inst: Installation, owner: Owner, changes: Array<Extract<VhostChange, { op: 'put' }>>): Promise<void> {
+  await asPanelUser(inst, owner, { task: 'vhost-material', system: inst.system, specs: changes.map((c) => c.spec) });
+  await applyVhostChanges(inst.system, inst.publicLocations, changes);
+}
 
 /** The IP panel's vhost (left unlinked while the panel's 2FA is on, which turned it off) and the default server. */
 export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
-  const { proxy } = hostSystem(inst);
+  const dirs = new VhostDirs(hostVhostDirs(inst.system));
   const twoFactor = (await readInstalledConfig(inst).catch(() => null))?.panel2fa.enabled ?? false;
   const wanted: Array<{ spec: VhostSpec; enabled: boolean }> = [{ spec: IP_PANEL, enabled: !twoFactor }, { spec: DEFAULT_VHOST, enabled: true }];
-  const files = wanted.map(({ spec }) => join(inst.system.nginx.sitesAvailable, proxy.vhostName(spec)));
+  const files = wanted.map(({ spec }) => join(inst.system.nginx.sitesAvailable, vhostName(spec)));
   const before = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => null)));
-  const linkedBefore = await Promise.all(wanted.map(async ({ spec }) => (await proxy.state(proxy.vhostName(spec))).enabled));
+  const linkedBefore = await Promise.all(wanted.map(async ({ spec }) => (await dirs.state(vhostName(spec))).enabled));
   const unlinked = await disableDebianDefaultSite(inst.system.nginx);
   // applying ends with a reload, which needs a running nginx (a package install may not start it)
   await inst.run(inst.system.binaries.systemctl, ['enable', '--now', inst.system.units.proxy]);
-  await proxy.apply(wanted.map(({ spec, enabled }) => ({ op: 'put' as const, spec, enabled })));
-  await chownTree(inst.system.nginx.selfSignedDir, owner);
-  await chownTree(inst.system.nginx.helpDir, owner);
+  await putVhosts(inst, owner, wanted.map(({ spec, enabled }) => ({ op: 'put' as const, spec, enabled })));
   const after = await Promise.all(files.map((file) => readFile(file, 'utf8')));
   const same = !unlinked && before.every((text, i) => text === after[i]) && linkedBefore.every((linked, i) => linked === wanted[i]!.enabled);
   const ipPanel = twoFactor ? `${files[0]} on port ${inst.system.ports.ipPanel}, not linked: the panel's 2FA is on` : `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required)`;
@@ -42,28 +50,27 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
 }
 
 /** Upgrade: a box installed by a release before the default server gets it, and Debian's site loses its link. */
-export async function defaultServer(inst: Installation): Promise<Outcome> {
-  const { proxy } = hostSystem(inst);
-  const file = join(inst.system.nginx.sitesAvailable, proxy.vhostName(DEFAULT_VHOST));
-  const state = await proxy.state(proxy.vhostName(DEFAULT_VHOST));
+export async function defaultServer(inst: Installation, owner: Owner): Promise<Outcome> {
+  const file = join(inst.system.nginx.sitesAvailable, vhostName(DEFAULT_VHOST));
+  const state = await new VhostDirs(hostVhostDirs(inst.system)).state(vhostName(DEFAULT_VHOST));
   const unlinked = await disableDebianDefaultSite(inst.system.nginx);
   if (state.written && state.enabled && !unlinked) return { status: 'done', message: `${file} in place; the panel rewrites the vhosts whose templates changed when it starts` };
-  await proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
-  // its certificate is the panel's, as the IP panel's beside it is (the backup reads that directory)
-  const dir = await stat(inst.system.nginx.selfSignedDir);
-  await chownTree(inst.system.nginx.selfSignedDir, { uid: dir.uid, gid: dir.gid });
+  await putVhosts(inst, owner, [{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
   return { status: 'changed', message: `${servedByDefault(inst, file, unlinked)}, nginx tested and reloaded` };
 }
 
-/** What the vhost steps of an upgrade may write, for its rollback: every vhost and link as it is now, and what the default server adds. */
+/**
+ * What the vhost steps of an upgrade may write, for its rollback: every vhost and link as it is now,
+ * and what the default server adds (its certificate is the panel's, made by the panel's user: root
+ * neither saves nor puts back files in the panel's directories).
+ */
 export async function vhostFiles(inst: Installation): Promise<string[]> {
-  const { sitesAvailable, sitesEnabled, selfSignedDir } = inst.system.nginx;
+  const { sitesAvailable, sitesEnabled } = inst.system.nginx;
   const present = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).map((name) => join(dir, name));
   const name = vhostName(DEFAULT_VHOST);
-  const cert = defaultCertPaths(selfSignedDir);
   return [
     ...(await present(sitesAvailable)), ...(await present(sitesEnabled)),
-    join(sitesAvailable, name), join(sitesEnabled, name), debianDefaultSiteLink(inst.system.nginx), cert.fullchain, cert.privkey,
+    join(sitesAvailable, name), join(sitesEnabled, name), debianDefaultSiteLink(inst.system.nginx),
   ];
 }
 

@@ -233,8 +233,9 @@ s('a failed upgrade rolls back to the previous release, which answers again', ()
     const broken = join(ctx.dir, 'release-broken');
     await cp(ctx.releaseDir, broken, { recursive: true });
     await writeFile(join(broken, 'VERSION'), '9.9.9-broken\n');
+    // a release whose panel cannot start; its commands work (the upgrade runs its panel tasks)
     await writeFile(join(broken, 'server.mjs'), `const [c] = process.argv.slice(2);
-if (c === 'upgrade') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
+if (c === 'upgrade' || c === 'panel-task') await import(${JSON.stringify(join(ctx.releaseDir, 'server.mjs'))});
 else process.exit(1);\n`);
     // a box of an earlier release: the upgrade's vhosts step changes its vhosts, so the rollback must undo that
     await asEarlierRelease(ctx);

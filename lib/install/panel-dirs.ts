@@ -1,0 +1,50 @@
+// The panel's own directories and who makes each. One whose parent is root's alone is made by root
+// (install's `directories` step: nobody else can put a link in its place); one inside another of
+// the panel's directories is made by the panel's user (panel-task `dirs`), because root would have
+// to follow or trust an entry that user controls.
+import { isAbsolute, relative } from 'node:path';
+import type { Installation } from './installation.ts';
+import type { PanelDir } from './panel-task/protocol.ts';
+
+export function panelDirs(inst: Installation): PanelDir[] {
+  const s = inst.system;
+  const l = inst.layout;
+  const dirs: PanelDir[] = [
+    { path: l.configDir, mode: 0o750 },
+    { path: l.dataDir, mode: 0o700 },
+    { path: s.pki.dir, mode: 0o700 },
+    { path: s.nginx.selfSignedDir, mode: 0o755 },
+    { path: s.nginx.helpDir, mode: 0o755 },
+    { path: s.chisel.dir, mode: 0o755 },
+    { path: s.authelia.dir, mode: 0o755 },
+    { path: s.acme.configDir, mode: 0o755 },
+    { path: s.acme.workDir, mode: 0o755 },
+    { path: s.acme.logsDir, mode: 0o755 },
+    { path: s.acme.webroot, mode: 0o755 },
+    { path: s.sites.root, mode: 0o755 },
+  ];
+  // the same directory named twice (a layout that shares one) is made once
+  return dirs.filter((d, i) => dirs.findIndex((o) => o.path === d.path) === i);
+}
+
+function inside(dir: string, parent: string): boolean {
+  const rel = relative(parent, dir);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Whether the directory sits inside another of the panel's directories. */
+function isNested(dir: PanelDir, all: readonly PanelDir[]): boolean {
+  return all.some((other) => other.path !== dir.path && inside(dir.path, other.path));
+}
+
+/** Made by root: their parents are not the panel's. */
+export function topLevelPanelDirs(inst: Installation): PanelDir[] {
+  const all = panelDirs(inst);
+  return all.filter((d) => !isNested(d, all));
+}
+
+/** Made by the panel's user, parents first. */
+export function nestedPanelDirs(inst: Installation): PanelDir[] {
+  const all = panelDirs(inst);
+  return all.filter((d) => isNested(d, all)).sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+}
