@@ -108,7 +108,7 @@ const Release = (defaults: { version: string; url: string; sha256: string; check
       sha256: sha256.default(defaults.sha256),
       /**
        * `beside`: the download is also checked against the `<url>.sha256` file its release publishes
-       * (for a pin whose source cannot be cited; docs/decisions.md names each pin's source)
+       * beside the asset (docs/decisions.md names each pin's source and what its release publishes)
        */
       checksumFile: z.enum(['none', 'beside']).default(defaults.checksumFile),
     })
@@ -116,6 +116,8 @@ const Release = (defaults: { version: string; url: string; sha256: string; check
 
 const Chisel = z
   .object({
+    // SHA-256 as cashapp/hermit-packages' chisel.hcl records it for this asset (docs/decisions.md)
+    // (its release publishes no .sha256 beside the asset, only goreleaser's checksums list, unsigned)
     release: Release({
       version: '1.9.0',
       url: 'https://github.com/jpillora/chisel/releases/download/v1.9.0/chisel_1.9.0_linux_amd64.gz',
@@ -128,6 +130,9 @@ const Chisel = z
 
 const Authelia = z
   .object({
+    // SHA-256 as the AUR package authelia-bin 4.38.4 records it, written by Authelia's own release
+    // pipeline from the published asset; the release also publishes `<asset>.sha256` and signs
+    // nothing (signatures began with 4.39.11): docs/decisions.md, "Authelia's download (issue 36)"
     release: Release({
       version: '4.38.4',
       url: 'https://github.com/authelia/authelia/releases/download/v4.38.4/authelia-v4.38.4-linux-amd64.tar.gz',

@@ -1,12 +1,15 @@
-// Pinned installs: download a release asset, verify its SHA-256 (against the pin, and where the pin's
-// source cannot be cited also against the .sha256 file the release publishes) before anything is unpacked,
-// extract the executable (gzip or tar.gz) and put it in place atomically with mode 0755.
+// Pinned installs: download a release asset, check its SHA-256 against the pin (whose source
+// docs/decisions.md cites) and, where the release publishes one, against the `.sha256` file beside the
+// asset, before anything is unpacked; extract the executable (gzip or tar.gz) and put it in place
+// atomically with mode 0755. A refusal writes nothing and names the expected and the actual SHA-256,
+// where each came from, and the way to install without downloading.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { SystemError } from '../types.ts';
 
 export interface PinnedRelease {
+  /** the program, and the section of the system configuration that holds its `release` */
   name: string;
   version: string;
   url: string;
@@ -25,14 +28,30 @@ function withoutDownloads(release: PinnedRelease, target: string): string {
   return `; to install without downloading: relay-panel install --no-downloads, then put ${release.name} ${release.version} at ${target}`;
 }
 
-/** The SHA-256 a `.sha256` file gives for `fileName`: sha256sum's "<hex>  <name>" lines, or a lone hex digest. */
-export function publishedSha256(text: string, fileName: string): string | null {
+export interface PublishedSha256 {
+  sha256: string;
+  /** the file name the line gives, if any */
+  name: string | null;
+}
+
+/**
+ * The SHA-256 that a checksum file published beside the asset `fileName` (`<asset url>.sha256`) gives
+ * for it, in sha256sum's format (`<hex>  <name>`, `<hex> *<name>`) or as a lone digest. The file is the
+ * asset's by its address, so one line counts whatever name it gives: Authelia's 4.38 releases write
+ * the name the asset had when it was built (`authelia-linux-amd64.tar.gz`), before their release step
+ * put the version in the asset's name. Several lines (a list) count only by the line naming `fileName`.
+ * A file with any other line (an error page served as 200) gives null: it is no checksum file.
+ */
+export function publishedSha256(text: string, fileName: string): PublishedSha256 | null {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const entries: PublishedSha256[] = [];
   for (const line of lines) {
     const m = /^([0-9a-fA-F]{64})(?:\s+\*?(\S+))?$/.exec(line);
-    if (m && (m[2] === undefined ? lines.length === 1 : m[2].split('/').pop() === fileName)) return m[1]!.toLowerCase();
+    if (!m) return null;
+    entries.push({ sha256: m[1]!.toLowerCase(), name: m[2] ?? null });
   }
-  return null;
+  if (entries.length === 1) return entries[0]!;
+  return entries.find((e) => e.name !== null && e.name.split('/').pop() === fileName) ?? null;
 }
 
 export function sha256Hex(data: Uint8Array): string {
@@ -95,16 +114,22 @@ export async function installPinned(release: PinnedRelease, target: string, opts
     // not installed yet
   }
   const wayOut = withoutDownloads(release, target);
-  const fetchOrExplain = (url: string) => download(url, opts.timeoutMs).catch((e: Error) => Promise.reject(new SystemError(`${e.message}${wayOut}`, 'download')));
-  const asset = await fetchOrExplain(release.url);
+  const refuse = (why: string) => new SystemError(`${release.name} ${release.version}: ${why}${wayOut}`, 'install');
+  const asset = await download(release.url, opts.timeoutMs).catch((e: Error) => Promise.reject(new SystemError(`${e.message}${wayOut}`, 'download')));
+  const got = `got ${sha256Hex(asset)}, the SHA-256 of what ${release.url} served`;
   if (!checksumMatches(asset, release.sha256)) {
-    throw new SystemError(`${release.name} ${release.version}: SHA-256 mismatch (expected ${release.sha256}, the pinned value; got ${sha256Hex(asset)} from ${release.url})${wayOut}`, 'install');
+    throw refuse(`SHA-256 mismatch: the download is not the pinned release (expected ${release.sha256}, the pinned ${release.name}.release.sha256 of the system configuration; ${got})`);
   }
   if (release.checksumFile === 'beside') {
+    // what the release itself says about its asset (4.38 releases sign nothing: docs/decisions.md)
     const listUrl = `${release.url}.sha256`;
-    const published = publishedSha256((await fetchOrExplain(listUrl)).toString('utf8'), new URL(release.url).pathname.split('/').pop()!);
-    if (published !== sha256Hex(asset)) {
-      throw new SystemError(`${release.name} ${release.version}: SHA-256 mismatch (the release publishes ${published ?? 'no SHA-256 for it'} in ${listUrl}; got ${sha256Hex(asset)})${wayOut}`, 'install');
+    const assetName = new URL(release.url).pathname.split('/').pop()!;
+    const text = await download(listUrl, opts.timeoutMs).catch((e: Error) =>
+      Promise.reject(refuse(`cannot check it against what its release publishes: ${e.message} (pinned ${release.sha256}; ${got})`)));
+    const published = publishedSha256(text.toString('utf8'), assetName);
+    if (!published) throw refuse(`${listUrl} gives no SHA-256 for ${assetName} (a sha256sum line was expected; ${got})`);
+    if (published.sha256 !== sha256Hex(asset)) {
+      throw refuse(`SHA-256 mismatch: the release publishes ${published.sha256}${published.name ? ` for ${published.name}` : ''} in ${listUrl}; ${got}`);
     }
   }
   let binary: Buffer;

@@ -1,5 +1,5 @@
-// Pinned downloads a real box can trust: the pin, and where the pin's source cannot be cited the
-// .sha256 file the release publishes beside the asset; a failure names both values and the
+// Pinned downloads a real box can trust: the pin (its source cited in docs/decisions.md), and where the
+// release publishes one the .sha256 file beside the asset; a failure names both values and the
 // --no-downloads way out. The assets come from a server on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -56,13 +56,19 @@ s('the defaults: chisel is checked against its cited pin, Authelia also against 
   assert.is(checksumSources({ name: 'authelia', ...config.authelia.release }), `its pinned SHA-256 and ${config.authelia.release.url}.sha256`);
 });
 
-s('sha256sum lines name the asset; a lone digest counts only when it is alone', () => {
+s('a .sha256 beside the asset: one line counts whatever name it gives; a list counts only by the asset\'s line', () => {
   const h = hex(asset);
-  assert.is(publishedSha256(`${h}  chisel_1.9.0_linux_amd64.gz\n`, 'chisel_1.9.0_linux_amd64.gz'), h);
-  assert.is(publishedSha256(`${'a'.repeat(64)}  other.gz\n${h} *chisel_1.9.0_linux_amd64.gz\n`, 'chisel_1.9.0_linux_amd64.gz'), h);
-  assert.is(publishedSha256(`${h.toUpperCase()}\n`, 'x.gz'), h);
-  assert.is(publishedSha256(`${h}  other.gz\n`, 'x.gz'), null);
-  assert.is(publishedSha256('<html>not found</html>', 'x.gz'), null);
+  const digest = (text: string, name: string) => publishedSha256(text, name)?.sha256 ?? null;
+  assert.equal(publishedSha256(`${h}  chisel_1.9.0_linux_amd64.gz\n`, 'chisel_1.9.0_linux_amd64.gz'), { sha256: h, name: 'chisel_1.9.0_linux_amd64.gz' });
+  // Authelia 4.38: the line names the asset as built, without the version the release gave it
+  assert.equal(publishedSha256(`${h}  authelia-linux-amd64.tar.gz\n`, 'authelia-v4.38.4-linux-amd64.tar.gz'), { sha256: h, name: 'authelia-linux-amd64.tar.gz' });
+  assert.is(digest(`${'a'.repeat(64)}  other.gz\n${h} *dist/chisel_1.9.0_linux_amd64.gz\n`, 'chisel_1.9.0_linux_amd64.gz'), h);
+  assert.equal(publishedSha256(`${h.toUpperCase()}\n`, 'x.gz'), { sha256: h, name: null });
+  assert.is(digest(`${'a'.repeat(64)}  other.gz\n${h}  more.gz\n`, 'x.gz'), null);
+  assert.is(digest(`${h}  x.gz\n<html>\n`, 'x.gz'), null, 'a line that is no sha256sum line: no checksum file');
+  assert.is(digest('<html>not found</html>', 'x.gz'), null);
+  assert.is(digest(`${h.slice(1)}  x.gz\n`, 'x.gz'), null);
+  assert.is(digest('', 'x.gz'), null);
 });
 
 s('a download that matches the pin and the published file is installed', async () => {
@@ -76,7 +82,7 @@ s('a download that matches the pin and the published file is installed', async (
 s('a wrong pin: both values named, the way out given, nothing installed', async () => {
   const target = join(dir, 'pin', 'chisel');
   const message = await failure(installPinned(release({ sha256: '0'.repeat(64) }), target, { timeoutMs: 5000 }));
-  assert.match(message, `expected ${'0'.repeat(64)}, the pinned value; got ${hex(asset)}`);
+  assert.match(message, `expected ${'0'.repeat(64)}, the pinned chisel.release.sha256 of the system configuration; got ${hex(asset)}, the SHA-256 of what ${base}/chisel_1.9.0_linux_amd64.gz served`);
   assert.match(message, `relay-panel install --no-downloads, then put chisel 1.9.0 at ${target}`);
   await stat(target).then(() => assert.unreachable('installed'), () => undefined);
 });
@@ -85,7 +91,7 @@ s('a published checksum that differs from the download fails with both values, t
   files.set('/chisel_1.9.0_linux_amd64.gz.sha256', Buffer.from(`${'b'.repeat(64)}  chisel_1.9.0_linux_amd64.gz\n`));
   const target = join(dir, 'published', 'chisel');
   const message = await failure(installPinned(release({ checksumFile: 'beside' }), target, { timeoutMs: 5000 }));
-  assert.match(message, `the release publishes ${'b'.repeat(64)} in ${base}/chisel_1.9.0_linux_amd64.gz.sha256; got ${hex(asset)}`);
+  assert.match(message, `the release publishes ${'b'.repeat(64)} for chisel_1.9.0_linux_amd64.gz in ${base}/chisel_1.9.0_linux_amd64.gz.sha256; got ${hex(asset)}`);
   assert.match(message, '--no-downloads');
   files.delete('/chisel_1.9.0_linux_amd64.gz.sha256');
   assert.match(await failure(installPinned(release({ checksumFile: 'beside' }), target, { timeoutMs: 5000 })), 'HTTP 404');
