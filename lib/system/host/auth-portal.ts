@@ -1,5 +1,6 @@
 // Host auth portal: pinned Authelia, its files, a systemd unit, TOTP through its storage CLI.
 import { createPortalFiles, portalTotpSecret } from '../common/portal-files.ts';
+import { shareStorage } from '../common/portal-storage.ts';
 import { serviceUser, type SystemConfig } from '../config.ts';
 import { run } from '../exec.ts';
 import { assertUsername } from '../names.ts';
@@ -36,14 +37,19 @@ export function createHostAuthPortal(config: SystemConfig, root: RootActions): A
       });
       // the unit is enabled with --now: the users must be in the file before it
       await files.install(domain, users);
+      // made before Authelia's first start, so that Authelia finds a file both users can write
+      await shareStorage(files.storagePath);
       await installUnit(config, root, 'auth-portal', autheliaUnit(config));
     },
     readUsers: () => files.readUsers(),
     writeUsers: (users) => files.writeUsers(users),
     async setTotp(username, secret) {
-      await run(config.binaries.authelia, totpGenerateArgs(username, portalTotpSecret(secret), files.configPath), {
-        timeoutMs: config.timeouts.defaultMs,
-      });
+      const args = totpGenerateArgs(username, portalTotpSecret(secret), files.configPath);
+      // before: no link planted by Authelia's user is written through, and the CLI never makes the
+      // file with its umask's mode; after: whatever the run did, both users can still write it
+      await shareStorage(files.storagePath);
+      await run(config.binaries.authelia, args, { timeoutMs: config.timeouts.defaultMs });
+      await shareStorage(files.storagePath);
     },
     setAccessRules: (rules) => files.setAccessRules(rules),
     async restart() {

@@ -97,10 +97,10 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   const unit = await readFile(join(dir, 'systemd', 'chisel.service'), 'utf8');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
   assert.equal(execStart.slice(1, 7), ['server', '--reverse', '--host', '127.0.0.1', '--port', '9090']);
-  // the host key the install made (0600), named by the unit: the fingerprint survives restarts
+  // the host key the install made (0640: chisel's group reads it), named by the unit: the fingerprint survives restarts
   const keyfile = join(dir, 'chisel', 'host-key.pem');
   assert.equal(execStart.slice(-2), ['--keyfile', keyfile]);
-  assert.is((await stat(keyfile)).mode & 0o777, 0o600);
+  assert.is((await stat(keyfile)).mode & 0o7777, 0o640);
   const fingerprint = await system.tunnelServer.fingerprint();
   // run the unit's command line as systemd would
   chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
@@ -119,7 +119,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   assert.not.ok(all.some((e) => e.event === 'watch-lost' || e.event === 'stop'));
   assert.not.ok((await calls('systemctl')).some((a) => a[0] === 'restart'), 'no restart');
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
-  assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o777, 0o600);
+  assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o7777, 0o640);
   // a second install downloads nothing and keeps the grants
   fakes.closeConnections();
   const downloads = fakes.assetRequests();
