@@ -94,7 +94,7 @@ export class PortalFiles {
   private readonly secretsPath: string;
   private readonly statePath: string;
   readonly storagePath: string;
-  private readonly notifierPath: string;
+  readonly notifierPath: string;
   #usersCache: { version: string; users: readonly PortalUser[] } | null = null;
 
   constructor(

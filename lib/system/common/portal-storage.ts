@@ -1,14 +1,15 @@
-// Authelia's SQLite storage is shared by two users: Authelia's own (its service) and the panel's, a
-// member of Authelia's group, which runs `authelia storage user totp generate` on it. The directory
-// (setgid + sticky, group = Authelia's) is writable by Authelia's user, so nothing in it is trusted:
-// no link is followed, no FIFO is opened for long.
+// The files Authelia writes, made by the panel and shared by two users: Authelia's own (its service)
+// and the panel's, a member of Authelia's group. The panel runs `authelia storage user totp
+// generate` on the SQLite storage, and backs up the whole directory (the notifier's file included).
+// The directory (setgid + sticky, group = Authelia's) is writable by Authelia's user, so nothing in
+// it is trusted: no link is followed, no FIFO is opened for long.
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SystemError } from '../types.ts';
 import { RefusedPathError } from './owned-file.ts';
 
-/** Owner and group (Authelia's) read and write; nobody else. */
+/** Owner (the panel) and group (Authelia's) read and write; nobody else. */
 export const PORTAL_STORAGE_MODE = 0o660;
 
 /**
@@ -34,15 +35,24 @@ function currentUser(): StorageUser {
 }
 
 /**
- * Makes the storage file when there is none (empty: SQLite takes an empty file as an empty
- * database) and leaves it PORTAL_STORAGE_MODE in the directory's group, so both users can write it.
- * Left to SQLite, the file would be made 0644 less the umask: 0640 under either unit, which the
- * other user could not write. SQLite makes its journal with the database's mode, so the journal
- * follows. A file of another owner (Authelia made it) cannot be changed here: it must already be
- * open to a group the process holds.
+ * The storage, shared (sharePortalFile), after a look at SQLite's side files: Authelia's user could
+ * plant one as a link, and the panel's CLI run would write its journal through it.
  */
 export async function shareStorage(path: string, user: StorageUser = currentUser()): Promise<void> {
   for (const suffix of SIDE_FILES) await refuseOddSideFile(path + suffix);
+  await sharePortalFile(path, user);
+}
+
+/**
+ * Makes the file when there is none (empty: SQLite takes an empty file as an empty database, and
+ * Authelia's notifier truncates its file at start) and leaves it PORTAL_STORAGE_MODE in the
+ * directory's group, so both users can write it. Left to them, the files would be made 0644 less
+ * the umask (SQLite: 0640 under either unit, which the other user could not write) or 0600
+ * (Authelia's notifier: the panel's backup could not read it). An existing file keeps its mode when
+ * they open it, and SQLite makes its journal with the database's. A file of another owner
+ * (Authelia made it) cannot be changed here: it must already be open to a group the process holds.
+ */
+export async function sharePortalFile(path: string, user: StorageUser = currentUser()): Promise<void> {
   let handle;
   try {
     handle = await open(path, OPEN_OR_CREATE, PORTAL_STORAGE_MODE);
@@ -77,7 +87,7 @@ export async function shareStorage(path: string, user: StorageUser = currentUser
 
 function notWritable(path: string, why: string): SystemError {
   return new SystemError(
-    `Authelia's storage ${path} is not shared with Authelia's user and the panel's (${why}): run relay-panel install again, which gives it Authelia's group and mode 0660`,
+    `${path} is not shared with Authelia's user and the panel's (${why}): run relay-panel install again, which gives it Authelia's group and mode 0660`,
     undefined,
     undefined,
     'EACCES',

@@ -1,6 +1,6 @@
 // Host auth portal: pinned Authelia, its files, a systemd unit, TOTP through its storage CLI.
 import { createPortalFiles, portalTotpSecret } from '../common/portal-files.ts';
-import { shareStorage } from '../common/portal-storage.ts';
+import { sharePortalFile, shareStorage } from '../common/portal-storage.ts';
 import { serviceUser, type SystemConfig } from '../config.ts';
 import { run } from '../exec.ts';
 import { assertUsername } from '../names.ts';
@@ -37,8 +37,10 @@ export function createHostAuthPortal(config: SystemConfig, root: RootActions): A
       });
       // the unit is enabled with --now: the users must be in the file before it
       await files.install(domain, users);
-      // made before Authelia's first start, so that Authelia finds a file both users can write
+      // made before Authelia's first start, so that it finds files both users can write (its
+      // storage: the panel's TOTP; its notifier's file: the panel's backups read it)
       await shareStorage(files.storagePath);
+      await sharePortalFile(files.notifierPath);
       await installUnit(config, root, 'auth-portal', autheliaUnit(config));
     },
     readUsers: () => files.readUsers(),

@@ -143,6 +143,12 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   const cfgPath = join(dir, 'authelia', 'configuration.yml');
   const secretsBefore = await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8');
+  // what Authelia's own user reads (0640), writes with the panel (0660: made before its first start), and never sees (0600)
+  const modes: Record<string, string> = {};
+  for (const name of ['configuration.yml', 'users_database.yml', 'db.sqlite3', 'notification.txt', 'secrets.json', 'relay-portal.json']) {
+    modes[name] = ((await stat(join(dir, 'authelia', name))).mode & 0o7777).toString(8);
+  }
+  assert.equal(modes, { 'configuration.yml': '640', 'users_database.yml': '640', 'db.sqlite3': '660', 'notification.txt': '660', 'secrets.json': '600', 'relay-portal.json': '600' });
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
   await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');
