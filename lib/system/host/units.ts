@@ -122,9 +122,10 @@ export interface AutheliaUnitOptions {
 }
 
 export function renderAutheliaUnit(o: AutheliaUnitOptions): string {
-  // its SQLite storage (and the notifier's file) live in its directory. UMask=0007: what it makes
-  // there stays open to its group, of which the panel's user is a member (the panel runs
-  // `authelia storage user totp generate` on that storage); never to anyone else
+  // its SQLite storage and the notifier's file live in its directory, made 0660 by the panel before
+  // its first start (common/portal-storage.ts: the panel, a member of its group, runs TOTP on the
+  // storage and backs the directory up). UMask=0007: whatever it makes there itself stays open to
+  // that group (SQLite's 0644 becomes 0640) and closed to everyone else
   return renderUnit({
     description: 'Authelia authentication portal (relay-panel)',
     execStart: `${o.binary} --config ${o.config}`,
