@@ -155,13 +155,29 @@ const Units = z
   })
   .strict();
 
+const userName = z.string().max(32).regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name');
+
 const Systemd = z
   .object({
     unitDir: absolutePath.default('/etc/systemd/system'),
-    /** the user chisel and Authelia run as (the installer sets the panel's user); null: root */
-    runAs: z.string().max(32).regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name').nullable().default(null),
+    /** the panel's user, which chisel and Authelia run as unless they have users of their own; null: root */
+    runAs: userName.nullable().default(null),
+    /**
+     * chisel's own user (the installer makes `<panel user>-chisel`, with a group of the same name):
+     * it reads its authfile and host key through that group and cannot reach the root helper's
+     * socket or the panel's state. null: `runAs`
+     */
+    tunnelUser: userName.nullable().default(null),
+    /** Authelia's own user (the installer makes `<panel user>-authelia`); null: `runAs` */
+    portalUser: userName.nullable().default(null),
   })
   .strict();
+
+/** The user a service of the panel runs as (its unit's User= and Group=); null: root. */
+export function serviceUser(system: Pick<SystemConfig, 'systemd'>, service: 'tunnel-server' | 'auth-portal'): string | null {
+  const own = service === 'tunnel-server' ? system.systemd.tunnelUser : system.systemd.portalUser;
+  return own ?? system.systemd.runAs;
+}
 
 /**
  * The root helper service of an installed box (lib/root-helper): the panel runs as its own user

@@ -10,6 +10,11 @@ import { assertPort } from '../names.ts';
 import type { TunnelCredential } from '../types.ts';
 
 export const TUNNEL_USER = 'relay';
+/**
+ * users.json is read by chisel's own user through the directory's group (setgid: new files take
+ * it); the credential and the saved copy are the panel's alone (writeSecretFile, 0600).
+ */
+export const AUTHFILE_MODE = 0o640;
 /** Far above the time chisel takes to read the file after a write event, far below a human's wait. */
 const REWRITE_GAP_MS = 20;
 
@@ -125,12 +130,13 @@ export class AuthfileStore {
 async function writeInPlace(path: string, content: string): Promise<void> {
   const fh = await open(path, 'r+').catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'ENOENT') throw e;
-    return open(path, 'wx', 0o600);
+    return open(path, 'wx', AUTHFILE_MODE);
   });
   try {
     const st = await fh.stat();
-    // before the content, so the mode never changes under a document chisel already read
-    if ((st.mode & 0o777) !== 0o600) await fh.chmod(0o600);
+    // before the content, so the mode never changes under a document chisel already read; a file
+    // of an earlier release (0600) gets the new mode here, the umask's narrowing of a new one too
+    if ((st.mode & 0o7777) !== AUTHFILE_MODE) await fh.chmod(AUTHFILE_MODE);
     const body = Buffer.from(content);
     const padded = body.length >= st.size ? body : Buffer.concat([body, Buffer.alloc(st.size - body.length, 0x20)]);
     await fh.write(padded, 0, padded.length, 0);

@@ -5,11 +5,17 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { link, stat, unlink } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { writeSecretFile } from '../atomic-write.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { readOrNull } from './fs.ts';
 
 /** In chisel's directory, so the tunnel-server backup section carries it. */
 const HOST_KEY_FILE = 'host-key.pem';
+/**
+ * chisel, running as its own user, reads the key through the directory's group (setgid: a new file
+ * takes it); no one else may. A key is never rewritten: an earlier release's 0600 key gets this
+ * mode and the group from the installer.
+ */
+export const HOST_KEY_MODE = 0o640;
 
 export function hostKeyPath(dir: string): string {
   return join(dir, HOST_KEY_FILE);
@@ -53,7 +59,7 @@ export async function ensureHostKey(dir: string): Promise<HostKey> {
   if (existing !== null) return { path, fingerprint: chiselFingerprint(createPrivateKey(existing)), created: false };
   const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   const temporary = `${path}.${randomBytes(6).toString('hex')}.new`;
-  await writeSecretFile(temporary, pem);
+  await writeFileAtomic(temporary, pem, HOST_KEY_MODE);
   try {
     await link(temporary, path);
   } catch (e) {

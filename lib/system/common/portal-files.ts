@@ -4,12 +4,19 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSecretFile } from '../atomic-write.ts';
+import { writeFileAtomic, writeSecretFile } from '../atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn, assertUsername } from '../names.ts';
 import { SystemError, type PortalUser, type ProtectedSiteRule } from '../types.ts';
 import { parseUsersDatabase, updateUsersDatabase } from './users-database.ts';
 import { readOrNull } from './fs.ts';
+
+/**
+ * The configuration and the users database: Authelia's user reads them through the directory's
+ * group (setgid: every atomic write's new file takes it) and cannot write them. secrets.json and
+ * relay-portal.json are the panel's alone (0600): Authelia gets the secrets inside its configuration.
+ */
+export const PORTAL_READ_MODE = 0o640;
 
 export interface PortalSecrets {
   jwtSecret: string;
@@ -87,7 +94,7 @@ export class PortalFiles {
   private readonly secretsPath: string;
   private readonly statePath: string;
   readonly storagePath: string;
-  private readonly notifierPath: string;
+  readonly notifierPath: string;
   #usersCache: { version: string; users: readonly PortalUser[] } | null = null;
 
   constructor(
@@ -148,9 +155,9 @@ export class PortalFiles {
     return users;
   }
 
-  /** Edits the file in place so hand-made comments and fields stay; written atomically, 0600. */
+  /** Edits the file in place so hand-made comments and fields stay; written atomically, PORTAL_READ_MODE. */
   async writeUsers(users: readonly PortalUser[]): Promise<void> {
-    await writeSecretFile(this.usersPath, updateUsersDatabase(await readOrNull(this.usersPath), users));
+    await writeFileAtomic(this.usersPath, updateUsersDatabase(await readOrNull(this.usersPath), users), PORTAL_READ_MODE);
   }
 
   /** Nothing before the first install: the configuration needs the domain. */
@@ -167,7 +174,7 @@ export class PortalFiles {
       storagePath: this.storagePath,
       notifierPath: this.notifierPath,
     });
-    await writeSecretFile(this.configPath, text);
+    await writeFileAtomic(this.configPath, text, PORTAL_READ_MODE);
   }
 
   private async state(): Promise<PortalState> {

@@ -3,12 +3,26 @@ import { AuthfileStore } from '../common/authfile.ts';
 import { ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../common/host-key.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
-import type { SystemConfig } from '../config.ts';
+import { serviceUser, type SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import { ensureProgram } from './provided-binary.ts';
 import type { RootActions } from './root-actions.ts';
 import { installUnit } from './unit-install.ts';
 import { renderChiselUnit } from './units.ts';
+
+/**
+ * chisel's unit as this configuration wants it: the installer writes it as root and the panel's
+ * provisioning renders it again to compare (installUnit), so both call this.
+ */
+export function chiselUnit(config: SystemConfig): string {
+  return renderChiselUnit({
+    binary: config.binaries.chisel,
+    port: config.ports.tunnelServer,
+    authfile: new AuthfileStore(config.chisel.dir).authfile,
+    keyfile: hostKeyPath(config.chisel.dir),
+    user: serviceUser(config, 'tunnel-server'),
+  });
+}
 
 const missingKey = (path: string) =>
   `the tunnel server's host key ${path} is missing: put it back from a backup, or run relay-panel install to make a new one (every client must then pin its new fingerprint)`;
@@ -22,9 +36,8 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
       await store.credential();
       await store.ensureAuthfile();
       // the installer made the key already; a box whose key is missing gets one before the unit names it
-      const key = await ensureHostKey(config.chisel.dir);
-      const unit = renderChiselUnit({ binary: config.binaries.chisel, port: config.ports.tunnelServer, authfile: store.authfile, keyfile: key.path, user: config.systemd.runAs });
-      await installUnit(config, root, 'tunnel-server', unit);
+      await ensureHostKey(config.chisel.dir);
+      await installUnit(config, root, 'tunnel-server', chiselUnit(config));
     },
     // chisel watches the authfile: a restart (which drops every connected tunnel) only when a
     // revoked port's session is still up

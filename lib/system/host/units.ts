@@ -36,6 +36,8 @@ export interface SandboxOptions {
    * needs it (V8 aborts at its first compile), and --jitless makes bcrypt 10x slower
    */
   memoryDenyWriteExecute: boolean;
+  /** default 0077: files private to its user; a service that shares files with its group says so */
+  umask?: '0077' | '0007';
 }
 
 /** `-`: a directory that does not exist yet must not stop the service from starting. */
@@ -76,7 +78,7 @@ export function unprivilegedSandbox(o: SandboxOptions): string[] {
     'LockPersonality=yes',
     'RemoveIPC=yes',
     ...(o.memoryDenyWriteExecute ? ['MemoryDenyWriteExecute=yes'] : []),
-    'UMask=0077',
+    `UMask=${o.umask ?? '0077'}`,
   ];
 }
 
@@ -90,22 +92,43 @@ function sandboxFor(user: string | null | undefined, o: SandboxOptions, asRoot: 
   return user ? unprivilegedSandbox(o) : ['NoNewPrivileges=true', ...asRoot];
 }
 
-export function renderChiselUnit(o: { binary: string; port: number; authfile: string; keyfile: string; user?: string | null }): string {
+export interface ChiselUnitOptions {
+  binary: string;
+  port: number;
+  authfile: string;
+  keyfile: string;
+  /** chisel's own user (config.systemd.tunnelUser, else runAs: serviceUser); null: root */
+  user?: string | null;
+}
+
+export function renderChiselUnit(o: ChiselUnitOptions): string {
   // --authfile grants each client only its reverse ports; chisel reloads it on change (no restart).
   // --keyfile: the same SSH host key at every start, so clients can pin its fingerprint
   return renderUnit({
     description: 'chisel tunnel server (relay-panel)',
     execStart: `${o.binary} server --reverse --host 127.0.0.1 --port ${o.port} --authfile ${o.authfile} --keyfile ${o.keyfile}`,
-    // chisel only reads (its authfile and key); it listens on loopback ports
+    // chisel only reads (its authfile and key, 0640 through its group); it listens on loopback ports
     hardening: [...runAs(o.user), ...sandboxFor(o.user, { writable: [], memoryDenyWriteExecute: true }, ['ProtectSystem=full', 'PrivateTmp=true'])],
   });
 }
 
-export function renderAutheliaUnit(o: { binary: string; config: string; dir: string; user?: string | null }): string {
+export interface AutheliaUnitOptions {
+  binary: string;
+  config: string;
+  /** its directory, the only place it writes */
+  dir: string;
+  /** Authelia's own user (config.systemd.portalUser, else runAs: serviceUser); null: root */
+  user?: string | null;
+}
+
+export function renderAutheliaUnit(o: AutheliaUnitOptions): string {
+  // its SQLite storage and the notifier's file live in its directory, made 0660 by the panel before
+  // its first start (common/portal-storage.ts: the panel, a member of its group, runs TOTP on the
+  // storage and backs the directory up). UMask=0007: whatever it makes there itself stays open to
+  // that group (SQLite's 0644 becomes 0640) and closed to everyone else
   return renderUnit({
     description: 'Authelia authentication portal (relay-panel)',
     execStart: `${o.binary} --config ${o.config}`,
-    // its SQLite storage and the notifier's file live in its directory
-    hardening: [...runAs(o.user), ...sandboxFor(o.user, { writable: [o.dir], memoryDenyWriteExecute: true }, ['PrivateTmp=true'])],
+    hardening: [...runAs(o.user), ...sandboxFor(o.user, { writable: [o.dir], memoryDenyWriteExecute: true, umask: '0007' }, ['PrivateTmp=true', 'UMask=0007'])],
   });
 }

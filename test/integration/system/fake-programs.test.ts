@@ -97,10 +97,10 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   const unit = await readFile(join(dir, 'systemd', 'chisel.service'), 'utf8');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
   assert.equal(execStart.slice(1, 7), ['server', '--reverse', '--host', '127.0.0.1', '--port', '9090']);
-  // the host key the install made (0600), named by the unit: the fingerprint survives restarts
+  // the host key the install made (0640: chisel's group reads it), named by the unit: the fingerprint survives restarts
   const keyfile = join(dir, 'chisel', 'host-key.pem');
   assert.equal(execStart.slice(-2), ['--keyfile', keyfile]);
-  assert.is((await stat(keyfile)).mode & 0o777, 0o600);
+  assert.is((await stat(keyfile)).mode & 0o7777, 0o640);
   const fingerprint = await system.tunnelServer.fingerprint();
   // run the unit's command line as systemd would
   chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
@@ -119,7 +119,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   assert.not.ok(all.some((e) => e.event === 'watch-lost' || e.event === 'stop'));
   assert.not.ok((await calls('systemctl')).some((a) => a[0] === 'restart'), 'no restart');
   assert.equal(await system.tunnelServer.allowedPorts(), [8002]);
-  assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o777, 0o600);
+  assert.is((await stat(join(dir, 'chisel', 'users.json'))).mode & 0o7777, 0o640);
   // a second install downloads nothing and keeps the grants
   fakes.closeConnections();
   const downloads = fakes.assetRequests();
@@ -143,6 +143,12 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   const cfgPath = join(dir, 'authelia', 'configuration.yml');
   const secretsBefore = await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8');
+  // what Authelia's own user reads (0640), writes with the panel (0660: made before its first start), and never sees (0600)
+  const modes: Record<string, string> = {};
+  for (const name of ['configuration.yml', 'users_database.yml', 'db.sqlite3', 'notification.txt', 'secrets.json', 'relay-portal.json']) {
+    modes[name] = ((await stat(join(dir, 'authelia', name))).mode & 0o7777).toString(8);
+  }
+  assert.equal(modes, { 'configuration.yml': '640', 'users_database.yml': '640', 'db.sqlite3': '660', 'notification.txt': '660', 'secrets.json': '600', 'relay-portal.json': '600' });
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
   await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');

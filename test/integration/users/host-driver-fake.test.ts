@@ -36,13 +36,13 @@ s.after(async () => {
 
 const usersFile = () => join(dir, 'authelia', 'users_database.yml');
 
-s('create: YAML users database (0600, bcrypt) and `systemctl restart authelia`', timed(15_000, async () => {
+s('create: YAML users database (0640: Authelia\'s group reads it; bcrypt) and `systemctl restart authelia`', timed(15_000, async () => {
   const res = await t.call('POST', '/api/users', { body: { username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const text = await readFile(usersFile(), 'utf8');
   assert.match(text, /^ {2}alice:\n {4}displayname: Alice\n/m);
   assert.ok(await bcrypt.compare('alice-password', text.match(/^ {2}alice:\n(?: {4}.*\n)*? {4}password: (\S+)/m)![1]!));
-  assert.is((await stat(usersFile())).mode & 0o777, 0o600);
+  assert.is((await stat(usersFile())).mode & 0o7777, 0o640);
   assert.equal((await fakes.calls('systemctl')).at(-1), ['restart', 'authelia']);
 }));
 

@@ -1,5 +1,5 @@
-// The tunnel server's host key: chisel 1.9's own fingerprint for a fixed key, made once (0600),
-// never replaced.
+// The tunnel server's host key: chisel 1.9's own fingerprint for a fixed key, made once (0640:
+// chisel's own user reads it through the directory's group), never replaced.
 import { generateKeyPairSync, createPrivateKey } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,10 +29,10 @@ s('the fingerprint is the one chisel 1.9 prints for the same key (base64 SHA-256
   assert.is(chiselFingerprint(createPrivateKey(await readFile(FIXTURE, 'utf8'))), CHISEL_PRINTED);
 });
 
-s('made once as an ed25519 PKCS#8 PEM, 0600; a second call keeps it', async () => {
+s('made once as an ed25519 PKCS#8 PEM, 0640; a second call keeps it', async () => {
   const first = await ensureHostKey(dir);
   assert.equal([first.path, first.created], [hostKeyPath(dir), true]);
-  assert.is((await stat(first.path)).mode & 0o777, 0o600);
+  assert.is((await stat(first.path)).mode & 0o7777, 0o640);
   const pem = await readFile(first.path, 'utf8');
   assert.match(pem, /^-----BEGIN PRIVATE KEY-----\n/);
   assert.is(createPrivateKey(pem).asymmetricKeyType, 'ed25519');

@@ -46,12 +46,12 @@ s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credenti
   });
 });
 
-s('the fingerprint is the host key file\'s, 0600 in chisel\'s directory, and the same after a restart', async () => {
+s('the fingerprint is the host key file\'s, 0640 in chisel\'s directory (its group reads it), and the same after a restart', async () => {
   const first = await tunnelApp({ durable: true });
   const { body } = await first.call('GET', '/api/tunnels/agent-config');
   const keyFile = hostKeyPath(sandboxPaths(first.services.config.value.dataDir).chisel);
   assert.is(body.fingerprint, chiselFingerprint(createPrivateKey(await readFile(keyFile, 'utf8'))));
-  assert.is((await stat(keyFile)).mode & 0o777, 0o600);
+  assert.is((await stat(keyFile)).mode & 0o7777, 0o640);
   await first.close(true);
   const again = await tunnelApp({ dir: first.dir });
   try {

@@ -22,14 +22,14 @@ s.after.each(async () => {
 const usersFile = () => join(sandboxPaths(t.services.store.dataDir).authelia, 'users_database.yml');
 const restarts = () => t.sandbox.eventsOf('authPortal.restart').length;
 
-s('POST creates: 201 {ok, user} without the hash; bcrypt $2b$ in a 0600 YAML file; the portal restarts', async () => {
+s('POST creates: 201 {ok, user} without the hash; bcrypt $2b$ in a YAML file Authelia\'s group may read (0640); the portal restarts', async () => {
   const res = await t.call('POST', '/api/users', { body: newUser('alice', { groups: ['dev'] }) });
   assert.is(res.status, 201);
   assert.equal(res.body, { ok: true, user: { username: 'alice', displayname: 'User alice', email: 'alice@example.test', groups: ['dev'] } });
   const [stored] = await portalUsers(t);
   assert.ok(stored!.password.startsWith('$2b$'), stored!.password.slice(0, 4));
   assert.ok(await bcrypt.compare('pw-alice-secret', stored!.password));
-  assert.is((await stat(usersFile())).mode & 0o777, 0o600);
+  assert.is((await stat(usersFile())).mode & 0o7777, 0o640);
   const text = await readFile(usersFile(), 'utf8');
   assert.match(text, /^users:\n {2}alice:\n/m);
   assert.is(restarts(), 1);
