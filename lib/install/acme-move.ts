@@ -19,10 +19,11 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { DEPLOY_HOOK_NAME } from '../system/host/certs.ts';
 import { writeFileAtomic } from '../system/atomic-write.ts';
 import { SystemError } from '../system/types.ts';
-import { isRootHelperReloadHook, renewalHooks, renewalSection, rewriteRenewalPaths, type PathMove } from './acme-renewal-conf.ts';
+import { isRootHelperReloadHook, renewalHooks, renewalPaths, renewalSection, rewriteRenewalPaths, type PathMove } from './acme-renewal-conf.ts';
 
 /** certbot's four directories as the configuration names them (config.acme). */
 export interface AcmeDirs {
@@ -47,6 +48,8 @@ export interface LeftLineage {
   reason: string;
   /** its pre/deploy/post hooks: root's certbot runs them once the directory is root's again */
   hooks: string[];
+  /** the paths it names inside the panel's new directories: root's certbot would read and write there */
+  intoPanelDirs: string[];
 }
 
 export interface AcmeMoveReport {
@@ -62,6 +65,17 @@ export interface AcmeMoveReport {
   keysRemoved: string[];
   /** what else is in the old renewal-hooks/{pre,deploy,post}: the operator's, or planted; root's certbot runs them */
   otherHooks: string[];
+}
+
+const absolute = z.string().min(2).max(4096).refine((p) => p.startsWith('/') && !p.split('/').includes('..') && !p.endsWith('/'), 'must be an absolute path without .. or a trailing /');
+const DirsSchema = z.strictObject({ configDir: absolute, workDir: absolute, logsDir: absolute, webroot: absolute });
+
+/**
+ * The options as the installer hands them to the child process it runs as the panel's user (JSON
+ * on its stdin or argv): checked, since that process acts on them.
+ */
+export function parseAcmeMoveOptions(input: unknown): AcmeMoveOptions {
+  return z.strictObject({ from: DirsSchema, to: DirsSchema, panelHooks: z.array(z.string().min(1).max(4096)).max(16).optional() }).parse(input);
 }
 
 const KINDS = ['cert', 'chain', 'fullchain', 'privkey'] as const;
@@ -129,6 +143,7 @@ export async function moveLegacyLineages(o: AcmeMoveOptions): Promise<AcmeMoveRe
   await checkOwner(neu, true);
 
   const moves: PathMove[] = [[o.from.configDir, o.to.configDir], [o.from.workDir, o.to.workDir], [o.from.logsDir, o.to.logsDir], [o.from.webroot, o.to.webroot]];
+  const newDirs = [o.to.configDir, o.to.workDir, o.to.logsDir, o.to.webroot];
   const isPanelHook = (hook: string | undefined) => !!hook && (isRootHelperReloadHook(hook) || (o.panelHooks ?? []).includes(hook));
 
   const confs = (await kind(join(old, 'renewal'))) === 'dir' ? (await readdir(join(old, 'renewal'))).sort() : [];
@@ -140,12 +155,13 @@ export async function moveLegacyLineages(o: AcmeMoveOptions): Promise<AcmeMoveRe
       text = (await readRegular(join(old, 'renewal', file))).data.toString('utf8');
     } catch (e) {
       if (!(e instanceof Refused)) throw e;
-      report.left.push({ name, reason: e.message, hooks: [] });
+      report.left.push({ name, reason: e.message, hooks: [], intoPanelDirs: [] });
       continue;
     }
     const hooks = renewalHooks(text);
+    const intoPanelDirs = renewalPaths(text).filter((p) => newDirs.some((d) => p === d || p.startsWith(`${d}/`)));
     if (!isPanelHook(renewalSection(text, 'renewalparams').renew_hook)) {
-      report.left.push({ name, reason: 'not the panel\'s: its renewal configuration names no deploy hook of the panel', hooks });
+      report.left.push({ name, reason: 'not the panel\'s: its renewal configuration names no deploy hook of the panel', hooks, intoPanelDirs });
       continue;
     }
     try {
@@ -153,7 +169,7 @@ export async function moveLegacyLineages(o: AcmeMoveOptions): Promise<AcmeMoveRe
       report.moved.push(name);
     } catch (e) {
       if (!(e instanceof Refused)) throw e;
-      report.left.push({ name, reason: e.message, hooks });
+      report.left.push({ name, reason: e.message, hooks, intoPanelDirs });
     }
   }
 

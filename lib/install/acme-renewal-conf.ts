@@ -36,6 +36,19 @@ export function renewalHooks(text: string): string[] {
   return ['pre_hook', 'renew_hook', 'post_hook'].map((k) => params[k]).filter((v): v is string => Boolean(v));
 }
 
+/** Every absolute path a value names (comma lists item by item), in any section. */
+export function renewalPaths(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = LINE.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    const value = m[4]!;
+    const items = /^(["']).*\1$/.test(value) ? [unquote(value)] : value.split(',');
+    for (const item of items.map((i) => i.trim())) if (isAbsolute(item)) out.push(item);
+  }
+  return out;
+}
+
 /**
  * The root helper's launcher asking for an nginx reload, as reloadNginxCommand (certs.ts) wrote it
  * since the root helper exists: `<absolute path>/relay-panel-root nginx-reload`, the path

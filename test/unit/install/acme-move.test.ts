@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { latestCommonVersion, moveLegacyLineages, type AcmeDirs } from '../../../lib/install/acme-move.ts';
+import { latestCommonVersion, moveLegacyLineages, parseAcmeMoveOptions, type AcmeDirs } from '../../../lib/install/acme-move.ts';
 import { isRootHelperReloadHook, renewalHooks, renewalSection, rewriteRenewalPaths } from '../../../lib/install/acme-renewal-conf.ts';
 
 const LAUNCHER = '/opt/relay-panel/bin/relay-panel-root nginx-reload';
@@ -150,7 +150,7 @@ s('the panel\'s lineages move with their account and its deploy hook; the operat
   await earlierBox(ctx);
   const report = await moveLegacyLineages({ from: ctx.from, to: ctx.to });
   assert.equal(report.moved, ['auth.example.com', 'panel.example.com']);
-  assert.equal(report.left, [{ name: 'other.example.org', reason: 'not the panel\'s: its renewal configuration names no deploy hook of the panel', hooks: ['touch /tmp/x', 'systemctl reload apache2'] }]);
+  assert.equal(report.left, [{ name: 'other.example.org', reason: 'not the panel\'s: its renewal configuration names no deploy hook of the panel', hooks: ['touch /tmp/x', 'systemctl reload apache2'], intoPanelDirs: [] }]);
   assert.equal(report.accounts, ['acme-v02.api.letsencrypt.org/directory/b9b4020030985ccaecd7c4d962960a42']);
   assert.is(report.deployHook, 'moved');
   assert.equal(report.keysRemoved, [join(ctx.from.configDir, 'keys', '0000_key-certbot.pem')]);
@@ -274,11 +274,27 @@ s('the panel\'s deploy hook leaves the old directory even when it is not a file 
   assert.equal(await readdir(join(ctx.from.configDir, 'renewal-hooks', 'deploy')), []);
 });
 
+s('a lineage left behind that names the panel\'s new directories is pointed out: root\'s certbot would follow it there', async (ctx) => {
+  await lineage(ctx.from, 'planted.example.org', { hook: 'true' });
+  const file = join(ctx.from.configDir, 'renewal', 'planted.example.org.conf');
+  await writeFile(file, (await readFile(file, 'utf8')).replace(/^archive_dir = .*$/m, `archive_dir = ${ctx.to.configDir}/archive/x`).replace(/^webroot_path = .*$/m, `webroot_path = /srv/www,${ctx.to.webroot},`));
+  const [left] = (await moveLegacyLineages({ from: ctx.from, to: ctx.to })).left;
+  assert.equal(left?.intoPanelDirs, [`${ctx.to.configDir}/archive/x`, ctx.to.webroot]);
+});
+
 s('hooks the caller names mark a lineage as the panel\'s too (exact text)', async (ctx) => {
   await account(ctx.from.configDir, 'b9b4020030985ccaecd7c4d962960a42');
   await lineage(ctx.from, 'old.example.com', { hook: '/usr/bin/systemctl reload nginx' });
   assert.equal((await moveLegacyLineages({ from: ctx.from, to: ctx.to, panelHooks: ['/usr/bin/systemctl reload nginx.service'] })).moved, []);
   assert.equal((await moveLegacyLineages({ from: ctx.from, to: ctx.to, panelHooks: ['/usr/bin/systemctl reload nginx'] })).moved, ['old.example.com']);
+});
+
+s('the options a child process gets are checked: absolute paths of both layouts, nothing else', () => {
+  assert.equal(parseAcmeMoveOptions(JSON.parse(JSON.stringify({ from: OLD_DIRS, to: NEW_DIRS }))), { from: OLD_DIRS, to: NEW_DIRS });
+  for (const bad of [{ from: OLD_DIRS }, { from: { ...OLD_DIRS, configDir: 'etc/letsencrypt' }, to: NEW_DIRS }, { from: { ...OLD_DIRS, webroot: '/var/www/../html' }, to: NEW_DIRS },
+    { from: OLD_DIRS, to: NEW_DIRS, run: '/bin/sh' }, { from: OLD_DIRS, to: { ...NEW_DIRS, extra: '/x' } }]) {
+    assert.throws(() => parseAcmeMoveOptions(bad), undefined, JSON.stringify(bad));
+  }
 });
 
 s('only the owner of both directories may move: never root over the panel\'s files; nothing to do without an old directory or when both are one', async (ctx) => {
