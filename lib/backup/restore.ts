@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { extract } from 'tar';
 import { ConfigStore, type Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { rebaseRenewalConfs } from './rebase-acme.ts';
 import { sectionsOf, sitesRootOf } from './sections.ts';
 import { verifyArchive } from './verify-archive.ts';
 
@@ -64,6 +65,8 @@ export async function restoreBackup(configFile: string, archive: string): Promis
   try {
     // run as root, tar keeps the archived owners (the panel's user); as anyone else, the caller's
     await extract({ file: archive, cwd: scratch, strict: true });
+    // the lineages renew in this box's certbot directories, not the backed-up box's
+    if (wanted.includes('letsencrypt')) await rebaseRenewalConfs(join(scratch, 'letsencrypt'), backedUp.system.acme, config.system.acme);
     for (const section of sections.filter((s) => wanted.includes(s.name))) await place(join(scratch, section.name), section.dir);
   } finally {
     await rm(scratch, { recursive: true, force: true });

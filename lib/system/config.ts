@@ -78,14 +78,25 @@ const Nginx = z
 const Acme = z
   .object({
     server: z.string().max(MAX_URL).url().default('https://acme-v02.api.letsencrypt.org/directory'),
-    configDir: absolutePath.default('/etc/letsencrypt'),
-    workDir: absolutePath.default('/var/lib/letsencrypt'),
-    logsDir: absolutePath.default('/var/log/letsencrypt'),
-    /** the Debian default site serves this root on port 80 for names without a vhost yet */
-    webroot: absolutePath.default('/var/www/html'),
+    // The panel's own certbot directories: Debian's /etc/letsencrypt, /var/lib/letsencrypt and
+    // /var/log/letsencrypt stay the operator's and root's, and root's certbot never reads a file the
+    // panel's user wrote. (Releases before issue 36 used Debian's; lib/install/acme-move.ts moves
+    // their lineages here.)
+    configDir: absolutePath.default('/etc/relay-panel/letsencrypt'),
+    workDir: absolutePath.default('/var/lib/relay-panel-acme'),
+    logsDir: absolutePath.default('/var/log/relay-panel-acme'),
+    /**
+     * http-01 challenges: the panel's certbot writes them, nginx's default server serves this root
+     * on port 80 for names without a vhost yet (not Debian's /var/www/html, which stays the operator's)
+     */
+    webroot: absolutePath.default('/var/www/relay-panel-acme'),
     /** REQUESTS_CA_BUNDLE for certbot (tests: pebble's own HTTPS CA) */
     caBundle: absolutePath.nullable().default(null),
-    renewTimer: unitName.default('certbot.timer'),
+    /**
+     * the panel's own renewal timer (lib/system/host/renew-units.ts renders it and the service of
+     * its name); Debian's certbot.timer stays the operator's
+     */
+    renewTimer: unitName.refine((name) => name.endsWith('.timer'), 'must name a .timer unit').default('relay-panel-renew.timer'),
     /** renewal of certificates that expire within this many days counts as due */
     minValidDays: z.number().int().min(0).default(1),
   })

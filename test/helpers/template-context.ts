@@ -5,7 +5,7 @@ import type { TemplateContext } from '../../lib/system/nginx/templates.ts';
 export const SAMPLE_TEMPLATE_CONTEXT: TemplateContext = {
   listenAddress: '127.0.0.1',
   ports: { http: 80, https: 443, ipPanel: 9292, panel: 3100, tunnelServer: 9090, authPortal: 9091 },
-  acmeWebroot: '/var/www/html',
+  acmeWebroot: '/var/www/relay-panel-acme',
   helpDir: '/var/www/help',
   mtls: { caPath: '/pki/ca.pem', crlPath: '/pki/crl.pem' },
   ipPanelCert: { fullchain: '/self/ip.pem', privkey: '/self/ip.key' },

@@ -1,5 +1,6 @@
 // Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
-// nginx, listing, and the systemd timer that renews automatically.
+// nginx, listing, and the panel's own systemd timer that renews automatically (renew-units.ts), all
+// in the panel's ACME directories (config.acme), never Debian's /etc/letsencrypt.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
@@ -22,8 +23,9 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * certbot's deploy hook. On a box certbot runs as the panel's user (the installer's drop-in for
- * certbot.service), and only the root helper can reload nginx: the hook asks it.
+ * certbot's deploy hook. On a box certbot runs as the panel's user (the panel's renewal service,
+ * renew-units.ts, and the panel itself), and only the root helper can reload nginx: the hook asks
+ * it. lib/install/acme-move.ts knows a lineage as the panel's by this hook.
  */
 export function reloadNginxCommand(config: SystemConfig): string {
   const argv = config.rootHelper
@@ -48,6 +50,13 @@ export function certonlyArgs(config: SystemConfig, fqdn: string, email: string):
 export function renewArgs(config: SystemConfig, fqdn: string): string[] {
   return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
+/** The global deploy hook setupAutoRenew writes in the panel's configDir. */
+export const DEPLOY_HOOK_NAME = 'relay-panel-reload-nginx';
+
+export function deployHookPath(config: SystemConfig): string {
+  return join(config.acme.configDir, 'renewal-hooks', 'deploy', DEPLOY_HOOK_NAME);
 }
 
 /** Where certbot keeps a name's current certificate (the `live` lineage). */
@@ -98,9 +107,10 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       }
     },
     async setupAutoRenew() {
-      // a hook for every lineage, including ones issued before this panel existed
-      const hook = join(config.acme.configDir, 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx');
+      // a hook for every lineage of the panel's configDir, whatever its renewal configuration says
+      const hook = deployHookPath(config);
       await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
+      // the root helper runs `systemctl enable --now <config.acme.renewTimer>`: the panel's own timer
       await root.controlUnit('renew-timer', 'enable');
     },
     async autoRenewStatus() {

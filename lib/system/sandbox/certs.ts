@@ -79,7 +79,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     async autoRenewStatus() {
       try {
         const s = JSON.parse(await readFile(p.certsState, 'utf8')) as { active: boolean };
-        // certbot.timer runs twice a day
+        // the panel's renewal timer runs twice a day
         return { active: s.active, nextRun: new Date(now() + 12 * 3600_000).toISOString(), lastRun: null };
       } catch {
         return { active: false, nextRun: null, lastRun: null };

@@ -194,11 +194,13 @@ s('a release with the wrong SHA-256 is never installed', timed(10_000, async () 
   assert.not.ok(existsSync(target));
 }));
 
-s('fake systemctl: certbot auto-renew timer and deploy hook', timed(10_000, async () => {
+s('fake systemctl: the panel\'s renewal timer (relay-panel-renew.timer) and deploy hook', timed(10_000, async () => {
   const system = makeSystem();
   await system.certs.setupAutoRenew();
   const hook = await readFile(join(dir, 'letsencrypt', 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx'), 'utf8');
   assert.match(hook, '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
+  // the panel's own timer, not Debian's certbot.timer (the operator's)
+  assert.ok((await calls('systemctl')).some((argv) => argv.join(' ') === 'enable --now relay-panel-renew.timer'));
   const status = await system.certs.autoRenewStatus();
   assert.is(status.active, true);
   assert.ok(status.nextRun && Date.parse(status.nextRun) > Date.now());

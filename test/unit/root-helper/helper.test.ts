@@ -79,7 +79,7 @@ s('vhosts: the checked changes are rendered from the helper\'s configuration, wr
   const file = join(config.nginx.sitesAvailable, 'relay-site-docs.example.com.conf');
   const text = await readFile(file, 'utf8');
   assert.match(text, `root "${SITES}/${SITE_ID}";`);
-  assert.match(text, 'ssl_certificate "/etc/letsencrypt/live/docs.example.com/fullchain.pem";');
+  assert.match(text, `ssl_certificate "${config.acme.configDir}/live/docs.example.com/fullchain.pem";`);
   assert.is((await lstat(file)).mode & 0o777, 0o644);
   assert.is(await readlink(join(config.nginx.sitesEnabled, 'relay-site-docs.example.com.conf')), file);
   await root.applyVhosts([{ op: 'remove', name: 'relay-site-docs.example.com.conf' }]);
@@ -118,7 +118,7 @@ s('units: state, properties and control run the configured systemctl with the co
   const lines = await ran(dir);
   assert.ok(lines.some((a) => a.join(' ') === `restart ${config.units['tunnel-server']}`));
   assert.ok(lines.some((a) => a.join(' ') === `restart --no-block ${config.units.panel}`), 'the panel\'s own restart does not wait for itself');
-  assert.ok(lines.some((a) => a.join(' ') === `enable --now ${config.acme.renewTimer}`));
+  assert.ok(lines.some((a) => a.join(' ') === 'enable --now relay-panel-renew.timer'), 'the panel\'s own timer, not Debian\'s certbot.timer');
   assert.ok(lines.some((a) => a.join(' ') === 'daemon-reload'));
 });
 

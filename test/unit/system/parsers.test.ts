@@ -150,15 +150,15 @@ function flagValue(argv: string[], flag: string): string | undefined {
 s('certbot certonly argv and the deploy hook command', () => {
   const config = systemConfig({ driver: 'host' });
   const argv = certonlyArgs(config, 'app.example.com', 'ops@example.com');
-  assert.equal(argv.slice(0, 5), ['certonly', '--webroot', '-w', '/var/www/html', '-d']);
+  assert.equal(argv.slice(0, 5), ['certonly', '--webroot', '-w', '/var/www/relay-panel-acme', '-d']);
   assert.ok(argv.includes('--non-interactive') && argv.includes('--agree-tos'));
   assert.ok(argv.includes('--keep-until-expiring'), 'an existing valid certificate is kept');
   assert.is(flagValue(argv, '--server'), 'https://acme-v02.api.letsencrypt.org/directory');
   assert.is(flagValue(argv, '--cert-name'), 'app.example.com');
   assert.is(flagValue(argv, '--deploy-hook'), '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
-  assert.is(flagValue(argv, '--config-dir'), '/etc/letsencrypt');
-  assert.is(flagValue(argv, '--work-dir'), '/var/lib/letsencrypt');
-  assert.is(flagValue(argv, '--logs-dir'), '/var/log/letsencrypt');
+  assert.is(flagValue(argv, '--config-dir'), '/etc/relay-panel/letsencrypt');
+  assert.is(flagValue(argv, '--work-dir'), '/var/lib/relay-panel-acme');
+  assert.is(flagValue(argv, '--logs-dir'), '/var/log/relay-panel-acme');
   assert.is(reloadNginxCommand(config), '/usr/sbin/nginx -c /etc/nginx/nginx.conf -s reload');
   assert.is(shellQuote("a b'c"), `'a b'\\''c'`);
 });

@@ -22,7 +22,7 @@ s('every listen names the address; HTTP servers carry the ACME webroot and redir
   for (const spec of specs) {
     const text = render(spec);
     assert.equal(listens(text), ['127.0.0.1:80', '127.0.0.1:443 ssl'], spec.kind);
-    assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/html";');
+    assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/relay-panel-acme";');
     assert.match(text, 'return 301 https://$host$request_uri;');
     assert.match(text, 'ssl_protocols TLSv1.2 TLSv1.3;');
     assert.match(text, `ssl_certificate "/le/live/${(spec as { fqdn: string }).fqdn}/fullchain.pem";`);
@@ -49,7 +49,7 @@ s('default server: 80 and 443 with default_server, its own self-signed certifica
   assert.match(text, 'ssl_certificate_key "/self/default.key";');
   assert.not.match(text, '/le/');
   // certbot's challenge for a name that has no vhost yet still reaches the webroot
-  assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/html";');
+  assert.match(text, 'location ^~ /.well-known/acme-challenge/ {\n        root "/var/www/relay-panel-acme";');
   assert.is(text.match(/return 404 "Not found\\n";/g)?.length, 2);
   assert.not.match(text, 'proxy_pass');
   assert.not.match(text, 'return 301');
