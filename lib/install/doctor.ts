@@ -17,7 +17,8 @@ import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts'
 import { relayVhostFiles } from './files.ts';
 // the same edges as the alerts: doctor names what a webhook would be told of
 import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
-import { certbotDropInPath, renderCertbotDropIn } from './certbot-drop-in.ts';
+import { legacyCertbotDropIn } from './renewals.ts';
+import { renewUnitFiles } from '../system/host/renew-units.ts';
 import { entryExists, readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
@@ -72,12 +73,14 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     const boundary = await vhostBoundaryProblems(inst);
     add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
       'relay-panel install puts owners, modes and the helper back');
-    const dropIn = certbotDropInPath(s);
-    const written = await readOrNull(dropIn);
-    const current = written !== null && written === renderCertbotDropIn(s);
-    add('renewals', current, current ? `certbot's timer renews as ${inst.options.user} (${dropIn})`
-      : written === null ? `certbot's timer renews as root in directories ${inst.options.user} owns (no ${dropIn})` : `${dropIn} is not what this release writes`,
-      'relay-panel install writes it (a second run keeps everything else)');
+    const units = renewUnitFiles(s);
+    const stale = [];
+    for (const unit of units) if ((await readOrNull(unit.path)) !== unit.content) stale.push(unit.path);
+    const legacy = (await entryExists(legacyCertbotDropIn(s))) ? [legacyCertbotDropIn(s)] : [];
+    add('renewals', stale.length + legacy.length === 0,
+      stale.length ? `not what this release writes: ${stale.join(', ')}` : legacy.length ? `an earlier release's drop-in makes Debian's certbot run as ${inst.options.user}: ${legacy[0]}`
+        : `the panel's certificates renew from ${units[1]!.name} as ${inst.options.user}; Debian's certbot.timer is the operator's`,
+      'relay-panel install writes them (a second run keeps everything else)');
     const sudoers = await leftoverSudoRules(l);
     add('privileges', sudoers === null, sudoers ? `a sudo rule for the panel is left from an earlier release: ${sudoers}` : 'no sudo rule: the panel reaches root only through the root helper',
       `rm ${sudoers}; relay-panel upgrade and install remove it too`);

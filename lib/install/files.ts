@@ -72,3 +72,37 @@ export async function pointLink(link: string, target: string): Promise<boolean> 
 export async function relayVhostFiles(dir: string): Promise<string[]> {
   return (await readdir(dir).catch(() => [] as string[])).filter((n) => /^relay-.*\.conf$/.test(n));
 }
+
+/**
+ * Gives a file of a less privileged user's directory its owner, group and mode, through a
+ * descriptor opened without following a link or blocking on a FIFO: only a regular file owned by
+ * one of `owners` is changed; a missing one is left alone. True when something changed.
+ */
+export async function settleOwnedFile(path: string, o: { owners: readonly number[]; owner: Owner; mode: number }): Promise<boolean> {
+  let file;
+  try {
+    file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    if (code === 'ELOOP') throw new InstallError(`${path} is a symbolic link`, 'remove it, then run install again');
+    throw e;
+  }
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw new InstallError(`${path} is not a regular file`, 'remove it, then run install again');
+    if (!o.owners.includes(st.uid)) throw new InstallError(`${path} belongs to uid ${st.uid}`, 'remove it (it is not one the panel wrote), then run install again');
+    let changed = false;
+    if (st.uid !== o.owner.uid || st.gid !== o.owner.gid) {
+      await file.chown(o.owner.uid, o.owner.gid);
+      changed = true;
+    }
+    if ((st.mode & 0o7777) !== o.mode) {
+      await file.chmod(o.mode);
+      changed = true;
+    }
+    return changed;
+  } finally {
+    await file.close();
+  }
+}

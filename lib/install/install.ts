@@ -5,7 +5,7 @@ import type { Installation } from './installation.ts';
 import { writeInstallRecord } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { directories, harden, packages, preflight, user } from './steps/host.ts';
-import { certificates, config, health, start, units } from './steps/panel.ts';
+import { certificates, config, health, renewals, start, units } from './steps/panel.ts';
 import { ipVhost } from './steps/vhosts.ts';
 import { privileges } from './steps/root-helper.ts';
 import { release } from './steps/release.ts';
@@ -25,6 +25,7 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     ['privileges', () => privileges(inst)],
     ['ip-vhost', () => ipVhost(inst, state.owner!)],
     ['units', () => units(inst, state)],
+    ['renewals', () => renewals(inst)],
     ['harden', () => harden(inst)],
     ['start', () => start(inst, state)],
     ['health', () => health(inst)],

@@ -21,7 +21,9 @@ export const TOOLS = {
   dpkgQuery: '/usr/bin/dpkg-query',
   getent: '/usr/bin/getent',
   useradd: '/usr/sbin/useradd',
+  usermod: '/usr/sbin/usermod',
   userdel: '/usr/sbin/userdel',
+  pkill: '/usr/bin/pkill',
   ufw: '/usr/sbin/ufw',
   fail2ban: '/usr/bin/fail2ban-client',
 };
@@ -51,6 +53,15 @@ export function deepMerge<T>(base: T, over: unknown): T {
   return out as T;
 }
 
+/**
+ * Who runs what: the panel as its user, chisel and Authelia as users of their own (named after it)
+ * who cannot reach the root helper's socket or write the panel's state; null: root.
+ */
+export function serviceUsers(user: string): { runAs: string | null; tunnelUser: string | null; portalUser: string | null } {
+  if (user === 'root') return { runAs: null, tunnelUser: null, portalUser: null };
+  return { runAs: user, tunnelUser: `${user}-chisel`, portalUser: `${user}-authelia` };
+}
+
 export function openInstallation(
   options: CommandOptions,
   runner: Runner = defaultRunner,
@@ -64,7 +75,7 @@ export function openInstallation(
     pki: { dir: join(l0.configDir, 'pki') },
     // nginx sends tunnel and site traffic to the panel over loopback UDP (lib/traffic)
     nginx: { selfSignedDir: join(l0.configDir, 'ip-panel-cert'), helpDir: at('var/www/relay-panel-help'), trafficPort: DEFAULT_TRAFFIC_PORT },
-    systemd: { unitDir: at('etc/systemd/system'), runAs: options.user === 'root' ? null : options.user },
+    systemd: { unitDir: at('etc/systemd/system'), ...serviceUsers(options.user) },
   };
   const system = systemConfig(deepMerge(defaults, options.system));
   const l = layout(options.prefix, system.systemd.unitDir);

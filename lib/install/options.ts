@@ -66,7 +66,8 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     },
     strict: true,
   });
-  if (!/^[a-z_][a-z0-9_-]{0,30}$/.test(values.user)) throw new Error(`--user ${values.user} is not a valid user name`);
+  // chisel's and Authelia's users are named after it (`<user>-authelia`), within useradd's 32
+  if (!/^[a-z_][a-z0-9_-]{0,22}$/.test(values.user)) throw new Error(`--user ${values.user} is not a valid user name of at most 23 characters`);
   if (values.downloads && values['no-downloads']) throw new Error('--downloads and --no-downloads contradict each other');
   const seconds = Number(values['health-timeout']);
   const given: Partial<Record<RememberedChoice, true>> = {

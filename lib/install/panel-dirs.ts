@@ -6,20 +6,27 @@ import { isAbsolute, relative } from 'node:path';
 import type { Installation } from './installation.ts';
 import type { PanelDir } from './panel-task/protocol.ts';
 
-export function panelDirs(inst: Installation): PanelDir[] {
+/** The panel's, in its group, or in the group of the service that reads it (chisel) or shares it (Authelia). */
+export interface PanelDirSpec extends PanelDir {
+  group?: 'tunnel-server' | 'auth-portal';
+}
+
+export function panelDirs(inst: Installation): PanelDirSpec[] {
   const s = inst.system;
   const l = inst.layout;
-  const dirs: PanelDir[] = [
+  const dirs: PanelDirSpec[] = [
     { path: l.configDir, mode: 0o750 },
     { path: l.dataDir, mode: 0o700 },
     { path: s.pki.dir, mode: 0o700 },
     { path: s.nginx.selfSignedDir, mode: 0o755 },
     { path: s.nginx.helpDir, mode: 0o755 },
-    { path: s.chisel.dir, mode: 0o755 },
-    { path: s.authelia.dir, mode: 0o755 },
-    { path: s.acme.configDir, mode: 0o755 },
-    { path: s.acme.workDir, mode: 0o755 },
-    { path: s.acme.logsDir, mode: 0o755 },
+    // setgid: what the panel writes there takes chisel's group (it reads its authfile and key)
+    { path: s.chisel.dir, mode: 0o2750, group: 'tunnel-server' },
+    // setgid and sticky: Authelia writes its storage there but cannot replace the panel's files
+    { path: s.authelia.dir, mode: 0o3770, group: 'auth-portal' },
+    { path: s.acme.configDir, mode: 0o750 },
+    { path: s.acme.workDir, mode: 0o750 },
+    { path: s.acme.logsDir, mode: 0o750 },
     { path: s.acme.webroot, mode: 0o755 },
     { path: s.sites.root, mode: 0o755 },
   ];
@@ -38,7 +45,7 @@ function isNested(dir: PanelDir, all: readonly PanelDir[]): boolean {
 }
 
 /** Made by root: their parents are not the panel's. */
-export function topLevelPanelDirs(inst: Installation): PanelDir[] {
+export function topLevelPanelDirs(inst: Installation): PanelDirSpec[] {
   const all = panelDirs(inst);
   return all.filter((d) => !isNested(d, all));
 }
@@ -46,5 +53,5 @@ export function topLevelPanelDirs(inst: Installation): PanelDir[] {
 /** Made by the panel's user, parents first. */
 export function nestedPanelDirs(inst: Installation): PanelDir[] {
   const all = panelDirs(inst);
-  return all.filter((d) => isNested(d, all)).sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+  return all.filter((d) => isNested(d, all)).map(({ path, mode }) => ({ path, mode })).sort((a, b) => a.path.split('/').length - b.path.split('/').length);
 }

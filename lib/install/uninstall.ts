@@ -1,8 +1,8 @@
 // `relay-panel uninstall`: units, vhosts, sudo rules, the release, its code cache and the user go; the configuration
 // and data stay (a later install picks them up) unless --purge.
-import { rm, rmdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { certbotDropInPath } from './certbot-drop-in.ts';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { removeRenewalUnits } from './renewals.ts';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { pathExists } from '../system/common/fs.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
@@ -46,12 +46,9 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   for (const unit of names) await inst.run(s.binaries.systemctl, ['disable', '--now', unit], [1, 5]).catch(() => null);
   for (const unit of units) await rm(l.unitFile(unit), { force: true });
   for (const unit of sockets) await rm(l.unitFile(unit, 'socket'), { force: true });
-  // the user it names is about to go: certbot's renewals run as packaged again
-  const dropIn = certbotDropInPath(s);
-  await rm(dropIn, { force: true });
-  await rmdir(dirname(dropIn)).catch(() => null);
+  const renewal = await removeRenewalUnits(inst);
   await inst.run(s.binaries.systemctl, ['daemon-reload']).catch(() => null);
-  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${names.join(', ')} and ${dropIn}` });
+  report.step({ step: 'units', status: 'changed', message: `stopped and removed ${[...names, ...renewal].join(', ')}` });
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
-import { listenThroughSocket, units } from './steps/panel.ts';
+import { listenThroughSocket, renewals, units } from './steps/panel.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
-import { certbotDropInPath } from './certbot-drop-in.ts';
+import { renewalFiles } from './renewals.ts';
 import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig, readInstalledConfigText } from './installed-config.ts';
@@ -30,7 +30,7 @@ export function upgradeFiles(inst: Installation): string[] {
   return [
     l.current, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
-    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, certbotDropInPath(s),
+    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, ...renewalFiles(inst),
   ];
 }
 
@@ -63,6 +63,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step, ...(await privileges(inst)) });
     step = 'units';
     report.step({ step, ...(await units(inst, { owner })) });
+    step = 'renewals';
+    report.step({ step, ...(await renewals(inst)) });
     step = 'vhosts';
     report.step({ step, ...(await defaultServer(inst, owner)) });
     step = 'health';

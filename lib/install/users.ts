@@ -21,3 +21,10 @@ export async function panelOwner(inst: Installation): Promise<Owner> {
 export async function uidIsFree(inst: Installation, uid: number): Promise<boolean> {
   return (await inst.run(inst.tools.getent, ['passwd', String(uid)], [2])).exitCode === 2;
 }
+
+/** A group's id, or null when there is no such group. */
+export async function lookupGroup(inst: Installation, name: string): Promise<{ gid: number; members: string[] } | null> {
+  const r = await inst.run(inst.tools.getent, ['group', name], [2]);
+  const fields = r.exitCode === 0 ? r.stdout.trim().split(':') : [];
+  return fields.length >= 3 ? { gid: Number(fields[2]), members: (fields[3] ?? '').split(',').filter(Boolean) } : null;
+}

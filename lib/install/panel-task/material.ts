@@ -4,7 +4,7 @@
 // change: run as root it would load whatever module the file names.
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureHostKey } from '../../system/common/host-key.ts';
+import { ensureHostKey, HOST_KEY_MODE } from '../../system/common/host-key.ts';
 import { pathExists } from '../../system/common/fs.ts';
 import type { SystemConfig } from '../../system/config.ts';
 import { certPaths } from '../../system/host/certs.ts';
@@ -32,7 +32,8 @@ export async function makeVhostMaterial(system: SystemConfig, specs: readonly Vh
 
 export async function makeHostKey(dir: string): Promise<PanelAnswer<'host-key'>> {
   const key = await ensureHostKey(dir);
-  // a key put back by hand or from a copy keeps whatever mode it came with: it is a secret
-  await chmod(key.path, 0o600);
+  // a key put back by hand or from a copy keeps whatever mode it came with: it is a secret, which
+  // chisel's group (the directory's) reads
+  await chmod(key.path, HOST_KEY_MODE);
   return key;
 }

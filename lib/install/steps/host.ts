@@ -4,8 +4,9 @@ import { arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { notRootOnly, pathExists } from '../../system/common/fs.ts';
 import { ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
-import { topLevelPanelDirs } from '../panel-dirs.ts';
-import { lookupUser, uidIsFree } from '../users.ts';
+import { topLevelPanelDirs, type PanelDirSpec } from '../panel-dirs.ts';
+import { serviceUser } from '../../system/config.ts';
+import { lookupGroup, lookupUser, uidIsFree } from '../users.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -38,20 +39,44 @@ export async function packages(inst: Installation): Promise<Outcome> {
 export async function user(inst: Installation, state: InstallState): Promise<Outcome> {
   const name = inst.options.user;
   const existing = await lookupUser(inst, name);
+  const made: string[] = [];
   if (existing) {
     state.owner = existing;
-    return { status: 'done', message: `user ${name} exists (uid ${existing.uid})` };
+  } else {
+    // files kept by an earlier uninstall whose release removed the user keep its uid: the user comes
+    // back with it, so nothing has to be given to a new one
+    const kept = await lstat(inst.layout.dataDir).catch(() => null);
+    const reuse = kept && kept.uid !== 0 && (await uidIsFree(inst, kept.uid)) ? ['--uid', String(kept.uid)] : [];
+    // the journal group lets the panel show its services' logs without root
+    const journal = (await inst.run(inst.tools.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
+    await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
+      '--shell', '/usr/sbin/nologin', ...reuse, ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
+    state.owner = (await lookupUser(inst, name))!;
+    made.push(`${name} (uid ${state.owner.uid}${reuse.length ? ', the uid its kept files carry' : ''})`);
   }
-  // files kept by an earlier uninstall whose release removed the user keep its uid: the user comes
-  // back with it, so nothing has to be given to a new one
-  const kept = await lstat(inst.layout.dataDir).catch(() => null);
-  const reuse = kept && kept.uid !== 0 && (await uidIsFree(inst, kept.uid)) ? ['--uid', String(kept.uid)] : [];
-  // the journal group lets the panel show its services' logs without root
-  const journal = (await inst.run(inst.tools.getent, ['group', 'systemd-journal'], [2])).exitCode === 0;
-  await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
-    '--shell', '/usr/sbin/nologin', ...reuse, ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
-  state.owner = (await lookupUser(inst, name))!;
-  return { status: 'changed', message: `created system user ${name} (uid ${state.owner.uid}${reuse.length ? ', the uid its kept files carry' : ''})` };
+  if (name !== 'root') made.push(...(await serviceUserAccounts(inst)));
+  const says = made.length ? `created ${made.join(', ')}` : `${name} and its services' users exist (uid ${state.owner.uid})`;
+  return { status: made.length ? 'changed' : 'done', message: says };
+}
+
+/**
+ * chisel's and Authelia's users, each with a group of its name; the panel's user joins Authelia's
+ * (it writes Authelia's TOTP storage), never chisel's, and neither joins the panel's group.
+ */
+async function serviceUserAccounts(inst: Installation): Promise<string[]> {
+  const made: string[] = [];
+  for (const service of ['tunnel-server', 'auth-portal'] as const) {
+    const account = serviceUser(inst.system, service)!;
+    if (await lookupUser(inst, account)) continue;
+    await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', '/', '--shell', '/usr/sbin/nologin', account]);
+    made.push(account);
+  }
+  const portal = serviceUser(inst.system, 'auth-portal')!;
+  if (!(await lookupGroup(inst, portal))!.members.includes(inst.options.user)) {
+    await inst.run(inst.tools.usermod, ['--append', '--groups', portal, inst.options.user]);
+    made.push(`${inst.options.user}'s membership of ${portal}`);
+  }
+  return made;
 }
 
 /** nginx's vhost directories: root's alone (the root helper writes them; nginx's master runs as root). */
@@ -78,6 +103,15 @@ export async function lockVhostDirs(inst: Installation): Promise<boolean> {
   return changed;
 }
 
+/** The group a directory of the panel's belongs to: its own, or a service's that reads it (panel-dirs.ts). */
+async function dirGroup(inst: Installation, dir: PanelDirSpec, owner: Owner): Promise<number> {
+  const account = dir.group ? serviceUser(inst.system, dir.group) : null;
+  if (!account || account === inst.options.user) return owner.gid;
+  const group = await lookupGroup(inst, account);
+  if (!group) throw new InstallError(`there is no group ${account}`, 'run relay-panel install again: its user step makes it');
+  return group.gid;
+}
+
 /**
  * Root's directories and the panel's top-level ones (whose parents are root's alone: checked, since
  * root makes them). Directories inside the panel's own are the panel's user's to make (config step).
@@ -93,7 +127,7 @@ export async function directories(inst: Installation, owner: Owner): Promise<Out
     await mkdir(dirname(dir.path), { recursive: true });
     const problem = await notRootOnly(dirname(dir.path));
     if (problem) throw new InstallError(`${dir.path} cannot be made safely: ${problem}`, `make ${dirname(dir.path)} root's and writable by root alone, then run install again`);
-    note(await ensureDir(dir.path, dir.mode, owner));
+    note(await ensureDir(dir.path, dir.mode, { uid: owner.uid, gid: await dirGroup(inst, dir, owner) }));
   }
   note(await lockVhostDirs(inst));
   return { status: changed ? 'changed' : 'done', message: `${l.appDir}, ${top.length} directories of ${inst.options.user}, nginx's vhost directories root's` };

@@ -1,21 +1,23 @@
-// Install steps that set up the panel itself: configuration, certificates, units, start and health
+// Install steps that set up the panel itself: configuration, certificates, units, renewals, start and health
 // (its vhosts: vhosts.ts; its privileges: root-helper.ts).
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { writeSecretFile } from '../../system/atomic-write.ts';
-import { AuthfileStore } from '../../system/common/authfile.ts';
-import { entryExists, pathExists } from '../../system/common/fs.ts';
-import { createPortalFiles } from '../../system/common/portal-files.ts';
+import { entryExists } from '../../system/common/fs.ts';
+import { serviceUser } from '../../system/config.ts';
+import { autheliaUnit } from '../../system/host/auth-portal.ts';
+import { renewUnitNames } from '../../system/host/renew-units.ts';
+import { chiselUnit } from '../../system/host/tunnel-server.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
-import { renderAutheliaUnit, renderChiselUnit } from '../../system/host/units.ts';
-import { certbotDropInPath, renderCertbotDropIn } from '../certbot-drop-in.ts';
 import { asPanelUser } from '../as-panel-user.ts';
 import { writeIfChanged } from '../files.ts';
 import { waitForHealth } from '../health.ts';
 import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
+import { readInstalledConfig } from '../installed-config.ts';
 import { nestedPanelDirs, topLevelPanelDirs } from '../panel-dirs.ts';
+import { placeRenewalUnits } from '../renewals.ts';
+import { settleServiceFiles } from '../service-files.ts';
 import { renderPanelSocket, renderPanelUnit } from '../panel-unit.ts';
 import type { InstallState, Outcome } from './step.ts';
 import { isUnitActive } from '../unit-state.ts';
@@ -67,24 +69,22 @@ export async function certificates(inst: Installation, state: InstallState): Pro
 
 export async function units(inst: Installation, state: InstallState): Promise<Outcome> {
   const { system, layout: l, options } = inst;
+  const owner = state.owner ?? (await panelOwner(inst));
   // the vhosts, nginx and the units are the root helper's, which runs in mounts of its own; a
   // directory inside another is writable through it, and systemd (root) would follow a link there
   const writable = topLevelPanelDirs(inst).map((d) => d.path);
   const socketUnit = `${system.units.panel}.socket`;
   const panel = renderPanelUnit({ user: options.user, node: options.node, server: join(l.current, 'server.mjs'), configFile: l.configFile, writable, socket: socketUnit });
   const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
-  // chisel's and Authelia's units and binaries are root's (the panel only enables them); the
-  // services themselves run as the panel's user, which owns their files
-  const key = await asPanelUser(inst, state.owner ?? (await panelOwner(inst)), { task: 'host-key', dir: system.chisel.dir });
-  const chisel = renderChiselUnit({ binary: system.binaries.chisel, port: system.ports.tunnelServer, authfile: new AuthfileStore(system.chisel.dir).authfile, keyfile: key.path, user: system.systemd.runAs });
-  const authelia = renderAutheliaUnit({ binary: system.binaries.authelia, config: createPortalFiles(system, system.authelia.dir).configPath, dir: system.authelia.dir, user: system.systemd.runAs });
+  // chisel's and Authelia's units and binaries are root's (the panel only enables them); each runs
+  // as its own user, reading what the panel gives its group
+  const key = await asPanelUser(inst, owner, { task: 'host-key', dir: system.chisel.dir });
+  const settled = await settleServiceFiles(inst, owner);
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
   state.unitChanged = (await writeIfChanged(l.unitFile(system.units.panel, 'socket'), socket, 0o644)) || state.unitChanged;
-  let changed = state.unitChanged;
-  const chiselChanged = await writeIfChanged(l.unitFile(system.units['tunnel-server']), chisel, 0o644);
-  changed = chiselChanged || changed;
-  changed = (await writeIfChanged(l.unitFile(system.units['auth-portal']), authelia, 0o644)) || changed;
-  changed = (await placeCertbotDropIn(inst)) || changed;
+  const chiselChanged = await writeIfChanged(l.unitFile(system.units['tunnel-server']), chiselUnit(system), 0o644);
+  const autheliaChanged = await writeIfChanged(l.unitFile(system.units['auth-portal']), autheliaUnit(system), 0o644);
+  let changed = state.unitChanged || chiselChanged || autheliaChanged || settled.length > 0;
   const chiselRelease = { name: 'chisel', ...system.chisel.release };
   const autheliaRelease = { name: 'authelia', ...system.authelia.release };
   if (options.downloads) {
@@ -93,26 +93,33 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
     changed = (await installPinned(autheliaRelease, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
-  // a running chisel keeps the key it read at its start: it must serve the fingerprint the panel hands out
-  if (chiselChanged || key.created) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
+  // a running chisel keeps the key it read at its start: it must serve the fingerprint the panel hands out;
+  // a service whose user or files changed must start again as that user
+  const chiselFiles = settled.some((f) => f.startsWith(`${system.chisel.dir}/`));
+  if (chiselChanged || key.created || chiselFiles) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
+  if (autheliaChanged || settled.some((f) => f.startsWith(`${system.authelia.dir}/`))) await inst.run(system.binaries.systemctl, ['try-restart', system.units['auth-portal']]);
   const programs = options.downloads
     ? `; chisel ${chiselRelease.version} checked against ${checksumSources(chiselRelease)}, Authelia ${autheliaRelease.version} against ${checksumSources(autheliaRelease)}`
     : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;
   const keyNote = `; tunnel server key ${key.path} ${key.created ? 'created' : 'kept'} (fingerprint ${key.fingerprint})`;
-  return { status: changed || key.created ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed)${keyNote}${programs}` };
+  const users = `chisel as ${serviceUser(system, 'tunnel-server') ?? 'root'}, Authelia as ${serviceUser(system, 'auth-portal') ?? 'root'}`;
+  const settledNote = settled.length ? `; given to their services: ${settled.join(', ')}` : '';
+  return { status: changed || key.created ? 'changed' : 'done', message: `${l.unitFile(system.units.panel)} (user ${options.user}, sandboxed), ${users}${keyNote}${settledNote}${programs}` };
 }
 
-/** certbot's timer renews as the panel's user (certbot-drop-in.ts); a panel run as root leaves it as packaged. */
-async function placeCertbotDropIn(inst: Installation): Promise<boolean> {
-  const path = certbotDropInPath(inst.system);
-  const dropIn = renderCertbotDropIn(inst.system);
-  if (dropIn !== null) {
-    await mkdir(dirname(path), { recursive: true });
-    return writeIfChanged(path, dropIn, 0o644);
-  }
-  if (!(await pathExists(path))) return false;
-  await rm(path);
-  return true;
+/**
+ * The panel's renewal timer and service (renewals.ts); the timer runs once onboarding has issued
+ * certificates (provisioning enables it through the root helper; a box that has them gets it here).
+ */
+export async function renewals(inst: Installation): Promise<Outcome> {
+  const changed = await placeRenewalUnits(inst);
+  const { systemctl } = inst.system.binaries;
+  if (changed) await inst.run(systemctl, ['daemon-reload']);
+  const { timer } = renewUnitNames(inst.system);
+  const completed = (await readInstalledConfig(inst).catch(() => null))?.onboarding.status === 'COMPLETED';
+  if (completed) await inst.run(systemctl, ['enable', '--now', timer]);
+  const enabled = completed ? `${timer} enabled` : `${timer} enabled by onboarding`;
+  return { status: changed ? 'changed' : 'done', message: `the panel's certificates renew from ${timer} as ${inst.options.user} in ${inst.system.acme.configDir} (${enabled}); Debian's certbot.timer is left to the operator's own certificates` };
 }
 
 export async function start(inst: Installation, state: InstallState): Promise<Outcome> {
