@@ -61,22 +61,25 @@ async function probeFinding(want: ListenWant, procDir: string): Promise<PortFind
   };
 }
 
-/** The ports doctor looks at: the panel's own, the IP panel's and, once onboarding completed, https. */
+/**
+ * The ports doctor looks at: the panel's own, the IP panel's and, once onboarding completed, https.
+ * A listener elsewhere than nginx.listenAddress is nginx with vhosts written for another address
+ * (install was given a --system-config that doctor was not), or another program; install cannot
+ * move nginx to another address (a reload cannot bind a port nginx holds on another one), so the
+ * fix names what to look at and the configuration to use, not a rewrite.
+ */
 export function listenWants(s: SystemConfig, config: Config, completed: boolean): ListenWant[] {
   const holder = (port: number) => `ss -ltnp 'sport = :${port}' names the program that holds the port`;
   const nginxDown = `systemctl reload ${s.units.proxy}; check ${s.nginx.errorLog}`;
   const address = s.nginx.listenAddress;
+  const nginxElsewhere = (port: number) => `${holder(port)}; if it is nginx, its vhosts were written for another nginx.listenAddress than ${address}: give doctor the --system-config install was given`;
   const panel = s.units.panel;
   const wants: ListenWant[] = [
     { what: 'panel', host: config.listen.host, port: config.listen.port, setting: 'listen.host in config.json', down: `systemctl restart ${panel}`,
-      elsewhere: `${holder(config.listen.port)}; relay-panel install writes ${panel}.socket again, then: systemctl restart ${panel}.socket ${panel}` },
-    { what: 'IP panel', host: address, port: s.ports.ipPanel, setting: 'nginx.listenAddress', down: nginxDown,
-      elsewhere: `${holder(s.ports.ipPanel)}; relay-panel install writes the IP panel's vhost for ${address} again and reloads nginx` },
+      elsewhere: `${holder(config.listen.port)}; install makes ${panel}.socket listen on ${hostPort('127.0.0.1', s.ports.panel)} for the panel: set listen.host in config.json to the same and stop any other program on the port, then: systemctl restart ${panel}.socket ${panel}` },
+    { what: 'IP panel', host: address, port: s.ports.ipPanel, setting: 'nginx.listenAddress', down: nginxDown, elsewhere: nginxElsewhere(s.ports.ipPanel) },
   ];
-  if (completed) {
-    wants.push({ what: 'https', host: address, port: s.ports.https, setting: 'nginx.listenAddress', down: nginxDown,
-      elsewhere: `${holder(s.ports.https)}; relay-panel install writes the default server for ${address} again, systemctl restart ${panel} rewrites the panel's vhosts, each reloads nginx` });
-  }
+  if (completed) wants.push({ what: 'https', host: address, port: s.ports.https, setting: 'nginx.listenAddress', down: nginxDown, elsewhere: nginxElsewhere(s.ports.https) });
   return wants;
 }
 
