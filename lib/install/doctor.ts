@@ -4,8 +4,8 @@ import { readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
-import { unitState } from './unit-state.ts';
-import { portOpen } from '../system/common/port-probe.ts';
+import { unitHealth } from './unit-restarts.ts';
+import { portFindings } from './listen-check.ts';
 import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import type { Installation } from './installation.ts';
@@ -123,18 +123,11 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
   const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];
   for (const unit of units) {
-    const state = await unitState(inst, unit);
-    add('units', state === 'active', `${unit} is ${state}`, `systemctl restart ${unit}; journalctl -u ${unit} -n 50`);
+    const f = await unitHealth(inst, unit);
+    add('units', f.ok, f.message, f.fix);
   }
 
-  const nginxHost = s.nginx.listenAddress === '0.0.0.0' ? '127.0.0.1' : s.nginx.listenAddress;
-  const ports: Array<[string, string, number]> = [['panel', config.listen.host, config.listen.port], ['IP panel', nginxHost, s.ports.ipPanel],
-    ...(completed ? [['https', nginxHost, s.ports.https] as [string, string, number]] : [])];
-  for (const [what, host, port] of ports) {
-    const open = await portOpen(host, port);
-    add('ports', open, `${what} ${open ? 'listens' : 'does not listen'} on ${host}:${port}`,
-      what === 'panel' ? `systemctl restart ${s.units.panel}` : `systemctl reload ${s.units.proxy}; check ${s.nginx.errorLog}`);
-  }
+  for (const f of await portFindings(s, config, completed)) add('ports', f.ok, f.message, f.fix);
 
   if (config.domain) {
     const dns = createHostSystem(s, { dataDir: config.dataDir }).dns;

@@ -13,7 +13,7 @@ import { asPanelUserArgv } from './as-panel-user.mjs';
 const shared = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 const argv = process.argv.slice(2);
 const env = process.env;
-const words = argv.filter((a) => !a.startsWith('-'));
+const words = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '-p');
 const [verb, ...named] = words;
 const result = spawnSync(process.execPath, [shared, ...argv], { stdio: 'inherit' });
 

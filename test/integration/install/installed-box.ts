@@ -18,6 +18,8 @@ import { release } from '../../../build/release.mjs';
 import { asPanelUserArgv } from './as-panel-user.mjs';
 
 export const fakeSystemctl = fileURLToPath(new URL('./fake-panel-systemctl.mjs', import.meta.url));
+/** journalctl as the fake systemd's journal (doctor counts restarts in it); never this machine's own */
+export const fakeJournalctl = fileURLToPath(new URL('../../fakes/bin/journalctl', import.meta.url));
 
 export interface InstalledBox {
   infra: Infra;
@@ -50,7 +52,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   // the harness's configuration is complete, so the overlay also names what install would default
   const system = infra.systemConfig({
     ...overrides,
-    binaries: { ...overrides.binaries, systemctl: fakeSystemctl },
+    binaries: { journalctl: fakeJournalctl, ...overrides.binaries, systemctl: fakeSystemctl },
     systemd: { ...overrides.systemd, runAs: user },
   });
   const systemFile = join(dir, 'system.json');

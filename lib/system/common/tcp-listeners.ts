@@ -1,0 +1,18 @@
+// The TCP listeners of this network namespace, read from the kernel's own tables (/proc/net/tcp and
+// tcp6): the addresses really bound, where a connect probe only says that one address answers.
+// Kernel files: nothing a less privileged user wrote is read or followed. `procDir` is for tests.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseTcpListeners, type TcpListener } from '../parsers/proc-net.ts';
+
+const TCP_TABLES = ['net/tcp', 'net/tcp6'] as const;
+
+/**
+ * Every listener in both tables; a missing tcp6 (IPv6 off) is an empty table. null when neither
+ * can be read (not Linux, no /proc): the caller says what it did instead.
+ */
+export async function readTcpListeners(procDir = '/proc'): Promise<TcpListener[] | null> {
+  const texts = await Promise.all(TCP_TABLES.map((t) => readFile(join(procDir, t), 'utf8').catch(() => null)));
+  if (texts.every((t) => t === null)) return null;
+  return texts.flatMap((t) => (t === null ? [] : parseTcpListeners(t)));
+}
