@@ -16,10 +16,12 @@ export async function makeConfig(file: string, create: ConfigInput): Promise<Pan
 }
 
 /**
- * A configuration from a release before the root helper names the sudo launchers and the sudo-run
- * vhost helper: it is pointed at the real programs and the helper's socket.
+ * The system section's parts that the root helper's configuration and the units also name: a
+ * release before the helper named the sudo launchers (pointed at the real programs and the
+ * helper's socket), one before chisel and Authelia had users of their own ran them as the panel's,
+ * one before the panel's own certbot directories used Debian's.
  */
-export async function pointAtHelper(t: Extract<PanelTask, { task: 'point-at-helper' }>): Promise<PanelAnswer<'point-at-helper'>> {
+export async function syncSystem(t: Extract<PanelTask, { task: 'sync-system' }>): Promise<PanelAnswer<'sync-system'>> {
   if (!(await pathExists(t.file))) return { changed: false };
   const store = await ConfigStore.open(t.file);
   const { system } = store.value;
@@ -29,10 +31,18 @@ export async function pointAtHelper(t: Extract<PanelTask, { task: 'point-at-help
     ...(viaSudo(system.binaries.nginx) ? { nginx: t.binaries.nginx } : {}),
     ...(viaSudo(system.binaries.systemctl) ? { systemctl: t.binaries.systemctl } : {}),
   };
-  const same = JSON.stringify(system.rootHelper) === JSON.stringify(t.rootHelper) && system.nginx.vhostHelper === null
-    && binaries.nginx === system.binaries.nginx && binaries.systemctl === system.binaries.systemctl;
-  if (same) return { changed: false };
-  await store.update({ system: { ...system, binaries, rootHelper: t.rootHelper, nginx: { ...system.nginx, vhostHelper: null } } });
+  const { configDir, workDir, logsDir, webroot, renewTimer } = t.system.acme;
+  const { runAs, tunnelUser, portalUser } = t.system.systemd;
+  const wanted = {
+    ...system,
+    binaries,
+    rootHelper: t.system.rootHelper,
+    nginx: { ...system.nginx, vhostHelper: null },
+    systemd: { ...system.systemd, runAs, tunnelUser, portalUser },
+    acme: { ...system.acme, configDir, workDir, logsDir, webroot, renewTimer },
+  };
+  if (JSON.stringify(wanted) === JSON.stringify(system)) return { changed: false };
+  await store.update({ system: wanted });
   return { changed: true };
 }
 

@@ -1,7 +1,8 @@
 // `server.mjs panel-task`: one task of as-panel-user.ts, read as JSON on stdin, answered as JSON on
 // stdout; a failure is one line on stderr and exit 1. It never runs as root: what it does in the
 // panel's directories is the panel's user's to do.
-import { makeConfig, pointAtHelper, writeConfig } from './config-tasks.ts';
+import { moveLegacyLineages } from '../acme-move.ts';
+import { makeConfig, syncSystem, writeConfig } from './config-tasks.ts';
 import { makeDirs } from './dirs.ts';
 import { makeHostKey, makePki, makeVhostMaterial } from './material.ts';
 import type { PanelTask } from './protocol.ts';
@@ -12,8 +13,10 @@ export function doPanelTask(t: PanelTask): Promise<unknown> {
       return makeDirs(t.dirs);
     case 'config':
       return makeConfig(t.file, t.create);
-    case 'point-at-helper':
-      return pointAtHelper(t);
+    case 'sync-system':
+      return syncSystem(t);
+    case 'acme-move':
+      return moveLegacyLineages(t.move);
     case 'write-config':
       return writeConfig(t.file, t.text);
     case 'pki':

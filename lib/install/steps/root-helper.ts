@@ -46,7 +46,7 @@ export async function privileges(inst: Installation): Promise<Outcome> {
   let unitsChanged = await writeIfChanged(l.unitFile(ROOT_HELPER_UNIT, 'socket'), renderRootHelperSocket({ socket: l.helperSocket, group: options.user }), 0o644);
   unitsChanged = (await writeIfChanged(l.unitFile(ROOT_HELPER_UNIT), renderRootHelperService({ node: options.node, server, config: l.helperConfig }), 0o644)) || unitsChanged;
   const removed = await removeLegacy(l);
-  const pointed = await panelUsesRootHelper(inst);
+  const pointed = await syncPanelSystem(inst);
   const locked = await lockVhostDirs(inst);
   changed = pointed || locked || unitsChanged || removed.length > 0 || changed;
   const { systemctl } = system.binaries;
@@ -70,12 +70,16 @@ async function removeLegacy(l: Layout): Promise<string[]> {
   return removed;
 }
 
-/** A configuration from a release before the root helper is pointed at it, by the panel's user, whose file it is. */
-async function panelUsesRootHelper(inst: Installation): Promise<boolean> {
+/**
+ * The panel's configuration made to agree with the helper's on the helper's socket, who runs what
+ * and where the certificates live, by the panel's user, whose file it is.
+ */
+export async function syncPanelSystem(inst: Installation): Promise<boolean> {
+  const { rootHelper, systemd, acme } = inst.panelSystem;
   const { changed } = await asPanelUser(inst, await panelOwner(inst), {
-    task: 'point-at-helper',
+    task: 'sync-system',
     file: inst.layout.configFile,
-    rootHelper: inst.panelSystem.rootHelper!,
+    system: { rootHelper, systemd, acme },
     binaries: { nginx: inst.system.binaries.nginx, systemctl: inst.system.binaries.systemctl },
     legacyWrapperDir: inst.layout.legacy.wrapperDir,
   });

@@ -5,7 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -78,7 +78,7 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     const run = await install();
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     const names = run.events.map((e) => e.step);
-    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'privileges', 'ip-vhost', 'units', 'harden', 'start', 'health', 'summary']);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'privileges', 'ip-vhost', 'units', 'renewals', 'harden', 'start', 'health', 'summary']);
     assert.is(step(run, 'health')!.status, 'done');
     assert.is(step(run, 'harden')!.status, 'skipped');
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
@@ -100,18 +100,31 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     assert.match(await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'), 'utf8'), `\nSocketGroup=${ctx.user}\nSocketMode=0660\n`);
     const socket = await stat(rootSocket(ctx));
     assert.equal([socket.isSocket(), socket.uid, socket.gid, socket.mode & 0o777], [true, 0, uid, 0o660]);
-    for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}\n`);
-    // the tunnel server's host key: made here, 0600, chisel's user's, named by its unit
+    // chisel and Authelia as users of their own, outside the panel's group (the root helper's socket is the group's)
+    for (const service of ['chisel', 'authelia']) assert.match(await readFile(join(ctx.infra.dir, 'systemd', `${service}.service`), 'utf8'), `User=${ctx.user}-${service}\nGroup=${ctx.user}-${service}\n`);
+    const groupsOf = (account: string) => execFileSync('/usr/bin/id', ['-Gn', account], { encoding: 'utf8' }).trim().split(' ');
+    assert.equal(groupsOf(`${ctx.user}-chisel`), [`${ctx.user}-chisel`]);
+    assert.equal(groupsOf(`${ctx.user}-authelia`), [`${ctx.user}-authelia`]);
+    assert.ok(groupsOf(ctx.user).includes(`${ctx.user}-authelia`), 'the panel writes Authelia\'s TOTP storage');
+    assert.not.ok(groupsOf(ctx.user).includes(`${ctx.user}-chisel`));
+    const gid = (account: string) => Number(execFileSync('/usr/bin/id', ['-g', account], { encoding: 'utf8' }).trim());
+    const chiselDir = await stat(join(ctx.infra.dir, 'chisel'));
+    assert.equal([chiselDir.uid, chiselDir.gid, chiselDir.mode & 0o7777], [uid, gid(`${ctx.user}-chisel`), 0o2750]);
+    const autheliaDir = await stat(join(ctx.infra.dir, 'authelia'));
+    assert.equal([autheliaDir.uid, autheliaDir.gid, autheliaDir.mode & 0o7777], [uid, gid(`${ctx.user}-authelia`), 0o3770]);
+    // the tunnel server's host key: made here by the panel's user, 0640 in chisel's group, named by its unit
     const key = await stat(hostKey(ctx));
-    assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
+    assert.equal([key.mode & 0o777, key.uid, key.gid], [0o640, uid, gid(`${ctx.user}-chisel`)]);
     assert.match(await readFile(join(ctx.infra.dir, 'systemd', 'chisel.service'), 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
     assert.match(String(step(run, 'units')!.message), `tunnel server key ${hostKey(ctx)} created (fingerprint `);
-    // certbot's timer renews as the panel's user, in the unprivileged sandbox, writing only certbot's directories
+    // the panel's own renewal timer renews as its user, in the unprivileged sandbox; Debian's certbot is left alone
     const system = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
-    const dropIn = await readFile(join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf'), 'utf8');
-    assert.match(dropIn, `\n[Service]\nUser=${ctx.user}\nGroup=${ctx.user}\n`);
-    assert.match(dropIn, `\nReadWritePaths=-${system.acme.configDir} -${system.acme.workDir} -${system.acme.logsDir} -${system.acme.webroot}\n`);
-    assert.match(dropIn, '\nNoNewPrivileges=yes\n');
+    const renew = await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel-renew.service'), 'utf8');
+    assert.match(renew, `\nUser=${ctx.user}\nGroup=${ctx.user}\n`);
+    assert.match(renew, `--config-dir ${system.acme.configDir}`);
+    assert.match(renew, '\nNoNewPrivileges=yes\n');
+    assert.ok(await stat(join(ctx.infra.dir, 'systemd', 'relay-panel-renew.timer')));
+    assert.is(await stat(join(ctx.infra.dir, 'systemd', 'certbot.service.d')).catch(() => null), null, 'no drop-in on Debian\'s certbot');
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);
     const summary = step(run, 'summary')!;
     assert.type(summary.p12Password, 'string');
@@ -207,7 +220,7 @@ s('a lost host key is made again by install, and chisel, which names it in its u
     assert.ok((await chiselSince(ctx)) > before, 'chisel restarted with the new key');
     await chmod(hostKey(ctx), 0o644);
     assert.is((await install()).code, 0);
-    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o600);
+    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o640);
   }),
 );
 
@@ -302,10 +315,10 @@ s('an upgrade whose download fails is all or nothing: every file as before, the 
     await writeFile(ctx.systemFile, JSON.stringify(unreachable));
     const panelPid = await readFile(ctx.env.FAKE_PANEL_PIDFILE!, 'utf8');
     // the releases folder may keep the new one (inert); everything else must be byte for byte as before
-    // the units and certbot's drop-in live in the harness's unit directory; the drop-in as an earlier release left it
+    // the units live in the harness's unit directory; the drop-in an earlier release put on Debian's certbot is there again
     const dropIn = join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf');
-    const dropInText = await readFile(dropIn, 'utf8');
-    await writeFile(dropIn, `${dropInText}# an earlier release\n`);
+    await mkdir(dirname(dropIn), { recursive: true });
+    await writeFile(dropIn, '[Service]\nUser=an-earlier-release\n');
     const roots = [ctx.prefix, join(ctx.infra.dir, 'systemd')];
     const outside = (k: string) => !k.startsWith(join(ctx.prefix, 'opt/relay-panel/releases/'));
     const before = await checksums(roots);
@@ -320,7 +333,7 @@ s('an upgrade whose download fails is all or nothing: every file as before, the 
       await writeFile(ctx.systemFile, system);
     }
     const after = await checksums(roots);
-    await writeFile(dropIn, dropInText);
+    await rm(dirname(dropIn), { recursive: true, force: true });
     const differing = [...new Set([...before.keys(), ...after.keys()])].filter((k) => outside(k) && before.get(k) !== after.get(k));
     assert.equal(differing, []);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}`);

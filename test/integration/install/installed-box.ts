@@ -53,7 +53,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   const system = infra.systemConfig({
     ...overrides,
     binaries: { journalctl: fakeJournalctl, ...overrides.binaries, systemctl: fakeSystemctl },
-    systemd: { ...overrides.systemd, runAs: user },
+    systemd: { ...overrides.systemd, runAs: user, tunnelUser: `${user}-chisel`, portalUser: `${user}-authelia` },
   });
   const systemFile = join(dir, 'system.json');
   await writeFile(systemFile, JSON.stringify(system));
@@ -76,7 +76,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
     async close() {
       // the panel and root helper processes and the user, whatever the tests reached
       execFileSync(process.execPath, [fakeSystemctl, 'stop', system.units.panel, 'relay-panel-root.service'], { env: boxEnv, stdio: 'ignore' });
-      spawnSync('/usr/sbin/userdel', [user], { stdio: 'ignore' });
+      for (const account of [user, `${user}-chisel`, `${user}-authelia`]) spawnSync('/usr/sbin/userdel', [account], { stdio: 'ignore' });
       await infra.stop();
       await rm(dir, { recursive: true, force: true });
     },
