@@ -1,30 +1,62 @@
 // The helper's `vhosts` and `vhosts-refresh` actions: render the checked changes with the panel's own templates from the
 // helper's configuration, write them, `nginx -t`, reload, and put everything back on failure (the
-// same VhostStore the sandbox and a root-run panel use).
-import { certPaths } from '../system/host/certs.ts';
+// same VhostStore the sandbox and a root-run panel use). The helper's vhosts name root's copies of
+// the TLS material (tls-copies.ts), made before anything is written; a panel run as root without
+// the helper and the sandbox name the files themselves (renderer.ts).
+import { readdir } from 'node:fs/promises';
 import { hostNginxControl, hostVhostDirs, hostVhostLayout } from '../system/host/nginx.ts';
 import { templateContext } from '../system/nginx/renderer.ts';
-import { renderVhost } from '../system/nginx/templates.ts';
+import { renderVhost, vhostName, type TemplateContext } from '../system/nginx/templates.ts';
 import { VhostStore } from '../system/nginx/vhost-store.ts';
-import { pkiPaths } from '../system/pki/openssl-pki.ts';
 import type { SystemConfig } from '../system/config.ts';
 import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts';
+import { pruneTlsCopies, stageForVhosts } from './tls-copies.ts';
+import { copiedTlsContext } from './tls-entries.ts';
+import { tlsSourceOwners } from './tls-owner.ts';
+
+/** The template context of the helper's vhosts: the configured layout, and tlsDir's copies for every certificate, key, CA and CRL. */
+export function helperTemplateContext(config: SystemConfig, publicLocations: PublicLocations): TemplateContext {
+  const copies = copiedTlsContext(config.nginx.tlsDir);
+  const base = templateContext(
+    { ...hostVhostLayout(config), ports: config.ports, trafficPort: config.nginx.trafficPort, publicLocations, certs: { paths: (fqdn) => copies.certFor(fqdn) } },
+    copies.mtls,
+  );
+  return { ...base, ...copies };
+}
 
 export function helperVhostStore(config: SystemConfig, publicLocations: PublicLocations): VhostStore {
-  const pki = pkiPaths(config.pki.dir);
-  const context = templateContext(
-    { ...hostVhostLayout(config), ports: config.ports, trafficPort: config.nginx.trafficPort, publicLocations, certs: { paths: (fqdn) => certPaths(config, fqdn) } },
-    { caPath: pki.caCert, crlPath: pki.crl },
-  );
+  const context = helperTemplateContext(config, publicLocations);
   return new VhostStore({ ...hostVhostDirs(config), render: async (spec) => renderVhost(spec, context), ...hostNginxControl(config) });
 }
 
-/** Applies checked changes; throws a SystemError (nginx's words) with nothing left changed. */
+/**
+ * Applies checked changes; throws a SystemError (nginx's words, or `Refused: <path> refused: <reason>`
+ * for TLS material root will not copy) with nothing left changed. The installer calls it too.
+ */
 export async function applyVhostChanges(config: SystemConfig, publicLocations: PublicLocations, changes: VhostChange[]): Promise<void> {
-  await helperVhostStore(config, publicLocations).apply(changes);
+  const named = changes.flatMap((c) => (c.op === 'put' ? [vhostName(c.spec)] : c.op === 'enable' ? [c.name] : []));
+  await stageForVhosts(config, named, await tlsSourceOwners(config));
+  let failure: unknown = null;
+  try {
+    await helperVhostStore(config, publicLocations).apply(changes);
+  } catch (e) {
+    failure = e;
+  }
+  // a removed vhost's copies go; so do those staged for a put nginx refused (its vhost is gone again)
+  await pruneTlsCopies(config).catch((e) => {
+    if (failure === null) throw e;
+  });
+  if (failure !== null) throw failure;
 }
 
-/** Rewrites the given vhosts whose text the current templates would change; answers their names. */
-export function refreshVhostSpecs(config: SystemConfig, publicLocations: PublicLocations, specs: VhostSpec[]): Promise<string[]> {
+/**
+ * Rewrites the given vhosts whose text the current templates would change; answers their names.
+ * The copies of those already written are staged first (an upgrade's first refresh moves every
+ * vhost from the panel's files to the copies).
+ */
+export async function refreshVhostSpecs(config: SystemConfig, publicLocations: PublicLocations, specs: VhostSpec[]): Promise<string[]> {
+  const written = new Set(await readdir(config.nginx.sitesAvailable).catch(() => [] as string[]));
+  const named = [...new Set(specs.map(vhostName))].filter((name) => written.has(name));
+  await stageForVhosts(config, named, await tlsSourceOwners(config));
   return helperVhostStore(config, publicLocations).refresh(specs);
 }

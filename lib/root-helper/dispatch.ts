@@ -1,12 +1,16 @@
 // One request to the root helper, from its text to its answer: checked by the protocol's schema
 // (root-protocol.ts), then carried out with the helper's own configuration. Changes run one at a
 // time (two vhost batches must not interleave); questions about a unit's state do not wait.
+// nginx's test and reload first copy the TLS material again (a renewal's deploy hook and a
+// revocation arrive as a reload), keeping the previous copy of a refused source (tls-copies.ts).
 import { serialQueue } from '../keyed-lock.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { directRootActions } from '../system/host/root-actions.ts';
 import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
 import type { PublicLocations } from '../system/types.ts';
 import { applyVhostChanges, refreshVhostSpecs } from './apply.ts';
+import { restageTlsCopies } from './tls-copies.ts';
+import { tlsSourceOwners } from './tls-owner.ts';
 
 export interface Dispatcher {
   /** the answer and a line for the helper's log */
@@ -30,10 +34,19 @@ export function describe(request: RootRequest): string {
   }
 }
 
-export function createDispatcher(config: SystemConfig, publicLocations: PublicLocations): Dispatcher {
+/** `log`: the helper's log (a TLS source kept at its previous copy is said there). */
+export function createDispatcher(config: SystemConfig, publicLocations: PublicLocations, log: (line: string) => void = (line) => console.log(line)): Dispatcher {
   const root = directRootActions(config);
   const parse = rootRequestParser(config.sites.root);
   const serial = serialQueue();
+  // never in the way of a test or reload: nginx then loads the copies it loaded before
+  const restage = async () => {
+    try {
+      await restageTlsCopies(config, await tlsSourceOwners(config), log);
+    } catch (e) {
+      log(`tls copies: not copied again: ${(e as Error).message}`);
+    }
+  };
 
   async function carryOut(request: RootRequest): Promise<RootAnswer> {
     switch (request.action) {
@@ -47,16 +60,26 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
       case 'vhosts-refresh':
         return { ok: true, rewritten: await serial(() => refreshVhostSpecs(config, publicLocations, request.specs)) };
       case 'unit':
-        await serial(() => root.controlUnit(request.unit, request.op));
+        await serial(async () => {
+          // nginx started, restarted or reloaded by its unit loads the copies too
+          if (request.unit === 'proxy' && request.op !== 'stop') await restage();
+          await root.controlUnit(request.unit, request.op);
+        });
         return { ok: true };
       case 'daemon-reload':
         await serial(() => root.daemonReload());
         return { ok: true };
       case 'nginx-test':
-        await serial(() => root.nginxTest());
+        await serial(async () => {
+          await restage();
+          await root.nginxTest();
+        });
         return { ok: true };
       case 'nginx-reload':
-        await serial(() => root.nginxReload());
+        await serial(async () => {
+          await restage();
+          await root.nginxReload();
+        });
         return { ok: true };
     }
   }

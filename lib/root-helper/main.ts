@@ -51,7 +51,7 @@ async function helper(argv: string[], publicLocations: PublicLocations): Promise
   const fd = takeListenFd(process.env);
   const listen = fd !== null ? { fd } : { path: values.socket, ...(values['socket-group'] ? { gid: groupId(values['socket-group']) } : {}) };
   const server = await startHelperServer({
-    dispatcher: createDispatcher(config, publicLocations),
+    dispatcher: createDispatcher(config, publicLocations, (line) => console.log(line)),
     listen,
     idleMs: idleS * 1000,
     log: (line) => console.log(line),

@@ -64,6 +64,12 @@ const Nginx = z
     trafficPort: port.nullable().default(null),
     /** where the IP panel's self-signed certificate lives */
     selfSignedDir: absolutePath.default('/etc/relay-panel/ip-panel-cert'),
+    /**
+     * root's copies of the TLS material nginx's root master loads (root 0700, files 0600), one
+     * directory per source: `<fqdn>/`, `ip-panel/`, `default/`, `client-ca/`. The root helper copies
+     * them from the panel's files after checking owner, type and content (lib/root-helper/tls-copies.ts)
+     */
+    tlsDir: absolutePath.default('/etc/nginx/relay-panel-tls'),
     reloadWith: z.enum(['signal', 'systemctl']).default('signal'),
     /** how long to watch the error log for [emerg] after a reload */
     reloadCheckMs: z.number().int().min(0).default(400),

@@ -141,6 +141,8 @@ function baseConfig(dir: string, ports: InfraPorts, paths: { nginx: string; cert
       listenAddress: '127.0.0.1',
       helpDir: join(paths.nginx, 'help'),
       selfSignedDir: join(paths.nginx, 'self-signed'),
+      // the root helper's copies of TLS material, never the host's /etc/nginx
+      tlsDir: join(paths.nginx, 'relay-panel-tls'),
       reloadWith: 'signal',
       reloadCheckMs: 1000,
     },

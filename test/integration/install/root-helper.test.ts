@@ -1,17 +1,26 @@
 // The root helper on an installed box (fake systemd; real nginx and openssl): the panel user
 // cannot write the vhost directories, and its one way to change them, a `vhosts` request on the
 // helper's socket, refuses a bad request without writing anything and turns a good one into a
-// vhost nginx serves. Then an upgrade of a box that reached root through sudo.
-import { randomUUID } from 'node:crypto';
-import { chmod, chown, cp, mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
+// vhost nginx serves. nginx loads only root's copies of the TLS material: a certificate link the
+// panel user plants toward a root-only key is refused and nginx keeps serving what it served, a
+// planted FIFO holds up no answer, and a revocation reaches nginx with the next reload. Then an
+// upgrade of a box that reached root through sudo.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { chmod, chown, cp, lchown, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
+import { connect } from 'node:tls';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SystemConfig } from '../../../lib/system/config.ts';
+import { OpensslPki } from '../../../lib/system/pki/openssl-pki.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { asPanelUser, install, relay, rootRequest, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+// @ts-expect-error plain JS test helper
+import { asPanelUserArgv } from './as-panel-user.mjs';
+import { asPanelUser, install, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
 let system: SystemConfig;
@@ -20,6 +29,40 @@ const FQDN = 'docs.example.test';
 const SITE = `relay-site-${FQDN}.conf`;
 
 const apply = (changes: unknown[]) => rootRequest(box, { action: 'vhosts', changes });
+/** the panel user's uid and gid: certbot and the panel make the TLS sources as that user */
+let panel: { uid: number; gid: number };
+
+/** Hands a tree to the panel user, links included, as if it had made it. */
+async function givePanel(path: string): Promise<void> {
+  const st = await lstat(path);
+  if (st.isDirectory()) for (const name of await readdir(path)) await givePanel(join(path, name));
+  await lchown(path, panel.uid, panel.gid);
+}
+
+/** A request to the helper sent by the panel user, not waited for: its answer and when it came. */
+function rootRequestLater(request: unknown): Promise<{ status: number; stderr: string; ms: number }> {
+  const started = Date.now();
+  const script = fileURLToPath(new URL('./root-request.mjs', import.meta.url));
+  const [binary, args] = asPanelUserArgv(box.user, [process.execPath, script, rootSocket(box)]) as [string, string[]];
+  const child = spawn(binary, args, { env: { PATH: process.env.PATH } });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stdin.end(JSON.stringify(request));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status: status ?? -1, stderr, ms: Date.now() - started })));
+}
+
+/** The SHA-256 fingerprint of the certificate nginx serves for a name on its HTTPS port. */
+function servedFingerprint(servername: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: box.infra.ports.https, servername, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerX509Certificate()?.fingerprint256 ?? '');
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+const fingerprintOf = async (pem: string) => new X509Certificate(await readFile(pem)).fingerprint256;
 
 /** Every entry of both vhost directories with its content or link target. */
 async function vhostFiles(): Promise<Record<string, string>> {
@@ -52,6 +95,8 @@ s.before(async () => {
   system = JSON.parse(await readFile(box.systemFile, 'utf8')) as SystemConfig;
   const run = await install(box);
   assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
+  const id = (flag: string) => Number(execFileSync('/usr/bin/id', [flag, box.user], { encoding: 'utf8' }));
+  panel = { uid: id('-u'), gid: id('-g') };
 });
 s.after(async () => {
   await box?.close();
@@ -97,6 +142,7 @@ s('a good request becomes a root-owned vhost nginx accepts and serves; remove de
     const live = join(system.acme.configDir, 'live', FQDN);
     await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') },
       commonName: FQDN, subjectAltNames: [`DNS:${FQDN}`], days: 2 });
+    await givePanel(live);
     const root = join(system.sites.root, randomUUID());
     await mkdir(root, { recursive: true, mode: 0o755 });
     const marker = `served through the helper ${randomUUID()}`;
@@ -107,7 +153,11 @@ s('a good request becomes a root-owned vhost nginx accepts and serves; remove de
     const file = join(system.nginx.sitesAvailable, SITE);
     const st = await stat(file);
     assert.equal([st.uid, st.mode & 0o777], [0, 0o644]);
-    assert.match(await readFile(file, 'utf8'), `ssl_certificate "${join(live, 'fullchain.pem')}";`);
+    // nginx loads root's copy, never the panel user's file
+    const copied = join(system.nginx.tlsDir, FQDN, 'fullchain.pem');
+    assert.match(await readFile(file, 'utf8'), `ssl_certificate "${copied}";`);
+    const copy = await stat(copied);
+    assert.equal([copy.uid, copy.mode & 0o777, (await stat(dirname(copied))).mode & 0o777], [0, 0o600, 0o700]);
     assert.is(await readlink(join(system.nginx.sitesEnabled, SITE)), file);
     const page = await fetchSite('/');
     assert.is(page.status, 200);
@@ -119,6 +169,100 @@ s('a good request becomes a root-owned vhost nginx accepts and serves; remove de
     // the site was the only server on the HTTPS port: nginx closes it, or another server answers
     const after = await fetchSite('/').then((r) => r.body, (e: NodeJS.ErrnoException) => e.code);
     assert.is.not(after, marker);
+  }),
+);
+
+s('a certificate link toward a root-only key is refused, whether planted in live/ or as the archive directory, and nginx keeps serving the certificate it served', () =>
+  withTimeout('root-only key', 60_000, async () => {
+    const name = 'tls.example.test';
+    const le = system.acme.configDir;
+    // a lineage as certbot, run as the panel user, leaves it
+    const archive = join(le, 'archive', name);
+    await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: { fullchain: join(archive, 'fullchain1.pem'), privkey: join(archive, 'privkey1.pem') },
+      commonName: name, subjectAltNames: [`DNS:${name}`], days: 2 });
+    await mkdir(join(le, 'live', name), { recursive: true });
+    for (const file of ['fullchain', 'privkey']) await symlink(`../../archive/${name}/${file}1.pem`, join(le, 'live', name, `${file}.pem`));
+    await givePanel(archive);
+    await givePanel(join(le, 'live', name));
+    for (const dir of ['archive', 'live']) await lchown(join(le, dir), panel.uid, panel.gid);
+    const put = [{ op: 'put', spec: { kind: 'app', fqdn: name, port: 8080 }, enabled: true }];
+    const first = apply(put);
+    assert.is(first.status, 0, first.stderr);
+    const served = await fingerprintOf(join(archive, 'fullchain1.pem'));
+    assert.is(await servedFingerprint(name), served);
+    // root's own key and certificate, which the panel user cannot read
+    const rootOnly = join(box.dir, 'root-only');
+    await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: { fullchain: join(rootOnly, 'fullchain9.pem'), privkey: join(rootOnly, 'privkey9.pem') },
+      commonName: name, subjectAltNames: [`DNS:${name}`], days: 2 });
+    await chmod(rootOnly, 0o700);
+    assert.is.not(asPanelUser(box, ['/usr/bin/cat', join(rootOnly, 'privkey9.pem')]).status, 0, 'the panel user cannot read it');
+    const vhost = join(system.nginx.sitesAvailable, `relay-app-${name}.conf`);
+    const before = await readFile(vhost, 'utf8');
+    const plant = (target: string, link: string) => assert.is(asPanelUser(box, ['/usr/bin/ln', '-sfn', target, link]).status, 0, link);
+
+    // 1. the live links straight at root's files
+    for (const file of ['fullchain', 'privkey']) plant(join(rootOnly, `${file}9.pem`), join(le, 'live', name, `${file}.pem`));
+    const linked = apply(put);
+    assert.is(linked.status, 1);
+    assert.match(linked.stderr, `Refused: ${join(le, 'live', name, 'fullchain.pem')} refused: a link to "${join(rootOnly, 'fullchain9.pem')}", not ../../archive/${name}/fullchain<n>.pem`);
+    // 2. certbot's own link text, with archive/<name> a link to root's directory
+    for (const file of ['fullchain', 'privkey']) plant(`../../archive/${name}/${file}9.pem`, join(le, 'live', name, `${file}.pem`));
+    assert.is(asPanelUser(box, ['/usr/bin/mv', archive, `${archive}.old`]).status, 0, 'the panel user moves its archive aside');
+    plant(rootOnly, archive);
+    const viaArchive = apply(put);
+    assert.is(viaArchive.status, 1);
+    assert.match(viaArchive.stderr, `Refused: ${join(archive, 'fullchain9.pem')} refused: owned by uid 0, not ${panel.uid}`);
+    // a renewal's deploy hook reloads: the refused source keeps the copy nginx had
+    const reload = rootRequest(box, { action: 'nginx-reload' });
+    assert.is(reload.status, 0, reload.stderr);
+    assert.is(await servedFingerprint(name), served);
+    assert.is(await readFile(vhost, 'utf8'), before);
+    assert.is(await fingerprintOf(join(system.nginx.tlsDir, name, 'fullchain.pem')), served);
+  }),
+);
+
+s('a FIFO planted as a certificate: the helper refuses the vhost within a second and answers an nginx-test sent with it; nginx serves on', () =>
+  withTimeout('fifo', 60_000, async () => {
+    const name = 'tls.example.test';
+    const live = join(system.acme.configDir, 'live', name, 'fullchain.pem');
+    const served = await servedFingerprint(name);
+    assert.is(asPanelUser(box, ['/usr/bin/rm', '-f', live]).status, 0);
+    assert.is(asPanelUser(box, ['/usr/bin/mkfifo', live]).status, 0);
+    const [put, test] = await Promise.all([
+      rootRequestLater({ action: 'vhosts', changes: [{ op: 'put', spec: { kind: 'app', fqdn: name, port: 8080 }, enabled: true }] }),
+      rootRequestLater({ action: 'nginx-test' }),
+    ]);
+    assert.is(put.status, 1);
+    assert.match(put.stderr, `Refused: ${live} refused: a FIFO, not certbot's link or a regular file`);
+    assert.ok(put.ms < 1000, `the vhost change was answered in ${put.ms} ms`);
+    assert.is(test.status, 0, test.stderr);
+    assert.ok(test.ms < 5000, `nginx-test was answered in ${test.ms} ms`);
+    const alone = await rootRequestLater({ action: 'nginx-test' });
+    assert.is(alone.status, 0, alone.stderr);
+    assert.ok(alone.ms < 1000, `nginx-test alone was answered in ${alone.ms} ms`);
+    assert.is(await servedFingerprint(name), served);
+    const removed = apply([{ op: 'remove', name: `relay-app-${name}.conf` }]);
+    assert.is(removed.status, 0, removed.stderr);
+    assert.not.ok((await readdir(system.nginx.tlsDir)).includes(name), 'a deleted vhost\'s copies are removed');
+  }),
+);
+
+s('a revoked client certificate is refused by nginx after the next reload: the CRL is copied again', () =>
+  withTimeout('revocation', 60_000, async () => {
+    const ipVhost = await readFile(join(system.nginx.sitesAvailable, 'relay-ip-panel.conf'), 'utf8');
+    assert.match(ipVhost, `ssl_crl "${join(system.nginx.tlsDir, 'client-ca', 'crl.pem')}";`, 'the panel\'s start moved the IP panel to the copies');
+    // the panel's own CA, driven here as the panel would (its files handed back to the panel user)
+    const pki = new OpensslPki({ openssl: '/usr/bin/openssl', dir: system.pki.dir, caCommonName: system.pki.caCommonName, clientCertDays: 2, timeoutMs: 20_000 });
+    const client = await pki.issueClientCert('agent:tls-copies');
+    await givePanel(system.pki.dir);
+    const pfx = { pfx: await pki.toPkcs12(client, 'pw'), passphrase: 'pw' };
+    assert.is.not((await ipPanel(box, '/api/onboarding/status', pfx)).status, 496, 'a valid client certificate passes nginx');
+    await pki.revoke(client.serial);
+    await givePanel(system.pki.dir);
+    assert.is.not((await ipPanel(box, '/api/onboarding/status', pfx)).status, 496, 'nginx holds the CRL it loaded until a reload');
+    const reload = rootRequest(box, { action: 'nginx-reload' });
+    assert.is(reload.status, 0, reload.stderr);
+    assert.is((await ipPanel(box, '/api/onboarding/status', pfx)).status, 496);
   }),
 );
 

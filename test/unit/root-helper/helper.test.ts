@@ -33,13 +33,13 @@ s.before.each(async (ctx) => {
   ctx.config = systemConfig({
     driver: 'host',
     binaries: { nginx: '/bin/true', systemctl: FAKE_SYSTEMCTL },
-    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
+    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
     sites: { root: SITES },
   });
   // nginx runs, so its reload is systemctl's and shows in the argv log
   await writeFile(process.env.FAKE_SYSTEMD_STATE, JSON.stringify({ [`${ctx.config.units.proxy}.service`]: { state: 'active', since: Date.now() } }));
   ctx.server = await startHelperServer({
-    dispatcher: createDispatcher(ctx.config, { exact: [], prefix: [] }),
+    dispatcher: createDispatcher(ctx.config, { exact: [], prefix: [] }, (line) => ctx.log.push(line)),
     listen: { path: ctx.socket }, idleMs: 0, log: (line) => ctx.log.push(line), onIdle: () => undefined,
   });
 });
@@ -79,7 +79,8 @@ s('vhosts: the checked changes are rendered from the helper\'s configuration, wr
   const file = join(config.nginx.sitesAvailable, 'relay-site-docs.example.com.conf');
   const text = await readFile(file, 'utf8');
   assert.match(text, `root "${SITES}/${SITE_ID}";`);
-  assert.match(text, `ssl_certificate "${config.acme.configDir}/live/docs.example.com/fullchain.pem";`);
+  // root's copy, never certbot's file (tls-copies.ts); no certificate yet, so no copy either
+  assert.match(text, `ssl_certificate "${join(config.nginx.tlsDir, 'docs.example.com', 'fullchain.pem')}";`);
   assert.is((await lstat(file)).mode & 0o777, 0o644);
   assert.is(await readlink(join(config.nginx.sitesEnabled, 'relay-site-docs.example.com.conf')), file);
   await root.applyVhosts([{ op: 'remove', name: 'relay-site-docs.example.com.conf' }]);

@@ -1,0 +1,63 @@
+// The root-owned copies of TLS material that the root helper's vhosts name (config nginx.tlsDir):
+// one directory per source, `<fqdn>/` for a certbot lineage, `ip-panel/` and `default/` for the
+// self-signed certificates, `client-ca/` for the client CA and its CRL. nginx's master runs as root
+// and loads these files, so they must never be the panel's own files or links it could plant.
+import { join } from 'node:path';
+import { assertFqdn, isFqdn } from '../system/names.ts';
+import { isVhostNameOfKind, type TemplateContext } from '../system/nginx/templates.ts';
+import type { CertPaths, VhostSpec } from '../system/types.ts';
+
+export const IP_PANEL_ENTRY = 'ip-panel';
+export const DEFAULT_ENTRY = 'default';
+export const CLIENT_CA_ENTRY = 'client-ca';
+const FIXED_ENTRIES = [IP_PANEL_ENTRY, DEFAULT_ENTRY, CLIENT_CA_ENTRY];
+
+/** The file names inside an entry: a certificate and its key, or the client CA and its CRL. */
+export const CERT_FILE = 'fullchain.pem';
+export const KEY_FILE = 'privkey.pem';
+export const CA_FILE = 'ca.pem';
+export const CRL_FILE = 'crl.pem';
+
+/** A name a directory of tlsDir may have; the fixed ones have no dot, so no domain name is one of them. */
+export function isTlsEntry(name: string): boolean {
+  return FIXED_ENTRIES.includes(name) || isFqdn(name);
+}
+
+export function copiedCertPaths(tlsDir: string, entry: string): CertPaths {
+  return { fullchain: join(tlsDir, entry, CERT_FILE), privkey: join(tlsDir, entry, KEY_FILE) };
+}
+
+/** What the helper's templates name instead of the panel's files. */
+export function copiedTlsContext(tlsDir: string): Pick<TemplateContext, 'mtls' | 'ipPanelCert' | 'defaultCert' | 'certFor'> {
+  return {
+    mtls: { caPath: join(tlsDir, CLIENT_CA_ENTRY, CA_FILE), crlPath: join(tlsDir, CLIENT_CA_ENTRY, CRL_FILE) },
+    ipPanelCert: copiedCertPaths(tlsDir, IP_PANEL_ENTRY),
+    defaultCert: copiedCertPaths(tlsDir, DEFAULT_ENTRY),
+    certFor: (fqdn) => copiedCertPaths(tlsDir, assertFqdn(fqdn)),
+  };
+}
+
+/** The entries each kind of vhost names (templates.ts: the panels verify client certificates). */
+const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
+  'ip-panel': () => [IP_PANEL_ENTRY, CLIENT_CA_ENTRY],
+  default: () => [DEFAULT_ENTRY],
+  panel: (fqdn) => [fqdn, CLIENT_CA_ENTRY],
+  'auth-portal': (fqdn) => [fqdn],
+  'tunnel-server': (fqdn) => [fqdn],
+  app: (fqdn) => [fqdn],
+  site: (fqdn) => [fqdn],
+};
+
+/**
+ * The entries a relay vhost file of this name loads; none for any other file. Named from the file
+ * name alone, so an `enable` (which carries no spec) and a look at sites-available both answer it.
+ */
+export function entriesOfVhost(name: string): string[] {
+  for (const [kind, entries] of Object.entries(ENTRIES_OF_KIND) as Array<[VhostSpec['kind'], (fqdn: string) => string[]]>) {
+    if (!isVhostNameOfKind(name, kind)) continue;
+    if (kind === 'ip-panel' || kind === 'default') return entries('');
+    const fqdn = name.slice(`relay-${kind}-`.length, -'.conf'.length);
+    return isFqdn(fqdn) ? entries(fqdn) : [];
+  }
+  return [];
+}

@@ -1,0 +1,176 @@
+// The root helper's vhosts and nginx actions with root's TLS copies (lib/root-helper/apply.ts,
+// dispatch.ts): its templates name only the copies; a change with a refused source writes nothing;
+// nginx's test and reload copy again first and keep a refused source's previous copy; a planted
+// FIFO never holds up an answer. /bin/true and /bin/false play nginx (the real one:
+// test/integration/install/root-helper.test.ts).
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { applyVhostChanges, helperTemplateContext, refreshVhostSpecs } from '../../../lib/root-helper/apply.ts';
+import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
+import { entriesOfVhost } from '../../../lib/root-helper/tls-entries.ts';
+import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
+import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
+import { renderVhost, vhostName } from '../../../lib/system/nginx/templates.ts';
+import type { CertPaths, VhostSpec } from '../../../lib/system/types.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
+
+const A = 'a.example.test';
+const SITES = '/var/www/relay-sites';
+const NONE = { exact: [], prefix: [] };
+const appSpec = (fqdn: string): VhostSpec => ({ kind: 'app', fqdn, port: 8080 });
+
+interface Ctx { dir: string; config: SystemConfig; log: string[] }
+const s = suite<Ctx>('root helper vhosts with TLS copies', { dir: '', config: systemConfig(), log: [] });
+
+let fixtures = '';
+const pairs: Record<'one' | 'two', CertPaths> = {} as never;
+s.before(async () => {
+  fixtures = await mkdtemp(join(tmpdir(), 'relay-tls-vhost-fixtures-'));
+  for (const name of ['one', 'two'] as const) {
+    pairs[name] = { fullchain: join(fixtures, `${name}.pem`), privkey: join(fixtures, `${name}.key`) };
+    await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: pairs[name], commonName: A, subjectAltNames: [`DNS:${A}`], days: 2 });
+  }
+});
+s.after(() => rm(fixtures, { recursive: true, force: true }));
+
+s.before.each(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-tls-vhosts-'));
+  ctx.log = [];
+  ctx.config = systemConfig({
+    driver: 'host',
+    binaries: { nginx: '/bin/true' },
+    nginx: {
+      sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'),
+      selfSignedDir: join(ctx.dir, 'self-signed'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, helpDir: join(ctx.dir, 'help'),
+    },
+    acme: { configDir: join(ctx.dir, 'le'), webroot: join(ctx.dir, 'webroot') },
+    pki: { dir: join(ctx.dir, 'pki') },
+    sites: { root: SITES },
+  });
+});
+s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
+
+async function lineage(c: SystemConfig, fqdn: string, pair: CertPaths, n = 1): Promise<void> {
+  const archive = join(c.acme.configDir, 'archive', fqdn);
+  await mkdir(archive, { recursive: true });
+  await mkdir(join(c.acme.configDir, 'live', fqdn), { recursive: true });
+  await copyFile(pair.fullchain, join(archive, `fullchain${n}.pem`));
+  await copyFile(pair.privkey, join(archive, `privkey${n}.pem`));
+  for (const file of ['fullchain', 'privkey']) {
+    await rm(join(c.acme.configDir, 'live', fqdn, `${file}.pem`), { force: true });
+    await symlink(`../../archive/${fqdn}/${file}${n}.pem`, join(c.acme.configDir, 'live', fqdn, `${file}.pem`));
+  }
+}
+
+const listed = (dir: string) => readdir(dir).catch(() => [] as string[]);
+const message = (p: Promise<unknown>) => p.then(() => 'ok', (e: Error) => e.message);
+
+s('the helper\'s vhosts name root\'s copies only, exactly the entries their file name stands for; no panel file', ({ config }) => {
+  const context = helperTemplateContext(config, NONE);
+  const specs: VhostSpec[] = [{ kind: 'ip-panel' }, { kind: 'default' }, { kind: 'panel', fqdn: A }, { kind: 'auth-portal', fqdn: A },
+    { kind: 'tunnel-server', fqdn: A }, appSpec(A), { kind: 'site', fqdn: A, root: `${SITES}/x`, spaMode: false, protected: true },
+    { kind: 'site', fqdn: A, root: `${SITES}/x`, spaMode: false, protected: true, closed: true }];
+  for (const spec of specs) {
+    const text = renderVhost(spec, context);
+    const loaded = [...text.matchAll(/^\s*ssl_(?:certificate|certificate_key|client_certificate|crl) "([^"]+)";/gm)].map((m) => m[1]!);
+    assert.ok(loaded.length >= 2, spec.kind);
+    const entries = new Set(loaded.map((path) => {
+      assert.ok(path.startsWith(`${config.nginx.tlsDir}/`), `${spec.kind}: ${path}`);
+      return path.slice(config.nginx.tlsDir.length + 1).split('/')[0]!;
+    }));
+    assert.equal([...entries].sort(), entriesOfVhost(vhostName(spec)).sort(), spec.kind);
+    for (const panelOwned of [config.acme.configDir, config.nginx.selfSignedDir, config.pki.dir]) assert.not.match(text, panelOwned, spec.kind);
+  }
+});
+
+s('a change with a refused source is refused whole: no vhost, no link, no copy', async ({ config }) => {
+  await lineage(config, 'ok.example.test', pairs.one);
+  await lineage(config, A, pairs.one);
+  await unlink(join(config.acme.configDir, 'live', A, 'fullchain.pem'));
+  await symlink(pairs.two.fullchain, join(config.acme.configDir, 'live', A, 'fullchain.pem'));
+  const said = await message(applyVhostChanges(config, NONE, [
+    { op: 'put', spec: appSpec('ok.example.test'), enabled: true },
+    { op: 'put', spec: appSpec(A), enabled: false },
+  ]));
+  assert.is(said, `Refused: ${join(config.acme.configDir, 'live', A, 'fullchain.pem')} refused: a link to ${JSON.stringify(pairs.two.fullchain)}, not ../../archive/${A}/fullchain<n>.pem`);
+  assert.equal([await listed(config.nginx.sitesAvailable), await listed(config.nginx.sitesEnabled), await listed(config.nginx.tlsDir)], [[], [], []]);
+});
+
+s('a put copies before it writes; an enable copies what a put before the certificate could not; a remove takes the copies away', async ({ config }) => {
+  const name = vhostName(appSpec(A));
+  await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: false }]);
+  assert.equal(await listed(config.nginx.tlsDir), [], 'no certificate yet: nothing to copy');
+  await lineage(config, A, pairs.one);
+  await applyVhostChanges(config, NONE, [{ op: 'enable', name }]);
+  assert.is(await readFile(join(config.nginx.tlsDir, A, 'privkey.pem'), 'utf8'), await readFile(pairs.one.privkey, 'utf8'));
+  assert.match(await readFile(join(config.nginx.sitesAvailable, name), 'utf8'), `ssl_certificate_key "${join(config.nginx.tlsDir, A, 'privkey.pem')}";`);
+  await applyVhostChanges(config, NONE, [{ op: 'disable', name }]);
+  assert.equal(await listed(config.nginx.tlsDir), [A], 'a disabled vhost keeps its copies');
+  await applyVhostChanges(config, NONE, [{ op: 'remove', name }]);
+  assert.equal(await listed(config.nginx.tlsDir), []);
+});
+
+s('a put nginx refuses leaves neither the vhost nor its copies', async ({ config }) => {
+  await lineage(config, A, pairs.one);
+  const failing = systemConfig({ ...config, binaries: { ...config.binaries, nginx: '/bin/false' } });
+  assert.match(await message(applyVhostChanges(failing, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }])), /^nginx configuration test failed/);
+  assert.equal([await listed(config.nginx.sitesAvailable), await listed(config.nginx.tlsDir)], [[], []]);
+});
+
+s('a refresh copies for the vhosts already written, and rewrites a vhost that named the panel\'s files', async ({ config }) => {
+  await lineage(config, A, pairs.one);
+  await lineage(config, 'b.example.test', pairs.two);
+  await mkdir(config.nginx.sitesAvailable, { recursive: true });
+  const name = vhostName(appSpec(A));
+  await writeFile(join(config.nginx.sitesAvailable, name), `ssl_certificate "${join(config.acme.configDir, 'live', A, 'fullchain.pem')}";\n`);
+  assert.equal(await refreshVhostSpecs(config, NONE, [appSpec(A), appSpec('b.example.test')]), [name]);
+  assert.equal(await listed(config.nginx.tlsDir), [A], 'b has no vhost: a refresh writes none, so copies none');
+  assert.match(await readFile(join(config.nginx.sitesAvailable, name), 'utf8'), `ssl_certificate "${join(config.nginx.tlsDir, A, 'fullchain.pem')}";`);
+});
+
+s('nginx-test and nginx-reload copy a renewal first; a refused source keeps its copy, with one line in the log', async ({ config, log }) => {
+  const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
+  const ask = async (request: unknown) => (await dispatcher.answer(JSON.stringify(request))).answer;
+  await lineage(config, A, pairs.one);
+  await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }]);
+  await lineage(config, A, pairs.two, 2);
+  assert.equal(await ask({ action: 'nginx-reload' }), { ok: true });
+  assert.is(await readFile(join(config.nginx.tlsDir, A, 'privkey.pem'), 'utf8'), await readFile(pairs.two.privkey, 'utf8'));
+  const live = join(config.acme.configDir, 'live', A, 'privkey.pem');
+  await unlink(live);
+  await symlink(pairs.one.privkey, live);
+  assert.equal(await ask({ action: 'nginx-test' }), { ok: true });
+  assert.is(await readFile(join(config.nginx.tlsDir, A, 'privkey.pem'), 'utf8'), await readFile(pairs.two.privkey, 'utf8'), 'the previous copy stays');
+  assert.equal(log, [`tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${live} refused: a link to ${JSON.stringify(pairs.one.privkey)}, not ../../archive/${A}/privkey<n>.pem`]);
+});
+
+s('a FIFO planted as a certificate: the vhost change is refused within a second, and an nginx-test sent with it is answered', async ({ config, log }) =>
+  withTimeout('fifo', 5000, async () => {
+    const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
+    await lineage(config, A, pairs.one);
+    await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }]);
+    const fifo = join(config.acme.configDir, 'live', A, 'fullchain.pem');
+    await unlink(fifo);
+    execFileSync('/usr/bin/mkfifo', [fifo]);
+    // a reader a regression left blocked in open() gets its writer when the test ends, so the run can end
+    setTimeout(() => void open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then((h) => h.close(), () => undefined), 5000).unref();
+    const started = Date.now();
+    const timed = async (request: unknown) => ({ ...(await dispatcher.answer(JSON.stringify(request))).answer, ms: Date.now() - started });
+    const [put, test] = await Promise.all([
+      timed({ action: 'vhosts', changes: [{ op: 'put', spec: appSpec(A), enabled: true }] }),
+      timed({ action: 'nginx-test' }),
+    ]);
+    assert.is(put.ok, false);
+    assert.is((put as { error?: string }).error, `Refused: ${fifo} refused: a FIFO, not certbot's link or a regular file`);
+    assert.is(test.ok, true);
+    assert.ok(put.ms < 1000 && test.ms < 1000, `answered in ${put.ms} and ${test.ms} ms`);
+    assert.ok((await lstat(join(config.nginx.tlsDir, A, 'fullchain.pem'))).isFile(), 'the copy nginx loads is untouched');
+    assert.equal(log, [`tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${fifo} refused: a FIFO, not certbot's link or a regular file`]);
+  }));
+
+s.run();
