@@ -76,7 +76,9 @@ export async function relayVhostFiles(dir: string): Promise<string[]> {
 /**
  * Gives a file of a less privileged user's directory its owner, group and mode, through a
  * descriptor opened without following a link or blocking on a FIFO: only a regular file owned by
- * one of `owners` is changed; a missing one is left alone. True when something changed.
+ * one of `owners` is changed; a missing one is left alone. A file of root's there is taken only
+ * when it has no other name (an operator put it back as root); with a second name it could be a
+ * hard link to any file of root's, which the chown would hand over. True when something changed.
  */
 export async function settleOwnedFile(path: string, o: { owners: readonly number[]; owner: Owner; mode: number }): Promise<boolean> {
   let file;
@@ -91,7 +93,8 @@ export async function settleOwnedFile(path: string, o: { owners: readonly number
   try {
     const st = await file.stat();
     if (!st.isFile()) throw new InstallError(`${path} is not a regular file`, 'remove it, then run install again');
-    if (!o.owners.includes(st.uid)) throw new InstallError(`${path} belongs to uid ${st.uid}`, 'remove it (it is not one the panel wrote), then run install again');
+    const rootPlaced = st.uid === 0 && st.nlink === 1;
+    if (!o.owners.includes(st.uid) && !rootPlaced) throw new InstallError(`${path} belongs to uid ${st.uid}${st.uid === 0 ? ` and has ${st.nlink} names` : ''}`, 'remove it (it is not one the panel wrote), then run install again');
     let changed = false;
     if (st.uid !== o.owner.uid || st.gid !== o.owner.gid) {
       await file.chown(o.owner.uid, o.owner.gid);

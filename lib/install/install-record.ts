@@ -1,13 +1,34 @@
-// The install's choices (--ip, --no-harden, --no-packages, --no-downloads) and the last
-// --keep-releases given, kept in a root-owned file of the app directory (uninstall removes it with
-// the releases), so that `upgrade` does what the install did: an upgrade on a box installed with
-// --no-downloads must not try to download, nor one after `--keep-releases 5` prune to 3.
+// The install's choices (--ip, --no-harden, --no-packages, --no-downloads, --system-config) and the
+// last --keep-releases given, kept in a root-owned file of the app directory, so that `upgrade`
+// does what the install did: an upgrade on a box installed with --no-downloads must not try to
+// download, nor one after `--keep-releases 5` prune to 3. Beside them, what install found and made
+// (`created`): the paths, users and packages that were not there before it, and fail2ban's state
+// before it hardened the box, so that uninstall puts back exactly that and --purge removes exactly
+// that. Uninstall keeps the file until --purge, so an install after it still knows.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../system/atomic-write.ts';
 import type { Installation } from './installation.ts';
 import { KEEP_RELEASES, REMEMBERED, type CommandOptions, type RememberedChoice } from './options.ts';
 
-export type InstallRecord = Partial<Pick<CommandOptions, RememberedChoice>>;
+/** What was not on the box before install made it, and fail2ban as install found it. */
+export interface Created {
+  paths: string[];
+  users: string[];
+  packages: string[];
+  fail2ban?: { enabled: boolean; active: boolean };
+}
+
+export type InstallRecord = Partial<Pick<CommandOptions, RememberedChoice>> & { created?: Created };
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+function readCreated(v: unknown): Created | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as Record<string, unknown>;
+  const f = o.fail2ban as Record<string, unknown> | undefined;
+  const fail2ban = f && typeof f.enabled === 'boolean' && typeof f.active === 'boolean' ? { enabled: f.enabled, active: f.active } : undefined;
+  return { paths: strings(o.paths), users: strings(o.users), packages: strings(o.packages), ...(fail2ban ? { fail2ban } : {}) };
+}
 
 export async function readInstallRecord(file: string): Promise<InstallRecord> {
   const text = await readFile(file, 'utf8').catch(() => null);
@@ -17,6 +38,9 @@ export async function readInstallRecord(file: string): Promise<InstallRecord> {
   if (typeof parsed.ip === 'string') record.ip = parsed.ip;
   for (const key of ['harden', 'packages', 'downloads'] as const) if (typeof parsed[key] === 'boolean') record[key] = parsed[key];
   if (Number.isInteger(parsed.keepReleases) && (parsed.keepReleases as number) >= 2) record.keepReleases = parsed.keepReleases as number;
+  if (parsed.system && typeof parsed.system === 'object' && !Array.isArray(parsed.system)) record.system = parsed.system as CommandOptions['system'];
+  const created = readCreated(parsed.created);
+  if (created) record.created = created;
   return record;
 }
 
@@ -32,9 +56,26 @@ export function withRecordedChoices(options: CommandOptions, record: InstallReco
 
 /** An address found on an interface is not recorded: a later run looks again; nor the default --keep-releases. */
 export async function writeInstallRecord(inst: Installation): Promise<void> {
-  const { ip, harden, packages, downloads, keepReleases } = inst.options;
+  const { ip, harden, packages, downloads, keepReleases, system } = inst.options;
   const keep = keepReleases !== undefined && keepReleases !== KEEP_RELEASES ? { keepReleases } : {};
-  await writeRecord(inst.layout.installRecord, { ...(ip !== undefined ? { ip } : {}), harden, packages, downloads, ...keep });
+  const overlay = Object.keys(system).length ? { system } : {};
+  const { created } = await readInstallRecord(inst.layout.installRecord);
+  await writeRecord(inst.layout.installRecord, { ...(ip !== undefined ? { ip } : {}), harden, packages, downloads, ...keep, ...overlay, ...(created ? { created } : {}) });
+}
+
+/** Adds to what install made (as soon as it made it: an install that fails later still leaves it known). */
+export async function noteCreated(inst: Installation, made: Partial<Omit<Created, 'fail2ban'>> & Pick<Created, 'fail2ban'>): Promise<void> {
+  const record = await readInstallRecord(inst.layout.installRecord);
+  const was = record.created ?? { paths: [], users: [], packages: [] };
+  const union = (a: string[], b: string[] = []) => [...new Set([...a, ...b])];
+  const created: Created = {
+    paths: union(was.paths, made.paths),
+    users: union(was.users, made.users),
+    packages: union(was.packages, made.packages),
+    // the state before the first install that hardened: later ones find their own work
+    ...(was.fail2ban ?? made.fail2ban ? { fail2ban: was.fail2ban ?? made.fail2ban } : {}),
+  };
+  await writeRecord(inst.layout.installRecord, { ...record, created });
 }
 
 /**
@@ -48,6 +89,6 @@ export async function recordKeepReleases(inst: Installation): Promise<void> {
   await writeRecord(inst.layout.installRecord, { ...kept, ...(keepReleases !== KEEP_RELEASES ? { keepReleases } : {}) });
 }
 
-function writeRecord(file: string, record: InstallRecord): Promise<void> {
+export function writeRecord(file: string, record: InstallRecord): Promise<void> {
   return writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, 0o644);
 }

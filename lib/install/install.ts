@@ -7,6 +7,7 @@ import { reportedError, type Reporter } from './report.ts';
 import { directories, harden, packages, preflight, user } from './steps/host.ts';
 import { certificates, config, health, renewals, start, units } from './steps/panel.ts';
 import { ipVhost } from './steps/vhosts.ts';
+import { acme } from './steps/acme.ts';
 import { privileges } from './steps/root-helper.ts';
 import { release } from './steps/release.ts';
 import type { InstallState, Outcome } from './steps/step.ts';
@@ -20,6 +21,7 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     ['directories', () => directories(inst, state.owner!)],
     ['release', () => release(inst)],
     ['config', () => config(inst, state)],
+    ['acme', () => acme(inst, state.owner!)],
     ['certificates', () => certificates(inst, state)],
     // the IP vhost is written by the root helper, which this step installs
     ['privileges', () => privileges(inst)],

@@ -22,8 +22,8 @@ export async function runCommand(command: Command, argv: string[], serverFile: s
     return 2;
   }
   const report = createReporter(options.json);
-  // install and upgrade keep the first install's choices unless given again
-  if (command === 'install' || command === 'upgrade') options = withRecordedChoices(options, await readInstallRecord(layout(options.prefix).installRecord));
+  // every command keeps the install's choices (its --system-config: the box's paths) unless given again
+  options = withRecordedChoices(options, await readInstallRecord(layout(options.prefix).installRecord));
   const inst = openInstallation(options, undefined, undefined, publicLocations);
   try {
     if (command === 'install') await install(inst, report);

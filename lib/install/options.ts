@@ -29,7 +29,7 @@ export interface CommandOptions {
 }
 
 /** The install choices an upgrade (or a later install) keeps unless the operator says otherwise. */
-export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads', 'keepReleases'] as const;
+export const REMEMBERED = ['ip', 'harden', 'packages', 'downloads', 'keepReleases', 'system'] as const;
 export type RememberedChoice = (typeof REMEMBERED)[number];
 
 /** The new release, the one it replaced (the next failed upgrade's way back) and one more. */
@@ -40,8 +40,9 @@ export const USAGE = `usage: relay-panel <command> [options]
   upgrade    [--health-timeout SECONDS] [--no-downloads | --downloads] [--keep-releases N]   (run from the new release)
              a working upgrade keeps N releases (default ${KEEP_RELEASES}, at least 2): the new one, the one
              it replaced and the others placed last; it removes the older ones; N is remembered
-             install's --ip, --no-harden, --no-packages and --no-downloads are remembered: a later
-             upgrade or install keeps them unless given again (--downloads turns downloads back on)
+             install's --ip, --no-harden, --no-packages, --no-downloads and --system-config are
+             remembered: a later upgrade, install or uninstall keeps them unless given again
+             (--downloads turns downloads back on)
   uninstall  [--purge]
   doctor
   every command: [--json] [--prefix DIR] [--user NAME] [--system-config FILE]
@@ -76,6 +77,7 @@ export function parseCommandOptions(argv: string[], serverFile: string): Command
     ...(values['no-packages'] ? { packages: true } : {}),
     ...(values['no-downloads'] || values.downloads ? { downloads: true } : {}),
     ...(values['keep-releases'] !== undefined ? { keepReleases: true } : {}),
+    ...(values['system-config'] !== undefined ? { system: true } : {}),
   };
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error('--health-timeout takes a number of seconds');
   const keepReleases = Number(values['keep-releases'] ?? KEEP_RELEASES);

@@ -1,14 +1,16 @@
-// `relay-panel uninstall`: units, vhosts, sudo rules, the release, its code cache and the user go; the configuration
-// and data stay (a later install picks them up) unless --purge.
-import { rm } from 'node:fs/promises';
+// `relay-panel uninstall`: the units it made (renewals included), the vhosts, fail2ban and ufw as
+// install found them, the release, its code cache and root's TLS copies go; the configuration, the
+// data, the panel's certificates and the users who own them stay (an install after it gives back a
+// working box) unless --purge, which removes exactly what install created (purge.ts).
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeRenewalUnits } from './renewals.ts';
 import { nginxArgs } from '../system/host/nginx.ts';
-import { pathExists } from '../system/common/fs.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
 import { relayVhostFiles } from './files.ts';
-import type { Outcome } from './steps/step.ts';
-import { panelDirs } from './panel-dirs.ts';
+import { readInstallRecord } from './install-record.ts';
+import { purge } from './purge.ts';
+import { unharden } from './unharden.ts';
 import type { Installation } from './installation.ts';
 import { ROOT_HELPER_UNIT } from './privileges.ts';
 import type { Reporter } from './report.ts';
@@ -19,27 +21,9 @@ async function removeRelayVhosts(dir: string): Promise<string[]> {
   return names;
 }
 
-/**
- * The fail2ban jail goes (fail2ban itself and its Debian jails stay), and so does the firewall rule
- * of the IP panel's port, which nothing serves any more; ssh, http and https stay open: other
- * services of the box may use them, and closing ssh could lock the operator out.
- */
-async function unharden(inst: Installation): Promise<Outcome> {
-  const { layout: l, system: s } = inst;
-  // the jail is written by install's harden step alone: without it, harden never ran here
-  if (!(await pathExists(l.fail2banJail))) return { status: 'done', message: 'install did not harden this box (no fail2ban jail of the panel)' };
-  await rm(l.fail2banJail, { force: true });
-  await inst.run(s.binaries.systemctl, ['try-restart', 'fail2ban']).catch(() => null);
-  const done = [`removed ${l.fail2banJail}`];
-  if (await pathExists(inst.tools.ufw)) {
-    await inst.run(inst.tools.ufw, ['delete', 'allow', `${s.ports.ipPanel}/tcp`]).catch(() => null);
-    done.push(`ufw no longer allows ${s.ports.ipPanel}`);
-  }
-  return { status: 'changed', message: done.join('; ') };
-}
-
 export async function uninstall(inst: Installation, report: Reporter): Promise<void> {
   const { system: s, layout: l, options } = inst;
+  const record = await readInstallRecord(l.installRecord);
   const units = [s.units.panel, s.units['tunnel-server'], s.units['auth-portal'], ROOT_HELPER_UNIT];
   const sockets = [s.units.panel, ROOT_HELPER_UNIT];
   const names = [...units, ...sockets.map((u) => `${u}.socket`)];
@@ -61,24 +45,27 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
     ...(reloaded ? {} : { fix: 'nginx was not running or could not reload: systemctl reload nginx' }),
   });
 
-  report.step({ step: 'harden', ...(await unharden(inst)) });
+  report.step({ step: 'harden', ...(await unharden(inst, record.created)) });
+
+  if (options.purge) {
+    for (const outcome of await purge(inst, record.created)) report.step({ step: 'purge', ...outcome });
+  }
 
   // an earlier release's sudo rules, if an upgrade never removed them
   await rm(l.legacy.sudoersFile, { force: true });
-  await rm(l.appDir, { recursive: true, force: true });
-  await rm(l.cacheDir, { recursive: true, force: true });
-  report.step({ step: 'files', status: 'changed', message: `removed ${l.appDir} (the root helper's configuration included) and ${l.cacheDir}` });
-
-  if (options.user !== 'root') {
-    const gone = await inst.run(inst.tools.userdel, [options.user], [6]);
-    report.step({ step: 'user', status: gone.exitCode === 0 ? 'changed' : 'done', message: gone.exitCode === 0 ? `removed user ${options.user}` : `no user ${options.user}` });
+  // the record of what install made stays until --purge: an install after this one still knows
+  for (const name of await readdir(l.appDir).catch(() => [] as string[])) {
+    if (options.purge || join(l.appDir, name) !== l.installRecord) await rm(join(l.appDir, name), { recursive: true, force: true });
   }
+  if (options.purge) await rm(l.appDir, { recursive: true, force: true });
+  await rm(l.cacheDir, { recursive: true, force: true });
+  // root's copies of what nginx loaded (the root helper's): nothing serves them any more
+  await rm(s.nginx.tlsDir, { recursive: true, force: true });
+  const kept = options.purge ? '' : ` (${l.installRecord} kept: what install made, for --purge)`;
+  report.step({ step: 'files', status: 'changed', message: `removed ${l.appDir}${kept}, the root helper's configuration with it, ${l.cacheDir} and ${s.nginx.tlsDir}` });
 
-  if (options.purge) {
-    for (const dir of panelDirs(inst)) await rm(dir.path, { recursive: true, force: true });
-    await rm(l.adminP12, { force: true });
-    report.step({ step: 'data', status: 'changed', message: `purged ${l.configDir}, ${l.dataDir}, the client CA, chisel and Authelia files, sites; Let's Encrypt certificates kept` });
-  } else {
-    report.step({ step: 'data', status: 'skipped', message: `kept ${l.configDir} and ${l.dataDir} (--purge removes them)` });
+  if (!options.purge) {
+    const users = [options.user, s.systemd.tunnelUser, s.systemd.portalUser].filter((u) => u && u !== 'root').join(', ');
+    report.step({ step: 'data', status: 'skipped', message: `kept ${l.configDir}, ${l.dataDir}, the panel's certificates and ${users || 'the files'}, who own them (--purge removes them)` });
   }
 }

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
 import { waitForHealth } from './health.ts';
 import { InstallError } from './host-checks.ts';
-import { listenThroughSocket, renewals, units } from './steps/panel.ts';
+import { allDirectories, listenThroughSocket, renewals, units } from './steps/panel.ts';
+import { user } from './steps/host.ts';
+import { acme } from './steps/acme.ts';
+import type { InstallState } from './steps/step.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
@@ -58,6 +61,14 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   try {
     await placeRelease(inst, inst.options.release);
     report.step({ step, status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
+    // a newer release may need users, directories or a layout an earlier one did not have
+    const state: InstallState = {};
+    step = 'user';
+    report.step({ step, ...(await user(inst, state)) });
+    step = 'directories';
+    report.step({ step, ...(await allDirectories(inst, owner)) });
+    step = 'acme';
+    report.step({ step, ...(await acme(inst, owner)) });
     // a newer release may run other privileged command lines or need other units
     step = 'privileges';
     report.step({ step, ...(await privileges(inst)) });

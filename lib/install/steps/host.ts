@@ -1,12 +1,14 @@
 // Install steps about the host: checks, packages, the panel's user and directories, hardening.
-import { chmod, chown, lstat, mkdir, readFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { arch } from 'node:os';
 import { dirname, join } from 'node:path';
-import { notRootOnly, pathExists } from '../../system/common/fs.ts';
+import { entryExists, notRootOnly, pathExists } from '../../system/common/fs.ts';
+import { isUnitActive } from '../unit-state.ts';
 import { ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
 import { topLevelPanelDirs, type PanelDirSpec } from '../panel-dirs.ts';
 import { serviceUser } from '../../system/config.ts';
 import { lookupGroup, lookupUser, uidIsFree } from '../users.ts';
+import { noteCreated, readInstallRecord } from '../install-record.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
@@ -33,6 +35,7 @@ export async function packages(inst: Installation): Promise<Outcome> {
   if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
   await inst.run(inst.tools.aptGet, ['update']);
   await inst.run(inst.tools.aptGet, ['install', '-y', '--no-install-recommends', ...missing]);
+  await noteCreated(inst, { packages: missing });
   return { status: 'changed', message: `installed ${missing.join(', ')}` };
 }
 
@@ -52,6 +55,7 @@ export async function user(inst: Installation, state: InstallState): Promise<Out
     await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', inst.layout.dataDir,
       '--shell', '/usr/sbin/nologin', ...reuse, ...(journal ? ['--groups', 'systemd-journal'] : []), name]);
     state.owner = (await lookupUser(inst, name))!;
+    await noteCreated(inst, { users: [name] });
     made.push(`${name} (uid ${state.owner.uid}${reuse.length ? ', the uid its kept files carry' : ''})`);
   }
   if (name !== 'root') made.push(...(await serviceUserAccounts(inst)));
@@ -69,6 +73,7 @@ async function serviceUserAccounts(inst: Installation): Promise<string[]> {
     const account = serviceUser(inst.system, service)!;
     if (await lookupUser(inst, account)) continue;
     await inst.run(inst.tools.useradd, ['--system', '--user-group', '--no-create-home', '--home-dir', '/', '--shell', '/usr/sbin/nologin', account]);
+    await noteCreated(inst, { users: [account] });
     made.push(account);
   }
   const portal = serviceUser(inst.system, 'auth-portal')!;
@@ -82,6 +87,15 @@ async function serviceUserAccounts(inst: Installation): Promise<string[]> {
 /** nginx's vhost directories: root's alone (the root helper writes them; nginx's master runs as root). */
 function vhostDirs(inst: Installation): string[] {
   return [inst.system.nginx.sitesAvailable, inst.system.nginx.sitesEnabled];
+}
+
+/**
+ * Where the root helper copies what nginx's master loads (certificates, keys, the client CA and its
+ * CRL) after checking it: root's alone, and made before the helper starts (its unit can write it,
+ * not make it).
+ */
+export async function tlsCopiesDir(inst: Installation): Promise<boolean> {
+  return ensureDir(inst.system.nginx.tlsDir, 0o700, ROOT);
 }
 
 /**
@@ -101,6 +115,17 @@ export async function lockVhostDirs(inst: Installation): Promise<boolean> {
     }
   }
   return changed;
+}
+
+/**
+ * A directory install did not make and the panel's user does not own (an operator's own /etc/chisel,
+ * say) is not taken over: install never changes the owner of what it did not create. An empty one
+ * is (nothing of anyone's is in it).
+ */
+async function refuseSomeoneElses(path: string, uid: number, owner: Owner, made: readonly string[]): Promise<void> {
+  if (uid === owner.uid || made.includes(path)) return;
+  if ((await readdir(path).catch(() => [])).length === 0) return;
+  throw new InstallError(`${path} exists, holds files and is not relay-panel's (uid ${uid})`, `move it aside, or give relay-panel another path with --system-config, then run install again`);
 }
 
 /** The group a directory of the panel's belongs to: its own, or a service's that reads it (panel-dirs.ts). */
@@ -123,13 +148,18 @@ export async function directories(inst: Installation, owner: Owner): Promise<Out
   note(await ensureDir(l.appDir, 0o755, ROOT));
   note(await ensureDir(l.releasesDir, 0o755, ROOT));
   const top = topLevelPanelDirs(inst);
+  const { created } = await readInstallRecord(l.installRecord);
   for (const dir of top) {
     await mkdir(dirname(dir.path), { recursive: true });
     const problem = await notRootOnly(dirname(dir.path));
     if (problem) throw new InstallError(`${dir.path} cannot be made safely: ${problem}`, `make ${dirname(dir.path)} root's and writable by root alone, then run install again`);
+    const found = await lstat(dir.path).catch(() => null);
+    if (found) await refuseSomeoneElses(dir.path, found.uid, owner, created?.paths ?? []);
     note(await ensureDir(dir.path, dir.mode, { uid: owner.uid, gid: await dirGroup(inst, dir, owner) }));
+    if (!found) await noteCreated(inst, { paths: [dir.path] });
   }
   note(await lockVhostDirs(inst));
+  note(await tlsCopiesDir(inst));
   return { status: changed ? 'changed' : 'done', message: `${l.appDir}, ${top.length} directories of ${inst.options.user}, nginx's vhost directories root's` };
 }
 
@@ -145,6 +175,8 @@ export async function harden(inst: Installation, retryMs = 250): Promise<Outcome
   if (!(await pathExists(inst.tools.fail2ban))) {
     return { status: 'warning', message: [...done, 'fail2ban is not installed'].join('; '), fix: 'apt-get install fail2ban and run install again' };
   }
+  // as install found it, before its first jail: uninstall puts it back so
+  if (!(await entryExists(inst.layout.fail2banJail))) await noteCreated(inst, { fail2ban: await fail2banState(inst) });
   if (await writeIfChanged(inst.layout.fail2banJail, FAIL2BAN_JAIL, 0o644)) await inst.run(inst.system.binaries.systemctl, ['restart', 'fail2ban']);
   // its unit is Type=simple: `restart` succeeds before fail2ban reads its jails, and a jail it cannot
   // set up stops it a moment later
@@ -155,11 +187,17 @@ export async function harden(inst: Installation, retryMs = 250): Promise<Outcome
   return { status: 'done', message: done.join('; ') };
 }
 
+/** Whether fail2ban is enabled and running, as systemctl says. */
+export async function fail2banState(inst: Installation): Promise<{ enabled: boolean; active: boolean }> {
+  const enabled = await inst.run(inst.system.binaries.systemctl, ['is-enabled', 'fail2ban'], [1, 4]).then((r) => r.stdout.trim() === 'enabled', () => false);
+  return { enabled, active: await isUnitActive(inst, 'fail2ban') };
+}
+
 // Debian 12 logs sshd to the journal only (no rsyslog, no auth.log): a file-backed sshd jail finds
 // no log and stops fail2ban altogether
 const FAIL2BAN_JAIL = '# managed by relay-panel\n[sshd]\nenabled = true\nbackend = systemd\n\n[nginx-http-auth]\nenabled = true\n';
 
-async function fail2banAnswers(inst: Installation, retryMs: number): Promise<boolean> {
+export async function fail2banAnswers(inst: Installation, retryMs: number): Promise<boolean> {
   for (let i = 0; i < 20; i++) {
     const ping = await inst.run(inst.tools.fail2ban, ['ping'], [255]).catch(() => null);
     if (ping?.exitCode === 0) return true;

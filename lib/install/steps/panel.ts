@@ -10,11 +10,13 @@ import { renewUnitNames } from '../../system/host/renew-units.ts';
 import { chiselUnit } from '../../system/host/tunnel-server.ts';
 import { checksumSources, installPinned } from '../../system/host/install.ts';
 import { asPanelUser } from '../as-panel-user.ts';
-import { writeIfChanged } from '../files.ts';
+import { writeIfChanged, type Owner } from '../files.ts';
+import { directories } from './host.ts';
 import { waitForHealth } from '../health.ts';
 import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
+import { noteCreated } from '../install-record.ts';
 import { nestedPanelDirs, topLevelPanelDirs } from '../panel-dirs.ts';
 import { placeRenewalUnits } from '../renewals.ts';
 import { settleServiceFiles } from '../service-files.ts';
@@ -52,6 +54,13 @@ export async function config(inst: Installation, state: InstallState): Promise<O
   return { status: answer.created || made.length ? 'changed' : 'done', message: `${answer.created ? 'wrote' : 'kept'} ${l.configFile}${dirs}` };
 }
 
+/** An upgrade's directories: root's and the panel's top-level ones, then those inside the panel's, by its user. */
+export async function allDirectories(inst: Installation, owner: Owner): Promise<Outcome> {
+  const top = await directories(inst, owner);
+  const { made } = await asPanelUser(inst, owner, { task: 'dirs', dirs: nestedPanelDirs(inst) });
+  return { ...top, status: top.status === 'changed' || made.length ? 'changed' : 'done' };
+}
+
 /** The client CA, and the admin certificate when /root has none: made by the panel's user, whose CA it is. */
 export async function certificates(inst: Installation, state: InstallState): Promise<Outcome> {
   const needP12 = !(await entryExists(inst.layout.adminP12));
@@ -61,6 +70,7 @@ export async function certificates(inst: Installation, state: InstallState): Pro
     if (!answer.p12) throw new InstallError('the admin certificate was not made');
     // root's own file in root's own directory
     await writeSecretFile(inst.layout.adminP12, Buffer.from(answer.p12, 'base64'));
+    await noteCreated(inst, { paths: [inst.layout.adminP12] });
     state.p12Password = password;
   }
   const parts = [answer.caCreated ? 'client CA created' : 'client CA kept', password ? `admin certificate ${inst.layout.adminP12} (0600)` : 'admin certificate kept'];
@@ -78,8 +88,8 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   const socket = renderPanelSocket({ host: '127.0.0.1', port: system.ports.panel, service: `${system.units.panel}.service` });
   // chisel's and Authelia's units and binaries are root's (the panel only enables them); each runs
   // as its own user, reading what the panel gives its group
-  const key = await asPanelUser(inst, owner, { task: 'host-key', dir: system.chisel.dir });
   const settled = await settleServiceFiles(inst, owner);
+  const key = await asPanelUser(inst, owner, { task: 'host-key', dir: system.chisel.dir });
   state.unitChanged = await writeIfChanged(l.unitFile(system.units.panel), panel, 0o644);
   state.unitChanged = (await writeIfChanged(l.unitFile(system.units.panel, 'socket'), socket, 0o644)) || state.unitChanged;
   const chiselChanged = await writeIfChanged(l.unitFile(system.units['tunnel-server']), chiselUnit(system), 0o644);
@@ -89,8 +99,14 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   const autheliaRelease = { name: 'authelia', ...system.authelia.release };
   if (options.downloads) {
     const timeoutMs = system.timeouts.downloadMs;
-    changed = (await installPinned(chiselRelease, system.binaries.chisel, { timeoutMs })) || changed;
-    changed = (await installPinned(autheliaRelease, system.binaries.authelia, { timeoutMs, archiveMember: system.authelia.archiveMember })) || changed;
+    const programs: Array<[typeof chiselRelease, string, string | undefined]> = [
+      [chiselRelease, system.binaries.chisel, undefined], [autheliaRelease, system.binaries.authelia, system.authelia.archiveMember]];
+    for (const [release, target, archiveMember] of programs) {
+      const there = await entryExists(target);
+      const wrote = await installPinned(release, target, { timeoutMs, ...(archiveMember ? { archiveMember } : {}) });
+      if (wrote && !there) await noteCreated(inst, { paths: [target, `${target}.release`] });
+      changed = wrote || changed;
+    }
   }
   if (changed) await inst.run(system.binaries.systemctl, ['daemon-reload']);
   // a running chisel keeps the key it read at its start: it must serve the fingerprint the panel hands out;
@@ -98,6 +114,9 @@ export async function units(inst: Installation, state: InstallState): Promise<Ou
   const chiselFiles = settled.some((f) => f.startsWith(`${system.chisel.dir}/`));
   if (chiselChanged || key.created || chiselFiles) await inst.run(system.binaries.systemctl, ['try-restart', system.units['tunnel-server']]);
   if (autheliaChanged || settled.some((f) => f.startsWith(`${system.authelia.dir}/`))) await inst.run(system.binaries.systemctl, ['try-restart', system.units['auth-portal']]);
+  // provisioning enabled them; after an uninstall that kept the data, the install that follows does
+  const completed = (await readInstalledConfig(inst).catch(() => null))?.onboarding.status === 'COMPLETED';
+  if (completed) await inst.run(system.binaries.systemctl, ['enable', '--now', system.units['tunnel-server'], system.units['auth-portal']]);
   const programs = options.downloads
     ? `; chisel ${chiselRelease.version} checked against ${checksumSources(chiselRelease)}, Authelia ${autheliaRelease.version} against ${checksumSources(autheliaRelease)}`
     : `; --no-downloads: put chisel at ${system.binaries.chisel} and Authelia at ${system.binaries.authelia} (root-owned) before onboarding`;

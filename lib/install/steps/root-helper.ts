@@ -44,7 +44,7 @@ export async function privileges(inst: Installation): Promise<Outcome> {
   changed = (await writeIfChanged(l.rootCall, renderRootCallLauncher(options.node, server, l.helperSocket), 0o755)) || changed;
   changed = (await writeIfChanged(l.helperConfig, `${JSON.stringify(system, null, 2)}\n`, 0o644)) || changed;
   let unitsChanged = await writeIfChanged(l.unitFile(ROOT_HELPER_UNIT, 'socket'), renderRootHelperSocket({ socket: l.helperSocket, group: options.user }), 0o644);
-  unitsChanged = (await writeIfChanged(l.unitFile(ROOT_HELPER_UNIT), renderRootHelperService({ node: options.node, server, config: l.helperConfig }), 0o644)) || unitsChanged;
+  unitsChanged = (await writeIfChanged(l.unitFile(ROOT_HELPER_UNIT), renderRootHelperService({ node: options.node, server, config: l.helperConfig, nginx: system.nginx }), 0o644)) || unitsChanged;
   const removed = await removeLegacy(l);
   const pointed = await syncPanelSystem(inst);
   const locked = await lockVhostDirs(inst);

@@ -13,6 +13,9 @@ import { loopbackRequest } from '../../infra/http.ts';
 import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
+/** An upgrade's steps, each reported once. */
+const UPGRADE_STEPS = ['release', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'health', 'prune'];
+
 const s = suite('install (fake systemd)');
 /** the P12 password the first install printed */
 let password = '';
@@ -78,7 +81,7 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     const run = await install();
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     const names = run.events.map((e) => e.step);
-    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'certificates', 'privileges', 'ip-vhost', 'units', 'renewals', 'harden', 'start', 'health', 'summary']);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'acme', 'certificates', 'privileges', 'ip-vhost', 'units', 'renewals', 'harden', 'start', 'health', 'summary']);
     assert.is(step(run, 'health')!.status, 'done');
     assert.is(step(run, 'harden')!.status, 'skipped');
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
@@ -346,7 +349,15 @@ s('upgrade keeps the install\'s --no-downloads: without the flag it downloads no
   withTimeout('remembered choices', 90_000, async () => {
     const ctx = box;
     const record = JSON.parse(await readFile(join(ctx.prefix, 'opt/relay-panel/install-options.json'), 'utf8'));
-    assert.equal(record, { ip: '127.0.0.1', harden: false, packages: false, downloads: false });
+    const { system: recordedSystem, created, ...choices } = record;
+    assert.equal(choices, { ip: '127.0.0.1', harden: false, packages: false, downloads: false });
+    // --system-config is remembered too: every later command works on the same paths
+    assert.equal(recordedSystem, JSON.parse(await readFile(ctx.systemFile, 'utf8')));
+    // what install made, for --purge to remove exactly that
+    assert.equal(created.users, [ctx.user, `${ctx.user}-chisel`, `${ctx.user}-authelia`]);
+    assert.ok(created.paths.includes(join(ctx.prefix, 'etc/relay-panel')), JSON.stringify(created.paths));
+    assert.ok(created.paths.includes(join(ctx.prefix, 'root/relay-panel-admin.p12')), JSON.stringify(created.paths));
+    assert.equal(created.packages, []);
     const system = await readFile(ctx.systemFile, 'utf8');
     const unreachable = JSON.parse(system);
     unreachable.chisel = { ...unreachable.chisel, release: { ...unreachable.chisel.release, url: 'http://127.0.0.1:9/chisel_1.9.0_linux_amd64.gz' } };
@@ -381,10 +392,10 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
     // the same root helper and units serve the new release: nothing else changed (prune: the release the failed download left)
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'prune']);
-    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health', 'prune']);
+    assert.equal(run.events.map((e) => e.step), UPGRADE_STEPS);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
-    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o600);
+    assert.is((await stat(hostKey(ctx))).mode & 0o777, 0o640);
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
 );
@@ -407,7 +418,7 @@ s('an upgrade from a release without the host key makes one for chisel\'s user, 
     assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'units', 'prune']);
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
     const key = await stat(hostKey(ctx));
-    assert.equal([key.mode & 0o777, key.uid], [0o600, uid]);
+    assert.equal([key.mode & 0o777, key.uid], [0o640, uid]);
     assert.match(await readFile(unitFile, 'utf8'), ` --keyfile ${hostKey(ctx)}\n`);
     assert.ok((await chiselSince(ctx)) > started, 'chisel restarted: it serves the new key at once');
   }),
@@ -449,7 +460,7 @@ s('a working upgrade keeps current, the release it replaced and the last placed 
     // works: kept by when each was placed (the failed one last), not by the version's spelling (`remembered` sorts highest)
     const run = await upgradeTo('pruned', ['--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    assert.equal(run.events.map((e) => e.step), ['release', 'privileges', 'units', 'vhosts', 'health', 'prune']);
+    assert.equal(run.events.map((e) => e.step), UPGRADE_STEPS);
     const prune = step(run, 'prune')!;
     const message = String(prune.message);
     assert.is(prune.status, 'changed', message);
@@ -486,57 +497,77 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     }
     assert.match(String(ok.events.find((e) => e.step === 'tunnel-key')!.message), `tunnel server host key ${hostKey(ctx)}: `);
     assert.equal(ok.events.filter((e) => e.step === 'default-server').map((e) => e.status), ['done']);
-    assert.equal(ok.events.filter((e) => e.step === 'renewals').map((e) => e.message), [`certbot's timer renews as ${ctx.user} (${join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf')})`]);
+    assert.equal(ok.events.filter((e) => e.step === 'renewals').map((e) => e.message), [`the panel's certificates renew from relay-panel-renew.timer as ${ctx.user}; Debian's certbot.timer is the operator's`]);
     execFileSync(process.execPath, [fakeSystemctl, 'stop', ctx.env.FAKE_PANEL_UNIT!], { env: ctx.env });
     // and the tunnel server's key and the default server's link gone
     const d = await vhostDirs(ctx);
     const key = await readFile(hostKey(ctx));
     await rm(hostKey(ctx));
     await rm(join(d.enabled, 'relay-default.conf'));
-    const dropIn = join(ctx.infra.dir, 'systemd', 'certbot.service.d', 'relay-panel.conf');
-    const dropInText = await readFile(dropIn, 'utf8');
-    await rm(dropIn);
+    const renewService = join(ctx.infra.dir, 'systemd', 'relay-panel-renew.service');
+    const renewText = await readFile(renewService, 'utf8');
+    await rm(renewService);
     try {
       const bad = await relay(ctx, server, ['doctor']);
       assert.is(bad.code, 1);
       const failed = bad.events.filter((e) => e.status === 'failed');
       assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports']);
-      assert.match(String(failed[0]!.message), `certbot's timer renews as root in directories ${ctx.user} owns`);
+      assert.match(String(failed[0]!.message), `not what this release writes: ${renewService}`);
       assert.match(String(failed[2]!.fix), 'put it back from a backup');
       assert.match(String(failed[3]!.fix), 'systemctl restart relay-panel');
     } finally {
-      await writeFile(hostKey(ctx), key, { mode: 0o600 });
+      await writeFile(hostKey(ctx), key, { mode: 0o640 });
       await symlink(join(d.available, 'relay-default.conf'), join(d.enabled, 'relay-default.conf'));
-      await writeFile(dropIn, dropInText);
+      await writeFile(renewService, renewText);
     }
   }),
 );
 
-s('uninstall removes units, the root helper, vhosts, release and user, and keeps the data; --purge removes it', () =>
-  withTimeout('uninstall', 60_000, async () => {
+s('uninstall removes units, the root helper, vhosts and the release and keeps the data with the users who own it; install again gives the box back; --purge removes exactly what install made', () =>
+  withTimeout('uninstall', 120_000, async () => {
     const ctx = box;
+    const accounts = [ctx.user, `${ctx.user}-chisel`, `${ctx.user}-authelia`];
+    const exists = (account: string) => spawnSync('/usr/bin/id', ['-u', account], { stdio: 'ignore' }).status === 0;
     // what systemd's CacheDirectory= holds on a box: the launcher's V8 code cache
     await mkdir(join(ctx.prefix, 'var/cache/relay-panel'), { recursive: true });
     await writeFile(join(ctx.prefix, 'var/cache/relay-panel/server.mjs.code-cache'), 'cache');
+    const system = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
     const run = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    for (const gone of [join(ctx.infra.dir, 'systemd', 'certbot.service.d'), join(ctx.infra.dir, 'systemd', 'relay-panel.service'), join(ctx.infra.dir, 'systemd', 'relay-panel-root.socket'),
-      join(ctx.infra.dir, 'systemd', 'relay-panel-root.service'), rootSocket(ctx), join(ctx.prefix, 'opt/relay-panel'), join(ctx.prefix, 'var/cache/relay-panel'), join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
+    const units = join(ctx.infra.dir, 'systemd');
+    for (const gone of [join(units, 'relay-panel.service'), join(units, 'relay-panel-root.socket'), join(units, 'relay-panel-root.service'),
+      join(units, 'relay-panel-renew.service'), join(units, 'relay-panel-renew.timer'), rootSocket(ctx), join(ctx.prefix, 'opt/relay-panel/current'),
+      join(ctx.prefix, 'var/cache/relay-panel'), system.nginx.tlsDir, join(ctx.infra.nginxPrefix, 'sites-available', 'relay-ip-panel.conf')]) {
       assert.is(await stat(gone).catch(() => null), null, gone);
     }
-    assert.throws(() => execFileSync('/usr/bin/id', ['-u', ctx.user], { stdio: 'ignore' }));
+    // the record of what install made stays for --purge; nothing else of the app directory
+    assert.equal(await readdir(join(ctx.prefix, 'opt/relay-panel')), ['install-options.json']);
     assert.not.ok((await readFile(ctx.env.FAKE_ROOT_PIDFILE!, 'utf8').catch(() => null)), 'the root helper stopped');
+    // kept: the data and the users who own it (no file is left to a deleted uid or gid)
     await stat(join(ctx.prefix, 'etc/relay-panel/config.json'));
     await stat(join(ctx.prefix, 'var/lib/relay-panel'));
-    // the shared Debian directories are root's again
+    assert.ok(accounts.every(exists), 'the users stay with their files');
     assert.is((await stat(join(ctx.infra.nginxPrefix, 'sites-available'))).gid, 0);
+
+    // an install after it: a working box again, with the same users, data and CA
+    const ca = await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8');
+    const again = await install();
+    assert.is(again.code, 0, JSON.stringify(again.events) + again.stderr);
+    assert.is(await readFile(join(ctx.infra.dir, 'pki', 'ca.pem'), 'utf8'), ca);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
 
     const purge = await relay(ctx, join(ctx.releaseDir, 'server.mjs'), ['uninstall', '--purge']);
     assert.is(purge.code, 0, JSON.stringify(purge.events));
-    for (const gone of ['etc/relay-panel', 'var/lib/relay-panel', 'root/relay-panel-admin.p12']) {
+    const purged = purge.events.filter((e) => e.step === 'purge').map((e) => String(e.message));
+    assert.match(purged[0]!, `removed ${join(ctx.prefix, 'etc/relay-panel')}, ${join(ctx.prefix, 'var/lib/relay-panel')}, ${join(ctx.infra.dir, 'pki')}`);
+    assert.match(purged[1]!, `removed users ${accounts.join(', ')}`);
+    for (const gone of ['etc/relay-panel', 'var/lib/relay-panel', 'root/relay-panel-admin.p12', 'opt/relay-panel']) {
       assert.is(await stat(join(ctx.prefix, gone)).catch(() => null), null, gone);
     }
-    assert.is(await stat(join(ctx.infra.dir, 'pki')).catch(() => null), null, 'the client CA');
+    for (const dir of ['pki', 'chisel', 'authelia', 'sites']) assert.is(await stat(join(ctx.infra.dir, dir)).catch(() => null), null, dir);
+    assert.ok(!accounts.some(exists), 'the users install made are gone');
+    // what install did not make stays: the harness's own nginx directories
+    await stat(join(ctx.infra.nginxPrefix, 'sites-available'));
   }),
 );
 

@@ -62,9 +62,13 @@ s('the installed panel, not root, completes onboarding through the root helper',
     for (const name of [`relay-panel-panel.${TEST_DOMAIN}.conf`, `relay-auth-portal-auth.${TEST_DOMAIN}.conf`, `relay-tunnel-server-tunnel.${TEST_DOMAIN}.conf`]) {
       assert.is((await stat(join(system.nginx.sitesAvailable, name))).uid, 0, name);
     }
+    // nginx's root master loads root's checked copy of the panel's certificate, never the panel's file
+    const copy = join(system.nginx.tlsDir, `panel.${TEST_DOMAIN}`, 'privkey.pem');
+    assert.match(await readFile(join(system.nginx.sitesAvailable, `relay-panel-panel.${TEST_DOMAIN}.conf`), 'utf8'), `ssl_certificate_key "${copy}";`);
+    assert.equal([(await stat(copy)).uid, (await stat(copy)).mode & 0o777], [0, 0o600]);
     // the tunnel server's host key the installer made, the panel's user's, is the one agent-config names
     const key = join(system.chisel.dir, 'host-key.pem');
-    assert.equal([(await stat(key)).uid, (await stat(key)).mode & 0o777], [uid, 0o600]);
+    assert.equal([(await stat(key)).uid, (await stat(key)).mode & 0o777], [uid, 0o640]);
     const agent = await ipPanel(box, '/api/tunnels/agent-config', client);
     assert.is(agent.status, 200, agent.body);
     assert.is(JSON.parse(agent.body).fingerprint, chiselFingerprint(createPrivateKey(await readFile(key, 'utf8'))));

@@ -37,13 +37,19 @@ s('ufw opens ssh, http, https and the IP-panel port, then enables; fail2ban gets
   assert.is(first.status, 'done');
   assert.equal(calls, [
     `${join(dir, 'ufw')} allow 22/tcp`, `${join(dir, 'ufw')} allow 80/tcp`, `${join(dir, 'ufw')} allow 443/tcp`, `${join(dir, 'ufw')} allow 9393/tcp`,
-    `${join(dir, 'ufw')} --force enable`, '/usr/bin/systemctl restart fail2ban', `${join(dir, 'fail2ban-client')} ping`,
+    `${join(dir, 'ufw')} --force enable`,
+    // fail2ban as install found it, for uninstall to put back
+    '/usr/bin/systemctl is-enabled fail2ban', '/usr/bin/systemctl is-active fail2ban',
+    '/usr/bin/systemctl restart fail2ban', `${join(dir, 'fail2ban-client')} ping`,
   ]);
+  // the runner answers nothing on stdout: neither enabled nor active before
+  assert.equal(JSON.parse(await readFile(join(dir, 'opt/relay-panel/install-options.json'), 'utf8')).created.fail2ban, { enabled: false, active: false });
   // Debian 12 has no auth.log: the sshd jail reads the journal
   assert.match(await readFile(join(dir, 'etc/fail2ban/jail.d/relay-panel.conf'), 'utf8'), '[sshd]\nenabled = true\nbackend = systemd\n');
   calls.length = 0;
   await harden(inst);
   assert.not.ok(calls.includes('/usr/bin/systemctl restart fail2ban'), 'an unchanged jail needs no restart');
+  assert.not.ok(calls.includes('/usr/bin/systemctl is-active fail2ban'), 'the state before the jail is recorded once');
 });
 
 s('a fail2ban that stops after its restart is a warning with its fix, not "guards ssh"', async ({ dir }) => {

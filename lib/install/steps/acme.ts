@@ -1,0 +1,38 @@
+// The panel's certificates live in directories of its own (config.acme). A box installed by a
+// release that issued into Debian's /etc/letsencrypt gets its lineages moved by the panel's user
+// (acme-move.ts), the panel's configuration pointed at the new directories, and Debian's
+// directories given back to root (give-back.ts), so root's certbot never runs what the panel's
+// user could have planted there.
+import { lstat } from 'node:fs/promises';
+import type { SystemConfig } from '../../system/config.ts';
+import { reloadNginxCommand } from '../../system/host/certs.ts';
+import type { AcmeDirs } from '../acme-move.ts';
+import { asPanelUser } from '../as-panel-user.ts';
+import type { Owner } from '../files.ts';
+import type { Installation } from '../installation.ts';
+import { readInstalledConfig } from '../installed-config.ts';
+import { syncPanelSystem } from './root-helper.ts';
+import type { Outcome } from './step.ts';
+
+const dirsOf = (acme: SystemConfig['acme']): AcmeDirs => ({ configDir: acme.configDir, workDir: acme.workDir, logsDir: acme.logsDir, webroot: acme.webroot });
+
+export async function acme(inst: Installation, owner: Owner): Promise<Outcome> {
+  const config = await readInstalledConfig(inst);
+  const from = dirsOf(config.system.acme);
+  const to = dirsOf(inst.system.acme);
+  if ((Object.keys(to) as Array<keyof AcmeDirs>).every((k) => from[k] === to[k])) {
+    return { status: 'done', message: `the panel's certificates live in ${to.configDir}` };
+  }
+  const old = await lstat(from.configDir).catch(() => null);
+  // only a directory the panel's user owns can hold lineages the panel issued
+  const ours = old?.isDirectory() && old.uid === owner.uid;
+  const move = ours ? await asPanelUser(inst, owner, { task: 'acme-move', move: { from, to, panelHooks: [reloadNginxCommand(config.system)] } }) : null;
+  // from its next start the panel issues and renews in the new directories
+  await syncPanelSystem(inst);
+  const moved = move?.moved.length ? `moved ${move.moved.join(', ')} from ${from.configDir} to ${to.configDir}` : `nothing of the panel's in ${from.configDir}`;
+  const hooks = [...(move?.otherHooks ?? []), ...(move?.left.flatMap((l) => l.hooks) ?? [])];
+  if (hooks.length) {
+    return { status: 'warning', message: `${moved}; hooks left in ${from.configDir} that root's certbot runs: ${hooks.join(', ')}`, fix: `review them: an earlier release let ${inst.options.user} write ${from.configDir}` };
+  }
+  return { status: 'changed', message: moved };
+}
