@@ -24,6 +24,15 @@ const PUBLIC = [
   /^data\/system\/nginx\/help\/relay-mtls-help\.html$/,
 ];
 
+/**
+ * What chisel and Authelia, each a user of its own, read as members of their directory's group
+ * (issue 36): group-readable, never by others.
+ */
+const SERVICE_GROUP_READ = [
+  /^data\/system\/chisel\/(host-key\.pem|users\.json)$/,
+  /^data\/system\/authelia\/(configuration\.yml|users_database\.yml)$/,
+];
+
 async function filesUnder(dir: string): Promise<{ path: string; mode: number }[]> {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -54,8 +63,10 @@ s('after provisioning and every secret-making route, only public files are reada
     const files = await filesUnder(t.dir);
     assert.ok(files.some((f) => f.path === 'config.json'), 'the configuration (session and 2FA secrets) was looked at');
     assert.ok(files.filter((f) => /key|\.p12$/.test(f.path)).length >= 3, `private keys and bundles were looked at: ${files.map((f) => f.path).join(' ')}`);
-    const open = files.filter((f) => (f.mode & 0o077) !== 0 && !PUBLIC.some((p) => p.test(f.path)));
+    const groupRead = (f: { path: string; mode: number }) => f.mode === 0o640 && SERVICE_GROUP_READ.some((p) => p.test(f.path));
+    const open = files.filter((f) => (f.mode & 0o077) !== 0 && !PUBLIC.some((p) => p.test(f.path)) && !groupRead(f));
     assert.equal(open.map((f) => `${f.mode.toString(8)} ${f.path}`), []);
+    assert.equal(files.filter(groupRead).length, 4, 'the files chisel and Authelia read were looked at');
   } finally {
     process.umask(umask);
     await t.close();
