@@ -101,11 +101,16 @@ interface Ctx {
   acl: string[];
   /** renewal configurations given back: the places they name are checked once the walk is done */
   confs: string[];
+  /** directories this run made root's (dev:ino) */
+  locked: Set<string>;
 }
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 const orNull = <T>(p: Promise<T>) => p.catch((e) => (code(e) === 'ENOENT' ? null : Promise.reject(e)));
 const same = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
+const inode = (st: Stats) => `${st.dev}:${st.ino}`;
+/** the name of a copy a stopped run left (give-back-copy.ts) */
+const LEFT_COPY = new RegExp(`^${TEMP_PREFIX.replace(/\./g, '\\.')}[0-9a-f]{16}$`);
 
 function typeOf(st: Stats): EntryType {
   if (st.isDirectory()) return 'directory';
@@ -130,8 +135,11 @@ export async function giveBack(o: GiveBackOptions): Promise<GiveBackReport> {
   if (!top) return report;
   if (!top.isDirectory()) throw new SystemError(`${dir} is not given back: it is ${top.isSymbolicLink() ? 'a link' : 'not a directory'}`);
   report.present = true;
-  const ctx: Ctx = { o, fs, q: await openQuarantine(fs, o.quarantine, dir), report, acl: [], confs: [] };
-  await walkDir(ctx, dir, '', top, 'normal', null, 0, o.kind === 'webroot' ? 0o755 : undefined);
+  const ctx: Ctx = { o, fs, q: await openQuarantine(fs, o.quarantine, dir), report, acl: [], confs: [], locked: new Set() };
+  // every directory first, then the rest: the panel's user can add entries to a directory only
+  // until it is locked, so lock them all before the slow part (copies, each synced) begins
+  await lockTree(ctx, dir, top, 0, o.kind === 'webroot' ? 0o755 : undefined);
+  await walkDir(ctx, dir, '', top, 'normal', null, 0);
   await checkConfPlaces(ctx);
   report.aclsRemoved = o.python === null ? null : await clearAcls(ctx.acl, o.python);
   if (report.aclsRemoved === null && o.python !== null) report.notes.push({ path: dir, note: 'ACLs not looked at: no python3' });
@@ -142,10 +150,10 @@ export async function giveBack(o: GiveBackOptions): Promise<GiveBackReport> {
  * Opens the directory and, when the panel's user can write it, makes it root's (root:root, the
  * mode less group/other write and setuid/setgid, or `exactMode`) through that descriptor; the
  * chmod before the chown takes write from the ACL mask while the panel still owns it, the one
- * after undoes a chmod the panel's user slipped in between. `count`: a directory given back (not
- * one on its way to quarantine). `skip`: a directory someone else can write, not descended.
+ * after undoes a chmod the panel's user slipped in between. `locked`: this run made it root's
+ * (now or before); `skip`: a directory someone else can write, not descended.
  */
-async function lockDir(ctx: Ctx, path: string, seen: Stats, count: boolean, exactMode?: number): Promise<{ locked: boolean } | { skip: string }> {
+async function lockDir(ctx: Ctx, path: string, seen: Stats, exactMode?: number): Promise<{ locked: boolean } | { skip: string }> {
   const h = await ctx.fs.openDir(path);
   try {
     const st = await ctx.fs.fstat(h);
@@ -157,23 +165,38 @@ async function lockDir(ctx: Ctx, path: string, seen: Stats, count: boolean, exac
       await ctx.fs.fchmod(h, mode);
       const after = await ctx.fs.fstat(h);
       if (after.uid !== 0 || after.gid !== 0 || (after.mode & 0o022) !== 0) throw new SystemError(`${path} could not be made root's`);
-      if (count) ctx.report.givenBack.directories++;
-      ctx.acl.push(path);
+      ctx.locked.add(inode(st));
       return { locked: true };
     }
     if (st.uid !== 0) return { skip: `owned by uid ${st.uid}: not descended (not the panel's, and its owner can change it)` };
     if ((st.mode & 0o022) !== 0) return { skip: `writable by ${(st.mode & 0o002) !== 0 ? 'every user' : `group ${st.gid}`}: not descended` };
-    return { locked: false };
+    return { locked: ctx.locked.has(inode(st)) };
   } finally {
     await h.close();
   }
 }
 
-async function walkDir(ctx: Ctx, path: string, rel: string, seen: Stats, mode: Mode, reason: string | null, depth: number, exactMode?: number): Promise<void> {
-  const lock = await lockDir(ctx, path, seen, mode !== 'held', exactMode);
+/** Every directory the panel's user can write, locked, top down; nothing else done. */
+async function lockTree(ctx: Ctx, path: string, seen: Stats, depth: number, exactMode?: number): Promise<void> {
+  if (depth > MAX_DEPTH || path.length > MAX_PATH) return;
+  if ('skip' in (await lockDir(ctx, path, seen, exactMode))) return;
+  const names = await ctx.fs.readdir(path);
+  if (!same(await ctx.fs.lstat(path), seen)) throw new SystemError(`${path} was replaced while it was given back`);
+  for (const name of names.sort()) {
+    const st = await orNull(ctx.fs.lstat(join(path, name)));
+    if (st?.isDirectory()) await lockTree(ctx, join(path, name), st, depth + 1);
+  }
+}
+
+async function walkDir(ctx: Ctx, path: string, rel: string, seen: Stats, mode: Mode, reason: string | null, depth: number): Promise<void> {
+  const lock = await lockDir(ctx, path, seen);
   if ('skip' in lock) {
     ctx.report.notes.push({ path, note: lock.skip });
     return;
+  }
+  if (lock.locked) {
+    ctx.acl.push(path);
+    if (mode !== 'held') ctx.report.givenBack.directories++;
   }
   const names = await ctx.fs.readdir(path);
   // still the directory just locked: every directory above it is root's alone
@@ -184,7 +207,7 @@ async function walkDir(ctx: Ctx, path: string, rel: string, seen: Stats, mode: M
 async function visit(ctx: Ctx, path: string, rel: string, mode: Mode, areaReason: string | null, depth: number): Promise<void> {
   const st = await orNull(ctx.fs.lstat(path));
   if (!st) return;
-  if (st.uid === 0 && st.isFile() && new RegExp(`^${TEMP_PREFIX.replace('.', '\\.')}[0-9a-f]{16}$`).test(basename(path))) {
+  if (st.uid === 0 && st.isFile() && LEFT_COPY.test(basename(path))) {
     await ctx.fs.unlink(path); // a copy a stopped run left
     return;
   }
@@ -202,8 +225,8 @@ async function visit(ctx: Ctx, path: string, rel: string, mode: Mode, areaReason
     }
     return moveAway(ctx, path, st, reason ?? `a link of the panel's user to ${target}: root would follow it`, target);
   }
-  const what = st.isFIFO() ? 'a FIFO: root reading it would wait forever' : st.isSocket() ? 'a socket' : 'a device node';
-  return moveAway(ctx, path, st, reason ?? `${what}, of the panel's user, where root expects files`);
+  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device node';
+  return moveAway(ctx, path, st, reason ?? `${what} of the panel's user where root expects files${st.isFIFO() ? ': root reading it would wait forever' : ''}`);
 }
 
 async function visitDir(ctx: Ctx, path: string, rel: string, st: Stats, mode: Mode, reason: string | null, depth: number): Promise<void> {
@@ -212,10 +235,11 @@ async function visitDir(ctx: Ctx, path: string, rel: string, st: Stats, mode: Mo
     ctx.report.notes.push({ path, note: `deeper than this walk goes: left as it is, inside the quarantine` });
     return;
   }
-  if (mode !== 'held' && panelWritableDir(ctx, st) && (reason || tooDeep)) {
+  // the panel's: it still is, or this run locked it already
+  if (mode !== 'held' && (panelWritableDir(ctx, st) || ctx.locked.has(inode(st))) && (reason || tooDeep)) {
     // the whole directory goes: locked first, so what moves is what was judged
     const why = reason ?? `deeper than ${MAX_DEPTH} levels or ${MAX_PATH} characters: root's certbot never makes such a tree`;
-    const lock = await lockDir(ctx, path, st, false);
+    const lock = await lockDir(ctx, path, st);
     if ('skip' in lock) return void ctx.report.notes.push({ path, note: lock.skip });
     const to = await ctx.q.place(path);
     try {
@@ -226,7 +250,6 @@ async function visitDir(ctx: Ctx, path: string, rel: string, st: Stats, mode: Mo
       return void ctx.report.notes.push({ path, note: `${why}; the quarantine is on another file system, so it stays (root's at its top, the panel's below, where certbot never looks)` });
     }
     ctx.report.quarantined.push({ path, to, type: 'directory', reason: why });
-    ctx.acl.push(to);
     if (!tooDeep) await walkDir(ctx, to, rel, st, 'held', null, depth);
     return;
   }
@@ -246,8 +269,11 @@ async function visitFile(ctx: Ctx, path: string, rel: string, seen: Stats, mode:
   const owned = seen.uid === panel.uid;
   const writable = owned || (seen.gid === panel.gid && (seen.mode & 0o020) !== 0) || (seen.mode & 0o002) !== 0;
   const conf = mode === 'normal' ? configFileKind(ctx.o.kind, rel) : null;
-  // a file that is not the panel's stays, unless root's certbot would run or obey it and the panel can write it
-  if (!owned && (mode === 'held' || !writable || !(reason || conf))) {
+  // another name for a file elsewhere: with fs.protected_hardlinks=0 the panel's user can link any
+  // file of root's on this file system into its directory (a program of root's as a hook)
+  const linked = seen.nlink > 1;
+  // a file that is not the panel's stays, unless root's certbot would run or obey it and the panel can write it or could have put it there
+  if (!owned && (mode === 'held' || !(writable || linked) || !(reason || conf))) {
     if (writable && mode !== 'held') ctx.report.notes.push({ path, note: `not the panel's (uid ${seen.uid}) but writable by ${(seen.mode & 0o002) !== 0 ? 'every user' : "the panel's group"}: left as it is` });
     return;
   }
@@ -262,7 +288,11 @@ async function visitFile(ctx: Ctx, path: string, rel: string, seen: Stats, mode:
   try {
     const st = await ctx.fs.fstat(h);
     if (!same(st, seen) || !st.isFile()) throw new SystemError(`${path} was replaced while it was given back`);
-    let why = reason ?? (owned ? null : `the panel's user can write it (${(st.mode & 0o002) !== 0 ? 'every user can' : 'its group'}), and root's certbot would read it`);
+    let why = reason;
+    if (!owned) {
+      const how = writable ? `${(st.mode & 0o002) !== 0 ? 'every user' : "the panel's group"} can write it` : `it is a hard link (${st.nlink} names) the panel's user could have made`;
+      why = `${reason ?? "root's certbot would read it"}; not the panel's (uid ${st.uid}), but ${how}`;
+    }
     let data: Buffer | null = null;
     if (!why && conf) {
       data = await readUpTo(h, MAX_CONF);

@@ -2,8 +2,7 @@
 // trees chowned to a fake panel uid (4242) with what a compromised panel user could plant: what
 // becomes root's, what goes to quarantine and why, what is left alone, and that nothing is followed
 // or waited on. Needs root (chown to other uids).
-import { spawnSync } from 'node:child_process';
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -178,6 +177,62 @@ s('the work directory: installer checkpoints go to quarantine (root\'s certbot r
   assert.equal(logReport.givenBack, { directories: 1, files: 2, links: 0 });
   assert.equal(logReport.quarantined.map((e) => [e.path, e.to, e.type, e.target]), [[join(logs, 'letsencrypt.log.2'), join(ctx.q, logs.slice(1), 'letsencrypt.log.2'), 'link', '/etc/shadow']]);
   assert.equal(Object.values(await readTree(logs)).map((e) => [e.type, e.uid, e.mode]), [['file', 0, 0o644], ['file', 0, 0o644]]);
+});
+
+s('the quarantine on another file system: files are copied there, links, FIFOs and a hook directory\'s entries never are (removed, and said so)', async (ctx) => {
+  if (!isRoot) return console.warn('needs root: skipped');
+  const c = ctx.d.configDir;
+  await certbotConfigTree(ctx.d, ctx.base);
+  const exdev = Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
+  const fs: GiveBackFs = { ...nodeGiveBackFs, rename: async (a, b) => (b.startsWith(`${ctx.q}/`) && !a.startsWith(`${ctx.q}/`) ? Promise.reject(exdev) : nodeGiveBackFs.rename(a, b)) };
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config', fs });
+  const q = (rel: string) => join(ctx.q, c.slice(1), rel);
+  assert.equal(byPath(report).map((e) => [e.path.slice(c.length + 1), e.to, e.type, /removed, not moved: the quarantine is on another file system|the empty directory was removed/.test(e.reason)]), [
+    ['archive/y', null, 'link', true],
+    ['cli.ini', q('cli.ini'), 'file', false],
+    ['live/fifo.example.org/fullchain.pem', null, 'fifo', true],
+    ['live/x/privkey.pem', null, 'link', true],
+    ['renewal-hooks/deploy/sub', null, 'directory', true],
+    ['renewal-hooks/deploy/sub/x', q('renewal-hooks/deploy/sub/x'), 'file', false],
+    ['renewal-hooks/post/evil', q('renewal-hooks/post/evil'), 'file', false],
+    ['renewal-hooks/pre/planted', q('renewal-hooks/pre/planted'), 'file', false],
+    ['renewal/hooked.example.org.conf', q('renewal/hooked.example.org.conf'), 'file', false],
+    ['renewal/panelpath.example.org.conf', q('renewal/panelpath.example.org.conf'), 'file', false],
+  ]);
+  const after = await readTree(c);
+  for (const gone of ['archive/y', 'live/x/privkey.pem', 'live/fifo.example.org/fullchain.pem', 'renewal-hooks/deploy/sub']) assert.is(after[gone], undefined, gone);
+  assert.equal(Object.values(await readTree(ctx.q)).filter((e) => e.type !== 'dir' && e.type !== 'file'), [], 'no link or FIFO crossed');
+  assert.is(await text(q('renewal-hooks/deploy/sub/x')), '#!/bin/sh\n');
+});
+
+s('not the panel\'s but where root\'s certbot runs or obeys it: a root program hard-linked in as a hook, a hook the panel\'s group can write, a configuration anyone can write go to quarantine; elsewhere such files stay', async (ctx) => {
+  if (!isRoot) return console.warn('needs root: skipped');
+  const c = ctx.d.configDir;
+  for (const dir of ['renewal-hooks/pre', 'renewal-hooks/post', 'renewal', 'keys']) await mkdir(join(c, dir), { recursive: true });
+  await chownTree(c, PANEL.uid, PANEL.gid);
+  const program = join(ctx.base, 'reboot');
+  await writeFile(program, '#!/bin/sh\necho rebooting\n', { mode: 0o755 });
+  await link(program, join(c, 'renewal-hooks/pre/reboot'));
+  await link(program, join(c, 'keys/also-reboot'));
+  await writeFile(join(c, 'renewal-hooks/post/group-hook'), '#!/bin/sh\n', { mode: 0o775 });
+  await chown(join(c, 'renewal-hooks/post/group-hook'), 0, PANEL.gid);
+  await chmod(join(c, 'renewal-hooks/post/group-hook'), 0o775);
+  await writeFile(join(c, 'renewal/anyone.conf'), renewalConf(ctx.d, 'anyone'));
+  await chmod(join(c, 'renewal/anyone.conf'), 0o666);
+  await writeFile(join(ctx.d.webroot, 'index.html'), '<html>');
+  await chown(join(ctx.d.webroot, 'index.html'), 0, PANEL.gid);
+  await chmod(join(ctx.d.webroot, 'index.html'), 0o664);
+
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  assert.equal(byPath(report).map((e) => [e.path.slice(c.length + 1), e.type, e.reason]), [
+    ['renewal-hooks/post/group-hook', 'file', "root's certbot would run it (a renewal hook of the panel's user cannot be told from the operator's); not the panel's (uid 0), but the panel's group can write it"],
+    ['renewal-hooks/pre/reboot', 'file', "root's certbot would run it (a renewal hook of the panel's user cannot be told from the operator's); not the panel's (uid 0), but it is a hard link (3 names) the panel's user could have made"],
+    ['renewal/anyone.conf', 'file', "root's certbot would read it; not the panel's (uid 0), but every user can write it"],
+  ]);
+  assert.is((await lstat(program)).nlink, 2, 'the program itself stays, and its name in keys/ (root\'s certbot does not run keys/)');
+  assert.is((await lstat(join(c, 'keys/also-reboot'))).uid, 0);
+  const web = await giveBack({ dir: ctx.d.webroot, panel: PANEL, quarantine: ctx.q, kind: 'webroot' });
+  assert.equal([web.quarantined, web.notes], [[], [{ path: join(ctx.d.webroot, 'index.html'), note: "not the panel's (uid 0) but writable by the panel's group: left as it is" }]]);
 });
 
 s('FIFOs anywhere (a certificate, a renewal configuration, cli.ini, a hook, another user\'s) are never opened: the run finishes at once', async (ctx) => {
