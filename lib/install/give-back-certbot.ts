@@ -4,6 +4,7 @@
 // configuration directory that names them. And the one line the installer prints about it.
 import type { AcmeDirs } from './acme-move.ts';
 import { giveBack, type GiveBackReport } from './give-back.ts';
+import { runName } from './give-back-quarantine.ts';
 import type { GiveBackKind } from './give-back-rules.ts';
 
 export interface GiveBackCertbotOptions {
@@ -12,13 +13,16 @@ export interface GiveBackCertbotOptions {
   panel: { uid: number; gid: number };
   quarantine: string;
   python?: string | null;
+  /** the run's directory in the quarantine (default: when it runs) */
+  run?: string;
 }
 
 export async function giveBackCertbot(o: GiveBackCertbotOptions): Promise<GiveBackReport[]> {
   const order: [string | null, GiveBackKind][] = [[o.dirs.logsDir, 'plain'], [o.dirs.workDir, 'certbot-work'], [o.dirs.webroot, 'webroot'], [o.dirs.configDir, 'certbot-config']];
   const reports: GiveBackReport[] = [];
+  const run = o.run ?? runName();
   for (const [dir, kind] of order) {
-    if (dir) reports.push(await giveBack({ dir, kind, panel: o.panel, quarantine: o.quarantine, ...(o.python === undefined ? {} : { python: o.python }) }));
+    if (dir) reports.push(await giveBack({ dir, kind, panel: o.panel, quarantine: o.quarantine, run, ...(o.python === undefined ? {} : { python: o.python }) }));
   }
   return reports;
 }

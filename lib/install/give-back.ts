@@ -10,7 +10,13 @@
 // replace an entry in it, and since every directory above it was locked first (the top one's
 // parent must be root's alone), a path into it names exactly the entries just listed: by-path
 // calls (lstat, rename, lchown) are as safe as openat would be. Nothing is followed: a link is an
-// entry like any other, a FIFO is never opened.
+// entry like any other, a FIFO is never opened. All directories are locked first (lockTree), and
+// only then are the entries dealt with (walkDir), so a racing process has milliseconds, not the
+// time of every synced copy, to add entries.
+//
+// After the walk, each renewal configuration kept is checked against the places it names (they
+// must be root's alone: give the work and logs directories and the webroot back first,
+// give-back-certbot.ts), and the ACLs of everything made root's are removed (give-back-acl.ts).
 //
 // What the panel's user owns becomes root's (files as new copies, give-back-copy.ts), except what
 // root's certbot would run, obey or follow on its word: hooks, renewal configurations naming hooks
@@ -25,7 +31,7 @@ import { SystemError } from '../system/types.ts';
 import { clearAcls } from './give-back-acl.ts';
 import { copyToRoot, readUpTo, TEMP_PREFIX } from './give-back-copy.ts';
 import { nodeGiveBackFs, type GiveBackFs } from './give-back-fs.ts';
-import { openQuarantine, type Quarantine } from './give-back-quarantine.ts';
+import { openQuarantine, runName, type Quarantine } from './give-back-quarantine.ts';
 import { cliIniHazard, configFileKind, isCertbotLiveLink, quarantineArea, renewalConfHazard, renewalConfPaths, safeMode, type GiveBackKind } from './give-back-rules.ts';
 import { rootOnlyPath } from './root-only-path.ts';
 
@@ -48,6 +54,8 @@ export interface GiveBackOptions {
   fs?: GiveBackFs;
   /** the python3 that removes ACLs (give-back-acl.ts); null: leave ACLs alone */
   python?: string | null;
+  /** this run's directory in the quarantine (default: when it runs, 20250101T120000Z); give the same to the calls of one upgrade */
+  run?: string;
 }
 
 export type EntryType = 'file' | 'directory' | 'link' | 'fifo' | 'socket' | 'device';
@@ -55,7 +63,7 @@ export type EntryType = 'file' | 'directory' | 'link' | 'fifo' | 'socket' | 'dev
 export interface QuarantinedEntry {
   /** where it was */
   path: string;
-  /** where it is now; null when it was removed instead (a link, FIFO, socket or device, and the quarantine on another file system) */
+  /** where it is now (<quarantine>/<run>/<path>); null when it was removed instead (a link, FIFO, socket or device, and the quarantine on another file system) */
   to: string | null;
   type: EntryType;
   /** why, for the operator's review */
@@ -135,7 +143,8 @@ export async function giveBack(o: GiveBackOptions): Promise<GiveBackReport> {
   if (!top) return report;
   if (!top.isDirectory()) throw new SystemError(`${dir} is not given back: it is ${top.isSymbolicLink() ? 'a link' : 'not a directory'}`);
   report.present = true;
-  const ctx: Ctx = { o, fs, q: await openQuarantine(fs, o.quarantine, dir), report, acl: [], confs: [], locked: new Set() };
+  const q = await openQuarantine(fs, o.quarantine, dir, o.run ?? runName());
+  const ctx: Ctx = { o, fs, q, report, acl: [], confs: [], locked: new Set() };
   // every directory first, then the rest: the panel's user can add entries to a directory only
   // until it is locked, so lock them all before the slow part (copies, each synced) begins
   await lockTree(ctx, dir, top, 0, o.kind === 'webroot' ? 0o755 : undefined);

@@ -16,6 +16,7 @@ import { parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts
 import { certbotConfigTree, chownTree, dirsUnder, OPERATOR, PANEL, readTree, type Dirs } from './give-back-fixture.ts';
 
 const CERTBOT = '/usr/bin/certbot';
+const RUN = '20250101T120000Z';
 const usable = process.getuid?.() === 0 && spawnSync(CERTBOT, ['--version']).status === 0;
 interface Ctx { base: string; d: Dirs; q: string }
 const s = suite<Ctx>('giving an earlier release\'s certbot box back to root, read by certbot', { base: '', d: dirsUnder('/nonexistent'), q: '' });
@@ -56,7 +57,7 @@ async function certificates(ctx: Ctx) {
 s('after the give-back, certbot lists the operator\'s lineage from what stayed, and none of what went to quarantine', async (ctx) => {
   if (!usable) return console.warn('needs root and certbot: skipped');
   await earlierBox(ctx);
-  const reports = await giveBackCertbot({ dirs: ctx.d, panel: PANEL, quarantine: ctx.q });
+  const reports = await giveBackCertbot({ dirs: ctx.d, panel: PANEL, quarantine: ctx.q, run: RUN });
   assert.equal(reports.map((r) => [r.dir, r.kind, r.present]), [
     [ctx.d.logsDir, 'plain', true], [ctx.d.workDir, 'certbot-work', true], [ctx.d.webroot, 'webroot', true], [ctx.d.configDir, 'certbot-config', true],
   ]);
@@ -71,17 +72,17 @@ s('after the give-back, certbot lists the operator\'s lineage from what stayed, 
 
   const line = describeGiveBack(reports);
   assert.match(line, `${ctx.d.logsDir}, ${ctx.d.workDir}, ${ctx.d.webroot}, ${ctx.d.configDir} given back to root (22 directories, 13 files, 4 links)`);
-  assert.match(line, `11 entries quarantined for review: ${join(ctx.d.logsDir, 'letsencrypt.log.1')} -> ${join(ctx.q, ctx.d.logsDir.slice(1), 'letsencrypt.log.1')} (a link of the panel's user to /etc/shadow: root would follow it)`);
-  assert.match(line, `${join(ctx.d.configDir, 'renewal-hooks/pre/planted')} -> ${join(ctx.q, ctx.d.configDir.slice(1), 'renewal-hooks/pre/planted')} (root's certbot would run it`);
+  assert.match(line, `11 entries quarantined for review: ${join(ctx.d.logsDir, 'letsencrypt.log.1')} -> ${join(ctx.q, RUN, ctx.d.logsDir.slice(1), 'letsencrypt.log.1')} (a link of the panel's user to /etc/shadow: root would follow it)`);
+  assert.match(line, `${join(ctx.d.configDir, 'renewal-hooks/pre/planted')} -> ${join(ctx.q, RUN, ctx.d.configDir.slice(1), 'renewal-hooks/pre/planted')} (root's certbot would run it`);
   assert.match(line, `left as they were: ${join(ctx.d.configDir, 'other-user')} (owned by uid 5151`);
-  assert.is(describeGiveBack(await giveBackCertbot({ dirs: { ...ctx.d, webroot: null }, panel: PANEL, quarantine: ctx.q })).split('; ')[0],
+  assert.is(describeGiveBack(await giveBackCertbot({ dirs: { ...ctx.d, webroot: null }, panel: PANEL, quarantine: ctx.q, run: RUN })).split('; ')[0],
     `${ctx.d.logsDir}, ${ctx.d.workDir}, ${ctx.d.configDir} given back to root (0 directories, 0 files, 0 links)`);
 });
 
 s('the configuration directory given back before the work directory it names: the operator\'s lineage goes to quarantine (its work_dir is still the panel\'s), with why', async (ctx) => {
   if (!usable) return console.warn('needs root and certbot: skipped');
   await earlierBox(ctx);
-  const report = await giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   const conf = report.quarantined.find((e) => e.path.endsWith(`${OPERATOR}.conf`));
   assert.match(String(conf?.reason), `it names ${ctx.d.workDir}, and ${ctx.d.workDir} is owned by uid 4242: root's certbot would read or write there`);
   assert.equal((await certificates(ctx)).lineages, [], 'certbot finds no lineage to renew');

@@ -17,6 +17,7 @@ import { isCertbotLiveLink } from '../../../lib/install/give-back-rules.ts';
 import { certbotConfigTree, dirsUnder, OPERATOR, PANEL, readTree, text, type Dirs } from './give-back-fixture.ts';
 
 const isRoot = process.getuid?.() === 0;
+const RUN = '20250101T120000Z';
 
 /** The panel's user's process: holds a file open, or races every directory it is given. */
 const RACER = `
@@ -105,7 +106,7 @@ s('a process of the panel\'s user racing the walk: whatever it planted in time i
   for (let round = 0; round < 3; round++) {
     const { lines, child } = startRacer(ctx, ['race', JSON.stringify([c, ...dirs])]);
     assert.equal((await lines.next()).value, 'ready');
-    const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+    const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
     assert.ok(report.quarantined.length > 9, 'the fixture\'s nine plants and some of the racer\'s');
     await assertRootOnly(ctx);
     const settled = await readTree(c);
@@ -129,7 +130,7 @@ s('a renewal configuration held open for writing across the give-back: the pre_h
   const before = await text(conf);
   const { lines, child } = startRacer(ctx, ['hold', conf]);
   assert.equal((await lines.next()).value, 'ready');
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.not.ok(report.quarantined.some((e) => e.path === conf), 'the operator\'s configuration stays');
   child.stdin!.write('write\n');
   assert.equal((await lines.next()).value, 'wrote 29', 'the write itself succeeded: the descriptor is still good');
@@ -155,7 +156,7 @@ time.sleep(60)
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   assert.equal((await lines.next()).value, 'ready');
   const started = Date.now();
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   const entry = report.quarantined.find((e) => e.path === key);
   assert.equal([entry?.type, entry?.reason], ['file', "it could not be opened without waiting (a lease held by a process of the panel's user)"]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cliIniHazard, isCertbotLiveLink, quarantineArea, renewalConfHazard, renewalConfPaths, safeMode, splitLines } from '../../../lib/install/give-back-rules.ts';
+import { runName } from '../../../lib/install/give-back-quarantine.ts';
 import { rootOnlyPath } from '../../../lib/install/root-only-path.ts';
 import { dirsUnder, mkfifo, renewalConf } from './give-back-fixture.ts';
 
@@ -75,6 +76,10 @@ s('what goes to quarantine whatever it holds: renewal hooks in a config director
   }
   assert.is(safeMode(0o107777), 0o1755);
   assert.is(safeMode(0o106777), 0o755);
+});
+
+s('each run has its own directory in the quarantine, named by when it ran', () => {
+  assert.is(runName(new Date('2025-03-04T05:06:07.890Z')), '20250304T050607Z');
 });
 
 s('rootOnlyPath: root\'s alone all the way (links followed, a sticky directory only with root\'s entry next), or why not', async () => {

@@ -12,6 +12,7 @@ import { nodeGiveBackFs, type GiveBackFs } from '../../../lib/install/give-back-
 import { certbotConfigTree, chownTree, dirsUnder, mkfifo, OPERATOR, OTHER, PANEL, readTree, renewalConf, setDefaultAcl, text, xattrs, type Dirs } from './give-back-fixture.ts';
 
 const isRoot = process.getuid?.() === 0;
+const RUN = '20250101T120000Z';
 interface Ctx { base: string; d: Dirs; q: string }
 const s = suite<Ctx>('giving an earlier release\'s certbot directories back to root', { base: '', d: dirsUnder('/nonexistent'), q: '' });
 
@@ -43,7 +44,7 @@ s('certbot\'s configuration directory: the operator\'s lineage becomes root\'s, 
   const before = await readTree(c);
   const confBefore = await text(join(c, 'renewal', `${OPERATOR}.conf`));
 
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.equal(await etcState(), etc, '/etc untouched');
   assert.is(report.dir, c);
   assert.ok(report.present);
@@ -52,7 +53,7 @@ s('certbot\'s configuration directory: the operator\'s lineage becomes root\'s, 
   assert.equal(xattrs(join(c, 'renewal')), []);
   assert.equal(xattrs(join(c, 'renewal', `${OPERATOR}.conf`)), []);
 
-  const q = (rel: string) => join(ctx.q, c.slice(1), rel);
+  const q = (rel: string) => join(ctx.q, RUN, c.slice(1), rel);
   assert.equal(byPath(report).map((e) => [e.path.slice(c.length + 1), e.to, e.type]), [
     ['archive/y', q('archive/y'), 'link'],
     ['cli.ini', q('cli.ini'), 'file'],
@@ -107,15 +108,15 @@ s('certbot\'s configuration directory: the operator\'s lineage becomes root\'s, 
   assert.equal([qs.uid, qs.mode & 0o7777], [0, 0o700]);
   const held = await readTree(ctx.q);
   assert.equal(Object.entries(held).filter(([, e]) => e.uid !== 0).map(([p]) => p), []);
-  assert.is(held[join(c.slice(1), 'live/x/privkey.pem')]?.target, '/etc/shadow');
-  assert.is(held[join(c.slice(1), 'live/fifo.example.org/fullchain.pem')]?.type, 'fifo');
-  assert.is(held[join(c.slice(1), 'renewal-hooks/deploy/sub/x')]?.type, 'file');
+  assert.is(held[join(RUN, c.slice(1), 'live/x/privkey.pem')]?.target, '/etc/shadow');
+  assert.is(held[join(RUN, c.slice(1), 'live/fifo.example.org/fullchain.pem')]?.type, 'fifo');
+  assert.is(held[join(RUN, c.slice(1), 'renewal-hooks/deploy/sub/x')]?.type, 'file');
   assert.is(await text(q('renewal/hooked.example.org.conf')), renewalConf(ctx.d, 'hooked.example.org', 'pre_hook = touch /root/pwned\n'));
   assert.is(await text(q('renewal-hooks/pre/planted')), '#!/bin/sh\ntouch /root/pwned\n');
-  assert.is(held[join(c.slice(1), 'renewal-hooks/pre/planted')]?.mode, 0o755, 'kept executable for the operator to put back');
+  assert.is(held[join(RUN, c.slice(1), 'renewal-hooks/pre/planted')]?.mode, 0o755, 'kept executable for the operator to put back');
 
   // a second run finds nothing to do
-  const again = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const again = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.equal([again.givenBack, again.quarantined, again.aclsRemoved], [{ directories: 0, files: 0, links: 0 }, [], 0]);
   assert.equal(await readTree(c), after);
 });
@@ -134,7 +135,7 @@ s('the webroot: back to root:root 0755, the panel\'s leftovers root\'s, its link
   await chown(w, 0, PANEL.gid);
   await chmod(w, 0o2775);
 
-  const report = await giveBack({ dir: w, panel: PANEL, quarantine: ctx.q, kind: 'webroot' });
+  const report = await giveBack({ dir: w, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'webroot' });
   assert.equal(report.givenBack, { directories: 3, files: 1, links: 0 });
   assert.equal(byPath(report).map((e) => [e.path, e.type]), [[join(w, '.well-known/etc'), 'link'], [join(w, 'pipe'), 'fifo']]);
   const after = await readTree(w);
@@ -159,13 +160,13 @@ s('the work directory: installer checkpoints go to quarantine (root\'s certbot r
   await writeFile(join(work, '.certbot.lock'), '');
   await chownTree(work, PANEL.uid, PANEL.gid);
   await chown(join(work, 'temp_checkpoint'), 0, 0); // made root's by a run stopped halfway
-  const report = await giveBack({ dir: work, panel: PANEL, quarantine: ctx.q, kind: 'certbot-work' });
+  const report = await giveBack({ dir: work, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-work' });
   assert.equal(report.givenBack, { directories: 1, files: 1, links: 0 });
   assert.equal(byPath(report).map((e) => [e.path.slice(work.length + 1), e.type]), [['backups', 'directory'], ['temp_checkpoint/FILEPATHS', 'file']]);
   assert.match(report.quarantined[0]!.reason, "root's certbot would restore files from it");
   assert.equal(await readdir(work), ['.certbot.lock', 'temp_checkpoint']);
   assert.equal(await readdir(join(work, 'temp_checkpoint')), []);
-  assert.is(await text(join(ctx.q, work.slice(1), 'backups/1700000000.0/FILEPATHS')), '/etc/shadow\n');
+  assert.is(await text(join(ctx.q, RUN, work.slice(1), 'backups/1700000000.0/FILEPATHS')), '/etc/shadow\n');
   assert.equal(Object.values(await readTree(ctx.q)).filter((e) => e.uid !== 0), []);
 
   const logs = ctx.d.logsDir;
@@ -173,9 +174,9 @@ s('the work directory: installer checkpoints go to quarantine (root\'s certbot r
   await writeFile(join(logs, 'letsencrypt.log.1'), 'old log\n');
   await symlink('/etc/shadow', join(logs, 'letsencrypt.log.2'));
   await chownTree(logs, PANEL.uid, PANEL.gid);
-  const logReport = await giveBack({ dir: logs, panel: PANEL, quarantine: ctx.q, kind: 'plain' });
+  const logReport = await giveBack({ dir: logs, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'plain' });
   assert.equal(logReport.givenBack, { directories: 1, files: 2, links: 0 });
-  assert.equal(logReport.quarantined.map((e) => [e.path, e.to, e.type, e.target]), [[join(logs, 'letsencrypt.log.2'), join(ctx.q, logs.slice(1), 'letsencrypt.log.2'), 'link', '/etc/shadow']]);
+  assert.equal(logReport.quarantined.map((e) => [e.path, e.to, e.type, e.target]), [[join(logs, 'letsencrypt.log.2'), join(ctx.q, RUN, logs.slice(1), 'letsencrypt.log.2'), 'link', '/etc/shadow']]);
   assert.equal(Object.values(await readTree(logs)).map((e) => [e.type, e.uid, e.mode]), [['file', 0, 0o644], ['file', 0, 0o644]]);
 });
 
@@ -185,8 +186,8 @@ s('the quarantine on another file system: files are copied there, links, FIFOs a
   await certbotConfigTree(ctx.d, ctx.base);
   const exdev = Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
   const fs: GiveBackFs = { ...nodeGiveBackFs, rename: async (a, b) => (b.startsWith(`${ctx.q}/`) && !a.startsWith(`${ctx.q}/`) ? Promise.reject(exdev) : nodeGiveBackFs.rename(a, b)) };
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config', fs });
-  const q = (rel: string) => join(ctx.q, c.slice(1), rel);
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config', fs });
+  const q = (rel: string) => join(ctx.q, RUN, c.slice(1), rel);
   assert.equal(byPath(report).map((e) => [e.path.slice(c.length + 1), e.to, e.type, /removed, not moved: the quarantine is on another file system|the empty directory was removed/.test(e.reason)]), [
     ['archive/y', null, 'link', true],
     ['cli.ini', q('cli.ini'), 'file', false],
@@ -223,7 +224,7 @@ s('not the panel\'s but where root\'s certbot runs or obeys it: a root program h
   await chown(join(ctx.d.webroot, 'index.html'), 0, PANEL.gid);
   await chmod(join(ctx.d.webroot, 'index.html'), 0o664);
 
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.equal(byPath(report).map((e) => [e.path.slice(c.length + 1), e.type, e.reason]), [
     ['renewal-hooks/post/group-hook', 'file', "root's certbot would run it (a renewal hook of the panel's user cannot be told from the operator's); not the panel's (uid 0), but the panel's group can write it"],
     ['renewal-hooks/pre/reboot', 'file', "root's certbot would run it (a renewal hook of the panel's user cannot be told from the operator's); not the panel's (uid 0), but it is a hard link (3 names) the panel's user could have made"],
@@ -231,7 +232,7 @@ s('not the panel\'s but where root\'s certbot runs or obeys it: a root program h
   ]);
   assert.is((await lstat(program)).nlink, 2, 'the program itself stays, and its name in keys/ (root\'s certbot does not run keys/)');
   assert.is((await lstat(join(c, 'keys/also-reboot'))).uid, 0);
-  const web = await giveBack({ dir: ctx.d.webroot, panel: PANEL, quarantine: ctx.q, kind: 'webroot' });
+  const web = await giveBack({ dir: ctx.d.webroot, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'webroot' });
   assert.equal([web.quarantined, web.notes], [[], [{ path: join(ctx.d.webroot, 'index.html'), note: "not the panel's (uid 0) but writable by the panel's group: left as it is" }]]);
 });
 
@@ -244,7 +245,7 @@ s('FIFOs anywhere (a certificate, a renewal configuration, cli.ini, a hook, anot
   mkfifo(join(c, 'renewal/other.conf'));
   await chown(join(c, 'renewal/other.conf'), OTHER, OTHER);
   const started = Date.now();
-  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' });
+  const report = await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' });
   assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
   assert.equal(report.quarantined.map((e) => e.type), ['fifo', 'fifo', 'fifo', 'fifo', 'fifo']);
   assert.ok((await lstat(join(c, 'renewal/other.conf'))).isFIFO(), 'another user\'s FIFO stays');
@@ -275,7 +276,7 @@ s('lock, then descend: every directory of the panel\'s is root\'s before it is r
       return nodeGiveBackFs.readdir(p);
     },
   };
-  await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config', fs });
+  await giveBack({ dir: c, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config', fs });
   const reads = events.filter((e) => e.startsWith('readdir'));
   assert.ok(reads.length >= panelDirs.size - 1, 'every directory is read');
   for (const r of reads) assert.match(r, / 0:locked$/, `read only when root's alone: ${r}`);
@@ -292,8 +293,8 @@ s('lock, then descend: every directory of the panel\'s is root\'s before it is r
 s('refused: a parent the panel can write, a link as the directory, a quarantine inside it or under a parent others can write; nothing there is nothing done', async (ctx) => {
   if (!isRoot) return console.warn('needs root: skipped');
   const refusal = (o: Partial<Parameters<typeof giveBack>[0]>) =>
-    giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config', ...o }).then(() => 'given back', (e: Error) => e.message);
-  assert.equal(await giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, kind: 'certbot-config' }).then((r) => [r.present, r.givenBack]), [false, { directories: 0, files: 0, links: 0 }]);
+    giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config', ...o }).then(() => 'given back', (e: Error) => e.message);
+  assert.equal(await giveBack({ dir: ctx.d.configDir, panel: PANEL, quarantine: ctx.q, run: RUN, kind: 'certbot-config' }).then((r) => [r.present, r.givenBack]), [false, { directories: 0, files: 0, links: 0 }]);
   await mkdir(join(ctx.base, 'panel-parent/le'), { recursive: true });
   await chown(join(ctx.base, 'panel-parent'), PANEL.uid, PANEL.gid);
   assert.match(await refusal({ dir: join(ctx.base, 'panel-parent/le') }), 'panel-parent is owned by uid 4242');
@@ -311,6 +312,7 @@ s('refused: a parent the panel can write, a link as the directory, a quarantine 
   await chown(ctx.d.configDir, 0, 0);
   assert.match(await refusal({ quarantine: join(ctx.d.configDir, 'q') }), 'overlaps');
   assert.match(await refusal({ quarantine: join(ctx.base, 'panel-parent/q') }), 'writable by someone other than root');
+  assert.match(await refusal({ run: '../escape' }), 'is not a name for a quarantine run');
   assert.equal((await lstat(ctx.d.configDir)).uid, 0);
 });
 
