@@ -8,8 +8,8 @@ import { runName } from './give-back-quarantine.ts';
 import type { GiveBackKind } from './give-back-rules.ts';
 
 export interface GiveBackCertbotOptions {
-  /** the earlier release's directories (Debian's: /etc/letsencrypt, /var/lib/letsencrypt, /var/log/letsencrypt, /var/www/html); webroot null: leave it */
-  dirs: Omit<AcmeDirs, 'webroot'> & { webroot: string | null };
+  /** the earlier release's directories (Debian's: /etc/letsencrypt, /var/lib/letsencrypt, /var/log/letsencrypt, /var/www/html); null: leave it */
+  dirs: { [K in keyof AcmeDirs]: string | null };
   panel: { uid: number; gid: number };
   quarantine: string;
   python?: string | null;

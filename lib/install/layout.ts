@@ -28,6 +28,8 @@ export interface Layout {
   unitFile: (unit: string, type?: 'service' | 'socket') => string;
   fail2banJail: string;
   osRelease: string;
+  /** root's alone: what root would not take back from the panel's user, kept for the operator to review */
+  quarantine: string;
 }
 
 export function layout(prefix: string, unitDir?: string): Layout {
@@ -57,5 +59,6 @@ export function layout(prefix: string, unitDir?: string): Layout {
     unitFile: (unit, type = 'service') => join(unitDir ?? at('etc/systemd/system'), `${unit}.${type}`),
     fail2banJail: at('etc/fail2ban/jail.d/relay-panel.conf'),
     osRelease: at('etc/os-release'),
+    quarantine: at('var/lib/relay-panel-quarantine'),
   };
 }

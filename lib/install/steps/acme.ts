@@ -11,8 +11,15 @@ import { asPanelUser } from '../as-panel-user.ts';
 import type { Owner } from '../files.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
+import { describeGiveBack, giveBackCertbot } from '../give-back-certbot.ts';
 import { syncPanelSystem } from './root-helper.ts';
 import type { Outcome } from './step.ts';
+
+/** The earlier release's certbot directories that are not this release's too. */
+function legacyDirs(from: AcmeDirs, to: AcmeDirs): { configDir: string | null; workDir: string | null; logsDir: string | null } {
+  const unless = (k: keyof AcmeDirs) => (from[k] !== to[k] ? from[k] : null);
+  return { configDir: unless('configDir'), workDir: unless('workDir'), logsDir: unless('logsDir') };
+}
 
 const dirsOf = (acme: SystemConfig['acme']): AcmeDirs => ({ configDir: acme.configDir, workDir: acme.workDir, logsDir: acme.logsDir, webroot: acme.webroot });
 
@@ -30,9 +37,18 @@ export async function acme(inst: Installation, owner: Owner): Promise<Outcome> {
   // from its next start the panel issues and renews in the new directories
   await syncPanelSystem(inst);
   const moved = move?.moved.length ? `moved ${move.moved.join(', ')} from ${from.configDir} to ${to.configDir}` : `nothing of the panel's in ${from.configDir}`;
-  const hooks = [...(move?.otherHooks ?? []), ...(move?.left.flatMap((l) => l.hooks) ?? [])];
-  if (hooks.length) {
-    return { status: 'warning', message: `${moved}; hooks left in ${from.configDir} that root's certbot runs: ${hooks.join(', ')}`, fix: `review them: an earlier release let ${inst.options.user} write ${from.configDir}` };
-  }
-  return { status: 'changed', message: moved };
+  if (!ours) return { status: 'changed', message: moved };
+  // nothing of the panel's user may run while root takes its directories back (the earlier
+  // release's drop-in ran Debian's certbot as that user); the panel starts again later in the run
+  const { systemctl } = inst.system.binaries;
+  await inst.run(systemctl, ['stop', inst.system.units.panel, 'certbot.service', 'certbot.timer'], [1, 5]).catch(() => null);
+  const reports = await giveBackCertbot({ dirs: { ...legacyDirs(from, to), webroot: from.webroot !== to.webroot ? from.webroot : null }, panel: owner, quarantine: inst.layout.quarantine });
+  await inst.run(systemctl, ['start', 'certbot.timer'], [1, 5]).catch(() => null);
+  const given = describeGiveBack(reports);
+  const quarantined = reports.some((r) => r.quarantined.length > 0);
+  return {
+    status: quarantined ? 'warning' : 'changed',
+    message: `${moved}; ${given}`,
+    ...(quarantined ? { fix: `review ${inst.layout.quarantine}: an earlier release let ${inst.options.user} write ${from.configDir}, so root's certbot must not run or follow what is there until you have looked` } : {}),
+  };
 }
