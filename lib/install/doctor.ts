@@ -1,5 +1,5 @@
 // `relay-panel doctor`: looks at a running box and names each problem with its fix.
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
@@ -13,15 +13,19 @@ import { KEEP_RELEASES } from './options.ts';
 import { readInstallRecord } from './install-record.ts';
 import { readInstalledConfig } from './installed-config.ts';
 import { vhostBoundaryProblems } from './vhost-privileges.ts';
+import { rootPathProblems } from './root-paths.ts';
 import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { relayVhostFiles } from './files.ts';
 // the same edges as the alerts: doctor names what a webhook would be told of
 import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
 import { legacyCertbotDropIn } from './renewals.ts';
-import { renewUnitFiles } from '../system/host/renew-units.ts';
+import { renewUnitFiles, renewUnitNames } from '../system/host/renew-units.ts';
 import { entryExists, readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
-import { hostKeyFingerprint, hostKeyPath } from '../system/common/host-key.ts';
+import { chiselFingerprint, hostKeyPath } from '../system/common/host-key.ts';
+import { readOwnedText } from '../system/common/owned-file.ts';
+import { listEntries } from '../root-helper/tls-dir.ts';
+import { panelOwner } from './users.ts';
 import { vhostName } from '../system/nginx/templates.ts';
 import { DEFAULT_VHOST } from '../onboarding/hostnames.ts';
 import type { Reporter } from './report.ts';
@@ -40,7 +44,14 @@ async function pemExpiry(path: string): Promise<Date | null> {
   return pem ? new Date(new X509Certificate(pem).validTo) : null;
 }
 
-/** nextUpdate of a PEM CRL, read by openssl (node has no CRL parser). */
+/** The fingerprint of chisel's key, read as root reads the panel's files (owned-file.ts). */
+async function tunnelKeyFingerprint(inst: Installation, path: string): Promise<string | null> {
+  const owner = await panelOwner(inst);
+  const text = await readOwnedText(path, { owners: [owner.uid], maxBytes: 64 * 1024 });
+  return text === null ? null : chiselFingerprint(createPrivateKey(text));
+}
+
+/** nextUpdate of a PEM CRL (root's copy), read by openssl (node has no CRL parser). */
 async function crlNextUpdate(inst: Installation, path: string): Promise<Date | null> {
   const r = await inst.run(inst.system.binaries.openssl, ['crl', '-in', path, '-noout', '-nextupdate']).catch(() => null);
   const m = r && /nextUpdate=(.+)/.exec(r.stdout);
@@ -81,6 +92,10 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
       stale.length ? `not what this release writes: ${stale.join(', ')}` : legacy.length ? `an earlier release's drop-in makes Debian's certbot run as ${inst.options.user}: ${legacy[0]}`
         : `the panel's certificates renew from ${units[1]!.name} as ${inst.options.user}; Debian's certbot.timer is the operator's`,
       'relay-panel install writes them (a second run keeps everything else)');
+    // the rule of the privilege boundary: nothing root uses may be changed by a less privileged user
+    const roots = await rootPathProblems(inst);
+    add('root-paths', roots.length === 0, roots.length ? roots.map((r) => r.problem).join('; ') : 'every path root reads, runs or loads is root\'s alone; what root copies of the panel\'s passes its checks',
+      [...new Set(roots.map((r) => r.fix))].join('; '));
     const sudoers = await leftoverSudoRules(l);
     add('privileges', sudoers === null, sudoers ? `a sudo rule for the panel is left from an earlier release: ${sudoers}` : 'no sudo rule: the panel reaches root only through the root helper',
       `rm ${sudoers}; relay-panel upgrade and install remove it too`);
@@ -96,29 +111,38 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     'relay-panel install writes it (a second run keeps everything else)');
 
   const key = hostKeyPath(s.chisel.dir);
-  const fingerprint = await hostKeyFingerprint(s.chisel.dir)().catch((e: Error) => `unreadable: ${e.message}`);
+  const fingerprint = await tunnelKeyFingerprint(inst, key).catch((e: Error) => `unreadable: ${e.message}`);
   add('tunnel-key', fingerprint !== null && !fingerprint.startsWith('unreadable'), fingerprint ? `tunnel server host key ${key}: ${fingerprint}` : `no tunnel server host key at ${key}`,
     `put it back from a backup (clients pinned its fingerprint); else relay-panel install makes a new one, and every client must pin the new fingerprint`);
 
+  // what nginx serves: root's checked copies (the root helper's), never the panel's files themselves
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
-  const certs: Array<[string, string]> = [['client CA', join(s.pki.dir, 'ca.pem')], ['IP panel certificate', ipPanelCertPaths(s.nginx.selfSignedDir).fullchain]];
-  for (const [what, path] of certs) {
+  const copies = (entry: string, file: string) => join(s.nginx.tlsDir, entry, file);
+  const certs: Array<[string, string, string]> = [
+    ['client CA', copies('client-ca', 'ca.pem'), join(s.pki.dir, 'ca.pem')],
+    ['IP panel certificate', copies('ip-panel', 'fullchain.pem'), ipPanelCertPaths(s.nginx.selfSignedDir).fullchain],
+  ];
+  for (const [what, path, source] of certs) {
     const expiry = await pemExpiry(path);
     if (!expiry) add('certificates', false, `${what} missing (${path})`, 'relay-panel install recreates it');
     else add('certificates', days(expiry) >= EXPIRING_DAYS, `${what} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
-      `renew it: remove ${path} and run relay-panel install`);
+      `renew it: remove ${source} and run relay-panel install`);
   }
   if (completed) {
-    for (const cert of await createHostSystem(s, { dataDir: config.dataDir }).certs.list().catch(() => [])) {
-      add('certificates', cert.daysLeft >= EXPIRING_DAYS, `${cert.domain} expires ${cert.expiresAt.slice(0, 10)} (${cert.daysLeft} days)`,
-        `certbot renew --cert-name ${cert.domain}; systemctl status ${s.acme.renewTimer}`);
+    for (const fqdn of (await listEntries(s.nginx.tlsDir).catch(() => [] as string[])).filter((e) => e.includes('.'))) {
+      const expiry = await pemExpiry(copies(fqdn, 'fullchain.pem'));
+      if (!expiry) continue;
+      add('certificates', days(expiry) >= EXPIRING_DAYS, `${fqdn} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
+        `systemctl start ${renewUnitNames(s).service} renews it as ${inst.options.user}; journalctl -u ${renewUnitNames(s).service} says why it did not`);
     }
   }
 
-  const crl = join(s.pki.dir, 'crl.pem');
+  const crl = copies('client-ca', 'crl.pem');
   const next = await crlNextUpdate(inst, crl);
+  const pki = join(s.pki.dir, 'ca.cnf');
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
-    `nginx refuses every client certificate with an expired CRL; regenerate it: openssl ca -gencrl -config ${join(s.pki.dir, 'ca.cnf')} -out ${crl}`);
+    // openssl reads ca.cnf, which the panel's user writes: it runs as that user, never as root
+    `nginx refuses every client certificate with an expired CRL; regenerate it as ${inst.options.user}: runuser -u ${inst.options.user} -- ${s.binaries.openssl} ca -config ${pki} -gencrl -crlexts crl_ext -out ${join(s.pki.dir, 'crl.pem')}; then ${inst.layout.rootCall} nginx-reload`);
 
   const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
   const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];

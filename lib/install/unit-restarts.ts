@@ -1,8 +1,9 @@
 // doctor's `units` checks: a service systemd keeps restarting is a problem even while it is active
 // at the instant doctor asks (a crash loop spends most of its time active). How often: systemd's
-// own "Scheduled restart job" journal entries of the last minutes; where the journal cannot be
-// read, the service's NRestarts (restarts since it was last started by hand), and the message
-// says which.
+// own "Scheduled restart job" journal entries of the last minutes, no more than its NRestarts
+// (restarts since it was last started by hand: a loop someone ended with a restart, like an
+// upgrade's rollback, is over); where the journal cannot be read, NRestarts alone, and the
+// message says which.
 import { failureOutput, summarizeStderr } from '../system/exec.ts';
 import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../system/parsers/restarts.ts';
 import type { Installation } from './installation.ts';
@@ -48,7 +49,9 @@ export async function recentRestarts(inst: Installation, service: string): Promi
   let journal: string;
   try {
     const r = await inst.run(journalctl, restartJournalArgs(service));
-    return { count: countScheduledRestarts(r.stdout, service), source: 'journal' };
+    const count = countScheduledRestarts(r.stdout, service);
+    const sinceByHand = await inst.run(systemctl, ['show', '-p', 'NRestarts', '--value', service]).then((n) => parseNRestarts(n.stdout), () => null);
+    return { count: sinceByHand === null ? count : Math.min(count, sinceByHand), source: 'journal' };
   } catch (e) {
     journal = why(e);
   }

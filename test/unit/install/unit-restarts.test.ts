@@ -65,6 +65,12 @@ s('the journal first; when journalctl fails, NRestarts, and which one answered i
   assert.equal(await recentRestarts(inst(journal(lines)), 'chisel.service'), { count: 34, source: 'journal' });
   assert.equal(calls[0], ['/usr/bin/journalctl', ...restartJournalArgs('chisel.service')]);
 
+  // a loop someone ended by starting the unit by hand (an upgrade's rollback) is over: NRestarts is the bound
+  const ended: Runner = async (binary) => ({ stdout: binary.endsWith('journalctl') ? lines : '0\n', stderr: '', exitCode: 0 });
+  assert.equal(await recentRestarts(inst(ended), 'chisel.service'), { count: 0, source: 'journal' });
+  const going: Runner = async (binary) => ({ stdout: binary.endsWith('journalctl') ? lines : '40\n', stderr: '', exitCode: 0 });
+  assert.equal(await recentRestarts(inst(going), 'chisel.service'), { count: 34, source: 'journal' });
+
   const failing: Runner = async (binary, args) => {
     calls.push([binary, ...args]);
     if (binary.endsWith('journalctl')) throw new SystemError('journalctl exited with status 1', 'journalctl', 'Failed to open journal: Input/output error\n');
