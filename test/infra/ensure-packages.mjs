@@ -1,5 +1,5 @@
 // Makes sure the programs of the integration, browser and system tests are installed (nginx, pebble,
-// certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap). As root it installs the missing Debian packages; otherwise it names them
+// certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap, gcc). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -17,6 +17,8 @@ export const REQUIRED = [
   // test/system boots a Debian 12 made from Debian's packages under a real systemd.
   { pkg: 'systemd-container', binary: '/usr/bin/systemd-nspawn' },
   { pkg: 'mmdebstrap', binary: '/usr/bin/mmdebstrap' },
+  // its attack suite builds the module a planted OpenSSL configuration would make root load
+  { pkg: 'gcc', binary: '/usr/bin/gcc' },
 ];
 
 export const INSTALL_ARGS = ['install', '-y', ...REQUIRED.map((r) => r.pkg)];

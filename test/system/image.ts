@@ -9,6 +9,7 @@ import { chmod, copyFile, mkdir, readdir, readFile, realpath, rm, symlink, write
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { operatorLineage, witnessModule } from './operator-files.ts';
 
 const run = promisify(execFile);
 const FAKES = fileURLToPath(new URL('../fakes/bin/', import.meta.url));
@@ -110,4 +111,7 @@ export async function buildImage(root: string, release: { tarball: string }): Pr
   await enable(root, 'pebble-test.service', PEBBLE_UNIT);
   await writeFile(join(root, 'root/box-system.json'), JSON.stringify(BOX_SYSTEM_CONFIG));
   await copyFile(release.tarball, join(root, 'root/relay-panel.tar.gz'));
+  // the operator's own certificate, from before relay-panel: install and uninstall must leave it be
+  await operatorLineage(root);
+  await witnessModule(root, join(root, '..'));
 }

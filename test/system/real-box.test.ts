@@ -15,6 +15,7 @@ import { underLoad, type LoadReport } from './load.ts';
 import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
+import { OPENSSL_WITNESS, WITNESS_MODULE } from './operator-files.ts';
 import { stampVhost } from '../../lib/system/nginx/vhost-stamp.ts';
 
 const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
@@ -34,6 +35,39 @@ const loads: Record<string, LoadReport> = {};
 const scores: Record<string, number> = {};
 
 const inBox = (script: string) => ['/bin/sh', '-c', script];
+
+/** What only root could write: each stays absent whatever the panel's user planted (issue 36). */
+const WITNESSES = [OPENSSL_WITNESS, '/root/relay-witness-hook', '/root/relay-witness-prehook'];
+async function noWitnesses(): Promise<void> {
+  for (const path of WITNESSES) assert.is((await box.run(['test', '-e', path])).code, 1, `${path}: root ran what the panel's user planted`);
+}
+
+/** A shell script run as the panel's user inside its unit's own sandbox (the attacker's seat); it must succeed. */
+async function asPanel(script: string): Promise<string> {
+  const sandbox = ['User=relay-panel', 'Group=relay-panel', ...(await sandboxProperties(box, 'relay-panel.service'))];
+  const r = await inSandbox(box, sandbox, ['/bin/sh', '-ec', script]);
+  assert.is(r.code, 0, `as the panel's user: ${script}\n${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+
+/** Hooks in the panel's certbot directory: a script in renewal-hooks/pre and a pre_hook line in a lineage's renewal configuration. */
+function plantHooks(name: string): string {
+  const d = '/etc/relay-panel/letsencrypt';
+  const ran = '/var/log/relay-panel-acme/relay-witness-ran';
+  return [
+    `mkdir -p ${d}/renewal-hooks/pre`,
+    `printf '#!/bin/sh\\nid -u >> ${ran}\\ntouch /root/relay-witness-hook\\n' > ${d}/renewal-hooks/pre/relay-witness`,
+    `chmod 755 ${d}/renewal-hooks/pre/relay-witness`,
+    `sed -i 's|^\\[renewalparams\\]$|[renewalparams]\\npre_hook = sh -c "id -u >> ${ran}; touch /root/relay-witness-prehook"|' ${d}/renewal/${name}.conf`,
+    `grep -q relay-witness-prehook ${d}/renewal/${name}.conf`,
+  ].join('\n');
+}
+
+/** The operator's own files in /etc/letsencrypt as they were before the install: owner, mode, link or content. */
+let operatorBefore: string[] = [];
+const operatorFiles = async () => (await box.sh(inBox(
+  `find /etc/letsencrypt -path '*/other.example.org*' -o -name cli.ini -o -path '*/keys/*' | sort | while read f; do if [ -L "$f" ]; then echo "$f $(stat -c '%U %a' "$f") -> $(readlink "$f")"; elif [ -f "$f" ]; then echo "$f $(stat -c '%U %a' "$f") $(sha256sum < "$f" | cut -c1-16)"; else echo "$f $(stat -c '%U %a' "$f")"; fi; done`,
+))).trim().split('\n');
 
 /** Unpacks a release tarball in /root and runs one of its operator commands there. */
 async function relayPanel(version: string, args: string): Promise<{ code: number; out: string }> {
@@ -69,6 +103,8 @@ async function prepare(): Promise<void> {
   });
   client = boxClient(box);
   for (const r of [releases.first, releases.second, releases.broken]) await copyIn(r.tarball, r.version);
+  operatorBefore = await operatorFiles();
+  assert.ok(operatorBefore.some((l) => l.includes('privkey1.pem root 600')), operatorBefore.join('\n'));
 }
 
 s.after(async () => {
@@ -208,30 +244,64 @@ s('least privilege: inside the panel\'s sandbox a vhost, sudo, /root and a setui
   }
   const renewal = await client.call('GET', `${PANEL}/api/certs/auto-renew-status`, { identity: admin });
   assert.is(renewal.status, 200, renewal.text);
-  for (const unit of ['relay-panel.service', 'chisel.service', 'authelia.service', 'relay-panel-root.service']) scores[unit] = await exposure(box, unit);
+  for (const unit of ['relay-panel.service', 'chisel.service', 'authelia.service', 'relay-panel-root.service', 'relay-panel-renew.service']) scores[unit] = await exposure(box, unit);
   assert.ok(scores['relay-panel.service']! <= 3.0, `relay-panel.service exposure ${scores['relay-panel.service']}`);
+  assert.ok(scores['relay-panel-root.service']! <= 3.0, `the root helper writes only what its actions need: ${scores['relay-panel-root.service']}`);
 });
 
-s('certbot\'s timer renews as the panel\'s user in its sandbox: a renewal through certbot.service reaches pebble, and its deploy hook reloads nginx through the root helper', async () => {
-  assert.is((await box.sh(['systemctl', 'show', '-p', 'User', '--value', 'certbot.service'])).trim(), 'relay-panel');
+s('chisel and Authelia run as users of their own, who cannot reach the root helper, write the panel\'s state or replace the panel\'s files', async () => {
+  for (const [unit, user] of [['chisel', 'relay-panel-chisel'], ['authelia', 'relay-panel-authelia']] as const) {
+    const pid = (await box.sh(['systemctl', 'show', '-p', 'MainPID', '--value', unit])).trim();
+    assert.is((await box.sh(['ps', '-o', 'user=', '-p', pid])).trim(), user, unit);
+  }
+  const as = (user: string, script: string) => box.run(['runuser', '-u', user, '--', '/bin/sh', '-c', script]);
+  const connect = `node -e "require('net').createConnection('/run/relay-panel-root.sock').on('error', (e) => { console.log(e.code); process.exit(1); }).on('connect', () => process.exit(0))"`;
+  for (const user of ['relay-panel-chisel', 'relay-panel-authelia']) {
+    const helper = await as(user, connect);
+    assert.equal([helper.code, helper.stdout.trim()], [1, 'EACCES'], `${user} and the root helper`);
+    assert.is.not((await as(user, 'touch /var/lib/relay-panel/relay-test')).code, 0, `${user} writes the panel's state`);
+  }
+  // the same connection works for the panel's user: the refusals above are the users', not the test's
+  assert.is((await as('relay-panel', connect)).code, 0);
+  // Authelia writes its storage in its directory (sticky): it cannot put a configuration of its own in place of the panel's
+  assert.is.not((await as('relay-panel-authelia', 'echo {} > /etc/authelia/evil.yml && mv /etc/authelia/evil.yml /etc/authelia/configuration.yml')).code, 0);
+  await box.sh(['rm', '-f', '/etc/authelia/evil.yml']);
+  assert.match(await box.sh(['cat', '/etc/authelia/configuration.yml']), 'managed by relay-panel');
+  // chisel reads its authfile and key, nothing of the panel's secrets
+  assert.is((await as('relay-panel-chisel', 'cat /etc/chisel/users.json /etc/chisel/host-key.pem > /dev/null')).code, 0);
+  assert.is.not((await as('relay-panel-chisel', 'cat /etc/chisel/credential.json')).code, 0);
+});
+
+s('the panel\'s own timer renews as its user in its sandbox, in its own directory: a renewal reaches pebble, its deploy hook reloads nginx through the root helper, and a hook the panel\'s user planted runs as that user only; Debian\'s certbot and /etc/letsencrypt stay root\'s', async () => {
+  assert.is((await box.sh(['systemctl', 'show', '-p', 'User', '--value', 'relay-panel-renew.service'])).trim(), 'relay-panel');
+  assert.is((await box.sh(['systemctl', 'show', '-p', 'User', '--value', 'certbot.service'])).trim(), '', 'Debian\'s certbot as packaged (root)');
+  assert.is((await box.sh(['systemctl', 'is-enabled', 'relay-panel-renew.timer'])).trim(), 'enabled');
   const name = `app.${BOX_DOMAIN}`;
+  // attack: hooks planted by the panel's user, from inside its unit's sandbox, in its certbot directory
+  await asPanel(plantHooks(name));
   const served = () => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername ${name} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
   const before = await served();
   // the timer's run renews nothing due; certbot's own configuration file makes this run renew one name
-  await box.sh(inBox(`printf 'force-renewal = true\\ncert-name = ${name}\\n' > /etc/letsencrypt/cli.ini`));
+  await box.sh(inBox(`printf 'force-renewal = true\\ncert-name = ${name}\\n' > /etc/letsencrypt/cli.ini.relay-test && cp -p /etc/letsencrypt/cli.ini /etc/letsencrypt/cli.ini.kept 2>/dev/null; cat /etc/letsencrypt/cli.ini.relay-test >> /etc/letsencrypt/cli.ini`));
   try {
-    const run = await box.run(['systemctl', 'start', 'certbot.service'], { timeoutMs: 120_000 });
-    assert.is(run.code, 0, `${run.stderr}\n${await box.sh(['journalctl', '-u', 'certbot.service', '--no-pager', '-n', '30'])}`);
+    const run = await box.run(['systemctl', 'start', 'relay-panel-renew.service'], { timeoutMs: 120_000 });
+    assert.is(run.code, 0, `${run.stderr}\n${await box.sh(['journalctl', '-u', 'relay-panel-renew.service', '--no-pager', '-n', '30'])}`);
   } finally {
-    await box.sh(['rm', '-f', '/etc/letsencrypt/cli.ini']);
+    await box.sh(inBox('if [ -e /etc/letsencrypt/cli.ini.kept ]; then mv /etc/letsencrypt/cli.ini.kept /etc/letsencrypt/cli.ini; else rm -f /etc/letsencrypt/cli.ini; fi; rm -f /etc/letsencrypt/cli.ini.relay-test'));
   }
-  const live = await box.sh(inBox(`openssl x509 -noout -fingerprint -sha256 -in /etc/letsencrypt/live/${name}/cert.pem`));
+  const live = await box.sh(inBox(`openssl x509 -noout -fingerprint -sha256 -in /etc/relay-panel/letsencrypt/live/${name}/cert.pem`));
   assert.is.not(live, before, 'a new certificate');
   await waitUntil('nginx serving the renewed certificate', async () => (await served()) === live, 10_000);
   // written by the panel's user, never by root
-  const owners = await box.sh(inBox(`find /etc/letsencrypt/archive/${name} /etc/letsencrypt/live/${name} -printf '%u\\n' | sort -u`));
+  const owners = await box.sh(inBox(`find /etc/relay-panel/letsencrypt/archive/${name} /etc/relay-panel/letsencrypt/live/${name} -printf '%u\\n' | sort -u`));
   assert.equal(owners.trim().split('\n'), ['relay-panel']);
   assert.match(await box.sh(['journalctl', '-u', 'relay-panel-root', '--no-pager', '-o', 'cat']), 'nginx-reload: ok');
+  // the planted hooks ran, as the panel's user: they could not write where root can
+  const uid = (await box.sh(['id', '-u', 'relay-panel'])).trim();
+  assert.equal((await box.sh(['cat', '/var/log/relay-panel-acme/relay-witness-ran'])).trim().split('\n'), [uid, uid]);
+  await noWitnesses();
+  // the operator's own certificates are as they were before the install
+  assert.equal(await operatorFiles(), operatorBefore);
 });
 
 /** The vhosts as a release before issue 31 left them: Debian's default site instead of ours, and the old login redirect. */
@@ -370,14 +440,125 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site 
   assert.is(again.code, 0, again.out);
 });
 
-s('uninstall --purge leaves no path, user, unit, root helper or vhost the install made', async () => {
-  const { code, out } = await box.run(['/opt/relay-panel/current/relay-panel', 'uninstall', '--purge']).then((r) => ({ code: r.code, out: r.stdout + r.stderr }));
-  assert.is(code, 0, out);
-  assert.is((await box.run(['getent', 'passwd', 'relay-panel'])).code, 2, 'the user is gone');
-  for (const unit of ['relay-panel', 'chisel', 'authelia', 'relay-panel-root.socket', 'relay-panel-root']) assert.is(await active(unit), 'inactive', unit);
-  const left = leftovers(before, await pathsOf(box.root));
-  assert.equal(left, [], `left behind:\n${left.join('\n')}`);
+/** The operator's install command again, as the README has it (its choices are remembered). */
+const installAgain = () => relayPanel(releases.second.version, 'install');
+
+s('attack: a module named in the panel\'s OpenSSL configuration is loaded by root in no root code path (install again, doctor)', async () => {
+  const cnf = '/etc/relay-panel/pki/ca.cnf';
+  const original = await box.sh(['cat', cnf]);
+  await asPanel([
+    `cp ${WITNESS_MODULE} /var/lib/relay-panel/relay-witness.so`,
+    `printf 'openssl_conf = init\\n[init]\\nproviders = prov\\n[prov]\\nwitness = witness_sect\\ndefault = default_sect\\n[witness_sect]\\nmodule = /var/lib/relay-panel/relay-witness.so\\nactivate = 1\\n[default_sect]\\nactivate = 1\\n' | cat - ${cnf} > ${cnf}.new && mv ${cnf}.new ${cnf}`,
+    // with the CRL gone, install's certificates step makes one: openssl ca -gencrl -config ca.cnf
+    'mv /etc/relay-panel/pki/crl.pem /etc/relay-panel/pki/crl.pem.aside',
+  ].join('\n'));
+  try {
+    // the plant is real: root running OpenSSL on that file runs the module as uid 0
+    await box.run(['openssl', 'ca', '-config', cnf, '-gencrl', '-out', '/dev/null']);
+    assert.is((await box.sh(['cat', OPENSSL_WITNESS])).trim(), '0', 'root loads the module named in the file');
+    await box.sh(['rm', '-f', OPENSSL_WITNESS]);
+    const install = await installAgain();
+    assert.match(install.out, '[ok] certificates', install.out);
+    await relayPanel(releases.second.version, 'doctor');
+    await noWitnesses();
+  } finally {
+    await asPanel(`printf '%s' '${original.replace(/'/g, `'\\''`)}' > ${cnf}; rm -f /var/lib/relay-panel/relay-witness.so; mv /etc/relay-panel/pki/crl.pem.aside /etc/relay-panel/pki/crl.pem 2>/dev/null || true`);
+  }
 });
 
+s('attack: install again refuses a link the panel\'s user put in place of one of its directories, and never follows it into a root-only directory', async () => {
+  await box.sh(inBox('mkdir -m 0700 /root/relay-secret && echo secret > /root/relay-secret/secret.txt && chmod 0644 /root/relay-secret/secret.txt'));
+  await asPanel('mv /etc/relay-panel/ip-panel-cert /etc/relay-panel/ip-panel-cert.real && ln -s /root/relay-secret /etc/relay-panel/ip-panel-cert');
+  try {
+    const install = await installAgain();
+    assert.is(install.code, 1, install.out);
+    assert.match(install.out, '/etc/relay-panel/ip-panel-cert is a symbolic link, not a directory');
+    assert.is((await box.sh(['stat', '-c', '%a %U', '/root/relay-secret'])).trim(), '700 root');
+    assert.equal((await box.sh(['ls', '-A', '/root/relay-secret'])).trim().split('\n'), ['secret.txt']);
+  } finally {
+    await asPanel('rm /etc/relay-panel/ip-panel-cert && mv /etc/relay-panel/ip-panel-cert.real /etc/relay-panel/ip-panel-cert');
+    await box.sh(['rm', '-rf', '/root/relay-secret']);
+  }
+  const again = await installAgain();
+  assert.is(again.code, 0, again.out);
+});
+
+s('attack: nginx never loads a root-only key through the panel\'s links, nor blocks on a FIFO planted as a certificate; doctor names both', async () => {
+  const name = `app.${BOX_DOMAIN}`;
+  const live = `/etc/relay-panel/letsencrypt/live/${name}`;
+  await box.sh(inBox('cd /root && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=victim -keyout relay-victim.key -out relay-victim.pem 2>/dev/null && chmod 600 relay-victim.key'));
+  const victim = await box.sh(inBox('openssl x509 -noout -fingerprint -sha256 -in /root/relay-victim.pem'));
+  const served = () => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername ${name} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
+  const before = await served();
+  const links = await asPanel(`readlink ${live}/fullchain.pem ${live}/privkey.pem`);
+  const [fullchain, privkey] = links.trim().split('\n');
+  const tunnel = (await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body.tunnels.find((t: { subdomain: string }) => t.subdomain === 'app');
+  await asPanel(`ln -sfn /root/relay-victim.pem ${live}/fullchain.pem && ln -sfn /root/relay-victim.key ${live}/privkey.pem`);
+  try {
+    // the panel asks the helper for the app's vhost again, and certbot's deploy hook asks for a reload
+    assert.is((await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: false } })).status, 200);
+    const enable = await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: true } });
+    assert.is(enable.status, 500, enable.text);
+    assert.match(enable.text, `${live}/fullchain.pem refused: a link to`);
+    await asPanel('/opt/relay-panel/bin/relay-panel-root nginx-reload');
+    assert.is(await served(), before, 'nginx serves what it served');
+    assert.is.not(await served(), victim);
+    const doctor = await relayPanel(releases.second.version, 'doctor');
+    assert.match(doctor.out, `[!!] root-paths: ${live}/fullchain.pem refused: a link to "/root/relay-victim.pem"`);
+  } finally {
+    await asPanel(`ln -sfn ${fullchain} ${live}/fullchain.pem && ln -sfn ${privkey} ${live}/privkey.pem`);
+    await box.sh(['rm', '-f', '/root/relay-victim.key', '/root/relay-victim.pem']);
+  }
+  const back = await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: true } });
+  assert.is(back.status, 200, back.text);
+
+  const cert = '/etc/relay-panel/ip-panel-cert/default.pem';
+  await asPanel(`mv ${cert} ${cert}.aside && mkfifo ${cert}`);
+  try {
+    const started = Date.now();
+    const [test, reload] = await Promise.all(['nginx-test', 'nginx-reload'].map((action) => asPanel(`/opt/relay-panel/bin/relay-panel-root ${action}`)));
+    assert.equal([test, reload], ['', '']);
+    assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
+    const doctor = await relayPanel(releases.second.version, 'doctor');
+    assert.match(doctor.out, `${cert} refused: a FIFO, not a regular file`);
+  } finally {
+    await asPanel(`rm ${cert} && mv ${cert}.aside ${cert}`);
+  }
+  await noWitnesses();
+});
+
+s('uninstall, then install: every vhost back, every unit enabled; root\'s certbot never ran the hooks the panel\'s user planted; fail2ban as install found it', async () => {
+  const { code, out } = await box.run(['/opt/relay-panel/current/relay-panel', 'uninstall']).then((r) => ({ code: r.code, out: r.stdout + r.stderr }));
+  assert.is(code, 0, out);
+  for (const unit of ['relay-panel', 'chisel', 'authelia', 'relay-panel-renew.timer']) assert.is(await active(unit), 'inactive', unit);
+  assert.is.not((await box.run(['systemctl', 'is-failed', 'fail2ban'])).stdout.trim(), 'failed', 'fail2ban is not left failed');
+  // Debian's certbot, as root, over its own directory: the hooks planted in the panel's stay the panel's
+  const certbot = await box.run(['systemctl', 'start', 'certbot.service'], { timeoutMs: 120_000 });
+  assert.is(certbot.code, 0, `${certbot.stderr}\n${await box.sh(['journalctl', '-u', 'certbot.service', '--no-pager', '-n', '20'])}`);
+  await noWitnesses();
+  assert.equal(await operatorFiles(), operatorBefore);
+
+  const install = await installAgain();
+  assert.is(install.code, 0, install.out);
+  for (const unit of ['nginx', 'relay-panel', 'chisel', 'authelia', 'relay-panel-renew.timer']) {
+    assert.is(await active(unit), 'active', unit);
+    assert.is((await box.sh(['systemctl', 'is-enabled', unit])).trim(), 'enabled', unit);
+  }
+  await waitUntil('the panel behind nginx', async () => (await client.call('GET', `${PANEL}/api/onboarding/status`, { identity: admin })).status === 200, 30_000);
+  assert.is((await client.call('GET', `https://auth.${BOX_DOMAIN}/`)).status < 500, true, 'the portal answers');
+  assert.is((await client.call('GET', `https://app.${BOX_DOMAIN}/some/page`)).status, 302, 'the tunnel\'s vhost is back');
+  assert.is((await client.call('GET', `https://blog.${BOX_DOMAIN}/`)).text, '<h1>hello from a real box</h1>\n');
+});
+
+s('uninstall --purge leaves no path, user, unit, root helper or vhost the install made, and the operator\'s own certificates as they were', async () => {
+  const { code, out } = await box.run(['/opt/relay-panel/current/relay-panel', 'uninstall', '--purge']).then((r) => ({ code: r.code, out: r.stdout + r.stderr }));
+  assert.is(code, 0, out);
+  for (const user of ['relay-panel', 'relay-panel-chisel', 'relay-panel-authelia']) assert.is((await box.run(['getent', 'passwd', user])).code, 2, `${user} is gone`);
+  for (const unit of ['relay-panel', 'chisel', 'authelia', 'relay-panel-root.socket', 'relay-panel-root', 'relay-panel-renew.timer']) assert.is(await active(unit), 'inactive', unit);
+  const left = leftovers(before, await pathsOf(box.root));
+  assert.equal(left, [], `left behind:\n${left.join('\n')}`);
+  assert.equal(await operatorFiles(), operatorBefore);
+  assert.match(out, "nothing else (Debian's /etc/letsencrypt and anything of the operator's stay)");
+});
 
 s.run();
