@@ -18,8 +18,8 @@ import { leftoverSudoRules, rootHelperSocketUnit } from './steps/root-helper.ts'
 import { relayVhostFiles } from './files.ts';
 // the same edges as the alerts: doctor names what a webhook would be told of
 import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
-import { legacyCertbotDropIn } from './renewals.ts';
-import { renewUnitFiles, renewUnitNames } from '../system/host/renew-units.ts';
+import { legacyCertbotDropIn, renewalUnits } from './renewals.ts';
+import { renewUnitNames } from '../system/host/renew-units.ts';
 import { entryExists, readOrNull } from '../system/common/fs.ts';
 import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { chiselFingerprint, hostKeyPath } from '../system/common/host-key.ts';
@@ -84,7 +84,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
     const boundary = await vhostBoundaryProblems(inst);
     add('vhosts', boundary.length === 0, boundary.length ? boundary.join('; ') : 'vhosts are root\'s; the panel changes them through the root helper',
       'relay-panel install puts owners, modes and the helper back');
-    const units = renewUnitFiles(s);
+    const units = renewalUnits(inst);
     const stale = [];
     for (const unit of units) if ((await readOrNull(unit.path)) !== unit.content) stale.push(unit.path);
     const legacy = (await entryExists(legacyCertbotDropIn(s))) ? [legacyCertbotDropIn(s)] : [];

@@ -55,3 +55,9 @@ export function nestedPanelDirs(inst: Installation): PanelDir[] {
   const all = panelDirs(inst);
   return all.filter((d) => isNested(d, all)).map(({ path, mode }) => ({ path, mode })).sort((a, b) => a.path.split('/').length - b.path.split('/').length);
 }
+
+/** The panel's top-level directories holding these paths: what a unit of the panel's may write (systemd follows links in the rest). */
+export function holdingTopLevelDirs(inst: Installation, paths: readonly string[]): string[] {
+  const top = topLevelPanelDirs(inst).map((d) => d.path);
+  return [...new Set(paths.map((p) => top.find((t) => t === p || inside(p, t)) ?? p))];
+}

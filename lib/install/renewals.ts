@@ -6,24 +6,30 @@ import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SystemConfig } from '../system/config.ts';
 import { entryExists } from '../system/common/fs.ts';
-import { renewUnitFiles, renewUnitNames } from '../system/host/renew-units.ts';
+import { acmeDirs, renewUnitFiles, renewUnitNames, type RenewUnitFile } from '../system/host/renew-units.ts';
 import { writeIfChanged } from './files.ts';
 import type { Installation } from './installation.ts';
+import { holdingTopLevelDirs } from './panel-dirs.ts';
 
 /** Where releases before the panel's own timer made Debian's certbot.service run as the panel's user. */
 export function legacyCertbotDropIn(system: SystemConfig): string {
   return join(system.systemd.unitDir, 'certbot.service.d', 'relay-panel.conf');
 }
 
+/** The renewal units as this installation writes them: writing the panel's top-level directories that hold certbot's. */
+export function renewalUnits(inst: Installation): RenewUnitFile[] {
+  return renewUnitFiles(inst.system, holdingTopLevelDirs(inst, acmeDirs(inst.system)));
+}
+
 /** The unit files the panel's renewals are: what uninstall removes and a failed upgrade puts back. */
 export function renewalFiles(inst: Installation): string[] {
-  return [...renewUnitFiles(inst.system).map((u) => u.path), legacyCertbotDropIn(inst.system)];
+  return [...renewalUnits(inst).map((u) => u.path), legacyCertbotDropIn(inst.system)];
 }
 
 /** Writes the panel's renewal units and removes the legacy drop-in: true when something changed. */
 export async function placeRenewalUnits(inst: Installation): Promise<boolean> {
   let changed = false;
-  for (const unit of renewUnitFiles(inst.system)) changed = (await writeIfChanged(unit.path, unit.content, 0o644)) || changed;
+  for (const unit of renewalUnits(inst)) changed = (await writeIfChanged(unit.path, unit.content, 0o644)) || changed;
   const legacy = legacyCertbotDropIn(inst.system);
   if (await entryExists(legacy)) {
     await rm(legacy, { force: true });

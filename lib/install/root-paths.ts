@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { listEntries } from '../root-helper/tls-dir.ts';
 import { prepareEntry } from '../root-helper/tls-copies.ts';
 import { notRootOnly } from '../system/common/fs.ts';
-import { renewUnitFiles } from '../system/host/renew-units.ts';
+
 import type { Installation } from './installation.ts';
-import { legacyCertbotDropIn } from './renewals.ts';
+import { legacyCertbotDropIn, renewalUnits } from './renewals.ts';
 import { panelOwner } from './users.ts';
 
 export interface RootPath {
@@ -31,11 +31,11 @@ export function rootOnlyPaths(inst: Installation): RootPath[] {
     { path: s.nginx.tlsDir, usedBy: 'nginx\'s master (certificates, keys, client CA, CRL)' },
     ...units.map((path) => ({ path, usedBy: 'systemd' })),
     { path: l.unitFile(s.units.panel, 'socket'), usedBy: 'systemd' },
-    ...renewUnitFiles(s).map((u) => ({ path: u.path, usedBy: 'systemd' })),
+    ...renewalUnits(inst).map((u) => ({ path: u.path, usedBy: 'systemd' })),
     { path: s.binaries.chisel, usedBy: 'systemd (chisel\'s unit)', optional: true },
     { path: s.binaries.authelia, usedBy: 'systemd (Authelia\'s unit)', optional: true },
     { path: l.fail2banJail, usedBy: 'fail2ban', optional: true },
-    { path: '/etc/letsencrypt', usedBy: 'Debian\'s certbot.timer (root)', optional: true },
+    { path: join(l.prefix, 'etc/letsencrypt'), usedBy: 'Debian\'s certbot.timer (root)', optional: true },
     { path: l.quarantine, usedBy: 'the operator\'s review of what root did not take back', optional: true },
   ];
 }
@@ -56,7 +56,7 @@ export async function rootPathProblems(inst: Installation): Promise<Array<{ prob
 }
 
 function fixFor(inst: Installation, path: string): string {
-  if (path === '/etc/letsencrypt') return `relay-panel install gives it back to root (an earlier release gave it to ${inst.options.user}); look at ${inst.layout.quarantine} afterwards`;
+  if (path === join(inst.layout.prefix, 'etc/letsencrypt')) return `relay-panel install gives it back to root (an earlier release gave it to ${inst.options.user}); look at ${inst.layout.quarantine} afterwards`;
   if (path === inst.layout.quarantine) return `chown -R root:root ${path} && chmod 0700 ${path}`;
   return `relay-panel install puts owners and modes back (it refuses a link: remove ${path} first)`;
 }

@@ -495,22 +495,24 @@ s('attack: nginx never loads a root-only key through the panel\'s links, nor blo
   const tunnel = (await client.call('GET', `${PANEL}/api/tunnels`, { identity: admin })).body.tunnels.find((t: { subdomain: string }) => t.subdomain === 'app');
   await asPanel(`ln -sfn /root/relay-victim.pem ${live}/fullchain.pem && ln -sfn /root/relay-victim.key ${live}/privkey.pem`);
   try {
-    // the panel asks the helper for the app's vhost again, and certbot's deploy hook asks for a reload
+    // certbot's deploy hook asks for a reload: root's copy stays what it was
+    await asPanel('/opt/relay-panel/bin/relay-panel-root nginx-reload');
+    assert.is(await served(), before, 'nginx serves what it served');
+    const doctor = await relayPanel(releases.second.version, 'doctor');
+    assert.match(doctor.out, `[!!] root-paths: ${live}/fullchain.pem refused: a link to "/root/relay-victim.pem"`);
+    // the panel asks the helper for the app's vhost again: refused, nothing written
     assert.is((await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: false } })).status, 200);
     const enable = await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: true } });
     assert.is(enable.status, 500, enable.text);
     assert.match(enable.text, `${live}/fullchain.pem refused: a link to`);
-    await asPanel('/opt/relay-panel/bin/relay-panel-root nginx-reload');
-    assert.is(await served(), before, 'nginx serves what it served');
     assert.is.not(await served(), victim);
-    const doctor = await relayPanel(releases.second.version, 'doctor');
-    assert.match(doctor.out, `[!!] root-paths: ${live}/fullchain.pem refused: a link to "/root/relay-victim.pem"`);
   } finally {
     await asPanel(`ln -sfn ${fullchain} ${live}/fullchain.pem && ln -sfn ${privkey} ${live}/privkey.pem`);
     await box.sh(['rm', '-f', '/root/relay-victim.key', '/root/relay-victim.pem']);
   }
   const back = await client.call('PATCH', `${PANEL}/api/tunnels/${tunnel.id}`, { identity: admin, json: { enabled: true } });
   assert.is(back.status, 200, back.text);
+  await waitUntil('nginx serving the app\'s certificate again', async () => (await served()) === before, 10_000);
 
   const cert = '/etc/relay-panel/ip-panel-cert/default.pem';
   await asPanel(`mv ${cert} ${cert}.aside && mkfifo ${cert}`);
@@ -544,7 +546,10 @@ s('uninstall, then install: every vhost back, every unit enabled; root\'s certbo
     assert.is(await active(unit), 'active', unit);
     assert.is((await box.sh(['systemctl', 'is-enabled', unit])).trim(), 'enabled', unit);
   }
-  await waitUntil('the panel behind nginx', async () => (await client.call('GET', `${PANEL}/api/onboarding/status`, { identity: admin })).status === 200, 30_000);
+  const panelAnswers = async () => (await client.call('GET', `${PANEL}/api/onboarding/status`, { identity: admin }).catch(() => null))?.status === 200;
+  await waitUntil('the panel behind nginx', panelAnswers, 30_000).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n${await box.sh(['journalctl', '-u', 'relay-panel', '-u', 'relay-panel-root', '--no-pager', '-n', '40', '-o', 'cat'])}\n${await box.sh(['ls', '/etc/nginx/sites-enabled', '/etc/nginx/relay-panel-tls'])}`);
+  });
   assert.is((await client.call('GET', `https://auth.${BOX_DOMAIN}/`)).status < 500, true, 'the portal answers');
   assert.is((await client.call('GET', `https://app.${BOX_DOMAIN}/some/page`)).status, 302, 'the tunnel\'s vhost is back');
   assert.is((await client.call('GET', `https://blog.${BOX_DOMAIN}/`)).text, '<h1>hello from a real box</h1>\n');

@@ -70,15 +70,24 @@ export function renewCommand(system: SystemConfig): string[] {
  * A panel run as root (runAs null) has no privilege boundary to keep between it and certbot: the
  * service runs as root like Debian's certbot.service (PrivateTmp), without a way to gain more.
  */
-function hardening(system: SystemConfig): string[] {
+function hardening(system: SystemConfig, writable: readonly string[]): string[] {
   const user = system.systemd.runAs;
   if (user === null) return ['NoNewPrivileges=yes', 'PrivateTmp=yes'];
-  const { configDir, workDir, logsDir, webroot } = system.acme;
-  return [`User=${user}`, `Group=${user}`,
-    ...unprivilegedSandbox({ writable: [configDir, workDir, logsDir, webroot], memoryDenyWriteExecute: false })];
+  return [`User=${user}`, `Group=${user}`, ...unprivilegedSandbox({ writable: [...writable], memoryDenyWriteExecute: false })];
 }
 
-export function renderRenewService(system: SystemConfig): string {
+/** The four ACME directories: what the renewals write, unless the installer names the directories holding them. */
+export function acmeDirs(system: SystemConfig): string[] {
+  const { configDir, workDir, logsDir, webroot } = system.acme;
+  return [configDir, workDir, logsDir, webroot];
+}
+
+/**
+ * `writable`: the directories its sandbox may write, by default the four ACME ones; the installer
+ * names the panel's top-level directories holding them instead, since systemd (root) would follow a
+ * link the panel's user put in place of a directory inside its own.
+ */
+export function renderRenewService(system: SystemConfig, writable: readonly string[] = acmeDirs(system)): string {
   const { timer } = renewUnitNames(system);
   const ca = system.acme.caBundle;
   return [
@@ -95,7 +104,7 @@ export function renderRenewService(system: SystemConfig): string {
     `ExecStart=${renewCommand(system).map(execWord).join(' ')}`,
     // the ACME server's HTTPS CA when it is not a public one (tests: pebble's)
     ...(ca ? [environmentLine('REQUESTS_CA_BUNDLE', ca)] : []),
-    ...hardening(system),
+    ...hardening(system, writable),
     '',
   ].join('\n');
 }
@@ -121,10 +130,10 @@ export function renderRenewTimer(system: SystemConfig): string {
 }
 
 /** Both units with their paths in the configured unit directory: the service first, then its timer. */
-export function renewUnitFiles(system: SystemConfig): RenewUnitFile[] {
+export function renewUnitFiles(system: SystemConfig, writable: readonly string[] = acmeDirs(system)): RenewUnitFile[] {
   const names = renewUnitNames(system);
   return [
-    { name: names.service, path: join(system.systemd.unitDir, names.service), content: renderRenewService(system) },
+    { name: names.service, path: join(system.systemd.unitDir, names.service), content: renderRenewService(system, writable) },
     { name: names.timer, path: join(system.systemd.unitDir, names.timer), content: renderRenewTimer(system) },
   ];
 }

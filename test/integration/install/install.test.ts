@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { loopbackRequest } from '../../infra/http.ts';
+import { account, lineage } from '../../helpers/certbot-tree.ts';
 import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
@@ -469,6 +470,53 @@ s('a working upgrade keeps current, the release it replaced and the last placed 
     assert.match(message, `kept ${v}-pruned, ${v}-next2, ${v}-failed (at most 3)`);
     assert.equal(await listing(), [`${v}-failed`, `${v}-next2`, `${v}-pruned`, 'keep-me', 'notes.txt']);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${v}-pruned`);
+    assert.is((await ipPanel(ctx, '/api/health')).status, 200);
+  }),
+);
+
+s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the panel\'s lineage moves to its own, the configuration follows, and the old directory is root\'s again with what root\'s certbot would run quarantined', () =>
+  withTimeout('legacy certbot directories', 90_000, async () => {
+    const ctx = box;
+    const old = join(ctx.dir, 'legacy');
+    const dirs = { configDir: join(old, 'letsencrypt'), workDir: join(old, 'lib-letsencrypt'), logsDir: join(old, 'log-letsencrypt'), webroot: join(old, 'www-html') };
+    for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
+    const launcher = join(ctx.prefix, 'opt/relay-panel/bin/relay-panel-root');
+    await lineage(dirs, 'old.example.test', { hook: `${launcher} nginx-reload`, account: 'a1' });
+    await account(dirs.configDir, 'a1');
+    // the operator's own lineage, and what the panel's user planted for root's certbot
+    await lineage(dirs, 'mine.example.test', { account: 'a1', preHook: 'touch /root/relay-witness' });
+    await mkdir(join(dirs.configDir, 'renewal-hooks', 'pre'), { recursive: true });
+    await writeFile(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted'), '#!/bin/sh\ntouch /root/relay-witness\n', { mode: 0o755 });
+    // an earlier installer gave it all to the panel's user
+    execFileSync('/bin/chown', ['-R', `${ctx.user}:${ctx.user}`, old]);
+    const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
+    const config = JSON.parse(await readFile(configFile, 'utf8'));
+    const wanted = { ...config.system.acme };
+    config.system.acme = { ...config.system.acme, ...dirs };
+    await writeFile(configFile, JSON.stringify(config, null, 2));
+
+    const next = join(ctx.dir, 'release-legacy');
+    await cp(ctx.releaseDir, next, { recursive: true });
+    await writeFile(join(next, 'VERSION'), `${ctx.version}-legacy\n`);
+    const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
+    assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
+    const acme = step(run, 'acme')!;
+    assert.is(acme.status, 'warning', JSON.stringify(acme));
+    assert.match(String(acme.message), `moved old.example.test from ${dirs.configDir} to ${wanted.configDir}`);
+    assert.match(String(acme.fix), join(ctx.prefix, 'var/lib/relay-panel-quarantine'));
+    // the panel's lineage is in its own directory, and the configuration says so
+    assert.match(await readFile(join(wanted.configDir, 'renewal', 'old.example.test.conf'), 'utf8'), `archive_dir = ${wanted.configDir}/archive/old.example.test`);
+    assert.equal(JSON.parse(await readFile(configFile, 'utf8')).system.acme.configDir, wanted.configDir);
+    // the old directory is root's, through and through; the operator's lineage without its planted hook is quarantined, as is the hook script
+    const owners = execFileSync('/usr/bin/find', [old, '-printf', '%u\n'], { encoding: 'utf8' }).trim().split('\n');
+    assert.equal([...new Set(owners)], ['root']);
+    await stat(join(dirs.configDir, 'archive', 'mine.example.test', 'privkey1.pem'));
+    assert.is(await stat(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted')).catch(() => null), null);
+    assert.is(await stat(join(dirs.configDir, 'renewal', 'mine.example.test.conf')).catch(() => null), null);
+    const quarantined = execFileSync('/usr/bin/find', [join(ctx.prefix, 'var/lib/relay-panel-quarantine'), '-type', 'f'], { encoding: 'utf8' });
+    assert.match(quarantined, 'renewal-hooks/pre/planted');
+    assert.match(quarantined, 'renewal/mine.example.test.conf');
+    assert.is((await stat(join(ctx.prefix, 'var/lib/relay-panel-quarantine'))).mode & 0o777, 0o700);
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
 );

@@ -9,61 +9,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { latestCommonVersion, moveLegacyLineages, parseAcmeMoveOptions, type AcmeDirs } from '../../../lib/install/acme-move.ts';
 import { isRootHelperReloadHook, renewalHooks, renewalSection, rewriteRenewalPaths } from '../../../lib/install/acme-renewal-conf.ts';
+import { account, KINDS, lineage, renewalConf } from '../../helpers/certbot-tree.ts';
 
 const LAUNCHER = '/opt/relay-panel/bin/relay-panel-root nginx-reload';
 const OLD_DIRS = { configDir: '/etc/letsencrypt', workDir: '/var/lib/letsencrypt', logsDir: '/var/log/letsencrypt', webroot: '/var/www/html' };
 const NEW_DIRS = { configDir: '/etc/relay-panel/letsencrypt', workDir: '/var/lib/relay-panel-acme', logsDir: '/var/log/relay-panel-acme', webroot: '/var/www/relay-panel-acme' };
 const moves = (a: AcmeDirs, b: AcmeDirs) => (['configDir', 'workDir', 'logsDir', 'webroot'] as const).map((k) => [a[k], b[k]] as const);
-
-/** A renewal configuration as certbot 2.1 writes it for `certonly --webroot` with the panel's flags. */
-function renewalConf(dirs: AcmeDirs, name: string, o: { hook?: string; account?: string; preHook?: string } = {}): string {
-  const c = dirs.configDir;
-  return `# renew_before_expiry = 30 days
-version = 2.1.0
-archive_dir = ${c}/archive/${name}
-cert = ${c}/live/${name}/cert.pem
-privkey = ${c}/live/${name}/privkey.pem
-chain = ${c}/live/${name}/chain.pem
-fullchain = ${c}/live/${name}/fullchain.pem
-
-# Options used in the renewal process
-[renewalparams]
-account = ${o.account ?? 'b9b4020030985ccaecd7c4d962960a42'}
-${o.hook ? `renew_hook = ${o.hook}\n` : ''}${o.preHook ? `pre_hook = ${o.preHook}\n` : ''}config_dir = ${c}
-work_dir = ${dirs.workDir}
-logs_dir = ${dirs.logsDir}
-server = https://acme-v02.api.letsencrypt.org/directory
-authenticator = webroot
-webroot_path = ${dirs.webroot},
-key_type = ecdsa
-[[webroot_map]]
-${name} = ${dirs.webroot}
-`;
-}
-
-const KINDS = ['cert', 'chain', 'fullchain', 'privkey'];
-
-/** A lineage as certbot leaves it: numbered archive files, relative live links, the README, its configuration. */
-async function lineage(dirs: AcmeDirs, name: string, o: { hook?: string; account?: string; versions?: number; preHook?: string } = {}): Promise<void> {
-  const c = dirs.configDir;
-  const versions = o.versions ?? 1;
-  await mkdir(join(c, 'archive', name), { recursive: true });
-  for (let v = 1; v <= versions; v++) {
-    for (const k of KINDS) await writeFile(join(c, 'archive', name, `${k}${v}.pem`), `${k} ${v} of ${name}\n`, { mode: k === 'privkey' ? 0o600 : 0o644 });
-  }
-  await mkdir(join(c, 'live', name), { recursive: true });
-  for (const k of KINDS) await symlink(`../../archive/${name}/${k}${versions}.pem`, join(c, 'live', name, `${k}.pem`));
-  await writeFile(join(c, 'live', name, 'README'), 'This directory contains your keys and certificates.\n');
-  await mkdir(join(c, 'renewal'), { recursive: true });
-  await writeFile(join(c, 'renewal', `${name}.conf`), renewalConf(dirs, name, o));
-}
-
-async function account(configDir: string, id: string): Promise<void> {
-  const dir = join(configDir, 'accounts', 'acme-v02.api.letsencrypt.org', 'directory', id);
-  await mkdir(dir, { recursive: true });
-  for (const f of ['meta.json', 'regr.json']) await writeFile(join(dir, f), `{"${f}": "${id}"}`);
-  await writeFile(join(dir, 'private_key.json'), `{"key": "${id}"}`, { mode: 0o400 });
-}
 
 /** Every entry under a directory: files with their text, links with their target. */
 async function tree(dir: string): Promise<Record<string, string>> {
