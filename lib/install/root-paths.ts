@@ -29,9 +29,10 @@ export function rootOnlyPaths(inst: Installation): RootPath[] {
     { path: l.releasesDir, usedBy: 'the root helper and certbot\'s deploy hook (the code they run)' },
     { path: l.installRecord, usedBy: 'upgrade, uninstall --purge', optional: true },
     { path: s.nginx.tlsDir, usedBy: 'nginx\'s master (certificates, keys, client CA, CRL)' },
-    ...units.map((path) => ({ path, usedBy: 'systemd' })),
-    { path: l.unitFile(s.units.panel, 'socket'), usedBy: 'systemd' },
-    ...renewalUnits(inst).map((u) => ({ path: u.path, usedBy: 'systemd' })),
+    // a missing unit is the units' and renewals' checks to name; here only who may change one
+    ...units.map((path) => ({ path, usedBy: 'systemd', optional: true })),
+    { path: l.unitFile(s.units.panel, 'socket'), usedBy: 'systemd', optional: true },
+    ...renewalUnits(inst).map((u) => ({ path: u.path, usedBy: 'systemd', optional: true })),
     { path: s.binaries.chisel, usedBy: 'systemd (chisel\'s unit)', optional: true },
     { path: s.binaries.authelia, usedBy: 'systemd (Authelia\'s unit)', optional: true },
     { path: l.fail2banJail, usedBy: 'fail2ban', optional: true },

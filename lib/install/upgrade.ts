@@ -43,7 +43,7 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   const panel = system.units.panel;
   const owner = await panelOwner(inst);
   // the configuration is the panel's: root reads it (checked) and its user writes it back on failure
-  const configText = await readInstalledConfigText(inst);
+  let configText = await readInstalledConfigText(inst);
   const config = await readInstalledConfig(inst);
   const previous = await readlink(l.current).catch(() => null);
   if (!previous) throw new InstallError(`no release in ${l.current}`, 'run relay-panel install first');
@@ -69,6 +69,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step, ...(await allDirectories(inst, owner)) });
     step = 'acme';
     report.step({ step, ...(await acme(inst, owner)) });
+    // the move of the lineages goes forward only: a rollback keeps the configuration that names where they are
+    configText = await readInstalledConfigText(inst);
     // a newer release may run other privileged command lines or need other units
     step = 'privileges';
     report.step({ step, ...(await privileges(inst)) });

@@ -2,7 +2,8 @@
 // release that issued into Debian's /etc/letsencrypt gets its lineages moved by the panel's user
 // (acme-move.ts), the panel's configuration pointed at the new directories, and Debian's
 // directories given back to root (give-back.ts), so root's certbot never runs what the panel's
-// user could have planted there.
+// user could have planted there. It only goes forward: a failed upgrade after it keeps the moved
+// lineages and the configuration that names them.
 import { lstat } from 'node:fs/promises';
 import type { SystemConfig } from '../../system/config.ts';
 import { reloadNginxCommand } from '../../system/host/certs.ts';
@@ -12,6 +13,7 @@ import type { Owner } from '../files.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
 import { describeGiveBack, giveBackCertbot } from '../give-back-certbot.ts';
+import { isUnitActive } from '../unit-state.ts';
 import { syncPanelSystem } from './root-helper.ts';
 import type { Outcome } from './step.ts';
 
@@ -41,9 +43,14 @@ export async function acme(inst: Installation, owner: Owner): Promise<Outcome> {
   // nothing of the panel's user may run while root takes its directories back (the earlier
   // release's drop-in ran Debian's certbot as that user); the panel starts again later in the run
   const { systemctl } = inst.system.binaries;
+  const panelWasActive = await isUnitActive(inst, inst.system.units.panel);
   await inst.run(systemctl, ['stop', inst.system.units.panel, 'certbot.service', 'certbot.timer'], [1, 5]).catch(() => null);
-  const reports = await giveBackCertbot({ dirs: { ...legacyDirs(from, to), webroot: from.webroot !== to.webroot ? from.webroot : null }, panel: owner, quarantine: inst.layout.quarantine });
-  await inst.run(systemctl, ['start', 'certbot.timer'], [1, 5]).catch(() => null);
+  let reports;
+  try {
+    reports = await giveBackCertbot({ dirs: { ...legacyDirs(from, to), webroot: from.webroot !== to.webroot ? from.webroot : null }, panel: owner, quarantine: inst.layout.quarantine });
+  } finally {
+    await inst.run(systemctl, ['start', 'certbot.timer', ...(panelWasActive ? [inst.system.units.panel] : [])], [1, 5]).catch(() => null);
+  }
   const given = describeGiveBack(reports);
   const quarantined = reports.some((r) => r.quarantined.length > 0);
   return {

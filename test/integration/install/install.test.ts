@@ -487,8 +487,8 @@ s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the 
     await lineage(dirs, 'mine.example.test', { account: 'a1', preHook: 'touch /root/relay-witness' });
     await mkdir(join(dirs.configDir, 'renewal-hooks', 'pre'), { recursive: true });
     await writeFile(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted'), '#!/bin/sh\ntouch /root/relay-witness\n', { mode: 0o755 });
-    // an earlier installer gave it all to the panel's user
-    execFileSync('/bin/chown', ['-R', `${ctx.user}:${ctx.user}`, old]);
+    // an earlier installer gave it all to the panel's user (their parent stays root's, as /etc is)
+    execFileSync('/bin/chown', ['-R', `${ctx.user}:${ctx.user}`, ...Object.values(dirs)]);
     const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
     const config = JSON.parse(await readFile(configFile, 'utf8'));
     const wanted = { ...config.system.acme };
@@ -508,7 +508,7 @@ s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the 
     assert.match(await readFile(join(wanted.configDir, 'renewal', 'old.example.test.conf'), 'utf8'), `archive_dir = ${wanted.configDir}/archive/old.example.test`);
     assert.equal(JSON.parse(await readFile(configFile, 'utf8')).system.acme.configDir, wanted.configDir);
     // the old directory is root's, through and through; the operator's lineage without its planted hook is quarantined, as is the hook script
-    const owners = execFileSync('/usr/bin/find', [old, '-printf', '%u\n'], { encoding: 'utf8' }).trim().split('\n');
+    const owners = execFileSync('/usr/bin/find', [...Object.values(dirs), '-printf', '%u\n'], { encoding: 'utf8' }).trim().split('\n');
     assert.equal([...new Set(owners)], ['root']);
     await stat(join(dirs.configDir, 'archive', 'mine.example.test', 'privkey1.pem'));
     assert.is(await stat(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted')).catch(() => null), null);
