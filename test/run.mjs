@@ -2,8 +2,8 @@
 //
 //   node test/run.mjs [--jobs N] [--times] <folder-or-file relative to test/> ...
 //
-// --times prints each pooled file's wall time, slowest first, and the CPU time its worker spent on it
-// (much less than the wall time: the file waits on timers or child processes), after the run.
+// --times prints each file's wall time, slowest first, and for pooled files the CPU time its worker
+// spent on it (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done; the integration and browser groups share ports and programs on
 // this machine, so their files run one after the other in this process. --jobs 1 runs everything
@@ -139,7 +139,8 @@ async function runHere(here) {
   process.on('exit', onExit);
   // loaded here: a run whose files all go to workers needs no TypeScript hooks in this process
   const { runSuites } = await import('./helpers/suites.mjs');
-  add(await runSuites(here, root, (text) => process.stdout.write(text)));
+  // cpu: not measured here (the process also runs the servers and programs some files start)
+  add(await runSuites(here, root, (text) => process.stdout.write(text), (file, wall) => durations.set(file, { wall, cpu: 0 })));
   finished = true;
   process.off('exit', onExit);
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AcmeDirs } from '../../lib/install/acme-move.ts';
 
 /** A renewal configuration as certbot 2.1 writes it for `certonly --webroot` with the panel's flags. */
-export function renewalConf(dirs: AcmeDirs, name: string, o: { hook?: string; account?: string; preHook?: string } = {}): string {
+export function renewalConf(dirs: AcmeDirs, name: string, o: { hook?: string; account?: string; preHook?: string; extra?: string } = {}): string {
   const c = dirs.configDir;
   return `# renew_before_expiry = 30 days
 version = 2.1.0
@@ -19,7 +19,7 @@ fullchain = ${c}/live/${name}/fullchain.pem
 # Options used in the renewal process
 [renewalparams]
 account = ${o.account ?? 'b9b4020030985ccaecd7c4d962960a42'}
-${o.hook ? `renew_hook = ${o.hook}\n` : ''}${o.preHook ? `pre_hook = ${o.preHook}\n` : ''}config_dir = ${c}
+${o.hook ? `renew_hook = ${o.hook}\n` : ''}${o.preHook ? `pre_hook = ${o.preHook}\n` : ''}${o.extra ?? ''}config_dir = ${c}
 work_dir = ${dirs.workDir}
 logs_dir = ${dirs.logsDir}
 server = https://acme-v02.api.letsencrypt.org/directory

@@ -8,8 +8,8 @@ import './register.mjs';
 globalThis.UVU_DEFER = 1;
 globalThis.UVU_QUEUE = [];
 
-/** Imports the files, then runs their suites in file order; `write` gets uvu's report. */
-export async function runSuites(files, root, write) {
+/** Imports the files, then runs their suites in file order; `write` gets uvu's report, `timed` each file's wall time. */
+export async function runSuites(files, root, write, timed = () => {}) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   globalThis.UVU_QUEUE = [];
   for (const [index, file] of files.entries()) {
@@ -18,7 +18,9 @@ export async function runSuites(files, root, write) {
     await import(pathToFileURL(file).href);
   }
   for (const group of globalThis.UVU_QUEUE) {
-    write(`\n${group.shift()}\n`);
+    const file = group.shift();
+    const started = Date.now();
+    write(`\n${file}\n`);
     for (const runSuite of group) {
       const [errors, ran, skips, total] = await runSuite();
       counts.passed += ran;
@@ -26,6 +28,7 @@ export async function runSuites(files, root, write) {
       counts.failed += total - ran;
       if (errors !== true) write(`\n${errors}\n`);
     }
+    timed(file, Date.now() - started);
   }
   return counts;
 }

@@ -417,6 +417,9 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site 
   const healthy = await doctor();
   assert.is(healthy.code, 0, healthy.out);
   assert.match(healthy.out, 'no problems found');
+  // the addresses nginx really listens on (every address: the production default), not a probe's
+  assert.match(healthy.out, '[ok] ports: IP panel listens on 0.0.0.0:9292');
+  assert.match(healthy.out, '[ok] ports: https listens on 0.0.0.0:443');
 
   await box.sh(['systemctl', 'stop', 'chisel']);
   const stopped = await doctor();

@@ -5,12 +5,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, chown, lchown, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { KINDS, renewalConf as certbotRenewalConf } from '../../helpers/certbot-tree.ts';
 
 export const PANEL = { uid: 4242, gid: 4242 };
 export const OTHER = 5151;
 export const ACCOUNT = 'b9b4020030985ccaecd7c4d962960a42';
 export const OPERATOR = 'operator.example.org';
-export const KINDS = ['cert', 'chain', 'fullchain', 'privkey'];
+export { KINDS };
 
 export interface Dirs { configDir: string; workDir: string; logsDir: string; webroot: string }
 
@@ -34,31 +35,8 @@ export function operatorPem(tmp: string): { key: string; cert: string } {
   return pem;
 }
 
-/** A renewal configuration as certbot 2.1 writes it for `certonly --webroot`. */
-export function renewalConf(d: Dirs, name: string, extra = ''): string {
-  const c = d.configDir;
-  return `# renew_before_expiry = 30 days
-version = 2.1.0
-archive_dir = ${c}/archive/${name}
-cert = ${c}/live/${name}/cert.pem
-privkey = ${c}/live/${name}/privkey.pem
-chain = ${c}/live/${name}/chain.pem
-fullchain = ${c}/live/${name}/fullchain.pem
-
-# Options used in the renewal process
-[renewalparams]
-account = ${ACCOUNT}
-${extra}config_dir = ${c}
-work_dir = ${d.workDir}
-logs_dir = ${d.logsDir}
-server = https://acme-v02.api.letsencrypt.org/directory
-authenticator = webroot
-webroot_path = ${d.webroot},
-key_type = ecdsa
-[[webroot_map]]
-${name} = ${d.webroot}
-`;
-}
+/** A renewal configuration as certbot 2.1 writes it for `certonly --webroot`, with `extra` lines in its parameters. */
+export const renewalConf = (d: Dirs, name: string, extra = ''): string => certbotRenewalConf(d, name, { account: ACCOUNT, extra });
 
 /** Every entry under dir, links not followed, chowned to uid:gid. */
 export async function chownTree(dir: string, uid: number, gid: number): Promise<void> {

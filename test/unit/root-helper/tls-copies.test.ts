@@ -12,9 +12,9 @@ import { pruneTlsCopies, restageTlsCopies, stageForVhosts } from '../../../lib/r
 import { tlsSourceOwners } from '../../../lib/root-helper/tls-owner.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
 import { OpensslPki } from '../../../lib/system/pki/openssl-pki.ts';
-import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import type { CertPaths } from '../../../lib/system/types.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { certPairs } from '../../helpers/cert-pairs.ts';
 
 const me = process.geteuid!();
 const asRoot = me === 0;
@@ -27,14 +27,11 @@ const s = suite<Ctx>('tls copies (root-owned copies for nginx)', { dir: '', conf
 
 /** Two certificate/key pairs made once: a lineage's, and one that is not its (root's own key, a mismatch). */
 let fixtures = '';
-const pairs: Record<'a' | 'b' | 'a2', CertPaths> = {} as never;
+let pairs: Record<'a' | 'b' | 'a2', CertPaths>;
 
 s.before(async () => {
   fixtures = await mkdtemp(join(tmpdir(), 'relay-tls-fixtures-'));
-  for (const [name, cn] of [['a', A], ['b', B], ['a2', A]] as const) {
-    pairs[name] = { fullchain: join(fixtures, `${name}.pem`), privkey: join(fixtures, `${name}.key`) };
-    await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: pairs[name], commonName: cn, subjectAltNames: [`DNS:${cn}`], days: 2 });
-  }
+  pairs = await certPairs(fixtures, { a: A, b: B, a2: A });
 });
 s.after(() => rm(fixtures, { recursive: true, force: true }));
 

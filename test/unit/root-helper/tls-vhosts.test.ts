@@ -14,10 +14,10 @@ import { applyVhostChanges, helperTemplateContext, refreshVhostSpecs } from '../
 import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
 import { entriesOfVhost } from '../../../lib/root-helper/tls-entries.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { renderVhost, vhostName } from '../../../lib/system/nginx/templates.ts';
 import type { CertPaths, VhostSpec } from '../../../lib/system/types.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { certPairs } from '../../helpers/cert-pairs.ts';
 
 const A = 'a.example.test';
 const SITES = '/var/www/relay-sites';
@@ -28,13 +28,10 @@ interface Ctx { dir: string; config: SystemConfig; log: string[] }
 const s = suite<Ctx>('root helper vhosts with TLS copies', { dir: '', config: systemConfig(), log: [] });
 
 let fixtures = '';
-const pairs: Record<'one' | 'two', CertPaths> = {} as never;
+let pairs: Record<'one' | 'two', CertPaths>;
 s.before(async () => {
   fixtures = await mkdtemp(join(tmpdir(), 'relay-tls-vhost-fixtures-'));
-  for (const name of ['one', 'two'] as const) {
-    pairs[name] = { fullchain: join(fixtures, `${name}.pem`), privkey: join(fixtures, `${name}.key`) };
-    await createServerCert({ openssl: '/usr/bin/openssl', timeoutMs: 20_000, paths: pairs[name], commonName: A, subjectAltNames: [`DNS:${A}`], days: 2 });
-  }
+  pairs = await certPairs(fixtures, { one: A, two: A });
 });
 s.after(() => rm(fixtures, { recursive: true, force: true }));
 
