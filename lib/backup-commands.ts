@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { lstat, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { backupStream } from './backup/create-archive.ts';
@@ -47,9 +47,26 @@ export async function restore(configFile: string, archive: string, env: NodeJS.P
   }
 }
 
+/**
+ * Both commands read or write the panel's files (its configuration, state, client CA, certificates):
+ * on a box where those are a less privileged user's, root would read and write where that user can
+ * plant links, so root is sent to that user instead.
+ */
+async function rootRefusal(configFile: string): Promise<string | null> {
+  if (process.geteuid?.() !== 0) return null;
+  const st = await lstat(configFile).catch(() => null);
+  if (!st || st.uid === 0) return null;
+  return `${configFile} belongs to uid ${st.uid}: run this as that user, never as root (runuser -u <that user> -- ${process.execPath} ${process.argv[1]} ...)`;
+}
+
 export async function runBackupCommand(command: BackupCommand, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   try {
     const configFile = resolve(cwd, option(argv, '--config'));
+    const refused = await rootRefusal(configFile);
+    if (refused) {
+      console.error(`relay-panel ${command}: ${refused}`);
+      return 2;
+    }
     if (command === 'backup') {
       const out = resolve(cwd, option(argv, '--out'));
       await writeBackup(configFile, out);

@@ -145,6 +145,22 @@ async function runHere(here) {
   process.off('exit', onExit);
 }
 
+/**
+ * The system stage boots a Debian built from packages (about a minute of mmdebstrap and dpkg, mostly
+ * disk): as root, a child process builds it from the start of the run, while the other stages run,
+ * and the stage boots what is ready (RELAY_SYSTEM_PREBUILT, test/system/prebuild.ts).
+ */
+function buildSystemBoxAhead() {
+  if (!files.some((file) => name(file).split(sep)[0] === 'system') || process.getuid?.() !== 0) return;
+  const dir = mkdtempSync('/var/tmp/relay-system-');
+  const child = fork(join(root, 'system', 'prebuild.mjs'), [dir], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  child.on('error', () => undefined);
+  process.env.RELAY_SYSTEM_PREBUILT = dir;
+  // a run that ends before the stage does not leave the build running
+  process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+}
+buildSystemBoxAhead();
+
 const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
 const here = files.filter(serial);
