@@ -9,7 +9,8 @@ import { isRootHelperCommand } from './root-helper/command.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
-// or the root helper (`root-helper`, `root-call`: lib/root-helper).
+// or the root helper (`root-helper`, `root-call`: lib/root-helper), or `panel-task`, what the
+// installer has the panel's user do in the panel's directories (lib/install/panel-task).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
 /** A start that gets no request writes its code cache this long after it listens. */
