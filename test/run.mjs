@@ -147,8 +147,9 @@ async function runHere(here) {
 
 /**
  * The system stage boots a Debian built from packages (about a minute of mmdebstrap and dpkg, mostly
- * disk): as root, a child process builds it from the start of the run, while the other stages run,
- * and the stage boots what is ready (RELAY_SYSTEM_PREBUILT, test/system/prebuild.ts).
+ * disk): as root, a child process builds it once the pooled files are done (they keep both cores
+ * busy; the serial files mostly wait on programs), while the serial stages run, and the stage boots
+ * what is ready (RELAY_SYSTEM_PREBUILT, test/system/prebuild.ts).
  */
 function buildSystemBoxAhead() {
   if (!files.some((file) => name(file).split(sep)[0] === 'system') || process.getuid?.() !== 0) return;
@@ -159,10 +160,9 @@ function buildSystemBoxAhead() {
   // a run that ends before the stage does not leave the build running
   process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
 }
-buildSystemBoxAhead();
-
 const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
+buildSystemBoxAhead();
 const here = files.filter(serial);
 if (here.length) await runHere(here);
 

@@ -142,7 +142,7 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const pki = join(s.pki.dir, 'ca.cnf');
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
     // openssl reads ca.cnf, which the panel's user writes: it runs as that user, never as root
-    `nginx refuses every client certificate with an expired CRL; regenerate it as ${inst.options.user}: runuser -u ${inst.options.user} -- ${s.binaries.openssl} ca -config ${pki} -gencrl -crlexts crl_ext -out ${join(s.pki.dir, 'crl.pem')}; then ${inst.layout.rootCall} nginx-reload`);
+    `nginx refuses every client certificate with an expired CRL; regenerate it as ${inst.options.user}: runuser -u ${inst.options.user} -- ${s.binaries.openssl} ca -config ${pki} -gencrl -crlexts crl_ext -out ${join(s.pki.dir, 'crl.pem')} && ${inst.layout.rootCall} nginx-reload`);
 
   const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
   const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];

@@ -464,10 +464,19 @@ s('attack: a module named in the panel\'s OpenSSL configuration is loaded by roo
     await box.sh(['rm', '-f', OPENSSL_WITNESS]);
     const install = await installAgain();
     assert.match(install.out, '[ok] certificates', install.out);
-    await relayPanel(releases.second.version, 'doctor');
+    // doctor, and the fix it prints for a CRL nginx cannot load (root's copy gone), run as the operator would
+    await box.sh(['mv', '/etc/nginx/relay-panel-tls/client-ca/crl.pem', '/root/relay-crl-copy.pem']);
+    const doctor = await relayPanel(releases.second.version, 'doctor');
+    const fix = /\[!!\] crl: .*\n\s+fix: .*regenerate it as relay-panel: (runuser -u relay-panel -- .*)$/m.exec(doctor.out)?.[1];
+    assert.ok(fix, doctor.out);
+    await box.run(inBox(fix!));
     await noWitnesses();
   } finally {
     await asPanel(`printf '%s' '${original.replace(/'/g, `'\\''`)}' > ${cnf}; rm -f /var/lib/relay-panel/relay-witness.so; mv /etc/relay-panel/pki/crl.pem.aside /etc/relay-panel/pki/crl.pem 2>/dev/null || true`);
+    // root's copy back from the panel's CRL, as every reload makes it
+    await box.sh(['rm', '-f', '/root/relay-crl-copy.pem']);
+    await asPanel('/opt/relay-panel/bin/relay-panel-root nginx-reload');
+    assert.ok((await box.run(['test', '-s', '/etc/nginx/relay-panel-tls/client-ca/crl.pem'])).code === 0, 'the CRL copy is back');
   }
 });
 
