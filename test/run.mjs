@@ -6,7 +6,8 @@
 // spent on it (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done; the integration and browser groups share ports and programs on
-// this machine, so their files run one after the other in this process. --jobs 1 runs everything
+// this machine, so their files run one after the other in this process, while the system group (a
+// booted container with its own network) runs in a worker beside them. --jobs 1 runs everything
 // here, in order.
 //
 // Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
@@ -145,26 +146,15 @@ async function runHere(here) {
   process.off('exit', onExit);
 }
 
-/**
- * The system stage boots a Debian built from packages (about a minute of mmdebstrap and dpkg, mostly
- * disk): as root, a child process builds it once the pooled files are done (they keep both cores
- * busy; the serial files mostly wait on programs), while the serial stages run, and the stage boots
- * what is ready (RELAY_SYSTEM_PREBUILT, test/system/prebuild.ts).
- */
-function buildSystemBoxAhead() {
-  if (!files.some((file) => name(file).split(sep)[0] === 'system') || process.getuid?.() !== 0) return;
-  const dir = mkdtempSync('/var/tmp/relay-system-');
-  const child = fork(join(root, 'system', 'prebuild.mjs'), [dir], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
-  child.on('error', () => undefined);
-  process.env.RELAY_SYSTEM_PREBUILT = dir;
-  // a run that ends before the stage does not leave the build running
-  process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
-}
 const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
-buildSystemBoxAhead();
-const here = files.filter(serial);
+// the system stage's box has a network and a file system of its own: it runs in a worker beside the
+// serial stages, which mostly wait on programs (the run's two cores are half idle during them)
+const beside = files.filter((file) => serial(file) && jobs > 1 && name(file).split(sep)[0] === 'system');
+const here = files.filter((file) => serial(file) && !beside.includes(file));
+const systemStage = beside.length ? runPool(beside) : Promise.resolve();
 if (here.length) await runHere(here);
+await systemStage;
 
 if (times) {
   const slowest = [...durations].sort((a, b) => b[1].wall - a[1].wall);

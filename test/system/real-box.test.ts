@@ -10,12 +10,11 @@ import * as assert from 'uvu/assert';
 import { withTimeout } from '../helpers/timeout.ts';
 import { bootBox, consoleLog, type Box } from './box.ts';
 import { boxClient, multipart, type BoxClient, type Identity } from './client.ts';
-import { BOX_DOMAIN, BOX_IP, PEBBLE_DIR } from './image.ts';
+import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR } from './image.ts';
 import { underLoad, type LoadReport } from './load.ts';
 import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
-import type { Releases } from './releases.ts';
-import { buildBox, waitForBox } from './prebuild.ts';
+import { buildReleases, type Releases } from './releases.ts';
 import { OPENSSL_WITNESS, WITNESS_MODULE } from './operator-files.ts';
 import { stampVhost } from '../../lib/system/nginx/vhost-stamp.ts';
 
@@ -94,11 +93,10 @@ s.before(async () => {
 
 async function prepare(): Promise<void> {
   if (process.getuid?.() !== 0) throw new Error('the system test boots a container and installs as root: run npm test as root');
-  // test/run.mjs builds the box while the other stages run; alone, the test builds it here
-  const ahead = process.env.RELAY_SYSTEM_PREBUILT;
-  dir = ahead ?? (await mkdtemp('/var/tmp/relay-system-'));
-  releases = ahead ? await waitForBox(ahead) : await buildBox(dir);
+  dir = await mkdtemp('/var/tmp/relay-system-');
+  releases = await buildReleases(dir);
   const root = join(dir, 'root');
+  await buildImage(root, { tarball: releases.first.tarball });
   before = await pathsOf(root);
   box = await bootBox(root, `relaybox-${randomBytes(3).toString('hex')}`, dir).catch(async (e) => {
     throw new Error(`${(e as Error).message}\nconsole: ${(await consoleLog(dir)).slice(-2000)}`);
@@ -480,13 +478,18 @@ s('attack: a module named in the panel\'s OpenSSL configuration is loaded by roo
   }
 });
 
-s('attack: install again refuses a link the panel\'s user put in place of one of its directories, and never follows it into a root-only directory', async () => {
+s('attack: install again and upgrade refuse a link the panel\'s user put in place of one of its directories, and never follow it into a root-only directory', async () => {
   await box.sh(inBox('mkdir -m 0700 /root/relay-secret && echo secret > /root/relay-secret/secret.txt && chmod 0644 /root/relay-secret/secret.txt'));
   await asPanel('mv /etc/relay-panel/ip-panel-cert /etc/relay-panel/ip-panel-cert.real && ln -s /root/relay-secret /etc/relay-panel/ip-panel-cert');
   try {
     const install = await installAgain();
     assert.is(install.code, 1, install.out);
     assert.match(install.out, '/etc/relay-panel/ip-panel-cert is a symbolic link, not a directory');
+    // and an upgrade: refused at the same place, rolled back, the running release kept
+    const upgrade = await relayPanel(releases.broken.version, 'upgrade');
+    assert.is(upgrade.code, 1, upgrade.out);
+    assert.match(upgrade.out, '/etc/relay-panel/ip-panel-cert is a symbolic link, not a directory');
+    assert.is(await current(), `releases/${releases.second.version}`);
     assert.is((await box.sh(['stat', '-c', '%a %U', '/root/relay-secret'])).trim(), '700 root');
     assert.equal((await box.sh(['ls', '-A', '/root/relay-secret'])).trim().split('\n'), ['secret.txt']);
   } finally {
