@@ -56,7 +56,7 @@ async function rootRefusal(configFile: string): Promise<string | null> {
   if (process.geteuid?.() !== 0) return null;
   const st = await lstat(configFile).catch(() => null);
   if (!st || st.uid === 0) return null;
-  return `${configFile} belongs to uid ${st.uid}: run this as that user, never as root (runuser -u <that user> -- ${process.execPath} ${process.argv[1]} ...)`;
+  return `${configFile} belongs to uid ${st.uid}: run this as that user, never as root (setsid -w runuser -u <that user> -- ${process.execPath} ${process.argv[1]} ...)`;
 }
 
 export async function runBackupCommand(command: BackupCommand, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {

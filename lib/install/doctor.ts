@@ -141,8 +141,9 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const next = await crlNextUpdate(inst, crl);
   const pki = join(s.pki.dir, 'ca.cnf');
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,
-    // openssl reads ca.cnf, which the panel's user writes: it runs as that user, never as root
-    `nginx refuses every client certificate with an expired CRL; regenerate it as ${inst.options.user}: runuser -u ${inst.options.user} -- ${s.binaries.openssl} ca -config ${pki} -gencrl -crlexts crl_ext -out ${join(s.pki.dir, 'crl.pem')} && ${inst.layout.rootCall} nginx-reload`);
+    // openssl reads ca.cnf, which the panel's user writes: it runs as that user, never as root, and
+    // in a session of its own, so it cannot type into root's terminal (TIOCSTI)
+    `nginx refuses every client certificate with an expired CRL; regenerate it as ${inst.options.user}: setsid -w runuser -u ${inst.options.user} -- ${s.binaries.openssl} ca -config ${pki} -gencrl -crlexts crl_ext -out ${join(s.pki.dir, 'crl.pem')} && ${inst.layout.rootCall} nginx-reload`);
 
   const helper = inst.options.user === 'root' ? [] : [rootHelperSocketUnit];
   const units = [s.units.proxy, `${s.units.panel}.socket`, s.units.panel, ...helper, ...(completed ? [s.units['tunnel-server'], s.units['auth-portal']] : [])];

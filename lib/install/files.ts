@@ -1,6 +1,6 @@
 // File steps that say whether they changed anything, so a second install can report "no change".
 import { constants } from 'node:fs';
-import { chmod, chown, lchown, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { chmod, chown, lchown, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../system/atomic-write.ts';
 import { InstallError } from './host-checks.ts';
@@ -108,4 +108,34 @@ export async function settleOwnedFile(path: string, o: { owners: readonly number
   } finally {
     await file.close();
   }
+}
+
+/**
+ * Removes a tree another user owns without following anything it could swap in: each directory is
+ * made root's (0700, through an O_NOFOLLOW descriptor) before it is read, so nothing in it can be
+ * replaced by a link while root removes it; entries are unlinked, never followed.
+ */
+export async function removeLockedTree(path: string): Promise<void> {
+  let dir;
+  try {
+    dir = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    // a link or a file in its place: removed as an entry, never followed
+    if (code === 'ELOOP' || code === 'ENOTDIR') return rm(path, { force: true });
+    throw e;
+  }
+  try {
+    await dir.chown(0, 0);
+    await dir.chmod(0o700);
+  } finally {
+    await dir.close();
+  }
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) await removeLockedTree(child);
+    else await rm(child, { force: true });
+  }
+  await rmdir(path);
 }

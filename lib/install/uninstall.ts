@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { removeRenewalUnits } from './renewals.ts';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
-import { relayVhostFiles } from './files.ts';
+import { relayVhostFiles, removeLockedTree } from './files.ts';
 import { readInstallRecord } from './install-record.ts';
 import { purge } from './purge.ts';
 import { unharden } from './unharden.ts';
@@ -58,7 +58,8 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
     if (options.purge || join(l.appDir, name) !== l.installRecord) await rm(join(l.appDir, name), { recursive: true, force: true });
   }
   if (options.purge) await rm(l.appDir, { recursive: true, force: true });
-  await rm(l.cacheDir, { recursive: true, force: true });
+  // the panel's (systemd's CacheDirectory=): removed without following anything its user put there
+  await removeLockedTree(l.cacheDir);
   // root's copies of what nginx loaded (the root helper's): nothing serves them any more
   await rm(s.nginx.tlsDir, { recursive: true, force: true });
   const kept = options.purge ? '' : ` (${l.installRecord} kept: what install made, for --purge)`;

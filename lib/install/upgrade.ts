@@ -17,7 +17,7 @@ import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUni
 import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
-import { renewalFiles } from './renewals.ts';
+import { renewalUnits } from './renewals.ts';
 import { hostNginxControl } from '../system/host/nginx.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig, readInstalledConfigText } from './installed-config.ts';
@@ -33,7 +33,10 @@ export function upgradeFiles(inst: Installation): string[] {
   return [
     l.current, l.installRecord, ...rootHelperFiles(inst),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
-    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`, ...renewalFiles(inst),
+    s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`,
+    // not the drop-in an earlier release put on Debian's certbot: removing it goes forward only, since
+    // /etc/letsencrypt may be root's again, where Debian's certbot must run as root
+    ...renewalUnits(inst).map((u) => u.path),
   ];
 }
 

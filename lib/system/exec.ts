@@ -14,7 +14,11 @@ export interface ExecOptions {
   okExitCodes?: number[];
   /** written to the program's stdin (a structured request), which is closed after it */
   input?: string;
-  /** run as this user and group (only root may ask): its supplementary groups are dropped */
+  /**
+   * run as this user and group (only root may ask): its supplementary groups are dropped, and it
+   * gets a session of its own, so no terminal of root's is its controlling one (TIOCSTI could
+   * type into root's shell)
+   */
   as?: { uid: number; gid: number };
   cwd?: string;
 }
@@ -94,7 +98,7 @@ function runRaw(binary: string, args: readonly string[], opts: ExecOptions): Pro
         killSignal: 'SIGKILL',
         maxBuffer: MAX_OUTPUT,
         env: opts.env ?? process.env,
-        ...(opts.as ? { uid: opts.as.uid, gid: opts.as.gid } : {}),
+        ...(opts.as ? { uid: opts.as.uid, gid: opts.as.gid, detached: true } : {}),
         ...(opts.cwd ? { cwd: opts.cwd } : {}),
         encoding: 'buffer',
         windowsHide: true,

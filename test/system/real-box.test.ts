@@ -465,7 +465,7 @@ s('attack: a module named in the panel\'s OpenSSL configuration is loaded by roo
     // doctor, and the fix it prints for a CRL nginx cannot load (root's copy gone), run as the operator would
     await box.sh(['mv', '/etc/nginx/relay-panel-tls/client-ca/crl.pem', '/root/relay-crl-copy.pem']);
     const doctor = await relayPanel(releases.second.version, 'doctor');
-    const fix = /\[!!\] crl: .*\n\s+fix: .*regenerate it as relay-panel: (runuser -u relay-panel -- .*)$/m.exec(doctor.out)?.[1];
+    const fix = /\[!!\] crl: .*\n\s+fix: .*regenerate it as relay-panel: (setsid -w runuser -u relay-panel -- .*)$/m.exec(doctor.out)?.[1];
     assert.ok(fix, doctor.out);
     await box.run(inBox(fix!));
     await noWitnesses();

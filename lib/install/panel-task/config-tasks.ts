@@ -31,15 +31,16 @@ export async function syncSystem(t: Extract<PanelTask, { task: 'sync-system' }>)
     ...(viaSudo(system.binaries.nginx) ? { nginx: t.binaries.nginx } : {}),
     ...(viaSudo(system.binaries.systemctl) ? { systemctl: t.binaries.systemctl } : {}),
   };
-  const { configDir, workDir, logsDir, webroot, renewTimer } = t.system.acme;
-  const { runAs, tunnelUser, portalUser } = t.system.systemd;
+  // only the sections asked for: an upgrade's acme step moves the certificates (forward only) and
+  // leaves the rest to the privileges step, which a failed upgrade puts back
+  const { rootHelper, systemd, acme } = t.system;
   const wanted = {
     ...system,
     binaries,
-    rootHelper: t.system.rootHelper,
     nginx: { ...system.nginx, vhostHelper: null },
-    systemd: { ...system.systemd, runAs, tunnelUser, portalUser },
-    acme: { ...system.acme, configDir, workDir, logsDir, webroot, renewTimer },
+    ...(rootHelper !== undefined ? { rootHelper } : {}),
+    ...(systemd ? { systemd: { ...system.systemd, runAs: systemd.runAs, tunnelUser: systemd.tunnelUser, portalUser: systemd.portalUser } } : {}),
+    ...(acme ? { acme: { ...system.acme, configDir: acme.configDir, workDir: acme.workDir, logsDir: acme.logsDir, webroot: acme.webroot, renewTimer: acme.renewTimer } } : {}),
   };
   if (JSON.stringify(wanted) === JSON.stringify(system)) return { changed: false };
   await store.update({ system: wanted });

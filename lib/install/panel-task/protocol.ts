@@ -27,7 +27,7 @@ export type PanelTask =
    * units': the helper's socket (a release before it named sudo launchers), who runs what, and where
    * the panel's certificates live
    */
-  | { task: 'sync-system'; file: string; system: SyncedSystem; binaries: { nginx: string; systemctl: string }; legacyWrapperDir: string }
+  | { task: 'sync-system'; file: string; system: Partial<SyncedSystem>; binaries: { nginx: string; systemctl: string }; legacyWrapperDir: string }
   /** an earlier release's lineages moved out of Debian's certbot directories (acme-move.ts) */
   | { task: 'acme-move'; move: AcmeMoveOptions }
   /** a failed upgrade puts the configuration back as root read it before */

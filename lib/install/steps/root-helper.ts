@@ -74,12 +74,12 @@ async function removeLegacy(l: Layout): Promise<string[]> {
  * The panel's configuration made to agree with the helper's on the helper's socket, who runs what
  * and where the certificates live, by the panel's user, whose file it is.
  */
-export async function syncPanelSystem(inst: Installation): Promise<boolean> {
-  const { rootHelper, systemd, acme } = inst.panelSystem;
+export async function syncPanelSystem(inst: Installation, sections: Array<'rootHelper' | 'systemd' | 'acme'> = ['rootHelper', 'systemd', 'acme']): Promise<boolean> {
+  const system = Object.fromEntries(sections.map((k) => [k, inst.panelSystem[k]]));
   const { changed } = await asPanelUser(inst, await panelOwner(inst), {
     task: 'sync-system',
     file: inst.layout.configFile,
-    system: { rootHelper, systemd, acme },
+    system,
     binaries: { nginx: inst.system.binaries.nginx, systemctl: inst.system.binaries.systemctl },
     legacyWrapperDir: inst.layout.legacy.wrapperDir,
   });

@@ -495,8 +495,8 @@ s('a working upgrade keeps current, the release it replaced and the last placed 
 s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the panel\'s lineage moves to its own, the configuration follows, and the old directory is root\'s again with what root\'s certbot would run quarantined', () =>
   withTimeout('legacy certbot directories', 90_000, async () => {
     const ctx = box;
-    const old = join(ctx.dir, 'legacy');
-    const dirs = { configDir: join(old, 'letsencrypt'), workDir: join(old, 'lib-letsencrypt'), logsDir: join(old, 'log-letsencrypt'), webroot: join(old, 'www-html') };
+    // Debian's directories, where earlier releases issued (under the test's prefix): root gives back only these
+    const dirs = { configDir: join(ctx.prefix, 'etc/letsencrypt'), workDir: join(ctx.prefix, 'var/lib/letsencrypt'), logsDir: join(ctx.prefix, 'var/log/letsencrypt'), webroot: join(ctx.prefix, 'var/www/html') };
     for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
     const launcher = join(ctx.prefix, 'opt/relay-panel/bin/relay-panel-root');
     await lineage(dirs, 'old.example.test', { hook: `${launcher} nginx-reload`, account: 'a1' });
@@ -505,12 +505,14 @@ s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the 
     await lineage(dirs, 'mine.example.test', { account: 'a1', preHook: 'touch /root/relay-witness' });
     await mkdir(join(dirs.configDir, 'renewal-hooks', 'pre'), { recursive: true });
     await writeFile(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted'), '#!/bin/sh\ntouch /root/relay-witness\n', { mode: 0o755 });
-    // an earlier installer gave it all to the panel's user (their parent stays root's, as /etc is)
+    // an earlier installer gave it all to the panel's user (their parents stay root's)
     execFileSync('/bin/chown', ['-R', `${ctx.user}:${ctx.user}`, ...Object.values(dirs)]);
     const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
     const config = JSON.parse(await readFile(configFile, 'utf8'));
     const wanted = { ...config.system.acme };
-    config.system.acme = { ...config.system.acme, ...dirs };
+    // and a configuration the panel's user turned against root: its old webroot is the panel's own state
+    const dataDir = join(ctx.prefix, 'var/lib/relay-panel');
+    config.system.acme = { ...config.system.acme, ...dirs, webroot: dataDir };
     await writeFile(configFile, JSON.stringify(config, null, 2));
 
     const next = join(ctx.dir, 'release-legacy');
@@ -526,7 +528,7 @@ s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the 
     assert.match(await readFile(join(wanted.configDir, 'renewal', 'old.example.test.conf'), 'utf8'), `archive_dir = ${wanted.configDir}/archive/old.example.test`);
     assert.equal(JSON.parse(await readFile(configFile, 'utf8')).system.acme.configDir, wanted.configDir);
     // the old directory is root's, through and through; the operator's lineage without its planted hook is quarantined, as is the hook script
-    const owners = execFileSync('/usr/bin/find', [...Object.values(dirs), '-printf', '%u\n'], { encoding: 'utf8' }).trim().split('\n');
+    const owners = execFileSync('/usr/bin/find', [dirs.configDir, dirs.workDir, dirs.logsDir, '-printf', '%u\n'], { encoding: 'utf8' }).trim().split('\n');
     assert.equal([...new Set(owners)], ['root']);
     await stat(join(dirs.configDir, 'archive', 'mine.example.test', 'privkey1.pem'));
     assert.is(await stat(join(dirs.configDir, 'renewal-hooks', 'pre', 'planted')).catch(() => null), null);
@@ -535,6 +537,9 @@ s('an upgrade of a box whose panel issued into Debian\'s certbot directory: the 
     assert.match(quarantined, 'renewal-hooks/pre/planted');
     assert.match(quarantined, 'renewal/mine.example.test.conf');
     assert.is((await stat(join(ctx.prefix, 'var/lib/relay-panel-quarantine'))).mode & 0o777, 0o700);
+    // root gives back Debian's directories only, never one the panel's configuration names
+    const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
+    assert.equal([(await stat(dataDir)).uid, (await stat(dataDir)).mode & 0o777], [uid, 0o700]);
     assert.is((await ipPanel(ctx, '/api/health')).status, 200);
   }),
 );
