@@ -4,14 +4,22 @@
 // download, nor one after `--keep-releases 5` prune to 3. Beside them, what install found and made
 // (`created`): the paths, users and packages that were not there before it, and fail2ban's state
 // before it hardened the box, so that uninstall puts back exactly that and --purge removes exactly
-// that. Uninstall keeps the file until --purge, so an install after it still knows.
-import { readFile } from 'node:fs/promises';
+// that. Uninstall keeps the file until --purge, so an install after it still knows. `complete`
+// says whether that list is all install made: a box an earlier release installed (before the
+// list) gets a list of what later installs and upgrades add, which purge must not take for all.
+import { lstat, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../system/atomic-write.ts';
 import type { Installation } from './installation.ts';
 import { KEEP_RELEASES, REMEMBERED, type CommandOptions, type RememberedChoice } from './options.ts';
 
 /** What was not on the box before install made it, and fail2ban as install found it. */
 export interface Created {
+  /**
+   * true: the list began on a fresh box (no panel configuration directory yet), so it holds all
+   * install made; false or absent (a record from before this field): it began on a box an earlier
+   * release had installed, and purge adds its rules for such a box (purge.ts).
+   */
+  complete: boolean;
   paths: string[];
   users: string[];
   packages: string[];
@@ -27,7 +35,7 @@ function readCreated(v: unknown): Created | undefined {
   const o = v as Record<string, unknown>;
   const f = o.fail2ban as Record<string, unknown> | undefined;
   const fail2ban = f && typeof f.enabled === 'boolean' && typeof f.active === 'boolean' ? { enabled: f.enabled, active: f.active } : undefined;
-  return { paths: strings(o.paths), users: strings(o.users), packages: strings(o.packages), ...(fail2ban ? { fail2ban } : {}) };
+  return { complete: o.complete === true, paths: strings(o.paths), users: strings(o.users), packages: strings(o.packages), ...(fail2ban ? { fail2ban } : {}) };
 }
 
 export async function readInstallRecord(file: string): Promise<InstallRecord> {
@@ -63,12 +71,25 @@ export async function writeInstallRecord(inst: Installation): Promise<void> {
   await writeRecord(inst.layout.installRecord, { ...(ip !== undefined ? { ip } : {}), harden, packages, downloads, ...keep, ...overlay, ...(created ? { created } : {}) });
 }
 
+/**
+ * Whether the list that starts now can hold all install made: the box is fresh when the panel's
+ * configuration directory is not there yet (install's packages and user steps run before its
+ * directories step), or is what install notes as made right now (its directories step notes it
+ * just after making it, on a box where the users and packages were there already).
+ */
+async function startsOnFreshBox(inst: Installation, made: Partial<Created>): Promise<boolean> {
+  const configDir = inst.layout.configDir;
+  if (made.paths?.includes(configDir)) return true;
+  return !(await lstat(configDir).then(() => true, () => false));
+}
+
 /** Adds to what install made (as soon as it made it: an install that fails later still leaves it known). */
-export async function noteCreated(inst: Installation, made: Partial<Omit<Created, 'fail2ban'>> & Pick<Created, 'fail2ban'>): Promise<void> {
+export async function noteCreated(inst: Installation, made: Partial<Omit<Created, 'fail2ban' | 'complete'>> & Pick<Partial<Created>, 'fail2ban'>): Promise<void> {
   const record = await readInstallRecord(inst.layout.installRecord);
-  const was = record.created ?? { paths: [], users: [], packages: [] };
+  const was = record.created ?? { complete: await startsOnFreshBox(inst, made), paths: [], users: [], packages: [] };
   const union = (a: string[], b: string[] = []) => [...new Set([...a, ...b])];
   const created: Created = {
+    complete: was.complete,
     paths: union(was.paths, made.paths),
     users: union(was.users, made.users),
     packages: union(was.packages, made.packages),

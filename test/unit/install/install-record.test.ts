@@ -1,11 +1,12 @@
 // The install's record of choices (lib/install/install-record.ts): a --keep-releases given to an
-// upgrade is remembered by the next one, without taking an upgrade's one-off --downloads along.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// upgrade is remembered by the next one, without taking an upgrade's one-off --downloads along; the
+// list of what install made says whether it holds all of it (begun on a fresh box) or not.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readInstallRecord, recordKeepReleases, withRecordedChoices } from '../../../lib/install/install-record.ts';
+import { noteCreated, readInstallRecord, recordKeepReleases, withRecordedChoices, writeInstallRecord } from '../../../lib/install/install-record.ts';
 import type { Installation } from '../../../lib/install/installation.ts';
 import { KEEP_RELEASES, parseCommandOptions } from '../../../lib/install/options.ts';
 
@@ -48,4 +49,48 @@ s('a record from before it, or with a value the option refuses, means the defaul
   assert.throws(() => parse('--keep-releases', '1'), /2 or more/);
 });
 
+const made = suite('install record: what install made, and whether that is all of it');
+const configDir = () => join(dir, 'etc', 'relay-panel');
+const box = () => ({ options: parse(), layout: { installRecord: file(), configDir: configDir() } }) as unknown as Installation;
+const created = async () => JSON.parse(await readFile(file(), 'utf8')).created;
+
+made.before.each(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'install-record-'));
+});
+made.after.each(() => rm(dir, { recursive: true, force: true }));
+
+made('a fresh box (no configuration directory yet): the list begun by the user step is complete, and stays so', async () => {
+  await noteCreated(box(), { users: ['relay-panel'] });
+  assert.equal(await created(), { complete: true, paths: [], users: ['relay-panel'], packages: [] });
+  await mkdir(configDir(), { recursive: true });
+  await noteCreated(box(), { paths: [join(dir, 'var/lib/relay-panel')] });
+  assert.equal(await created(), { complete: true, paths: [join(dir, 'var/lib/relay-panel')], users: ['relay-panel'], packages: [] });
+});
+
+made('a box an earlier release installed: the upgrade\'s new service users begin a list that is not complete', async () => {
+  await mkdir(configDir(), { recursive: true });
+  await writeFile(file(), JSON.stringify({ harden: true, packages: true, downloads: true }));
+  await noteCreated(box(), { users: ['relay-panel-chisel'] });
+  await noteCreated(box(), { users: ['relay-panel-authelia'] });
+  assert.equal(await created(), { complete: false, paths: [], users: ['relay-panel-chisel', 'relay-panel-authelia'], packages: [] });
+  assert.is((await readInstallRecord(file())).created?.complete, false);
+  // the install's choices stay beside it, and writing them keeps the list as it is
+  await writeInstallRecord({ ...box(), options: { ...parse(), system: {} } } as unknown as Installation);
+  assert.is((await readInstallRecord(file())).created?.complete, false);
+});
+
+made('the configuration directory noted as made now (its users were there already): the list is complete', async () => {
+  await mkdir(configDir(), { recursive: true });
+  await noteCreated(box(), { paths: [configDir()] });
+  assert.is((await created()).complete, true);
+});
+
+made('a record from before `complete` is read as not complete; a later note does not make it so', async () => {
+  await writeFile(file(), JSON.stringify({ created: { paths: ['/etc/relay-panel'], users: ['relay-panel'], packages: [] } }));
+  assert.equal((await readInstallRecord(file())).created, { complete: false, paths: ['/etc/relay-panel'], users: ['relay-panel'], packages: [] });
+  await noteCreated(box(), { paths: [configDir()] });
+  assert.is((await created()).complete, false);
+});
+
 s.run();
+made.run();
