@@ -2,9 +2,13 @@
 // helper's configuration, write them, `nginx -t`, reload, and put everything back on failure (the
 // same VhostStore the sandbox and a root-run panel use). The helper's vhosts name root's copies of
 // the TLS material (tls-copies.ts), made before anything is written; a panel run as root without
-// the helper and the sandbox name the files themselves (renderer.ts).
+// the helper and the sandbox name the files themselves (renderer.ts). So does the installer's
+// `--user root` box (runAs null): its panel is root and writes its own vhosts naming its own files,
+// so the installer's vhosts name them too, or every start of the panel would flip them back.
 import { readdir } from 'node:fs/promises';
+import { certPaths } from '../system/host/certs.ts';
 import { hostNginxControl, hostVhostDirs, hostVhostLayout } from '../system/host/nginx.ts';
+import { pkiPaths } from '../system/pki/openssl-pki.ts';
 import { templateContext } from '../system/nginx/renderer.ts';
 import { renderVhost, vhostName, type TemplateContext } from '../system/nginx/templates.ts';
 import { VhostStore } from '../system/nginx/vhost-store.ts';
@@ -14,14 +18,27 @@ import { pruneTlsCopies, stageForVhosts } from './tls-copies.ts';
 import { copiedTlsContext } from './tls-entries.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
-/** The template context of the helper's vhosts: the configured layout, and tlsDir's copies for every certificate, key, CA and CRL. */
+/**
+ * Whether nginx's vhosts name root's copies: only when the panel has a user of its own. With
+ * runAs null the panel is root, the certificates, keys, CA and CRL are root's own files, and no
+ * copy is made, refreshed or pruned.
+ */
+export function usesTlsCopies(config: SystemConfig): boolean {
+  return config.systemd.runAs !== null;
+}
+
+/**
+ * The template context of the helper's vhosts: the configured layout, and tlsDir's copies for every
+ * certificate, key, CA and CRL; with runAs null the files themselves, as the root panel renders them.
+ */
 export function helperTemplateContext(config: SystemConfig, publicLocations: PublicLocations): TemplateContext {
+  const layout = { ...hostVhostLayout(config), ports: config.ports, trafficPort: config.nginx.trafficPort, publicLocations };
+  if (!usesTlsCopies(config)) {
+    const pki = pkiPaths(config.pki.dir);
+    return templateContext({ ...layout, certs: { paths: (fqdn) => certPaths(config, fqdn) } }, { caPath: pki.caCert, crlPath: pki.crl });
+  }
   const copies = copiedTlsContext(config.nginx.tlsDir);
-  const base = templateContext(
-    { ...hostVhostLayout(config), ports: config.ports, trafficPort: config.nginx.trafficPort, publicLocations, certs: { paths: (fqdn) => copies.certFor(fqdn) } },
-    copies.mtls,
-  );
-  return { ...base, ...copies };
+  return { ...templateContext({ ...layout, certs: { paths: (fqdn) => copies.certFor(fqdn) } }, copies.mtls), ...copies };
 }
 
 export function helperVhostStore(config: SystemConfig, publicLocations: PublicLocations): VhostStore {
@@ -34,6 +51,7 @@ export function helperVhostStore(config: SystemConfig, publicLocations: PublicLo
  * for TLS material root will not copy) with nothing left changed. The installer calls it too.
  */
 export async function applyVhostChanges(config: SystemConfig, publicLocations: PublicLocations, changes: VhostChange[]): Promise<void> {
+  if (!usesTlsCopies(config)) return helperVhostStore(config, publicLocations).apply(changes);
   const named = changes.flatMap((c) => (c.op === 'put' ? [vhostName(c.spec)] : c.op === 'enable' ? [c.name] : []));
   await stageForVhosts(config, named, await tlsSourceOwners(config));
   let failure: unknown = null;
@@ -55,6 +73,7 @@ export async function applyVhostChanges(config: SystemConfig, publicLocations: P
  * vhost from the panel's files to the copies).
  */
 export async function refreshVhostSpecs(config: SystemConfig, publicLocations: PublicLocations, specs: VhostSpec[]): Promise<string[]> {
+  if (!usesTlsCopies(config)) return helperVhostStore(config, publicLocations).refresh(specs);
   const written = new Set(await readdir(config.nginx.sitesAvailable).catch(() => [] as string[]));
   const named = [...new Set(specs.map(vhostName))].filter((name) => written.has(name));
   await stageForVhosts(config, named, await tlsSourceOwners(config));

@@ -2,14 +2,21 @@
 // (root-protocol.ts), then carried out with the helper's own configuration. Changes run one at a
 // time (two vhost batches must not interleave); questions about a unit's state do not wait.
 // nginx's test and reload first copy the TLS material again (a renewal's deploy hook and a
-// revocation arrive as a reload), keeping the previous copy of a refused source (tls-copies.ts).
+// revocation arrive as a reload), keeping the previous copy of a refused source (tls-copies.ts);
+// a client CA kept so makes the answer a refusal (its old CRL leaves a revocation out), a lineage
+// kept so does not (the old certificate still serves). Nothing lets nginx load its configuration
+// while a relay vhost names TLS material outside root's copies (tls-paths-rewrite.ts).
+import { join } from 'node:path';
 import { serialQueue } from '../keyed-lock.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { directRootActions } from '../system/host/root-actions.ts';
 import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
-import type { PublicLocations } from '../system/types.ts';
-import { applyVhostChanges, refreshVhostSpecs } from './apply.ts';
-import { restageTlsCopies } from './tls-copies.ts';
+import { vhostName } from '../system/nginx/templates.ts';
+import { SystemError, type PublicLocations, type VhostChange } from '../system/types.ts';
+import { applyVhostChanges, refreshVhostSpecs, usesTlsCopies } from './apply.ts';
+import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';
+import { CLIENT_CA_ENTRY } from './tls-entries.ts';
+import { refuseForeignTlsPaths } from './tls-paths-rewrite.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
 export interface Dispatcher {
@@ -39,14 +46,36 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
   const root = directRootActions(config);
   const parse = rootRequestParser(config.sites.root);
   const serial = serialQueue();
-  // never in the way of a test or reload: nginx then loads the copies it loaded before
-  const restage = async () => {
+  // a failure to look at all (not the panel's doing: root's directories, getent) is logged, and
+  // nginx loads the copies it loaded before
+  const restage = async (): Promise<KeptEntry[]> => {
     try {
-      await restageTlsCopies(config, await tlsSourceOwners(config), log);
+      return await restageTlsCopies(config, await tlsSourceOwners(config), log);
     } catch (e) {
       log(`tls copies: not copied again: ${(e as Error).message}`);
+      return [];
     }
   };
+  /**
+   * Around a step that makes nginx load its configuration: refused while a relay vhost names TLS
+   * material outside the copies; the copies made again first; refused after it when the client
+   * CA's copy could not be (the step is still done: a renewal copied with it takes effect).
+   */
+  const loading = async (step: () => Promise<void>) => {
+    if (!usesTlsCopies(config)) return step();
+    await refuseForeignTlsPaths(config);
+    const clientCa = (await restage()).find((k) => k.entry === CLIENT_CA_ENTRY && k.named);
+    await step();
+    if (clientCa) {
+      throw new SystemError(
+        `Refused: ${clientCa.why}: nginx keeps the client CA and CRL in ${join(config.nginx.tlsDir, CLIENT_CA_ENTRY)} as they were, so a revocation since is not in force`,
+        undefined, undefined, 'refused',
+      );
+    }
+  };
+  /** The vhosts a change leaves naming only copies, or gone: what the check before it passes over. */
+  const rewrittenBy = (changes: VhostChange[]) => new Set(changes.flatMap((c) => (c.op === 'put' ? [vhostName(c.spec)] : c.op === 'remove' ? [c.name] : [])));
+  const guardVhosts = (rewritten: Set<string>) => (usesTlsCopies(config) ? refuseForeignTlsPaths(config, rewritten) : Promise.resolve());
 
   async function carryOut(request: RootRequest): Promise<RootAnswer> {
     switch (request.action) {
@@ -54,32 +83,37 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
         return { ok: true, state: await root.unitState(request.unit) };
       case 'unit-properties':
         return { ok: true, properties: await root.unitProperties(request.unit, request.properties) };
+      // a change ends with nginx's test and reload, which load every vhost, not only the changed ones
       case 'vhosts':
-        await serial(() => applyVhostChanges(config, publicLocations, request.changes));
+        await serial(async () => {
+          await guardVhosts(rewrittenBy(request.changes));
+          await applyVhostChanges(config, publicLocations, request.changes);
+        });
         return { ok: true };
       case 'vhosts-refresh':
-        return { ok: true, rewritten: await serial(() => refreshVhostSpecs(config, publicLocations, request.specs)) };
+        return {
+          ok: true,
+          rewritten: await serial(async () => {
+            // every vhost of these specs that is written is rewritten to the copies, or names them already
+            await guardVhosts(new Set(request.specs.map(vhostName)));
+            return refreshVhostSpecs(config, publicLocations, request.specs);
+          }),
+        };
       case 'unit':
         await serial(async () => {
           // nginx started, restarted or reloaded by its unit loads the copies too
-          if (request.unit === 'proxy' && request.op !== 'stop') await restage();
-          await root.controlUnit(request.unit, request.op);
+          if (request.unit === 'proxy' && request.op !== 'stop') await loading(() => root.controlUnit(request.unit, request.op));
+          else await root.controlUnit(request.unit, request.op);
         });
         return { ok: true };
       case 'daemon-reload':
         await serial(() => root.daemonReload());
         return { ok: true };
       case 'nginx-test':
-        await serial(async () => {
-          await restage();
-          await root.nginxTest();
-        });
+        await serial(() => loading(() => root.nginxTest()));
         return { ok: true };
       case 'nginx-reload':
-        await serial(async () => {
-          await restage();
-          await root.nginxReload();
-        });
+        await serial(() => loading(() => root.nginxReload()));
         return { ok: true };
     }
   }

@@ -5,7 +5,8 @@
 //     source refuses the whole change, and nothing is written (stageForVhosts);
 //   - nginx-test and nginx-reload (certbot's deploy hook after a renewal, the panel after a
 //     revocation): every entry is read again; a refused or missing source keeps the copy that was
-//     there, with one line in the helper's log, and the rest goes on (restageTlsCopies);
+//     there, with one line in the helper's log, and the rest goes on (restageTlsCopies); the
+//     entries kept are answered, so the helper can refuse a reload that keeps an old CRL;
 //   - after a change, entries no relay vhost names any more are removed (pruneTlsCopies).
 // A source that does not exist is not a refusal: a vhost may be written before its certificate
 // is issued, and nginx -t then names the missing copy, as it named the missing original before.
@@ -71,7 +72,7 @@ async function writeEntry(tlsDir: string, prepared: PreparedEntry): Promise<void
   for (const { path, bytes } of prepared.writes) await writeCopy(path, bytes);
 }
 
-async function inBatches<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let at = 0; at < items.length; at += AT_ONCE) out.push(...(await Promise.all(items.slice(at, at + AT_ONCE).map(each))));
   return out;
@@ -95,7 +96,7 @@ export async function stageForVhosts(config: SystemConfig, vhostNames: string[],
 }
 
 /** The relay vhosts in sites-available (enabled or not): what may name an entry. */
-async function relayVhostNames(config: SystemConfig): Promise<string[]> {
+export async function relayVhostNames(config: SystemConfig): Promise<string[]> {
   try {
     return (await readdir(config.nginx.sitesAvailable)).filter(isVhostName);
   } catch (e) {
@@ -104,17 +105,30 @@ async function relayVhostNames(config: SystemConfig): Promise<string[]> {
   }
 }
 
+/** An entry whose copy was not made again: its source was refused, unreadable or gone. */
+export interface KeptEntry {
+  entry: string;
+  /** `<path> refused: <reason>`, `<path> does not exist` */
+  why: string;
+  /** whether a relay vhost names it (an entry no vhost names any more loads nothing) */
+  named: boolean;
+}
+
 /**
  * Before nginx -t and a reload: every entry in tlsDir and every entry a relay vhost names, read
  * again (a renewal, a new CRL). A source that is refused, missing or unreadable leaves its copy as
- * it was (nginx keeps serving what it served) and says so in one line of `log`.
+ * it was (nginx keeps serving what it served), says so in one line of `log`, and is answered: a
+ * lineage's old certificate still serves, but the client CA's old CRL leaves a revocation out.
  */
-export async function restageTlsCopies(config: SystemConfig, owners: readonly number[], log: (line: string) => void): Promise<void> {
+export async function restageTlsCopies(config: SystemConfig, owners: readonly number[], log: (line: string) => void): Promise<KeptEntry[]> {
   const { tlsDir } = config.nginx;
   const present = new Set(await listEntries(tlsDir));
-  const named = (await relayVhostNames(config)).flatMap(entriesOfVhost);
-  const kept = (entry: string, why: string) =>
+  const named = new Set((await relayVhostNames(config)).flatMap(entriesOfVhost));
+  const keptEntries: KeptEntry[] = [];
+  const kept = (entry: string, why: string) => {
+    keptEntries.push({ entry, why, named: named.has(entry) });
     log(`tls copies: ${present.has(entry) ? `kept ${join(tlsDir, entry)} as it was` : `no copy in ${join(tlsDir, entry)}`}: ${why}`);
+  };
   await inBatches([...new Set([...present, ...named])], async (entry) => {
     try {
       const prepared = await prepareEntry(config, entry, owners);
@@ -128,6 +142,7 @@ export async function restageTlsCopies(config: SystemConfig, owners: readonly nu
       kept(entry, (e as Error).message);
     }
   });
+  return keptEntries;
 }
 
 /** Removes the entries no relay vhost in sites-available names; answers their names. */

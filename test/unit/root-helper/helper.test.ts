@@ -35,6 +35,8 @@ s.before.each(async (ctx) => {
     binaries: { nginx: '/bin/true', systemctl: FAKE_SYSTEMCTL },
     nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
     sites: { root: SITES },
+    // a panel with a user of its own: its vhosts name root's copies (runAs null: a root panel's own files)
+    systemd: { runAs: 'root' },
   });
   // nginx runs, so its reload is systemctl's and shows in the argv log
   await writeFile(process.env.FAKE_SYSTEMD_STATE, JSON.stringify({ [`${ctx.config.units.proxy}.service`]: { state: 'active', since: Date.now() } }));

@@ -262,13 +262,18 @@ s('a restage keeps the previous copy of a refused or vanished source, says so in
   // a renewal of another lineage still gets through
   await lineage(config, 'c.example.test', pairs.a);
   await vhostsWritten(config, [app('c.example.test')]);
-  await restageTlsCopies(config, owners, (line) => log.push(line));
+  const answered = await restageTlsCopies(config, owners, (line) => log.push(line));
   assert.is(await readFile(copy(config, A, 'privkey.pem'), 'utf8'), kept);
   assert.ok(await lstat(copy(config, B, 'privkey.pem')), 'B kept');
   assert.ok(await lstat(copy(config, 'c.example.test', 'privkey.pem')), 'a vhost\'s entry without a copy yet is copied');
   assert.equal(log.sort(), [
     `tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`,
     `tls copies: kept ${join(config.nginx.tlsDir, B)} as it was: ${live(config, B, 'fullchain')} does not exist`,
+  ]);
+  // answered too: the helper refuses a reload that keeps the client CA's old CRL
+  assert.equal(answered.sort((x, y) => x.entry.localeCompare(y.entry)), [
+    { entry: A, why: `${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`, named: true },
+    { entry: B, why: `${live(config, B, 'fullchain')} does not exist`, named: true },
   ]);
 });
 

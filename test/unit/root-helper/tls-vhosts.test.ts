@@ -1,7 +1,8 @@
 // The root helper's vhosts and nginx actions with root's TLS copies (lib/root-helper/apply.ts,
 // dispatch.ts): its templates name only the copies; a change with a refused source writes nothing;
-// nginx's test and reload copy again first and keep a refused source's previous copy; a planted
-// FIFO never holds up an answer. /bin/true and /bin/false play nginx (the real one:
+// nginx's test and reload copy again first and keep a refused source's previous copy (a refusal
+// when it is the client CA's: its old CRL leaves a revocation out); a planted FIFO never holds up
+// an answer; a root panel (runAs null) has vhosts naming its own files and no copies. /bin/true and /bin/false play nginx (the real one:
 // test/integration/install/root-helper.test.ts).
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
@@ -14,6 +15,10 @@ import { applyVhostChanges, helperTemplateContext, refreshVhostSpecs } from '../
 import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
 import { entriesOfVhost } from '../../../lib/root-helper/tls-entries.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
+import { createHostCerts } from '../../../lib/system/host/certs.ts';
+import { createHostProxy } from '../../../lib/system/host/nginx.ts';
+import { directRootActions } from '../../../lib/system/host/root-actions.ts';
+import { systemPki } from '../../../lib/system/pki/openssl-pki.ts';
 import { renderVhost, vhostName } from '../../../lib/system/nginx/templates.ts';
 import type { CertPaths, VhostSpec } from '../../../lib/system/types.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -48,6 +53,9 @@ s.before.each(async (ctx) => {
     acme: { configDir: join(ctx.dir, 'le'), webroot: join(ctx.dir, 'webroot') },
     pki: { dir: join(ctx.dir, 'pki') },
     sites: { root: SITES },
+    // a panel with a user of its own (runAs null is a root panel: no copies); root stands for it,
+    // as the test's files are the test's user's (tls-owner.ts: the helper's own user when not root)
+    systemd: { runAs: 'root' },
   });
 });
 s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
@@ -62,6 +70,15 @@ async function lineage(c: SystemConfig, fqdn: string, pair: CertPaths, n = 1): P
     await rm(join(c.acme.configDir, 'live', fqdn, `${file}.pem`), { force: true });
     await symlink(`../../archive/${fqdn}/${file}${n}.pem`, join(c.acme.configDir, 'live', fqdn, `${file}.pem`));
   }
+}
+
+/** What the panel's user made for the IP panel: its self-signed certificate, the client CA and its CRL. */
+async function ipPanelMaterial(c: SystemConfig, pair: CertPaths): Promise<{ ca: string; crl: string }> {
+  await mkdir(c.nginx.selfSignedDir, { recursive: true });
+  await copyFile(pair.fullchain, join(c.nginx.selfSignedDir, 'ip-panel.pem'));
+  await copyFile(pair.privkey, join(c.nginx.selfSignedDir, 'ip-panel.key'));
+  const made = await systemPki(c, c.pki.dir).ensureCa();
+  return { ca: made.caPath, crl: made.crlPath };
 }
 
 const listed = (dir: string) => readdir(dir).catch(() => [] as string[]);
@@ -169,5 +186,51 @@ s('a FIFO planted as a certificate: the vhost change is refused within a second,
     assert.ok((await lstat(join(config.nginx.tlsDir, A, 'fullchain.pem'))).isFile(), 'the copy nginx loads is untouched');
     assert.equal(log, [`tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${fifo} refused: a FIFO, not certbot's link or a regular file`]);
   }));
+
+s('a CRL root will not copy makes nginx-reload and nginx-test refusals: the client CA\'s copy kept, a revocation not in force', async ({ config, log }) => {
+  const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
+  const ask = async (request: unknown) => (await dispatcher.answer(JSON.stringify(request))).answer;
+  const { crl } = await ipPanelMaterial(config, pairs.one);
+  await applyVhostChanges(config, NONE, [{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);
+  const copy = join(config.nginx.tlsDir, 'client-ca', 'crl.pem');
+  const good = await readFile(copy, 'utf8');
+  assert.equal(await ask({ action: 'nginx-reload' }), { ok: true });
+  const kept = `nginx keeps the client CA and CRL in ${join(config.nginx.tlsDir, 'client-ca')} as they were, so a revocation since is not in force`;
+  // the panel's user puts something else in place of the CRL, or moves it aside
+  await writeFile(crl, await readFile(pairs.two.fullchain, 'utf8'));
+  for (const action of ['nginx-reload', 'nginx-test']) {
+    assert.equal(await ask({ action }), { ok: false, error: `Refused: ${crl} refused: not one X509 CRL block (CERTIFICATE): ${kept}` }, action);
+  }
+  await unlink(crl);
+  await symlink(pairs.two.fullchain, crl);
+  assert.equal(await ask({ action: 'nginx-reload' }), { ok: false, error: `Refused: ${crl} refused: a symbolic link: ${kept}` });
+  await unlink(crl);
+  assert.equal(await ask({ action: 'nginx-reload' }), { ok: false, error: `Refused: ${crl} does not exist: ${kept}` });
+  assert.is(await readFile(copy, 'utf8'), good);
+  assert.is(log.length, 4);
+  await systemPki(config, config.pki.dir).ensureCa();
+  assert.equal(await ask({ action: 'nginx-reload' }), { ok: true });
+});
+
+s('a root panel (runAs null): the installer\'s vhosts name the panel\'s files as the root panel renders them, no copy is made, and a reload restages nothing', async ({ config, log }) => {
+  const root = systemConfig({ ...config, systemd: { ...config.systemd, runAs: null } });
+  await lineage(root, A, pairs.one);
+  const { ca, crl } = await ipPanelMaterial(root, pairs.two);
+  const specs: VhostSpec[] = [appSpec(A), { kind: 'ip-panel' }];
+  await applyVhostChanges(root, NONE, specs.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
+  const app = await readFile(join(root.nginx.sitesAvailable, vhostName(appSpec(A))), 'utf8');
+  assert.match(app, `ssl_certificate_key "${join(root.acme.configDir, 'live', A, 'privkey.pem')}";`);
+  const ip = await readFile(join(root.nginx.sitesAvailable, 'relay-ip-panel.conf'), 'utf8');
+  for (const line of [`ssl_certificate "${join(root.nginx.selfSignedDir, 'ip-panel.pem')}";`, `ssl_client_certificate "${ca}";`, `ssl_crl "${crl}";`]) assert.match(ip, line);
+  assert.equal(await listed(root.nginx.tlsDir), []);
+  // the root panel itself (no helper) renders the same text: its start-up refresh flips nothing
+  const rootActions = directRootActions(root);
+  const panelProxy = createHostProxy(root, { certs: createHostCerts(root, rootActions, Date.now), pki: systemPki(root, root.pki.dir), root: rootActions, helper: null });
+  assert.equal(await panelProxy.refresh(specs), []);
+  assert.equal(await refreshVhostSpecs(root, NONE, specs), []);
+  const dispatcher = createDispatcher(root, NONE, (line) => log.push(line));
+  assert.equal((await dispatcher.answer(JSON.stringify({ action: 'nginx-reload' }))).answer, { ok: true });
+  assert.equal([await listed(root.nginx.tlsDir), log], [[], []]);
+});
 
 s.run();
