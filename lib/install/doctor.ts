@@ -1,6 +1,6 @@
 // `relay-panel doctor`: looks at a running box and names each problem with its fix.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { readFile, statfs } from 'node:fs/promises';
+import { readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nginxArgs } from '../system/host/nginx.ts';
 import { createHostSystem } from '../system/host/index.ts';
@@ -25,6 +25,8 @@ import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
 import { chiselFingerprint, hostKeyPath } from '../system/common/host-key.ts';
 import { readOwnedText } from '../system/common/owned-file.ts';
 import { listEntries } from '../root-helper/tls-dir.ts';
+import { usesTlsCopies } from '../root-helper/apply.ts';
+import { certPaths } from '../system/host/certs.ts';
 import { panelOwner } from './users.ts';
 import { vhostName } from '../system/nginx/templates.ts';
 import { DEFAULT_VHOST } from '../onboarding/hostnames.ts';
@@ -42,6 +44,23 @@ const MIN_FREE_BYTES = 1024 ** 3;
 async function pemExpiry(path: string): Promise<Date | null> {
   const pem = await readFile(path, 'utf8').catch(() => null);
   return pem ? new Date(new X509Certificate(pem).validTo) : null;
+}
+
+/** The files nginx loads: root's copies (the root helper's), or a root panel's own files. */
+function servedFiles(inst: Installation): { caCert: string; crl: string; ipPanel: string; lineages(): Promise<Array<{ fqdn: string; fullchain: string }>> } {
+  const s = inst.system;
+  const copy = (entry: string, file: string) => join(s.nginx.tlsDir, entry, file);
+  if (usesTlsCopies(s)) {
+    return {
+      caCert: copy('client-ca', 'ca.pem'), crl: copy('client-ca', 'crl.pem'), ipPanel: copy('ip-panel', 'fullchain.pem'),
+      lineages: async () => (await listEntries(s.nginx.tlsDir).catch(() => [] as string[])).filter((e) => e.includes('.')).map((fqdn) => ({ fqdn, fullchain: copy(fqdn, 'fullchain.pem') })),
+    };
+  }
+  const live = join(s.acme.configDir, 'live');
+  return {
+    caCert: join(s.pki.dir, 'ca.pem'), crl: join(s.pki.dir, 'crl.pem'), ipPanel: ipPanelCertPaths(s.nginx.selfSignedDir).fullchain,
+    lineages: async () => (await readdir(live).catch(() => [] as string[])).filter((e) => e.includes('.')).map((fqdn) => ({ fqdn, fullchain: certPaths(s, fqdn).fullchain })),
+  };
 }
 
 /** The fingerprint of chisel's key, read as root reads the panel's files (owned-file.ts). */
@@ -115,12 +134,13 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   add('tunnel-key', fingerprint !== null && !fingerprint.startsWith('unreadable'), fingerprint ? `tunnel server host key ${key}: ${fingerprint}` : `no tunnel server host key at ${key}`,
     `put it back from a backup (clients pinned its fingerprint); else relay-panel install makes a new one, and every client must pin the new fingerprint`);
 
-  // what nginx serves: root's checked copies (the root helper's), never the panel's files themselves
+  // what nginx serves: root's checked copies (the root helper's), never the panel's files themselves;
+  // a panel run as root has no copies: nginx loads its files, which are root's
   const days = (d: Date) => Math.floor((d.getTime() - now) / 86_400_000);
-  const copies = (entry: string, file: string) => join(s.nginx.tlsDir, entry, file);
+  const served = servedFiles(inst);
   const certs: Array<[string, string, string]> = [
-    ['client CA', copies('client-ca', 'ca.pem'), join(s.pki.dir, 'ca.pem')],
-    ['IP panel certificate', copies('ip-panel', 'fullchain.pem'), ipPanelCertPaths(s.nginx.selfSignedDir).fullchain],
+    ['client CA', served.caCert, join(s.pki.dir, 'ca.pem')],
+    ['IP panel certificate', served.ipPanel, ipPanelCertPaths(s.nginx.selfSignedDir).fullchain],
   ];
   for (const [what, path, source] of certs) {
     const expiry = await pemExpiry(path);
@@ -129,15 +149,15 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
       `renew it: remove ${source} and run relay-panel install`);
   }
   if (completed) {
-    for (const fqdn of (await listEntries(s.nginx.tlsDir).catch(() => [] as string[])).filter((e) => e.includes('.'))) {
-      const expiry = await pemExpiry(copies(fqdn, 'fullchain.pem'));
+    for (const { fqdn, fullchain } of await served.lineages()) {
+      const expiry = await pemExpiry(fullchain);
       if (!expiry) continue;
       add('certificates', days(expiry) >= EXPIRING_DAYS, `${fqdn} expires ${expiry.toISOString().slice(0, 10)} (${days(expiry)} days)`,
         `systemctl start ${renewUnitNames(s).service} renews it as ${inst.options.user}; journalctl -u ${renewUnitNames(s).service} says why it did not`);
     }
   }
 
-  const crl = copies('client-ca', 'crl.pem');
+  const crl = served.crl;
   const next = await crlNextUpdate(inst, crl);
   const pki = join(s.pki.dir, 'ca.cnf');
   add('crl', next !== null && next.getTime() > now, next ? `CRL valid until ${next.toISOString().slice(0, 10)}` : `no readable CRL at ${crl}`,

@@ -5,6 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_VHOST } from '../../onboarding/hostnames.ts';
 import { applyVhostChanges } from '../../root-helper/apply.ts';
+import { rewriteTlsPaths } from '../../root-helper/tls-paths-rewrite.ts';
 import { hostVhostDirs } from '../../system/host/nginx.ts';
 import { vhostName } from '../../system/nginx/templates.ts';
 import { VhostDirs } from '../../system/nginx/vhost-dirs.ts';
@@ -39,13 +40,14 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
   const unlinked = await disableDebianDefaultSite(inst.system.nginx);
   // applying ends with a reload, which needs a running nginx (a package install may not start it)
   await inst.run(inst.system.binaries.systemctl, ['enable', '--now', inst.system.units.proxy]);
+  const rewritten = await rewriteTlsPaths(inst.system);
   await putVhosts(inst, owner, wanted.map(({ spec, enabled }) => ({ op: 'put' as const, spec, enabled })));
   const after = await Promise.all(files.map((file) => readFile(file, 'utf8')));
-  const same = !unlinked && before.every((text, i) => text === after[i]) && linkedBefore.every((linked, i) => linked === wanted[i]!.enabled);
+  const same = !unlinked && rewritten.length === 0 && before.every((text, i) => text === after[i]) && linkedBefore.every((linked, i) => linked === wanted[i]!.enabled);
   const ipPanel = twoFactor ? `${files[0]} on port ${inst.system.ports.ipPanel}, not linked: the panel's 2FA is on` : `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required)`;
   return {
     status: same ? 'done' : 'changed',
-    message: `${ipPanel}, ${servedByDefault(inst, files[1]!, unlinked)}, nginx tested and reloaded`,
+    message: `${ipPanel}, ${servedByDefault(inst, files[1]!, unlinked)}${tlsNote(rewritten)}, nginx tested and reloaded`,
   };
 }
 
@@ -54,9 +56,12 @@ export async function defaultServer(inst: Installation, owner: Owner): Promise<O
   const file = join(inst.system.nginx.sitesAvailable, vhostName(DEFAULT_VHOST));
   const state = await new VhostDirs(hostVhostDirs(inst.system)).state(vhostName(DEFAULT_VHOST));
   const unlinked = await disableDebianDefaultSite(inst.system.nginx);
-  if (state.written && state.enabled && !unlinked) return { status: 'done', message: `${file} in place; the panel rewrites the vhosts whose templates changed when it starts` };
+  const rewritten = await rewriteTlsPaths(inst.system);
+  if (state.written && state.enabled && !unlinked) {
+    return { status: rewritten.length ? 'changed' : 'done', message: `${file} in place${tlsNote(rewritten)}; the panel rewrites the vhosts whose templates changed when it starts` };
+  }
   await putVhosts(inst, owner, [{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
-  return { status: 'changed', message: `${servedByDefault(inst, file, unlinked)}, nginx tested and reloaded` };
+  return { status: 'changed', message: `${servedByDefault(inst, file, unlinked)}${tlsNote(rewritten)}, nginx tested and reloaded` };
 }
 
 /**
@@ -72,6 +77,11 @@ export async function vhostFiles(inst: Installation): Promise<string[]> {
     ...(await present(sitesAvailable)), ...(await present(sitesEnabled)),
     join(sitesAvailable, name), join(sitesEnabled, name), debianDefaultSiteLink(inst.system.nginx),
   ];
+}
+
+/** What the rewrite of an earlier release's TLS paths did (tls-paths-rewrite.ts). */
+function tlsNote(rewritten: readonly string[]): string {
+  return rewritten.length ? `; ${rewritten.join(', ')} now load root's checked copies of their certificates, not the panel's files` : '';
 }
 
 function servedByDefault(inst: Installation, file: string, debianUnlinked: boolean): string {
