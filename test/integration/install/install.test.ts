@@ -68,14 +68,23 @@ let ipPanelAsWritten: string | undefined;
 
 /**
  * The vhosts as a release before issue 31 left them: no default server, Debian's `default` site
- * linked, and the IP panel's vhost in other words than this release's templates. Answers the IP
+ * linked, and the IP panel's vhost in other words than this release's templates, loading the
+ * panel's own certificate, key, client CA and CRL (as releases before issue 36 did). Answers the IP
  * panel's text as this release writes it.
  */
 async function asEarlierRelease(ctx: InstalledBox): Promise<string> {
   const d = await vhostDirs(ctx);
   const ipPanel = join(d.available, 'relay-ip-panel.conf');
   ipPanelAsWritten ??= await readFile(ipPanel, 'utf8');
-  await writeFile(ipPanel, ipPanelAsWritten.replace(/\n# relay-panel sha256 .*\n$/, '\n# written by an earlier release\n'));
+  const system = JSON.parse(await readFile(ctx.systemFile, 'utf8'));
+  const copies = (entry: string, file: string) => join(system.nginx.tlsDir, entry, file);
+  const earlier = ipPanelAsWritten.replace(/\n# relay-panel sha256 .*\n$/, '\n# written by an earlier release\n')
+    .replace(copies('ip-panel', 'fullchain.pem'), join(system.nginx.selfSignedDir, 'ip-panel.pem'))
+    .replace(copies('ip-panel', 'privkey.pem'), join(system.nginx.selfSignedDir, 'ip-panel.key'))
+    .replace(copies('client-ca', 'ca.pem'), join(system.pki.dir, 'ca.pem'))
+    .replace(copies('client-ca', 'crl.pem'), join(system.pki.dir, 'crl.pem'));
+  assert.not.match(earlier, system.nginx.tlsDir, 'the earlier text loads the panel\'s files');
+  await writeFile(ipPanel, earlier);
   await rm(join(d.enabled, 'relay-default.conf'), { force: true });
   await rm(join(d.available, 'relay-default.conf'), { force: true });
   await writeFile(join(d.available, 'default'), 'server { listen 80 default_server; }\n');
@@ -309,6 +318,8 @@ s('an upgrade of a box an earlier release installed: the default server comes, D
     const vhosts = step(run, 'vhosts')!;
     assert.is(vhosts.status, 'changed');
     assert.match(String(vhosts.message), "Debian's default site unlinked");
+    // root rewrote the earlier TLS paths before nginx was tested: nginx never loads the panel's files
+    assert.match(String(vhosts.message), "relay-ip-panel.conf now load root's checked copies of their certificates");
     assert.is(await lstat(join(d.enabled, 'default')).catch(() => null), null);
     assert.ok(await stat(join(d.available, 'default')), 'Debian\'s file stays');
     assert.is(await readlink(join(d.enabled, 'relay-default.conf')), join(d.available, 'relay-default.conf'));
