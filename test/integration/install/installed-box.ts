@@ -14,6 +14,7 @@ import { startInfra, type Infra } from '../../infra/harness.ts';
 import { bundle } from '../../../build/build.mjs';
 // @ts-expect-error plain JS build script
 import { release } from '../../../build/release.mjs';
+import { refuseCheckoutPaths, stageFile } from '../../helpers/staged-for-others.ts';
 // @ts-expect-error plain JS test helper
 import { asPanelUserArgv } from './as-panel-user.mjs';
 
@@ -26,6 +27,8 @@ export interface InstalledBox {
   dir: string;
   prefix: string;
   user: string;
+  /** root-request.mjs, staged where the panel user can run it */
+  rootRequestScript: string;
   releaseDir: string;
   version: string;
   systemFile: string;
@@ -46,6 +49,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   await chmod(dir, 0o755); // the panel user must reach its release and configuration
   const prefix = join(dir, 'root');
   const user = `rpt${randomBytes(4).toString('hex')}`;
+  const rootRequestScript = await stageFile(rootRequestSource, dir);
   await bundle({ outfile: join(dir, 'build', 'server.mjs'), quiet: true });
   const built = await release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
   const infra = await startInfra();
@@ -72,7 +76,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
     FAKE_PANEL_LOG: join(dir, 'panel.log'),
   };
   return {
-    infra, dir, prefix, user, releaseDir: built.outDir, version: built.version, systemFile, env: boxEnv,
+    infra, dir, prefix, user, rootRequestScript, releaseDir: built.outDir, version: built.version, systemFile, env: boxEnv,
     async close() {
       // the panel and root helper processes and the user, whatever the tests reached
       execFileSync(process.execPath, [fakeSystemctl, 'stop', system.units.panel, 'relay-panel-root.service'], { env: boxEnv, stdio: 'ignore' });
@@ -117,16 +121,22 @@ export function ipPanel(box: InstalledBox, path: string, client?: { pfx: Buffer;
   });
 }
 
+/** argv that runs `argv` as the panel user, which must name nothing of the checkout. */
+export function panelUserArgv(box: InstalledBox, argv: string[]): [string, string[]] {
+  refuseCheckoutPaths(argv);
+  return asPanelUserArgv(box.user, argv) as [string, string[]];
+}
+
 /** Runs a program as the panel user; `input` goes to its stdin. */
 export function asPanelUser(box: InstalledBox, argv: string[], input?: string): { status: number; stdout: string; stderr: string } {
-  const [binary, args] = asPanelUserArgv(box.user, argv) as [string, string[]];
+  const [binary, args] = panelUserArgv(box, argv);
   const r = spawnSync(binary, args, { encoding: 'utf8', env: { PATH: process.env.PATH }, ...(input === undefined ? {} : { input }) });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-const rootRequestScript = fileURLToPath(new URL('./root-request.mjs', import.meta.url));
+const rootRequestSource = fileURLToPath(new URL('./root-request.mjs', import.meta.url));
 export const rootSocket = (box: InstalledBox) => join(box.prefix, 'run/relay-panel-root.sock');
 
 /** One request to the root helper sent by the panel user, as a panel taken over could send it. */
 export const rootRequest = (box: InstalledBox, request: unknown) =>
-  asPanelUser(box, [process.execPath, rootRequestScript, rootSocket(box)], typeof request === 'string' ? request : JSON.stringify(request));
+  asPanelUser(box, [process.execPath, box.rootRequestScript, rootSocket(box)], typeof request === 'string' ? request : JSON.stringify(request));

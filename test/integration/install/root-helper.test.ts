@@ -11,16 +11,13 @@ import { chmod, chown, cp, lchown, lstat, mkdir, readdir, readFile, readlink, st
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { connect } from 'node:tls';
-import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SystemConfig } from '../../../lib/system/config.ts';
 import { OpensslPki } from '../../../lib/system/pki/openssl-pki.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-// @ts-expect-error plain JS test helper
-import { asPanelUserArgv } from './as-panel-user.mjs';
-import { asPanelUser, install, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
+import { asPanelUser, install, ipPanel, panelUserArgv, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox } from './installed-box.ts';
 
 let box: InstalledBox;
 let system: SystemConfig;
@@ -42,8 +39,7 @@ async function givePanel(path: string): Promise<void> {
 /** A request to the helper sent by the panel user, not waited for: its answer and when it came. */
 function rootRequestLater(request: unknown): Promise<{ status: number; stderr: string; ms: number }> {
   const started = Date.now();
-  const script = fileURLToPath(new URL('./root-request.mjs', import.meta.url));
-  const [binary, args] = asPanelUserArgv(box.user, [process.execPath, script, rootSocket(box)]) as [string, string[]];
+  const [binary, args] = panelUserArgv(box, [process.execPath, box.rootRequestScript, rootSocket(box)]);
   const child = spawn(binary, args, { env: { PATH: process.env.PATH } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));

@@ -8,14 +8,8 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-// what the panel's process below imports: compiled into the test cache here, which it cannot write
-import '../../../lib/system/common/authfile.ts';
-import '../../../lib/system/common/host-key.ts';
-import '../../../lib/system/common/portal-files.ts';
-import '../../../lib/system/common/portal-storage.ts';
-import '../../../lib/system/config.ts';
-import '../../../lib/system/host/auth-portal.ts';
 import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
+import { refuseCheckoutPaths, stageBundle, stageFile } from '../../helpers/staged-for-others.ts';
 import { timed } from '../../helpers/timeout.ts';
 
 interface User {
@@ -30,14 +24,28 @@ const AUTHELIA: User = { uid: 64_102, gid: 64_102, groups: [64_102], umask: '007
 const CHISEL: User = { uid: 64_103, gid: 64_103, groups: [64_103], umask: '077' };
 
 const LIB = new URL('../../../lib/', import.meta.url).pathname;
-const REGISTER = new URL('../../helpers/register.mjs', import.meta.url).href;
-const FAKE_AUTHELIA = new URL('../../fakes/bin/authelia', import.meta.url).pathname;
+const FAKE_AUTHELIA_SOURCE = new URL('../../fakes/bin/authelia', import.meta.url).pathname;
 const usable = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
 const s = suite('chisel and Authelia as users of their own');
 let base = '';
 let chiselDir = '';
 let autheliaDir = '';
+/** what the other users run, staged out of the checkout (see staged-for-others.ts) */
+let code = '';
+const staged = { panelWrites: '', panelTotp: '', fakeAuthelia: '' };
+
+s.before(async () => {
+  if (!usable) return;
+  code = await mkdtemp('/tmp/relay-service-users-code-');
+  await chmod(code, 0o755);
+  staged.panelWrites = await stageBundle(PANEL_WRITES, LIB, code, 'panel-writes');
+  staged.panelTotp = await stageBundle(PANEL_TOTP, LIB, code, 'panel-totp');
+  staged.fakeAuthelia = await stageFile(FAKE_AUTHELIA_SOURCE, code);
+});
+s.after(async () => {
+  if (code) await rm(code, { recursive: true, force: true });
+});
 
 s.before.each(async () => {
   if (!usable) return;
@@ -58,6 +66,7 @@ s.after.each(async () => {
 });
 
 function as(user: User, argv: string[]): { ok: boolean; out: string } {
+  refuseCheckoutPaths(argv);
   const groups = `--groups=${user.groups.join(',')}`;
   const r = spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, groups, '/bin/sh', '-c', `umask ${user.umask}; exec "$@"`, 'sh', ...argv], {
     cwd: base,
@@ -67,18 +76,19 @@ function as(user: User, argv: string[]): { ok: boolean; out: string } {
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
 }
 
-/** Runs `body` (module code, with `lib` the sources' folder and `args` the JSON given) in a node process of `user`. */
-function nodeAs(user: User, body: string, args: unknown): { ok: boolean; out: string } {
-  const code = `const lib = ${JSON.stringify(LIB)}; const args = ${JSON.stringify(args)};\n${body}`;
-  return as(user, [process.execPath, '--import', REGISTER, '--input-type=module', '-e', code]);
+/** Runs a staged script in a node process of `user`, with `args` as JSON in its argv. */
+function nodeAs(user: User, script: string, args: unknown): { ok: boolean; out: string } {
+  return as(user, [process.execPath, script, JSON.stringify(args)]);
 }
 
+// the panel's side, as scripts importing lib/ (bundled by stageBundle); args: JSON in argv[2]
 const PANEL_WRITES = `
-const { AuthfileStore } = await import(lib + 'system/common/authfile.ts');
-const { ensureHostKey } = await import(lib + 'system/common/host-key.ts');
-const { createPortalFiles } = await import(lib + 'system/common/portal-files.ts');
-const { shareStorage, sharePortalFile } = await import(lib + 'system/common/portal-storage.ts');
-const { systemConfig } = await import(lib + 'system/config.ts');
+import { AuthfileStore } from './system/common/authfile.ts';
+import { ensureHostKey } from './system/common/host-key.ts';
+import { createPortalFiles } from './system/common/portal-files.ts';
+import { shareStorage, sharePortalFile } from './system/common/portal-storage.ts';
+import { systemConfig } from './system/config.ts';
+const args = JSON.parse(process.argv[2]);
 const store = new AuthfileStore(args.chisel);
 await store.setAllowedPorts([8001]);
 await ensureHostKey(args.chisel);
@@ -89,8 +99,9 @@ await sharePortalFile(files.notifierPath);
 `;
 
 const PANEL_TOTP = `
-const { createHostAuthPortal } = await import(lib + 'system/host/auth-portal.ts');
-const { systemConfig } = await import(lib + 'system/config.ts');
+import { createHostAuthPortal } from './system/host/auth-portal.ts';
+import { systemConfig } from './system/config.ts';
+const args = JSON.parse(process.argv[2]);
 const config = systemConfig({ driver: 'host', binaries: { authelia: args.fake }, authelia: { dir: args.authelia } });
 try {
   await createHostAuthPortal(config, {}).setTotp('alice', 'JBSWY3DPEHPK3PXP');
@@ -106,7 +117,7 @@ const modeOf = async (path: string) => (await stat(path)).mode & 0o7777;
 
 s('chisel\'s user reads its authfile and host key, nothing else of the panel\'s, and writes nothing there', timed(30_000, async () => {
   if (!usable) return console.warn('needs root and setpriv: skipped');
-  can(nodeAs(PANEL, PANEL_WRITES, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
+  can(nodeAs(PANEL, staged.panelWrites, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
   for (const name of ['users.json', 'host-key.pem']) can(as(CHISEL, ['cat', join(chiselDir, name)]), name);
   for (const name of ['credential.json', 'users.json.saved']) cannot(as(CHISEL, ['cat', join(chiselDir, name)]), name);
   cannot(as(CHISEL, ['touch', join(chiselDir, 'planted')]), 'a new file in its directory');
@@ -115,7 +126,7 @@ s('chisel\'s user reads its authfile and host key, nothing else of the panel\'s,
 
 s('Authelia\'s user reads its configuration, writes its storage and notifier, cannot read the secrets or replace the panel\'s files; the panel runs TOTP on the same storage', timed(60_000, async () => {
   if (!usable) return console.warn('needs root and setpriv: skipped');
-  can(nodeAs(PANEL, PANEL_WRITES, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
+  can(nodeAs(PANEL, staged.panelWrites, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
   const path = (name: string) => join(autheliaDir, name);
   for (const name of ['configuration.yml', 'users_database.yml']) can(as(AUTHELIA, ['cat', path(name)]), name);
   for (const name of ['secrets.json', 'relay-portal.json']) cannot(as(AUTHELIA, ['cat', path(name)]), name);
@@ -126,10 +137,10 @@ s('Authelia\'s user reads its configuration, writes its storage and notifier, ca
   }
   // its notifier's start-up write, then its storage written by a TOTP run of its own (with a journal)
   can(as(AUTHELIA, ['sh', '-c', `: > ${path('notification.txt')}`]), 'the notifier');
-  const totp = (user: string) => [FAKE_AUTHELIA, 'storage', 'user', 'totp', 'generate', user, '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', path('configuration.yml')];
+  const totp = (user: string) => [staged.fakeAuthelia, 'storage', 'user', 'totp', 'generate', user, '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', path('configuration.yml')];
   can(as(AUTHELIA, totp('bob')), 'Authelia writes the storage the panel made');
   // the panel, a member of Authelia's group, through its own code path
-  can(nodeAs(PANEL, PANEL_TOTP, { fake: FAKE_AUTHELIA, authelia: autheliaDir }), 'the panel\'s setTotp');
+  can(nodeAs(PANEL, staged.panelTotp, { fake: staged.fakeAuthelia, authelia: autheliaDir }), 'the panel\'s setTotp');
   can(as(AUTHELIA, totp('carol')), 'Authelia writes the storage after the panel\'s run');
   assert.equal([await modeOf(path('db.sqlite3')), await modeOf(path('notification.txt'))], [0o660, 0o660]);
   assert.equal((await stat(path('db.sqlite3'))).gid, AUTHELIA.gid);
@@ -137,18 +148,18 @@ s('Authelia\'s user reads its configuration, writes its storage and notifier, ca
 
 s('a storage Authelia made itself (0640 under its UMask) is an error that names the fix, not SQLite\'s read-only database', timed(30_000, async () => {
   if (!usable) return console.warn('needs root and setpriv: skipped');
-  can(nodeAs(PANEL, PANEL_WRITES, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
+  can(nodeAs(PANEL, staged.panelWrites, { chisel: chiselDir, authelia: autheliaDir, user: FIRST_PORTAL_USER }), 'the panel writes its files');
   const db = join(autheliaDir, 'db.sqlite3');
   await rm(db);
-  can(as(AUTHELIA, [FAKE_AUTHELIA, 'storage', 'user', 'totp', 'generate', 'bob', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', join(autheliaDir, 'configuration.yml')]), 'Authelia makes it');
+  can(as(AUTHELIA, [staged.fakeAuthelia, 'storage', 'user', 'totp', 'generate', 'bob', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', join(autheliaDir, 'configuration.yml')]), 'Authelia makes it');
   assert.equal([(await stat(db)).uid, await modeOf(db)], [AUTHELIA.uid, 0o640]);
-  const refused = nodeAs(PANEL, PANEL_TOTP, { fake: FAKE_AUTHELIA, authelia: autheliaDir });
+  const refused = nodeAs(PANEL, staged.panelTotp, { fake: staged.fakeAuthelia, authelia: autheliaDir });
   cannot(refused, 'the panel\'s setTotp');
   assert.match(refused.out, 'is not shared with Authelia\'s user and the panel\'s');
   assert.match(refused.out, 'run relay-panel install again');
   // open to its group, it is the panel's to use as it is
   await chmod(db, 0o660);
-  can(nodeAs(PANEL, PANEL_TOTP, { fake: FAKE_AUTHELIA, authelia: autheliaDir }), 'the panel\'s setTotp on a 0660 storage of Authelia\'s');
+  can(nodeAs(PANEL, staged.panelTotp, { fake: staged.fakeAuthelia, authelia: autheliaDir }), 'the panel\'s setTotp on a 0660 storage of Authelia\'s');
 }));
 
 s.run();
