@@ -5,10 +5,11 @@
 // --times prints each file's wall time, slowest first, and for pooled files the CPU time its worker
 // spent on it (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
-// in one piece when it is done; the integration and browser groups share ports and programs on
-// this machine, so their files run one after the other in this process, while the system group (a
-// booted container with its own network) runs in a worker beside them. --jobs 1 runs everything
-// here, in order.
+// in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq, the
+// install tests' system users) on this machine, so they run one after the other in this process;
+// two lanes run beside them, each a worker taking its files one after the other: the system group
+// (a booted container with its own network) and the browser group (Chromium on a sandbox panel of
+// its own, on free ports). --jobs 1 runs everything here, in order.
 //
 // Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
 // with whatever a test left there: the unit suites make hundreds of temporary directories and
@@ -75,7 +76,7 @@ const durations = new Map();
  * early, so the workers end close together). A worker that dies or ends with a file unfinished
  * marks that file failed; a new worker takes over the rest.
  */
-async function runPool(pooled) {
+async function runPool(pooled, lanes = jobs) {
   const queue = [...pooled].sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
   const tmp = memoryTmpdir();
   const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
@@ -114,7 +115,7 @@ async function runPool(pooled) {
     if (queue.length) await startWorker();
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, startWorker));
+    await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, startWorker));
   } finally {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
@@ -148,13 +149,16 @@ async function runHere(here) {
 
 const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
-// the system stage's box has a network and a file system of its own: it runs in a worker beside the
-// serial stages, which mostly wait on programs (the run's two cores are half idle during them)
-const beside = files.filter((file) => serial(file) && jobs > 1 && name(file).split(sep)[0] === 'system');
+// the lanes beside the integration files, which mostly wait on programs (the run's two cores are
+// half idle during them); each lane keeps its own files one after the other
+const BESIDE_LANES = ['system', 'browser'];
+const group = (file) => name(file).split(sep)[0];
+const beside = files.filter((file) => serial(file) && jobs > 1 && BESIDE_LANES.includes(group(file)));
 const here = files.filter((file) => serial(file) && !beside.includes(file));
-const systemStage = beside.length ? runPool(beside) : Promise.resolve();
+const lanes = BESIDE_LANES.map((lane) => beside.filter((file) => group(file) === lane)).filter((laneFiles) => laneFiles.length);
+const besideStages = Promise.all(lanes.map((laneFiles) => runPool(laneFiles, 1)));
 if (here.length) await runHere(here);
-await systemStage;
+await besideStages;
 
 if (times) {
   const slowest = [...durations].sort((a, b) => b[1].wall - a[1].wall);
