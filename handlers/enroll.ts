@@ -1,5 +1,5 @@
 import { json } from '../lib/http/responses.ts';
-import { route } from '../lib/http/route.ts';
+import { RETRY_AFTER, route } from '../lib/http/route.ts';
 import { EnrollBody } from '../lib/certs/schema.ts';
 import { z } from 'zod';
 import { okWith } from '../lib/http/response-shapes.ts';
@@ -10,6 +10,12 @@ export default route({
   method: 'POST',
   path: '/api/enroll',
   access: { roles: ['admin', 'agent'], public: true, gate: 'management' },
+  answers: {
+    400: 'Invalid certificate signing request',
+    401: 'Invalid enrollment token',
+    409: "Agent certificate '<label>' already exists",
+    429: `Too many enrollment attempts. Try again later. (10 a minute per client address); ${RETRY_AFTER}`,
+  },
   response: { schema: okWith({ label: z.string(), cert: z.string(), caCert: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: EnrollBody,
   async handle({ body, services, clientAddress }) {

@@ -7,6 +7,7 @@ export default route({
   method: 'GET',
   path: '/metrics',
   access: { roles: ADMIN_ONLY, gate: 'open' },
+  answers: { 404: 'Not found: metrics are off in the configuration' },
   response: { schema: z.string(), contentType: 'text/plain; version=0.0.4' },
   async handle({ services }) {
     const { metrics } = services;

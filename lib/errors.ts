@@ -33,11 +33,12 @@ export function validationFailed(issues: readonly { path: string; message: strin
 }
 
 /**
- * 429 with the whole seconds to wait as `retryAfter` (the body field Portlama's clients read); the
- * error boundary repeats it as a Retry-After header for clients that read only headers.
+ * 429 with the whole seconds to wait as `details.retryAfter` (the spec's error shape is
+ * `{error, details?}`, nothing beside them); the error boundary repeats it as a Retry-After header
+ * for clients that read only headers.
  */
 export function rateLimited(message: string, retryAfterMs: number): AppError {
-  return new AppError(429, message, undefined, { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+  return new AppError(429, message, { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
 /** Every route that names an agent which is not there (or is revoked); Portlama's wording, double quotes and all. */

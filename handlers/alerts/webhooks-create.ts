@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/alerts/webhooks',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 409: 'Too many webhooks' },
   response: { status: 201, schema: okWith({ webhook: PublicWebhook, secret: z.string() }) },
   body: WebhookCreate,
   async handle({ body, services }) {

@@ -8,6 +8,7 @@ export default route({
   method: 'DELETE',
   path: '/api/alerts/webhooks/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Webhook not found' },
   response: { schema: Ok },
   params: WebhookIdParams,
   async handle({ params, services }) {

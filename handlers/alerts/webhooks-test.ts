@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/alerts/webhooks/:id/test',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Webhook not found' },
   response: { status: 202, schema: okWith({ delivery: DeliveryShape }) },
   params: WebhookIdParams,
   handle: ({ params, services }) => json({ ok: true, delivery: services.alerts.test(params.id) }, 202),

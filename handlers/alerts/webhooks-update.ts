@@ -8,6 +8,7 @@ export default route({
   method: 'PATCH',
   path: '/api/alerts/webhooks/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Webhook not found' },
   response: { schema: okWith({ webhook: PublicWebhook }) },
   params: WebhookIdParams,
   body: WebhookUpdate,

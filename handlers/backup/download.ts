@@ -8,6 +8,7 @@ export default route({
   method: 'GET',
   path: '/api/backup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 409: 'Backups need the configuration and state on disk (an in-memory panel)' },
   response: { schema: z.string(), contentType: 'application/gzip' },
   async handle({ services }) {
     // every accepted change on disk first: the archive reads the files

@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/certs/:domain/renew',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Certificate not found' },
   response: { schema: okWith({ domain: z.string(), newExpiry: z.string().nullable() }) },
   params: DomainParams,
   async handle({ params, services }) {

@@ -10,6 +10,7 @@ export default route({
   method: 'POST',
   path: '/api/invitations',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 409: 'The user already exists, or a pending invitation for the username does' },
   response: { status: 201, schema: okWith({ invitation: PublicInvitationShape, inviteUrl: z.string(), token: z.string() }) },
   body: InvitationCreate,
   async handle({ body, services }) {

@@ -8,6 +8,7 @@ export default route({
   method: 'DELETE',
   path: '/api/invitations/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Invitation not found' },
   response: { schema: Ok },
   params: InvitationIdParams,
   async handle({ params, services }) {

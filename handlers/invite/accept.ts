@@ -1,5 +1,5 @@
 import { json } from '../../lib/http/responses.ts';
-import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { ADMIN_OR_AGENT, RETRY_AFTER, route } from '../../lib/http/route.ts';
 import { InviteAccept, InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -11,6 +11,12 @@ export default route({
   method: 'POST',
   path: '/api/invite/:token/accept',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  answers: {
+    404: 'Invitation not found',
+    409: 'User already exists',
+    410: 'Invitation already used, or expired',
+    429: `Rate limit exceeded (10 tries a minute per client address, both invite routes together); ${RETRY_AFTER}`,
+  },
   response: { schema: okWith({ username: z.string(), loginUrl: z.string(), totpUri: z.string().nullable() }) },
   params: InviteTokenParams,
   body: InviteAccept,

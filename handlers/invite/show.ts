@@ -1,5 +1,5 @@
 import { json } from '../../lib/http/responses.ts';
-import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
+import { ADMIN_OR_AGENT, RETRY_AFTER, route } from '../../lib/http/route.ts';
 import { InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
 
@@ -8,6 +8,11 @@ export default route({
   method: 'GET',
   path: '/api/invite/:token',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', public: true },
+  answers: {
+    404: 'Invitation not found',
+    410: 'Invitation already used, or expired',
+    429: `Rate limit exceeded (10 tries a minute per client address, both invite routes together); ${RETRY_AFTER}`,
+  },
   response: { schema: z.object({ username: z.string(), email: z.string(), expiresAt: z.string() }) },
   params: InviteTokenParams,
   handle({ params, services, clientAddress }) {

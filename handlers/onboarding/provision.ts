@@ -12,6 +12,7 @@ export default route({
   method: 'POST',
   path: '/api/onboarding/provision',
   access: { roles: ADMIN_ONLY, gate: 'onboarding' },
+  answers: { 409: 'The onboarding status does not allow this step (details name the current one)' },
   response: ANSWER,
   async handle({ services }) {
     const { started, status } = await services.onboarding.provision();

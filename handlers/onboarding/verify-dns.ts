@@ -14,6 +14,10 @@ export default route({
   method: 'POST',
   path: '/api/onboarding/verify-dns',
   access: { roles: ADMIN_ONLY, gate: 'onboarding' },
+  answers: {
+    400: 'Domain not configured; DNS verification failed (details: the report)',
+    409: 'The onboarding status does not allow this step (details name the current one)',
+  },
   response: { schema: okWith({ status: z.enum(ONBOARDING_STATUSES), domain: z.string(), ip: z.string(), base: DnsCheck, wildcard: DnsCheck, message: z.string() }) },
   async handle({ services }) {
     const { ok, ...report } = await services.onboarding.verifyDns();

@@ -11,6 +11,7 @@ export default route({
   method: 'DELETE',
   path: '/api/plugins/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: "Plugin '<name>' not found" },
   response: ANSWER,
   params: PluginNameParams,
   async handle({ params, services }) {

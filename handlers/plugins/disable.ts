@@ -11,6 +11,7 @@ export default route({
   method: 'POST',
   path: '/api/plugins/:name/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: "Plugin '<name>' not found" },
   response: ANSWER,
   params: PluginNameParams,
   async handle({ params, services }) {

@@ -11,6 +11,7 @@ export default route({
   method: 'POST',
   path: '/api/plugins/:name/enable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: "Plugin '<name>' failed to load, or cannot be mounted", 404: "Plugin '<name>' not found" },
   response: ANSWER,
   params: PluginNameParams,
   async handle({ params, services }) {

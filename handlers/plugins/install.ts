@@ -11,6 +11,7 @@ export default route({
   method: 'POST',
   path: '/api/plugins/install',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Plugin install failed, or an invalid plugin manifest', 409: "Plugin '<name>' is already installed" },
   response: ANSWER,
   body: PluginInstall,
   async handle({ body, identity, services }) {

@@ -10,6 +10,7 @@ export default route({
   method: 'GET',
   path: '/api/plugins/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: "Plugin '<name>' not found" },
   response: ANSWER,
   params: PluginNameParams,
   handle: ({ params, services }) => documented(ANSWER, services.plugins.get(params.name)),

@@ -1,7 +1,7 @@
 import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
 import { json } from '../../lib/http/responses.ts';
-import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
+import { ADMIN_ONLY, RETRY_AFTER, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
@@ -10,6 +10,11 @@ export default route({
   method: 'POST',
   path: '/api/settings/2fa/disable',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: {
+    400: '2FA is not enabled',
+    401: 'Invalid TOTP code',
+    429: `Too many attempts. Try again later. (5 tries a minute per client address, 20 in all); ${RETRY_AFTER}`,
+  },
   response: { schema: okWith({ enabled: z.literal(false) }) },
   body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {

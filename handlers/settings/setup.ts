@@ -8,6 +8,7 @@ export default route({
   method: 'POST',
   path: '/api/settings/2fa/setup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Domain must be configured before enabling 2FA', 409: '2FA is already enabled' },
   response: { schema: okWith({ uri: z.string(), manualKey: z.string() }) },
   async handle({ services }) {
     return json({ ok: true, ...(await services.twoFactor.setup()) });

@@ -12,6 +12,7 @@ export default route({
   method: 'POST',
   path: '/api/sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Domain and email not configured; name or domain reserved or already in use' },
   response: { status: 201, schema: okWith({ site: SiteRecord.omit({ allowedUsers: true }), message: z.string().optional() }) },
   body: SiteCreate,
   async handle({ body, services }) {

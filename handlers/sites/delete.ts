@@ -10,6 +10,7 @@ export default route({
   method: 'DELETE',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Site not found' },
   response: ANSWER,
   params: SiteIdParams,
   async handle({ params, services }) {

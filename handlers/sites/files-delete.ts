@@ -9,6 +9,7 @@ export default route({
   method: 'DELETE',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
+  answers: { 400: 'Path traversal, invalid path or missing file', 403: 'You do not have access to this site', 404: 'Site not found' },
   response: { schema: Ok },
   params: SiteIdParams,
   body: FileDelete,

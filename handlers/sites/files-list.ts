@@ -9,6 +9,7 @@ export default route({
   method: 'GET',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:read', gate: 'management' },
+  answers: { 400: 'Invalid path', 403: 'You do not have access to this site', 404: 'Site not found' },
   response: { schema: z.object({ files: z.array(z.object({ name: z.string(), type: z.enum(['file', 'directory']), size: z.number(), modifiedAt: z.string(), relativePath: z.string() })), path: z.string() }) },
   params: SiteIdParams,
   query: FilesQuery,

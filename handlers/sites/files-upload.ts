@@ -17,6 +17,7 @@ export default route({
   method: 'POST',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
+  answers: { 400: 'Upload failed: ... (path, file type, form)', 403: 'You do not have access to this site', 404: 'Site not found' },
   response: ANSWER,
   params: SiteIdParams,
   query: FilesQuery,

@@ -12,6 +12,7 @@ export default route({
   method: 'PATCH',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Site not found' },
   response: ANSWER,
   params: SiteIdParams,
   body: SitePatch,

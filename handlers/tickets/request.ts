@@ -10,6 +10,11 @@ export default route({
   method: 'POST',
   path: '/api/tickets',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  answers: {
+    404: 'Not found (every authorization failure, generic)',
+    429: "Rate limit exceeded (10 per agent per minute; the spec's body, exactly {error})",
+    503: 'Instance is stale, or Ticket limit reached',
+  },
   response: { status: 201, schema: okWith({ ticket: TicketRecord.pick({ id: true, scope: true, instanceId: true, source: true, target: true, expiresAt: true }) }) },
   body: TicketRequest,
   async handle({ body, identity, services }) {

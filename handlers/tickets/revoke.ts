@@ -8,6 +8,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tickets/:ticketId',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Ticket not found' },
   response: { schema: Ok },
   params: TicketIdParams,
   async handle({ params, services }) {

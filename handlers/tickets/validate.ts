@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/validate',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  answers: { 401: 'Invalid ticket (expired, used, wrong target or unknown)' },
   response: { schema: z.object({ valid: z.literal(true), scope: z.string(), instanceId: z.string(), source: z.string(), target: z.string(), transport: TransportConfig }) },
   body: TicketIdBody,
   async handle({ body, identity, services }) {

@@ -12,6 +12,7 @@ export default route({
   method: 'POST',
   path: '/api/tunnels',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  answers: { 400: 'Subdomain reserved or in use, port in use, or domain and email not configured' },
   response: ANSWER,
   body: TunnelCreate,
   async handle({ body, services }) {

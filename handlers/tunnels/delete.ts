@@ -11,6 +11,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  answers: { 404: 'Tunnel not found' },
   response: ANSWER,
   params: TunnelIdParams,
   async handle({ params, services }) {

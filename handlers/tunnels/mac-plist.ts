@@ -13,6 +13,7 @@ export default route({
   method: 'GET',
   path: '/api/tunnels/mac-plist',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  answers: { 400: 'Domain not configured' },
   response: { schema: z.string(), contentType: 'application/x-plist' },
   query: MacPlistQuery,
   async handle({ query, identity, services }) {

@@ -12,6 +12,7 @@ export default route({
   method: 'PATCH',
   path: '/api/tunnels/:id',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
+  answers: { 404: 'Tunnel not found' },
   response: ANSWER,
   params: TunnelIdParams,
   body: TunnelToggle,

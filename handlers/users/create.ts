@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/users',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 409: 'User already exists' },
   response: { status: 201, schema: okWith({ user: PublicUserShape }) },
   body: UserCreate,
   async handle({ body, services }) {

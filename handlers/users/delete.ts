@@ -8,6 +8,7 @@ export default route({
   method: 'DELETE',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Cannot delete the last user', 404: 'User not found' },
   response: { schema: Ok },
   params: UsernameParams,
   async handle({ params, services }) {

@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/users/:username/reset-totp',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'User not found' },
   response: { schema: okWith({ totpUri: z.string() }) },
   params: UsernameParams,
   async handle({ params, services }) {

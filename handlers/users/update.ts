@@ -9,6 +9,7 @@ export default route({
   method: 'PUT',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'User not found' },
   response: { schema: okWith({ user: PublicUserShape }) },
   params: UsernameParams,
   body: UserUpdate,

@@ -18,9 +18,9 @@ export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'lo
   return errorResponse(500, 'Internal server error', details);
 }
 
-/** A `retryAfter` in the body (see rateLimited) is said in the standard header too. */
+/** A 429's `details.retryAfter` (see rateLimited) is said in the standard header too. */
 function appErrorResponse(error: AppError): Response {
-  const retryAfter = error.extra?.['retryAfter'];
+  const retryAfter = error.status === 429 ? (error.details as { retryAfter?: unknown } | undefined)?.retryAfter : undefined;
   const headers = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : undefined;
   return errorResponse(error.status, error.message, error.details, error.extra, headers);
 }

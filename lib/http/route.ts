@@ -62,6 +62,17 @@ export interface ResponseSpec<R = unknown> {
   contentType?: string;
 }
 
+/**
+ * Statuses a route answers beyond its success and what the chain answers from its access rules and
+ * schemas (lib/http/openapi/errors.ts), each with what it means: its service's 404/409/410/429/503,
+ * a second success (200 for what already existed). The OpenAPI document lists them, and the
+ * route-table fuzz (test/unit/handlers/fuzz.test.ts) fails on any status a route answers undocumented.
+ */
+export type OtherAnswers = Readonly<Record<number, string>>;
+
+/** How a 429 of lib/errors.ts `rateLimited` says when to try again, for the routes' `answers`. */
+export const RETRY_AFTER = 'details.retryAfter (whole seconds) and the Retry-After header say when to try again';
+
 export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Identity = Identity> {
   kind: 'http';
   method: HttpMethod;
@@ -75,6 +86,7 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Iden
    */
   body?: ZodType<B> | MultipartSpec<B>;
   response?: ResponseSpec;
+  answers?: OtherAnswers;
   handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
 }
 
@@ -87,6 +99,7 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
   query?: ZodType<Q>;
   /** What a message on the socket looks like, for the API description. */
   response?: ResponseSpec;
+  answers?: OtherAnswers;
   /**
    * A read-only feed a page opens on every view (tunnel status): its accepted handshakes are not
    * audited, which would fill the log with page views; refused ones still are.

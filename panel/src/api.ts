@@ -51,9 +51,9 @@ async function readBody(response: Response): Promise<any> {
   }
 }
 
-/** A 429's `retryAfter` (seconds) told in words, so the admin knows how long to wait. */
+/** A 429's `details.retryAfter` (seconds, also the Retry-After header) told in words, so the admin knows how long to wait. */
 function retryHint(body: any): string {
-  const seconds = body?.retryAfter;
+  const seconds = body?.details?.retryAfter;
   return typeof seconds === 'number' && seconds > 0 ? ` Wait ${seconds} s.` : '';
 }
 

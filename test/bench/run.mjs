@@ -9,6 +9,8 @@
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
+// BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
+// with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -24,6 +26,7 @@ import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNod
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
 import { renderMarkdown, renderRuntimes, renderTraffic } from './report.mjs';
 import { measureRuntimes } from './runtimes.mjs';
+import { runLongFuzz } from './fuzz.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
@@ -87,6 +90,8 @@ const settings = {
   traffic: { rate: setting('BENCH_TRAFFIC_RATE', 1000), apiRate: setting('BENCH_TRAFFIC_API_RATE', 100) },
   /** Issue 30: measured requests of each kind per runtime, in process (test/bench/runtimes.mjs) */
   runtimeRequests: Math.max(1, Math.round(setting('BENCH_RUNTIME_REQUESTS', 2000))),
+  /** Issue 37: generated requests per route for `--only=fuzz` (test/bench/fuzz.mjs) */
+  fuzz: { runs: Math.max(1, Math.round(setting('BENCH_FUZZ_RUNS', 2000))), seed: setting('BENCH_FUZZ_SEED', 0) },
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
   bundle: setting('BENCH_BUNDLE', 'dist/server.mjs'),
@@ -95,7 +100,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly() };
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), fuzz: () => fuzzOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -657,6 +662,12 @@ async function runtimesOnly() {
   console.log(renderRuntimes(runtimes));
   const failed = runtimes.rows.filter((row) => row.error);
   if (failed.length) throw new Error(`no figures from ${failed.map((row) => row.runtime).join(', ')}`);
+}
+
+/** Issue 37: the route-table fuzz, long; fails when it finds something. */
+async function fuzzOnly() {
+  const ms = await runLongFuzz({ ...settings.fuzz, log });
+  console.log(`route-table fuzz: ${settings.fuzz.runs} requests per route passed in ${(ms / 1000).toFixed(1)} s`);
 }
 
 let exitCode = 0;

@@ -183,7 +183,7 @@ s('2FA setup: the QR code and key come from Portlama\'s `uri` and `manualKey`; a
   await stubGets(page);
   const manualKey = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
   await page.route('**/api/settings/2fa/setup', (route) => route.fulfill({ status: 200, json: { ok: true, uri: `otpauth://totp/Relay%20Panel:admin%40relay.example.com?secret=${manualKey}&issuer=Relay%20Panel`, manualKey } }));
-  await page.route('**/api/settings/2fa/confirm', (route) => route.fulfill({ status: 429, json: { error: 'Too many attempts. Try again later.', retryAfter: 42 } }));
+  await page.route('**/api/settings/2fa/confirm', (route) => route.fulfill({ status: 429, json: { error: 'Too many attempts. Try again later.', details: { retryAfter: 42 } } }));
   await page.goto(`${panel.url}/settings`);
   await page.getByRole('button', { name: 'Set up' }).click();
   assert.is(await page.getByLabel('Secret key').innerText(), manualKey);

@@ -10,6 +10,7 @@ export default route({
   method: 'POST',
   path: '/api/certs/admin/upgrade-to-hardware-bound',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Invalid certificate signing request', 409: 'The admin certificate is already hardware-bound' },
   response: { schema: okWith({ adminAuthMode: z.literal('hardware-bound'), cert: z.string(), caCert: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: CsrBody,
   async handle({ body, identity, services }) {

@@ -9,6 +9,7 @@ export default route({
   method: 'PATCH',
   path: '/api/certs/agent/:label/allowed-sites',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: "Unknown site '<name>'", 404: 'Agent certificate \"<label>\" not found' },
   response: { schema: okWith({ label: z.string(), allowedSites: z.array(z.string()) }) },
   params: AgentLabelParams,
   body: AllowedSitesUpdate,

@@ -9,6 +9,7 @@ export default route({
   method: 'PATCH',
   path: '/api/certs/agent/:label/capabilities',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: "Unknown capability '<name>'", 404: 'Agent certificate \"<label>\" not found' },
   response: { schema: okWith({ label: z.string(), capabilities: z.array(z.string()) }) },
   params: AgentLabelParams,
   body: CapabilitiesUpdate,

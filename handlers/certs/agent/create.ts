@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/certs/agent',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Unknown capability or site', 409: "Agent certificate '<label>' already exists" },
   response: { status: 201, schema: okWith({ label: z.string(), serial: z.string(), expiresAt: z.string(), p12Password: z.string() }) },
   body: AgentCreate,
   async handle({ body, services }) {

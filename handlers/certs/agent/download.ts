@@ -8,6 +8,7 @@ export default route({
   method: 'GET',
   path: '/api/certs/agent/:label/download',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Agent certificate \"<label>\" not found, or it has no PKCS#12 bundle (enrolled with a CSR)' },
   response: { schema: z.string(), contentType: 'application/x-pkcs12' },
   params: AgentLabelParams,
   async handle({ params, services }) {

@@ -10,6 +10,7 @@ export default route({
   method: 'POST',
   path: '/api/certs/agent/enroll',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Unknown capability or site', 409: "Agent certificate '<label>' already exists, or an unexpired enrollment token for it does" },
   response: { status: 201, schema: okWith({ token: z.string(), label: z.string(), expiresAt: z.string() }) },
   body: EnrollmentTokenCreate,
   async handle({ body, services }) {

@@ -9,6 +9,7 @@ export default route({
   method: 'DELETE',
   path: '/api/certs/agent/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Agent certificate \"<label>\" not found' },
   response: { schema: okWith({ label: z.string(), serial: z.string(), revokedAt: z.string() }) },
   params: AgentLabelParams,
   async handle({ params, services }) {

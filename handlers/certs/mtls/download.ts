@@ -7,6 +7,10 @@ export default route({
   method: 'GET',
   path: '/api/certs/mtls/download',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: {
+    404: 'No admin certificate bundle: rotate first (POST /api/certs/mtls/rotate)',
+    410: 'The admin certificate bundle was already downloaded, or the admin certificate is hardware-bound',
+  },
   response: { schema: z.string(), contentType: 'application/x-pkcs12' },
   async handle({ services }) {
     return attachment(await services.adminCert.download(), 'application/x-pkcs12', 'client.p12');

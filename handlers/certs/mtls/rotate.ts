@@ -8,6 +8,7 @@ export default route({
   method: 'POST',
   path: '/api/certs/mtls/rotate',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 410: 'The admin certificate is hardware-bound: PKCS#12 routes are disabled' },
   response: { schema: okWith({ serial: z.string(), expiresAt: z.string(), graceEndsAt: z.string(), p12Password: z.string(), warning: z.string() }) },
   async handle({ identity, services }) {
     const serial = identity.role === 'admin' ? identity.serial : null;

@@ -12,6 +12,7 @@ export default route({
   method: 'PATCH',
   path: '/api/plugins/push-install/config',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Policy \"<id>\" not found' },
   response: ANSWER,
   body: PushConfigUpdate,
   async handle({ body, services }) {

@@ -11,6 +11,7 @@ export default route({
   method: 'DELETE',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Agent certificate \"<label>\" not found' },
   response: ANSWER,
   params: AgentLabelParams,
   async handle({ params, services }) {

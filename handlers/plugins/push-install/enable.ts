@@ -14,6 +14,7 @@ export default route({
   method: 'POST',
   path: '/api/plugins/push-install/enable/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Push install is not enabled, or the policy is unknown', 404: 'Agent certificate \"<label>\" not found' },
   response: ANSWER,
   params: AgentLabelParams,
   body: PushEnable,

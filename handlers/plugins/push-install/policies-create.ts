@@ -12,6 +12,7 @@ export default route({
   method: 'POST',
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Policy name cannot be empty', 409: 'Policy \"<id>\" already exists' },
   response: ANSWER,
   body: PushPolicyCreate,
   async handle({ body, services }) {

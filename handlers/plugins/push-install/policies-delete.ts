@@ -12,6 +12,7 @@ export default route({
   method: 'DELETE',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 400: 'Cannot delete the default policy', 404: 'Policy \"<id>\" not found', 409: 'Policy \"<id>\" is in use' },
   response: ANSWER,
   params: PushPolicyParams,
   async handle({ params, services }) {

@@ -11,6 +11,7 @@ export default route({
   method: 'PATCH',
   path: '/api/plugins/push-install/policies/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Policy \"<id>\" not found' },
   response: ANSWER,
   params: PushPolicyParams,
   body: PushPolicyUpdate,

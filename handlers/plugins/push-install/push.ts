@@ -18,6 +18,11 @@ export default route({
   method: 'POST',
   path: '/api/plugins/push-install/:label',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: {
+    400: 'Push install is not enabled',
+    403: 'Push install access not enabled for the agent; the source IP, action or package is not allowed by its policy',
+    404: 'Agent certificate \"<label>\" not found',
+  },
   response: ANSWER,
   params: AgentLabelParams,
   body: PushRequest,

@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/assignments',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 200: 'The assignment already exists', 400: 'Agent missing capability', 404: 'Agent not found, or Instance not found' },
   response: { status: 201, schema: okWith({ assignment: TicketAssignmentRecord }) },
   body: AssignmentCreate,
   async handle({ body, identity, services }) {

@@ -8,6 +8,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tickets/assignments/:agentLabel/:instanceScope',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Assignment not found' },
   response: { schema: Ok },
   params: AssignmentParams,
   async handle({ params, services }) {

@@ -9,6 +9,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tickets/instances/:instanceId',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  answers: { 404: 'Instance not found' },
   response: { schema: okWith({ instanceId: z.string() }) },
   params: InstanceIdParams,
   async handle({ params, identity, services }) {

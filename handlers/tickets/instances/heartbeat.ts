@@ -11,6 +11,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/instances/:instanceId/heartbeat',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
+  answers: { 400: 'Agent certificate label required', 404: 'Instance not found' },
   response: { schema: Ok },
   params: InstanceIdParams,
   async handle({ params, identity, services }) {

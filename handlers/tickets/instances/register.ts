@@ -9,6 +9,13 @@ export default route({
   method: 'POST',
   path: '/api/tickets/instances',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  answers: {
+    200: 'Re-registered: the scope and agent pair existed',
+    400: 'Private or reserved address in transport.direct.host',
+    403: 'Insufficient certificate capability',
+    404: 'Scope not found',
+    503: 'Instance limit reached',
+  },
   response: { status: 201, schema: okWith({ instanceId: z.string(), instanceScope: z.string() }) },
   body: InstanceRegistration,
   async handle({ body, identity, services }) {

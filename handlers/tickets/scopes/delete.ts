@@ -9,6 +9,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tickets/scopes/:name',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 404: 'Scope not found' },
   response: { schema: okWith({ name: z.string() }) },
   params: ScopeNameParams,
   async handle({ params, services }) {

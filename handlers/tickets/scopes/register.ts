@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/scopes',
   access: { roles: ADMIN_ONLY, gate: 'management' },
+  answers: { 409: 'Scope already registered, or one of its capabilities is' },
   response: { status: 201, schema: okWith({ registered: z.array(z.string()) }) },
   body: ScopeRegistration,
   async handle({ body, services }) {

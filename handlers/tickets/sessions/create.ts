@@ -9,6 +9,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/sessions',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  answers: { 400: 'Invalid ticket state', 409: 'Session already exists for this ticket', 503: 'Session limit reached' },
   response: { status: 201, schema: okWith({ session: TicketSessionRecord }) },
   body: TicketIdBody,
   async handle({ body, identity, services }) {

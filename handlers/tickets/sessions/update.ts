@@ -8,6 +8,7 @@ export default route({
   method: 'PATCH',
   path: '/api/tickets/sessions/:sessionId',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
+  answers: { 404: 'Session not found', 409: 'Session terminated, or Session authorization failed' },
   response: { schema: Ok },
   params: SessionIdParams,
   body: SessionUpdate,

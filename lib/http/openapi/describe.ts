@@ -1,7 +1,7 @@
 import { z, type ZodType } from 'zod';
 import { isMultipartSpec } from '../multipart.ts';
 import type { Access, AnyRoute } from '../route.ts';
-import { errorAnswers } from './errors.ts';
+import { declaredAnswers, errorAnswers } from './errors.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -72,11 +72,12 @@ function operation(route: AnyRoute): Operation {
   const [status, answer] = success(route);
   const body = requestBody(route);
   const params = parameters(route);
+  const chain = errorAnswers(route);
   return {
     operationId: `${route.kind === 'ws' ? 'ws' : route.method.toLowerCase()}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
     ...(params.length > 0 && { parameters: params }),
     ...(body && { requestBody: body }),
-    responses: { [status]: answer, ...errorAnswers(route) },
+    responses: { [status]: answer, ...chain, ...declaredAnswers(route, chain, answer) },
     ...(route.access.public ? { security: [] } : {}),
     'x-access': accessExtension(route.access),
     ...(route.kind === 'ws' && { 'x-websocket': true }),

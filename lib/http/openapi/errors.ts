@@ -6,7 +6,8 @@ const answer = (description: string) => ({ description, content: errorContent })
 
 /**
  * The `{error, details?}` answers the chain can give before or besides the handler, from the
- * route's access rules and schemas (lib/http/middleware); handlers add 404/409 of their own.
+ * route's access rules and schemas (lib/http/middleware); the route's own `answers` add the rest
+ * (see declaredAnswers).
  */
 export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   const { access } = route;
@@ -22,5 +23,19 @@ export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   if (route.kind === 'ws') answers['426'] = answer('Upgrade required');
   answers['500'] = answer('Internal server error');
   if (access.gate === 'management') answers['503'] = answer('Onboarding not complete (onboardingStatus)');
+  return answers;
+}
+
+/**
+ * The route's own `answers` (lib/http/route.ts): an error status with the error shape, a second
+ * success with the success answer's content. A status the chain documents too keeps both meanings.
+ */
+export function declaredAnswers(route: AnyRoute, chain: Record<string, unknown>, success: Record<string, unknown>): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [status, description] of Object.entries(route.answers ?? {})) {
+    const known = chain[status] as { description: string } | undefined;
+    const said = known ? `${known.description}; ${description}` : description;
+    answers[status] = Number(status) < 400 ? { ...success, description: said } : answer(said);
+  }
   return answers;
 }

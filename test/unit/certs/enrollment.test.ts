@@ -151,8 +151,8 @@ s('enrollment is rate-limited per client address: the 11th try in a minute gets 
   for (let i = 0; i < 10; i++) assert.is((await enroll(`bad-${i}`, csr)).status, 401);
   const limited = await enroll('bad', csr);
   assert.is(limited.status, 429);
-  assert.ok(limited.body.retryAfter >= 1 && limited.body.retryAfter <= 60, JSON.stringify(limited.body));
-  assert.is(limited.response.headers.get('retry-after'), String(limited.body.retryAfter));
+  assert.ok(limited.body.details.retryAfter >= 1 && limited.body.details.retryAfter <= 60, JSON.stringify(limited.body));
+  assert.is(limited.response.headers.get('retry-after'), String(limited.body.details.retryAfter));
   clock.advance(60_000);
   assert.is((await enroll('bad', csr)).status, 401);
 });

@@ -70,6 +70,22 @@ s('the admin 2FA code routes document the spec\'s 400 Validation failed like eve
   }
 });
 
+s('the statuses services answer are documented: each rate limit\'s 429, the admin bundle\'s 404 and 410, a missing assignment target\'s 404', async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await documentOf(t);
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses);
+    for (const [path, method] of [['/api/settings/2fa/confirm', 'post'], ['/api/settings/2fa/verify', 'post'], ['/api/settings/2fa/disable', 'post'], ['/api/enroll', 'post'], ['/api/invite/{token}', 'get'], ['/api/invite/{token}/accept', 'post'], ['/api/tickets', 'post']] as const) {
+      assert.ok(statuses(path, method).includes('429'), `${method} ${path}`);
+    }
+    assert.match((doc.paths['/api/settings/2fa/disable']!['post']!.responses['429'] as { description: string }).description, /details\.retryAfter/);
+    assert.ok(['404', '410'].every((s) => statuses('/api/certs/mtls/download', 'get').includes(s)));
+    assert.ok(['200', '201', '404'].every((s) => statuses('/api/tickets/assignments', 'post').includes(s)), 'created, already there, and agent or instance not found');
+  } finally {
+    await t.close();
+  }
+});
+
 s('every built-in route documents its success answer (undocumented: generic object)', () => {
   const undocumented = routes.filter((r) => !r.response).map((r) => `${r.kind === 'ws' ? 'WS' : r.method} ${r.path}`);
   assert.equal(undocumented, UNDOCUMENTED);

@@ -214,11 +214,11 @@ s('10 tries a minute per client address (429), counted across both public routes
   for (let i = 0; i < 5; i++) assert.is((await fromAddress('POST', `/api/invite/${'0'.repeat(64)}/accept`, '198.51.100.7', { password: 'guessing-1' })).status, 404);
   const limited = await fromAddress('GET', `/api/invite/${token}`, '198.51.100.7');
   assert.is(limited.status, 429);
-  // when to try again, in the body (Portlama's retryAfter) and in the standard header
+  // when to try again, in the body's details and in the standard header
   const body = await limited.json();
-  assert.equal(body, { error: 'Rate limit exceeded', retryAfter: body.retryAfter });
-  assert.ok(body.retryAfter >= 1 && body.retryAfter <= 60, String(body.retryAfter));
-  assert.is(limited.headers.get('retry-after'), String(body.retryAfter));
+  assert.equal(body, { error: 'Rate limit exceeded', details: { retryAfter: body.details.retryAfter } });
+  assert.ok(body.details.retryAfter >= 1 && body.details.retryAfter <= 60, String(body.details.retryAfter));
+  assert.is(limited.headers.get('retry-after'), String(body.details.retryAfter));
   assert.is((await fromAddress('GET', `/api/invite/${token}`, '198.51.100.8')).status, 200, 'another address is not limited');
   clock.advance(60_000);
   assert.is((await fromAddress('GET', `/api/invite/${token}`, '198.51.100.7')).status, 200, 'a new minute');

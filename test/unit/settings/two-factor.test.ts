@@ -127,12 +127,12 @@ s('verify allows 5 tries a minute per client address, good codes included; 429 s
   for (let i = 0; i < 5; i++) assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: '000000' } })).status, 401);
   const limited = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
   assert.is(limited.status, 429);
-  assert.equal(limited.body, { error: 'Too many attempts. Try again later.', retryAfter: 60 });
+  assert.equal(limited.body, { error: 'Too many attempts. Try again later.', details: { retryAfter: 60 } });
   assert.is(limited.response.headers.get('retry-after'), '60');
   assert.is(limited.response.headers.get('set-cookie'), null);
   clock.advance(29_500);
   const later = await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } });
-  assert.equal(later.body, { error: 'Too many attempts. Try again later.', retryAfter: 31 }, 'whole seconds left in the window, rounded up');
+  assert.equal(later.body, { error: 'Too many attempts. Try again later.', details: { retryAfter: 31 } }, 'whole seconds left in the window, rounded up');
   assert.is(later.response.headers.get('retry-after'), '31');
   clock.advance(30_500);
   assert.is((await t.call('POST', '/api/settings/2fa/verify', { body: { code: codeAt(secret) } })).status, 200, 'a new minute');
