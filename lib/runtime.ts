@@ -33,7 +33,8 @@ import { TunnelService } from './tunnels/service.ts';
 import { TunnelStatus } from './tunnels/status.ts';
 import { TrafficMeter } from './traffic/meter.ts';
 import { receiveTraffic } from './traffic/receiver.ts';
-import { retainServedVhosts } from './traffic/retention.ts';
+import { reportDroppedLines } from './traffic/dropped-report.ts';
+import { followServedVhosts } from './traffic/retention.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
@@ -178,7 +179,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // an alert being sent ends within its timeout; what still waits is given up with the panel
   services.onClose(() => services.alerts.close());
   services.onClose(() => services.sitesStatus.close());
-  services.onClose(retainServedVhosts(traffic, deps.store, clock));
+  followServedVhosts(traffic, deps.store);
+  services.onClose(reportDroppedLines(traffic, clock, log));
   const trafficPort = deps.config.value.system.nginx.trafficPort;
   if (trafficPort !== null) {
     const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {

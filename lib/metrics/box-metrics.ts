@@ -10,7 +10,7 @@ import type { TrafficMeter, TrafficTotals } from '../traffic/meter.ts';
 export interface BoxSources {
   store: Store;
   tunnelStatus: Pick<TunnelStatus, 'list'>;
-  traffic: Pick<TrafficMeter, 'totals'>;
+  traffic: Pick<TrafficMeter, 'totals' | 'dropped'>;
   letsEncrypt: LetsEncrypt;
   serviceControl: ServiceControl;
   clock: Clock;
@@ -71,8 +71,8 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
     },
   });
 
-  // per tunnel and site vhost (`app:<fqdn>`, `site:<fqdn>`): bounded by the meter's vhost limit, and
-  // a deleted tunnel's or site's vhost leaves the meter within a minute (lib/traffic/retention.ts)
+  // per tunnel and site vhost (`app:<fqdn>`, `site:<fqdn>`): the meter counts only the names of the
+  // records' tunnels and sites, and a deleted one's vhost leaves it at once (lib/traffic/retention.ts)
   const { Counter } = client;
   const totals = (name: string, help: string, value: (t: Readonly<TrafficTotals>) => number) =>
     new Counter({
@@ -86,6 +86,19 @@ export function registerBoxMetrics(client: typeof PromClient, registry: PromClie
   totals('relay_vhost_received_bytes_total', 'Request bytes received by each tunnel and site vhost.', (t) => t.bytesIn);
   totals('relay_vhost_sent_bytes_total', 'Response bytes sent by each tunnel and site vhost.', (t) => t.bytesOut);
   totals('relay_vhost_errors_total', 'Answers with a 5xx status from each tunnel and site vhost.', (t) => t.errors);
+  // anything local may send to the traffic port: what the meter refused, by why (lib/traffic/line.ts, meter.ts)
+  new Counter({
+    name: 'relay_traffic_lines_dropped_total',
+    help: 'Traffic log lines not counted: invalid (not a traffic line, or a field out of bounds), unknown_vhost (a name the panel wrote no vhost for).',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      this.reset();
+      const dropped = sources.traffic.dropped();
+      this.inc({ reason: 'invalid' }, dropped.invalid);
+      this.inc({ reason: 'unknown_vhost' }, dropped.unknownVhost);
+    },
+  });
   new Gauge({
     name: 'relay_certificate_days_to_expiry',
     help: "Days until each Let's Encrypt certificate expires.",

@@ -1,10 +1,14 @@
 // Traffic per vhost (`app:<fqdn>`, `site:<fqdn>`), from the JSON lines nginx's traffic log sends
 // (templates.ts trafficLog): requests, bytes in and out, upstream errors (5xx) and 502s (the tunnel's
-// client gone), and latency, in one bucket per minute for the last hour. Memory is bounded by the
-// number of vhosts (60 buckets each, a fixed latency histogram per bucket); a line costs one parse.
-// A vhost whose tunnel or site is gone is dropped by `retain` (lib/traffic/retention.ts).
+// client gone), and latency, in one bucket per minute for the last hour. Anything local may send to
+// the traffic port, so a line is counted only within the bounds of what nginx can log (line.ts) and
+// only for a name the panel wrote a vhost for (`know`, kept to the records by retention.ts): memory
+// is bounded by the tunnels and sites, forged names never take a place nor reach /metrics, and a
+// forged line of a real name moves its counts by at most one request's bounds. A line costs one parse
+// and a Set lookup; lines not counted are counted by reason (`dropped`).
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
+import { boundedLine, lineJson, type TrafficLine } from './line.ts';
 
 const MINUTE = 60_000;
 const KEEP_MINUTES = 60;
@@ -42,19 +46,10 @@ interface Bucket {
   latency: number[];
 }
 
-const Line = z.object({ v: z.string().max(300), s: z.number().int(), in: z.number().int().min(0), out: z.number().int().min(0), t: z.number().min(0) });
-type TrafficLine = z.infer<typeof Line>;
-
-/** The JSON of one traffic line; the syslog header before it (`<190>Nov 27 05:28:33 relay: `) is skipped. */
-export function parseTrafficLine(text: string): TrafficLine | null {
-  const start = text.indexOf('{');
-  if (start < 0) return null;
-  try {
-    const parsed = Line.safeParse(JSON.parse(text.slice(start)));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+/** Why lines were not counted: not a traffic line or out of bounds; a name the panel wrote no vhost for. */
+export interface DroppedLines {
+  invalid: number;
+  unknownVhost: number;
 }
 
 export interface TrafficTotals {
@@ -71,20 +66,31 @@ export class TrafficMeter {
   readonly #buckets = new Map<string, Bucket[]>();
   /** since the panel started, for /metrics counters */
   readonly #totals = new Map<string, TrafficTotals>();
+  /** the vhost names the panel wrote; none until `know` is first called */
+  #known: ReadonlySet<string> = new Set();
+  readonly #dropped: DroppedLines = { invalid: 0, unknownVhost: 0 };
   #lines = 0;
   /** minute of the newest line; none yet counts as an hour before the clock's start */
   #lastLineMinute = -KEEP_MINUTES;
 
-  constructor(private readonly clock: Clock, private readonly maxVhosts = 1000) {}
+  constructor(private readonly clock: Clock) {}
 
-  /** Counts one line; returns false when it is not a traffic line. */
+  /** Counts one line; false when it is not counted (not a traffic line, out of bounds, or of an unknown name). */
   record(text: string): boolean {
-    const line = parseTrafficLine(text);
-    if (!line) return false;
+    const json = lineJson(text);
+    const name = typeof json === 'object' && json !== null ? (json as { v?: unknown }).v : undefined;
+    // the name first: a forged name costs no schema check, and never takes a place in the maps
+    if (typeof name === 'string' && !this.#known.has(name)) {
+      this.#dropped.unknownVhost++;
+      return false;
+    }
+    const line = boundedLine(json);
+    if (!line) {
+      this.#dropped.invalid++;
+      return false;
+    }
     let ring = this.#buckets.get(line.v);
     if (!ring) {
-      // lines come from nginx on loopback; the bound is against anything else that sends to the port
-      if (this.#buckets.size >= this.maxVhosts) return false;
       this.#buckets.set(line.v, (ring = []));
       this.#totals.set(line.v, { requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, latency: LATENCY_MS.map(() => 0), latencySeconds: 0 });
     }
@@ -92,7 +98,7 @@ export class TrafficMeter {
     const slot = LATENCY_MS.findIndex((bound) => ms <= bound);
     const total = this.#totals.get(line.v)!;
     countInto(total, line, slot);
-    total.latencySeconds += line.t;
+    total.latencySeconds = saturated(total.latencySeconds + line.t);
     const minute = Math.floor(this.clock.now() / MINUTE);
     this.#lines++;
     this.#lastLineMinute = minute;
@@ -116,8 +122,12 @@ export class TrafficMeter {
     return this.#lines + Math.min(Math.floor(this.clock.now() / MINUTE), this.#lastLineMinute + KEEP_MINUTES);
   }
 
-  /** Forgets every vhost not in `vhosts` (a deleted tunnel or site, or a name nothing serves). */
-  retain(vhosts: ReadonlySet<string>): void {
+  /**
+   * The names the panel wrote vhosts for: from now on only their lines are counted, and every other
+   * vhost's counts are forgotten (a deleted tunnel or site).
+   */
+  know(vhosts: ReadonlySet<string>): void {
+    this.#known = vhosts;
     for (const vhost of this.#buckets.keys()) {
       if (vhosts.has(vhost)) continue;
       this.#buckets.delete(vhost);
@@ -147,13 +157,27 @@ export class TrafficMeter {
     return this.#totals;
   }
 
+  /** Lines not counted since the panel started, by reason. */
+  dropped(): Readonly<DroppedLines> {
+    return this.#dropped;
+  }
+}
+
+/**
+ * Byte and second sums stop at 2^53 - 1 rather than lose precision (or, before the bounds, become
+ * Infinity): within the line bounds only forged lines get there (8,192 of 1 TiB on one name), and a
+ * counter that stays put reads truer than one that goes back to 0, which Prometheus takes for a
+ * restart. The per-minute windows start from 0 every minute anyway.
+ */
+function saturated(sum: number): number {
+  return sum > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : sum;
 }
 
 /** One line into a window's or the totals' counts. */
 function countInto(counts: Pick<Bucket, 'requests' | 'bytesIn' | 'bytesOut' | 'errors' | 'latency'>, line: TrafficLine, slot: number): void {
   counts.requests++;
-  counts.bytesIn += line.in;
-  counts.bytesOut += line.out;
+  counts.bytesIn = saturated(counts.bytesIn + line.in);
+  counts.bytesOut = saturated(counts.bytesOut + line.out);
   if (line.s >= 500) counts.errors++;
   counts.latency[slot]!++;
 }
@@ -164,8 +188,8 @@ function emptyBucket(minute: number): Bucket {
 
 function add(into: Bucket, b: Bucket): void {
   into.requests += b.requests;
-  into.bytesIn += b.bytesIn;
-  into.bytesOut += b.bytesOut;
+  into.bytesIn = saturated(into.bytesIn + b.bytesIn);
+  into.bytesOut = saturated(into.bytesOut + b.bytesOut);
   into.errors += b.errors;
   into.unreachable += b.unreachable;
   for (let i = 0; i < b.latency.length; i++) into.latency[i]! += b.latency[i]!;

@@ -61,12 +61,14 @@ export class TunnelStatus {
 
   async #check(): Promise<void> {
     const tunnels = this.tunnels();
+    // read before the ports are asked: lines counted while that answer is awaited are the next poll's,
+    // so a slow answer never turns one poll into a push per burst of lines
+    const traffic = this.meter.version();
     const connected = await this.server.connectedPorts(tunnels.filter((t) => t.enabled).map((t) => t.port));
     const now = this.clock.now();
     const ids = new Set<string>();
     // what a live viewer is told again: a client that came or went, a tunnel made, toggled or deleted,
     // traffic counted since the last poll (not lastSeen alone)
-    const traffic = this.meter.version();
     let changed = traffic !== this.#trafficSeen;
     this.#trafficSeen = traffic;
     for (const t of tunnels) {

@@ -13,6 +13,7 @@ const s = suite('sites: status feed');
 function setup() {
   const clock = new ManualClock();
   const meter = new TrafficMeter(clock);
+  meter.know(new Set(['site:docs.example.test', 'site:blog.example.test']));
   const calls = { version: 0, visibleTo: 0 };
   const version = meter.version.bind(meter);
   meter.version = () => (calls.version++, version());

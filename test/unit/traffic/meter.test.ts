@@ -2,12 +2,19 @@
 import { createSocket } from 'node:dgram';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LATENCY_MS, parseTrafficLine, TrafficMeter } from '../../../lib/traffic/meter.ts';
+import { parseTrafficLine } from '../../../lib/traffic/line.ts';
+import { LATENCY_MS, TrafficMeter } from '../../../lib/traffic/meter.ts';
 import { receiveTraffic } from '../../../lib/traffic/receiver.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { unusedPort } from '../../helpers/loopback-listener.ts';
 
 const s = suite('traffic meter');
+/** A meter that knows the names these tests send (the runtime tells it the records' names). */
+function meterOf(clock: ManualClock, ...names: string[]): TrafficMeter {
+  const meter = new TrafficMeter(clock);
+  meter.know(new Set(names.length ? names : ['app:a.example.test', 'site:b.example.test']));
+  return meter;
+}
 const line = (v: string, status: number, ms: number, bytesIn = 100, bytesOut = 1000) =>
   `<190>Nov 27 05:28:33 relay: {"v":"${v}","s":${status},"in":${bytesIn},"out":${bytesOut},"t":${(ms / 1000).toFixed(3)},"u":"${status}"}`;
 
@@ -20,7 +27,7 @@ s('a line as nginx sends it is parsed; anything else is not a traffic line', () 
 
 s('per vhost: requests, bytes, 5xx and 502, latency percentiles; the last minute and the last hour', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
-  const meter = new TrafficMeter(clock);
+  const meter = meterOf(clock);
   for (let i = 0; i < 90; i++) meter.record(line('app:a.example.test', 200, 8));
   for (let i = 0; i < 8; i++) meter.record(line('app:a.example.test', 200, 400));
   meter.record(line('app:a.example.test', 502, 3));
@@ -42,7 +49,7 @@ s('per vhost: requests, bytes, 5xx and 502, latency percentiles; the last minute
 
 s('requests per minute for the last hour, oldest first, the current minute last', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
-  const meter = new TrafficMeter(clock);
+  const meter = meterOf(clock);
   const a = 'app:a.example.test';
   for (let i = 0; i < 3; i++) meter.record(line(a, 200, 1));
   clock.advance(60_000);
@@ -61,7 +68,7 @@ s('requests per minute for the last hour, oldest first, the current minute last'
 
 s('the version moves with each line and with each minute while the hour holds one, and not otherwise', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
-  const meter = new TrafficMeter(clock);
+  const meter = meterOf(clock);
   const quiet = meter.version();
   clock.advance(5 * 60_000);
   assert.is(meter.version(), quiet, 'no line yet: nothing to tell');
@@ -83,21 +90,22 @@ s('the version moves with each line and with each minute while the hour holds on
   assert.is(meter.version(), before, 'the hour is empty: minutes no longer change anything');
 });
 
-s('retain forgets the buckets and totals of every other vhost', () => {
+s('know: the buckets and totals of every name no longer known are forgotten, and its lines no longer counted', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
-  const meter = new TrafficMeter(clock, 2);
+  const meter = meterOf(clock);
   meter.record(line('app:a.example.test', 200, 1));
   meter.record(line('site:b.example.test', 200, 1));
-  meter.retain(new Set(['app:a.example.test', 'app:unseen.example.test']));
+  meter.know(new Set(['app:a.example.test', 'app:c.example.test']));
   assert.equal([...meter.totals().keys()], ['app:a.example.test']);
   assert.is(meter.traffic('site:b.example.test').lastHour.requests, 0);
   assert.is(meter.traffic('app:a.example.test').lastHour.requests, 1);
-  assert.ok(meter.record(line('app:c.example.test', 200, 1)), 'the pruned place under the vhost limit is free again');
+  assert.not.ok(meter.record(line('site:b.example.test', 200, 1)), 'a forgotten name is not counted again');
+  assert.ok(meter.record(line('app:c.example.test', 200, 1)), 'a newly known name is');
 });
 
 s('totals keep a latency histogram per vhost since the start: one count per line in its bucket, and the seconds', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
-  const meter = new TrafficMeter(clock);
+  const meter = meterOf(clock);
   for (const ms of [3, 5, 7, 400, 45_000]) meter.record(line('app:a.example.test', 200, ms));
   clock.advance(2 * 60 * 60_000);
   const total = meter.totals().get('app:a.example.test')!;
@@ -111,15 +119,17 @@ s('totals keep a latency histogram per vhost since the start: one count per line
   assert.is(total.requests, 5);
 });
 
-s('memory is bounded: past the vhost limit new names are not counted', () => {
-  const meter = new TrafficMeter(new ManualClock(), 3);
-  for (const name of ['a', 'b', 'c', 'd']) meter.record(line(`app:${name}.example.test`, 200, 1));
-  assert.is(meter.traffic('app:c.example.test').lastMinute.requests, 1);
+s('memory is bounded by the known names: a name the panel wrote no vhost for is not counted', () => {
+  const meter = meterOf(new ManualClock(), 'app:a.example.test');
+  assert.ok(meter.record(line('app:a.example.test', 200, 1)));
+  assert.not.ok(meter.record(line('app:d.example.test', 200, 1)));
   assert.is(meter.traffic('app:d.example.test').lastMinute.requests, 0);
+  assert.equal([...meter.totals().keys()], ['app:a.example.test']);
+  assert.not.ok(new TrafficMeter(new ManualClock()).record(line('app:a.example.test', 200, 1)), 'none before the first `know`');
 });
 
 s('the receiver counts datagrams sent to its loopback port', async () => {
-  const meter = new TrafficMeter(new ManualClock());
+  const meter = meterOf(new ManualClock());
   const port = await unusedPort();
   const close = await receiveTraffic(port, meter, (e) => assert.unreachable(e.message));
   const client = createSocket('udp4');

@@ -1,0 +1,49 @@
+// One traffic line as nginx's traffic log sends it (lib/system/nginx/templates.ts trafficLog), with
+// bounds on every field: anything local may send to the traffic port, and a single line past what
+// nginx can log (a latency of 1e308 s, a byte count past 2^53) would otherwise spoil a vhost's sums
+// until the panel restarts. A line outside them is not a traffic line.
+import { z } from 'zod';
+
+/** `site:` and the longest domain name (253); the known-names check (meter.ts) is the real gate. */
+export const MAX_NAME_LENGTH = 5 + 253;
+/** Syslog header, the JSON with the longest name and `$upstream_status`: far below; a longer datagram is not parsed at all. */
+export const MAX_LINE_LENGTH = 2048;
+/** $request_length and $bytes_sent of one request: 1 TiB, far past any body or file a relay passes. */
+export const MAX_REQUEST_BYTES = 2 ** 40;
+/** $request_time of one request, in seconds: a day (nginx's timeouts end any request long before). */
+export const MAX_REQUEST_SECONDS = 86_400;
+
+const Bytes = z.number().int().min(0).max(MAX_REQUEST_BYTES);
+
+const Line = z.object({
+  v: z.string().max(MAX_NAME_LENGTH),
+  // nginx's `000` (no status was sent) is not counted: it is no answer to count
+  s: z.number().int().min(100).max(599),
+  in: Bytes,
+  out: Bytes,
+  t: z.number().min(0).max(MAX_REQUEST_SECONDS),
+});
+export type TrafficLine = z.infer<typeof Line>;
+
+/** The JSON value of a line, the syslog header before it (`<190>Nov 27 05:28:33 relay: `) skipped; undefined: none. */
+export function lineJson(text: string): unknown {
+  if (text.length > MAX_LINE_LENGTH) return undefined;
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    return JSON.parse(text.slice(start));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields of a parsed line within their bounds, or null. */
+export function boundedLine(json: unknown): TrafficLine | null {
+  const parsed = Line.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** A whole line: its JSON, within bounds; null when it is not a traffic line. */
+export function parseTrafficLine(text: string): TrafficLine | null {
+  return boundedLine(lineJson(text));
+}
