@@ -1,4 +1,4 @@
-import { chiselArgs, chiselAuth, chiselServerUrl, type ClientTunnel } from './client-args.ts';
+import { chiselArgs, chiselAuth, chiselServerUrl, clientSessions, type ClientSession, type ClientTunnel } from './client-args.ts';
 
 /** The spec's agent tunnel configuration, plus how to pass the tunnel credential and pin the server. */
 interface AgentTunnelConfig {
@@ -6,6 +6,12 @@ interface AgentTunnelConfig {
   chiselServerUrl: string;
   chiselArgs: string[];
   tunnels: ClientTunnel[];
+  /**
+   * How to run the clients: one chisel client per entry, each with its own `chiselArgs` (an extra
+   * field; the spec's `chiselArgs` above hold every tunnel in one session, which a disable of any
+   * one of them takes down whole: see clientSessions).
+   */
+  clients: ClientSession[];
   /** Environment for the client process: `AUTH=user:pass`, so chiselArgs stay exactly the spec's. */
   env: { AUTH: string };
   /**
@@ -21,6 +27,7 @@ export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[
     chiselServerUrl: chiselServerUrl(domain),
     chiselArgs: chiselArgs(domain, tunnels),
     tunnels: tunnels.map((t) => ({ ...t })),
+    clients: clientSessions(domain, tunnels),
     env: { AUTH: chiselAuth(credential) },
     fingerprint,
   };

@@ -7,7 +7,10 @@ import { NGINX_FAILED, STATE_FAILED, tunnelServerStep, tunnelServerSyncStep } fr
 
 /**
  * Enable: vhost written and linked, port granted. Disable: vhost unlinked (file kept), port
- * withdrawn. The authfile is rewritten in place, so chisel is never restarted. Setting the state a
+ * withdrawn. The authfile is rewritten in place, which chisel reloads by itself; chisel is
+ * restarted only when the disabled port's session is still live, to free its listener
+ * (revoked-sessions.ts). Every client session then reconnects; agent-config gives one session per
+ * tunnel, so only the disabled tunnel's session is refused. Setting the state a
  * tunnel already has repairs the host when it is out of step with the record (a vhost lost in a
  * crash), and changes nothing otherwise.
  */

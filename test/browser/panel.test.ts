@@ -112,9 +112,11 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('chisel arguments').waitFor();
   assert.match(await page.getByLabel('chisel arguments').innerText(), /R:127\.0\.0\.1:3000:127\.0\.0\.1:3000/);
   // the server's host key fingerprint, and a client command that pins it
-  const { fingerprint, chiselArgs } = (await panel.call('GET', '/api/tunnels/agent-config')).body;
+  const { fingerprint, clients } = (await panel.call('GET', '/api/tunnels/agent-config')).body;
   assert.is(await page.getByLabel('Server fingerprint').innerText(), fingerprint);
-  assert.is(await page.getByLabel('Client command').innerText(), ['chisel', 'client', '--fingerprint', fingerprint, ...chiselArgs.slice(1)].join(' '));
+  // one client per tunnel, so disabling one tunnel never takes another down
+  assert.equal(clients.map((c: { subdomain: string }) => c.subdomain), ['grafana']);
+  assert.is(await page.getByLabel('Client command for grafana').innerText(), ['chisel', 'client', '--fingerprint', fingerprint, ...clients[0].chiselArgs.slice(1)].join(' '));
   await expectAccessible('tunnels');
 }));
 

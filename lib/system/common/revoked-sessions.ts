@@ -3,7 +3,9 @@
 // 1.9.0). So a tunnel disabled or deleted while its client is connected stayed reachable on the
 // relay's loopback and held its port. After a grant change, a revoked port that still has a
 // listener means such a session; the tunnel server is then restarted, which ends every session
-// (clients reconnect by themselves, and the revoked remote is refused).
+// (clients reconnect by themselves, and the revoked remote is refused). chisel refuses a session
+// whole when any one of its remotes is not granted, so agent-config gives a client session per
+// tunnel (client-args.ts clientSessions): only the revoked tunnel's session stays out.
 import type { AuthfileStore } from './authfile.ts';
 import { loopbackListening } from './loopback-listeners.ts';
 

@@ -102,7 +102,8 @@ export interface ChiselUnitOptions {
 }
 
 export function renderChiselUnit(o: ChiselUnitOptions): string {
-  // --authfile grants each client only its reverse ports; chisel reloads it on change (no restart).
+  // --authfile grants each client only its reverse ports; chisel reloads it on change (restarted
+  // only to end a revoked port's live session: revoked-sessions.ts).
   // --keyfile: the same SSH host key at every start, so clients can pin its fingerprint
   return renderUnit({
     description: 'chisel tunnel server (relay-panel)',

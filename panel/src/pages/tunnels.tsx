@@ -11,7 +11,8 @@ import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
 import { useTunnelStatus } from '../tunnel-status.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
-interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; env?: Record<string, string>; fingerprint?: string; tunnels: { port: number; subdomain: string }[] }
+interface ClientSession { port: number; subdomain: string; chiselArgs: string[] }
+interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; clients: ClientSession[]; env?: Record<string, string>; fingerprint?: string; tunnels: { port: number; subdomain: string }[] }
 interface PlistJson { plist: string; instructions: Record<string, string> }
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
@@ -40,9 +41,9 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
  * `--fingerprint` follows `client`; with it the client refuses any other host key, which
  * `--tls-skip-verify` alone would accept.
  */
-function pinnedCommand(config: AgentConfig): string {
-  const [verb, ...rest] = config.chiselArgs;
-  return ['chisel', verb, ...(config.fingerprint ? ['--fingerprint', config.fingerprint] : []), ...rest].join(' ');
+function pinnedCommand(chiselArgs: string[], fingerprint: string | undefined): string {
+  const [verb, ...rest] = chiselArgs;
+  return ['chisel', verb, ...(fingerprint ? ['--fingerprint', fingerprint] : []), ...rest].join(' ');
 }
 
 function AgentSetup() {
@@ -62,28 +63,32 @@ function AgentSetup() {
   return (
     <section class="card" aria-labelledby="agent-setup">
       <h2 id="agent-setup">Tunnel client setup</h2>
-      <p>The client machine runs chisel with these arguments; enabled tunnels only.</p>
+      <p>The client machine runs one chisel client per tunnel, with that tunnel's command; enabled tunnels only. One client holding every tunnel (the single argument list) loses all of them whenever one is disabled or deleted, until it is restarted with the new list.</p>
       <button type="button" class="btn" onClick={load}>{config ? 'Refresh client setup' : 'Show client setup'}</button>
       <ErrorText message={error} />
       {config && (
         <>
-          <h3>chisel arguments</h3>
-          <Copyable label="chisel arguments" text={config.chiselArgs.join(' ')} />
           {config.env && Object.entries(config.env).map(([k, v]) => <Copyable key={k} label={`Environment ${k}`} text={`${k}=${v}`} />)}
           {config.fingerprint && (
             <>
               <h3>Server fingerprint</h3>
               <p class="muted">The tunnel server's host key, the same at every restart: a client given it connects to this server only.</p>
               <Copyable label="Server fingerprint" text={config.fingerprint} />
-              <Copyable label="Client command" text={pinnedCommand(config)} />
             </>
           )}
+          <h3>Client commands, one per tunnel</h3>
+          {config.clients.length === 0 ? <p class="muted">No enabled tunnel.</p> : config.clients.map((c) => (
+            <Copyable key={c.port} label={`Client command for ${c.subdomain}`} text={pinnedCommand(c.chiselArgs, config.fingerprint)} />
+          ))}
+          <h3>chisel arguments, all tunnels in one client</h3>
+          <Copyable label="chisel arguments" text={config.chiselArgs.join(' ')} />
           <p class="muted">Server {config.chiselServerUrl}; {config.tunnels.length} enabled tunnel(s).</p>
         </>
       )}
       {plist && (
         <>
           <h3>macOS (launchd)</h3>
+          <p class="muted">The plist runs one client with every tunnel: after a tunnel is disabled or deleted, download and load it again, or its other tunnels stay down.</p>
           <p><a class="btn" href="/api/tunnels/mac-plist" download>Download the plist</a></p>
           <dl class="instructions">
             {Object.entries(plist.instructions).map(([k, v]) => <div key={k}><dt>{k}</dt><dd><Copyable label={`${k} instruction`} text={v} /></dd></div>)}

@@ -25,7 +25,7 @@ s.after.each(async (ctx) => {
 
 const SERVER = `https://tunnel.${DOMAIN}:443`;
 
-s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credential in env.AUTH, the host key fingerprint beside them', async ({ t }) => {
+s('agent-config: enabled tunnels only, chiselArgs exactly as specified, one client session per tunnel, credential in env.AUTH, the host key fingerprint beside them', async ({ t }) => {
   await createTunnel(t, 'web', 9000);
   const off = (await createTunnel(t, 'off', 8500)).body.tunnel.id;
   await createTunnel(t, 'api2', 3000);
@@ -41,6 +41,10 @@ s('agent-config: enabled tunnels only, chiselArgs exactly as specified, credenti
     chiselServerUrl: SERVER,
     chiselArgs: ['client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:3000:127.0.0.1:3000', 'R:127.0.0.1:9000:127.0.0.1:9000'],
     tunnels: [{ port: 3000, subdomain: 'api2' }, { port: 9000, subdomain: 'web' }],
+    clients: [
+      { port: 3000, subdomain: 'api2', chiselArgs: ['client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:3000:127.0.0.1:3000'] },
+      { port: 9000, subdomain: 'web', chiselArgs: ['client', '--tls-skip-verify', SERVER, 'R:127.0.0.1:9000:127.0.0.1:9000'] },
+    ],
     env: { AUTH: `${credential.user}:${credential.password}` },
     fingerprint,
   });

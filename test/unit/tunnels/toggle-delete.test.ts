@@ -21,7 +21,7 @@ async function agentConfig(t: TunnelTestApp) {
   return (await t.call('GET', '/api/tunnels/agent-config')).body;
 }
 
-s('disable: vhost unlinked (file kept), port dropped from authfile, agent config and plist; no restart', async ({ t, id }) => {
+s('disable: vhost unlinked (file kept), port dropped from authfile, agent config and plist; no restart without a live session', async ({ t, id }) => {
   const res = await toggle(t, id, false);
   assert.is(res.status, 200);
   assert.is(res.body.ok, true);
