@@ -61,23 +61,22 @@ s('a name that resolves to loopback is refused at delivery, though it passed as 
   assert.is(r.received.length, 0, 'nothing was sent');
 });
 
-s('every inward form a resolver may answer is refused, before any connection', async () => {
-  const r = await receiver();
-  for (const inward of [['127.0.0.1', '::1'], ['::ffff:127.0.0.1'], ['169.254.169.254'], ['10.1.2.3'], ['100.64.0.1'], ['fd12::1'], ['0.0.0.0']]) {
-    const logged = await deliverOnce(`http://hooks.example.com:${portOf(r)}/hook`, PRIVATE_OFF, resolverOf(inward));
-    assert.is(logged.error, 'refused: private address', inward.join(' '));
-    await dispatcher!.close();
-  }
-  assert.is(r.received.length, 0);
+// The address checks alone, which connect to nothing: only loopback is ever connected to in this
+// file, so even a regression sends no packet off the machine (nor to 169.254.169.254).
+const signal = new AbortController().signal;
+const named = new URL('https://hooks.example.com/hook');
+const refuses = (policy: TargetPolicy, answer: string[]) =>
+  checkedAddresses(named, policy, resolverOf(answer), signal).then(() => assert.unreachable(`${answer.join(' ')} accepted`), (error) => assert.instance(error, TargetRefused));
+
+s('every inward form a resolver may answer is refused, and one inward address among public ones refuses the whole name', async () => {
+  const inward = [['127.0.0.1', '::1'], ['::ffff:127.0.0.1'], ['169.254.169.254'], ['fe80::1'], ['10.1.2.3'], ['192.168.0.9'], ['100.64.0.1'], ['fd12::1'], ['0.0.0.0'], ['224.0.0.1']];
+  for (const answer of [...inward, ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '127.0.0.1']]) await refuses(PRIVATE_OFF, answer);
+  assert.equal(await checkedAddresses(named, PRIVATE_OFF, resolverOf(['93.184.215.14']), signal), [{ address: '93.184.215.14', family: 4 }]);
 });
 
-s('one inward address among public ones refuses the whole name (the check alone: it connects to nothing)', async () => {
-  const signal = new AbortController().signal;
-  const url = new URL('https://hooks.example.com/hook');
-  const mixed = resolverOf(['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '127.0.0.1']);
-  await checkedAddresses(url, PRIVATE_OFF, mixed, signal).then(() => assert.unreachable('accepted'), (error) => assert.instance(error, TargetRefused));
-  const outward = await checkedAddresses(url, PRIVATE_OFF, resolverOf(['93.184.215.14']), signal);
-  assert.equal(outward, [{ address: '93.184.215.14', family: 4 }]);
+s('private targets allowed: loopback, RFC 1918, CGNAT and unique local pass; link-local, unspecified, multicast and metadata do not', async () => {
+  for (const answer of [['127.0.0.1'], ['::1'], ['10.1.2.3'], ['100.64.0.1'], ['fd12::1']]) assert.is((await checkedAddresses(named, PRIVATE_ON, resolverOf(answer), signal)).length, 1);
+  for (const answer of [['169.254.169.254'], ['fe80::1'], ['0.0.0.0'], ['::'], ['224.0.0.1'], ['fd00:ec2::254'], ['100.100.100.200']]) await refuses(PRIVATE_ON, answer);
 });
 
 s('numeric spellings of loopback are refused at delivery too (the URL parser normalises them first)', async () => {
@@ -100,15 +99,9 @@ s('the connection goes to the checked address: one lookup per attempt, the name 
   assert.is(r.received[0]!.headers.host, `hooks.example.test:${portOf(r)}`);
 });
 
-s('with private targets allowed, a loopback receiver gets the alert; the link-local and unspecified ranges stay refused', async () => {
+s('with private targets allowed, a loopback receiver gets the alert', async () => {
   const r = await receiver();
   assert.is((await deliverOnce(r.url, PRIVATE_ON)).state, 'delivered');
-  await dispatcher!.close();
-  for (const inward of [['169.254.169.254'], ['0.0.0.0'], ['fd00:ec2::254']]) {
-    const logged = await deliverOnce(`http://hooks.example.com:${portOf(r)}/hook`, PRIVATE_ON, resolverOf(inward));
-    assert.is(logged.error, 'refused: private address', inward.join(' '));
-    await dispatcher!.close();
-  }
   assert.is(r.received.length, 1);
 });
 
