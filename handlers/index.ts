@@ -86,6 +86,8 @@ import alertWebhooksUpdate from './alerts/webhooks-update.ts';
 import alertWebhooksDelete from './alerts/webhooks-delete.ts';
 import alertWebhooksTest from './alerts/webhooks-test.ts';
 import alertDeliveries from './alerts/deliveries.ts';
+import alertSettingsShow from './alerts/settings-show.ts';
+import alertSettingsUpdate from './alerts/settings-update.ts';
 import pluginsList from './plugins/list.ts';
 import pluginsInstall from './plugins/install.ts';
 import pluginsShow from './plugins/show.ts';
@@ -194,6 +196,8 @@ export const routes: readonly AnyRoute[] = [
   alertWebhooksDelete,
   alertWebhooksTest,
   alertDeliveries,
+  alertSettingsShow,
+  alertSettingsUpdate,
   pluginsList,
   pluginsInstall,
   pluginsShow,

@@ -63,6 +63,8 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ host: '127.0.0.1', port: 3100 }),
+    /** Alert webhooks (issue 37): loopback, private networks and inward names as targets only when an admin allows it. */
+    alerts: z.object({ allowPrivateTargets: z.boolean().default(false) }).strict().default({ allowPrivateTargets: false }),
     /** GET /metrics and the per-request counting behind it (issue 19); off answers 404 and counts nothing. */
     metrics: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)

@@ -3,14 +3,18 @@
 // an hour after the alert, then given up. Memory is bounded whatever the receivers do: at most
 // MAX_PENDING alerts wait (the oldest is dropped, and logged so), at most MAX_IN_FLIGHT are being
 // sent, each attempt ends after ATTEMPT_TIMEOUT_MS, an answer's body is never read, and the log keeps
-// the last LOG_SIZE deliveries.
+// the last LOG_SIZE deliveries. Each attempt resolves the webhook's name, checks every address against
+// the target policy and connects only to those (lib/alerts/target.ts); the log says `unreachable` or
+// `refused: private address`, never the socket's error, so it tells nobody what listens where.
 import { randomUUID } from 'node:crypto';
 import { isoOrNull, type Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { z } from 'zod';
+import { postPinned } from './pinned-post.ts';
 import type { DeliveryShape } from './schema.ts';
 import { SIGNATURE_HEADER, signBody } from './signature.ts';
+import { checkedAddresses, systemResolve, TargetRefused, type ResolveHost, type TargetPolicy } from './target.ts';
 
 export const MAX_PENDING = 100;
 export const MAX_IN_FLIGHT = 4;
@@ -45,7 +49,13 @@ type WebhookTarget = (webhookId: string) => { url: string; secret: string } | un
 export interface DispatcherOptions {
   /** ATTEMPT_TIMEOUT_MS unless given (tests) */
   attemptTimeoutMs?: number;
+  /** What may be a target, read at each attempt; public addresses only unless given. */
+  policy?: () => TargetPolicy;
+  /** How names are resolved; the system resolver unless given (tests). */
+  resolve?: ResolveHost;
 }
+
+const PUBLIC_ONLY: TargetPolicy = { allowPrivate: false, relayDomain: null };
 
 export class AlertDispatcher {
   readonly #pending: Delivery[] = [];
@@ -156,8 +166,14 @@ export class AlertDispatcher {
     delivery.attempts++;
     delivery.lastAttemptAt = this.clock.now();
     try {
-      const answer = await fetch(target.url, {
-        method: 'POST',
+      const url = new URL(target.url);
+      const signal = AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#closing.signal]);
+      const policy = this.options.policy?.() ?? PUBLIC_ONLY;
+      const addresses = await checkedAddresses(url, policy, this.options.resolve ?? systemResolve, signal);
+      // a redirect is an answer (retried like any other non-2xx), not a second place to send the alert to
+      const status = await postPinned({
+        url,
+        addresses,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'relay-panel-alerts',
@@ -166,16 +182,15 @@ export class AlertDispatcher {
           [SIGNATURE_HEADER]: signBody(target.secret, delivery.body),
         },
         body: delivery.body,
-        // a redirect is an answer, not a second place to send the alert to
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#closing.signal]),
+        signal,
       });
-      await answer.body?.cancel().catch(() => undefined);
-      delivery.statusCode = answer.status;
-      if (answer.status >= 200 && answer.status < 300) return this.#end(delivery, 'delivered', null);
-      this.#retry(delivery, `HTTP ${answer.status}`);
+      delivery.statusCode = status;
+      if (status >= 200 && status < 300) return this.#end(delivery, 'delivered', null);
+      this.#retry(delivery, `HTTP ${status}`);
     } catch (error) {
       delivery.statusCode = null;
+      // the cause stays in the panel's own log, at debug level (off by default)
+      this.log.debug(`alert ${delivery.id} attempt ${delivery.attempts}: ${errorMessage(error)}`);
       this.#retry(delivery, describeFailure(error, this.#timeoutMs));
     }
   }
@@ -198,10 +213,14 @@ export class AlertDispatcher {
   }
 }
 
+/**
+ * What the log says of an attempt without an answer. Not the socket's error: ECONNREFUSED against
+ * ENETUNREACH against a TLS failure would map what listens where to whoever reads the log.
+ */
 function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof TargetRefused) return error.message;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer in ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
-  return (cause ? errorMessage(cause) : errorMessage(error)).slice(0, 300);
+  return 'unreachable';
 }
 
 function view(d: Delivery): DeliveryView {

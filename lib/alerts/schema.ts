@@ -43,6 +43,16 @@ export const WebhookUpdate = z.object({
 });
 export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
 
+/** GET /api/alerts/settings, and PATCH's `settings`. */
+export const AlertSettings = z.object({
+  /** loopback, private networks (RFC 1918, CGNAT, fc00::/7) and inward names as webhook targets; off by default */
+  allowPrivateTargets: z.boolean(),
+});
+export type AlertSettings = z.infer<typeof AlertSettings>;
+
+export const AlertSettingsUpdate = AlertSettings;
+export type AlertSettingsUpdate = z.infer<typeof AlertSettingsUpdate>;
+
 export const WebhookIdParams = z.object({ id: UuidParam });
 export type WebhookIdParams = z.infer<typeof WebhookIdParams>;
 
@@ -64,4 +74,9 @@ export const DeliveryShape = z.object({
 });
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
+/** The API description of the 400 a target refused gives (lib/alerts/target.ts says why in the issue). */
+export const URL_REFUSED =
+  'Validation failed with a `url` issue saying why: the URL points at loopback, a private network (RFC 1918, CGNAT, fc00::/7), ' +
+  'an inward name or the relay itself while private targets are off (PATCH /api/alerts/settings), or at an unspecified, ' +
+  'link-local, multicast, broadcast, reserved or cloud metadata address, which is never allowed';
 export const TOO_MANY_WEBHOOKS = `At most ${MAX_WEBHOOKS} webhooks`;

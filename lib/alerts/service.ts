@@ -1,15 +1,21 @@
 // Webhooks (stored, mode 0600: they hold secrets) and the alerts sent to them. `emit` fans an event
 // out to every enabled webhook that asked for it and returns at once: sending is the dispatcher's.
+// A webhook's URL must point outward unless the admin allows private targets (`alerts` in the
+// configuration); the dispatcher checks again at each delivery, where the name's addresses count.
 import { randomUUID } from 'node:crypto';
 import { isoNow, type Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError, validationFailed } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { AlertEventName, WebhookRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import { AlertDispatcher, type DeliveryView } from './dispatcher.ts';
-import { MAX_WEBHOOKS, TOO_MANY_WEBHOOKS, WEBHOOK_NOT_FOUND, type PublicWebhook, type WebhookCreate, type WebhookUpdate } from './schema.ts';
+import {
+  MAX_WEBHOOKS, TOO_MANY_WEBHOOKS, WEBHOOK_NOT_FOUND,
+  type AlertSettings, type AlertSettingsUpdate, type PublicWebhook, type WebhookCreate, type WebhookUpdate,
+} from './schema.ts';
 import { newWebhookSecret } from './signature.ts';
+import { refusedUrl, type TargetPolicy } from './target.ts';
 
 export interface AlertDeps {
   store: Store;
@@ -27,7 +33,18 @@ export class AlertService {
   constructor(deps: AlertDeps) {
     this.#deps = deps;
     const target = (id: string) => deps.store.webhooks.get(id);
-    this.dispatcher = new AlertDispatcher(target, deps.clock, deps.log);
+    this.dispatcher = new AlertDispatcher(target, deps.clock, deps.log, { policy: () => this.#policy() });
+  }
+
+  settings(): AlertSettings {
+    return { allowPrivateTargets: this.#deps.config.value.alerts.allowPrivateTargets };
+  }
+
+  /** Applies to the next delivery attempt; webhooks saved while private targets were allowed stay, and are refused at delivery. */
+  async updateSettings(update: AlertSettingsUpdate): Promise<AlertSettings> {
+    await this.#deps.config.update({ alerts: { ...this.#deps.config.value.alerts, ...update } });
+    this.#deps.log.info(`Alert webhooks: private targets ${update.allowPrivateTargets ? 'allowed' : 'refused'}`);
+    return this.settings();
   }
 
   list(): PublicWebhook[] {
@@ -45,6 +62,7 @@ export class AlertService {
   }
 
   async create(input: WebhookCreate): Promise<{ webhook: PublicWebhook; secret: string }> {
+    this.#checkUrl(input.url);
     const record: WebhookRecord = {
       id: randomUUID(),
       url: input.url,
@@ -63,6 +81,7 @@ export class AlertService {
   }
 
   async update(id: string, { events, ...rest }: WebhookUpdate): Promise<PublicWebhook> {
+    if (rest.url !== undefined) this.#checkUrl(rest.url);
     const updated = await this.#deps.store.webhooks.edit((draft) => {
       const record = draft.get(id);
       if (!record) throw new AppError(404, WEBHOOK_NOT_FOUND);
@@ -95,5 +114,16 @@ export class AlertService {
 
   close(): Promise<void> {
     return this.dispatcher.close();
+  }
+
+  #policy(): TargetPolicy {
+    const { alerts, domain } = this.#deps.config.value;
+    return { allowPrivate: alerts.allowPrivateTargets, relayDomain: domain };
+  }
+
+  /** The spec's 400 `Validation failed`, the reason as the `url` issue like the schema's other URL rules. */
+  #checkUrl(url: string): void {
+    const refused = refusedUrl(url, this.#policy());
+    if (refused) throw validationFailed([{ path: 'url', message: refused }]);
   }
 }

@@ -7,7 +7,7 @@ import { actsFor } from './caller.ts';
 import { changeOne, changeWhere } from './collection-ops.ts';
 import { limitReached } from './errors.ts';
 import { HeartbeatBuffer } from './heartbeat-buffer.ts';
-import { isPublicHost } from './host-check.ts';
+import { isPublicHost } from '../host-class.ts';
 import { newInstanceId } from './ids.ts';
 import type { TicketIndexes } from './indexes.ts';
 import { removeInstancesWhere } from './instance-removal.ts';

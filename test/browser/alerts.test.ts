@@ -1,6 +1,7 @@
 // The alerts page on the real API (chromium): a webhook added with a secret made by the panel, a
-// refused URL shown at its field, a test alert sent to a receiver on loopback and checked with the
-// secret the page showed, and the delivery log showing it delivered with the receiver's 200.
+// refused URL shown at its field, a loopback URL refused until private targets are allowed (with the
+// page's warning), a test alert sent to a receiver on loopback and checked with the secret the page
+// showed, and the delivery log showing it delivered with the receiver's 200.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
@@ -37,6 +38,13 @@ s('add a webhook, send a test alert, see it delivered in the log', timed(90_000,
   await page.getByText('url must be an http or https URL without credentials').waitFor();
 
   await page.getByLabel('URL').fill(receiver.url);
+  await page.getByRole('button', { name: 'Add webhook' }).click();
+  await page.getByText('url points at a loopback address (127.0.0.1), and private targets are off').waitFor();
+  await page.getByLabel('Allow private targets').check();
+  await page.getByRole('button', { name: 'Save private-targets setting' }).click();
+  await page.getByText('Private targets are allowed: whoever can add a webhook').waitFor();
+  assert.equal((await panel.call('GET', '/api/alerts/settings')).body, { allowPrivateTargets: true });
+
   await page.getByLabel('Disk under 10 % free').uncheck();
   await page.getByRole('button', { name: 'Add webhook' }).click();
   const secret = await page.getByLabel('Webhook secret', { exact: true }).innerText();

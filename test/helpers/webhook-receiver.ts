@@ -1,5 +1,6 @@
 // A webhook receiver on 127.0.0.1: records each POST (headers and body) and answers with the status
-// `answer` chooses, or never (`'hang'`: a receiver that takes the request and says nothing).
+// `answer` chooses (with headers, for a redirect), or never (`'hang'`: a receiver that takes the request
+// and says nothing).
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +18,7 @@ export interface WebhookReceiver {
   open(): number;
   /** the most requests open at once */
   mostOpen(): number;
-  answer: (n: number) => number | 'hang';
+  answer: (n: number) => number | 'hang' | { status: number; headers: Record<string, string> };
   /** resolves once `count` requests have arrived; rejects after `timeoutMs` (a failing test ends instead of hanging) */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -63,7 +64,8 @@ export async function startReceiver(answer: WebhookReceiver['answer'] = () => 20
       }
       const status = receiver.answer(received.length);
       if (status === 'hang') return;
-      res.writeHead(status).end();
+      if (typeof status === 'number') res.writeHead(status).end();
+      else res.writeHead(status.status, status.headers).end();
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

@@ -1,5 +1,6 @@
-// Alerts: the webhooks told of tunnels down, certificates, services, disk and revoked agents, and
-// the log of the last 200 alerts sent (state, attempts, the receiver's status code).
+// Alerts: the webhooks told of tunnels down, certificates, services, disk and revoked agents, the
+// log of the last 200 alerts sent (state, attempts, the receiver's status code), and the switch that
+// lets webhooks reach loopback and private networks, with what turning it on risks.
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
@@ -22,6 +23,7 @@ const EVENTS: Record<string, string> = {
 };
 
 interface Webhook { id: string; url: string; events: string[]; tunnelDownMinutes: number; enabled: boolean; createdAt: string }
+interface AlertSettings { allowPrivateTargets: boolean }
 interface Delivery { id: string; webhookId: string; event: string; state: string; attempts: number; statusCode: number | null; error: string | null; createdAt: string; nextAttemptAt: string | null }
 
 const enc = encodeURIComponent;
@@ -42,7 +44,7 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
       <h2 id="new-webhook">New webhook</h2>
       <ErrorText message={form.error} />
       <div class="grid">
-        <Field label="URL" value={form.values.url} onInput={(v) => form.set('url', v)} error={form.fieldErrors.url} hint="http or https; receives a JSON POST per alert" required />
+        <Field label="URL" value={form.values.url} onInput={(v) => form.set('url', v)} error={form.fieldErrors.url} hint="http or https; receives a JSON POST per alert. Loopback and private networks only when allowed below" required />
         <Field label="Secret" type="password" value={form.values.secret} onInput={(v) => form.set('secret', v)} error={form.fieldErrors.secret} autoComplete="off" hint="Signs each alert (X-Relay-Signature); made for you when empty" />
         <Field label="Minutes a tunnel is down before an alert" value={form.values.tunnelDownMinutes} inputMode="numeric" onInput={(v) => form.set('tunnelDownMinutes', v)} error={form.fieldErrors.tunnelDownMinutes} required />
       </div>
@@ -53,6 +55,32 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
       </fieldset>
       <Submit busy={form.busy}>Add webhook</Submit>
     </form>
+  );
+}
+
+function PrivateTargets({ settings, onSaved }: { settings: AlertSettings; onSaved(s: AlertSettings): void }) {
+  const form = useForm({ allowPrivateTargets: settings.allowPrivateTargets });
+  return (
+    <section class="card" aria-labelledby="private-targets-title">
+      <h2 id="private-targets-title">Private targets <Badge status={settings.allowPrivateTargets ? 'allowed' : 'refused'} /></h2>
+      <p class="muted">Webhooks on loopback (127.0.0.1, localhost), private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7),
+        single-label and .local/.internal names or this box's own domain are refused unless allowed here. Link-local and cloud metadata
+        addresses (169.254.169.254), 0.0.0.0, multicast and broadcast are always refused. Each delivery checks the address the name
+        resolves to at that moment.</p>
+      {settings.allowPrivateTargets && (
+        <Note kind="warn">Private targets are allowed: whoever can add a webhook can make this box send requests to services on it and on its
+          networks that are not meant to be reached from outside. Turn this on only for a receiver on this box or your own network.</Note>
+      )}
+      <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+        const { settings: saved } = await api<{ settings: AlertSettings }>('PATCH', '/api/alerts/settings', form.values);
+        onSaved(saved);
+      }); }}>
+        <ErrorText message={form.error} />
+        <Check label="Allow private targets" checked={form.values.allowPrivateTargets} onChange={(v) => form.set('allowPrivateTargets', v)}
+          hint="Lets webhooks reach loopback and private networks" />
+        <Submit busy={form.busy}>Save private-targets setting</Submit>
+      </form>
+    </section>
   );
 }
 
@@ -78,6 +106,7 @@ function Deliveries({ webhooks, log }: { webhooks: Webhook[]; log: DeliveryLog }
 export function AlertsPage() {
   const list = useResource<{ webhooks: Webhook[] }>('/api/alerts/webhooks');
   const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
+  const settings = useResource<AlertSettings>('/api/alerts/settings');
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Alerts</h1><Unavailable feature="Alerts" /></>;
@@ -104,6 +133,8 @@ export function AlertsPage() {
         )}
       </section>
       <Deliveries webhooks={webhooks} log={log} />
+      <ErrorText message={settings.error} />
+      {settings.data && <PrivateTargets key={String(settings.data.allowPrivateTargets)} settings={settings.data} onSaved={(saved) => settings.update(() => saved)} />}
     </>
   );
 }

@@ -211,6 +211,8 @@ s('delete: vhost gone, not routed, certificate still present, authfile lists onl
 s('alerts on the host driver: keep\'s client gone, nginx answers 502 (counted unreachable), tunnel.down and then tunnel.up reach a receiver; a stopped service alerts', timed(30_000, async () => {
   const receiver = await startReceiver();
   try {
+    // the receiver is on loopback: a private target, allowed only by the admin's setting
+    assert.is((await t.call('PATCH', '/api/alerts/settings', { body: { allowPrivateTargets: true } })).status, 200);
     const made = await t.call('POST', '/api/alerts/webhooks', { body: { url: receiver.url, events: ['tunnel.down', 'tunnel.up', 'service.inactive'], tunnelDownMinutes: 1 } });
     assert.is(made.status, 201, JSON.stringify(made.body));
     const keepServer = servers.find((srv) => (srv.address() as { port: number } | null)?.port === keepPort)!;

@@ -22,7 +22,8 @@ let clock: ManualClock;
 let receiver: WebhookReceiver;
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock, durable: true });
+  // the receivers listen on loopback: a private target, which only the admin's setting allows (targets.test.ts)
+  t = await makeTestApp({ clock, durable: true, config: { alerts: { allowPrivateTargets: true } } });
   await completeOnboarding(t);
   receiver = await startReceiver();
 });
