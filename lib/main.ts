@@ -102,6 +102,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const appRoutes = options.routes ?? routes;
   const services = await openRuntime(config, { env, cwd, routes: appRoutes, ticketLimits: options.ticketLimits });
   const { log } = services;
+  // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
+  await services.audit.open().catch(async (error: unknown) => {
+    await services.close();
+    throw error;
+  });
   const app = createApp(services, appRoutes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),
