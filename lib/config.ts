@@ -146,3 +146,15 @@ export class ConfigStore {
     return this.document.flush();
   }
 }
+
+/**
+ * The `PORT` override of the listening port: 0 to 65535 (0: any free port, as `listen.port`
+ * allows), checked before anything starts so that a bad one is one clear line, not an error from
+ * inside `listen`.
+ */
+export function portOverride(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`PORT must be a port number from 0 to 65535, not '${text}'`);
+  return port;
+}

@@ -20,6 +20,24 @@ export const bodyTooLarge = () => new AppError(413, 'Request body too large');
 /** The message of a thrown value, for logs and `details` strings. */
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** Errors of the host's storage that no retry of the request can mend: the operator has to act. */
+const STORAGE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+
+/**
+ * The storage failure in `error` or its causes, as `ENOSPC: no space left on device` (node's text
+ * without the syscall and path, which say nothing an operator needs and everything about the
+ * layout), or null when it is not one.
+ */
+export function storageFailure(error: unknown): string | null {
+  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    const { code, message } = at as { code?: unknown; message?: unknown };
+    if (typeof code !== 'string' || !STORAGE_FAILURES.has(code)) continue;
+    const text = typeof message === 'string' && message.startsWith(`${code}: `) ? message.split(',')[0]! : code;
+    return text;
+  }
+  return null;
+}
+
 /** At most this many entries in `details.issues`, so a bad request cannot make a large answer. */
 export const MAX_REPORTED_ISSUES = 20;
 

@@ -18,6 +18,20 @@ export interface Logger {
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** Names operators write for our levels (syslog's and other loggers' spellings). */
+const ALIASES: Record<string, LogLevel> = { warning: 'warn', err: 'error' };
+
+/**
+ * The level named by `LOG_LEVEL`, any case, aliases included; unset is `info`. An unknown name
+ * throws one line: a threshold that matched nothing would have silenced every line, errors too.
+ */
+export function parseLogLevel(text: string | undefined): LogLevel {
+  if (text === undefined || text.trim() === '') return 'info';
+  const name = text.trim().toLowerCase();
+  if (Object.hasOwn(ORDER, name)) return name as LogLevel;
+  if (Object.hasOwn(ALIASES, name)) return ALIASES[name]!;
+  throw new Error(`LOG_LEVEL must be one of debug, info, warn (or warning), error (err); not '${text}'`);
+}
 const KEEP = 500;
 
 export function createLogger(options: { level?: LogLevel; write?: (line: string) => void } = {}): Logger {

@@ -3,13 +3,14 @@ import type { ListenOptions } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
-import { ConfigStore, type ConfigInput } from './config.ts';
+import { systemClock } from './clock.ts';
+import { ConfigStore, portOverride, type ConfigInput } from './config.ts';
 import { auditRequests } from './audit/request-audit.ts';
 import { createApp, type App } from './http/app.ts';
 import { pluginHost } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
-import { createLogger } from './log.ts';
+import { createLogger, parseLogLevel } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
@@ -68,10 +69,13 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const { env, cwd } = options;
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
-  const log = createLogger({ level: (env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info' });
+  const log = createLogger({ level: parseLogLevel(env.LOG_LEVEL) });
   const store = await openStore(resolve(cwd, config.value.dataDir));
+  const clock = systemClock;
   const system = createSystem(config.value.system, {
     dataDir: store.dataDir,
+    // the host reads time from the same clock as the app
+    now: () => clock.now(),
     publicLocations: publicLocations(options.routes ?? routes),
     log: (message: string) => log.info(message),
     // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
@@ -80,13 +84,15 @@ export async function openRuntime(
     panelLog: log,
     madeUpLogsEveryMs: 3000,
   });
-  return createRuntime({ mode, config, store, system, log, ticketLimits: options.ticketLimits });
+  return createRuntime({ mode, config, store, system, log, clock, ticketLimits: options.ticketLimits });
 }
 
 /** Composition root: config -> store -> system -> runtime -> app -> node edge. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
-  if (env.PORT && !/^\d{1,5}$/.test(env.PORT)) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
+  // the environment is checked before anything is made: a bad value is one line, and no sandbox is left behind
+  const portFromEnv = portOverride(env.PORT);
+  parseLogLevel(env.LOG_LEVEL);
   const explicit = argValue(argv, '--config') ?? env.RELAY_PANEL_CONFIG;
   const configPath = resolve(cwd, explicit ?? join(SANDBOX_DIR, 'config.json'));
   const isSandboxDefault = !explicit;
@@ -102,6 +108,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const appRoutes = options.routes ?? routes;
   const services = await openRuntime(config, { env, cwd, routes: appRoutes, ticketLimits: options.ticketLimits });
   const { log } = services;
+  // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
+  await services.audit.open().catch(async (error: unknown) => {
+    await services.close();
+    throw error;
+  });
   const app = createApp(services, appRoutes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),
@@ -117,7 +128,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const server = createServer();
   const edge = attachNodeEdge(server, app);
-  const port = env.PORT ? Number(env.PORT) : config.value.listen.port;
+  const port = portFromEnv ?? config.value.listen.port;
   const fd = takeListenFd(env);
   if (fd !== null) await listenOn(server, { fd });
   else await listen(server, config.value.listen.host, port, isSandboxDefault);

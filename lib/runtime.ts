@@ -114,7 +114,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const { onboarding: onboardingOptions, ...rest } = deps;
   const base = { ...rest, clock, log };
   const identities = new IdentityRegistry(deps.store);
-  const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence });
+  const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence, log });
   auditRegistry(deps.store, audit);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });

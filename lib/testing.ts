@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes as allRoutes } from '../handlers/index.ts';
-import type { Clock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
 import { auditRequests } from './audit/request-audit.ts';
 import { createApp, type App } from './http/app.ts';
@@ -115,14 +115,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // the store keeps nothing there, but the sandbox host and the certificate bundles do
   await mkdir(config.value.dataDir, { recursive: true, mode: 0o700 });
   const routes = options.routes ?? allRoutes;
-  const pki = options.pki === 'openssl' ? undefined : createFakePki(join(store.dataDir, 'system', 'fake-pki'));
+  // one clock for the app and the host it drives: a manual one moves certificate expiry and unit uptimes too
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
+  const pki = options.pki === 'openssl' ? undefined : createFakePki(join(store.dataDir, 'system', 'fake-pki'), now);
   const system = createSystem(config.value.system, {
     dataDir: store.dataDir,
     publicLocations: publicLocations(routes),
     sandboxDns: hostIpResolver(() => config.value),
-    ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts() } : {}),
+    now,
+    ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}),
   });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock: options.clock, log: silentLogger(), onboarding: options.onboarding, ticketLimits: options.ticketLimits });
+  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock, log: silentLogger(), onboarding: options.onboarding, ticketLimits: options.ticketLimits });
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),

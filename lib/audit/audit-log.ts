@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isoNow, type Clock } from '../clock.ts';
+import { errorMessage } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import { journalsOf, JournalWriter, type JournalName } from '../state/journal.ts';
 import { SYSTEM_ACTOR, type AuditEntry, type AuditRecord, type AuditSink } from './entry.ts';
 
@@ -16,6 +18,10 @@ export interface AuditLogOptions {
   commitWindowMs?: number;
   /** `memory`: nothing on disk (the testing kit's in-memory store); the entries stay in memory. */
   persistence?: 'disk' | 'memory';
+  /** Where a write that fails (and the recovery after it) is told; nobody else hears of it. */
+  log?: Pick<Logger, 'warn' | 'info'>;
+  /** A failed write is tried again after this long (5 s); entries wait in memory meanwhile. */
+  retryMs?: number;
 }
 
 export interface AuditQuery {
@@ -49,8 +55,9 @@ const DEFAULT_KEEP = 5;
 // requests/s one synchronized write per 40 entries instead of per one or two, each write costing
 // about 170 µs of CPU here. A crash of the process loses nothing written; a power cut, at most this.
 const DEFAULT_COMMIT_WINDOW_MS = 20;
-/** A log kept in memory (the testing kit) holds the newest this many. */
+/** A log kept in memory (the testing kit) holds the newest this many; so do entries waiting for a disk that fails. */
 const MEMORY_ENTRIES = 10_000;
+const DEFAULT_RETRY_MS = 5_000;
 
 /**
  * The append-only audit log. Entries accepted while a write is on its way share the next one
@@ -59,46 +66,82 @@ const MEMORY_ENTRIES = 10_000;
  * rotated files are removed.
  */
 export class AuditLog implements AuditSink {
-  readonly #options: Required<Omit<AuditLogOptions, 'persistence'>>;
+  readonly #options: Required<Omit<AuditLogOptions, 'persistence' | 'log'>>;
+  readonly #log: AuditLogOptions['log'];
   readonly #snapshot: string;
-  /** Null for a log kept in memory; opened before the first write. */
-  readonly #writer: Promise<JournalWriter> | null;
+  readonly #onDisk: boolean;
+  /** Made on the first write (or by `open`); a directory that cannot be made is tried again later. */
+  #opening: Promise<JournalWriter> | null = null;
   readonly #memory: string[] = [];
   #queued: string[] = [];
   #writing: Promise<void> | null = null;
+  #retry: ReturnType<typeof setTimeout> | null = null;
+  /** Set from a failed write until one succeeds: the failure and the recovery are logged once each. */
+  #failure: string | null = null;
+  #dropped = 0;
 
   constructor(options: AuditLogOptions) {
-    this.#options = { rotateBytes: DEFAULT_ROTATE_BYTES, keep: DEFAULT_KEEP, commitWindowMs: DEFAULT_COMMIT_WINDOW_MS, ...options };
+    const { log, persistence, ...rest } = options;
+    this.#options = { rotateBytes: DEFAULT_ROTATE_BYTES, keep: DEFAULT_KEEP, commitWindowMs: DEFAULT_COMMIT_WINDOW_MS, retryMs: DEFAULT_RETRY_MS, ...rest };
+    this.#log = log;
     this.#snapshot = join(options.dir, 'audit.json');
-    this.#writer = options.persistence === 'memory' ? null : this.#open();
+    this.#onDisk = persistence !== 'memory';
   }
 
-  async #open(): Promise<JournalWriter> {
-    await mkdir(this.#options.dir, { recursive: true, mode: 0o700 });
-    const last = (await this.#files()).at(-1)?.generation ?? 0;
-    return new JournalWriter(this.#snapshot, last + 1, 0, 0o600);
+  /**
+   * Makes the directory and opens the log, or throws one line that says which directory cannot be
+   * used: the server's start calls it, so that an unusable audit directory stops it with that line.
+   */
+  async open(): Promise<void> {
+    if (this.#onDisk) await this.#writer();
+  }
+
+  #writer(): Promise<JournalWriter> {
+    return (this.#opening ??= this.#openWriter().catch((error: unknown) => {
+      this.#opening = null; // the next attempt tries again
+      throw error;
+    }));
+  }
+
+  async #openWriter(): Promise<JournalWriter> {
+    const dir = this.#options.dir;
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const last = (await this.#files()).at(-1)?.generation ?? 0;
+      return new JournalWriter(this.#snapshot, last + 1, 0, 0o600);
+    } catch (error) {
+      throw new Error(`Audit log directory ${dir} cannot be used: ${errorMessage(error)}`);
+    }
   }
 
   record(entry: AuditRecord): void {
     const line = JSON.stringify({ time: isoNow(this.#options.clock), actor: SYSTEM_ACTOR, ...entry } satisfies AuditEntry);
-    if (!this.#writer) {
+    if (!this.#onDisk) {
       this.#memory.push(line);
       if (this.#memory.length > MEMORY_ENTRIES) this.#memory.splice(0, this.#memory.length - MEMORY_ENTRIES);
       return;
     }
     this.#queued.push(line);
-    this.#writing ??= this.#drain().catch(() => {}); // the directory cannot be made: nothing to tell a caller that is gone
+    if (this.#queued.length > MEMORY_ENTRIES) this.#dropped += this.#queued.splice(0, this.#queued.length - MEMORY_ENTRIES).length;
+    // while a failed write waits for its retry, entries gather for it
+    if (!this.#retry) this.#writing ??= this.#drain();
   }
 
-  /** Waits until every accepted entry is on disk. */
+  /** Waits until every accepted entry is on disk, or the write that holds them has failed (then they wait for its retry). */
   async flush(): Promise<void> {
     while (this.#writing) await this.#writing;
   }
 
-  /** Flushes and closes the file (the next entry would open it again). */
+  /** Flushes (one last try for entries that wait) and closes the file (the next entry would open it again). */
   async close(): Promise<void> {
+    this.#cancelRetry();
+    if (this.#queued.length > 0) this.#writing ??= this.#drain();
     await this.flush();
-    await (await this.#writer)?.close();
+    this.#cancelRetry();
+    if (this.#queued.length > 0) this.#log?.warn(`audit log: ${this.#queued.length} entries were never written: ${this.#failure}`);
+    const opening = this.#opening;
+    this.#opening = null;
+    await (await opening?.catch(() => null))?.close();
   }
 
   /** Newest first. */
@@ -129,7 +172,7 @@ export class AuditLog implements AuditSink {
       }
       return false;
     };
-    if (!this.#writer) take(this.#memory);
+    if (!this.#onDisk) take(this.#memory);
     else {
       for (const journal of (await this.#files()).reverse()) {
         const text = await readFile(journal.path, 'utf8').catch(() => '');
@@ -139,24 +182,54 @@ export class AuditLog implements AuditSink {
     return { entries: found, next: found.length < query.limit ? null : nextCursor(found, before) };
   }
 
+  /** Never rejects: a failure is logged and the entries wait for a retry. */
   async #drain(): Promise<void> {
-    const writer = await this.#writer!;
     try {
+      const writer = await this.#writer();
       while (this.#queued.length > 0) {
         await new Promise((resolve) => setTimeout(resolve, this.#options.commitWindowMs));
         const batch = this.#queued;
         this.#queued = [];
-        const written = await writer.append(`${batch.join('\n')}\n`).then(() => true, () => false);
-        if (!written) {
-          // the writer moved to a new generation; the entries go there with the next record
+        try {
+          // a failed append moves the writer to a new generation: the batch goes there on the retry
+          await writer.append(`${batch.join('\n')}\n`);
+        } catch (error) {
           this.#queued.unshift(...batch);
-          return;
+          throw error;
         }
         if (writer.bytes >= this.#options.rotateBytes) await this.#rotate(writer);
       }
+      this.#recovered();
+    } catch (error) {
+      this.#failed(error);
     } finally {
       this.#writing = null;
     }
+  }
+
+  #failed(error: unknown): void {
+    const message = errorMessage(error);
+    if (this.#failure === null) this.#log?.warn(`audit log: cannot write (${message}); entries wait in memory, retrying every ${this.#options.retryMs} ms`);
+    this.#failure = message;
+    this.#cancelRetry();
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      if (this.#queued.length > 0) this.#writing ??= this.#drain();
+    }, this.#options.retryMs);
+    this.#retry.unref();
+  }
+
+  #recovered(): void {
+    if (this.#failure === null) return;
+    const dropped = this.#dropped > 0 ? `; ${this.#dropped} entries beyond ${MEMORY_ENTRIES} were dropped` : '';
+    this.#log?.info(`audit log: writing again${dropped}`);
+    this.#failure = null;
+    this.#dropped = 0;
+  }
+
+  #cancelRetry(): void {
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = null;
   }
 
   async #rotate(writer: JournalWriter): Promise<void> {

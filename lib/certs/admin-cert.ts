@@ -159,10 +159,18 @@ export class AdminCert {
     if (state.value.authMode === 'hardware-bound') throw hardwareBound();
     if (state.value.rotation === null) throw new AppError(404, 'No admin certificate bundle: rotate first (POST /api/certs/mtls/rotate)');
     if (!state.value.bundlePending || this.#bundleClaimed) throw new AppError(410, 'The admin certificate bundle was already downloaded');
+    // claimed before the first await: of concurrent downloads exactly one reads the bundle
     this.#bundleClaimed = true;
-    const bundle = await this.deps.bundles.read(this.deps.bundles.adminPath);
-    await this.deps.bundles.remove(this.deps.bundles.adminPath);
-    await state.update((s) => void (s.bundlePending = false));
+    let bundle: Buffer<ArrayBuffer> | null;
+    try {
+      bundle = await this.deps.bundles.read(this.deps.bundles.adminPath);
+      await this.deps.bundles.remove(this.deps.bundles.adminPath);
+      await state.update((s) => void (s.bundlePending = false));
+    } catch (error) {
+      // nobody got the bundle: the next try may still have it
+      this.#bundleClaimed = false;
+      throw error;
+    }
     if (!bundle) throw new AppError(410, 'The admin certificate bundle was already downloaded');
     return bundle;
   }

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.ts';
-import { AppError } from '../errors.ts';
+import { AppError, storageFailure } from '../errors.ts';
 import { errorResponse } from './responses.ts';
 
 /** Every thrown thing becomes `{error, details?}`; internals show only in development mode. */
@@ -13,6 +13,12 @@ export function renderError(error: unknown, services: Pick<Runtime, 'mode' | 'lo
   const status = frameworkStatus(error);
   if (status) return errorResponse(status, (error as Error).message || 'Bad request');
   const problem = error instanceof Error ? error : new Error(String(error));
+  const storage = storageFailure(error);
+  if (storage) {
+    // the same answer on every write path (the step runners' ones say it in their own words): the cause, never a stack
+    services.log.error(`storage failure: ${problem.message}`);
+    return errorResponse(500, 'Internal server error', `Storage failed: ${storage}`);
+  }
   services.log.error(`unhandled error: ${problem.stack ?? problem.message}`);
   const details = services.mode === 'development' ? { message: problem.message, stack: problem.stack } : undefined;
   return errorResponse(500, 'Internal server error', details);

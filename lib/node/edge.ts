@@ -90,7 +90,13 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
     const target = originTarget(message.url);
     if (!target) return endSocketWithError(socket, 400, BAD_TARGET);
     const handshakes = sockets ?? (await webSockets());
-    const upgrade: PendingUpgrade = { accept: (onSocket) => handshakes.handleUpgrade(message, socket, head, onSocket) };
+    let accepted = false;
+    const upgrade: PendingUpgrade = {
+      accept: (onSocket) => {
+        accepted = true;
+        handshakes.handleUpgrade(message, socket, head, onSocket);
+      },
+    };
     let response: Response;
     try {
       response = await app.handle(handshakeRequest(message, target), new NodeRequestContext(message, upgrade));
@@ -98,6 +104,8 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
       response = renderError(error, app.services);
     }
     if (response === upgraded()) return;
+    // ws has written its own answer (101, or its refusal) on this socket: an HTTP answer after it would be garbage
+    if (accepted) return void socket.destroy();
     endSocketWith(socket, response.status, new Uint8Array(await response.arrayBuffer()), response.headers.get('content-type') ?? undefined);
   }
 

@@ -12,6 +12,7 @@ export interface SystemContext {
   /** Panel locations open without a client certificate; none when absent (every location needs one). */
   publicLocations?: PublicLocations;
   log?: (msg: string) => void;
+  /** The app's clock (lib/clock.ts), which the adapters read time from; the wall clock when absent. */
   now?: () => number;
   /**
    * Sandbox only: answers for names that no explicit record (config `sandbox.dns`,

@@ -21,7 +21,7 @@ export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   if (body) answers['413'] = answer('Request body too large');
   if (body) answers['415'] = answer(isMultipartSpec(body) ? 'Content-Type must be multipart/form-data' : 'Content-Type must be application/json');
   if (route.kind === 'ws') answers['426'] = answer('Upgrade required');
-  answers['500'] = answer('Internal server error');
+  answers['500'] = answer('Internal server error; a failing disk names its cause in details (Storage failed: ENOSPC: no space left on device)');
   if (access.gate === 'management') answers['503'] = answer('Onboarding not complete (onboardingStatus)');
   return answers;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, chmod, open, rename, rm, stat } from 'node:fs/promises';
 import { mkdirWithMode } from '../../system/common/fs.ts';
 import { dirname, join } from 'node:path';
-import { errorMessage } from '../../errors.ts';
+import { errorMessage, storageFailure } from '../../errors.ts';
 import { disallowedExtension } from './extensions.ts';
 import { relativeSegments, resolveInside, SitePathError } from './safe-path.ts';
 
@@ -125,6 +125,8 @@ export async function storeUploads(root: string, dir: string, files: readonly In
     } catch (error) {
       // the temp file may never have been made (its folder could not be); the store failure is what to report
       await rm(temp, { force: true }).catch(() => undefined);
+      // a full or failing disk is the server's fault, not the path's: the error boundary's 500 names it
+      if (storageFailure(error)) throw error;
       throw new SitePathError(`could not store ${file.originalName}: ${reasonOf(error)}`);
     }
   }

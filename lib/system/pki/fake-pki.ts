@@ -19,8 +19,11 @@ export interface FakePki extends PkiAdapter {
   revokedSerials(): string[];
 }
 
-/** `dir` only names the CA and CRL paths vhosts point at; nothing is written there. */
-export function createFakePki(dir: string): FakePki {
+/**
+ * `dir` only names the CA and CRL paths vhosts point at; nothing is written there. `now` is the
+ * app's clock, so a test's manual clock sets the certificates' expiry.
+ */
+export function createFakePki(dir: string, now: () => number = Date.now): FakePki {
   const paths = { caPath: `${dir}/fake-ca.pem`, crlPath: `${dir}/fake-crl.pem` };
   const issued = new Set<string>();
   const revoked = new Set<string>();
@@ -29,7 +32,7 @@ export function createFakePki(dir: string): FakePki {
     assertClientCommonName(commonName);
     const serial = (next++).toString(16).toUpperCase();
     issued.add(serial);
-    const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+    const expiresAt = new Date(now() + days * 86_400_000).toISOString();
     return { serial, expiresAt, certPem: fakePem('CERTIFICATE', { subject: `CN=${commonName}`, serial, expiresAt }) };
   };
   // a fake cannot check a signature: any PEM certificate request passes

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { mkdir, rename, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { addAgent, ADMIN_SERIAL, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
@@ -63,6 +63,22 @@ o('the P12 downloads once (0600 until then), opens with the password and holds C
   const again = await t.call('GET', '/api/certs/mtls/download');
   assert.is(again.status, 410);
   assert.is(again.body.error, 'The admin certificate bundle was already downloaded');
+});
+
+s('a download whose read fails is not the one download: the next try gets the bundle, and of concurrent tries only one', async () => {
+  await rotate();
+  const bundle = join(t.services.store.dataDir, 'certs', 'admin.p12');
+  // a directory where the bundle is: reading it fails (EISDIR) while the bundle waits beside it
+  await rename(bundle, `${bundle}.aside`);
+  await mkdir(bundle);
+  const failed = await t.call('GET', '/api/certs/mtls/download');
+  assert.is(failed.status, 500);
+  await rmdir(bundle);
+  await rename(`${bundle}.aside`, bundle);
+  assert.is((await adminState()).bundlePending, true);
+  const tries = await Promise.all(Array.from({ length: 5 }, () => t.request('GET', '/api/certs/mtls/download')));
+  assert.equal(tries.map((r) => r.status).sort(), [200, 410, 410, 410, 410]);
+  assert.is((await adminState()).bundlePending, false);
 });
 
 s('the first request with the new certificate revokes the old one', async () => {

@@ -24,12 +24,20 @@ s('GET /api/certs lists every lineage with Portlama\'s domain, type, expiresAt, 
     assert.equal(Object.keys(c).sort(), ['daysLeft', 'daysUntilExpiry', 'domain', 'domains', 'expiresAt', 'expiringSoon', 'name', 'type']);
     assert.is(c.type, 'letsencrypt');
     assert.equal([c.name, c.domains, c.daysLeft], [c.domain, [c.domain], c.daysUntilExpiry]);
-    // the certs adapter reads the wall clock, which has moved on from the frozen test clock
-    const byWallClock = Math.floor((Date.parse(c.expiresAt) - Date.now()) / 86_400_000);
-    assert.ok([byWallClock, byWallClock + 1].includes(c.daysUntilExpiry), `${c.daysUntilExpiry} days until expiry`);
-    assert.is(c.expiringSoon, c.daysUntilExpiry <= 30);
+    // issued and read on the app's clock: 90 days exactly
+    assert.is(Date.parse(c.expiresAt), clock.now() + 90 * 86_400_000);
+    assert.is(c.daysUntilExpiry, 90);
+    assert.is(c.expiringSoon, false);
   }
   assert.equal(r.body.adminCertificate, { authMode: 'p12', serial: null, expiresAt: null, rotation: null, bundlePending: false });
+});
+
+s('the manual clock drives the host: 61 days on, the certificates expire soon and the units have been up 61 days', async () => {
+  clock.advance(61 * 86_400_000);
+  const { certs } = (await t.call('GET', '/api/certs')).body;
+  assert.equal(certs.map((c: { daysUntilExpiry: number; expiringSoon: boolean }) => [c.daysUntilExpiry, c.expiringSoon]), [[29, true], [29, true]]);
+  const { services } = (await t.call('GET', '/api/services')).body;
+  assert.is(services.find((u: { name: string }) => u.name === 'proxy')?.uptime, '61d 0h 0m', JSON.stringify(services));
 });
 
 s('the list is the lineages on disk: a deleted site\'s or tunnel\'s certificate stays, as the deletes keep it', async () => {

@@ -87,4 +87,21 @@ export const echoSocket = wsRoute({
   },
 });
 
-export const testRoutes = [echoBody, onboardingOnly, publicRoute, labelled, throwsTeapot, throwsBug, throwsAppError, twoFactorExempt, whoAmI, echoSocket];
+/** Test-only WebSocket routes whose `connect` fails after the handshake (at once, and later). */
+export const throwingSocket = wsRoute({
+  path: '/api/test/socket-bug',
+  access: { roles: ADMIN_ONLY, gate: 'open' },
+  connect() {
+    throw new Error('secret internal detail');
+  },
+});
+
+export const rejectingSocket = wsRoute({
+  path: '/api/test/socket-async-bug',
+  access: { roles: ADMIN_ONLY, gate: 'open' },
+  async connect() {
+    throw new Error('secret internal detail');
+  },
+});
+
+export const testRoutes = [echoBody, onboardingOnly, publicRoute, labelled, throwsTeapot, throwsBug, throwsAppError, twoFactorExempt, whoAmI, echoSocket, throwingSocket, rejectingSocket];

@@ -1,9 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { connect as connectTcp } from 'node:net';
 import WebSocket from 'ws';
 import { routes } from '../../../handlers/index.ts';
 import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
+import { rawHead } from '../../helpers/raw-http.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { refusedUpgrade } from '../../helpers/websocket.ts';
 import { testRoutes } from './test-routes.ts';
@@ -89,5 +91,56 @@ s('closing the edge closes open sockets with 1001', () =>
     assert.is(code, 1001);
   }),
 );
+
+/** Every byte the server sends for one raw handshake, until it closes the connection. */
+function rawHandshake(port: number, path: string): Promise<Buffer> {
+  const head = rawHead('GET', path, [
+    ['host', '127.0.0.1'],
+    ['connection', 'Upgrade'],
+    ['upgrade', 'websocket'],
+    ['sec-websocket-version', '13'],
+    ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ=='],
+    ...Object.entries(certificateHeaders('admin')),
+  ]);
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(port, '127.0.0.1', () => socket.write(head));
+    const chunks: Buffer[] = [];
+    socket.setTimeout(4000, () => socket.destroy(new Error('no close within 4 s')));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      // answer the server's close frame as a client would, so it ends the connection
+      if (chunk.includes(Buffer.from([0x88]))) socket.end(Buffer.from([0x88, 0x80, 0, 0, 0, 0]));
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+for (const [name, path] of [
+  ['throws', '/api/test/socket-bug'],
+  ['rejects', '/api/test/socket-async-bug'],
+] as const) {
+  s(`a route whose connect ${name} closes the upgraded socket with 1011, never writes HTTP after 101`, () =>
+    withTimeout(`ws connect ${name}`, 5000, async () => {
+      const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+      const http = await serve(t.app);
+      try {
+        const bytes = await rawHandshake(http.port, path);
+        const text = bytes.toString('latin1');
+        const headEnd = bytes.indexOf('\r\n\r\n') + 4;
+        assert.ok(text.startsWith('HTTP/1.1 101 Switching Protocols\r\n'), text.slice(0, 40));
+        assert.is(text.split('HTTP/1.1').length, 2, `one HTTP status line only: ${JSON.stringify(text)}`);
+        const frame = bytes.subarray(headEnd);
+        assert.is(frame[0], 0x88, 'a close frame (FIN + opcode 8)');
+        assert.is(frame.readUInt16BE(2), 1011);
+        assert.not.ok(text.includes('secret internal detail'));
+        assert.ok(t.services.log.recent(20).some((e) => e.level === 'error' && e.message.includes('secret internal detail')), 'logged');
+      } finally {
+        await http.close();
+        await t.close();
+      }
+    }),
+  );
+}
 
 s.run();
