@@ -46,8 +46,9 @@ async function main(): Promise<void> {
       console.log(`${signal}: shutting down`);
       running.stop().then(
         () => process.exit(0),
-        (error) => {
-          console.error(error);
+        (error: unknown) => {
+          // one line an operator reads in the journal (a snapshot the full disk refused, say)
+          console.error(`relay-panel: shutdown: ${error instanceof Error ? error.message : String(error)}`);
           process.exit(1);
         },
       );

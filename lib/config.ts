@@ -89,7 +89,6 @@ export class ConfigStore {
         throw new StoreLoadError(file, 'no such file');
       },
       mode: 0o600,
-      validateOnUpdate: true,
       pretty: true,
     });
     return ConfigStore.#withSessionSecret(document);
@@ -101,7 +100,6 @@ export class ConfigStore {
       file: '(in memory)',
       schema: ConfigSchema as z.ZodType<Config>,
       initial: () => ConfigSchema.parse(input),
-      validateOnUpdate: true,
       persistence: 'memory',
     });
     return ConfigStore.#withSessionSecret(document);

@@ -70,7 +70,7 @@ export async function openRuntime(
   const { env, cwd } = options;
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   const log = createLogger({ level: parseLogLevel(env.LOG_LEVEL) });
-  const store = await openStore(resolve(cwd, config.value.dataDir));
+  const store = await openStore(resolve(cwd, config.value.dataDir), { log });
   const clock = systemClock;
   const system = createSystem(config.value.system, {
     dataDir: store.dataDir,

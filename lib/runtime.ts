@@ -158,11 +158,17 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
-      await deps.store.close();
+      // A snapshot that cannot be written (a full disk) loses nothing, its journals stay; the rest
+      // is still flushed, and the failure is the caller's to report (a non-zero exit).
+      const folded = await deps.store.close().then(
+        () => null,
+        (error: unknown) => ({ error }),
+      );
       await audit.close();
       await certs.enrollment.flush();
       await certs.adminCert.flush();
       await deps.config.flush();
+      if (folded) throw folded.error;
     },
   };
   if (deps.config.value.metrics.enabled) services.metrics = new Metrics(services);

@@ -111,7 +111,8 @@ async function openConfig(dir: string, options: TestAppOptions): Promise<ConfigS
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-kit-')));
   const config = await openConfig(dir, options);
-  const store = await openStore(config.value.dataDir, { persistence: options.dir ? 'disk' : 'memory' });
+  const log = silentLogger();
+  const store = await openStore(config.value.dataDir, { persistence: options.dir ? 'disk' : 'memory', log });
   // the store keeps nothing there, but the sandbox host and the certificate bundles do
   await mkdir(config.value.dataDir, { recursive: true, mode: 0o700 });
   const routes = options.routes ?? allRoutes;
@@ -126,7 +127,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     now,
     ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}),
   });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock, log: silentLogger(), onboarding: options.onboarding, ticketLimits: options.ticketLimits });
+  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock, log, onboarding: options.onboarding, ticketLimits: options.ticketLimits });
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),

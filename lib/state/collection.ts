@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { ZodType } from 'zod';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.ts';
 import { describeZodIssues } from './zod-issues.ts';
@@ -10,14 +11,23 @@ export class StoreLoadError extends Error {
   }
 }
 
+/**
+ * A value that the collection's own schema refuses: storing it would make the next start fail to
+ * load the file, so the change is refused before anything changes (a bug in the caller).
+ */
+export class InvalidRecordError extends Error {
+  constructor(file: string, problem: string) {
+    super(`Refused to store an invalid record in ${basename(file)}: ${problem}`);
+    this.name = 'InvalidRecordError';
+  }
+}
+
 export interface CollectionOptions<T> {
   file: string;
   schema: ZodType<T>;
   initial: () => T;
-  /** 0o600 for collections holding secrets. */
+  /** 0o600 unless given: everything in the data directory is the panel's alone. */
   mode?: number;
-  /** Re-validate the whole value after every update (configuration). */
-  validateOnUpdate?: boolean;
   /** Indent the JSON for files people edit by hand. */
   pretty?: boolean;
   /**
@@ -110,7 +120,8 @@ export class JsonCollection<T> {
       next = structuredClone(this.#value);
       result = change(next);
       if (result instanceof Promise) throw new TypeError('update functions must be synchronous');
-      if (this.#options.validateOnUpdate) next = this.#validated(next);
+      // what the next start would refuse to load is refused now, before anything changes
+      next = this.#validated(next);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -140,7 +151,7 @@ export class JsonCollection<T> {
 
   #validated(value: T): T {
     const parsed = this.#options.schema.safeParse(value, { jitless: true });
-    if (!parsed.success) throw new TypeError(`invalid ${this.#options.file}: ${describeZodIssues(parsed.error.issues)}`);
+    if (!parsed.success) throw new InvalidRecordError(this.#options.file, describeZodIssues(parsed.error.issues));
     return parsed.data;
   }
 
@@ -158,7 +169,7 @@ export class JsonCollection<T> {
     this.#pending = null;
     const snapshot = this.#value;
     try {
-      await writeFileAtomic(this.#options.file, JSON.stringify(snapshot, null, this.#options.pretty ? 2 : undefined), { mode: this.#options.mode });
+      await writeFileAtomic(this.#options.file, JSON.stringify(snapshot, null, this.#options.pretty ? 2 : undefined), { mode: this.#options.mode ?? 0o600 });
       this.#durable = snapshot;
       batch.resolve();
     } catch (error) {

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z, type ZodType } from 'zod';
+import { createLogger, type Logger } from '../log.ts';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.ts';
-import { StoreLoadError } from './collection.ts';
+import { InvalidRecordError, StoreLoadError } from './collection.ts';
+
+export { InvalidRecordError };
 import { journalsOf, JournalWriter, memoryJournal, readFrames, type Journal, type JournalOp } from './journal.ts';
 import { describeZodIssues } from './zod-issues.ts';
 
@@ -15,7 +18,7 @@ export interface RecordCollectionOptions<R> {
   record: ZodType<R>;
   /** A record's unique key. */
   key: (record: R) => string;
-  /** 0o600 for collections holding secrets (snapshot and journals). */
+  /** Of the snapshot and the journals: 0o600 unless given (everything in the data directory is the panel's alone). */
   mode?: number;
   /** The snapshot is rewritten once the journal holds this many bytes, and at least as many as the snapshot. */
   compactAfterBytes?: number;
@@ -23,6 +26,22 @@ export interface RecordCollectionOptions<R> {
   persistence?: Persistence;
   /** The snapshot directory's entries, when the caller has listed it already. */
   listing?: readonly string[];
+  /** Told of a snapshot that could not be written (and of the one that then could); stderr unless given. */
+  log?: Pick<Logger, 'error' | 'info'>;
+  /** The first retry of a failed snapshot comes this long after it; each failure doubles the wait, up to a minute. */
+  snapshotRetryMs?: number;
+}
+
+const DEFAULT_MODE = 0o600;
+const DEFAULT_SNAPSHOT_RETRY_MS = 1000;
+const MAX_SNAPSHOT_RETRY_MS = 60_000;
+
+/** The final snapshot of a clean shutdown could not be written; the journals still hold every change. */
+export class SnapshotWriteError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(`The snapshot ${file} could not be written (${cause instanceof Error ? cause.message : String(cause)}); its journals keep every change and the next start replays them`, { cause });
+    this.name = 'SnapshotWriteError';
+  }
 }
 
 /** What an `edit` sees and changes. Records are immutable: `put` a changed copy. */
@@ -101,11 +120,25 @@ export class RecordCollection<R> {
   #folded: boolean;
   /** Fingerprints of the snapshot texts this process loaded or wrote, newest last (see readSnapshot). */
   readonly #ownSnapshots: string[] = [];
+  /** Snapshot writes failed in a row; the journals hold every change meanwhile. */
+  #snapshotFailures = 0;
+  #snapshotRetry: NodeJS.Timeout | null = null;
+  readonly #log: Pick<Logger, 'error' | 'info'>;
+  /**
+   * Every record goes through the schema the loader checks it with before it is accepted: a record
+   * the next start would refuse is refused now, while refusing it costs one request and not the box.
+   */
+  readonly #parse = (record: R): R => {
+    const parsed = this.#options.record.safeParse(record);
+    if (!parsed.success) throw new InvalidRecordError(this.file, describeZodIssues(parsed.error.issues));
+    return parsed.data;
+  };
 
   private constructor(options: RecordCollectionOptions<R>, records: Map<string, R>, journal: Journal, snapshotBytes: number, snapshotFingerprint: string) {
     this.#folded = journal.bytes === 0;
     this.#ownSnapshots.push(snapshotFingerprint);
     this.#options = options;
+    this.#log = options.log ?? createLogger();
     this.#records = records;
     this.#journal = journal;
     this.#snapshotBytes = snapshotBytes;
@@ -114,7 +147,7 @@ export class RecordCollection<R> {
   static async open<R>(options: RecordCollectionOptions<R>): Promise<RecordCollection<R>> {
     if (options.persistence === 'memory') return new RecordCollection(options, new Map(), memoryJournal, 0, fingerprint('[]'));
     const { records, snapshotBytes, snapshotFingerprint, journalBytes, lastGeneration } = await load(options);
-    const writer = new JournalWriter(options.file, lastGeneration + 1, journalBytes, options.mode ?? 0o644);
+    const writer = new JournalWriter(options.file, lastGeneration + 1, journalBytes, options.mode ?? DEFAULT_MODE);
     return new RecordCollection(options, records, writer, snapshotBytes, snapshotFingerprint);
   }
 
@@ -173,7 +206,7 @@ export class RecordCollection<R> {
 
   /** Changes some records; answered once the change is on disk (at once, or with the write it read from, when nothing changed). */
   edit<X>(change: (draft: RecordDraft<R>) => X): Promise<X> {
-    const draft = new Draft(this.#records, this.#options.key);
+    const draft = new Draft(this.#records, this.#options.key, this.#parse);
     let result: X;
     try {
       result = change(draft);
@@ -199,7 +232,7 @@ export class RecordCollection<R> {
       const draft = structuredClone([...this.#records.values()]);
       result = change(draft);
       if (result instanceof Promise) throw new TypeError('update functions must be synchronous');
-      for (const record of draft) {
+      for (const record of draft.map(this.#parse)) {
         const key = this.#options.key(record);
         if (next.has(key)) throw new TypeError(`${this.file}: two records with the key '${key}'`);
         next.set(key, Object.freeze(record));
@@ -238,8 +271,11 @@ export class RecordCollection<R> {
     await this.flush();
     // a memory collection has no snapshot file: writing one would put it on disk after all
     if (this.#folded || this.#options.persistence === 'memory') return;
-    this.#startCompaction();
+    const failure = await this.#startCompaction();
     await this.flush();
+    // Shutting down: no retry comes, and the caller (the process's exit status) must hear of it.
+    this.#cancelSnapshotRetry();
+    if (failure) throw new SnapshotWriteError(this.file, failure);
   }
 
   /** One observer of the journal writes (metrics); a later call replaces it. */
@@ -310,29 +346,61 @@ export class RecordCollection<R> {
    */
   #compactIfDue(): void {
     if (this.#compaction || this.#journal.bytes < Math.max(this.#options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, this.#snapshotBytes)) return;
-    this.#startCompaction();
+    void this.#startCompaction();
   }
 
-  #startCompaction(): void {
+  /** Resolves with the error of a snapshot that could not be written (already logged, retry scheduled), or null. */
+  #startCompaction(): Promise<unknown> {
+    this.#cancelSnapshotRetry();
     const durable = this.#pending ? undone(this.#records, this.#pending.undo, false) : this.#records;
     const records = [...durable.values()];
     const covered = this.#journal.rotate();
-    this.#compaction = this.#writeSnapshot(records, covered).finally(() => (this.#compaction = null));
+    const written = this.#writeSnapshot(records, covered);
+    this.#compaction = written.then(() => undefined).finally(() => (this.#compaction = null));
+    return written;
   }
 
-  async #writeSnapshot(records: readonly R[], covered: number): Promise<void> {
+  async #writeSnapshot(records: readonly R[], covered: number): Promise<unknown> {
     try {
       const text = JSON.stringify(records);
       // known before it lands, so a reader of the new file never mistakes it for an outside edit
       this.#ownSnapshots.push(fingerprint(text));
       if (this.#ownSnapshots.length > OWN_SNAPSHOTS_KEPT) this.#ownSnapshots.shift();
-      await writeFileAtomic(this.file, text, { mode: this.#options.mode });
+      await writeFileAtomic(this.file, text, { mode: this.#options.mode ?? DEFAULT_MODE });
       this.#snapshotBytes = text.length;
       await this.#journal.removeUpTo(covered);
       this.#folded = this.#journal.bytes === 0;
-    } catch {
-      // Nothing is lost: the journals stay, and the next batch past the threshold tries again.
+    } catch (error) {
+      // Nothing is lost: the journals stay (the truth until a snapshot holds them) and a later try folds them.
+      this.#snapshotFailed(error);
+      return error;
     }
+    if (this.#snapshotFailures > 0) this.#log.info(`Snapshot ${this.file} written after ${this.#snapshotFailures} failed ${this.#snapshotFailures === 1 ? 'try' : 'tries'}`);
+    this.#snapshotFailures = 0;
+    return null;
+  }
+
+  #snapshotFailed(error: unknown): void {
+    this.#snapshotFailures++;
+    const first = this.#options.snapshotRetryMs ?? DEFAULT_SNAPSHOT_RETRY_MS;
+    const wait = Math.min(first * 2 ** (this.#snapshotFailures - 1), Math.max(first, MAX_SNAPSHOT_RETRY_MS));
+    this.#log.error(
+      `Snapshot ${this.file} could not be written (${error instanceof Error ? error.message : String(error)}); its journals keep every change, next try in ${wait / 1000} s`,
+    );
+    this.#cancelSnapshotRetry();
+    // unref: a pending retry never keeps a process alive, and a clean shutdown tries once more itself
+    this.#snapshotRetry = setTimeout(() => {
+      this.#snapshotRetry = null;
+      // Through the write chain, so that it starts between two batches, as a threshold compaction does.
+      this.#writes = this.#writes.then(() => {
+        if (!this.#compaction && !this.#folded) void this.#startCompaction();
+      });
+    }, wait).unref();
+  }
+
+  #cancelSnapshotRetry(): void {
+    if (this.#snapshotRetry) clearTimeout(this.#snapshotRetry);
+    this.#snapshotRetry = null;
   }
 }
 
@@ -353,6 +421,7 @@ class Draft<R> implements RecordDraft<R> {
   constructor(
     private readonly records: Map<string, R>,
     private readonly key: (record: R) => string,
+    private readonly parse: (record: R) => R,
   ) {}
 
   get size(): number {
@@ -371,7 +440,8 @@ class Draft<R> implements RecordDraft<R> {
     return this.records.values();
   }
 
-  put(record: R): void {
+  put(input: R): void {
+    const record = this.parse(input);
     const key = this.key(record);
     this.changes.push({ key, before: this.records.get(key), after: record });
     this.records.set(key, Object.freeze(record));
@@ -408,7 +478,10 @@ async function load<R>(options: RecordCollectionOptions<R>, starting = true) {
   const { file } = options;
   const listed = options.listing ?? (await readdir(dirname(file)).catch(() => undefined));
   const names = listed ?? [];
-  if (starting) await removeStaleTempFiles(file, names);
+  if (starting) {
+    await removeStaleTempFiles(file, names);
+    await narrowModes(options, names);
+  }
   const loader = new Loader(options);
   // A snapshot the directory listing lacks is not opened: at start most collections have none,
   // and each failed open builds an error with its stack. An unreadable directory reads as before.
@@ -424,6 +497,18 @@ async function load<R>(options: RecordCollectionOptions<R>, starting = true) {
     journalBytes += bytes;
   }
   return { records: loader.records, snapshotBytes: text.length, snapshotFingerprint: fingerprint(text), journalBytes, lastGeneration: journals.at(-1)?.generation ?? 0 };
+}
+
+/**
+ * Files an earlier release wrote with a wider mode (tunnels and sites were 0644) get the
+ * collection's mode at start, rather than only once a snapshot replaces them. Best effort: a file
+ * the panel cannot chmod still loads.
+ */
+async function narrowModes<R>(options: RecordCollectionOptions<R>, names: readonly string[]): Promise<void> {
+  const mode = options.mode ?? DEFAULT_MODE;
+  const paths = journalsOf(options.file, names).map((journal) => journal.path);
+  if (names.includes(basename(options.file))) paths.push(options.file);
+  await Promise.all(paths.map((path) => chmod(path, mode).catch(() => {})));
 }
 
 /** Builds the records from a snapshot and the journal frames after it, validating each record. */

@@ -1,6 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
+import type { Logger } from '../log.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
   AgentRecord,
@@ -26,25 +27,25 @@ export const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
 const byId = (record: { id: string }) => record.id;
 
 /**
- * Collection name -> record schema, unique key and file mode. Each is `<dataDir>/<name>.json`, a
- * JSON array of its records, plus the journal of changes since (lib/state/record-collection.ts).
+ * Collection name -> record schema and unique key. Each is `<dataDir>/<name>.json`, a JSON array of
+ * its records, plus the journal of changes since (lib/state/record-collection.ts); every file 0600.
  */
 const COLLECTIONS = {
-  tunnels: { record: TunnelRecord, key: byId, mode: 0o644 },
-  sites: { record: SiteRecord, key: byId, mode: 0o644 },
-  agents: { record: AgentRecord, key: (a: AgentRecord) => pairKey(a.label, a.serial), mode: 0o600 },
-  revocations: { record: RevocationRecord, key: (r: RevocationRecord) => r.serial, mode: 0o600 },
-  invitations: { record: InvitationRecord, key: byId, mode: 0o600 },
-  plugins: { record: PluginRecord, key: (p: PluginRecord) => p.name, mode: 0o600 },
-  pushPolicies: { record: PushPolicyRecord, key: byId, mode: 0o600 },
-  pushGrants: { record: PushGrantRecord, key: (g: PushGrantRecord) => g.label, mode: 0o600 },
-  pushSessions: { record: PushSessionRecord, key: byId, mode: 0o600 },
-  ticketScopes: { record: TicketScopeRecord, key: (s: TicketScopeRecord) => s.name, mode: 0o600 },
-  ticketInstances: { record: TicketInstanceRecord, key: (i: TicketInstanceRecord) => i.instanceId, mode: 0o600 },
-  ticketAssignments: { record: TicketAssignmentRecord, key: (a: TicketAssignmentRecord) => pairKey(a.agentLabel, a.instanceScope), mode: 0o600 },
-  tickets: { record: TicketRecord, key: byId, mode: 0o600 },
-  ticketSessions: { record: TicketSessionRecord, key: (s: TicketSessionRecord) => s.sessionId, mode: 0o600 },
-  webhooks: { record: WebhookRecord, key: byId, mode: 0o600 },
+  tunnels: { record: TunnelRecord, key: byId },
+  sites: { record: SiteRecord, key: byId },
+  agents: { record: AgentRecord, key: (a: AgentRecord) => pairKey(a.label, a.serial) },
+  revocations: { record: RevocationRecord, key: (r: RevocationRecord) => r.serial },
+  invitations: { record: InvitationRecord, key: byId },
+  plugins: { record: PluginRecord, key: (p: PluginRecord) => p.name },
+  pushPolicies: { record: PushPolicyRecord, key: byId },
+  pushGrants: { record: PushGrantRecord, key: (g: PushGrantRecord) => g.label },
+  pushSessions: { record: PushSessionRecord, key: byId },
+  ticketScopes: { record: TicketScopeRecord, key: (s: TicketScopeRecord) => s.name },
+  ticketInstances: { record: TicketInstanceRecord, key: (i: TicketInstanceRecord) => i.instanceId },
+  ticketAssignments: { record: TicketAssignmentRecord, key: (a: TicketAssignmentRecord) => pairKey(a.agentLabel, a.instanceScope) },
+  tickets: { record: TicketRecord, key: byId },
+  ticketSessions: { record: TicketSessionRecord, key: (s: TicketSessionRecord) => s.sessionId },
+  webhooks: { record: WebhookRecord, key: byId },
 } as const;
 
 type Definitions = typeof COLLECTIONS;
@@ -59,24 +60,37 @@ export type Store = {
   observeWrites(observer: (collection: CollectionName, write: Parameters<WriteObserver>[0]) => void): void;
   /** Waits for every accepted change to be on disk. */
   flush(): Promise<void>;
-  /** Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are then the state). */
+  /**
+   * Flushes, then folds every journal into its snapshot (on shutdown: the `.json` files alone are
+   * then the state). Rejects, once every collection has tried, when a snapshot could not be written
+   * (its journals still hold every change).
+   */
   close(): Promise<void>;
 };
 
-/** `persistence: 'memory'` keeps every collection in memory only: nothing under dataDir is read or written. */
-export async function openStore(dataDir: string, { persistence = 'disk' }: { persistence?: Persistence } = {}): Promise<Store> {
+export interface StoreOptions {
+  /** `memory` keeps every collection in memory only: nothing under dataDir is read or written. */
+  persistence?: Persistence;
+  /** Where a snapshot that cannot be written is reported (stderr unless given). */
+  log?: Pick<Logger, 'error' | 'info'>;
+  /** The first retry of a failed snapshot (tests shorten it). */
+  snapshotRetryMs?: number;
+}
+
+export async function openStore(dataDir: string, { persistence = 'disk', log, snapshotRetryMs }: StoreOptions = {}): Promise<Store> {
   if (persistence === 'disk') await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const listing = persistence === 'disk' ? await readdir(dataDir) : [];
   const entries = await Promise.all(
     (Object.keys(COLLECTIONS) as CollectionName[]).map(async (name) => {
-      const { record, key, mode } = COLLECTIONS[name];
+      const { record, key } = COLLECTIONS[name];
       const collection = await RecordCollection.open({
         file: join(dataDir, `${name}.json`),
         record: record as ZodType,
         key: key as (record: unknown) => string,
-        mode,
         listing,
         persistence,
+        log,
+        snapshotRetryMs,
       });
       return [name, collection] as const;
     }),
@@ -93,7 +107,9 @@ export async function openStore(dataDir: string, { persistence = 'disk' }: { per
       await Promise.all(entries.map(([, c]) => c.flush()));
     },
     async close() {
-      await Promise.all(entries.map(([, c]) => c.compact()));
+      const failed = (await Promise.allSettled(entries.map(([, c]) => c.compact()))).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      if (failed.length === 1) throw failed[0];
+      if (failed.length > 1) throw new AggregateError(failed, failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; '));
     },
   };
 }

@@ -133,7 +133,7 @@ s('memo recomputes only after a change', async ({ dir }) => {
   assert.is(computed, 2);
 });
 
-s('openStore creates every collection the panel needs, secrets 0600', async ({ dir }) => {
+s('openStore creates every collection the panel needs, every file 0600', async ({ dir }) => {
   const store = await openStore(join(dir, 'data'));
   for (const name of ['tunnels', 'sites', 'agents', 'revocations', 'invitations', 'ticketScopes', 'ticketInstances', 'ticketAssignments', 'tickets', 'ticketSessions'] as const) {
     assert.equal(store[name].value, [], name);
@@ -143,7 +143,7 @@ s('openStore creates every collection the panel needs, secrets 0600', async ({ d
   const files = await readdir(join(dir, 'data'));
   assert.equal(files.sort(), ['agents.1.journal', 'tunnels.1.journal']);
   assert.is((await stat(join(dir, 'data', 'agents.1.journal'))).mode & 0o777, 0o600);
-  assert.is((await stat(join(dir, 'data', 'tunnels.1.journal'))).mode & 0o777, 0o644);
+  assert.is((await stat(join(dir, 'data', 'tunnels.1.journal'))).mode & 0o777, 0o600, 'tunnels too: everything in the data directory is 0600');
   await store.close();
   const again = await openStore(join(dir, 'data'));
   assert.is(again.agents.value[0]?.label, 'a');
