@@ -47,5 +47,5 @@ export function putSiteVhost(site: SiteRecord, domain: string | null): VhostChan
 }
 
 export function findSite(ctx: Pick<SiteDeps, 'store'>, id: string): SiteRecord | undefined {
-  return ctx.store.sites.value.find((s) => s.id === id);
+  return ctx.store.sites.get(id);
 }

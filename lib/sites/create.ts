@@ -92,7 +92,7 @@ export async function createSite(ctx: SiteContext, input: SiteCreate): Promise<S
       { failure: DIRECTORY_FAILED, run: async () => void (await siteStorage.create(id)), undo: () => siteStorage.remove(id) },
       // a failure here is the panel's, not a bad upload: 500 like the directory's, whose undo takes the page too
       { failure: DIRECTORY_FAILED, run: () => writePlaceholder(site.rootPath, site.name) },
-      { failure: STATE_FAILED, run: () => ctx.store.sites.update((list) => void list.push(site)) },
+      { failure: STATE_FAILED, run: () => ctx.store.sites.edit((sites) => sites.put(site)) },
     ]);
   } finally {
     release();

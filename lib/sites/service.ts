@@ -119,9 +119,9 @@ export class SiteService {
     if (!site) return 0;
     const totalSize = (await directorySize(site.rootPath)) - (await placeholderBytes(site.rootPath, site.name));
     if (totalSize !== site.totalSize) {
-      await this.#ctx.store.sites.update((list) => {
-        const record = list.find((s) => s.id === id);
-        if (record) record.totalSize = totalSize;
+      await this.#ctx.store.sites.edit((draft) => {
+        const record = draft.get(id);
+        if (record) draft.put({ ...record, totalSize });
       });
     }
     return totalSize;

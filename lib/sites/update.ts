@@ -46,10 +46,9 @@ export function updateSite(ctx: SiteContext, id: string, patch: SitePatch): Prom
       }
     }
     try {
-      await ctx.store.sites.update((list) => {
-        const index = list.findIndex((s) => s.id === id);
-        if (index < 0) throw new Error('the site record disappeared');
-        list[index] = next;
+      await ctx.store.sites.edit((draft) => {
+        if (!draft.has(id)) throw new Error('the site record disappeared');
+        draft.put(next);
       });
     } catch (error) {
       if (rewriteVhost) await ctx.system.proxy.apply([putSiteVhost(current, domain)]).catch(() => undefined);

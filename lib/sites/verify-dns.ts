@@ -49,10 +49,9 @@ export function verifySiteDns(ctx: SiteContext, id: string): Promise<DnsVerifica
       throw new AppError(500, 'Certificate issued but nginx configuration failed', errorMessage(error));
     }
     try {
-      await ctx.store.sites.update((list) => {
-        const index = list.findIndex((s) => s.id === id);
-        if (index < 0) throw new Error('the site record disappeared');
-        list[index] = live;
+      await ctx.store.sites.edit((draft) => {
+        if (!draft.has(id)) throw new Error('the site record disappeared');
+        draft.put(live);
       });
     } catch (error) {
       await proxy.apply([{ op: 'remove', name: proxy.vhostName(siteVhost(live, domain)) }]).catch(() => undefined);

@@ -36,5 +36,5 @@ export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>, enabled: b
 }
 
 export function findTunnel(ctx: Pick<TunnelDeps, 'store'>, id: string): TunnelRecord | undefined {
-  return ctx.store.tunnels.value.find((t) => t.id === id);
+  return ctx.store.tunnels.get(id);
 }

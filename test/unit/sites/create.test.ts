@@ -139,10 +139,10 @@ for (const [point, prefix, hadVhost] of failures) {
 
 s('a failed save undoes the directory and the vhost: "State persistence failed: ..."', async ({ t }) => {
   const sites = t.services.store.sites;
-  const original = sites.update.bind(sites);
-  sites.update = (() => Promise.reject(new Error('disk full'))) as typeof sites.update;
+  const original = sites.edit.bind(sites);
+  sites.edit = (() => Promise.reject(new Error('disk full'))) as typeof sites.edit;
   const res = await createSite(t, { name: 'blog', type: 'managed' });
-  sites.update = original;
+  sites.edit = original;
   assert.is(res.status, 500);
   assert.is(res.body.details, 'State persistence failed: disk full');
   assert.is((await siteVhostState(t, `blog.${DOMAIN}`)).written, false);
