@@ -75,9 +75,11 @@ export interface StoreOptions {
   log?: Pick<Logger, 'error' | 'info'>;
   /** The first retry of a failed snapshot (tests shorten it). */
   snapshotRetryMs?: number;
+  /** When a journal is folded into its snapshot (tests lower it to have snapshots written often). */
+  compactAfterBytes?: number;
 }
 
-export async function openStore(dataDir: string, { persistence = 'disk', log, snapshotRetryMs }: StoreOptions = {}): Promise<Store> {
+export async function openStore(dataDir: string, { persistence = 'disk', log, snapshotRetryMs, compactAfterBytes }: StoreOptions = {}): Promise<Store> {
   if (persistence === 'disk') await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const listing = persistence === 'disk' ? await readdir(dataDir) : [];
   const entries = await Promise.all(
@@ -91,6 +93,7 @@ export async function openStore(dataDir: string, { persistence = 'disk', log, sn
         persistence,
         log,
         snapshotRetryMs,
+        compactAfterBytes,
       });
       return [name, collection] as const;
     }),
