@@ -33,6 +33,8 @@ export interface RecordCollectionOptions<R> {
 }
 
 const DEFAULT_MODE = 0o600;
+/** For collections opened without a logger (tools, tests): one for all of them, made when first needed. */
+let defaultLog: Logger | undefined;
 const DEFAULT_SNAPSHOT_RETRY_MS = 1000;
 const MAX_SNAPSHOT_RETRY_MS = 60_000;
 
@@ -138,7 +140,7 @@ export class RecordCollection<R> {
     this.#folded = journal.bytes === 0;
     this.#ownSnapshots.push(snapshotFingerprint);
     this.#options = options;
-    this.#log = options.log ?? createLogger();
+    this.#log = options.log ?? (defaultLog ??= createLogger());
     this.#records = records;
     this.#journal = journal;
     this.#snapshotBytes = snapshotBytes;
