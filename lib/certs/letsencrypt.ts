@@ -38,15 +38,17 @@ const listed = (c: CertInfo): ListedCertificate => ({
 export class LetsEncrypt {
   readonly #renewals = new KeyedLock();
   readonly #renewalFailureListeners = new Set<(name: string, reason: string) => void>();
-  #cached: { at: number; list: Promise<ListedCertificate[]> } | null = null;
+  /** the last listing, kept for LIST_TTL_MS unless the adapter issued or renewed since */
+  #cached: { at: number; changes: number; list: Promise<ListedCertificate[]> } | null = null;
 
   constructor(private readonly deps: { system: Pick<System, 'certs' | 'proxy'>; clock: Clock }) {}
 
   list(): Promise<ListedCertificate[]> {
     const now = this.deps.clock.now();
-    if (!this.#cached || now - this.#cached.at >= LIST_TTL_MS) {
+    const changes = this.deps.system.certs.changes();
+    if (!this.#cached || now - this.#cached.at >= LIST_TTL_MS || this.#cached.changes !== changes) {
       const list = this.deps.system.certs.list().then((certs) => certs.map(listed).sort((a, b) => a.daysLeft - b.daysLeft || a.name.localeCompare(b.name)));
-      this.#cached = { at: now, list };
+      this.#cached = { at: now, changes, list };
       // a failed run is not cached
       list.catch(() => {
         if (this.#cached?.list === list) this.#cached = null;

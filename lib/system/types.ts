@@ -119,6 +119,8 @@ export interface CertsAdapter {
   issue(fqdn: string, email: string): Promise<{ issued: boolean; paths: CertPaths }>;
   list(): Promise<CertInfo[]>;
   renew(fqdn: string): Promise<void>;
+  /** Grows with each certificate this adapter issues or renews: a listing taken before it is stale. */
+  changes(): number;
   setupAutoRenew(): Promise<void>;
   autoRenewStatus(): Promise<AutoRenewStatus>;
 }

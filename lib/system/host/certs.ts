@@ -72,9 +72,11 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
 
+  let changes = 0;
   return {
     paths,
     has,
+    changes: () => changes,
     async issue(fqdn, email) {
       assertFqdn(fqdn);
       if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
@@ -86,6 +88,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
         throw programFailure(e, 'certbot', `certbot could not issue ${fqdn}`, certbotFailureSummary);
       }
       if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
+      changes++;
       return { issued: true, paths: paths(fqdn) };
     },
     async list() {
@@ -105,6 +108,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       } catch (e) {
         throw programFailure(e, 'certbot', `certbot could not renew ${fqdn}`, certbotFailureSummary);
       }
+      changes++;
     },
     async setupAutoRenew() {
       // a hook for every lineage of the panel's configDir, whatever its renewal configuration says

@@ -40,13 +40,16 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
   };
 
+  let changes = 0;
   return {
     paths,
     has,
+    changes: () => changes,
     async issue(fqdn) {
       assertFqdn(fqdn);
       if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
       await sign(fqdn);
+      changes++;
       controls.record('certs.issue', { fqdn });
       return { issued: true, paths: paths(fqdn) };
     },
@@ -69,6 +72,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       if ((await maker.expiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
       await rm(paths(fqdn).fullchain, { force: true });
       await sign(fqdn);
+      changes++;
       controls.record('certs.renew', { fqdn });
       controls.record('proxy.reload', { by: 'certs.renew' });
     },

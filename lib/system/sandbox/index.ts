@@ -46,7 +46,7 @@ export { sandboxPaths } from './paths.ts';
 
 const controlsOf = new WeakMap<System, SandboxControls>();
 
-const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'services.follow', 'siteStorage.dirOf']);
+const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf']);
 
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;

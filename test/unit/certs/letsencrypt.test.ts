@@ -81,12 +81,23 @@ s('renew: an unknown name 404, a malformed one 400, a certbot failure 500 with d
   assert.equal(failed.body, { error: 'Certificate renewal failed', details: 'certbot could not renew panel.example.test: boom' });
 });
 
-s('the listing is served from memory for a few seconds, and refreshed after a renewal', async () => {
+s('the listing is served from memory for a few seconds, and taken again after an issue, a renewal or 10 s', async () => {
+  const certs = t.services.system.certs;
+  const list = certs.list.bind(certs);
+  let listings = 0;
+  certs.list = () => (listings++, list());
   assert.is((await t.call('GET', '/api/certs')).body.certs.length, 2);
-  await t.services.system.certs.issue('tunnel.example.test', 'ops@example.test');
-  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 2, 'cached');
+  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 2);
+  assert.is(listings, 1, 'the second answer came from memory');
+  await certs.issue('tunnel.example.test', 'ops@example.test');
+  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 3, 'a new certificate is listed at once');
+  assert.is(listings, 2);
+  await certs.issue('tunnel.example.test', 'ops@example.test'); // valid already: nothing issued
+  await t.call('GET', '/api/certs');
+  assert.is(listings, 2, 'nothing changed: still from memory');
   clock.advance(10_000);
-  assert.is((await t.call('GET', '/api/certs')).body.certs.length, 3);
+  await t.call('GET', '/api/certs');
+  assert.is(listings, 3);
 });
 
 s('admin-only', async () => {
