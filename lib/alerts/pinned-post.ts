@@ -4,7 +4,6 @@
 // (SNI and the certificate check). Redirects are never followed (node:http does not), and the
 // answer's body is never read.
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { ResolvedAddress } from './target.ts';
 
@@ -18,14 +17,15 @@ export interface PinnedPost {
 }
 
 /** The answer's status code. */
-export function postPinned({ url, addresses, headers, body, signal }: PinnedPost): Promise<number> {
+export async function postPinned({ url, addresses, headers, body, signal }: PinnedPost): Promise<number> {
   const [first] = addresses;
-  if (!first) return Promise.reject(new Error('no address to connect to'));
+  if (!first) throw new Error('no address to connect to');
   const lookup: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, addresses.map((a) => ({ ...a })));
     else callback(null, first.address, first.family);
   };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  // node:https (and tls) loaded with the first https delivery, not at every start (cold start)
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   return new Promise((resolve, reject) => {
     // agent: false, a connection of its own: a pooled socket was connected for an earlier check
     const request = send(url, { method: 'POST', headers, agent: false, lookup, signal }, (answer) => {

@@ -44,7 +44,7 @@ s('PORT chooses the port on every start, also once the sandbox configuration exi
     assert.is(second.url, `http://127.0.0.1:${port}`);
     let message = '';
     await start({ argv: [], env: { ...env, PORT: 'eighty' }, cwd }).catch((e: Error) => (message = e.message));
-    assert.is(message, "PORT must be a port number, not 'eighty'");
+    assert.is(message, "PORT must be a port number from 0 to 65535, not 'eighty'");
   } finally {
     await rm(cwd, { recursive: true, force: true });
   }
