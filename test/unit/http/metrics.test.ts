@@ -105,7 +105,8 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
     assert.is(series(text, 'relay_ticket_sessions', { status: 'active' }), 0);
     assert.ok(series(text, 'relay_store_write_seconds_count', { collection: 'tunnels' })! >= 1);
     assert.ok(series(text, 'relay_store_batch_changes_sum', { collection: 'tunnels' })! >= 3);
-    assert.ok(series(text, 'process_cpu_user_seconds_total')! > 0);
+    // counted from the first scrape (prom-client starts its process metrics then), so 0 is possible here
+    assert.ok(series(text, 'process_cpu_user_seconds_total')! >= 0, 'the process metrics are there');
   } finally {
     await t.close();
   }
