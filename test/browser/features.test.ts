@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import * as OTPAuth from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { enrollCommand } from '../../panel/src/enroll-command.ts';
 import { timed } from '../helpers/timeout.ts';
 import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
@@ -178,18 +179,28 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   await expectAccessible('certs-agents');
 }));
 
-s('agents: the enrollment command from the page, run in a shell, enrolls the agent with its own key', timed(60_000, async () => {
+s('agents: the enrollment command from the page, run twice by sh, enrolls the agent with its own key and then keeps it', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/certs`);
   const form = page.locator('form', { has: page.getByRole('heading', { name: 'Enrollment token' }) });
   await form.getByLabel('Label of the enrolling agent').fill('nas-2');
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/certs/agent/enroll'));
   await form.getByRole('button', { name: 'Create token' }).click();
+  const { token } = await (await answered).json() as { token: string };
   await form.getByText(/^For nas-2, valid until /).waitFor();
   const command = await page.getByLabel('Enrollment command').innerText();
+  // What the page shows (and its Copy button copies) is the template test/unit/certs/enroll-command.test.ts runs.
+  assert.is(command, enrollCommand(panel.url, token));
   const dir = await mkdtemp(join(tmpdir(), 'relay-enroll-'));
+  const files = async () => [await readFile(join(dir, 'agent.key'), 'utf8'), await readFile(join(dir, 'agent.crt'), 'utf8')];
   try {
-    await promisify(execFile)('bash', ['-c', command], { cwd: dir, timeout: 20_000 });
-    assert.match(await readFile(join(dir, 'agent.crt'), 'utf8'), /^-----BEGIN CERTIFICATE-----/);
+    await promisify(execFile)('sh', ['-c', command], { cwd: dir, timeout: 20_000 });
+    const enrolled = await files();
+    assert.match(enrolled[1]!, /^-----BEGIN CERTIFICATE-----/);
+    // Run again (issue 38): the old command replaced the key and left agent.crt empty, with exit 0.
+    const again = await promisify(execFile)('sh', ['-c', command], { cwd: dir, timeout: 20_000 });
+    assert.match(again.stdout, 'already here and belong together');
+    assert.equal(await files(), enrolled, 'key and certificate byte-identical after the second run');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ import { Check, Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Copyable, QrCode, ShownOnce } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
+import { enrollCommand } from '../enroll-command.ts';
 import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
@@ -124,16 +125,14 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
 function Enrollment() {
   const form = useForm({ label: '', capabilities: ['tunnels:read'] });
   const [token, setToken] = useState<{ token: string; label: string; expiresAt: string }>();
-  const command = token && [
-    'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout agent.key -subj /CN=agent -out agent.csr',
-    `curl -sf ${location.origin}/api/enroll -H 'content-type: application/json' -d "{\\"token\\":\\"${token.token}\\",\\"csr\\":$(jq -Rs . < agent.csr)}" | jq -r .cert > agent.crt`,
-  ].join(' && ');
+  const command = token && enrollCommand(location.origin, token.token);
   return (
     <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setToken(await api('POST', '/api/certs/agent/enroll', { label: form.values.label.trim(), capabilities: form.values.capabilities }));
     }); }}>
       <h3 id="enroll-title">Enrollment token</h3>
-      <p>The agent makes its own key and sends a signing request with this one-time token; the key never leaves the agent.</p>
+      <p>The agent makes its own key and sends a signing request with this one-time token; the key never leaves the agent.
+        Run the command in the agent's directory (it needs sh, openssl, curl and jq): it writes agent.key and agent.crt, never replaces them, and is safe to run again.</p>
       <ErrorText message={form.error} />
       <Field label="Label of the enrolling agent" value={form.values.label} onInput={(v) => form.set('label', v)} error={form.fieldErrors.label} required />
       <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
