@@ -73,6 +73,7 @@ import certsAgentAllowedSites from './certs/agent/allowed-sites.ts';
 import enroll from './enroll.ts';
 import settings2faStatus from './settings/status.ts';
 import settings2faSetup from './settings/setup.ts';
+import settings2faCancel from './settings/cancel.ts';
 import settings2faConfirm from './settings/confirm.ts';
 import settings2faVerify from './settings/verify.ts';
 import settings2faDisable from './settings/disable.ts';
@@ -183,6 +184,7 @@ export const routes: readonly AnyRoute[] = [
   enroll,
   settings2faStatus,
   settings2faSetup,
+  settings2faCancel,
   settings2faConfirm,
   settings2faVerify,
   settings2faDisable,

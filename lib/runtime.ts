@@ -123,7 +123,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
   const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
-  const sites = new SiteService(base);
+  const sites = new SiteService({ ...base, users });
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService(base);

@@ -12,7 +12,7 @@ export default route({
   method: 'PATCH',
   path: '/api/sites/:id',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  answers: { 404: 'Site not found' },
+  answers: { 400: "Unknown user '<name>' (or Unknown users '<a>', '<b>'): every allowed user must be a portal user; details.users names them", 404: 'Site not found' },
   response: ANSWER,
   params: SiteIdParams,
   body: SitePatch,

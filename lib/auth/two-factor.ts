@@ -68,6 +68,15 @@ export class TwoFactor {
     return { uri: otpauthUri(secret, ISSUER, `admin@${config.domain}`), manualKey: secret };
   }
 
+  /**
+   * Ends a setup that was not confirmed: the pending secret is dropped, so a key that was shown
+   * (and maybe photographed) can never be confirmed later. Nothing pending is fine too.
+   */
+  async cancel(): Promise<void> {
+    if (this.deps.config.value.panel2fa.enabled) throw alreadyEnabled();
+    await this.deps.config.update({ panel2fa: { enabled: false, secret: null, setupComplete: false } });
+  }
+
   async confirm(code: string, clientAddress: string | undefined): Promise<IssuedSession> {
     const { panel2fa } = this.deps.config.value;
     if (panel2fa.enabled) throw alreadyEnabled();

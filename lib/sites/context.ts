@@ -8,8 +8,15 @@ import type { System, VhostChange, VhostSpec } from '../system/types.ts';
 import { portalReaches } from './portal-reach.ts';
 import type { SiteReservations } from './reservations.ts';
 
+/** The portal's usernames, held unchanged while `task` runs (lib/users/service.ts). */
+export interface PortalUserNames {
+  whileUnchanged<T>(task: (usernames: ReadonlySet<string>) => Promise<T>): Promise<T>;
+}
+
 export interface SiteDeps {
   config: ConfigStore;
+  /** a site's allowed users must exist */
+  users: PortalUserNames;
   store: Store;
   system: System;
   clock: Clock;

@@ -5,6 +5,7 @@ import { AppError, errorMessage } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
+import type { Store } from '../state/store.ts';
 import type { PortalUser, System } from '../system/types.ts';
 import { USER_ERRORS } from './errors.ts';
 import type { PasswordHasher } from './password-hasher.ts';
@@ -16,9 +17,15 @@ export interface UserDeps {
   system: System;
   log: Logger;
   hasher: PasswordHasher;
+  /** the sites, whose allowed users a delete must not leave dangling */
+  store: Pick<Store, 'sites'>;
 }
 
 const publicUser = ({ username, displayname, email, groups }: PortalUser): PublicUser => ({ username, displayname, email, groups: [...groups] });
+
+/** 409 of a delete: the sites that still name the user among their allowed users. */
+export const userStillAllowed = (username: string, sites: readonly string[]) =>
+  `User '${username}' is an allowed user of ${sites.length === 1 ? 'site' : 'sites'} ${sites.map((s) => `'${s}'`).join(', ')}; remove the user there first`;
 
 export class UserService {
   readonly #deps: UserDeps;
@@ -75,10 +82,21 @@ export class UserService {
     return publicUser(this.#find(next, username));
   }
 
+  /**
+   * Runs `task` with the usernames while no change of the database can start: a site saving its
+   * allowed users cannot race a delete of one of them.
+   */
+  whileUnchanged<T>(task: (usernames: ReadonlySet<string>) => Promise<T>): Promise<T> {
+    return this.#serial(async () => task(new Set((await this.#read()).map((u) => u.username))));
+  }
+
   async delete(username: string): Promise<void> {
     await this.#change((users) => {
       this.#find(users, username);
       if (users.length <= 1) throw new AppError(400, USER_ERRORS.lastUser);
+      // refused rather than removed from the lists: an emptied list would let every user in
+      const sites = this.#deps.store.sites.value.filter((s) => s.allowedUsers.includes(username)).map((s) => s.name);
+      if (sites.length > 0) throw new AppError(409, userStillAllowed(username, sites), { sites });
       return users.filter((u) => u.username !== username);
     });
     this.#deps.log.info(`Portal user '${username}' deleted`);

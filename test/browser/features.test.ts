@@ -93,7 +93,7 @@ s('sites: create a managed site, upload a file by drag-and-drop, see it listed',
   await expectAccessible('sites-files');
 }));
 
-s('sites: settings are saved through PATCH; delete asks first and removes the site', timed(60_000, async () => {
+s('sites: settings are saved through PATCH, an unknown allowed user refused; delete asks first and removes the site', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/sites`);
   await page.getByRole('button', { name: 'Settings of docs' }).click();
@@ -104,6 +104,20 @@ s('sites: settings are saved through PATCH; delete asks first and removes the si
   assert.is((await site()).spaMode, true);
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByText('No changes').waitFor();
+
+  // Issue 38: an allowed user the portal does not have is refused, the page says which and shows what stays stored.
+  const stored = page.getByTestId('stored-settings');
+  await page.getByLabel('Allowed users').fill('admin, nosuchuser');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText("Unknown user 'nosuchuser'").waitFor();
+  assert.not.ok(await page.getByText('Saved.').isVisible(), 'no success shown for the refused save');
+  assert.equal((await site()).allowedUsers, [], 'nothing stored');
+  assert.match(await stored.innerText(), /allowed users: every signed-in user$/);
+  await page.getByLabel('Allowed users').fill('admin');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Saved.').waitFor();
+  await stored.filter({ hasText: /allowed users: admin$/ }).waitFor();
+  assert.equal((await site()).allowedUsers, ['admin']);
 
   await page.getByRole('button', { name: 'Delete docs' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
@@ -233,9 +247,19 @@ s('certs: certificates with days left; admin rotation shows the P12 password onc
   await expectAccessible('certs-rotation');
 }));
 
-s('2FA: turn it on, answer the prompt with a computed code, turn it off', timed(90_000, async () => {
+s('2FA: a setup cancelled; turn it on, answer the prompt with a computed code, turn it off', timed(90_000, async () => {
   const { page, context } = browser;
   await page.goto(`${panel.url}/settings`);
+  // Issue 38: Cancel ends a setup without enabling 2FA, drops its secret, and gives the focus back to the button that opened it.
+  await page.getByRole('button', { name: 'Set up' }).click();
+  const abandoned = await page.getByLabel('Secret key').innerText();
+  await page.getByRole('button', { name: 'Cancel the setup' }).click();
+  await page.getByLabel('Secret key').waitFor({ state: 'detached' });
+  assert.ok(await page.getByRole('button', { name: 'Set up' }).evaluate((button) => button === document.activeElement), 'focus back on Set up');
+  assert.equal((await panel.call('GET', '/api/settings/2fa')).body, { enabled: false, setupComplete: false });
+  const late = await panel.call('POST', '/api/settings/2fa/confirm', { code: new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(abandoned) }).generate() });
+  assert.equal([late.status, late.body.error], [400, 'No 2FA setup in progress. Call POST /settings/2fa/setup first.'], 'the cancelled key is worthless');
+
   await page.getByRole('button', { name: 'Set up' }).click();
   const secret = await page.getByLabel('Secret key').innerText();
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
@@ -29,6 +29,15 @@ function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; la
 function TwoFactor() {
   const status = useResource<{ enabled: boolean; setupComplete: boolean }>('/api/settings/2fa');
   const [setup, setSetup] = useState<Setup>();
+  /** holds the button that opened the setup: a cancel gives it the focus back */
+  const opener = useRef<HTMLSpanElement>(null);
+  async function cancelSetup() {
+    // the server drops the pending secret, so the key shown can never be confirmed later
+    await api('POST', '/api/settings/2fa/cancel');
+    setSetup(undefined);
+    opener.current?.querySelector('button')?.focus();
+    await status.reload();
+  }
   if (status.unavailable) return <section class="card"><h2>Two-factor authentication for admins</h2><Unavailable feature="Admin two-factor authentication" /></section>;
   return (
     <>
@@ -43,13 +52,14 @@ function TwoFactor() {
         ) : (
           <>
             <p>Adds a 6-digit code from an authenticator app to your client certificate. Turning it on disables the IP-address panel.</p>
-            <Action kind="primary" run={async () => setSetup(await api<Setup>('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action>
+            <span ref={opener}><Action kind="primary" run={async () => setSetup(await api<Setup>('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action></span>
             {setup && (
               <>
                 <Note kind="warn">Scan the code with your authenticator app, then confirm with a code from it.</Note>
                 <QrCode text={setup.uri} label="Admin TOTP QR code" />
                 <Copyable label="Secret key" text={setup.manualKey} />
                 <CodeForm action="confirm" label="Confirm" onDone={async () => { setSetup(undefined); await status.reload(); }} />
+                <Action label="Cancel the setup" run={cancelSetup}>Cancel</Action>
               </>
             )}
           </>

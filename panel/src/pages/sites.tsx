@@ -45,23 +45,35 @@ function CreateSite({ onDone }: { onDone(): Promise<void> }) {
   );
 }
 
+/** The settings as the server stores them, so a refused save cannot be mistaken for a saved one. */
+function storedSettings(site: Site): string {
+  const users = site.allowedUsers?.length ? site.allowedUsers.join(', ') : 'every signed-in user';
+  return `Single-page app: ${site.spaMode ? 'on' : 'off'}; portal protection: ${site.autheliaProtected ? 'on' : 'off'}; allowed users: ${users}`;
+}
+
 function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> }) {
   const form = useForm({ spaMode: site.spaMode, autheliaProtected: site.autheliaProtected, allowedUsers: (site.allowedUsers ?? []).join(', ') });
   const [message, setMessage] = useState<string>();
   return (
-    <form class="card" aria-labelledby="site-settings" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
+    <form class="card" aria-labelledby="site-settings" onSubmit={(e) => { e.preventDefault(); setMessage(undefined); void form.submit(async () => {
       const allowedUsers = form.values.allowedUsers.split(',').map((u) => u.trim()).filter(Boolean);
-      const r = await api<{ message?: string }>('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
-      setMessage(r.message ?? 'Saved.');
-      await onDone();
+      try {
+        const r = await api<{ message?: string; site: Site }>('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
+        form.set('allowedUsers', (r.site.allowedUsers ?? []).join(', '));
+        setMessage(r.message ?? 'Saved.');
+      } finally {
+        // saved or refused, the summary below comes from the server again
+        await onDone();
+      }
     }); }}>
       <h3 id="site-settings">Settings of {site.name}</h3>
       <ErrorText message={form.error} />
       {message && <Note kind="ok">{message}</Note>}
+      <p data-testid="stored-settings">Stored now: {storedSettings(site)}</p>
       <Check label="Single-page app" checked={form.values.spaMode} onChange={(v) => form.set('spaMode', v)} />
       <Check label="Protected by the portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)}
         hint={site.type === 'custom' ? CUSTOM_PROTECTION_HINT : undefined} />
-      <Field label="Allowed users" value={form.values.allowedUsers} onInput={(v) => form.set('allowedUsers', v)} error={form.fieldErrors.allowedUsers} hint="Comma-separated usernames; empty allows every signed-in user" />
+      <Field label="Allowed users" value={form.values.allowedUsers} onInput={(v) => form.set('allowedUsers', v)} error={form.fieldErrors.allowedUsers} hint="Comma-separated portal usernames (each must exist on the Users page); empty allows every signed-in user" />
       <Submit busy={form.busy}>Save settings</Submit>
     </form>
   );

@@ -50,6 +50,23 @@ s('setup answers Portlama\'s {uri, manualKey}: the otpauth URI and its base32 ke
   assert.ok(await ipPanelEnabled());
 });
 
+s('cancel ends an unconfirmed setup: its secret is dropped and can no longer be confirmed; 409 once enabled (issue 38)', async () => {
+  const none = await t.call('POST', '/api/settings/2fa/cancel');
+  assert.equal([none.status, none.body], [200, { ok: true, enabled: false }], 'nothing pending is fine');
+  const setup = await t.call('POST', '/api/settings/2fa/setup');
+  const cancelled = await t.call('POST', '/api/settings/2fa/cancel');
+  assert.equal([cancelled.status, cancelled.body], [200, { ok: true, enabled: false }]);
+  assert.equal(t.services.config.value.panel2fa, { enabled: false, secret: null, setupComplete: false });
+  assert.equal((await t.call('GET', '/api/settings/2fa')).body, OFF);
+  const late = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });
+  assert.equal([late.status, late.body.error], [400, 'No 2FA setup in progress. Call POST /settings/2fa/setup first.']);
+  assert.ok(await ipPanelEnabled());
+  const { cookie } = await enable();
+  const refused = await t.call('POST', '/api/settings/2fa/cancel', { headers: { cookie } });
+  assert.equal([refused.status, refused.body], [409, { error: '2FA is already enabled' }]);
+  assert.is(t.services.config.value.panel2fa.enabled, true);
+});
+
 s('setup without a domain is 400: 2FA would turn off the only way in, the IP-address panel', async () => {
   await t.services.config.update({ domain: null });
   const r = await t.call('POST', '/api/settings/2fa/setup');
@@ -192,7 +209,7 @@ s('setup while enabled is 409; confirm without setup is 400; a failed vhost chan
 
 s('every settings route is admin-only; the secret never reaches the log', async () => {
   await addAgent(t, 'laptop-1', ['tunnels:read']);
-  for (const [method, path] of [['GET', '/api/settings/2fa'], ['POST', '/api/settings/2fa/setup'], ['POST', '/api/settings/2fa/confirm'], ['POST', '/api/settings/2fa/verify'], ['POST', '/api/settings/2fa/disable']] as const) {
+  for (const [method, path] of [['GET', '/api/settings/2fa'], ['POST', '/api/settings/2fa/setup'], ['POST', '/api/settings/2fa/cancel'], ['POST', '/api/settings/2fa/confirm'], ['POST', '/api/settings/2fa/verify'], ['POST', '/api/settings/2fa/disable']] as const) {
     const r = await t.call(method, path, { as: { agent: 'laptop-1' }, body: method === 'POST' ? { code: '123456' } : undefined });
     assert.is(r.status, 403, path);
   }

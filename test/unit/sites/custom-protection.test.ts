@@ -12,7 +12,7 @@ import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { vhostChangesSchema } from '../../../lib/system/nginx/vhost-request.ts';
-import { createSite, DOMAIN, siteApp, siteDirectories, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, seedPortalUsers, siteApp, siteDirectories, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: portal protection only where the portal cookie reaches', {} as { t: SiteTestApp });
 s.before.each(async (ctx) => {
@@ -84,6 +84,7 @@ s('a stored protected site outside the base domain is closed at start: 403 vhost
   assert.ok(request.success, JSON.stringify(request.error?.issues));
   // a rule change elsewhere leaves it out of the portal's rules
   const managed = await createSite(t, { name: 'blog', type: 'managed', autheliaProtected: true });
+  await seedPortalUsers(t, 'bob');
   await t.call('PATCH', `/api/sites/${managed.body.site.id}`, { body: { allowedUsers: ['bob'] } });
   assert.equal(t.sandbox.eventsOf('authPortal.setAccessRules').at(-1)?.detail, { rules: [{ fqdn: `blog.${DOMAIN}`, allowedUsers: ['bob'] }] });
   // turning protection off opens it

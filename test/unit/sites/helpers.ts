@@ -46,3 +46,12 @@ export async function uploadFiles(t: TestApp, id: string, files: Record<string, 
   const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${id}/files${query}`, { method: 'POST', body: form, headers: certificateHeaders(as) }));
   return { status: response.status, body: await response.json() };
 }
+
+/** Portal users with these names, written straight into the users database (a site's allowed users must exist). */
+export async function seedPortalUsers(t: TestApp, ...names: string[]): Promise<void> {
+  const { authPortal } = t.services.system;
+  const users = [...(await authPortal.readUsers())];
+  // a well-formed cost-4 bcrypt hash that no password matches: these users never sign in
+  for (const username of names) users.push({ username, displayname: username, email: `${username}@example.test`, groups: [], password: `$2b$04$${'x'.repeat(53)}` });
+  await authPortal.writeUsers(users);
+}

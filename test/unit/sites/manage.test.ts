@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent } from '../../helpers/app.ts';
 import { defined } from '../../helpers/defined.ts';
-import { createSite, DOMAIN, managedSite, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, managedSite, seedPortalUsers, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: list, settings, delete, verify-dns', {} as { t: SiteTestApp });
 s.before.each(async (ctx) => {
@@ -60,6 +60,7 @@ s('PATCH spaMode regenerates the live vhost; autheliaProtected and allowedUsers 
   assert.is(spa.body.site.spaMode, true);
   assert.is(spa.body.message, undefined);
   assert.is(t.sandbox.eventsOf('authPortal.restart').length, 0, 'spaMode alone does not touch the portal');
+  await seedPortalUsers(t, 'alice', 'bob');
   const guarded = await t.call('PATCH', `/api/sites/${site.id}`, { body: { autheliaProtected: true, allowedUsers: ['alice', 'bob'] } });
   assert.is(guarded.status, 200);
   assert.equal(guarded.body.site.allowedUsers, ['alice', 'bob']);
@@ -89,6 +90,7 @@ s('PATCH: a failed nginx test answers 500 with "Nginx configuration failed:" and
 
 s('PATCH: a failed portal restart answers "Site saved but the service configuration failed" with the change kept', async ({ t }) => {
   const site = await managedSite(t, 'blog');
+  await seedPortalUsers(t, 'alice');
   t.sandbox.failNext('authPortal.restart', 'authelia exited 1');
   const res = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } });
   assert.is(res.status, 500);
@@ -118,6 +120,35 @@ s('PATCH: an allowedUsers entry no portal username can have is a 400, so it neve
   assert.equal(defined(t.services.store.sites.value.find((x) => x.id === site.id), 'blog').allowedUsers, []);
   const next = await t.call('PATCH', `/api/sites/${other.id}`, { body: { autheliaProtected: true } });
   assert.is(next.status, 200, JSON.stringify(next.body));
+});
+
+s('PATCH: allowed users the portal does not have are a 400 naming each of them, and nothing is saved (issue 38)', async ({ t }) => {
+  const site = await managedSite(t, 'blog');
+  await seedPortalUsers(t, 'alice');
+  const restarts = t.sandbox.eventsOf('authPortal.restart').length;
+  const one = await t.call('PATCH', `/api/sites/${site.id}`, { body: { spaMode: true, allowedUsers: ['alice', 'nosuchuser'] } });
+  assert.equal([one.status, one.body], [400, { error: "Unknown user 'nosuchuser'", details: { users: ['nosuchuser'] } }]);
+  const two = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['ghost', 'alice', 'nosuchuser', 'ghost'] } });
+  assert.equal([two.status, two.body], [400, { error: "Unknown users 'ghost', 'nosuchuser'", details: { users: ['ghost', 'nosuchuser'] } }]);
+  const stored = defined(t.services.store.sites.value[0], 'blog');
+  assert.equal([stored.spaMode, stored.allowedUsers], [false, []], 'neither the list nor the other setting of the refused save');
+  assert.is(t.sandbox.eventsOf('authPortal.restart').length, restarts, 'the portal untouched');
+  const known = await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } });
+  assert.equal([known.status, known.body.site?.allowedUsers], [200, ['alice']]);
+  assert.equal(t.services.store.sites.value[0]?.allowedUsers, ['alice']);
+});
+
+s('DELETE /api/users/:username: a user a site lists as allowed is refused with 409 naming the sites; unlisted, deleted (issue 38)', async ({ t }) => {
+  const blog = await managedSite(t, 'blog');
+  const docs = await managedSite(t, 'docs');
+  await seedPortalUsers(t, 'alice', 'bob', 'carol');
+  for (const site of [blog, docs]) assert.is((await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } })).status, 200);
+  const refused = await t.call('DELETE', '/api/users/alice');
+  assert.equal([refused.status, refused.body], [409, { error: "User 'alice' is an allowed user of sites 'blog', 'docs'; remove the user there first", details: { sites: ['blog', 'docs'] } }]);
+  assert.ok((await t.services.system.authPortal.readUsers()).some((u) => u.username === 'alice'), 'still a portal user');
+  assert.is((await t.call('DELETE', '/api/users/bob')).status, 200);
+  await t.call('PATCH', `/api/sites/${docs.id}`, { body: { allowedUsers: [] } });
+  assert.match((await t.call('DELETE', '/api/users/alice')).body.error, /of site 'blog';/);
 });
 
 s('DELETE removes the vhost, the directory with its files and the record; the certificate stays', async ({ t }) => {
