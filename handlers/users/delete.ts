@@ -3,12 +3,12 @@ import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams } from '../../lib/users/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
 
-// DELETE /api/users/:username — never the last user, nor one a site still lists as allowed; 200 {ok}.
+// DELETE /api/users/:username — never the last user; 200 {ok}.
 export default route({
   method: 'DELETE',
   path: '/api/users/:username',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  answers: { 400: 'Cannot delete the last user', 404: 'User not found', 409: "User '<name>' is an allowed user of site '<site>'; remove the user there first (details.sites names them)" },
+  answers: { 400: 'Cannot delete the last user', 404: 'User not found'},
   response: { schema: Ok },
   params: UsernameParams,
   async handle({ params, services }) {

@@ -5,7 +5,6 @@ import { AppError, errorMessage } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
-import type { Store } from '../state/store.ts';
 import type { PortalUser, System } from '../system/types.ts';
 import { USER_ERRORS } from './errors.ts';
 import type { PasswordHasher } from './password-hasher.ts';
@@ -17,15 +16,9 @@ export interface UserDeps {
   system: System;
   log: Logger;
   hasher: PasswordHasher;
-  /** the sites, whose allowed users a delete must not leave dangling */
-  store: Pick<Store, 'sites'>;
 }
 
 const publicUser = ({ username, displayname, email, groups }: PortalUser): PublicUser => ({ username, displayname, email, groups: [...groups] });
-
-/** 409 of a delete: the sites that still name the user among their allowed users. */
-export const userStillAllowed = (username: string, sites: readonly string[]) =>
-  `User '${username}' is an allowed user of ${sites.length === 1 ? 'site' : 'sites'} ${sites.map((s) => `'${s}'`).join(', ')}; remove the user there first`;
 
 export class UserService {
   readonly #deps: UserDeps;
@@ -94,9 +87,8 @@ export class UserService {
     await this.#change((users) => {
       this.#find(users, username);
       if (users.length <= 1) throw new AppError(400, USER_ERRORS.lastUser);
-      // refused rather than removed from the lists: an emptied list would let every user in
-      const sites = this.#deps.store.sites.value.filter((s) => s.allowedUsers.includes(username)).map((s) => s.name);
-      if (sites.length > 0) throw new AppError(409, userStillAllowed(username, sites), { sites });
+      // a site that lists the user keeps the name, which then matches no one: taken off the list, an
+      // emptied list would let every signed-in user in (decisions: issue 38)
       return users.filter((u) => u.username !== username);
     });
     this.#deps.log.info(`Portal user '${username}' deleted`);
