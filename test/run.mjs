@@ -7,9 +7,10 @@
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq, the
 // install tests' system users) on this machine, so they run one after the other in this process;
-// two lanes run beside them, each a worker taking its files one after the other: the system group
-// (a booted container with its own network) and the browser group (Chromium on a sandbox panel of
-// its own, on free ports). --jobs 1 runs everything here, in order.
+// three lanes run beside them, each a worker taking its files one after the other: the system group
+// (a booted container with its own network), the browser group (Chromium on a sandbox panel of
+// its own, on free ports) and integration/build (bundles on free ports). --jobs 1 runs everything
+// here, in order.
 //
 // Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
 // with whatever a test left there: the unit suites make hundreds of temporary directories and
@@ -150,12 +151,13 @@ async function runHere(here) {
 const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
 // the lanes beside the integration files, which mostly wait on programs (the run's two cores are
-// half idle during them); each lane keeps its own files one after the other
-const BESIDE_LANES = ['system', 'browser'];
-const group = (file) => name(file).split(sep)[0];
-const beside = files.filter((file) => serial(file) && jobs > 1 && BESIDE_LANES.includes(group(file)));
+// half idle during them); each lane keeps its own files one after the other. integration/build
+// builds and runs bundles on free ports and uses none of the shared programs.
+const BESIDE_LANES = ['system', 'browser', `integration${sep}build`];
+const laneOf = (file) => BESIDE_LANES.find((lane) => name(file).startsWith(lane + sep)) ?? null;
+const beside = files.filter((file) => serial(file) && jobs > 1 && laneOf(file) !== null);
 const here = files.filter((file) => serial(file) && !beside.includes(file));
-const lanes = BESIDE_LANES.map((lane) => beside.filter((file) => group(file) === lane)).filter((laneFiles) => laneFiles.length);
+const lanes = BESIDE_LANES.map((lane) => beside.filter((file) => laneOf(file) === lane)).filter((laneFiles) => laneFiles.length);
 const besideStages = Promise.all(lanes.map((laneFiles) => runPool(laneFiles, 1)));
 if (here.length) await runHere(here);
 await besideStages;
