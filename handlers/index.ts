@@ -70,6 +70,8 @@ import certsAgentDownload from './certs/agent/download.ts';
 import certsAgentRevoke from './certs/agent/revoke.ts';
 import certsAgentCapabilities from './certs/agent/capabilities.ts';
 import certsAgentAllowedSites from './certs/agent/allowed-sites.ts';
+import certsAgentGrants from './certs/agent/grants.ts';
+import certsAgentRemove from './certs/agent/remove.ts';
 import enroll from './enroll.ts';
 import settings2faStatus from './settings/status.ts';
 import settings2faSetup from './settings/setup.ts';
@@ -181,6 +183,8 @@ export const routes: readonly AnyRoute[] = [
   certsAgentRevoke,
   certsAgentCapabilities,
   certsAgentAllowedSites,
+  certsAgentGrants,
+  certsAgentRemove,
   enroll,
   settings2faStatus,
   settings2faSetup,

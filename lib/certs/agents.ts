@@ -8,11 +8,11 @@ import type { BundleFiles } from './bundle-files.ts';
 import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
 import type { Revoker } from './revocation.ts';
-import type { AgentCreate } from './schema.ts';
+import type { AgentCreate, AgentGrantsUpdate } from './schema.ts';
 import { newP12Password } from './secrets.ts';
 
 export interface AgentCertDeps {
-  store: Pick<Store, 'agents' | 'sites'>;
+  store: Pick<Store, 'agents' | 'sites' | 'revocations'>;
   system: Pick<System, 'pki'>;
   clock: Clock;
   capabilities: CapabilitySet;
@@ -120,11 +120,46 @@ export class AgentCerts {
     return { label, allowedSites };
   }
 
-  #change(label: string, apply: (agent: AgentRecord) => void): Promise<void> {
+  /**
+   * Capabilities and allowed sites in one change: every value is checked before anything is
+   * written, so a refused request leaves both lists as they were. Answers what is stored.
+   */
+  async setGrants(label: string, requested: AgentGrantsUpdate): Promise<{ label: string; capabilities: string[]; allowedSites: string[] }> {
+    const capabilities = requested.capabilities && this.deps.capabilities.check(requested.capabilities);
+    const allowedSites = requested.allowedSites && this.checkSites(requested.allowedSites);
+    return this.#change(label, (a) => {
+      if (capabilities) a.capabilities = capabilities;
+      if (allowedSites) a.allowedSites = allowedSites;
+      return { label, capabilities: [...a.capabilities], allowedSites: [...a.allowedSites] };
+    });
+  }
+
+  /**
+   * Takes a label's revoked records off the registry. Removal must never un-revoke: a serial not
+   * yet on the revocation list (a revocation whose later steps failed) is put there first, and
+   * the revocation list and the CA's CRL keep it after the record is gone.
+   */
+  async remove(label: string): Promise<{ label: string; serials: string[] }> {
+    const revoked = this.deps.store.agents.value.filter((a) => a.label === label && a.revokedAt !== null);
+    if (revoked.length === 0) {
+      if (this.current(label)) throw new AppError(409, `Agent certificate '${label}' is active: revoke it before removing it`);
+      throw agentCertificateNotFound(label);
+    }
+    const listed = new Set(this.deps.store.revocations.value.map((r) => r.serial.toUpperCase()));
+    const unlisted = revoked.filter((a) => !listed.has(a.serial.toUpperCase()));
+    if (unlisted.length > 0) await this.deps.revoker.revokeAll(unlisted.map((a) => ({ serial: a.serial, label })));
+    const serials = new Set(revoked.map((a) => a.serial));
+    await this.deps.store.agents.update((agents) => {
+      for (let i = agents.length - 1; i >= 0; i--) if (agents[i]!.label === label && agents[i]!.revokedAt !== null && serials.has(agents[i]!.serial)) agents.splice(i, 1);
+    });
+    return { label, serials: [...serials] };
+  }
+
+  #change<R>(label: string, apply: (agent: AgentRecord) => R): Promise<R> {
     return this.deps.store.agents.update((agents) => {
       const agent = agents.find((a) => a.label === label && a.revokedAt === null);
       if (!agent) throw agentCertificateNotFound(label);
-      apply(agent);
+      return apply(agent);
     });
   }
 }

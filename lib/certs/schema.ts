@@ -43,6 +43,10 @@ export type CapabilitiesUpdate = z.infer<typeof CapabilitiesUpdate>;
 export const AllowedSitesUpdate = z.object({ allowedSites: AllowedSites });
 export type AllowedSitesUpdate = z.infer<typeof AllowedSitesUpdate>;
 
+/** Both lists in one change (PATCH /api/certs/agent/:label): a list left out stays as it is. */
+export const AgentGrantsUpdate = z.object({ capabilities: Capabilities.optional(), allowedSites: AllowedSites.optional() });
+export type AgentGrantsUpdate = z.infer<typeof AgentGrantsUpdate>;
+
 export const AgentLabelParams = z.object({ label: AgentLabel });
 export type AgentLabelParams = z.infer<typeof AgentLabelParams>;
 

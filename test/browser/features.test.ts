@@ -193,6 +193,41 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   await expectAccessible('certs-agents');
 }));
 
+s('agents: a refused edit changes neither list and the table shows what is stored; a revoked agent is removed (issue 38)', timed(60_000, async () => {
+  const { page } = browser;
+  assert.is((await panel.call('POST', '/api/certs/agent', { label: 'editor-1', capabilities: ['tunnels:read'] })).status, 201);
+  const stored = async () => {
+    const agents = (await panel.call('GET', '/api/certs/agent')).body.agents as { label: string; capabilities: string[]; allowedSites: string[] }[];
+    const a = agents.find((x) => x.label === 'editor-1');
+    return a && { capabilities: a.capabilities, allowedSites: a.allowedSites };
+  };
+  const row = page.getByRole('row', { name: /^editor-1 / });
+  await page.goto(`${panel.url}/certs`);
+  await page.getByRole('button', { name: 'Edit editor-1' }).click();
+  const editor = page.locator('form', { has: page.getByRole('heading', { name: 'Edit editor-1' }) });
+  // another admin's change, made while this editor is open: the page must show it after the save
+  assert.is((await panel.call('PATCH', '/api/certs/agent/editor-1/capabilities', { capabilities: ['tunnels:read', 'services:read'] })).status, 200);
+  await editor.getByLabel('system:read', { exact: true }).check();
+  await editor.getByLabel('Allowed sites').fill('no-such-site');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await editor.getByText("Unknown site 'no-such-site'").waitFor();
+  assert.equal(await stored(), { capabilities: ['tunnels:read', 'services:read'], allowedSites: [] }, 'the refused save granted nothing');
+  assert.match(await row.innerText(), /tunnels:read, services:read\s/, 'the table was read again after the refusal');
+  assert.not.match(await row.innerText(), 'system:read');
+  await editor.getByLabel('Allowed sites').fill('');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await editor.waitFor({ state: 'detached' });
+  assert.equal(await stored(), { capabilities: ['tunnels:read', 'system:read'], allowedSites: [] });
+  assert.match(await row.innerText(), /tunnels:read, system:read\s/);
+
+  assert.is((await panel.call('DELETE', '/api/certs/agent/editor-1')).status, 200);
+  await page.reload();
+  await page.getByRole('button', { name: 'Remove editor-1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await row.waitFor({ state: 'detached' });
+  assert.is(await stored(), undefined);
+}));
+
 s('agents: the enrollment command from the page, run twice by sh, enrolls the agent with its own key and then keeps it', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/certs`);

@@ -148,19 +148,24 @@ function Enrollment() {
   );
 }
 
-function AgentEditor({ agent, onDone }: { agent: Agent; onDone(): Promise<void> }) {
+function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promise<void>; onClose(): void }) {
   const form = useForm({ capabilities: agent.capabilities, allowedSites: agent.allowedSites.join(', ') });
   return (
     <form aria-labelledby="edit-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/capabilities`, { capabilities: form.values.capabilities });
-      await api('PATCH', `/api/certs/agent/${enc(agent.label)}/allowed-sites`, { allowedSites: commaList(form.values.allowedSites) });
-      await onDone();
+      // One request for both lists: the server checks every value before writing either.
+      try {
+        await api('PATCH', `/api/certs/agent/${enc(agent.label)}`, { capabilities: form.values.capabilities, allowedSites: commaList(form.values.allowedSites) });
+      } finally {
+        // The table shows what is stored after every save, a refused one included.
+        await reload();
+      }
+      onClose();
     }); }}>
       <h3 id="edit-agent">Edit {agent.label}</h3>
       <ErrorText message={form.error} />
       <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
       <Field label="Allowed sites" value={form.values.allowedSites} onInput={(v) => form.set('allowedSites', v)} error={form.fieldErrors.allowedSites} hint="Comma-separated site names" />
-      <div class="row"><Submit busy={form.busy}>Save</Submit><button type="button" class="btn" onClick={() => void onDone()}>Cancel</button></div>
+      <div class="row"><Submit busy={form.busy}>Save</Submit><button type="button" class="btn" onClick={onClose}>Cancel</button></div>
     </form>
   );
 }
@@ -178,14 +183,15 @@ function Agents() {
         <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents."
           rows={agents.data.agents.map((a) => {
             return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
-              a.revoked ? '—' : <span class="actions">
+              a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} onError={setError} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`}
+                run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}/record`); await agents.reload(); }}>Remove</Action> : <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
                 <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`}
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
               </span>];
           })} />
       )}
-      {editing && <AgentEditor key={editing.label} agent={editing} onDone={async () => { setEditing(undefined); await agents.reload(); }} />}
+      {editing && <AgentEditor key={editing.label} agent={editing} reload={agents.reload} onClose={() => setEditing(undefined)} />}
       <IssueAgent onDone={agents.reload} />
       <Enrollment />
     </section>

@@ -122,6 +122,28 @@ s('PATCH allowed-sites replaces the list; invalid names 400; unknown label 404',
   assert.is(missing.body.error, 'Agent certificate "ghost" not found');
 });
 
+s('PATCH /api/certs/agent/:label changes both lists all or nothing: any unknown value leaves both as they were', async () => {
+  await issue('laptop-1', ['tunnels:read'], ['blog']);
+  const stored = async () => {
+    const [a] = (await t.call('GET', '/api/certs/agent')).body.agents;
+    return { capabilities: a.capabilities, allowedSites: a.allowedSites };
+  };
+  const before = { capabilities: ['tunnels:read'], allowedSites: ['blog'] };
+  const site = await t.call('PATCH', '/api/certs/agent/laptop-1', { body: { capabilities: ['tunnels:read', 'system:read'], allowedSites: ['docs', 'no-such-site'] } });
+  assert.equal([site.status, site.body.error], [400, "Unknown site 'no-such-site'"]);
+  assert.equal(await stored(), before, 'the valid capability was not granted');
+  const capability = await t.call('PATCH', '/api/certs/agent/laptop-1', { body: { capabilities: ['system:read', 'nope:nope'], allowedSites: ['docs'] } });
+  assert.equal([capability.status, capability.body.error], [400, "Unknown capability 'nope:nope'"]);
+  assert.equal(await stored(), before, 'the valid site was not granted');
+  assert.equal(t.services.identities.activeAgent('laptop-1')?.capabilities, ['tunnels:read']);
+  const saved = await t.call('PATCH', '/api/certs/agent/laptop-1', { body: { capabilities: ['tunnels:read', 'system:read'], allowedSites: ['docs', 'blog', 'docs'] } });
+  assert.equal([saved.status, saved.body], [200, { ok: true, label: 'laptop-1', capabilities: ['tunnels:read', 'system:read'], allowedSites: ['docs', 'blog'] }]);
+  const onlySites = await t.call('PATCH', '/api/certs/agent/laptop-1', { body: { allowedSites: [] } });
+  assert.equal(onlySites.body, { ok: true, label: 'laptop-1', capabilities: ['tunnels:read', 'system:read'], allowedSites: [] }, 'a list left out is kept');
+  const missing = await t.call('PATCH', '/api/certs/agent/ghost', { body: { capabilities: [] } });
+  assert.equal([missing.status, missing.body.error], [404, 'Agent certificate "ghost" not found']);
+});
+
 s('labels: lowercase [a-z0-9-], at most 58 so that CN=agent:<label> fits X.509; an existing label 409', async () => {
   for (const label of ['', 'Upper', 'under_score', 'a'.repeat(59), 'a'.repeat(101), '../x']) {
     const r = await t.call('POST', '/api/certs/agent', { body: { label } });
@@ -178,6 +200,45 @@ s('a revoked label can be issued again; the old certificate stays refused', asyn
   assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', first.serial))).body.error, 'Certificate has been revoked');
 });
 
+s('DELETE /api/certs/agent/:label/record: an active agent 409, a revoked one leaves the list and its certificate stays refused', async () => {
+  const created = await issue('laptop-1');
+  const active = await t.call('DELETE', '/api/certs/agent/laptop-1/record');
+  assert.equal([active.status, active.body], [409, { error: "Agent certificate 'laptop-1' is active: revoke it before removing it" }]);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).status, 200, 'still active');
+  assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1')).status, 200);
+  const removed = await t.call('DELETE', '/api/certs/agent/laptop-1/record');
+  assert.equal([removed.status, removed.body], [200, { ok: true, label: 'laptop-1', serials: [created.serial] }]);
+  assert.equal((await t.call('GET', '/api/certs/agent')).body.agents, []);
+  const refused = await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial));
+  assert.equal([refused.status, refused.body.error], [403, 'Certificate has been revoked']);
+  assert.ok(t.services.store.revocations.value.some((r) => r.serial === created.serial), 'still on the revocation list');
+  const again = await t.call('DELETE', '/api/certs/agent/laptop-1/record');
+  assert.equal([again.status, again.body.error], [404, 'Agent certificate "laptop-1" not found']);
+});
+
+s('removing a revoked record whose serial never reached the revocation list puts it there first', async () => {
+  const created = await issue('laptop-1');
+  // a record marked revoked by hand (or a revocation whose later steps never ran)
+  await t.services.store.agents.update((agents) => void (agents[0]!.revokedAt = new Date().toISOString()));
+  assert.not.ok(t.services.store.revocations.value.some((r) => r.serial === created.serial));
+  assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1/record')).status, 200);
+  assert.ok(t.services.store.revocations.value.some((r) => r.serial === created.serial));
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial))).body.error, 'Certificate has been revoked');
+});
+
+o('a removed agent\'s serial stays on the CA\'s CRL; a re-issued label keeps its active record', async () => {
+  const first = await issue('laptop-1');
+  await t.call('DELETE', '/api/certs/agent/laptop-1');
+  const second = await issue('laptop-1');
+  const removed = await t.call('DELETE', '/api/certs/agent/laptop-1/record');
+  assert.equal(removed.body.serials, [first.serial], 'only the revoked record');
+  assert.equal((await t.call('GET', '/api/certs/agent')).body.agents.map((a: { serial: string }) => a.serial), [second.serial]);
+  const { crlPath } = await t.services.system.pki.ensureCa();
+  assert.match(execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString(), `Serial Number: ${first.serial}`);
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', first.serial))).body.error, 'Certificate has been revoked');
+  assert.is((await t.call('GET', '/api/tunnels', asAgent('laptop-1', second.serial))).status, 200);
+});
+
 s('every /api/certs/agent route is admin-only', async () => {
   const created = await issue('laptop-1', ['tunnels:read', 'tunnels:write']);
   const as = asAgent('laptop-1', created.serial);
@@ -185,6 +246,7 @@ s('every /api/certs/agent route is admin-only', async () => {
     ['GET', '/api/certs/agent'], ['POST', '/api/certs/agent', { label: 'x' }], ['POST', '/api/certs/agent/enroll', { label: 'x' }],
     ['GET', '/api/certs/agent/laptop-1/download'], ['DELETE', '/api/certs/agent/laptop-1'],
     ['PATCH', '/api/certs/agent/laptop-1/capabilities', { capabilities: [] }], ['PATCH', '/api/certs/agent/laptop-1/allowed-sites', { allowedSites: [] }],
+    ['PATCH', '/api/certs/agent/laptop-1', { allowedSites: [] }], ['DELETE', '/api/certs/agent/laptop-1/record'],
   ] as const) {
     const r = await t.call(method, path, { ...as, body });
     assert.is(r.status, 403, `${method} ${path}`);
