@@ -3,13 +3,12 @@ import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
+import { SITE_UPLOAD_LIMITS } from '../../lib/sites/files/upload-limits.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
 const ANSWER = { schema: okWith({ files: z.array(z.string()), warning: z.string().optional(), totalSize: z.number().optional() }) };
-
-const MiB = 1024 * 1024;
 
 // POST /api/sites/:id/files?path= — multipart, one or more `file` parts streamed to disk (50 MB each);
 // over the site's size limit the files are kept and the answer adds `warning` and `totalSize`.
@@ -21,7 +20,7 @@ export default route({
   response: ANSWER,
   params: SiteIdParams,
   query: FilesQuery,
-  body: multipart({ maxFileBytes: 50 * MiB, maxTotalBytes: 1024 * MiB, maxFiles: 1000 }),
+  body: multipart(SITE_UPLOAD_LIMITS),
   async handle({ params, query, body, identity, services }) {
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
     const files = body.files.filter((f) => f.field === 'file');

@@ -72,8 +72,25 @@ export function extensionAllowed(limits: MultipartLimits, name: string): boolean
   return !limits.allowedExtensions || limits.allowedExtensions.some((ending) => lower.endsWith(ending));
 }
 
+/** Text fields of an upload are small by nature; files carry the data. */
+export const MAX_FIELDS_BYTES = 1024 * 1024;
+
 /** Room for boundaries and part headers on top of the files, for the declared-length check. */
 const FRAMING_ALLOWANCE = 64 * 1024;
+
+/** The longest body the limits can allow: all files at their largest, the fields and the framing. */
+export function largestBody(limits: MultipartLimits): number {
+  return Math.min(limits.maxTotalBytes, limits.maxFiles * limits.maxFileBytes) + MAX_FIELDS_BYTES + FRAMING_ALLOWANCE;
+}
+
+/**
+ * The refusal a declared `Content-Length` earns before any body byte is read, or undefined. A
+ * one-file form can only break the per-file limit; any other, the total.
+ */
+export function declaredLengthRefusal(limits: MultipartLimits, contentLength: string | null | undefined): AppError | undefined {
+  if (contentLength == null || !(Number(contentLength) > largestBody(limits))) return undefined;
+  return limits.maxFiles === 1 && limits.maxFileBytes <= limits.maxTotalBytes ? uploadErrors.fileTooLarge(limits) : uploadErrors.totalTooLarge(limits);
+}
 
 /**
  * Runtimes without a raw request: `request.formData()`, which holds the whole body in memory, so the
@@ -81,7 +98,8 @@ const FRAMING_ALLOWANCE = 64 * 1024;
  */
 export async function readMultipartFromRequest(request: Request, limits: MultipartLimits): Promise<ParsedMultipart> {
   if (!isMultipartType(request.headers.get('content-type'))) throw uploadErrors.notMultipart();
-  if (Number(request.headers.get('content-length') ?? 0) > limits.maxTotalBytes + FRAMING_ALLOWANCE) throw uploadErrors.totalTooLarge(limits);
+  const refusal = declaredLengthRefusal(limits, request.headers.get('content-length'));
+  if (refusal) throw refusal;
   let form: FormData;
   try {
     form = await request.formData();

@@ -9,6 +9,7 @@ import type { MultipartLimits, ParsedMultipart } from '../http/multipart.ts';
 import { useResponseClass } from '../http/responses.ts';
 import type { EdgeContext } from '../http/state.ts';
 import { upgraded, type PendingUpgrade } from '../http/websocket.ts';
+import { closeAfterAnswerIfBodyUnread } from './unread-body.ts';
 import { readBodyText } from './body-text.ts';
 import { streamMultipart } from './multipart.ts';
 import { endSocketWith, endSocketWithError, writeJsonError } from './raw-answer.ts';
@@ -44,6 +45,7 @@ class NodeRequestContext implements EdgeContext {
 
 interface AdapterContext {
   req: IncomingMessage;
+  res: ServerResponse;
 }
 
 export interface NodeEdge {
@@ -72,9 +74,14 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
 
   // Saying outright that the abort controller is the ponyfill's spares the adapter a look at
   // globalThis, whose getters load node's bundled undici: about 35 ms of cold start.
-  const adapter = createServerAdapter<AdapterContext>((request, context) => app.handle(request, new NodeRequestContext(context.req)), {
-    __useCustomAbortCtrl: true,
-  });
+  const adapter = createServerAdapter<AdapterContext>(
+    async (request, context) => {
+      const response = await app.handle(request, new NodeRequestContext(context.req));
+      closeAfterAnswerIfBodyUnread(context.req, context.res);
+      return response;
+    },
+    { __useCustomAbortCtrl: true },
+  );
 
   function onRequest(message: IncomingMessage, res: ServerResponse): void {
     const target = originTarget(message.url);

@@ -7,16 +7,15 @@ import { Readable } from 'node:stream';
 import type { File } from 'formidable';
 import { AppError } from '../errors.ts';
 import {
+  declaredLengthRefusal,
   extensionAllowed,
+  MAX_FIELDS_BYTES,
   isMultipartType,
   uploadErrors,
   type MultipartBody,
   type MultipartLimits,
   type ParsedMultipart,
 } from '../http/multipart.ts';
-
-/** Text fields of an upload are small by nature; files carry the data. */
-const MAX_FIELDS_BYTES = 1024 * 1024;
 
 /** What node and formidable raise when the client goes away mid-body, as the error boundary knows it. */
 export function clientGone(): Error {
@@ -65,6 +64,29 @@ function uploaded(field: string, file: File): MultipartBody['files'][number] {
   };
 }
 
+/** What formidable has but does not declare: the writes of a file, and the failure that ends a parse. */
+interface WritableFile {
+  write(buffer: Buffer, done: () => void): void;
+}
+interface FailingForm {
+  _error(error: Error): void;
+}
+
+/**
+ * formidable checks `maxFileSize` only when a part ends, after the whole file arrived (a 400 MiB
+ * file was read to its end before its 413). This ends the parse at the first write past the limit;
+ * the request then stays paused, and the edge closes the connection after the answer.
+ */
+function cutOffAtLimit(form: FailingForm, file: WritableFile, limits: MultipartLimits, TooLarge: FormidableErrors['default'], code: number): void {
+  const write = file.write.bind(file);
+  let size = 0;
+  file.write = (buffer, done) => {
+    size += buffer.length;
+    if (size > limits.maxFileBytes) form._error(new TooLarge('file too large', code, 413));
+    else write(buffer, done);
+  };
+}
+
 /**
  * Streams the parts of a raw node request into a fresh temp directory (formidable pauses the
  * request while each chunk is written, so no file is ever held in memory). Limits end the parse as
@@ -72,6 +94,9 @@ function uploaded(field: string, file: File): MultipartBody['files'][number] {
  */
 export async function streamMultipart(request: IncomingMessage, limits: MultipartLimits): Promise<ParsedMultipart> {
   if (!isMultipartType(request.headers['content-type'] ?? null)) throw uploadErrors.notMultipart();
+  // answered before a body byte is read; the edge closes the connection after the answer
+  const refusal = declaredLengthRefusal(limits, request.headers['content-length']);
+  if (refusal) throw refusal;
   const { default: formidable, errors: formidableErrors } = await loadFormidable();
   const dir = await mkdtemp(join(tmpdir(), 'relay-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 2 });
@@ -93,7 +118,10 @@ export async function streamMultipart(request: IncomingMessage, limits: Multipar
   });
   // formidable groups files by field, in the order their writes finished; the handler gets the body's order.
   const begun: [string, File][] = [];
-  form.on('fileBegin', (field, file) => void begun.push([field, file]));
+  form.on('fileBegin', (field, file) => {
+    begun.push([field, file]);
+    cutOffAtLimit(form as unknown as FailingForm, file as unknown as WritableFile, limits, formidableErrors.default, formidableErrors.biggerThanMaxFileSize);
+  });
   try {
     const [fields] = await form.parse(request);
     const body: MultipartBody = { fields: {}, files: begun.map(([field, file]) => uploaded(field, file)) };

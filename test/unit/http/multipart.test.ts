@@ -1,16 +1,17 @@
 // Issue 10 item 3: multipart bodies streamed by formidable on the Node edge, request.formData() elsewhere.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { multipart } from '../../../lib/http/multipart.ts';
+import { largestBody, multipart } from '../../../lib/http/multipart.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
+import { rawUpload } from '../../helpers/raw-upload.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
@@ -58,6 +59,16 @@ const keep = route({
   },
 });
 
+/** One file of at most 1 MiB, two in all: the per-file limit is the one a single big file breaks. */
+const CUT_LIMITS = { maxFileBytes: MiB, maxTotalBytes: 2 * MiB, maxFiles: 2 };
+const cut = route({
+  method: 'POST',
+  path: '/api/test/upload-cut',
+  access: { roles: ADMIN_ONLY, gate: 'open' },
+  body: multipart(CUT_LIMITS),
+  handle: ({ body }) => json({ files: body.files.length }),
+});
+
 interface Ctx {
   t: TestApp;
   http: Awaited<ReturnType<typeof serve>>;
@@ -72,7 +83,7 @@ s.before.each(async (ctx) => {
   ctx.savedTmp = process.env.TMPDIR;
   ctx.tmp = await mkdtemp(join(tmpdir(), 'relay-upload-test-'));
   process.env.TMPDIR = ctx.tmp;
-  ctx.t = await makeTestApp({ routes: [upload, small, keep] });
+  ctx.t = await makeTestApp({ routes: [upload, small, keep, cut] });
   ctx.http = await serve(ctx.t.app);
   ctx.logged = [];
   for (const level of ['warn', 'error'] as const) ctx.t.services.log[level] = (message) => void ctx.logged.push(`${level}: ${message}`);
@@ -146,6 +157,30 @@ s('a broken limit answers 413 or 400 with a clear message, on both edges', (ctx)
         const response = await send(ctx, '/api/test/upload-small', body, headers);
         assert.equal({ status: response.status, body: await response.json() }, { status, body: { error } }, `${send === viaListener ? 'listener' : 'fetch'}: ${error}`);
       }
+    }
+    assert.equal(await leftovers(ctx), []);
+  }),
+);
+
+// Issue 38 defect 3: formidable checks a file's size when its part ends; the parse must end at the limit.
+s('a file streamed past its limit (chunked, or under a Content-Length that allows it) is cut off there: 413, connection closed', (ctx) =>
+  withTimeout('cut off', 8000, async () => {
+    const read: Socket[] = [];
+    ctx.http.server.on('connection', (socket) => void read.push(socket));
+    const limit = MiB;
+    const framings: [string, [string, string]][] = [
+      ['chunked', ['transfer-encoding', 'chunked']],
+      ['declared', ['content-length', String(largestBody(CUT_LIMITS) - 1)]],
+    ];
+    for (const [label, framing] of framings) {
+      const headers: [string, string][] = [framing, ...Object.entries(admin)];
+      const { answer } = await rawUpload(ctx.http.port, '/api/test/upload-cut', { headers, chunked: label === 'chunked', fileBytes: 16 * limit });
+      assert.equal([answer.status, answer.json()], [413, { error: `File too large: at most ${limit} bytes per file` }], label);
+      assert.is(answer.headers.connection, 'close', label);
+      // what the server read: the head, the part's head and the file up to the limit, then at most
+      // what node's parser takes from the socket before the paused request stops it
+      const bytesRead = read.at(-1)!.bytesRead;
+      assert.ok(bytesRead > limit && bytesRead < limit + 512 * 1024, `${label}: the server read ${bytesRead} bytes`);
     }
     assert.equal(await leftovers(ctx), []);
   }),

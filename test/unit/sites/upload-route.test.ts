@@ -1,11 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, certificateHeaders } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { rawUpload } from '../../helpers/raw-upload.ts';
+import { largestBody } from '../../../lib/http/multipart.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { managedSite, siteApp, uploadFiles as upload, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;
@@ -69,6 +74,34 @@ s('through the real Node edge: streamed to disk, and an upload aborted mid-file 
       assert.not.ok(existsSync(join(site.rootPath, 'half.txt')));
     } finally {
       await http.close();
+    }
+  }),
+);
+
+// Issue 38 defect 3 (a streamed part cut off at its limit: test/unit/http/multipart.test.ts, on a 1 MiB route).
+s('a Content-Length over the limit: 413 and the connection closed while the client has sent only the head; nothing on disk', ({ t, site }) =>
+  withTimeout('declared length', 6000, async () => {
+    // formidable's temp directories go to os.tmpdir(): one of this test's own shows what is left behind
+    const savedTmp = process.env.TMPDIR;
+    const tmp = await mkdtemp(join(tmpdir(), 'relay-early-refusal-'));
+    process.env.TMPDIR = tmp;
+    const http = await serve(t.app);
+    const head = (length: number) => ({ headers: [['content-length', String(length)], ...Object.entries(certificateHeaders('admin'))] as [string, string][], chunked: false, fileBytes: 0 });
+    try {
+      const declared = largestBody(SITE_UPLOAD_LIMITS) + 1;
+      const { answer } = await rawUpload(http.port, `/api/sites/${site.id}/files`, head(declared));
+      assert.equal([answer.status, answer.json()], [413, { error: `Upload too large: at most ${SITE_UPLOAD_LIMITS.maxTotalBytes} bytes in all` }]);
+      assert.is(answer.headers.connection, 'close');
+      assert.equal(readdirSync(site.rootPath), ['index.html'], "only the site's placeholder page");
+      assert.equal(readdirSync(tmp), [], 'no temp directory');
+      // one byte less may be a real upload: the server waits for its body
+      const within = await rawUpload(http.port, `/api/sites/${site.id}/files`, { ...head(declared - 1), quietMs: 300 }).catch((error: Error) => error.message);
+      assert.match(String(within), /^no close within 300 ms/);
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+      await http.close();
+      await rm(tmp, { recursive: true, force: true });
     }
   }),
 );
