@@ -1,4 +1,5 @@
 import { multipart } from '../../lib/http/multipart.ts';
+import { uploadMessages } from '../../lib/http/upload-messages.ts';
 import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
@@ -10,13 +11,19 @@ import { okWith } from '../../lib/http/response-shapes.ts';
 
 const ANSWER = { schema: okWith({ files: z.array(z.string()), warning: z.string().optional(), totalSize: z.number().optional() }) };
 
-// POST /api/sites/:id/files?path= — multipart, one or more `file` parts streamed to disk (50 MB each);
+// POST /api/sites/:id/files?path= — multipart, one or more `file` parts streamed to disk (50 MB each,
+// refused as soon as one passes it);
 // over the site's size limit the files are kept and the answer adds `warning` and `totalSize`.
 export default route({
   method: 'POST',
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
-  answers: { 400: 'Upload failed: ... (path, file type, form)', 403: 'You do not have access to this site', 404: 'Site not found' },
+  answers: {
+    400: 'Upload failed: ... (path, file type, form)',
+    403: 'You do not have access to this site',
+    404: 'Site not found',
+    413: `${uploadMessages.fileTooLarge(SITE_UPLOAD_LIMITS)} (as the file streams past it); ${uploadMessages.totalTooLarge(SITE_UPLOAD_LIMITS)} (also before any body byte when Content-Length is over what the limits allow); ${uploadMessages.tooManyFiles(SITE_UPLOAD_LIMITS)}. The connection is closed after the answer.`,
+  },
   response: ANSWER,
   params: SiteIdParams,
   query: FilesQuery,

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import { uploadMessages } from './upload-messages.ts';
 
 /** Limits of one multipart body; every one is enforced while the body streams in, where the edge can. */
 export interface MultipartLimits {
@@ -58,9 +59,9 @@ export function isMultipartSpec(body: unknown): body is MultipartSpec<unknown> {
 export const uploadErrors = {
   notMultipart: () => new AppError(415, 'Content-Type must be multipart/form-data'),
   malformed: () => new AppError(400, 'Malformed multipart body'),
-  tooManyFiles: (l: MultipartLimits) => new AppError(413, `Too many files: at most ${l.maxFiles} per upload`),
-  fileTooLarge: (l: MultipartLimits) => new AppError(413, `File too large: at most ${l.maxFileBytes} bytes per file`),
-  totalTooLarge: (l: MultipartLimits) => new AppError(413, `Upload too large: at most ${l.maxTotalBytes} bytes in all`),
+  tooManyFiles: (l: MultipartLimits) => new AppError(413, uploadMessages.tooManyFiles(l)),
+  fileTooLarge: (l: MultipartLimits) => new AppError(413, uploadMessages.fileTooLarge(l)),
+  totalTooLarge: (l: MultipartLimits) => new AppError(413, uploadMessages.totalTooLarge(l)),
   typeNotAllowed: (l: MultipartLimits, name: string) =>
     new AppError(400, `File type not allowed: '${name}' (allowed: ${(l.allowedExtensions ?? []).join(', ')})`),
 };

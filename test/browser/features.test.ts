@@ -93,6 +93,35 @@ s('sites: create a managed site, upload a file by drag-and-drop, see it listed',
   await expectAccessible('sites-files');
 }));
 
+// Issue 38 defect 3: a file over the limit is refused in the page, in the server's words, and never sent.
+s('sites: a picked file over 50 MiB is refused before any request, with the server\'s message', timed(30_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Files of docs' }).click();
+  await page.getByRole('rowheader', { name: 'index.html' }).waitFor();
+  const sent: string[] = [];
+  const watch = (request: { method(): string; url(): string }) => {
+    if (request.method() !== 'GET') sent.push(`${request.method()} ${request.url()}`);
+  };
+  page.on('request', watch);
+  try {
+    // a page-side File of 50 MiB + 1 byte (zeroes, no disk), picked through the "Choose files" input
+    await page.getByLabel('Choose files').evaluate((input: HTMLInputElement) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(50 * 1024 * 1024 + 1)], 'big.bin'));
+      input.files = transfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.getByRole('alert').filter({ hasText: `File too large: at most ${50 * 1024 * 1024} bytes per file` }).waitFor();
+    // an upload the page had started would show in this time on loopback
+    await page.waitForTimeout(300);
+    assert.equal(sent, [], 'no upload request');
+    assert.is(await page.getByRole('progressbar', { name: 'Upload progress' }).count(), 0);
+  } finally {
+    page.off('request', watch);
+  }
+}));
+
 s('sites: settings are saved through PATCH, an unknown allowed user refused; delete asks first and removes the site', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/sites`);

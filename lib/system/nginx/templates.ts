@@ -1,6 +1,8 @@
 // nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
 // sandbox render the same text, so what the sandbox writes is what production would run.
 import { SystemError, type CertPaths, type PublicLocations, type VhostSpec } from '../types.ts';
+import { largestBody } from '../../http/multipart.ts';
+import { SITE_UPLOAD_LIMITS } from '../../sites/files/upload-limits.ts';
 import { assertAbsolutePath, assertFqdn, assertPort, isFqdn, LISTEN_ADDRESS } from '../names.ts';
 
 export interface TemplateContext {
@@ -385,6 +387,12 @@ function dropClientCertHeaders(): string[] {
   return ['X-SSL-Client-Verify', 'X-SSL-Client-DN', 'X-SSL-Client-Serial', ...FORWARDED_CLIENT_CERT_HEADERS].map((h) => `proxy_set_header ${h} "";`);
 }
 
+/**
+ * Above the longest upload the panel accepts, so the panel's own 413 (JSON, in the spec's words)
+ * always comes first; nginx's HTML one only backs it up.
+ */
+const PANEL_MAX_BODY_BYTES = largestBody(SITE_UPLOAD_LIMITS) + 1024 * 1024;
+
 function panelProxy(ctx: TemplateContext): string[] {
   return [
     `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.panel)};`,
@@ -392,7 +400,10 @@ function panelProxy(ctx: TemplateContext): string[] {
     ...clientCertHeaders(),
     ...websocket(),
     'proxy_read_timeout 3600s;',
-    'client_max_body_size 60m;',
+    `client_max_body_size ${PANEL_MAX_BODY_BYTES};`,
+    // bodies stream through to the panel, which refuses an upload at its limit: buffered, nginx would
+    // read the whole body (1 GiB) before the panel saw a byte, and the client would send all of it
+    'proxy_request_buffering off;',
   ];
 }
 

@@ -1,6 +1,8 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
 import { api, describe, upload } from '../api.ts';
+import { sizeRefusal } from '../../../lib/http/upload-messages.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { Action } from './action.tsx';
@@ -21,6 +23,13 @@ export function FileBrowser({ siteId, siteName, onChanged }: { siteId: string; s
 
   async function send(files: FileList | null) {
     if (!files?.length) return;
+    // refused here before a byte is sent, in the server's words: a 50 MB file would otherwise travel whole to its 413
+    const refusal = sizeRefusal(SITE_UPLOAD_LIMITS, Array.from(files));
+    if (refusal) {
+      setWarning(undefined);
+      setError(refusal);
+      return;
+    }
     const form = new FormData();
     for (const file of Array.from(files)) form.append('file', file, file.name);
     setError(undefined);

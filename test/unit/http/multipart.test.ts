@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { largestBody, multipart } from '../../../lib/http/multipart.ts';
+import { largestBody, multipart, uploadErrors } from '../../../lib/http/multipart.ts';
+import { sizeRefusal } from '../../../lib/http/upload-messages.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
@@ -185,6 +186,17 @@ s('a file streamed past its limit (chunked, or under a Content-Length that allow
     assert.equal(await leftovers(ctx), []);
   }),
 );
+
+s("the panel's check before sending refuses what the server would, in the server's words", () => {
+  const limits = { maxFileBytes: 10, maxTotalBytes: 15, maxFiles: 2 };
+  const cases: [number[], string | undefined][] = [
+    [[10, 5], undefined],
+    [[11], uploadErrors.fileTooLarge(limits).message],
+    [[8, 8], uploadErrors.totalTooLarge(limits).message],
+    [[1, 1, 1], uploadErrors.tooManyFiles(limits).message],
+  ];
+  for (const [sizes, refusal] of cases) assert.is(sizeRefusal(limits, sizes.map((size) => ({ size }))), refusal, sizes.join(', '));
+});
 
 /** Starts a multipart upload declaring `declared` bytes, sends `sent` of them, then drops the connection. */
 function abortedUpload(port: number, declared: number, sent: number): Promise<void> {

@@ -5,6 +5,8 @@ import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
+import { largestBody } from '../../../lib/http/multipart.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 
 const s = suite('nginx vhost templates');
 const ctx: TemplateContext = SAMPLE_TEMPLATE_CONTEXT;
@@ -70,6 +72,19 @@ s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* na
   assert.match(text, 'location = /api/health {');
   assert.match(text, 'location = /api/enroll {');
   assert.match(text, 'location ^~ /api/invite/ {');
+});
+
+// Issue 38 defect 3: buffered, nginx read a whole upload before the panel could refuse it at its limit.
+s("panel locations stream bodies through, and nginx's body limit lies above the panel's own", () => {
+  for (const spec of [{ kind: 'ip-panel' }, { kind: 'panel', fqdn: 'panel.example.com' }] as const) {
+    const locations = render(spec).split('location ').slice(1).filter((l) => l.includes('proxy_pass'));
+    assert.ok(locations.length > 0);
+    for (const l of locations) {
+      assert.match(l, 'proxy_request_buffering off;');
+      const limit = Number(/client_max_body_size (\d+);/.exec(l)?.[1]);
+      assert.ok(limit > largestBody(SITE_UPLOAD_LIMITS) && limit <= largestBody(SITE_UPLOAD_LIMITS) + 4 * 1024 * 1024, `client_max_body_size ${limit}`);
+    }
+  }
 });
 
 s('panel: foreign or failed certificates pass the handshake; only the given public locations skip the 496', () => {

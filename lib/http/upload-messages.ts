@@ -1,0 +1,23 @@
+// The words of an upload's refusals, shared by the server's 413s and the panel's own check before it
+// sends (so a file refused in the page reads as the server would refuse it). No imports: the panel's
+// bundle takes this file as it is.
+
+export interface UploadCaps {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+}
+
+export const uploadMessages = {
+  tooManyFiles: (caps: UploadCaps) => `Too many files: at most ${caps.maxFiles} per upload`,
+  fileTooLarge: (caps: UploadCaps) => `File too large: at most ${caps.maxFileBytes} bytes per file`,
+  totalTooLarge: (caps: UploadCaps) => `Upload too large: at most ${caps.maxTotalBytes} bytes in all`,
+};
+
+/** The refusal the server would give these files, checked on their sizes alone; undefined when they fit. */
+export function sizeRefusal(caps: UploadCaps, files: readonly { size: number }[]): string | undefined {
+  if (files.length > caps.maxFiles) return uploadMessages.tooManyFiles(caps);
+  if (files.some((file) => file.size > caps.maxFileBytes)) return uploadMessages.fileTooLarge(caps);
+  if (files.reduce((sum, file) => sum + file.size, 0) > caps.maxTotalBytes) return uploadMessages.totalTooLarge(caps);
+  return undefined;
+}
