@@ -1,5 +1,5 @@
 import { multipart } from '../../lib/http/multipart.ts';
-import { uploadMessages } from '../../lib/http/upload-messages.ts';
+import { uploadMessages } from '../../lib/upload-refusals.ts';
 import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import { uploadMessages } from './upload-messages.ts';
+import { largestBody, uploadMessages } from '../upload-refusals.ts';
 
 /** Limits of one multipart body; every one is enforced while the body streams in, where the edge can. */
 export interface MultipartLimits {
@@ -73,16 +73,6 @@ export function extensionAllowed(limits: MultipartLimits, name: string): boolean
   return !limits.allowedExtensions || limits.allowedExtensions.some((ending) => lower.endsWith(ending));
 }
 
-/** Text fields of an upload are small by nature; files carry the data. */
-export const MAX_FIELDS_BYTES = 1024 * 1024;
-
-/** Room for boundaries and part headers on top of the files, for the declared-length check. */
-const FRAMING_ALLOWANCE = 64 * 1024;
-
-/** The longest body the limits can allow: all files at their largest, the fields and the framing. */
-export function largestBody(limits: MultipartLimits): number {
-  return Math.min(limits.maxTotalBytes, limits.maxFiles * limits.maxFileBytes) + MAX_FIELDS_BYTES + FRAMING_ALLOWANCE;
-}
 
 /**
  * The refusal a declared `Content-Length` earns before any body byte is read, or undefined. A

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { File } from 'formidable';
 import { AppError } from '../errors.ts';
+import { MAX_FIELDS_BYTES } from '../upload-refusals.ts';
 import {
   declaredLengthRefusal,
   extensionAllowed,
-  MAX_FIELDS_BYTES,
   isMultipartType,
   uploadErrors,
   type MultipartBody,

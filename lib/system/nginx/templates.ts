@@ -1,7 +1,7 @@
 // nginx virtual hosts as pure functions of a spec and the adapter's ports and paths. Host and
 // sandbox render the same text, so what the sandbox writes is what production would run.
 import { SystemError, type CertPaths, type PublicLocations, type VhostSpec } from '../types.ts';
-import { largestBody } from '../../http/multipart.ts';
+import { largestBody } from '../../upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../sites/files/upload-limits.ts';
 import { assertAbsolutePath, assertFqdn, assertPort, isFqdn, LISTEN_ADDRESS } from '../names.ts';
 

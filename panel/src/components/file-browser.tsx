@@ -1,7 +1,7 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
 import { api, describe, upload } from '../api.ts';
-import { sizeRefusal } from '../../../lib/http/upload-messages.ts';
+import { sizeRefusal } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';

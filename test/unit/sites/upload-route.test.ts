@@ -9,7 +9,7 @@ import { addAgent, certificateHeaders } from '../../helpers/app.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
-import { largestBody } from '../../../lib/http/multipart.ts';
+import { largestBody } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { managedSite, siteApp, uploadFiles as upload, type SiteTestApp } from './helpers.ts';
 

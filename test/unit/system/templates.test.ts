@@ -5,7 +5,7 @@ import { publicLocations } from '../../../lib/http/public-locations.ts';
 import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
-import { largestBody } from '../../../lib/http/multipart.ts';
+import { largestBody } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 
 const s = suite('nginx vhost templates');
