@@ -16,12 +16,16 @@ export interface RawUpload {
   fileBytes: number;
   /** How long without a byte from the server before giving up (default 4 s). */
   quietMs?: number;
+  /** Body bytes to send on once the answer began (a client slow to notice it), then end. */
+  afterAnswer?: number;
 }
 
 export interface RawUploadResult {
   answer: RawAnswer;
   /** File bytes the client had handed to its socket when the answer's first byte came. */
   sentBeforeAnswer: number;
+  /** Whether the server reset the connection (the client's writes failed). */
+  reset: boolean;
 }
 
 const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
@@ -48,8 +52,12 @@ export function rawUpload(port: number, target: string, upload: RawUpload): Prom
       socket.write(frame(PREAMBLE));
       pump();
     });
+    let reset = false;
     socket.on('data', (data) => {
-      if (sentBeforeAnswer < 0) sentBeforeAnswer = sent;
+      if (sentBeforeAnswer < 0) {
+        sentBeforeAnswer = sent;
+        if (upload.afterAnswer) socket.end(frame(Buffer.alloc(upload.afterAnswer, 120)));
+      }
       received.push(data);
     });
     const quietMs = upload.quietMs ?? 4000;
@@ -59,10 +67,11 @@ export function rawUpload(port: number, target: string, upload: RawUpload): Prom
     // a server that stopped reading may reset the connection: what arrived before it still counts
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
+      reset = true;
     });
     socket.on('close', () => {
       try {
-        resolve({ answer: parseAnswer(Buffer.concat(received)), sentBeforeAnswer });
+        resolve({ answer: parseAnswer(Buffer.concat(received)), sentBeforeAnswer, reset });
       } catch (error) {
         reject(error);
       }

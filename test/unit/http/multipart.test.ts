@@ -1,7 +1,7 @@
 // Issue 10 item 3: multipart bodies streamed by formidable on the Node edge, request.formData() elsewhere.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -166,8 +166,9 @@ s('a broken limit answers 413 or 400 with a clear message, on both edges', (ctx)
 // Issue 38 defect 3: formidable checks a file's size when its part ends; the parse must end at the limit.
 s('a file streamed past its limit (chunked, or under a Content-Length that allows it) is cut off there: 413, connection closed', (ctx) =>
   withTimeout('cut off', 8000, async () => {
-    const read: Socket[] = [];
-    ctx.http.server.on('connection', (socket) => void read.push(socket));
+    // what the server had read when its answer went out (after it, it discards what still arrives)
+    const readAtAnswer: number[] = [];
+    ctx.http.server.on('request', (req, res) => res.on('finish', () => void readAtAnswer.push(req.socket.bytesRead)));
     const limit = MiB;
     const framings: [string, [string, string]][] = [
       ['chunked', ['transfer-encoding', 'chunked']],
@@ -175,13 +176,30 @@ s('a file streamed past its limit (chunked, or under a Content-Length that allow
     ];
     for (const [label, framing] of framings) {
       const headers: [string, string][] = [framing, ...Object.entries(admin)];
-      const { answer } = await rawUpload(ctx.http.port, '/api/test/upload-cut', { headers, chunked: label === 'chunked', fileBytes: 16 * limit });
+      // a truthful client sends no more than it declared (the declared length allows a 2 MiB file)
+      const fileBytes = label === 'chunked' ? 16 * limit : 2 * limit;
+      const { answer, reset } = await rawUpload(ctx.http.port, '/api/test/upload-cut', { headers, chunked: label === 'chunked', fileBytes });
       assert.equal([answer.status, answer.json()], [413, { error: `File too large: at most ${limit} bytes per file` }], label);
       assert.is(answer.headers.connection, 'close', label);
-      // what the server read: the head, the part's head and the file up to the limit, then at most
-      // what node's parser takes from the socket before the paused request stops it
-      const bytesRead = read.at(-1)!.bytesRead;
-      assert.ok(bytesRead > limit && bytesRead < limit + 512 * 1024, `${label}: the server read ${bytesRead} bytes`);
+      assert.not.ok(reset, `${label}: the connection was reset`);
+      // the head, the part's head and the file up to the limit, then at most what node's parser
+      // took from the socket before the paused request stopped it
+      const read = readAtAnswer.at(-1)!;
+      assert.ok(read > limit && read < limit + 512 * 1024, `${label}: the server read ${read} bytes`);
+    }
+    assert.equal(await leftovers(ctx), []);
+  }),
+);
+
+// A client still sending when the answer comes (curl reads it only between writes) must not be
+// reset: a reset drops the answer it has not read yet ("Send failure: Broken pipe" for the 413).
+s('after an early 413, what still arrives is discarded until the client closes: no reset', (ctx) =>
+  withTimeout('linger', 6000, async () => {
+    const headers: [string, string][] = [['transfer-encoding', 'chunked'], ...Object.entries(admin)];
+    for (let i = 0; i < 3; i++) {
+      const { answer, reset } = await rawUpload(ctx.http.port, '/api/test/upload-cut', { headers, chunked: true, fileBytes: 16 * MiB, afterAnswer: 4 * MiB });
+      assert.is(answer.status, 413);
+      assert.not.ok(reset, `round ${i}: the connection was reset`);
     }
     assert.equal(await leftovers(ctx), []);
   }),
