@@ -145,6 +145,66 @@ s('settings: the API description and metrics links open what the server serves',
   await metrics.close();
 }));
 
+s('phone: at 390 px the header is one row, the sections open behind a menu button; Escape closes back to the button, a link navigates and closes it', timed(45_000, async () => {
+  const { page } = browser;
+  const header = page.locator('header.top');
+  const menu = page.getByRole('button', { name: 'Menu' });
+  // Located by markup: folded, the navigation is out of the accessibility tree.
+  const sections = page.locator('header nav[aria-label="Sections"]');
+  const sites = sections.locator('a[href="/sites"]');
+  const headerHeight = async () => (await header.boundingBox())!.height;
+  const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`${panel.url}/`);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    assert.ok(await headerHeight() <= 60, `one header row on a phone: ${await headerHeight()} px`);
+    assert.is(await menu.getAttribute('aria-expanded'), 'false');
+    assert.is(await menu.getAttribute('aria-controls'), await sections.getAttribute('id'), 'the button names the navigation it opens');
+    assert.is(await sites.isVisible(), false, 'folded');
+
+    await menu.click();
+    assert.is(await menu.getAttribute('aria-expanded'), 'true');
+    assert.ok(await sites.isVisible(), 'open');
+    assert.is(await focused(), 'Menu', 'opening keeps focus on the button');
+    await expectAccessible('phone-menu-open');
+    await page.keyboard.press('Escape');
+    assert.is(await menu.getAttribute('aria-expanded'), 'false');
+    assert.is(await sites.isVisible(), false, 'Escape folds it');
+    assert.is(await focused(), 'Menu', 'Escape returns focus to the button');
+
+    await menu.click();
+    await sites.click();
+    await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
+    assert.is(await menu.getAttribute('aria-expanded'), 'false', 'choosing a section folds the menu');
+    assert.ok(await headerHeight() <= 60, `still one row: ${await headerHeight()} px`);
+  } finally {
+    await page.setViewportSize({ width: 1200, height: 900 });
+  }
+  assert.is(await menu.isVisible(), false, 'no menu button on a wide screen');
+  assert.ok(await sites.isVisible(), 'the sections are shown as before');
+}));
+
+s('dark mode: with prefers-color-scheme dark the page is dark and axe finds no serious violation', timed(45_000, async () => {
+  const { page } = browser;
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    const pages: [string, string][] = [['/', 'Dashboard'], ['/audit', 'Audit log'], ['/settings', 'Settings']];
+    for (const [path, heading] of pages) {
+      await page.goto(panel.url + path);
+      await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+      await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('Loading'));
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // An opaque rgb() (a transparent body is rgba(0, 0, 0, 0)) with every channel low.
+      const channels = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(background)?.slice(1).map(Number) ?? [];
+      assert.ok(channels.length === 3 && channels.every((c) => c < 64), `${path}: a dark background, not ${background}`);
+      await expectAccessible(`dark${path === '/' ? '-dashboard' : path.replace(/\//g, '-')}`);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+  }
+}));
+
 interface Policy { id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: string[]; deniedIps: string[] }
 const policies = async () => (await panel.call<{ policies: Policy[] }>('GET', '/api/plugins/push-install/policies')).body.policies;
 interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { inFlight } from '../api.ts';
 import { currentPath } from '../router.ts';
 
@@ -39,19 +39,45 @@ export function Shell({ nav, children }: { nav: boolean; children: ComponentChil
     <>
       <a class="skip" href="#main">Skip to content</a>
       <Progress />
-      <header class="top">
-        <span class="brand">relay-panel</span>
-        {nav && (
-          <nav aria-label="Sections">
-            <ul>
-              {NAV.map((n) => (
-                <li key={n.path}><a href={n.path} aria-current={active(n.path) ? 'page' : undefined}>{n.label}</a></li>
-              ))}
-            </ul>
-          </nav>
-        )}
-      </header>
+      {nav ? <NavHeader active={active} /> : <header class="top"><span class="brand">relay-panel</span></header>}
       <main id="main" tabIndex={-1}>{children}</main>
     </>
+  );
+}
+
+/**
+ * The header with the sections. On a phone the links fold behind a menu button (the CSS hides the
+ * button and always shows the links on wider screens); it opens in place, pushing the page down
+ * rather than covering it, and keeps focus on the button.
+ */
+function NavHeader({ active }: { active: (path: string) => boolean }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  return (
+    <header class={open ? 'top nav-open' : 'top'}>
+      <span class="brand">relay-panel</span>
+      <button ref={button} type="button" class="menu-toggle" aria-expanded={open} aria-controls="sections" onClick={() => setOpen(!open)}>
+        Menu
+      </button>
+      <nav id="sections" aria-label="Sections">
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.path}>
+              <a href={n.path} aria-current={active(n.path) ? 'page' : undefined} onClick={() => setOpen(false)}>{n.label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
   );
 }
