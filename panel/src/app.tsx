@@ -13,6 +13,7 @@ import { InvitePage } from './pages/invite.tsx';
 import { OnboardingPage } from './pages/onboarding.tsx';
 import { PluginPage, PluginsPage } from './pages/plugins.tsx';
 import { PushInstallPage } from './pages/push-install.tsx';
+import { ServicesPage } from './pages/services.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { SitesPage } from './pages/sites.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
@@ -24,6 +25,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   '/': DashboardPage,
   '/tunnels': TunnelsPage,
   '/sites': SitesPage,
+  '/services': ServicesPage,
   '/users': UsersPage,
   '/certs': CertsPage,
   '/tickets': TicketsPage,

@@ -30,7 +30,7 @@ s.after.each(() => {
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
-s('dashboard: live stats every 2 s, the services with an action, and the log viewer over WS', timed(60_000, async () => {
+s('dashboard: live stats every 2 s; the services\' states only, with a link to the Services page (issue 38)', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(panel.url);
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -39,25 +39,69 @@ s('dashboard: live stats every 2 s, the services with an action, and the log vie
   // The chart grows by one sample per refresh: a third point means two refreshes after the first.
   await page.waitForFunction(() => (document.querySelector('svg polyline.cpu')?.getAttribute('points') ?? '').split(' ').filter(Boolean).length >= 3, null, { timeout: 10_000 });
 
+  const card = page.locator('section[aria-labelledby="services-title"]');
+  await card.locator('dl').waitFor();
   const listed = (await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[];
-  for (const { name, status } of listed) assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), status);
-  assert.is(await page.getByRole('button', { name: 'stop panel' }).count(), 0, 'the panel cannot stop itself');
-  assert.is(await page.getByRole('button', { name: 'stop proxy' }).count(), 0, 'nor the proxy the panel is reached through');
-  await page.getByRole('button', { name: 'stop tunnel-server' }).click();
+  for (const { name, status } of listed) assert.is(await card.locator('div', { has: page.locator('dt', { hasText: name }) }).locator('dd').innerText(), status);
+  assert.is(await card.getByRole('button').count(), 0, 'no actions on the dashboard: they are on the Services page');
+  await card.getByRole('link', { name: 'Manage services and see their logs' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Services' }).waitFor();
+}));
+
+s('services page: the four services, only the actions that fit each state, the state read again after an action, errors shown, the live log (issue 38)', timed(60_000, async () => {
+  const { page } = browser;
+  const states = async () => Object.fromEntries(((await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[]).map((x) => [x.name, x.status]));
+  const button = (name: string) => page.getByRole('button', { name, exact: true });
+  await page.goto(`${panel.url}/services`);
+  const rows = page.locator('tbody tr');
+  await rows.first().waitFor();
+  const before = await states();
+  assert.equal(Object.keys(before), ['proxy', 'tunnel-server', 'auth-portal', 'panel']);
+  assert.is(await rows.count(), 4);
+  for (const [name, status] of Object.entries(before)) {
+    assert.is(status, 'active', `${name} runs after provisioning`);
+    assert.match(await page.getByRole('row', { name: new RegExp(`^${name} `) }).innerText(), /^\S+\s+active\s/);
+    assert.is(await button(`Start ${name}`).count(), 0, `an active ${name} offers no Start`);
+    assert.is(await button(`Stop ${name}`).count(), ['panel', 'proxy'].includes(name) ? 0 : 1, `Stop ${name} only where the API allows it`);
+    assert.is(await button(`Restart ${name}`).count(), 1);
+  }
+  await expectAccessible('services');
+
+  // The live log: the backlog first (the unit's start in provisioning), then the line the stop writes.
+  await button('Log of tunnel-server').click();
+  const log = page.getByLabel('Log lines of tunnel-server');
+  await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
+  await page.waitForFunction(() => (document.querySelector('pre.log')?.textContent ?? '').includes('server listening on'));
+  await button('Stop tunnel-server').click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
   await page.getByRole('row', { name: /^tunnel-server inactive/ }).waitFor();
-  assert.is((await panel.call('GET', '/api/services')).body.services.find((x: { name: string }) => x.name === 'tunnel-server').status, 'inactive');
-  await page.getByRole('button', { name: 'start tunnel-server', exact: true }).click();
+  assert.is((await states())['tunnel-server'], 'inactive');
+  await button('Start tunnel-server').waitFor();
+  assert.is(await button('Stop tunnel-server').count(), 0, 'a stopped service offers no Stop');
+  assert.is(await button('Reload tunnel-server').count(), 0, 'nor a reload');
+  await page.waitForFunction(() => /: stop\n/.test(document.querySelector('pre.log')?.textContent ?? ''));
+  assert.match(await log.innerText(), /^\d{4}-\d\d-\d\dT\S+ /);
+  await expectAccessible('services-stopped-with-log');
+  await button('Start tunnel-server').click();
   await page.getByRole('row', { name: /^tunnel-server active/ }).waitFor();
 
-  await page.getByRole('button', { name: 'Logs of proxy' }).click();
-  const log = page.getByLabel('Log lines of proxy');
-  await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
-  await page.getByRole('button', { name: 'reload proxy' }).click();
-  // The line the sandbox's nginx writes for this reload arrives over the socket.
-  await page.waitForFunction(() => (document.querySelector('pre.log')?.textContent ?? '').includes('configuration reloaded'));
-  assert.match(await log.innerText(), /^\d{4}-\d\d-\d\dT\S+ /);
-  await expectAccessible('dashboard-live');
+  // A failed action shows the server's error, and the state shown is read again from the server.
+  await page.route('**/api/services/auth-portal/restart', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Failed to restart auth-portal', details: 'unit failed to start' }) }));
+  try {
+    await button('Restart auth-portal').click();
+    // Meanwhile the unit stops on the host: the page must show that, not what it showed before.
+    assert.is((await panel.call('POST', '/api/services/auth-portal/stop')).status, 200);
+    const reread = page.waitForRequest((r) => r.method() === 'GET' && r.url().endsWith('/api/services'));
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+    await reread;
+    await page.getByRole('alert').filter({ hasText: 'Failed to restart auth-portal' }).waitFor();
+    await page.getByRole('row', { name: /^auth-portal inactive/ }).waitFor();
+    await button('Start auth-portal').click();
+    await page.getByRole('row', { name: /^auth-portal active/ }).waitFor();
+    assert.is(await page.getByRole('alert').filter({ hasText: 'Failed to restart' }).count(), 0, 'the error goes with the next action');
+  } finally {
+    await page.unrouteAll();
+  }
 }));
 
 s('sites: create a managed site, upload a file by drag-and-drop, see it listed', timed(60_000, async () => {

@@ -282,7 +282,7 @@ s('a request in flight shows the progress line', timed(30_000, async () => {
 s('every page renders without a serious axe violation', timed(90_000, async () => {
   const { page } = browser;
   const pages: [string, string][] = [
-    ['/', 'Dashboard'], ['/tunnels', 'Tunnels'], ['/sites', 'Sites'], ['/users', 'Users'], ['/certs', 'Certificates and agents'],
+    ['/', 'Dashboard'], ['/tunnels', 'Tunnels'], ['/sites', 'Sites'], ['/services', 'Services'], ['/users', 'Users'], ['/certs', 'Certificates and agents'],
     ['/tickets', 'Tickets'], ['/plugins', 'Plugins'], ['/settings', 'Settings'], ['/no-such-page', 'Page not found'],
   ];
   for (const [path, heading] of pages) {

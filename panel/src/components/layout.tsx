@@ -7,6 +7,7 @@ export const NAV: readonly { path: string; label: string }[] = [
   { path: '/', label: 'Dashboard' },
   { path: '/tunnels', label: 'Tunnels' },
   { path: '/sites', label: 'Sites' },
+  { path: '/services', label: 'Services' },
   { path: '/users', label: 'Users' },
   { path: '/certs', label: 'Certificates & agents' },
   { path: '/tickets', label: 'Tickets' },

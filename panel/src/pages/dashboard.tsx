@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, describe } from '../api.ts';
-import { Action } from '../components/action.tsx';
 import { LineChart } from '../components/chart.tsx';
-import { LogViewer } from '../components/log-viewer.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
+import { Badge } from '../components/table.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus } from '../tunnel-status.ts';
 import { ClientBadge } from '../components/tunnel-state.tsx';
+import type { Service } from './services.tsx';
 
 interface Stats {
   cpu: { usage: number; cores: number };
@@ -15,12 +15,8 @@ interface Stats {
   disk: { total: number; used: number; free: number };
   uptime: number;
 }
-interface Service { name: string; status: string; uptime: string }
 
 const SAMPLES = 150; // 5 minutes at one sample every 2 s
-const ACTIONS = ['start', 'stop', 'restart', 'reload'] as const;
-/** The API refuses to stop these: the panel is served by itself behind the proxy. */
-const NOT_STOPPABLE = ['panel', 'proxy'];
 
 function StatsCard() {
   const [stats, setStats] = useState<Stats>();
@@ -64,43 +60,20 @@ function StatsCard() {
   );
 }
 
+/** The services' states only; acting on them and their logs are on the Services page. */
 function ServicesCard() {
   const services = useResource<{ services: Service[] }>('/api/services', 10_000);
-  const [logsOf, setLogsOf] = useState<string>();
-  const [error, setError] = useState<string>();
   if (services.unavailable) return <section class="card"><h2>Services</h2><Unavailable feature="Services" /></section>;
   return (
     <section class="card" aria-labelledby="services-title">
       <h2 id="services-title">Services</h2>
-      <ErrorText message={services.error ?? error} />
+      <ErrorText message={services.error} />
       {!services.data ? <Loading /> : (
-        <div class="table-wrap">
-          <table>
-            <thead><tr><th scope="col">Service</th><th scope="col">Status</th><th scope="col">Uptime</th><th scope="col">Actions</th></tr></thead>
-            <tbody>
-              {services.data.services.map((s) => (
-                <tr key={s.name}>
-                  <th scope="row">{s.name}</th>
-                  <td><span class={`badge badge-${s.status}`}>{s.status}</span></td>
-                  <td>{s.uptime || '—'}</td>
-                  <td class="actions">
-                    {ACTIONS.filter((a) => !(a === 'stop' && NOT_STOPPABLE.includes(s.name))).map((a) => (
-                      <Action key={a} label={`${a} ${s.name}`} onError={setError}
-                        confirm={a === 'stop' || a === 'restart' ? `${a[0]!.toUpperCase()}${a.slice(1)} ${s.name}?` : undefined}
-                        run={async () => {
-                          const { service } = await api<{ service: Service }>('POST', `/api/services/${encodeURIComponent(s.name)}/${a}`);
-                          services.update((d) => ({ services: (d?.services ?? []).map((x) => (x.name === service.name ? service : x)) }));
-                        }}>{a}</Action>
-                    ))}
-                    <button type="button" class="btn" aria-label={`Logs of ${s.name}`} onClick={() => setLogsOf(s.name)}>logs</button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <dl class="facts">
+          {services.data.services.map((s) => <div key={s.name}><dt>{s.name}</dt><dd><Badge status={s.status} /></dd></div>)}
+        </dl>
       )}
-      {logsOf && <LogViewer service={logsOf} onClose={() => setLogsOf(undefined)} />}
+      <p><a href="/services">Manage services and see their logs</a></p>
     </section>
   );
 }
