@@ -198,6 +198,54 @@ s('sites: settings are saved through PATCH, an unknown allowed user refused; del
   assert.is(await site(), undefined);
 }));
 
+s('sites: a panel a button opens scrolls into view and takes focus, closing gives it back; Escape on a confirmation too (issue 38)', timed(40_000, async () => {
+  const { page } = browser;
+  const names = Array.from({ length: 10 }, (_, i) => `site${i}`);
+  for (const name of names) assert.is((await panel.call('POST', '/api/sites', { name, type: 'managed' })).status, 201);
+  // the accessible name of what has focus, once focus has settled somewhere other than <body> (or after 2 s)
+  const focusedName = async () => {
+    await page.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 2_000 }).catch(() => undefined);
+    return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+  };
+  await page.setViewportSize({ width: 1200, height: 800 });
+  try {
+    await page.goto(`${panel.url}/sites`);
+    const opener = page.getByRole('button', { name: 'Settings of site7' });
+    await opener.click();
+    const settings = page.getByRole('form', { name: 'Settings of site7' });
+    const heading = settings.getByRole('heading', { name: 'Settings of site7' });
+    await page.waitForFunction(() => document.activeElement?.closest('form')?.getAttribute('aria-labelledby') === 'site-settings');
+    const box = await heading.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `the heading is within the 800 px window (y=${box?.y})`);
+    await page.getByRole('button', { name: 'Close settings of site7' }).click();
+    await settings.waitFor({ state: 'detached' });
+    assert.is(await focusedName(), 'Settings of site7', 'focus back on the button that opened the panel');
+
+    await page.getByRole('button', { name: 'Files of site8' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'files-title');
+    const files = await page.getByRole('heading', { name: /^Files of site8/ }).boundingBox();
+    assert.ok(files && files.y >= 0 && files.y + files.height <= 800, `the files heading is within the window (y=${files?.y})`);
+    await page.getByRole('button', { name: 'Close files of site8' }).click();
+    assert.is(await focusedName(), 'Files of site8');
+
+    // Escape on a confirmation gives focus back to the button that asked
+    await page.getByRole('button', { name: 'Delete site3' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.is(await focusedName(), 'Delete site3', 'focus back on the Delete button, not <body>');
+    // confirmed, the last row goes with its button: focus lands on the table, not <body>
+    await page.getByRole('button', { name: 'Delete site0' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+    await page.getByRole('button', { name: 'Delete site0' }).waitFor({ state: 'detached' });
+    assert.is(await focusedName(), 'TABLE', 'focus on the list the row was in');
+  } finally {
+    await page.setViewportSize({ width: 1200, height: 900 });
+    for (const site of (await panel.call('GET', '/api/sites')).body.sites) await panel.call('DELETE', `/api/sites/${site.id}`);
+  }
+}));
+
 s('sites: protecting a custom domain outside the base domain is refused, the form saying why (issue 31)', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/sites`);

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { describe } from '../api.ts';
 import { confirmAction } from './dialogs.tsx';
+import { focusLost, rememberFocus } from './focus-return.ts';
 
 interface ActionProps {
   children: ComponentChildren;
@@ -18,6 +19,7 @@ export function Action({ children, run, confirm, kind = 'plain', label, onError 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   async function click() {
+    const focusBack = rememberFocus();
     if (confirm && !(await confirmAction(confirm))) return;
     setBusy(true);
     setError(undefined);
@@ -28,6 +30,8 @@ export function Action({ children, run, confirm, kind = 'plain', label, onError 
       else setError(describe(e));
     } finally {
       setBusy(false);
+      // disabled while busy, or gone with what it deleted: focus fell to <body>, the user's place with it
+      setTimeout(() => { if (focusLost()) focusBack(); });
     }
   }
   return (

@@ -4,13 +4,21 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describe, twoFactorAsk, verifyTwoFactor } from '../api.ts';
 import { Field } from './field.tsx';
+import { rememberFocus } from './focus-return.ts';
 import { ErrorText } from './notice.tsx';
 
 const pendingConfirm = signal<{ message: string; answer(ok: boolean): void } | null>(null);
 
+/** Asks; however the dialog closes (Escape, Cancel, Yes), focus goes back to what had it when asked. */
 export function confirmAction(message: string): Promise<boolean> {
+  const focusBack = rememberFocus();
   return new Promise((resolve) => {
-    pendingConfirm.value = { message, answer: (ok) => { pendingConfirm.value = null; resolve(ok); } };
+    pendingConfirm.value = { message, answer: (ok) => {
+      pendingConfirm.value = null;
+      resolve(ok);
+      // once the dialog is gone: while it is open, nothing outside it can take focus
+      setTimeout(focusBack);
+    } };
   });
 }
 

@@ -6,13 +6,15 @@ import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { Action } from './action.tsx';
+import { useRevealed } from './focus-return.ts';
 import { ErrorText, Loading, Note } from './notice.tsx';
 import { Table } from './table.tsx';
 
 interface FileEntry { name: string; type: 'file' | 'directory'; size: number; modifiedAt: string; relativePath: string }
 interface UploadResult { ok: boolean; files: string[]; warning?: string; totalSize?: number }
 
-export function FileBrowser({ siteId, siteName, onChanged }: { siteId: string; siteName: string; onChanged(): void }) {
+export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: string; siteName: string; onChanged(): void; onClose(): void }) {
+  const heading = useRevealed<HTMLHeadingElement>();
   const [path, setPath] = useState('.');
   const base = `/api/sites/${encodeURIComponent(siteId)}/files`;
   const list = useResource<{ files: FileEntry[]; path: string }>(`${base}?path=${encodeURIComponent(path)}`);
@@ -50,7 +52,10 @@ export function FileBrowser({ siteId, siteName, onChanged }: { siteId: string; s
   const parent = path === '.' ? undefined : path.split('/').slice(0, -1).join('/') || '.';
   return (
     <section class="card" aria-labelledby="files-title">
-      <h3 id="files-title">Files of {siteName}: /{path === '.' ? '' : path}</h3>
+      <div class="row spread">
+        <h3 id="files-title" ref={heading} tabIndex={-1}>Files of {siteName}: /{path === '.' ? '' : path}</h3>
+        <button type="button" class="btn" aria-label={`Close files of ${siteName}`} onClick={onClose}>Close</button>
+      </div>
       <div class={over ? 'dropzone over' : 'dropzone'} data-testid="dropzone"
         onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)}
         onDrop={(e) => { e.preventDefault(); setOver(false); void send(e.dataTransfer?.files ?? null); }}>

@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
 import { FileBrowser } from '../components/file-browser.tsx';
+import { rememberFocus, useRevealed } from '../components/focus-return.ts';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
@@ -51,7 +52,8 @@ function storedSettings(site: Site): string {
   return `Single-page app: ${site.spaMode ? 'on' : 'off'}; portal protection: ${site.autheliaProtected ? 'on' : 'off'}; allowed users: ${users}`;
 }
 
-function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> }) {
+function SiteSettings({ site, onDone, onClose }: { site: Site; onDone(): Promise<void>; onClose(): void }) {
+  const heading = useRevealed<HTMLHeadingElement>();
   const form = useForm({ spaMode: site.spaMode, autheliaProtected: site.autheliaProtected, allowedUsers: (site.allowedUsers ?? []).join(', ') });
   const [message, setMessage] = useState<string>();
   return (
@@ -66,7 +68,7 @@ function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> })
         await onDone();
       }
     }); }}>
-      <h3 id="site-settings">Settings of {site.name}</h3>
+      <h3 id="site-settings" ref={heading} tabIndex={-1}>Settings of {site.name}</h3>
       <ErrorText message={form.error} />
       {message && <Note kind="ok">{message}</Note>}
       <p data-testid="stored-settings">Stored now: {storedSettings(site)}</p>
@@ -74,7 +76,10 @@ function SiteSettings({ site, onDone }: { site: Site; onDone(): Promise<void> })
       <Check label="Protected by the portal" checked={form.values.autheliaProtected} onChange={(v) => form.set('autheliaProtected', v)}
         hint={site.type === 'custom' ? CUSTOM_PROTECTION_HINT : undefined} />
       <Field label="Allowed users" value={form.values.allowedUsers} onInput={(v) => form.set('allowedUsers', v)} error={form.fieldErrors.allowedUsers} hint="Comma-separated portal usernames (each must exist on the Users page); empty allows every signed-in user" />
-      <Submit busy={form.busy}>Save settings</Submit>
+      <div class="row">
+        <Submit busy={form.busy}>Save settings</Submit>
+        <button type="button" class="btn" aria-label={`Close settings of ${site.name}`} onClick={onClose}>Close</button>
+      </div>
     </form>
   );
 }
@@ -84,6 +89,10 @@ export function SitesPage() {
   const traffic = useSitesStatus();
   const trafficOf = (id: string) => traffic.data?.sites.find((x) => x.id === id);
   const [open, setOpen] = useState<{ id: string; view: 'files' | 'settings' }>();
+  // the button that opened the panel, where focus goes back when it closes
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const show = (id: string, view: 'files' | 'settings') => { focusBack.current = rememberFocus(); setOpen({ id, view }); };
+  const close = () => { setOpen(undefined); focusBack.current?.(); };
   const [dns, setDns] = useState<DnsAnswer>();
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Sites</h1><Unavailable feature="Static sites" /></>;
@@ -102,8 +111,8 @@ export function SitesPage() {
             rows={sites.map((s) => [<a href={`https://${s.fqdn}`}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
               <TrafficCell status={trafficOf(s.id)} />,
               <span class="actions">
-                <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'files' })}>Files</button>
-                <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => setOpen({ id: s.id, view: 'settings' })}>Settings</button>
+                <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => show(s.id, 'files')}>Files</button>
+                <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => show(s.id, 'settings')}>Settings</button>
                 {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`} onError={setError}
                   run={async () => { setDns(await api<DnsAnswer>('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
                 <Action kind="danger" label={`Delete ${s.name}`} onError={setError} confirm={`Delete the site ${s.fqdn} and all its files?`}
@@ -111,8 +120,8 @@ export function SitesPage() {
               </span>])} />
         )}
       </section>
-      {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} />}
-      {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} />}
+      {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} onClose={close} />}
+      {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} onClose={close} />}
     </>
   );
 }
