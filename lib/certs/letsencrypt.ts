@@ -82,8 +82,6 @@ export class LetsEncrypt {
       } catch (error) {
         if (error instanceof SystemError) throw new AppError(500, 'Certificate renewal failed', errorMessage(error));
         throw error;
-      } finally {
-        this.#cached = null;
       }
       const renewed = (await this.list()).find((c) => c.name === name);
       return { domain: name, newExpiry: renewed?.expiresAt ?? null };
