@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { RecordCollection } from '../../../lib/state/record-collection.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
-const writer = fileURLToPath(new URL('./record-crash-writer.ts', import.meta.url));
+const writer = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
 const register = fileURLToPath(new URL('../../helpers/register.mjs', import.meta.url));
 const s = suite('store crash safety');
 
