@@ -4,6 +4,7 @@ import { api, describe } from './api.ts';
 import { PageBoundary } from './components/boundary.tsx';
 import { Dialogs } from './components/dialogs.tsx';
 import { Shell } from './components/layout.tsx';
+import { Toasts } from './components/toasts.tsx';
 import { ErrorText, Loading } from './components/notice.tsx';
 import { AlertsPage } from './pages/alerts.tsx';
 import { AuditPage } from './pages/audit.tsx';
@@ -62,6 +63,7 @@ export function App() {
     <>
       {path.startsWith('/invite/') ? <Shell nav={false}><InvitePage token={decodeURIComponent(path.slice('/invite/'.length))} /></Shell> : <AdminApp />}
       <Dialogs />
+      <Toasts />
     </>
   );
 }

@@ -1,33 +1,44 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { describe } from '../api.ts';
+import { actionStarted, onNextActionStart, showToast } from '../toasts.ts';
 import { confirmAction } from './dialogs.tsx';
 import { focusLost, rememberFocus } from './focus-return.ts';
 
-interface ActionProps {
+interface ActionProps<T> {
   children: ComponentChildren;
-  run(): Promise<unknown>;
+  run(): Promise<T>;
   /** Asked first for destructive actions. */
   confirm?: string;
   kind?: 'danger' | 'plain' | 'primary';
   label?: string;
-  onError?(message: string): void;
+  /** Said in a toast once `run` succeeded; a function of what it returned, or nothing to say nothing. */
+  done?: string | ((result: T) => string | undefined);
+  /**
+   * The page shows the failure itself (else it is a toast); it is handed `undefined` when a later
+   * action starts, anywhere in the panel, so the page's text never outlives the action it was about.
+   */
+  onError?(message: string | undefined): void;
 }
 
-/** A button that runs a request, shows that it is busy, and reports the server's error. */
-export function Action({ children, run, confirm, kind = 'plain', label, onError }: ActionProps) {
+/** A button that runs a request, shows that it is busy, and says how it went. */
+export function Action<T>({ children, run, confirm, kind = 'plain', label, done, onError }: ActionProps<T>) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   async function click() {
     const focusBack = rememberFocus();
     if (confirm && !(await confirmAction(confirm))) return;
     setBusy(true);
-    setError(undefined);
+    actionStarted();
     try {
-      await run();
+      const result = await run();
+      const said = typeof done === 'function' ? done(result) : done;
+      if (said) showToast('ok', said);
     } catch (e) {
-      if (onError) onError(describe(e));
-      else setError(describe(e));
+      if (!onError) showToast('error', describe(e));
+      else {
+        onError(describe(e));
+        onNextActionStart(() => onError(undefined));
+      }
     } finally {
       setBusy(false);
       // disabled while busy, or gone with what it deleted: focus fell to <body>, the user's place with it
@@ -35,12 +46,9 @@ export function Action({ children, run, confirm, kind = 'plain', label, onError 
     }
   }
   return (
-    <>
-      <button type="button" class={`btn btn-${kind}`} aria-label={label} disabled={busy} aria-busy={busy} onClick={click}>
-        {busy ? '…' : children}
-      </button>
-      {error && <span class="error inline" role="alert">{error}</span>}
-    </>
+    <button type="button" class={`btn btn-${kind}`} aria-label={label} disabled={busy} aria-busy={busy} onClick={click}>
+      {busy ? '…' : children}
+    </button>
   );
 }
 
