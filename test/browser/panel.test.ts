@@ -91,6 +91,9 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('Description').fill('dashboards');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
   await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
+  // Issue 38: a success says so, in a polite status region, and goes away by itself (checked at the end).
+  const created = page.getByRole('status').getByText('Tunnel grafana.relay.example.com created.');
+  await created.waitFor();
   const listed = await panel.call('GET', '/api/tunnels');
   assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
   await screenshot(page, 'tunnels-list');
@@ -99,10 +102,14 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('Subdomain').fill('other');
   await page.getByLabel('Local port').fill('3000');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
-  await page.getByText('Port 3000 is already in use by another tunnel').waitFor();
+  const refused = page.getByText('Port 3000 is already in use by another tunnel');
+  await refused.waitFor();
 
   await page.getByRole('button', { name: 'Disable grafana' }).click();
   await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
+  // Issue 38: the refusal above the form is not left to read as the outcome of the disable.
+  assert.is(await refused.count(), 0, 'the earlier refusal is gone after a later action');
+  await page.getByRole('status').getByText('Tunnel grafana.relay.example.com disabled.').waitFor();
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, false);
   await page.getByRole('button', { name: 'Enable grafana' }).click();
   await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
@@ -118,6 +125,8 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   assert.equal(clients.map((c: { subdomain: string }) => c.subdomain), ['grafana']);
   assert.is(await page.getByLabel('Client command for grafana').innerText(), ['chisel', 'client', '--fingerprint', fingerprint, ...clients[0].chiselArgs.slice(1)].join(' '));
   await expectAccessible('tunnels');
+  // about 4 s after it came, nobody having touched it
+  await created.waitFor({ state: 'detached', timeout: 6_000 });
 }));
 
 s('tunnels: each client\'s state on the tunnels page, and the tunnels down on the dashboard', timed(40_000, async () => {

@@ -11,6 +11,7 @@ import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { showToast } from '../toasts.ts';
 
 const EVENTS: Record<string, string> = {
   'tunnel.down': 'Tunnel down',
@@ -40,7 +41,7 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
       });
       form.reset();
       await onDone(made.secret);
-    }); }}>
+    }, 'Webhook added: copy its secret below, then send it a test.'); }}>
       <h2 id="new-webhook">New webhook</h2>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -74,7 +75,8 @@ function PrivateTargets({ settings, onSaved }: { settings: AlertSettings; onSave
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
         const { settings: saved } = await api<{ settings: AlertSettings }>('PATCH', '/api/alerts/settings', form.values);
         onSaved(saved);
-      }); }}>
+        return saved.allowPrivateTargets;
+      }, (allowed) => `Private targets ${allowed ? 'allowed' : 'refused'}.`); }}>
         <ErrorText message={form.error} />
         <Check label="Allow private targets" checked={form.values.allowPrivateTargets} onChange={(v) => form.set('allowPrivateTargets', v)}
           hint="Lets webhooks reach loopback and private networks" />
@@ -108,8 +110,17 @@ export function AlertsPage() {
   const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
   const settings = useResource<AlertSettings>('/api/alerts/settings');
   const [secret, setSecret] = useState<string>();
-  const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Alerts</h1><Unavailable feature="Alerts" /></>;
+  /** The server answers once the attempt has ended: its outcome is shown now, and the log read again to show it too. */
+  async function sendTest(w: Webhook): Promise<Delivery> {
+    const { delivery } = await api<{ delivery: Delivery }>('POST', `/api/alerts/webhooks/${enc(w.id)}/test`);
+    await log.reload();
+    if (delivery.state !== 'delivered') {
+      const retry = delivery.nextAttemptAt ? `; tried again ${when(delivery.nextAttemptAt)}` : '';
+      showToast('error', `Test alert to ${w.url} not delivered: ${delivery.error ?? delivery.state}${retry}.`);
+    }
+    return delivery;
+  }
   const webhooks = list.data?.webhooks ?? [];
   return (
     <>
@@ -119,15 +130,16 @@ export function AlertsPage() {
       {secret && <><Note kind="warn">The webhook's secret, shown only now: the receiver checks each alert's X-Relay-Signature with it.</Note><Copyable label="Webhook secret" text={secret} /></>}
       <section class="card" aria-labelledby="webhooks-title">
         <h2 id="webhooks-title">Webhooks</h2>
-        <ErrorText message={list.error ?? error} />
+        <ErrorText message={list.error} />
         {!list.data ? <Loading /> : (
-          <Table head={['URL', 'Events', 'Tunnel down after', 'State', 'Actions']} empty="No webhooks."
+          <Table head={['URL', 'Events', 'Tunnel down after', 'State', 'Actions']}
+            empty="No webhooks yet. Add one above: a URL that takes a JSON POST per alert (a chat or paging service's incoming webhook); then send it a test."
             rows={webhooks.map((w) => [w.url, w.events.map((e) => EVENTS[e] ?? e).join(', '), `${w.tunnelDownMinutes} min`, <Badge status={w.enabled ? 'enabled' : 'disabled'} />,
               <span class="actions">
-                <Action label={`Send test alert to ${w.url}`} onError={setError} run={async () => { await api('POST', `/api/alerts/webhooks/${enc(w.id)}/test`); await log.reload(); }}>Send test</Action>
-                <Action label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`} onError={setError}
+                <Action label={`Send test alert to ${w.url}`} run={() => sendTest(w)} done={(d) => (d.state === 'delivered' ? `Test alert delivered to ${w.url}: HTTP ${d.statusCode}.` : undefined)}>Send test</Action>
+                <Action label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`} done={`Webhook ${w.url} ${w.enabled ? 'disabled' : 'enabled'}.`}
                   run={async () => { await api('PATCH', `/api/alerts/webhooks/${enc(w.id)}`, { enabled: !w.enabled }); await list.reload(); }}>{w.enabled ? 'Disable' : 'Enable'}</Action>
-                <Action kind="danger" label={`Delete ${w.url}`} onError={setError} confirm={`Delete the webhook ${w.url}? Alerts waiting for it are dropped.`}
+                <Action kind="danger" label={`Delete ${w.url}`} confirm={`Delete the webhook ${w.url}? Alerts waiting for it are dropped.`} done={`Webhook ${w.url} deleted.`}
                   run={async () => { await api('DELETE', `/api/alerts/webhooks/${enc(w.id)}`); await list.reload(); }}>Delete</Action>
               </span>])} />
         )}

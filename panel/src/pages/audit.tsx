@@ -107,7 +107,7 @@ export function AuditPage() {
         {!entries ? <Loading /> : (
           <>
             <p class="muted" role="status">{entries.length} {entries.length === 1 ? 'entry' : 'entries'} shown{filters.actor ? ` for ${filters.actor}` : ''}{filters.since ? ` since ${when(filters.since)}` : ''}.</p>
-            <Table head={['Time', 'Actor', 'Action', 'Target', 'Result']} empty="No entries match."
+            <Table head={['Time', 'Actor', 'Action', 'Target', 'Result']} empty="No entries match. Widen the filters above (another actor, an earlier time): every change made through the panel or the API is logged here."
               rows={entries.map((e) => [<time dateTime={e.time}>{when(e.time)}</time>, actorText(e.actor), e.event ?? `${e.method ?? ''} ${e.route ?? ''}`.trim(), e.target ?? '—', result(e)])} />
             <ErrorText message={olderError} />
             {next && <button type="button" class="btn" disabled={loading} onClick={() => void showOlder()}>Show older entries</button>}

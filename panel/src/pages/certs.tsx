@@ -54,7 +54,7 @@ function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
       {!certs.data ? <Loading /> : (
         <Table head={['Certificate', 'Type', 'Expires', 'Days left', 'Actions']} empty="No certificates."
           rows={certs.data.certs.map((c) => [c.domain, c.type, when(c.expiresAt), <span class={c.expiringSoon ? 'bad' : ''}>{c.daysUntilExpiry}</span>,
-            <Action label={`Renew ${c.domain}`} onError={setError} confirm={`Renew the certificate ${c.domain} now?`}
+            <Action label={`Renew ${c.domain}`} onError={setError} confirm={`Renew the certificate ${c.domain} now?`} done={`Certificate ${c.domain} renewed.`}
               run={async () => { await api('POST', `/api/certs/${enc(c.domain)}/renew`); await certs.reload(); }}>Renew</Action>])} />
       )}
     </section>
@@ -63,6 +63,8 @@ function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
 
 function AdminRotation({ certs }: { certs: Resource<CertList> }) {
   const [rotated, setRotated] = useState<Rotated>();
+  // the bundle is handed out once: after that the link would answer nothing a browser shows
+  const [fetched, setFetched] = useState(false);
   const admin = certs.data?.adminCertificate;
   const pending = admin?.rotation?.state === 'pending' ? admin.rotation : undefined;
   return (
@@ -80,14 +82,16 @@ function AdminRotation({ certs }: { certs: Resource<CertList> }) {
         <>
           <p>Rotation issues a new admin certificate. The old one stops working once the new one is used, or after the grace period.</p>
           <Action confirm="Issue a new admin certificate? Install it in your browser before the grace period ends."
-            run={async () => { setRotated(await api<Rotated>('POST', '/api/certs/mtls/rotate')); await certs.reload(); }}>Rotate admin certificate</Action>
+            done="New admin certificate issued: download it below." run={async () => { setRotated(await api<Rotated>('POST', '/api/certs/mtls/rotate')); setFetched(false); await certs.reload(); }}>Rotate admin certificate</Action>
         </>
       )}
       {rotated && (
         <>
           <Note kind="warn">{rotated.warning} Grace period ends {when(rotated.graceEndsAt)}.</Note>
           <ShownOnce title="Password of the new certificate (.p12)" values={{ 'P12 password': rotated.p12Password }} />
-          <p><a class="btn btn-primary" href="/api/certs/mtls/download" download>Download the new certificate (once)</a></p>
+          {fetched ? <p class="muted" role="status">Downloaded: the bundle is handed out once. Rotate again to get a new one.</p>
+            // after the click has started the download: removed at once, the link might not follow
+            : <p><a class="btn btn-primary" href="/api/certs/mtls/download" download onClick={() => setTimeout(() => setFetched(true))}>Download the new certificate (once)</a></p>}
         </>
       )}
     </section>
@@ -104,7 +108,8 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
       setIssued({ label: made.label, password: made.p12Password });
       form.reset();
       await onDone();
-    }); }}>
+      return made.label;
+    }, (issuedTo) => `Certificate of ${issuedTo} issued: keep its password, shown below.`); }}>
       <h3 id="issue-agent">Issue an agent certificate</h3>
       <ErrorText message={form.error} />
       <Field label="Agent label" value={form.values.label} onInput={(v) => form.set('label', v)} error={form.fieldErrors.label} hint="Lowercase letters, digits and hyphens" required />
@@ -129,7 +134,7 @@ function Enrollment() {
   return (
     <form aria-labelledby="enroll-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setToken(await api('POST', '/api/certs/agent/enroll', { label: form.values.label.trim(), capabilities: form.values.capabilities }));
-    }); }}>
+    }, 'Enrollment token created: run the command below on the agent.'); }}>
       <h3 id="enroll-title">Enrollment token</h3>
       <p>The agent makes its own key and sends a signing request with this one-time token; the key never leaves the agent.
         Run the command in the agent's directory (it needs sh, openssl, curl and jq): it writes agent.key and agent.crt, never replaces them, and is safe to run again.</p>
@@ -160,7 +165,7 @@ function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promi
         await reload();
       }
       onClose();
-    }); }}>
+    }, `Agent ${agent.label} updated.`); }}>
       <h3 id="edit-agent">Edit {agent.label}</h3>
       <ErrorText message={form.error} />
       <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
@@ -180,13 +185,13 @@ function Agents() {
       <h2 id="agents-title">Agents</h2>
       <ErrorText message={agents.error ?? error} />
       {!agents.data ? <Loading /> : (
-        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents."
+        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents yet. Issue a certificate or create an enrollment token below; an agent calls the API with its certificate and the capabilities given here."
           rows={agents.data.agents.map((a) => {
             return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
-              a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} onError={setError} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`}
+              a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} onError={setError} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`} done={`Agent ${a.label} removed.`}
                 run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}/record`); await agents.reload(); }}>Remove</Action> : <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
-                <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`}
+                <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`} done={`Agent ${a.label} revoked.`}
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
               </span>];
           })} />

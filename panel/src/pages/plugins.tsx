@@ -32,10 +32,12 @@ export function PluginsPage() {
       <h1>Plugins</h1>
       <p>Plugins of this panel. To install plugins on agents, see <a href="/plugins/push-install">Push install</a>.</p>
       <form class="card" aria-labelledby="install-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-        await api('POST', '/api/plugins/install', { spec: form.values.spec.trim() });
+        const spec = form.values.spec.trim();
+        await api('POST', '/api/plugins/install', { spec });
         form.reset();
         await list.reload();
-      }); }}>
+        return spec;
+      }, (spec) => `Plugin ${spec} installed.`); }}>
         <h2 id="install-title">Install a plugin</h2>
         <ErrorText message={form.error} />
         <Field label="Package" value={form.values.spec} onInput={(v) => form.set('spec', v)} error={form.fieldErrors.spec} hint="An npm name under an allowed scope, or a file: tarball" required />
@@ -45,16 +47,16 @@ export function PluginsPage() {
         <h2 id="plugins-title">Installed</h2>
         <ErrorText message={list.error ?? error} />
         {!list.data ? <Loading /> : (
-          <Table head={['Plugin', 'Version', 'Capabilities', 'State', 'Actions']} empty="No plugins installed."
+          <Table head={['Plugin', 'Version', 'Capabilities', 'State', 'Actions']} empty="No plugins installed. Install one above: an npm package under a scope this panel allows, or a file: path to a .tgz tarball."
             rows={list.data.plugins.map((p) => {
               const enabled = p.status === 'enabled';
               return [
                 <>{enabled ? <a href={`/plugins/${enc(p.name)}`}>{p.displayName}</a> : p.displayName}{p.description && <small class="muted"> {p.description}</small>}</>,
                 p.version, p.capabilities.join(', ') || '—', <Badge status={p.status} />,
                 <span class="actions">
-                  <Action label={`${enabled ? 'Disable' : 'Enable'} ${p.name}`} onError={setError}
+                  <Action label={`${enabled ? 'Disable' : 'Enable'} ${p.name}`} onError={setError} done={`Plugin ${p.name} ${enabled ? 'disabled' : 'enabled'}.`}
                     run={act(() => api('POST', `/api/plugins/${enc(p.name)}/${enabled ? 'disable' : 'enable'}`))}>{enabled ? 'Disable' : 'Enable'}</Action>
-                  <Action kind="danger" label={`Delete ${p.name}`} onError={setError} confirm={`Delete the plugin ${p.name} and its files?`}
+                  <Action kind="danger" label={`Delete ${p.name}`} onError={setError} confirm={`Delete the plugin ${p.name} and its files?`} done={`Plugin ${p.name} deleted.`}
                     run={act(() => api('DELETE', `/api/plugins/${enc(p.name)}`))}>Delete</Action>
                 </span>,
               ];

@@ -45,7 +45,7 @@ export function ServicesPage() {
     s.uptime || '—',
     <div class="actions">
       {actionsFor(s).map((a) => (
-        <Action key={`${s.name}-${a}`} label={`${title(a)} ${s.name}`} onError={setError}
+        <Action key={`${s.name}-${a}`} label={`${title(a)} ${s.name}`} onError={setError} done={`${s.name} ${a === 'stop' ? 'stopped' : `${a}ed`}.`}
           confirm={ASKED_FIRST.includes(a) ? `${title(a)} ${s.name}?` : undefined} run={() => act(s.name, a)}>{title(a)}</Action>
       ))}
       <button type="button" class="btn" aria-label={`Log of ${s.name}`} aria-pressed={logsOf === s.name} onClick={() => setLogsOf(s.name)}>Log</button>

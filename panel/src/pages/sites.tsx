@@ -25,11 +25,12 @@ function CreateSite({ onDone }: { onDone(): Promise<void> }) {
   return (
     <form class="card" aria-labelledby="new-site" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const { customDomain, ...rest } = form.values;
-      const made = await api<{ message?: string }>('POST', '/api/sites', { ...rest, name: rest.name.trim(), ...(rest.type === 'custom' ? { customDomain: customDomain.trim() } : {}) });
+      const made = await api<{ message?: string; site: Site }>('POST', '/api/sites', { ...rest, name: rest.name.trim(), ...(rest.type === 'custom' ? { customDomain: customDomain.trim() } : {}) });
       setMessage(made.message);
       form.reset();
       await onDone();
-    }); }}>
+      return made.site;
+    }, (site) => `Site ${site.fqdn} created.`); }}>
       <h2 id="new-site">New site</h2>
       <ErrorText message={form.error} />
       {message && <Note>{message}</Note>}
@@ -63,11 +64,12 @@ function SiteSettings({ site, onDone, onClose }: { site: Site; onDone(): Promise
         const r = await api<{ message?: string; site: Site }>('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
         form.set('allowedUsers', (r.site.allowedUsers ?? []).join(', '));
         setMessage(r.message ?? 'Saved.');
+        return r.message;
       } finally {
         // saved or refused, the summary below comes from the server again
         await onDone();
       }
-    }); }}>
+    }, (unchanged) => (unchanged ? undefined : `Site ${site.fqdn} updated.`)); }}>
       <h3 id="site-settings" ref={heading} tabIndex={-1}>Settings of {site.name}</h3>
       <ErrorText message={form.error} />
       {message && <Note kind="ok">{message}</Note>}
@@ -107,7 +109,7 @@ export function SitesPage() {
         <ErrorText message={list.error ?? error} />
         {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
         {!list.data ? <Loading /> : (
-          <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet."
+          <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."
             rows={sites.map((s) => [<a href={`https://${s.fqdn}`}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
               <TrafficCell status={trafficOf(s.id)} />,
               <span class="actions">
@@ -115,7 +117,7 @@ export function SitesPage() {
                 <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => show(s.id, 'settings')}>Settings</button>
                 {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`} onError={setError}
                   run={async () => { setDns(await api<DnsAnswer>('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
-                <Action kind="danger" label={`Delete ${s.name}`} onError={setError} confirm={`Delete the site ${s.fqdn} and all its files?`}
+                <Action kind="danger" label={`Delete ${s.name}`} onError={setError} confirm={`Delete the site ${s.fqdn} and all its files?`} done={`Site ${s.fqdn} deleted.`}
                   run={async () => { await api('DELETE', `/api/sites/${enc(s.id)}`); if (open?.id === s.id) setOpen(undefined); await list.reload(); }}>Delete</Action>
               </span>])} />
         )}

@@ -24,10 +24,12 @@ function AssignForm({ instances, onDone }: { instances: Instance[]; onDone(): Pr
   const chosen = form.values.instanceScope || live[0] || '';
   return (
     <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      await api('POST', '/api/tickets/assignments', { agentLabel: form.values.agentLabel.trim(), instanceScope: chosen });
+      const agentLabel = form.values.agentLabel.trim();
+      await api('POST', '/api/tickets/assignments', { agentLabel, instanceScope: chosen });
       form.reset();
       await onDone();
-    }); }}>
+      return agentLabel;
+    }, (agentLabel) => `${agentLabel} assigned to ${chosen}.`); }}>
       <h3>New assignment</h3>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -57,9 +59,9 @@ export function TicketsPage() {
         <>
           <section class="card" aria-labelledby="scopes-title">
             <h2 id="scopes-title">Scopes</h2>
-            <Table head={['Scope', 'Version', 'Capabilities', 'Transport', 'Actions']} empty="No scopes registered."
+            <Table head={['Scope', 'Version', 'Capabilities', 'Transport', 'Actions']} empty="No scopes registered. An agent registers its scope through the API, or paste its manifest below."
               rows={o.scopes.map((s) => [s.name, s.version, s.scopes.map((c) => c.name).join(', '), `${s.transport.strategies.join('/')} ${s.transport.protocol}`,
-                <Action kind="danger" label={`Delete scope ${s.name}`} onError={setError} confirm={`Delete the scope ${s.name}, with its instances, assignments, tickets and sessions?`}
+                <Action kind="danger" label={`Delete scope ${s.name}`} onError={setError} confirm={`Delete the scope ${s.name}, with its instances, assignments, tickets and sessions?`} done={`Scope ${s.name} deleted.`}
                   run={async () => { await api('DELETE', `/api/tickets/scopes/${enc(s.name)}`); await reloadAll(); }}>Delete</Action>])} />
             <RegisterScope onDone={overview.reload} />
           </section>
@@ -67,14 +69,14 @@ export function TicketsPage() {
             <h2 id="instances-title">Instances</h2>
             <Table head={['Instance', 'Agent', 'Status', 'Last heartbeat', 'Actions']} empty="No instances."
               rows={o.instances.map((i) => [<code>{i.instanceScope}</code>, i.agentLabel, <Badge status={i.status} />, when(i.lastHeartbeat),
-                <Action kind="danger" label={`Remove instance ${i.instanceId}`} onError={setError} confirm={`Remove the instance ${i.instanceScope}?`}
+                <Action kind="danger" label={`Remove instance ${i.instanceId}`} onError={setError} confirm={`Remove the instance ${i.instanceScope}?`} done={`Instance ${i.instanceScope} removed.`}
                   run={async () => { await api('DELETE', `/api/tickets/instances/${enc(i.instanceId)}`); await reloadAll(); }}>Remove</Action>])} />
           </section>
           <section class="card" aria-labelledby="assignments-title">
             <h2 id="assignments-title">Assignments</h2>
             <Table head={['Agent', 'Instance', 'Assigned', 'By', 'Actions']} empty="No assignments."
               rows={o.assignments.map((a) => [a.agentLabel, <code>{a.instanceScope}</code>, when(a.assignedAt), a.assignedBy,
-                <Action kind="danger" label={`Remove assignment of ${a.agentLabel}`} onError={setError} confirm={`Remove the assignment of ${a.agentLabel} to ${a.instanceScope}?`}
+                <Action kind="danger" label={`Remove assignment of ${a.agentLabel}`} onError={setError} confirm={`Remove the assignment of ${a.agentLabel} to ${a.instanceScope}?`} done={`Assignment of ${a.agentLabel} removed.`}
                   run={async () => { await api('DELETE', `/api/tickets/assignments/${enc(a.agentLabel)}/${enc(a.instanceScope)}`); await overview.reload(); }}>Remove</Action>])} />
             <AssignForm instances={o.instances} onDone={overview.reload} />
           </section>
@@ -83,10 +85,10 @@ export function TicketsPage() {
       <section class="card" aria-labelledby="tickets-title">
         <h2 id="tickets-title">Tickets</h2>
         {!tickets.data ? <Loading /> : (
-          <Table head={['Ticket', 'Scope', 'From → to', 'Expires', 'State', 'Actions']} empty="No tickets."
+          <Table head={['Ticket', 'Scope', 'From → to', 'Expires', 'State', 'Actions']} empty="No tickets. An agent asks for one when it calls an instance of a scope: assign it to that instance above first."
             rows={tickets.data.tickets.map((t) => [<code>{t.id.slice(0, 12)}…</code>, t.scope, `${t.source} → ${t.target}`, when(t.expiresAt),
               t.revokedAt ? 'revoked' : t.used ? 'used' : 'unused',
-              t.revokedAt ? '—' : <Action kind="danger" label={`Revoke ticket ${t.id.slice(0, 12)}`} onError={setError} confirm="Revoke this ticket? Its session ends."
+              t.revokedAt ? '—' : <Action kind="danger" label={`Revoke ticket ${t.id.slice(0, 12)}`} onError={setError} confirm="Revoke this ticket? Its session ends." done="Ticket revoked."
                 run={async () => { await api('DELETE', `/api/tickets/${enc(t.id)}`); await reloadAll(); }}>Revoke</Action>])} />
         )}
       </section>
@@ -96,7 +98,7 @@ export function TicketsPage() {
           <Table head={['Session', 'Scope', 'From → to', 'Status', 'Last activity', 'Actions']} empty="No sessions."
             rows={sessions.data.sessions.map((s) => [<code>{s.sessionId.slice(0, 12)}…</code>, s.scope, `${s.source} → ${s.target}`,
               <>{<Badge status={s.status} />}{s.endReason ? ` (${s.endReason})` : ''}</>, when(s.lastActivityAt),
-              s.status === 'dead' ? '—' : <Action kind="danger" label={`Kill session ${s.sessionId.slice(0, 12)}`} onError={setError} confirm="Kill this session?"
+              s.status === 'dead' ? '—' : <Action kind="danger" label={`Kill session ${s.sessionId.slice(0, 12)}`} onError={setError} confirm="Kill this session?" done="Session killed."
                 run={async () => { await api('DELETE', `/api/tickets/sessions/${enc(s.sessionId)}`); await sessions.reload(); }}>Kill</Action>])} />
         )}
       </section>

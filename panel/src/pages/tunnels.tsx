@@ -20,10 +20,11 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   return (
     <form class="card" aria-labelledby="new-tunnel" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const port = /^\d+$/.test(form.values.port.trim()) ? Number(form.values.port.trim()) : form.values.port;
-      await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
+      const made = await api<{ tunnel: Tunnel }>('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
       form.reset();
       await onCreated();
-    }); }}>
+      return made.tunnel;
+    }, (t) => `Tunnel ${t.fqdn} created.`); }}>
       <h2 id="new-tunnel">New tunnel</h2>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -112,7 +113,7 @@ export function TunnelsPage() {
       <section class="card" aria-labelledby="tunnel-list">
         <h2 id="tunnel-list">Tunnels</h2>
         <ErrorText message={list.error ?? error} />
-        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (
+        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet. Create one above: a subdomain, and the local port of the app on the client machine; then run the client command shown under "Tunnel client setup".</p> : (
           <div class="table-wrap">
             <table>
               <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Last hour</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
@@ -127,9 +128,9 @@ export function TunnelsPage() {
                     <td><TrafficCell status={statusOf(t.id)} /></td>
                     <td>{when(t.createdAt)}</td>
                     <td class="actions">
-                      <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError}
+                      <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError} done={`Tunnel ${t.fqdn} ${t.enabled ? 'disabled' : 'enabled'}.`}
                         run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await Promise.all([list.reload(), status.reload()]); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
-                      <Action kind="danger" label={`Delete ${t.subdomain}`} onError={setError} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`}
+                      <Action kind="danger" label={`Delete ${t.subdomain}`} onError={setError} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`} done={`Tunnel ${t.fqdn} deleted.`}
                         run={async () => { await api('DELETE', `/api/tunnels/${t.id}`); await list.reload(); }}>Delete</Action>
                     </td>
                   </tr>

@@ -18,10 +18,12 @@ function CreateUser({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ username: '', displayname: '', email: '', password: '', groups: '' });
   return (
     <form class="card" aria-labelledby="new-user" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      await api('POST', '/api/users', { ...form.values, username: form.values.username.trim(), groups: commaList(form.values.groups) });
+      const username = form.values.username.trim();
+      await api('POST', '/api/users', { ...form.values, username, groups: commaList(form.values.groups) });
       form.reset();
       await onDone();
-    }); }}>
+      return username;
+    }, (username) => `User ${username} created.`); }}>
       <h2 id="new-user">New user</h2>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -43,7 +45,7 @@ function EditUser({ user, onDone }: { user: User; onDone(): Promise<void> }) {
       const { password, ...rest } = form.values;
       await api('PUT', `/api/users/${enc(user.username)}`, { ...rest, groups: commaList(rest.groups), ...(password ? { password } : {}) });
       await onDone();
-    }); }}>
+    }, `User ${user.username} updated.`); }}>
       <h2 id="edit-user">Edit {user.username}</h2>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -74,7 +76,8 @@ function Invitations() {
         setLink(made.inviteUrl);
         form.reset();
         await list.reload();
-      }); }}>
+        return made.invitation.username;
+      }, (username) => `Invitation for ${username} created: send the link below.`); }}>
         <ErrorText message={form.error} />
         <div class="grid">
           <Field label="Invitee username" value={form.values.username} onInput={(v) => form.set('username', v)} error={form.fieldErrors.username} required />
@@ -87,9 +90,9 @@ function Invitations() {
       {link && <><Note kind="warn">Send this link to the invitee; it is shown only now.</Note><Copyable label="Invitation link" text={link} /></>}
       <ErrorText message={list.error ?? error} />
       {!list.data ? <Loading /> : (
-        <Table head={['Username', 'Email', 'Expires', 'Status', 'Actions']} empty="No invitations."
+        <Table head={['Username', 'Email', 'Expires', 'Status', 'Actions']} empty="No invitations. Invite someone above: they choose their own password from the link."
           rows={list.data.invitations.map((i) => [i.username, i.email, when(i.expiresAt), <Badge status={i.status} />,
-            <Action kind="danger" label={`Revoke invitation of ${i.username}`} onError={setError} confirm={`Revoke the invitation of ${i.username}?`}
+            <Action kind="danger" label={`Revoke invitation of ${i.username}`} onError={setError} confirm={`Revoke the invitation of ${i.username}?`} done={`Invitation of ${i.username} revoked.`}
               run={async () => { await api('DELETE', `/api/invitations/${enc(i.id)}`); await list.reload(); }}>Revoke</Action>])} />
       )}
     </section>
@@ -123,13 +126,13 @@ export function UsersPage() {
         <ErrorText message={list.error ?? error} />
         {users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
         {!list.data ? <Loading /> : (
-          <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users."
+          <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users yet. Create one above, or invite someone below: users sign in to the portal that protects tunnels and sites."
             rows={users.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>Edit</button>
-                <Action label={`Reset TOTP of ${u.username}`} onError={setError} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`}
+                <Action label={`Reset TOTP of ${u.username}`} onError={setError} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`} done={`TOTP of ${u.username} reset: scan the new code.`}
                   run={async () => { const r = await api<{ totpUri: string }>('POST', `/api/users/${enc(u.username)}/reset-totp`); setTotp({ username: u.username, uri: r.totpUri }); }}>Reset TOTP</Action>
-                {!last && <Action kind="danger" label={`Delete ${u.username}`} onError={setError} confirm={`Delete the user ${u.username}?`}
+                {!last && <Action kind="danger" label={`Delete ${u.username}`} onError={setError} confirm={`Delete the user ${u.username}?`} done={`User ${u.username} deleted.`}
                   run={async () => { await api('DELETE', `/api/users/${enc(u.username)}`); await list.reload(); }}>Delete</Action>}
               </span>])} />
         )}
