@@ -61,6 +61,8 @@ export class AlertDispatcher {
   readonly #pending: Delivery[] = [];
   readonly #log: Delivery[] = [];
   readonly #inFlight = new Set<Promise<void>>();
+  /** who waits for a delivery's first attempt to end (a test alert the admin is looking at) */
+  readonly #firstAttempt = new Map<Delivery, () => void>();
   #stopTimer: (() => void) | null = null;
   #closed = false;
   /** ends the attempts under way when the panel stops, rather than waiting out their timeouts */
@@ -88,11 +90,31 @@ export class AlertDispatcher {
     if (oldestWaiting >= 0) {
       const [oldest] = this.#pending.splice(oldestWaiting, 1) as [Delivery];
       Object.assign(oldest, { state: 'dropped', error: `more than ${MAX_PENDING} alerts waiting` });
+      this.#attempted(oldest);
       this.log.warn(`alert ${oldest.id} (${oldest.event}) dropped: more than ${MAX_PENDING} alerts waiting`);
     }
     this.#pending.push(delivery);
     this.#remember(delivery);
     queueMicrotask(() => this.#pump());
+    return view(delivery);
+  }
+
+  /**
+   * Queues like `enqueue` and resolves once the first attempt has ended (delivered, refused, or
+   * failed and waiting for its retry) or the delivery was dropped: what one attempt says, without
+   * waiting out the retries. An attempt ends within the attempt timeout; so does the wait for room
+   * to start it, after which the delivery is answered as it is (`pending`).
+   */
+  async enqueueAndAttempt(webhookId: string, event: DeliveryView['event'], data: Record<string, unknown>, box: string | null): Promise<DeliveryView> {
+    const { id } = this.enqueue(webhookId, event, data, box);
+    const delivery = this.#log.find((d) => d.id === id)!;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#firstAttempt.set(delivery, resolve);
+      timer = setTimeout(resolve, 2 * this.#timeoutMs);
+    });
+    clearTimeout(timer);
+    this.#firstAttempt.delete(delivery);
     return view(delivery);
   }
 
@@ -108,6 +130,7 @@ export class AlertDispatcher {
       if (d.webhookId !== webhookId) continue;
       this.#pending.splice(i, 1);
       Object.assign(d, { state: 'dropped', error: 'webhook deleted' });
+      this.#attempted(d);
     }
   }
 
@@ -128,6 +151,7 @@ export class AlertDispatcher {
     this.#stopTimer = null;
     this.#closing.abort();
     await this.settled();
+    for (const delivery of [...this.#firstAttempt.keys()]) this.#attempted(delivery);
   }
 
   get #timeoutMs(): number {
@@ -148,6 +172,7 @@ export class AlertDispatcher {
       if (delivery.state !== 'pending' || delivery.nextAt > now) continue;
       const attempt = this.#attempt(delivery).finally(() => {
         this.#inFlight.delete(attempt);
+        this.#attempted(delivery);
         this.#pump();
       });
       this.#inFlight.add(attempt);
@@ -157,6 +182,11 @@ export class AlertDispatcher {
       this.#stopTimer?.();
       this.#stopTimer = null;
     }
+  }
+
+  #attempted(delivery: Delivery): void {
+    this.#firstAttempt.get(delivery)?.();
+    this.#firstAttempt.delete(delivery);
   }
 
   async #attempt(delivery: Delivery): Promise<void> {

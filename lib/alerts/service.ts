@@ -102,10 +102,14 @@ export class AlertService {
     this.#deps.log.info(`Webhook ${id} deleted`);
   }
 
-  /** A `test` alert to one webhook, whatever its events and even when disabled. */
-  test(id: string): DeliveryView {
+  /**
+   * A `test` alert to one webhook, whatever its events and even when disabled: answered once its
+   * first attempt has ended, so the admin sees at once whether the receiver took it (a failed test
+   * is retried like any alert, but nobody waits for that).
+   */
+  test(id: string): Promise<DeliveryView> {
     if (!this.#deps.store.webhooks.get(id)) throw new AppError(404, WEBHOOK_NOT_FOUND);
-    return this.dispatcher.enqueue(id, 'test', { message: 'A test alert from relay-panel' }, this.#deps.config.value.domain);
+    return this.dispatcher.enqueueAndAttempt(id, 'test', { message: 'A test alert from relay-panel' }, this.#deps.config.value.domain);
   }
 
   deliveries(): DeliveryView[] {

@@ -400,6 +400,9 @@ s('certs: certificates with days left; admin rotation shows the P12 password onc
   assert.match(await page.locator('.facts').innerText(), new RegExp(`Serial\\s+${adminCertificate.serial}`));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download the new certificate/ }).click()]);
   assert.is(download.suggestedFilename().endsWith('.p12'), true, download.suggestedFilename());
+  // Issue 38: the bundle is handed out once; the link does not stay, doing nothing visible on a second click.
+  await page.getByRole('status').filter({ hasText: 'Downloaded: the bundle is handed out once. Rotate again to get a new one.' }).waitFor();
+  assert.is(await page.getByRole('link', { name: /Download the new certificate/ }).count(), 0, 'the used link is gone');
   await expectAccessible('certs-rotation');
 }));
 
