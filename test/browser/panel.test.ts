@@ -1,6 +1,7 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
 import { createSocket } from 'node:dgram';
+import type { Route } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../helpers/loopback-listener.ts';
@@ -114,6 +115,19 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByRole('button', { name: 'Enable grafana' }).click();
   await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, true);
+
+  // Issue 38: a refused action is said in an alert toast, which goes when the next action starts.
+  const refuse = (route: Route) => (route.request().method() === 'PATCH' ? route.fulfill({ status: 409, json: { error: 'Refused for the test' } }) : route.fallback());
+  await page.route('**/api/tunnels/*', refuse);
+  await page.getByRole('button', { name: 'Disable grafana' }).click();
+  const failure = page.getByRole('alert').getByText('Refused for the test');
+  await failure.waitFor();
+  await page.unroute('**/api/tunnels/*', refuse);
+  await page.getByRole('button', { name: 'Disable grafana' }).click();
+  await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
+  assert.is(await failure.count(), 0, 'the failure is gone once a later action started');
+  await page.getByRole('button', { name: 'Enable grafana' }).click();
+  await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
 
   await page.getByRole('button', { name: 'Show client setup' }).click();
   await page.getByLabel('chisel arguments').waitFor();

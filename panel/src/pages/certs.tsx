@@ -44,17 +44,16 @@ function Capabilities({ value, onChange }: { value: string[]; onChange(v: string
 
 function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
   const renew = useResource<AutoRenew>('/api/certs/auto-renew-status');
-  const [error, setError] = useState<string>();
   if (certs.unavailable) return <section class="card"><h2>TLS certificates</h2><Unavailable feature="Certificates" /></section>;
   return (
     <section class="card" aria-labelledby="le-title">
       <h2 id="le-title">TLS certificates</h2>
       {renew.data && <p>Auto-renew: <Badge status={renew.data.active ? 'active' : 'inactive'} /> next run {when(renew.data.nextRun)}, last run {when(renew.data.lastRun)}.</p>}
-      <ErrorText message={certs.error ?? renew.error ?? error} />
+      <ErrorText message={certs.error ?? renew.error} />
       {!certs.data ? <Loading /> : (
         <Table head={['Certificate', 'Type', 'Expires', 'Days left', 'Actions']} empty="No certificates."
           rows={certs.data.certs.map((c) => [c.domain, c.type, when(c.expiresAt), <span class={c.expiringSoon ? 'bad' : ''}>{c.daysUntilExpiry}</span>,
-            <Action label={`Renew ${c.domain}`} onError={setError} confirm={`Renew the certificate ${c.domain} now?`} done={`Certificate ${c.domain} renewed.`}
+            <Action label={`Renew ${c.domain}`} confirm={`Renew the certificate ${c.domain} now?`} done={`Certificate ${c.domain} renewed.`}
               run={async () => { await api('POST', `/api/certs/${enc(c.domain)}/renew`); await certs.reload(); }}>Renew</Action>])} />
       )}
     </section>
@@ -178,20 +177,19 @@ function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promi
 function Agents() {
   const agents = useResource<{ agents: Agent[] }>('/api/certs/agent');
   const [editing, setEditing] = useState<Agent>();
-  const [error, setError] = useState<string>();
   if (agents.unavailable) return <section class="card"><h2>Agents</h2><Unavailable feature="Agents" /></section>;
   return (
     <section class="card" aria-labelledby="agents-title">
       <h2 id="agents-title">Agents</h2>
-      <ErrorText message={agents.error ?? error} />
+      <ErrorText message={agents.error} />
       {!agents.data ? <Loading /> : (
         <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents yet. Issue a certificate or create an enrollment token below; an agent calls the API with its certificate and the capabilities given here."
           rows={agents.data.agents.map((a) => {
             return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
-              a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} onError={setError} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`} done={`Agent ${a.label} removed.`}
+              a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`} done={`Agent ${a.label} removed.`}
                 run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}/record`); await agents.reload(); }}>Remove</Action> : <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
-                <Action kind="danger" label={`Revoke ${a.label}`} onError={setError} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`} done={`Agent ${a.label} revoked.`}
+                <Action kind="danger" label={`Revoke ${a.label}`} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`} done={`Agent ${a.label} revoked.`}
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
               </span>];
           })} />

@@ -96,7 +96,6 @@ export function SitesPage() {
   const show = (id: string, view: 'files' | 'settings') => { focusBack.current = rememberFocus(); setOpen({ id, view }); };
   const close = () => { setOpen(undefined); focusBack.current?.(); };
   const [dns, setDns] = useState<DnsAnswer>();
-  const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Sites</h1><Unavailable feature="Static sites" /></>;
   const sites = list.data?.sites ?? [];
   const selected = sites.find((s) => s.id === open?.id);
@@ -106,7 +105,7 @@ export function SitesPage() {
       <CreateSite onDone={list.reload} />
       <section class="card" aria-labelledby="site-list">
         <h2 id="site-list">Sites</h2>
-        <ErrorText message={list.error ?? error} />
+        <ErrorText message={list.error} />
         {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
         {!list.data ? <Loading /> : (
           <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."
@@ -115,9 +114,9 @@ export function SitesPage() {
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => show(s.id, 'files')}>Files</button>
                 <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => show(s.id, 'settings')}>Settings</button>
-                {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`} onError={setError}
+                {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`}
                   run={async () => { setDns(await api<DnsAnswer>('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
-                <Action kind="danger" label={`Delete ${s.name}`} onError={setError} confirm={`Delete the site ${s.fqdn} and all its files?`} done={`Site ${s.fqdn} deleted.`}
+                <Action kind="danger" label={`Delete ${s.name}`} confirm={`Delete the site ${s.fqdn} and all its files?`} done={`Site ${s.fqdn} deleted.`}
                   run={async () => { await api('DELETE', `/api/sites/${enc(s.id)}`); if (open?.id === s.id) setOpen(undefined); await list.reload(); }}>Delete</Action>
               </span>])} />
         )}

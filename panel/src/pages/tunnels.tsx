@@ -104,7 +104,6 @@ export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
   const status = useTunnelStatus();
   const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
-  const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;
   return (
     <>
@@ -112,7 +111,7 @@ export function TunnelsPage() {
       <CreateTunnel onCreated={list.reload} />
       <section class="card" aria-labelledby="tunnel-list">
         <h2 id="tunnel-list">Tunnels</h2>
-        <ErrorText message={list.error ?? error} />
+        <ErrorText message={list.error} />
         {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet. Create one above: a subdomain, and the local port of the app on the client machine; then run the client command shown under "Tunnel client setup".</p> : (
           <div class="table-wrap">
             <table>
@@ -128,9 +127,9 @@ export function TunnelsPage() {
                     <td><TrafficCell status={statusOf(t.id)} /></td>
                     <td>{when(t.createdAt)}</td>
                     <td class="actions">
-                      <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} onError={setError} done={`Tunnel ${t.fqdn} ${t.enabled ? 'disabled' : 'enabled'}.`}
+                      <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} done={`Tunnel ${t.fqdn} ${t.enabled ? 'disabled' : 'enabled'}.`}
                         run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await Promise.all([list.reload(), status.reload()]); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
-                      <Action kind="danger" label={`Delete ${t.subdomain}`} onError={setError} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`} done={`Tunnel ${t.fqdn} deleted.`}
+                      <Action kind="danger" label={`Delete ${t.subdomain}`} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`} done={`Tunnel ${t.fqdn} deleted.`}
                         run={async () => { await api('DELETE', `/api/tunnels/${t.id}`); await list.reload(); }}>Delete</Action>
                     </td>
                   </tr>

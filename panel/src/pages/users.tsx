@@ -63,7 +63,6 @@ function Invitations() {
   const list = useResource<{ invitations: Invitation[] }>('/api/invitations');
   const form = useForm({ username: '', email: '', displayname: '', groups: '' });
   const [link, setLink] = useState<string>();
-  const [error, setError] = useState<string>();
   if (list.unavailable) return <section class="card"><h2>Invitations</h2><Unavailable feature="Invitations" /></section>;
   return (
     <section class="card" aria-labelledby="invitations-title">
@@ -88,11 +87,11 @@ function Invitations() {
         <Submit busy={form.busy}>Create invitation</Submit>
       </form>
       {link && <><Note kind="warn">Send this link to the invitee; it is shown only now.</Note><Copyable label="Invitation link" text={link} /></>}
-      <ErrorText message={list.error ?? error} />
+      <ErrorText message={list.error} />
       {!list.data ? <Loading /> : (
         <Table head={['Username', 'Email', 'Expires', 'Status', 'Actions']} empty="No invitations. Invite someone above: they choose their own password from the link."
           rows={list.data.invitations.map((i) => [i.username, i.email, when(i.expiresAt), <Badge status={i.status} />,
-            <Action kind="danger" label={`Revoke invitation of ${i.username}`} onError={setError} confirm={`Revoke the invitation of ${i.username}?`} done={`Invitation of ${i.username} revoked.`}
+            <Action kind="danger" label={`Revoke invitation of ${i.username}`} confirm={`Revoke the invitation of ${i.username}?`} done={`Invitation of ${i.username} revoked.`}
               run={async () => { await api('DELETE', `/api/invitations/${enc(i.id)}`); await list.reload(); }}>Revoke</Action>])} />
       )}
     </section>
@@ -103,7 +102,6 @@ export function UsersPage() {
   const list = useResource<{ users: User[] }>('/api/users');
   const [editing, setEditing] = useState<User>();
   const [totp, setTotp] = useState<{ username: string; uri: string }>();
-  const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Users</h1><Unavailable feature="Users" /></>;
   const users = list.data?.users ?? [];
   const last = users.length <= 1;
@@ -123,16 +121,16 @@ export function UsersPage() {
       )}
       <section class="card" aria-labelledby="user-list">
         <h2 id="user-list">Users</h2>
-        <ErrorText message={list.error ?? error} />
+        <ErrorText message={list.error} />
         {users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
         {!list.data ? <Loading /> : (
           <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users yet. Create one above, or invite someone below: users sign in to the portal that protects tunnels and sites."
             rows={users.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>Edit</button>
-                <Action label={`Reset TOTP of ${u.username}`} onError={setError} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`} done={`TOTP of ${u.username} reset: scan the new code.`}
+                <Action label={`Reset TOTP of ${u.username}`} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`} done={`TOTP of ${u.username} reset: scan the new code.`}
                   run={async () => { const r = await api<{ totpUri: string }>('POST', `/api/users/${enc(u.username)}/reset-totp`); setTotp({ username: u.username, uri: r.totpUri }); }}>Reset TOTP</Action>
-                {!last && <Action kind="danger" label={`Delete ${u.username}`} onError={setError} confirm={`Delete the user ${u.username}?`} done={`User ${u.username} deleted.`}
+                {!last && <Action kind="danger" label={`Delete ${u.username}`} confirm={`Delete the user ${u.username}?`} done={`User ${u.username} deleted.`}
                   run={async () => { await api('DELETE', `/api/users/${enc(u.username)}`); await list.reload(); }}>Delete</Action>}
               </span>])} />
         )}
