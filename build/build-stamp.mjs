@@ -33,12 +33,15 @@ export async function whyBuild(stampFile, root, outputs) {
   if (stamp?.version !== 1) return 'no stamp of a previous build';
   const absent = outputs.find((file) => !existsSync(file));
   if (absent) return `${relative(root, absent)} is missing`;
-  for (const [path, was] of Object.entries(stamp.inputs)) {
-    const file = resolve(root, path);
-    const now = await stat(file).catch(() => null);
-    if (!now) return `${path} is gone`;
-    if (now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
-    if (now.size !== was.size || (await sha256(file)) !== was.sha256) return `${path} changed`;
-  }
-  return null;
+  // all at once: several hundred inputs, each a stat and rarely a hash
+  const reasons = await Promise.all(
+    Object.entries(stamp.inputs).map(async ([path, was]) => {
+      const file = resolve(root, path);
+      const now = await stat(file).catch(() => null);
+      if (!now) return `${path} is gone`;
+      if (now.size === was.size && now.mtimeMs === was.mtimeMs) return null;
+      return now.size !== was.size || (await sha256(file)) !== was.sha256 ? `${path} changed` : null;
+    }),
+  );
+  return reasons.find((reason) => reason !== null) ?? null;
 }

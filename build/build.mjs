@@ -1,15 +1,19 @@
 // Bundles the server: dist/server.mjs (an ES module launcher) and the bundle it runs beside it,
 // dist/server.bundle.cjs (see bundleFileOf).
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyBuild, writeStamp } from './build-stamp.mjs';
-import { bundlePanel, PANEL_OUT } from './panel.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild's build, loaded on first use, as the panel's builder is: a start whose bundle is up to
+ * date needs neither (loading esbuild was most of such a start's build step).
+ */
+const build = async (options) => (await import('esbuild')).build(options);
 
 /**
  * zod's namespace object re-exports every locale (about 40 files) although only English is used;
@@ -130,6 +134,7 @@ const filesOf = (inputs) => inputs.map((input) => resolve(input)).filter((file) 
 /** The server and the panel, as `npm start` and `npm run build` make them. Returns the files they were made from. */
 async function buildAll() {
   const server = await bundle();
+  const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
   const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
@@ -142,7 +147,7 @@ async function buildAll() {
  */
 export async function buildIfChanged({
   stampFile = `${root}dist/.build-inputs.json`,
-  outputs = [`${root}dist/server.mjs`, bundleFileOf(`${root}dist/server.mjs`), `${root}dist/server.mjs.map`, `${PANEL_OUT}/index.html`],
+  outputs = [`${root}dist/server.mjs`, bundleFileOf(`${root}dist/server.mjs`), `${root}dist/server.mjs.map`, `${root}dist/panel/index.html`],
   make = buildAll,
   force = false,
   base = root,
