@@ -1,13 +1,19 @@
 // Bundles the server: dist/server.mjs (an ES module launcher) and the bundle it runs beside it,
 // dist/server.bundle.cjs (see bundleFileOf).
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePanel } from './panel.mjs';
+import { whyBuild, writeStamp } from './build-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild's build, loaded on first use, as the panel's builder is: a start whose bundle is up to
+ * date needs neither (loading esbuild was most of such a start's build step).
+ */
+const build = async (options) => (await import('esbuild')).build(options);
 
 /**
  * zod's namespace object re-exports every locale (about 40 files) although only English is used;
@@ -69,9 +75,10 @@ async function hashWorkerSource() {
     minify: true,
     legalComments: 'none',
     write: false,
+    metafile: true,
     logLevel: 'error',
   });
-  return result.outputFiles[0].text;
+  return { source: result.outputFiles[0].text, inputs: Object.keys(result.metafile.inputs) };
 }
 
 /**
@@ -88,11 +95,12 @@ export const bundleFileOf = (outfile) => `${outfile.replace(/\.mjs$/, '')}.bundl
  */
 export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}dist/server.mjs`, quiet = false } = {}) {
   const started = Date.now();
-  const shared = { bundle: true, platform: 'node', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', write: false, logLevel: quiet ? 'error' : 'warning' };
+  const shared = { bundle: true, platform: 'node', target: 'node20', minifySyntax: true, minifyWhitespace: true, legalComments: 'none', write: false, metafile: true, logLevel: quiet ? 'error' : 'warning' };
   const bundleFile = bundleFileOf(outfile);
+  const hashWorker = await hashWorkerSource();
   const app = await build({
     ...shared,
-    define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(await hashWorkerSource()), 'import.meta.url': 'RELAY_IMPORT_META_URL' },
+    define: { RELAY_HASH_WORKER_SOURCE: JSON.stringify(hashWorker.source), 'import.meta.url': 'RELAY_IMPORT_META_URL' },
     entryPoints: [entry],
     outfile: bundleFile,
     format: 'cjs',
@@ -116,10 +124,47 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
   await writeFile(`${outfile}.map`, map.contents);
   const bytes = launcher.outputFiles[0].contents.length + source.length;
   if (!quiet) console.log(`built ${outfile} and ${basename(bundleFile)} (${(bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`);
-  return { outfile, bundleFile, bytes };
+  const inputs = [...hashWorker.inputs, ...Object.keys(app.metafile.inputs), ...Object.keys(launcher.metafile.inputs)];
+  return { outfile, bundleFile, bytes, inputs };
+}
+
+/** Files among esbuild's metafile inputs (relative to the working directory; plugins' virtual modules are not files). */
+const filesOf = (inputs) => inputs.map((input) => resolve(input)).filter((file) => existsSync(file));
+
+/** The server and the panel, as `npm start` and `npm run build` make them. Returns the files they were made from. */
+async function buildAll() {
+  const server = await bundle();
+  const { bundlePanel } = await import('./panel.mjs');
+  const panel = await bundlePanel();
+  // the build's own scripts, the panel's page template and esbuild's version make the output too
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  return [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made];
+}
+
+/**
+ * Builds unless every input of the last build is unchanged and its outputs are there (the stamp,
+ * build/build-stamp.mjs); `force` builds anyway. A fresh clone has no stamp and builds once.
+ */
+export async function buildIfChanged({
+  stampFile = `${root}dist/.build-inputs.json`,
+  outputs = [`${root}dist/server.mjs`, bundleFileOf(`${root}dist/server.mjs`), `${root}dist/server.mjs.map`, `${root}dist/panel/index.html`],
+  make = buildAll,
+  force = false,
+  base = root,
+  log = (line) => console.log(line),
+} = {}) {
+  const why = force ? 'forced (--force)' : await whyBuild(stampFile, base, outputs);
+  if (why === null) {
+    log('the bundle is up to date (no source changed since the last build); `node build/build.mjs --force` builds anyway');
+    return { built: false };
+  }
+  log(`building: ${why}`);
+  const inputs = await make();
+  await mkdir(dirname(stampFile), { recursive: true });
+  await writeStamp(stampFile, base, inputs);
+  return { built: true };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await bundle();
-  await bundlePanel();
+  await buildIfChanged({ force: process.argv.includes('--force') });
 }

@@ -49,7 +49,8 @@ export async function bundlePanel({ outdir = PANEL_OUT, quiet = false } = {}) {
   }
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) + html.length;
   if (!quiet) console.log(`built ${outdir} (${files.join(', ')}, index.html; ${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`);
-  return { outdir, files: [...files.map((f) => `${ASSETS}/${f}`), 'index.html'] };
+  // inputs: what it was made from (paths relative to the working directory), for build/build-stamp.mjs
+  return { outdir, files: [...files.map((f) => `${ASSETS}/${f}`), 'index.html'], inputs: Object.keys(result.metafile.inputs) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundlePanel();

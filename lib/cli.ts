@@ -5,6 +5,7 @@ import { start } from './main.ts';
 import { firstAnswerOrIdle } from './node/first-answer.ts';
 import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/index.ts';
+import { startBanner } from './start-banner.ts';
 import { isRootHelperCommand } from './root-helper/command.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
@@ -58,10 +59,7 @@ async function main(): Promise<void> {
     process.on('SIGINT', onSignal);
     const mode = running.app.services.mode;
     const config = running.app.services.config;
-    console.log(`relay-panel listening on ${running.url} (${mode} mode, ${config.value.system.driver} system)`);
-    console.log(`  configuration: ${config.file}`);
-    console.log(`  try: curl ${running.url}/api/health`);
-    if (mode === 'development') console.log(`       curl ${running.url}/api/onboarding/status`);
+    console.log(startBanner({ url: running.url, mode, driver: config.value.system.driver, configFile: config.file }).join('\n'));
     await firstAnswerOrIdle(running.server, CODE_CACHE_IDLE_MS);
   } catch (error) {
     console.error(`relay-panel: ${(error as Error).message}`);

@@ -5,14 +5,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleFor } from '../runtimes/bundle.mjs';
+import { pinnedVersions, TOOLS_DIR } from '../runtimes/fetch-runtimes.mjs';
 import { RUNTIMES, runIn } from '../runtimes/runtimes.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The pinned versions of package.json (Node: this process). */
+/** The pinned versions of test/runtimes/tools (Node: this process). */
 async function versions() {
-  const { devDependencies } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  return { node: process.version.slice(1), bun: devDependencies.bun, deno: devDependencies.deno, workerd: devDependencies.workerd };
+  const pinned = pinnedVersions(JSON.parse(await readFile(join(TOOLS_DIR, 'package.json'), 'utf8')));
+  return { node: process.version.slice(1), bun: pinned.bun, deno: pinned.deno, workerd: pinned.workerd };
 }
 
 /** One row per runtime: {runtime, version, clock, requests, tunnels, roundTrip} or {runtime, error}. */
