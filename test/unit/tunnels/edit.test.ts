@@ -148,4 +148,19 @@ s('traffic: the last hour per minute (requests, errors, p50/p95) of the tunnel; 
   assert.is((await t.call('GET', '/api/tunnels/00000000-0000-4000-8000-000000000000/traffic')).status, 404);
 });
 
+s('live status viewers are told the new port at the next poll', async ({ t, id }) => {
+  const told: string[] = [];
+  const stop = t.services.tunnelStatus.subscribe((json) => told.push(json));
+  try {
+    await t.services.tunnelStatus.refresh();
+    const before = told.length;
+    await edit(t, id, { port: 9300 });
+    await t.services.tunnelStatus.refresh();
+    assert.is(told.length, before + 1);
+    assert.is(JSON.parse(told.at(-1)!).tunnels.find((x: { id: string }) => x.id === id).port, 9300);
+  } finally {
+    stop();
+  }
+});
+
 s.run();
