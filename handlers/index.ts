@@ -16,6 +16,8 @@ import tunnelsStatus from './tunnels/status.ts';
 import tunnelsStatusLive from './tunnels/status-live.ts';
 import tunnelsMacPlist from './tunnels/mac-plist.ts';
 import tunnelsToggle from './tunnels/toggle.ts';
+import tunnelsSettings from './tunnels/settings.ts';
+import tunnelsTraffic from './tunnels/traffic.ts';
 import tunnelsDelete from './tunnels/delete.ts';
 import sitesList from './sites/list.ts';
 import sitesStatus from './sites/status.ts';
@@ -129,6 +131,8 @@ export const routes: readonly AnyRoute[] = [
   tunnelsStatusLive,
   tunnelsMacPlist,
   tunnelsToggle,
+  tunnelsSettings,
+  tunnelsTraffic,
   tunnelsDelete,
   sitesList,
   sitesStatus,

@@ -36,6 +36,20 @@ export const Traffic = z.object({
 });
 export type Traffic = z.infer<typeof Traffic>;
 
+export const TrafficMinute = z.object({
+  /** ISO time the minute starts */
+  start: z.string(),
+  requests: z.number().int(),
+  /** answers with a 5xx status */
+  errors: z.number().int(),
+  /** upper bound of the latency bucket holding the minute's median and 95th percentile; null without requests */
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+});
+export type TrafficMinute = z.infer<typeof TrafficMinute>;
+/** The last hour of one vhost minute by minute, oldest first, the current minute last (the per-tunnel chart). */
+export const TrafficSeries = z.array(TrafficMinute).length(KEEP_MINUTES);
+
 interface Bucket {
   minute: number;
   requests: number;
@@ -150,6 +164,22 @@ export class TrafficMeter {
       perMinute[slot] = b.requests;
     }
     return { lastMinute: windowOf(minute), lastHour: windowOf(hour), perMinute };
+  }
+
+  /**
+   * The last hour of a vhost per minute: requests, errors and latency percentiles, from the same
+   * 60 buckets `traffic` reads (each already holds its minute's latency histogram), so it costs no memory.
+   */
+  series(vhost: string): TrafficMinute[] {
+    const now = Math.floor(this.clock.now() / MINUTE);
+    const byMinute = new Map((this.#buckets.get(vhost) ?? []).map((b) => [b.minute, b]));
+    return Array.from({ length: KEEP_MINUTES }, (_, i) => {
+      const minute = now - KEEP_MINUTES + 1 + i;
+      const b = byMinute.get(minute);
+      const start = new Date(minute * MINUTE).toISOString();
+      if (!b) return { start, requests: 0, errors: 0, p50Ms: null, p95Ms: null };
+      return { start, requests: b.requests, errors: b.errors, p50Ms: percentile(b.latency, b.requests, 0.5), p95Ms: percentile(b.latency, b.requests, 0.95) };
+    });
   }
 
   /** Every vhost counted since the panel started, with its totals. */

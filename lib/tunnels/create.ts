@@ -6,18 +6,9 @@ import { isFqdn } from '../system/names.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, putVhost, type TunnelContext } from './context.ts';
 import { siteHolds, tunnelHolds } from './names-in-use.ts';
+import { checkPortFree } from './port-rules.ts';
 import { RESERVED_SUBDOMAINS, type TunnelCreate } from './schema.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
-
-/**
- * Loopback ports of the box's own listeners. A tunnel's reverse port binds 127.0.0.1 on the box,
- * so granting one of these would let a tunnel client stand in for the panel or the portal, and a
- * vhost to one would expose the panel's listener behind a mere portal login.
- */
-function ownServicePorts(ctx: TunnelContext): ReadonlySet<number> {
-  const { listen, system } = ctx.config.value;
-  return new Set([listen.port, ...Object.values(system.ports)]);
-}
 
 /**
  * The spec's 400 rules, checked and claimed in one synchronous run: no other create can slip in
@@ -32,10 +23,7 @@ function claim(ctx: TunnelContext, input: TunnelCreate): { fqdn: string; email: 
   // the subdomain and the domain are valid apart, so only the length can make the whole invalid
   if (!isFqdn(fqdn)) throw validationFailed([{ path: 'subdomain', message: `${fqdn} is not a valid domain name: longer than 253 characters` }]);
   if (tunnelHolds(ctx, subdomain, fqdn) || siteHolds(ctx, subdomain, fqdn)) throw badRequest(`Subdomain '${subdomain}' is already in use`);
-  if (ownServicePorts(ctx).has(port)) throw badRequest(`Port ${port} is reserved for the relay's own services`);
-  if (ctx.reservations.hasPort(port) || ctx.store.tunnels.value.some((t) => t.port === port)) {
-    throw badRequest(`Port ${port} is already in use by another tunnel`);
-  }
+  checkPortFree(ctx, port);
   return { fqdn, email, release: ctx.reservations.claim(subdomain, port) };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Subdomains and ports claimed by creates that are still running their slow steps (certificate,
- * vhost, tunnel server). Claims are checked together with the stored records in one synchronous
+ * Subdomains and ports claimed by creates (and ports by edits) that are still running their slow
+ * steps (certificate, vhost, tunnel server). Claims are checked together with the stored records in one synchronous
  * call, so two concurrent creates can never both pass the uniqueness rules.
  */
 export class TunnelReservations {
@@ -24,6 +24,17 @@ export class TunnelReservations {
       if (released) return;
       released = true;
       this.#subdomains.delete(subdomain);
+      this.#ports.delete(port);
+    };
+  }
+
+  /** Claims a port alone (an edit moving a tunnel to it); returns the release function (idempotent). */
+  claimPort(port: number): () => void {
+    this.#ports.add(port);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
       this.#ports.delete(port);
     };
   }

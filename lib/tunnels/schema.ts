@@ -18,6 +18,18 @@ export const TunnelCreate = z.object({
 });
 export type TunnelCreate = z.infer<typeof TunnelCreate>;
 
+/**
+ * PATCH /api/tunnels/:id/settings: what an edit may change (the subdomain names the certificate and
+ * the vhost, so it stays); either field alone, at least one. Same rules as a create's.
+ */
+export const TunnelSettings = z
+  .object({
+    port: TunnelCreate.shape.port.optional(),
+    description: z.string().max(200, 'Description must be at most 200 characters').nullable().optional(),
+  })
+  .refine((v) => v.port !== undefined || v.description !== undefined, { message: 'Give a port or a description to change' });
+export type TunnelSettings = z.infer<typeof TunnelSettings>;
+
 export const TunnelToggle = z.object({ enabled: z.boolean() });
 export type TunnelToggle = z.infer<typeof TunnelToggle>;
 

@@ -5,10 +5,11 @@ import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';
 import type { TunnelContext, TunnelDeps } from './context.ts';
 import { createTunnel } from './create.ts';
+import { editTunnel } from './edit.ts';
 import { repairHost, type HostRepairReport } from './host-repair.ts';
 import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
-import type { TunnelCreate } from './schema.ts';
+import type { TunnelCreate, TunnelSettings } from './schema.ts';
 import { setTunnelEnabled } from './toggle.ts';
 
 export type { TunnelDeps } from './context.ts';
@@ -39,6 +40,11 @@ export class TunnelService {
 
   setEnabled(id: string, enabled: boolean): Promise<TunnelRecord> {
     return setTunnelEnabled(this.#ctx, id, enabled);
+  }
+
+  /** Port and description; the same all-or-nothing steps as a create. */
+  edit(id: string, input: TunnelSettings): Promise<TunnelRecord> {
+    return editTunnel(this.#ctx, id, input);
   }
 
   delete(id: string): Promise<void> {

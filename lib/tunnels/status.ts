@@ -32,6 +32,8 @@ export type TunnelStatusItem = z.infer<typeof TunnelStatusItem>;
 
 interface Seen {
   enabled: boolean;
+  /** an edit moves it: a live viewer is told the new port */
+  port: number;
   since: number | null;
   last: number | null;
 }
@@ -67,7 +69,7 @@ export class TunnelStatus {
     const connected = await this.server.connectedPorts(tunnels.filter((t) => t.enabled).map((t) => t.port));
     const now = this.clock.now();
     const ids = new Set<string>();
-    // what a live viewer is told again: a client that came or went, a tunnel made, toggled or deleted,
+    // what a live viewer is told again: a client that came or went, a tunnel made, toggled, edited or deleted,
     // traffic counted since the last poll (not lastSeen alone)
     let changed = traffic !== this.#trafficSeen;
     this.#trafficSeen = traffic;
@@ -75,8 +77,8 @@ export class TunnelStatus {
       ids.add(t.id);
       const seen = this.#seen.get(t.id);
       const up = t.enabled && connected.has(t.port);
-      const next = up ? { enabled: t.enabled, since: seen?.since ?? now, last: now } : { enabled: t.enabled, since: null, last: seen?.last ?? null };
-      if (!seen || seen.enabled !== next.enabled || seen.since !== next.since) changed = true;
+      const next = up ? { enabled: t.enabled, port: t.port, since: seen?.since ?? now, last: now } : { enabled: t.enabled, port: t.port, since: null, last: seen?.last ?? null };
+      if (!seen || seen.enabled !== next.enabled || seen.port !== next.port || seen.since !== next.since) changed = true;
       this.#seen.set(t.id, next);
     }
     for (const id of this.#seen.keys()) {

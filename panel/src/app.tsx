@@ -19,6 +19,7 @@ import { SettingsPage } from './pages/settings.tsx';
 import { SitesPage } from './pages/sites.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
 import { TunnelsPage } from './pages/tunnels.tsx';
+import { TunnelPage } from './pages/tunnel.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { currentPath } from './router.ts';
 
@@ -40,6 +41,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
 function Page({ path }: { path: string }) {
   const Found = PAGES[path];
   if (Found) return <Found />;
+  if (path.startsWith('/tunnels/')) return <TunnelPage id={decodeURIComponent(path.slice('/tunnels/'.length))} />;
   if (path.startsWith('/plugins/')) return <PluginPage name={decodeURIComponent(path.slice('/plugins/'.length))} />;
   return <><h1>Page not found</h1><p>No page at {path}. <a href="/">Back to the dashboard</a>.</p></>;
 }

@@ -30,9 +30,9 @@ s.after.each(() => {
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
 /** One request's line, as nginx's traffic log sends it (syslog over loopback UDP). */
-function sendTrafficLine(port: number, vhost: string): Promise<void> {
+function sendTrafficLine(port: number, vhost: string, status = 200, seconds = '0.004'): Promise<void> {
   const socket = createSocket('udp4');
-  const text = `<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":120,"out":2048,"t":0.004,"u":"200"}`;
+  const text = `<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":${status},"in":120,"out":2048,"t":${seconds},"u":"${status}"}`;
   return new Promise((resolve) => socket.send(text, port, '127.0.0.1', () => {
     socket.close();
     resolve();
@@ -210,6 +210,68 @@ s('sites: each site\'s last hour with its sparkline, told live when traffic come
     await screenshot(page, 'sites-traffic');
   } finally {
     await panel.call('DELETE', `/api/sites/${site.id}`);
+    // the next test starts on the tunnels page
+    await page.getByRole('link', { name: 'Tunnels' }).click();
+  }
+}));
+
+s('tunnels: edit a tunnel\'s port and description; its own page charts its last hour per minute', timed(40_000, async () => {
+  const { page } = browser;
+  const other = await panel.call('POST', '/api/tunnels', { subdomain: 'taken', port: 3200 });
+  assert.is(other.status, 201, JSON.stringify(other.body));
+  try {
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'Tunnels' }).click();
+    const edit = page.getByRole('button', { name: 'Edit grafana' });
+    await edit.click();
+    // the panel opens in view with focus on its heading
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Edit grafana');
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'Edit grafana' }) });
+    // another tunnel's port: the server's words under the field, nothing stored
+    await form.getByLabel('Local port').fill('3200');
+    await form.getByRole('button', { name: 'Save tunnel' }).click();
+    await form.locator('.field-error', { hasText: 'Port 3200 is already in use by another tunnel' }).waitFor();
+    const grafana = () => panel.call('GET', '/api/tunnels').then((r) => r.body.tunnels.find((t: { subdomain: string }) => t.subdomain === 'grafana'));
+    assert.equal([(await grafana()).port, (await grafana()).description], [3000, 'dashboards']);
+    await form.getByLabel('Local port').fill('3001');
+    await form.getByLabel('Description').fill('metrics');
+    await form.getByRole('button', { name: 'Save tunnel' }).click();
+    await form.getByText(/^Saved: port 3001/).waitFor();
+    const saved = await grafana();
+    assert.equal([saved.port, saved.description], [3001, 'metrics']);
+    await page.locator('tr', { hasText: 'grafana.' }).getByRole('cell', { name: 'metrics' }).waitFor();
+    await form.getByRole('button', { name: 'Close editing of grafana' }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Edit grafana');
+
+    // two quick answers and a 502 slow one this minute, then the tunnel's own page from its name
+    await sendTrafficLine(trafficPort, `app:${saved.fqdn}`);
+    await sendTrafficLine(trafficPort, `app:${saved.fqdn}`);
+    await sendTrafficLine(trafficPort, `app:${saved.fqdn}`, 502, '0.300');
+    await page.locator('tr', { hasText: 'grafana.' }).getByText(/^3 requests, /).waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'grafana', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tunnel grafana' }).waitFor();
+    assert.is(new URL(page.url()).pathname, `/tunnels/${saved.id}`);
+    await page.locator('.facts div', { hasText: 'Local port' }).getByText('3001', { exact: true }).waitFor();
+    const traffic = page.locator('section', { has: page.getByRole('heading', { name: 'Traffic of the last hour' }) });
+    // the chart's own totals (a minute may turn between the lines, so no single minute is asserted)
+    const requestsChart = (total: number) => traffic.getByRole('img', { name: new RegExp(`^Requests and errors per minute over the last hour: ${total} requests, 1 errors`) });
+    await requestsChart(3).waitFor();
+    await traffic.getByText('p95 ≤ 500 ms', { exact: true }).waitFor();
+    const points = await traffic.locator('polyline.requests').getAttribute('points');
+    assert.is((points ?? '').trim().split(/\s+/).length, 60, 'one point per minute of the hour');
+    assert.ok(await traffic.locator('polyline.p95.dot').count() >= 1, 'latency only where a minute had requests: a dash');
+    await traffic.getByText('The minutes with requests, as a table').click();
+    const rows = await traffic.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.equal([rows.reduce((n, r) => n + Number(r[1]), 0), rows.reduce((n, r) => n + Number(r[2]), 0)], [3, 1], JSON.stringify(rows));
+    assert.equal(rows.at(-1)!.slice(3), [rows.length === 1 ? '≤ 5 ms' : rows.at(-1)![3], '≤ 500 ms'], 'the 502 took 300 ms');
+    // told live: one more request moves the chart without a reload
+    await page.evaluate(() => ((window as unknown as { sameLoad: boolean }).sameLoad = true));
+    await sendTrafficLine(trafficPort, `app:${saved.fqdn}`);
+    await requestsChart(4).waitFor({ timeout: 20_000 });
+    assert.ok(await page.evaluate(() => (window as unknown as { sameLoad?: boolean }).sameLoad), 'no reload');
+    await expectAccessible('tunnel-page');
+  } finally {
+    await panel.call('DELETE', `/api/tunnels/${other.body.tunnel.id}`);
     // the next test starts on the tunnels page
     await page.getByRole('link', { name: 'Tunnels' }).click();
   }

@@ -1,7 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
+import { rememberFocus } from '../components/focus-return.ts';
+import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
@@ -104,6 +106,12 @@ export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
   const status = useTunnelStatus();
   const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
+  // the tunnel being edited, and the Edit button's place, where focus goes back when the panel closes
+  const [editing, setEditing] = useState<string>();
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const openEdit = (id: string) => { focusBack.current = rememberFocus(); setEditing(id); };
+  const closeEdit = () => { setEditing(undefined); focusBack.current?.(); };
+  const edited = list.data?.tunnels.find((t) => t.id === editing);
   if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;
   return (
     <>
@@ -119,7 +127,7 @@ export function TunnelsPage() {
               <tbody>
                 {list.data.tunnels.map((t) => (
                   <tr key={t.id}>
-                    <th scope="row"><a href={`https://${t.fqdn}`}>{t.fqdn}</a></th>
+                    <th scope="row"><a href={`/tunnels/${encodeURIComponent(t.id)}`}>{t.subdomain}</a> <small><a href={`https://${t.fqdn}`}>{t.fqdn}</a></small></th>
                     <td>{t.port}</td>
                     <td>{t.description || '—'}</td>
                     <td><span class={`badge ${t.enabled ? 'badge-active' : 'badge-inactive'}`}>{t.enabled ? 'enabled' : 'disabled'}</span></td>
@@ -127,6 +135,7 @@ export function TunnelsPage() {
                     <td><TrafficCell status={statusOf(t.id)} /></td>
                     <td>{when(t.createdAt)}</td>
                     <td class="actions">
+                      <button type="button" class="btn" aria-label={`Edit ${t.subdomain}`} onClick={() => openEdit(t.id)}>Edit</button>
                       <Action label={`${t.enabled ? 'Disable' : 'Enable'} ${t.subdomain}`} done={`Tunnel ${t.fqdn} ${t.enabled ? 'disabled' : 'enabled'}.`}
                         run={async () => { await api('PATCH', `/api/tunnels/${t.id}`, { enabled: !t.enabled }); await Promise.all([list.reload(), status.reload()]); }}>{t.enabled ? 'Disable' : 'Enable'}</Action>
                       <Action kind="danger" label={`Delete ${t.subdomain}`} confirm={`Delete the tunnel ${t.fqdn}? Its address stops working.`} done={`Tunnel ${t.fqdn} deleted.`}
@@ -139,6 +148,7 @@ export function TunnelsPage() {
           </div>
         )}
       </section>
+      {edited && <TunnelSettings key={edited.id} tunnel={edited} onSaved={list.reload} onClose={closeEdit} />}
       <AgentSetup />
     </>
   );

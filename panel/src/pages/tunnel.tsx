@@ -1,0 +1,103 @@
+// One tunnel: its settings (editable), its client, and its last hour per minute drawn the way frp's
+// dashboard shows a proxy: requests and errors, p50 and p95 latency (GET /api/tunnels/:id/traffic),
+// drawn again whenever the status stream says its traffic moved.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { LineChart } from '../components/chart.tsx';
+import { rememberFocus } from '../components/focus-return.ts';
+import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
+import { Table } from '../components/table.tsx';
+import { ClientBadge } from '../components/tunnel-state.tsx';
+import { TunnelSettings, type Tunnel } from '../components/tunnel-settings.tsx';
+import { when } from '../format.ts';
+import { useResource } from '../resource.ts';
+import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
+
+interface TrafficMinute { start: string; requests: number; errors: number; p50Ms: number | null; p95Ms: number | null }
+
+const MINUTES = 60;
+const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const ms = (v: number | null) => (v === null ? '—' : `≤ ${v} ms`);
+
+function TrafficCharts({ minutes }: { minutes: TrafficMinute[] }) {
+  const busy = minutes.filter((m) => m.requests > 0);
+  const peak = Math.max(1, ...minutes.map((m) => m.requests));
+  const slowest = Math.max(1, ...minutes.map((m) => m.p95Ms ?? 0));
+  const requests = busy.reduce((n, m) => n + m.requests, 0);
+  const errors = busy.reduce((n, m) => n + m.errors, 0);
+  return (
+    <>
+      <h3>Requests and errors per minute, an hour ago to now</h3>
+      <LineChart label={`Requests and errors per minute over the last hour: ${requests} requests, ${errors} errors, at most ${peak} a minute`}
+        capacity={MINUTES} max={peak} format={(v) => `${v}/min`}
+        series={[{ name: 'Requests', values: minutes.map((m) => m.requests), className: 'requests' }, { name: 'Errors', values: minutes.map((m) => m.errors), className: 'errors' }]} />
+      <h3>Latency per minute (median and 95th percentile), an hour ago to now</h3>
+      <LineChart label={`Latency per minute over the last hour, median and 95th percentile: at most ${slowest} ms`}
+        capacity={MINUTES} max={slowest} format={(v) => `≤ ${v} ms`}
+        series={[{ name: 'p50', values: minutes.map((m) => m.p50Ms), className: 'p50' }, { name: 'p95', values: minutes.map((m) => m.p95Ms), className: 'p95' }]} />
+      <details>
+        <summary>The minutes with requests, as a table</summary>
+        <Table caption="Requests, errors and latency per minute" head={['Minute', 'Requests', 'Errors', 'p50', 'p95']} empty="No requests in the last hour."
+          rows={busy.map((m) => [clockTime(m.start), m.requests, m.errors, ms(m.p50Ms), ms(m.p95Ms)])} />
+      </details>
+    </>
+  );
+}
+
+function ClientState({ status }: { status: TunnelStatus | undefined }) {
+  if (!status) return <Loading />;
+  if (!status.enabled) return <p>Disabled: the tunnel server refuses its client.</p>;
+  return (
+    <p>
+      <ClientBadge status={status} />{' '}
+      {status.connected ? `since ${when(status.connectedSince)}` : status.lastSeen ? `last seen ${when(status.lastSeen)}` : 'not seen since the panel started'}
+    </p>
+  );
+}
+
+export function TunnelPage({ id }: { id: string }) {
+  const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
+  const status = useTunnelStatus();
+  const traffic = useResource<{ id: string; minutes: TrafficMinute[] }>(`/api/tunnels/${encodeURIComponent(id)}/traffic`);
+  const [editing, setEditing] = useState(false);
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const live = status.data?.tunnels.find((t) => t.id === id);
+  // the status stream carries every tunnel's per-minute requests: when this one's move, the chart is asked again
+  const moved = live?.traffic ? `${live.traffic.perMinute.join(',')}/${live.traffic.lastHour.errors}` : '';
+  const { reload } = traffic;
+  useEffect(() => { if (moved) void reload(); }, [moved, reload]);
+  if (list.unavailable) return <><h1>Tunnel</h1><Unavailable feature="Tunnels" /></>;
+  const tunnel = list.data?.tunnels.find((t) => t.id === id);
+  const back = <p><a href="/tunnels">← Back to the tunnel list</a></p>;
+  if (!list.data) return <><h1>Tunnel</h1>{back}<ErrorText message={list.error} />{!list.error && <Loading />}</>;
+  if (!tunnel) return <><h1>Tunnel not found</h1><p>No tunnel has the id {id}; it may have been deleted.</p>{back}</>;
+  const hour = live?.traffic?.lastHour;
+  return (
+    <>
+      <h1>Tunnel {tunnel.subdomain}</h1>
+      {back}
+      <section class="card" aria-labelledby="tunnel-facts">
+        <h2 id="tunnel-facts">Settings</h2>
+        <dl class="facts wide">
+          <div><dt>Address</dt><dd><a href={`https://${tunnel.fqdn}`}>{tunnel.fqdn}</a></dd></div>
+          <div><dt>Local port</dt><dd>{tunnel.port}</dd></div>
+          <div><dt>Description</dt><dd>{tunnel.description || '—'}</dd></div>
+          <div><dt>State</dt><dd>{tunnel.enabled ? 'enabled' : 'disabled'}</dd></div>
+          <div><dt>Created</dt><dd>{when(tunnel.createdAt)}</dd></div>
+        </dl>
+        <button type="button" class="btn" aria-label={`Edit ${tunnel.subdomain}`} onClick={() => { focusBack.current = rememberFocus(); setEditing(true); }}>Edit</button>
+      </section>
+      {editing && <TunnelSettings tunnel={tunnel} onSaved={list.reload} onClose={() => { setEditing(false); focusBack.current?.(); }} />}
+      <section class="card" aria-labelledby="tunnel-client">
+        <h2 id="tunnel-client">Client</h2>
+        <ErrorText message={status.error} />
+        <ClientState status={live} />
+      </section>
+      <section class="card" aria-labelledby="tunnel-traffic">
+        <h2 id="tunnel-traffic">Traffic of the last hour</h2>
+        {hour && <p>{hour.requests} requests, {hour.errors} errors ({hour.unreachable} unreachable); latency p50 {ms(hour.p50Ms)}, p95 {ms(hour.p95Ms)}.</p>}
+        <ErrorText message={traffic.error} />
+        {traffic.data ? <TrafficCharts minutes={traffic.data.minutes} /> : !traffic.error && <Loading />}
+      </section>
+    </>
+  );
+}
