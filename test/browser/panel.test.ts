@@ -1,6 +1,7 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
 import { createSocket } from 'node:dgram';
+import { createServer } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../helpers/loopback-listener.ts';
@@ -48,6 +49,8 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   const { page } = browser;
   await page.goto(panel.url);
   await page.getByRole('heading', { name: 'Set up this relay' }).waitFor();
+  // the sandbox offers the name browsers resolve to this machine themselves (issue 38 defect 11)
+  assert.is(await page.getByLabel('Domain').inputValue(), 'relay.localhost');
   await expectAccessible('onboarding-domain');
 
   await page.getByLabel('Domain').fill('https://relay.example.com');
@@ -59,12 +62,12 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   assert.ok((await fieldError.count()) >= 1);
   assert.equal(await page.getByLabel('Domain').getAttribute('aria-invalid'), 'true');
 
-  await page.getByLabel('Domain').fill('relay.example.com');
+  await page.getByLabel('Domain').fill('relay.localhost');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Check DNS' }).click();
   const table = page.locator('table', { hasText: 'Wildcard' });
   await table.waitFor();
-  assert.match(await table.innerText(), /relay\.example\.com[\s\S]*127\.0\.0\.1[\s\S]*OK/);
+  assert.match(await table.innerText(), /relay\.localhost[\s\S]*127\.0\.0\.1[\s\S]*OK/);
   await expectAccessible('onboarding-dns');
 
   await page.getByRole('button', { name: 'Continue to provisioning' }).click();
@@ -75,12 +78,42 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   assert.is(username, 'admin');
   assert.match(password, /^\S{20}$/);
   assert.ok(await page.getByText('shown only once').isVisible());
+  // the links open this sandbox server: http on its own port, not https on a name nobody answers
+  const port = new URL(panel.url).port;
+  assert.is(await page.getByRole('link', { name: `http://panel.relay.localhost:${port}` }).getAttribute('href'), `http://panel.relay.localhost:${port}`);
   await expectAccessible('onboarding-complete');
 
   const status = await panel.call('GET', '/api/onboarding/status');
   assert.is(status.body.status, 'COMPLETED');
   await page.getByRole('button', { name: /open the panel/ }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}));
+
+// Issue 38 defect 11: in the sandbox the addresses the panel shows open in the browser. Chromium
+// resolves *.localhost to loopback itself; the sandbox server answers the tunnel's and site's names.
+s('sandbox: a tunnel\'s address opens the app behind it, a site\'s address its page', timed(40_000, async () => {
+  const { page } = browser;
+  const app = createServer((req, res) => res.end(`<!doctype html><title>app</title><h1>the app on the tunnel port: ${req.url}</h1>`));
+  await new Promise<void>((ok) => app.listen(0, '127.0.0.1', ok));
+  const tunnel = (await panel.call('POST', '/api/tunnels', { subdomain: 'linked', port: (app.address() as { port: number }).port })).body.tunnel;
+  const site = (await panel.call('POST', '/api/sites', { name: 'pages', type: 'managed' })).body.site;
+  try {
+    await page.goto(`${panel.url}/tunnels`);
+    await page.getByRole('link', { name: tunnel.fqdn }).click();
+    await page.getByRole('heading', { name: 'the app on the tunnel port: /' }).waitFor();
+    assert.is(page.url(), `http://${tunnel.fqdn}:${new URL(panel.url).port}/`);
+    await page.goto(`${panel.url}/sites`);
+    await page.getByRole('link', { name: site.fqdn }).click();
+    // the site's placeholder index.html, from its folder
+    await page.getByRole('heading', { name: 'pages' }).waitFor();
+    await page.getByText('This site has no files yet').waitFor();
+  } finally {
+    await panel.call('DELETE', `/api/tunnels/${tunnel.id}`);
+    await panel.call('DELETE', `/api/sites/${site.id}`);
+    await new Promise((ok) => app.close(ok));
+    await page.goto(panel.url);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  }
 }));
 
 s('tunnels: create one, see it listed, disable and enable it, and the client setup', timed(30_000, async () => {
@@ -90,7 +123,7 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('Local port').fill('3000');
   await page.getByLabel('Description').fill('dashboards');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
-  await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
+  await page.getByRole('rowheader', { name: 'grafana.relay.localhost' }).waitFor();
   const listed = await panel.call('GET', '/api/tunnels');
   assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
   await screenshot(page, 'tunnels-list');
@@ -222,7 +255,7 @@ s('keyboard: skip link, navigation, a form submitted with Enter, Escape cancels 
   await page.keyboard.press('Tab');
   await page.keyboard.type('4000');
   await page.keyboard.press('Enter');
-  await page.getByRole('rowheader', { name: 'kbd.relay.example.com' }).waitFor();
+  await page.getByRole('rowheader', { name: 'kbd.relay.localhost' }).waitFor();
 
   await page.getByRole('button', { name: 'Delete kbd' }).focus();
   await page.keyboard.press('Enter');
