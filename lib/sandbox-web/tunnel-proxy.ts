@@ -36,7 +36,10 @@ export function proxyToTunnel(req: IncomingMessage, res: ServerResponse, port: n
     res.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(UNREACHABLE_PAGE) });
     res.end(UNREACHABLE_PAGE);
   });
-  // the browser gone: so is the request to the app
-  res.on('close', () => upstream.destroy());
+  // the browser gone before the answer was sent: so is the request to the app (after a whole
+  // answer its kept-alive socket may already serve another request)
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
   req.pipe(upstream);
 }
