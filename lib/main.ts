@@ -15,6 +15,7 @@ import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
 import { refreshVhosts } from './refresh-vhosts.ts';
+import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createSystem, hostIpResolver } from './system/index.ts';
@@ -127,13 +128,16 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   await refreshVhosts(services);
 
   const server = createServer();
-  const edge = attachNodeEdge(server, app);
+  // the sandbox answers its tunnels' and sites' names itself; on a real host nginx does
+  const sandboxDispatch = sandboxWeb(services);
+  const edge = attachNodeEdge(server, app, { before: sandboxDispatch });
   const port = portFromEnv ?? config.value.listen.port;
   const fd = takeListenFd(env);
   if (fd !== null) await listenOn(server, { fd });
   else await listen(server, config.value.listen.host, port, isSandboxDefault);
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
+  if (sandboxDispatch) services.publicLinks.servedHere(boundPort);
   const host = config.value.listen.host.includes(':') ? `[${config.value.listen.host}]` : config.value.listen.host;
   const url = `http://${host}:${boundPort}`;
 

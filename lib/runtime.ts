@@ -38,6 +38,7 @@ import { followServedVhosts } from './traffic/retention.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
 import type { Mode } from './mode.ts';
+import { PublicLinks } from './public-links.ts';
 
 export type { Mode };
 
@@ -58,6 +59,8 @@ export interface Runtime {
   tunnelStatus: TunnelStatus;
   /** requests per tunnel and site vhost, from nginx's traffic log (lib/traffic) */
   traffic: TrafficMeter;
+  /** how a browser opens the names the panel serves: nginx's https, or the sandbox's own server (lib/public-links.ts) */
+  publicLinks: PublicLinks;
   sites: SiteService;
   /** webhooks and the alerts sent to them (lib/alerts) */
   alerts: AlertService;
@@ -112,7 +115,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const log = deps.log ?? createLogger();
   const traffic = new TrafficMeter(clock);
   const { onboarding: onboardingOptions, ...rest } = deps;
-  const base = { ...rest, clock, log };
+  const publicLinks = new PublicLinks(() => deps.config.value);
+  const base = { ...rest, clock, log, publicLinks };
   const identities = new IdentityRegistry(deps.store);
   const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence, log });
   auditRegistry(deps.store, audit);

@@ -7,6 +7,7 @@ import { AppError, rateLimited } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import type { Logger } from '../log.ts';
 import { accessUrls } from '../onboarding/hostnames.ts';
+import type { PublicLinks } from '../public-links.ts';
 import type { InvitationRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
@@ -22,6 +23,8 @@ export interface InvitationDeps {
   clock: Clock;
   log: Logger;
   users: UserService;
+  /** where the invite link and the portal's address point (the sandbox's own server, or nginx) */
+  publicLinks?: PublicLinks;
 }
 
 export type InvitationStatus = 'pending' | 'accepted' | 'expired';
@@ -166,7 +169,7 @@ export class InvitationService {
   /** The routes are gated on COMPLETED, and onboarding sets the domain before that. */
   #urls() {
     const { domain, ip, system } = this.#deps.config.value;
-    return accessUrls(domain ?? ip, ip, system.ports);
+    return this.#deps.publicLinks?.accessUrls(domain ?? ip, ip) ?? accessUrls(domain ?? ip, ip, system.ports);
   }
 
 }

@@ -59,7 +59,7 @@ const BAD_TARGET = 'Bad request target';
  * Serves the app on a node:http server: requests through @whatwg-node/server, WebSocket handshakes
  * through `ws`. The app's Responses become the adapter's own class, which it sends fastest.
  */
-export function attachNodeEdge(server: Server, app: App): NodeEdge {
+export function attachNodeEdge(server: Server, app: App, options: { before?: (req: IncomingMessage, res: ServerResponse) => boolean } = {}): NodeEdge {
   useResponseClass(PonyfillResponse as unknown as typeof Response);
   // ws (and the https, tls and zlib it requires) is loaded on the first handshake, not at start.
   let sockets: WebSocketServer | undefined;
@@ -84,6 +84,8 @@ export function attachNodeEdge(server: Server, app: App): NodeEdge {
   );
 
   function onRequest(message: IncomingMessage, res: ServerResponse): void {
+    // the sandbox's tunnel and site names (lib/sandbox-web), answered before the panel sees them
+    if (options.before?.(message, res)) return;
     const target = originTarget(message.url);
     if (!target) return writeJsonError(res, 400, BAD_TARGET);
     message.url = target;

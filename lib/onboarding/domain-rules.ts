@@ -25,6 +25,16 @@ export function domainProblem(domain: string): string | null {
   return null;
 }
 
+/**
+ * Names under `localhost` (RFC 6761) resolve to loopback on every machine, in the browser itself:
+ * the sandbox's default domain (`relay.localhost`), which its own server answers. A real host can
+ * get no certificate for them and nobody else reaches them, so only the sandbox takes one.
+ */
+export function localDomainProblem(domain: string, sandbox: boolean): string | null {
+  if (sandbox || !(domain === 'localhost' || domain.endsWith('.localhost'))) return null;
+  return 'must be a public domain name: names under .localhost resolve only on the machine that asks, and get no certificate';
+}
+
 export const DomainInput = z.object({
   // DNS names are case-insensitive; certificates, vhost file names and comparisons use lowercase
   domain: z

@@ -8,6 +8,7 @@ import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { ADMIN_USERNAME } from './admin-account.ts';
 import { accessUrls } from './hostnames.ts';
+import type { PublicLinks } from '../public-links.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProvisioningTask, TaskContext } from './tasks/index.ts';
 import { disableVhostsWithoutCertificate } from './vhost-guard.ts';
@@ -21,6 +22,8 @@ export interface RunnerDeps {
   tasks: readonly ProvisioningTask[];
   serviceCheck: TaskContext['serviceCheck'];
   hashPassword: TaskContext['hashPassword'];
+  /** where the final event's links point (the sandbox's own server, or nginx) */
+  publicLinks?: PublicLinks;
 }
 
 export class ProvisioningRunner {
@@ -84,7 +87,7 @@ export class ProvisioningRunner {
         if (index < tasks.length - 1) board.finish(task.id, closing);
         else {
           const credentials = { username: ADMIN_USERNAME, password: ctx.adminPassword ?? '' };
-          board.complete(task.id, closing, { credentials, urls: accessUrls(domain, ip, config.value.system.ports) });
+          board.complete(task.id, closing, { credentials, urls: this.deps.publicLinks?.accessUrls(domain, ip) ?? accessUrls(domain, ip, config.value.system.ports) });
         }
       }
       log.info(`provisioning ${domain}: completed`);

@@ -8,7 +8,9 @@ import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { checkDns, type DnsReport } from './dns-check.ts';
-import type { DomainInput } from './domain-rules.ts';
+import { localDomainProblem, type DomainInput } from './domain-rules.ts';
+import type { PublicLinks } from '../public-links.ts';
+import { validationFailed } from '../errors.ts';
 import { ProgressBoard } from './progress-board.ts';
 import { ProvisioningRunner } from './runner.ts';
 import { assertStatusFor } from './states.ts';
@@ -22,6 +24,8 @@ export interface OnboardingDeps {
   log: Logger;
   /** Told when a run starts and how it ends. */
   audit?: AuditSink;
+  /** links, the sandbox's suggested domain and whether `*.localhost` names are accepted */
+  publicLinks?: PublicLinks;
 }
 
 export interface OnboardingOptions {
@@ -61,6 +65,7 @@ export class OnboardingService {
       tasks,
       serviceCheck: options.serviceCheck ?? { attempts: 20, delayMs: 500 },
       hashPassword: options.hashPassword ?? hashPassword,
+      publicLinks: deps.publicLinks,
     });
   }
 
@@ -71,6 +76,9 @@ export class OnboardingService {
 
   /** FRESH -> DOMAIN_SET; in DOMAIN_SET the values are replaced. */
   async setDomain(input: DomainInput): Promise<OnboardingState> {
+    // a rule of the body, checked where the body's other rules are: before the status
+    const local = localDomainProblem(input.domain, this.deps.publicLinks?.sandbox ?? false);
+    if (local) throw validationFailed([{ path: 'domain', message: local }]);
     assertStatusFor('domain', this.deps.config.value.onboarding.status);
     await this.deps.config.update({ domain: input.domain, email: input.email, onboarding: { status: 'DOMAIN_SET' } });
     return this.state();

@@ -22,6 +22,7 @@ import { TunnelsPage } from './pages/tunnels.tsx';
 import { TunnelPage } from './pages/tunnel.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { currentPath } from './router.ts';
+import { publicBase, type PublicBase } from './public-links.ts';
 
 const PAGES: Record<string, () => preact.JSX.Element> = {
   '/': DashboardPage,
@@ -50,7 +51,10 @@ function AdminApp() {
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    api<{ status: string }>('GET', '/api/onboarding/status').then((s) => setStatus(s.status), (e) => setError(describe(e)));
+    api<{ status: string; publicLinks?: PublicBase }>('GET', '/api/onboarding/status').then((s) => {
+      if (s.publicLinks) publicBase.value = s.publicLinks;
+      setStatus(s.status);
+    }, (e) => setError(describe(e)));
   }, []);
   if (error) return <Shell nav={false}><h1>relay-panel</h1><ErrorText message={error} /></Shell>;
   if (!status) return <Shell nav={false}><Loading /></Shell>;

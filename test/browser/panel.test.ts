@@ -1,6 +1,7 @@
 // The admin client in a real browser against the bundle on a fresh sandbox: onboarding to
 // COMPLETED, a tunnel, the tickets page, and axe-core on every page.
 import { createSocket } from 'node:dgram';
+import { createServer } from 'node:http';
 import type { Route } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -49,6 +50,8 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   const { page } = browser;
   await page.goto(panel.url);
   await page.getByRole('heading', { name: 'Set up this relay' }).waitFor();
+  // the sandbox offers the name browsers resolve to this machine themselves (issue 38 defect 11)
+  assert.is(await page.getByLabel('Domain').inputValue(), 'relay.localhost');
   await expectAccessible('onboarding-domain');
 
   await page.getByLabel('Domain').fill('https://relay.example.com');
@@ -60,12 +63,12 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   assert.ok((await fieldError.count()) >= 1);
   assert.equal(await page.getByLabel('Domain').getAttribute('aria-invalid'), 'true');
 
-  await page.getByLabel('Domain').fill('relay.example.com');
+  await page.getByLabel('Domain').fill('relay.localhost');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Check DNS' }).click();
   const table = page.locator('table', { hasText: 'Wildcard' });
   await table.waitFor();
-  assert.match(await table.innerText(), /relay\.example\.com[\s\S]*127\.0\.0\.1[\s\S]*OK/);
+  assert.match(await table.innerText(), /relay\.localhost[\s\S]*127\.0\.0\.1[\s\S]*OK/);
   await expectAccessible('onboarding-dns');
 
   await page.getByRole('button', { name: 'Continue to provisioning' }).click();
@@ -76,12 +79,42 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   assert.is(username, 'admin');
   assert.match(password, /^\S{20}$/);
   assert.ok(await page.getByText('shown only once').isVisible());
+  // the links open this sandbox server: http on its own port, not https on a name nobody answers
+  const port = new URL(panel.url).port;
+  assert.is(await page.getByRole('link', { name: `http://panel.relay.localhost:${port}` }).getAttribute('href'), `http://panel.relay.localhost:${port}`);
   await expectAccessible('onboarding-complete');
 
   const status = await panel.call('GET', '/api/onboarding/status');
   assert.is(status.body.status, 'COMPLETED');
   await page.getByRole('button', { name: /open the panel/ }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}));
+
+// Issue 38 defect 11: in the sandbox the addresses the panel shows open in the browser. Chromium
+// resolves *.localhost to loopback itself; the sandbox server answers the tunnel's and site's names.
+s('sandbox: a tunnel\'s address opens the app behind it, a site\'s address its page', timed(40_000, async () => {
+  const { page } = browser;
+  const app = createServer((req, res) => res.end(`<!doctype html><title>app</title><h1>the app on the tunnel port: ${req.url}</h1>`));
+  await new Promise<void>((ok) => app.listen(0, '127.0.0.1', ok));
+  const tunnel = (await panel.call('POST', '/api/tunnels', { subdomain: 'linked', port: (app.address() as { port: number }).port })).body.tunnel;
+  const site = (await panel.call('POST', '/api/sites', { name: 'pages', type: 'managed' })).body.site;
+  try {
+    await page.goto(`${panel.url}/tunnels`);
+    await page.getByRole('link', { name: tunnel.fqdn }).click();
+    await page.getByRole('heading', { name: 'the app on the tunnel port: /' }).waitFor();
+    assert.is(page.url(), `http://${tunnel.fqdn}:${new URL(panel.url).port}/`);
+    await page.goto(`${panel.url}/sites`);
+    await page.getByRole('link', { name: site.fqdn }).click();
+    // the site's placeholder index.html, from its folder
+    await page.getByRole('heading', { name: 'pages' }).waitFor();
+    await page.getByText('This site has no files yet').waitFor();
+  } finally {
+    await panel.call('DELETE', `/api/tunnels/${tunnel.id}`);
+    await panel.call('DELETE', `/api/sites/${site.id}`);
+    await new Promise((ok) => app.close(ok));
+    await page.goto(panel.url);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  }
 }));
 
 s('tunnels: create one, see it listed, disable and enable it, and the client setup', timed(30_000, async () => {
@@ -91,9 +124,9 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('Local port').fill('3000');
   await page.getByLabel('Description').fill('dashboards');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
-  await page.getByRole('rowheader', { name: 'grafana.relay.example.com' }).waitFor();
+  await page.getByRole('rowheader', { name: 'grafana.relay.localhost' }).waitFor();
   // Issue 38: a success says so, in a polite status region, and goes away by itself (checked at the end).
-  const created = page.getByRole('status').getByText('Tunnel grafana.relay.example.com created.');
+  const created = page.getByRole('status').getByText('Tunnel grafana.relay.localhost created.');
   await created.waitFor();
   const listed = await panel.call('GET', '/api/tunnels');
   assert.equal(listed.body.tunnels.map((t: { subdomain: string }) => t.subdomain), ['grafana']);
@@ -110,7 +143,7 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
   // Issue 38: the refusal above the form is not left to read as the outcome of the disable.
   assert.is(await refused.count(), 0, 'the earlier refusal is gone after a later action');
-  await page.getByRole('status').getByText('Tunnel grafana.relay.example.com disabled.').waitFor();
+  await page.getByRole('status').getByText('Tunnel grafana.relay.localhost disabled.').waitFor();
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, false);
   await page.getByRole('button', { name: 'Enable grafana' }).click();
   await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
@@ -307,7 +340,7 @@ s('keyboard: skip link, navigation, a form submitted with Enter, Escape cancels 
   await page.keyboard.press('Tab');
   await page.keyboard.type('4000');
   await page.keyboard.press('Enter');
-  await page.getByRole('rowheader', { name: 'kbd.relay.example.com' }).waitFor();
+  await page.getByRole('rowheader', { name: 'kbd.relay.localhost' }).waitFor();
 
   await page.getByRole('button', { name: 'Delete kbd' }).focus();
   await page.keyboard.press('Enter');

@@ -132,7 +132,10 @@ s('install: the README command on a fresh box, every step ok, the panel runs as 
   assert.is(await active('relay-panel-root.socket'), 'active');
   assert.is((await client.call('GET', `${IP_PANEL}/api/onboarding/status`)).status, 496, 'no certificate');
   const status = await client.call('GET', `${IP_PANEL}/api/onboarding/status`, { identity: admin });
-  assert.equal(status.body, { status: 'FRESH', domain: null, email: null });
+  const { suggestedDomain, publicLinks, ...spec } = status.body;
+  assert.equal(spec, { status: 'FRESH', domain: null, email: null });
+  // a real host: nothing offered, links by nginx over https
+  assert.equal([suggestedDomain, publicLinks.scheme], [null, 'https']);
 });
 
 s('onboarding through the IP panel: domain, DNS check, provisioning watched on the live stream, against pebble and dnsmasq', async () => {

@@ -53,5 +53,7 @@ function isLoopbackHost(host: string): boolean {
   } catch {
     return false;
   }
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  // `*.localhost` too (the sandbox's relay.localhost): browsers resolve it to loopback themselves,
+  // so no page can rebind it elsewhere
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }

@@ -7,7 +7,7 @@ import { ErrorText, Loading, Note } from '../components/notice.tsx';
 import { ShownOnce } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 
-interface Status { status: string; domain: string | null; email: string | null }
+interface Status { status: string; domain: string | null; email: string | null; suggestedDomain?: string | null }
 interface Probe { name: string; addresses: string[]; ok: boolean }
 interface DnsResult { base?: Probe; wildcard?: Probe; message?: string; error?: string; details?: unknown; ip?: string }
 interface TaskView { task: string; title: string; status: string; message: string; log: string }
@@ -33,16 +33,17 @@ function Steps({ at }: { at: number }) {
 }
 
 function DomainStep({ status, onSaved }: { status: Status; onSaved(s: Status): void }) {
-  const form = useForm({ domain: status.domain ?? '', email: status.email ?? '' });
+  // the sandbox offers relay.localhost, a name the browser itself resolves to this machine
+  const form = useForm({ domain: status.domain ?? status.suggestedDomain ?? '', email: status.email ?? '' });
   return (
     <form class="card" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const saved = await api<Status>('POST', '/api/onboarding/domain', form.values);
-      onSaved({ status: saved.status, domain: saved.domain, email: saved.email });
+      onSaved({ ...status, status: saved.status, domain: saved.domain, email: saved.email });
     }); }}>
       <h2>Domain and email</h2>
       <p>The base domain of this box (subdomains such as panel.&lt;domain&gt; are made from it) and the email for certificate registration.</p>
       <ErrorText message={form.error} />
-      <Field label="Domain" value={form.values.domain} onInput={(v) => form.set('domain', v)} error={form.fieldErrors.domain} hint="For example relay.example.com" required />
+      <Field label="Domain" value={form.values.domain} onInput={(v) => form.set('domain', v)} error={form.fieldErrors.domain} hint={status.suggestedDomain ? `In the sandbox: ${status.suggestedDomain} (browsers resolve every *.localhost name to this machine)` : 'For example relay.example.com'} required />
       <Field label="Email" type="email" value={form.values.email} onInput={(v) => form.set('email', v)} error={form.fieldErrors.email} autoComplete="email" required />
       <Submit busy={form.busy}>Save</Submit>
     </form>

@@ -11,6 +11,7 @@ import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useSitesStatus } from '../sites-status.ts';
 import { TrafficCell } from '../components/tunnel-state.tsx';
+import { publicUrl } from '../public-links.ts';
 
 interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
 interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }
@@ -109,7 +110,7 @@ export function SitesPage() {
         {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
         {!list.data ? <Loading /> : (
           <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."
-            rows={sites.map((s) => [<a href={`https://${s.fqdn}`}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
+            rows={sites.map((s) => [<a href={publicUrl(s.fqdn)}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
               <TrafficCell status={trafficOf(s.id)} />,
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => show(s.id, 'files')}>Files</button>

@@ -11,6 +11,7 @@ import { TunnelSettings, type Tunnel } from '../components/tunnel-settings.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
+import { publicUrl } from '../public-links.ts';
 
 interface TrafficMinute { start: string; requests: number; errors: number; p50Ms: number | null; p95Ms: number | null }
 
@@ -78,7 +79,7 @@ export function TunnelPage({ id }: { id: string }) {
       <section class="card" aria-labelledby="tunnel-facts">
         <h2 id="tunnel-facts">Settings</h2>
         <dl class="facts wide">
-          <div><dt>Address</dt><dd><a href={`https://${tunnel.fqdn}`}>{tunnel.fqdn}</a></dd></div>
+          <div><dt>Address</dt><dd><a href={publicUrl(tunnel.fqdn)}>{tunnel.fqdn}</a></dd></div>
           <div><dt>Local port</dt><dd>{tunnel.port}</dd></div>
           <div><dt>Description</dt><dd>{tunnel.description || '—'}</dd></div>
           <div><dt>State</dt><dd>{tunnel.enabled ? 'enabled' : 'disabled'}</dd></div>

@@ -11,6 +11,7 @@ import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
 import { useTunnelStatus } from '../tunnel-status.ts';
+import { publicUrl } from '../public-links.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface ClientSession { port: number; subdomain: string; chiselArgs: string[] }
@@ -127,7 +128,7 @@ export function TunnelsPage() {
               <tbody>
                 {list.data.tunnels.map((t) => (
                   <tr key={t.id}>
-                    <th scope="row"><a href={`/tunnels/${encodeURIComponent(t.id)}`}>{t.subdomain}</a> <small><a href={`https://${t.fqdn}`}>{t.fqdn}</a></small></th>
+                    <th scope="row"><a href={`/tunnels/${encodeURIComponent(t.id)}`}>{t.subdomain}</a> <small><a href={publicUrl(t.fqdn)}>{t.fqdn}</a></small></th>
                     <td>{t.port}</td>
                     <td>{t.description || '—'}</td>
                     <td><span class={`badge ${t.enabled ? 'badge-active' : 'badge-inactive'}`}>{t.enabled ? 'enabled' : 'disabled'}</span></td>

@@ -204,7 +204,10 @@ s('the admin P12 opens the IP panel: /api/onboarding/status answers 200', () =>
     const pfx = await readFile(join(ctx.prefix, 'root/relay-panel-admin.p12'));
     const res = await ipPanel(ctx, '/api/onboarding/status', { pfx, passphrase: password });
     assert.is(res.status, 200, res.body);
-    assert.equal(JSON.parse(res.body), { status: 'FRESH', domain: null, email: null });
+    const { status, domain, email, suggestedDomain, publicLinks } = JSON.parse(res.body);
+    assert.equal({ status, domain, email }, { status: 'FRESH', domain: null, email: null });
+    // a real host: nothing offered, links by nginx over https
+    assert.equal([suggestedDomain, publicLinks.scheme], [null, 'https']);
   }),
 );
 

@@ -29,7 +29,7 @@ s.after(async () => {
 
 s('a fresh box walks FRESH -> DOMAIN_SET -> DNS_READY -> PROVISIONING -> COMPLETED', timed(240_000, async () => {
   const { call, infra, t } = box;
-  assert.equal((await call('GET', '/api/onboarding/status')).body, { status: 'FRESH', domain: null, email: null });
+  assert.equal((await call('GET', '/api/onboarding/status')).body, { status: 'FRESH', domain: null, email: null, suggestedDomain: null, publicLinks: { scheme: 'https', port: infra.ports.https } });
   const domain = await call('POST', '/api/onboarding/domain', { domain: TEST_DOMAIN, email: `ops@${TEST_DOMAIN}` });
   assert.is(domain.status, 200, JSON.stringify(domain.body));
 

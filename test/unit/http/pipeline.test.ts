@@ -213,7 +213,7 @@ s('410 for onboarding routes after COMPLETED; onboarding status stays open', asy
   assert.is(gone.status, 410);
   assert.is(gone.body.error, 'Onboarding already completed');
   const status = await t.call('GET', '/api/onboarding/status');
-  assert.equal(status.body, { status: 'COMPLETED', domain: 'example.test', email: 'ops@example.test' });
+  assert.equal(status.body, { status: 'COMPLETED', domain: 'example.test', email: 'ops@example.test', suggestedDomain: 'relay.localhost', publicLinks: { scheme: 'https', port: null } });
 });
 
 s('the certificate check runs before the onboarding gate', async ({ t }) => {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DomainInput, domainProblem } from '../../../lib/onboarding/domain-rules.ts';
+import { DomainInput, domainProblem, localDomainProblem } from '../../../lib/onboarding/domain-rules.ts';
 import { isFqdn } from '../../../lib/system/names.ts';
 
 const s = suite('onboarding domain rules');
@@ -58,6 +58,14 @@ s('the schema trims and lowercases the domain and checks the email', () => {
   assert.not.ok(bad.success);
   assert.equal(bad.error!.issues.map((i) => [i.path.join('.'), i.message]), [['email', 'must be a valid email address']]);
   assert.not.ok(DomainInput.safeParse({ email: 'ops@example.com' }).success);
+});
+
+s('names under .localhost: the sandbox takes them, a real host does not', () => {
+  for (const d of ['relay.localhost', 'a.b.localhost']) {
+    assert.is(localDomainProblem(d, true), null, d);
+    assert.match(localDomainProblem(d, false) ?? 'accepted', /public domain name/, d);
+  }
+  for (const d of ['relay.example.com', 'localhost.example.com', 'mylocalhost.com']) assert.is(localDomainProblem(d, false), null, d);
 });
 
 s.run();

@@ -1,5 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { AppError } from '../../../lib/errors.ts';
+import { OnboardingService } from '../../../lib/onboarding/service.ts';
+import type { PublicLinks } from '../../../lib/public-links.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { DOMAIN, EMAIL, HOST_IP, nextOutcome, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
@@ -17,7 +20,7 @@ const status = async () => (await t.call('GET', '/api/onboarding/status')).body.
 s('status answers FRESH with no domain yet', async () => {
   const { status: code, body } = await t.call('GET', '/api/onboarding/status');
   assert.is(code, 200);
-  assert.equal(body, { status: 'FRESH', domain: null, email: null });
+  assert.equal(body, { status: 'FRESH', domain: null, email: null, suggestedDomain: 'relay.localhost', publicLinks: { scheme: 'https', port: null } });
 });
 
 s('FRESH -> DOMAIN_SET stores domain and email; a re-submission replaces them', async () => {
@@ -26,7 +29,7 @@ s('FRESH -> DOMAIN_SET stores domain and email; a re-submission replaces them', 
   assert.equal(first.body, { ok: true, status: 'DOMAIN_SET', domain: 'first.example.test', email: EMAIL });
   const again = await t.call('POST', '/api/onboarding/domain', { body: { domain: DOMAIN, email: 'admin@example.test' } });
   assert.equal(again.body, { ok: true, status: 'DOMAIN_SET', domain: DOMAIN, email: 'admin@example.test' });
-  assert.equal((await t.call('GET', '/api/onboarding/status')).body, { status: 'DOMAIN_SET', domain: DOMAIN, email: 'admin@example.test' });
+  assert.equal((await t.call('GET', '/api/onboarding/status')).body, { status: 'DOMAIN_SET', domain: DOMAIN, email: 'admin@example.test', suggestedDomain: 'relay.localhost', publicLinks: { scheme: 'https', port: null } });
 });
 
 s('an invalid domain or email is a 400 validation failure and changes nothing', async () => {
@@ -35,6 +38,19 @@ s('an invalid domain or email is a 400 validation failure and changes nothing', 
   assert.is(body.error, 'Validation failed');
   assert.equal(body.details.issues.map((i: { path: string }) => i.path).sort(), ['domain', 'email']);
   assert.is(await status(), 'FRESH');
+});
+
+s('relay.localhost, offered in the sandbox, is taken there; a real host refuses it as a validation failure', async () => {
+  assert.is((await t.call('GET', '/api/onboarding/status')).body.suggestedDomain, 'relay.localhost');
+  const taken = await t.call('POST', '/api/onboarding/domain', { body: { domain: 'relay.localhost', email: EMAIL } });
+  assert.equal([taken.status, taken.body.domain], [200, 'relay.localhost']);
+  // the same service where the panel drives a real host (publicLinks.sandbox false)
+  const { config, system, clock, log } = t.services;
+  const onHost = new OnboardingService({ config, system, clock, log, publicLinks: { sandbox: false } as PublicLinks });
+  const refused = await onHost.setDomain({ domain: 'relay.localhost', email: EMAIL }).then(() => null, (e: AppError) => e);
+  assert.is(refused?.status, 400);
+  assert.equal(refused?.details, { issues: [{ path: 'domain', message: 'must be a public domain name: names under .localhost resolve only on the machine that asks, and get no certificate' }] });
+  assert.equal((await onHost.setDomain({ domain: DOMAIN, email: EMAIL })).domain, DOMAIN);
 });
 
 s('verify-dns and provision in FRESH are 409s naming current and required status', async () => {
@@ -175,7 +191,7 @@ s('PROVISIONING -> COMPLETED: onboarding routes but status answer 410, managemen
     assert.equal(body, { error: 'Onboarding already completed' });
   }
   assert.is((await t.call('GET', '/api/onboarding/provision/stream')).status, 410);
-  assert.equal((await t.call('GET', '/api/onboarding/status')).body, { status: 'COMPLETED', domain: DOMAIN, email: EMAIL });
+  assert.equal((await t.call('GET', '/api/onboarding/status')).body, { status: 'COMPLETED', domain: DOMAIN, email: EMAIL, suggestedDomain: 'relay.localhost', publicLinks: { scheme: 'https', port: null } });
   assert.is((await t.call('GET', '/api/tunnels')).status, 200);
 });
 
