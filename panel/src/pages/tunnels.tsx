@@ -1,14 +1,17 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api, describe } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
+import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
+import { HeadCell } from '../components/table.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
-import { useTunnelStatus } from '../tunnel-status.ts';
+import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
+import type { ListSpec } from '../list-view.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
 interface ClientSession { port: number; subdomain: string; chiselArgs: string[] }
@@ -99,10 +102,34 @@ function AgentSetup() {
   );
 }
 
+const TUNNEL_STATES = [
+  { value: 'enabled', label: 'enabled' }, { value: 'disabled', label: 'disabled' },
+  { value: 'connected', label: 'client connected' }, { value: 'down', label: 'client down' },
+];
+
+/** The list's search, states and sorts; the client's state comes from the live status. */
+function tunnelSpec(statusOf: (id: string) => TunnelStatus | undefined): ListSpec<Tunnel> {
+  return {
+    key: (t) => t.id,
+    text: (t) => [t.subdomain, t.fqdn, t.port, t.description],
+    states: {
+      enabled: (t) => t.enabled,
+      disabled: (t) => !t.enabled,
+      connected: (t) => statusOf(t.id)?.connected === true,
+      // as the dashboard counts it: enabled, and its client not connected
+      down: (t) => t.enabled && statusOf(t.id)?.connected !== true,
+    },
+    sorts: { address: (t) => t.fqdn, port: (t) => t.port, created: (t) => t.createdAt },
+  };
+}
+
 export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
   const status = useTunnelStatus();
-  const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
+  const statuses = useMemo(() => new Map(status.data?.tunnels.map((x) => [x.id, x])), [status.data]);
+  const statusOf = (id: string) => statuses.get(id);
+  const spec = useMemo(() => tunnelSpec((id) => statuses.get(id)), [statuses]);
+  const view = useListView(list.data?.tunnels, spec);
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Tunnels</h1><Unavailable feature="Tunnels" /></>;
   return (
@@ -112,12 +139,14 @@ export function TunnelsPage() {
       <section class="card" aria-labelledby="tunnel-list">
         <h2 id="tunnel-list">Tunnels</h2>
         <ErrorText message={list.error ?? error} />
-        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (
-          <div class="table-wrap">
+        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet.</p> : (<>
+          <ListControls view={view} noun="tunnels" states={TUNNEL_STATES} />
+          {view.matched === 0 ? <p class="muted">No tunnel matches the search and state.</p> : <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Last hour</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+              <thead><tr>{[view.sortHead('Address', 'address'), view.sortHead('Port', 'port'), 'Description', 'State', 'Client', 'Last hour', view.sortHead('Created', 'created'), 'Actions']
+                .map((h) => <HeadCell key={typeof h === 'string' ? h : h.label} head={h} />)}</tr></thead>
               <tbody>
-                {list.data.tunnels.map((t) => (
+                {view.rows.map((t) => (
                   <tr key={t.id}>
                     <th scope="row"><a href={`https://${t.fqdn}`}>{t.fqdn}</a></th>
                     <td>{t.port}</td>
@@ -136,8 +165,9 @@ export function TunnelsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          </div>}
+          <Pager view={view} noun="tunnels" />
+        </>)}
       </section>
       <AgentSetup />
     </>
