@@ -358,7 +358,10 @@ s('tunnels: 60 of them searched, filtered by state from the URL, sorted by port 
   await page.waitForURL(/sort=-port$/);
   assert.is(await portHead.getAttribute('aria-sort'), 'descending');
   assert.equal(await firstCells(2), ['30059', '30058', '30057']);
-  // the tunnels stay: the next test checks the page with its controls and a full page of rows
+  // a few stay, so the next test checks the page with its list controls; all of them would slow its axe run
+  await inBatches(made.slice(5), async (t) => {
+    assert.is((await panel.call('DELETE', `/api/tunnels/${t.id}`)).status, 200);
+  });
 }));
 
 s('every page renders without a serious axe violation', timed(90_000, async () => {
