@@ -1,4 +1,5 @@
 // Markdown rendering of a benchmark result (the object written to .bench/*.json).
+import { describePanelLists } from './panel-lists.mjs';
 
 const MiB = 1024 * 1024;
 const num = (v, digits = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
@@ -80,6 +81,7 @@ export function renderMarkdown(result) {
   }
   if (result.traffic) out.push('', renderTraffic(result.traffic));
   if (result.runtimes) out.push('', renderRuntimes(result.runtimes));
+  if (result.panelLists && !result.panelLists.error) out.push('', '### The tunnels page with 1,000 tunnels (Chromium)', '', describePanelLists(result.panelLists));
   out.push('');
   out.push('### Against the targets (information, not assertions)');
   out.push('');

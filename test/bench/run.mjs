@@ -9,6 +9,7 @@
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
+// BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
@@ -24,6 +25,7 @@ import { createClient, isRouteMissing, probe, send } from './http.mjs';
 import { percentile } from './paced.mjs';
 import { clkTck, cpuModel, cpuNs, cpuTicks, killAllChildrenNow, memory, startNode, stopAllChildren, stopChild } from './proc.mjs';
 import { describePanelLoad, panelFirstLoad } from './panel-size.mjs';
+import { describePanelLists, measurePanelLists, panelListsTargets } from './panel-lists.mjs';
 import { renderMarkdown, renderRuntimes, renderTraffic } from './report.mjs';
 import { measureRuntimes } from './runtimes.mjs';
 import { runLongFuzz } from './fuzz.mjs';
@@ -100,7 +102,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), fuzz: () => fuzzOnly() };
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -543,6 +545,8 @@ async function main() {
   checkInterrupted();
   const traffic = await measureTraffic().catch((error) => ({ error: error.message }));
   const runtimes = await measureKitRuntimes().catch((error) => ({ requests: settings.runtimeRequests, rows: [], error: error.message }));
+  // ---- the tunnels page with 1,000 tunnels in Chromium (issue 38)
+  const panelLists = await measureLists().catch((error) => ({ error: error.message }));
   // ---- write path growth
   const writeBundle = join(tempRoot, 'write-path-server.mjs');
   await bundle({ entry: fileURLToPath(new URL('./write-path-server.ts', import.meta.url)), outfile: writeBundle, quiet: true });
@@ -580,6 +584,7 @@ async function main() {
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
     { figure: 'panel client first load (issue 18)', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
+    ...panelListsTargets(panelLists),
   ];
 
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
@@ -617,6 +622,7 @@ async function main() {
     traffic,
     runtimes,
     panelFirstLoad: panelLoad,
+    panelLists,
     siteUpload: upload,
     targets,
   };
@@ -662,6 +668,19 @@ async function runtimesOnly() {
   console.log(renderRuntimes(runtimes));
   const failed = runtimes.rows.filter((row) => row.error);
   if (failed.length) throw new Error(`no figures from ${failed.map((row) => row.runtime).join(', ')}`);
+}
+
+/** Issue 38: the tunnels page with 1,000 tunnels in Chromium (test/bench/panel-lists.mjs). */
+function measureLists() {
+  return measurePanelLists({ dir: join(tempRoot, 'panel-lists'), panelArgs, root, log });
+}
+
+/** The panel's long-list figures alone; fails when they could not be measured. */
+async function panelListsOnly() {
+  tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+  const lists = await measureLists();
+  console.log(describePanelLists(lists));
+  for (const t of panelListsTargets(lists)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}${t.met === null ? '' : `: ${t.met ? 'met' : 'not met'}`}`);
 }
 
 /** Issue 37: the route-table fuzz, long; fails when it finds something. */

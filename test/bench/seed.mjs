@@ -37,9 +37,10 @@ export const roundTripTarget = (i) => (i + 1) % COUNTS.agents;
 /**
  * Writes `<dir>/config.json` and `<dir>/data/*.json`. Returns the config path, what was seeded and the
  * ticket plan (instances by owner). `storedTickets` fills the tickets collection up to that many
- * (the write-path growth figures), two in three of them used, all within their hour.
+ * (the write-path growth figures), two in three of them used, all within their hour. `tunnelCount`
+ * replaces the 200 tunnels (the panel's long-list figures seed 1,000).
  */
-export async function seed(dir, { now = Date.now(), storedTickets = 0 } = {}) {
+export async function seed(dir, { now = Date.now(), storedTickets = 0, tunnelCount = COUNTS.tunnels } = {}) {
   const dataDir = join(dir, 'data');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const iso = (ms) => new Date(ms).toISOString();
@@ -55,14 +56,14 @@ export async function seed(dir, { now = Date.now(), storedTickets = 0 } = {}) {
     system: { driver: 'sandbox' },
   };
 
-  const tunnels = Array.from({ length: COUNTS.tunnels }, (_, i) => ({
+  const tunnels = Array.from({ length: tunnelCount }, (_, i) => ({
     id: randomUUID(),
     subdomain: `svc-${i + 1}`,
     fqdn: `svc-${i + 1}.${DOMAIN}`,
     port: 20000 + i,
     description: i % 3 === 0 ? null : `bench tunnel ${i + 1} (home lab service)`,
     enabled: i % 7 !== 0,
-    createdAt: iso(now - (COUNTS.tunnels - i) * 60_000),
+    createdAt: iso(now - (tunnelCount - i) * 60_000),
   }));
 
   const sites = Array.from({ length: COUNTS.sites }, (_, i) => ({

@@ -2,12 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
+import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Copyable, QrCode, ShownOnce } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { enrollCommand } from '../enroll-command.ts';
 import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
+import type { ListSpec } from '../list-view.ts';
 import { useResource, type Resource } from '../resource.ts';
 import { HardwareBound } from './hardware-bound.tsx';
 
@@ -174,17 +176,27 @@ function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promi
   );
 }
 
+const AGENT_SPEC: ListSpec<Agent> = {
+  key: (a) => a.label,
+  text: (a) => [a.label, a.serial, ...a.capabilities, ...a.allowedSites],
+  states: { active: (a) => !a.revoked, revoked: (a) => a.revoked },
+  sorts: { agent: (a) => a.label, expires: (a) => a.expiresAt ?? '' },
+};
+const AGENT_STATES = [{ value: 'active', label: 'active' }, { value: 'revoked', label: 'revoked' }];
+
 function Agents() {
   const agents = useResource<{ agents: Agent[] }>('/api/certs/agent');
   const [editing, setEditing] = useState<Agent>();
+  const view = useListView(agents.data?.agents, AGENT_SPEC);
   if (agents.unavailable) return <section class="card"><h2>Agents</h2><Unavailable feature="Agents" /></section>;
   return (
     <section class="card" aria-labelledby="agents-title">
       <h2 id="agents-title">Agents</h2>
       <ErrorText message={agents.error} />
-      {!agents.data ? <Loading /> : (
-        <Table head={['Agent', 'Capabilities', 'Allowed sites', 'Key', 'Expires', 'State', 'Actions']} empty="No agents yet. Issue a certificate or create an enrollment token below; an agent calls the API with its certificate and the capabilities given here."
-          rows={agents.data.agents.map((a) => {
+      {!agents.data ? <Loading /> : (<>
+        {view.total > 0 && <ListControls view={view} noun="agents" states={AGENT_STATES} />}
+        <Table head={[view.sortHead('Agent', 'agent'), 'Capabilities', 'Allowed sites', 'Key', view.sortHead('Expires', 'expires'), 'State', 'Actions']}
+          empty={view.total ? 'No agent matches the search and state.' : 'No agents yet. Issue a certificate or create an enrollment token below; an agent calls the API with its certificate and the capabilities given here.'} keys={view.keys} rows={view.rows.map((a) => {
             return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
               a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`} done={`Agent ${a.label} removed.`}
                 run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}/record`); await agents.reload(); }}>Remove</Action> : <span class="actions">
@@ -193,7 +205,8 @@ function Agents() {
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
               </span>];
           })} />
-      )}
+        <Pager view={view} noun="agents" />
+      </>)}
       {editing && <AgentEditor key={editing.label} agent={editing} reload={agents.reload} onClose={() => setEditing(undefined)} />}
       <IssueAgent onDone={agents.reload} />
       <Enrollment />

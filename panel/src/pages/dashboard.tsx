@@ -6,7 +6,6 @@ import { Badge } from '../components/table.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus } from '../tunnel-status.ts';
-import { ClientBadge } from '../components/tunnel-state.tsx';
 import type { Service } from './services.tsx';
 
 interface Stats {
@@ -78,21 +77,57 @@ function ServicesCard() {
   );
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The tunnels in numbers; the ones down are a link to their filtered list, not listed here (with hundreds they filled the page). */
 function TunnelsCard() {
   const status = useTunnelStatus();
   if (status.unavailable) return null;
-  const enabled = status.data?.tunnels.filter((t) => t.enabled) ?? [];
-  const down = enabled.filter((t) => !t.connected);
+  const tunnels = status.data?.tunnels ?? [];
+  const enabled = tunnels.filter((t) => t.enabled).length;
+  const down = tunnels.filter((t) => t.enabled && !t.connected).length;
   return (
     <section class="card" aria-labelledby="tunnels-title">
       <h2 id="tunnels-title">Tunnels</h2>
       <ErrorText message={status.error} />
-      {!status.data ? <Loading /> : enabled.length === 0 ? <p class="muted">No enabled tunnels.</p> : (
+      {!status.data ? <Loading /> : (
         <>
-          <p><strong>{down.length === 0 ? 'All tunnels up' : `${down.length} of ${enabled.length} tunnels down`}</strong> ({enabled.length - down.length} connected)</p>
-          {down.length > 0 && <ul class="down-list">{down.map((t) => <li key={t.id}>{t.subdomain} <ClientBadge status={t} /></li>)}</ul>}
+          <dl class="counts">
+            <div><dt>Tunnels</dt><dd>{tunnels.length}</dd></div>
+            <div><dt>Enabled</dt><dd>{enabled}</dd></div>
+            <div><dt>Client down</dt><dd>{down}</dd></div>
+          </dl>
+          <p>{enabled === 0 ? 'No enabled tunnels.' : down === 0 ? <strong>All tunnels up</strong>
+            : <a href="/tunnels?state=down"><strong>{plural(down, 'tunnel down', 'tunnels down')}</strong></a>}</p>
         </>
       )}
+    </section>
+  );
+}
+
+/** A count from a list route: '…' while it loads, '—' where it failed or is not on this server. */
+function useCount<T>(path: string, count: (data: T) => number): string {
+  const resource = useResource<T>(path);
+  if (resource.data) return String(count(resource.data));
+  return resource.error || resource.unavailable ? '—' : '…';
+}
+
+interface CertSummary { certs: { expiringSoon: boolean }[] }
+
+/** How much the relay holds; the sections' own pages are one click away in the header. */
+function CountsCard() {
+  const counts: [string, string][] = [
+    ['Sites', useCount<{ sites: unknown[] }>('/api/sites', (d) => d.sites.length)],
+    ['Users', useCount<{ users: unknown[] }>('/api/users', (d) => d.users.length)],
+    ['Active agents', useCount<{ agents: { revoked: boolean }[] }>('/api/certs/agent', (d) => d.agents.filter((a) => !a.revoked).length)],
+    ['Certificates expiring soon', useCount<CertSummary>('/api/certs', (d) => d.certs.filter((c) => c.expiringSoon).length)],
+  ];
+  return (
+    <section class="card" aria-labelledby="counts-title">
+      <h2 id="counts-title">At a glance</h2>
+      <dl class="counts">
+        {counts.map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{value}</dd></div>)}
+      </dl>
     </section>
   );
 }
@@ -102,6 +137,7 @@ export function DashboardPage() {
     <>
       <h1>Dashboard</h1>
       <TunnelsCard />
+      <CountsCard />
       <StatsCard />
       <ServicesCard />
     </>

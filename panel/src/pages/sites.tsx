@@ -3,11 +3,13 @@ import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
 import { FileBrowser } from '../components/file-browser.tsx';
+import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
 import { rememberFocus, useRevealed } from '../components/focus-return.ts';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { bytes } from '../format.ts';
+import type { ListSpec } from '../list-view.ts';
 import { useResource } from '../resource.ts';
 import { useSitesStatus } from '../sites-status.ts';
 import { TrafficCell } from '../components/tunnel-state.tsx';
@@ -19,6 +21,17 @@ interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: 
 const enc = encodeURIComponent;
 // the server refuses protection elsewhere with a 400 saying the same (lib/sites/portal-reach.ts)
 const CUSTOM_PROTECTION_HINT = "Only for a custom domain under this relay's base domain: the portal's sign-in cookie covers nothing else";
+
+const SITE_STATES = [
+  { value: 'managed', label: 'managed' }, { value: 'custom', label: 'custom domain' },
+  { value: 'live', label: 'live' }, { value: 'waiting', label: 'not live yet' },
+];
+const SITE_SPEC: ListSpec<Site> = {
+  key: (s) => s.id,
+  text: (s) => [s.name, s.fqdn, s.type],
+  states: { managed: (s) => s.type === 'managed', custom: (s) => s.type === 'custom', live: (s) => s.certIssued, waiting: (s) => !s.certIssued },
+  sorts: { site: (s) => s.fqdn, size: (s) => s.totalSize },
+};
 
 function CreateSite({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ name: '', type: 'managed', customDomain: '', spaMode: false, autheliaProtected: false });
@@ -97,6 +110,7 @@ export function SitesPage() {
   const show = (id: string, view: 'files' | 'settings') => { focusBack.current = rememberFocus(); setOpen({ id, view }); };
   const close = () => { setOpen(undefined); focusBack.current?.(); };
   const [dns, setDns] = useState<DnsAnswer>();
+  const view = useListView(list.data?.sites, SITE_SPEC);
   if (list.unavailable) return <><h1>Sites</h1><Unavailable feature="Static sites" /></>;
   const sites = list.data?.sites ?? [];
   const selected = sites.find((s) => s.id === open?.id);
@@ -108,9 +122,10 @@ export function SitesPage() {
         <h2 id="site-list">Sites</h2>
         <ErrorText message={list.error} />
         {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
-        {!list.data ? <Loading /> : (
-          <Table head={['Site', 'Type', 'Live', 'Size', 'Last hour', 'Actions']} empty="No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."
-            rows={sites.map((s) => [<a href={publicUrl(s.fqdn)}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
+        {!list.data ? <Loading /> : (<>
+          {view.total > 0 && <ListControls view={view} noun="sites" states={SITE_STATES} />}
+          <Table head={[view.sortHead('Site', 'site'), 'Type', 'Live', view.sortHead('Size', 'size'), 'Last hour', 'Actions']} empty={view.total ? 'No site matches the search and state.' : "No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."}
+            keys={view.keys} rows={view.rows.map((s) => [<a href={publicUrl(s.fqdn)}>{s.fqdn}</a>, s.type, s.certIssued ? 'yes' : s.dnsVerified ? 'DNS ok' : 'waiting for DNS', bytes(s.totalSize),
               <TrafficCell status={trafficOf(s.id)} />,
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => show(s.id, 'files')}>Files</button>
@@ -120,7 +135,8 @@ export function SitesPage() {
                 <Action kind="danger" label={`Delete ${s.name}`} confirm={`Delete the site ${s.fqdn} and all its files?`} done={`Site ${s.fqdn} deleted.`}
                   run={async () => { await api('DELETE', `/api/sites/${enc(s.id)}`); if (open?.id === s.id) setOpen(undefined); await list.reload(); }}>Delete</Action>
               </span>])} />
-        )}
+          <Pager view={view} noun="sites" />
+        </>)}
       </section>
       {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} onClose={close} />}
       {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} onClose={close} />}

@@ -1,7 +1,9 @@
-import { useRef, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
+import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
+import { HeadCell } from '../components/table.tsx';
 import { rememberFocus } from '../components/focus-return.ts';
 import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
@@ -10,7 +12,8 @@ import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
-import { useTunnelStatus } from '../tunnel-status.ts';
+import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
+import type { ListSpec } from '../list-view.ts';
 import { publicUrl } from '../public-links.ts';
 
 interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
@@ -103,10 +106,34 @@ function AgentSetup() {
   );
 }
 
+const TUNNEL_STATES = [
+  { value: 'enabled', label: 'enabled' }, { value: 'disabled', label: 'disabled' },
+  { value: 'connected', label: 'client connected' }, { value: 'down', label: 'client down' },
+];
+
+/** The list's search, states and sorts; the client's state comes from the live status. */
+function tunnelSpec(statusOf: (id: string) => TunnelStatus | undefined): ListSpec<Tunnel> {
+  return {
+    key: (t) => t.id,
+    text: (t) => [t.subdomain, t.fqdn, t.port, t.description],
+    states: {
+      enabled: (t) => t.enabled,
+      disabled: (t) => !t.enabled,
+      connected: (t) => statusOf(t.id)?.connected === true,
+      // as the dashboard counts it: enabled, and its client not connected
+      down: (t) => t.enabled && statusOf(t.id)?.connected !== true,
+    },
+    sorts: { address: (t) => t.fqdn, port: (t) => t.port, created: (t) => t.createdAt },
+  };
+}
+
 export function TunnelsPage() {
   const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
   const status = useTunnelStatus();
-  const statusOf = (id: string) => status.data?.tunnels.find((x) => x.id === id);
+  const statuses = useMemo(() => new Map(status.data?.tunnels.map((x) => [x.id, x])), [status.data]);
+  const statusOf = (id: string) => statuses.get(id);
+  const spec = useMemo(() => tunnelSpec((id) => statuses.get(id)), [statuses]);
+  const view = useListView(list.data?.tunnels, spec);
   // the tunnel being edited, and the Edit button's place, where focus goes back when the panel closes
   const [editing, setEditing] = useState<string>();
   const focusBack = useRef<(() => void) | undefined>(undefined);
@@ -121,12 +148,14 @@ export function TunnelsPage() {
       <section class="card" aria-labelledby="tunnel-list">
         <h2 id="tunnel-list">Tunnels</h2>
         <ErrorText message={list.error} />
-        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet. Create one above: a subdomain, and the local port of the app on the client machine; then run the client command shown under "Tunnel client setup".</p> : (
-          <div class="table-wrap">
+        {!list.data ? <Loading /> : list.data.tunnels.length === 0 ? <p class="muted">No tunnels yet. Create one above: a subdomain, and the local port of the app on the client machine; then run the client command shown under "Tunnel client setup".</p> : (<>
+          <ListControls view={view} noun="tunnels" states={TUNNEL_STATES} />
+          {view.matched === 0 ? <p class="muted">No tunnel matches the search and state.</p> : <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Description</th><th scope="col">State</th><th scope="col">Client</th><th scope="col">Last hour</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+              <thead><tr>{[view.sortHead('Address', 'address'), view.sortHead('Port', 'port'), 'Description', 'State', 'Client', 'Last hour', view.sortHead('Created', 'created'), 'Actions']
+                .map((h) => <HeadCell key={typeof h === 'string' ? h : h.label} head={h} />)}</tr></thead>
               <tbody>
-                {list.data.tunnels.map((t) => (
+                {view.rows.map((t) => (
                   <tr key={t.id}>
                     <th scope="row"><a href={`/tunnels/${encodeURIComponent(t.id)}`}>{t.subdomain}</a> <small><a href={publicUrl(t.fqdn)}>{t.fqdn}</a></small></th>
                     <td>{t.port}</td>
@@ -146,8 +175,9 @@ export function TunnelsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
-        )}
+          </div>}
+          <Pager view={view} noun="tunnels" />
+        </>)}
       </section>
       {edited && <TunnelSettings key={edited.id} tunnel={edited} onSaved={list.reload} onClose={closeEdit} />}
       <AgentSetup />

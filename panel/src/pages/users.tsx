@@ -2,17 +2,26 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
+import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Copyable, QrCode } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
+import type { ListSpec } from '../list-view.ts';
 import { useResource } from '../resource.ts';
 
 interface User { username: string; displayname: string; email: string; groups: string[] }
 interface Invitation { id: string; username: string; email: string; displayname: string; groups: string[]; createdAt: string; expiresAt: string; used: boolean; acceptedAt: string | null; status: 'pending' | 'accepted' | 'expired' }
 
 const enc = encodeURIComponent;
+const USER_SPEC: ListSpec<User> = {
+  key: (u) => u.username,
+  text: (u) => [u.username, u.displayname, u.email, ...u.groups],
+  states: { admins: (u) => u.groups.includes('admins'), others: (u) => !u.groups.includes('admins') },
+  sorts: { username: (u) => u.username, name: (u) => u.displayname, email: (u) => u.email },
+};
+const USER_STATES = [{ value: 'admins', label: 'in admins' }, { value: 'others', label: 'not in admins' }];
 
 function CreateUser({ onDone }: { onDone(): Promise<void> }) {
   const form = useForm({ username: '', displayname: '', email: '', password: '', groups: '' });
@@ -102,6 +111,7 @@ export function UsersPage() {
   const list = useResource<{ users: User[] }>('/api/users');
   const [editing, setEditing] = useState<User>();
   const [totp, setTotp] = useState<{ username: string; uri: string }>();
+  const view = useListView(list.data?.users, USER_SPEC);
   if (list.unavailable) return <><h1>Users</h1><Unavailable feature="Users" /></>;
   const users = list.data?.users ?? [];
   const last = users.length <= 1;
@@ -123,9 +133,10 @@ export function UsersPage() {
         <h2 id="user-list">Users</h2>
         <ErrorText message={list.error} />
         {users.length === 1 && <p class="muted">The last user cannot be deleted.</p>}
-        {!list.data ? <Loading /> : (
-          <Table head={['Username', 'Name', 'Email', 'Groups', 'Actions']} empty="No users yet. Create one above, or invite someone below: users sign in to the portal that protects tunnels and sites."
-            rows={users.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',
+        {!list.data ? <Loading /> : (<>
+          {view.total > 0 && <ListControls view={view} noun="users" states={USER_STATES} />}
+          <Table head={[view.sortHead('Username', 'username'), view.sortHead('Name', 'name'), view.sortHead('Email', 'email'), 'Groups', 'Actions']}
+            empty={view.total ? 'No user matches the search and state.' : 'No users yet. Create one above, or invite someone below: users sign in to the portal that protects tunnels and sites.'} keys={view.keys} rows={view.rows.map((u) => [u.username, u.displayname, u.email, u.groups.join(', ') || '—',
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>Edit</button>
                 <Action label={`Reset TOTP of ${u.username}`} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`} done={`TOTP of ${u.username} reset: scan the new code.`}
@@ -133,7 +144,8 @@ export function UsersPage() {
                 {!last && <Action kind="danger" label={`Delete ${u.username}`} confirm={`Delete the user ${u.username}?`} done={`User ${u.username} deleted.`}
                   run={async () => { await api('DELETE', `/api/users/${enc(u.username)}`); await list.reload(); }}>Delete</Action>}
               </span>])} />
-        )}
+          <Pager view={view} noun="users" />
+        </>)}
       </section>
       <Invitations />
     </>
