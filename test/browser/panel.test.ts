@@ -432,7 +432,7 @@ s('tunnels: 60 of them searched, filtered by state from the URL, sorted by port 
   const firstCells = async (column: number, n = 3) => (await columnTexts(column)).slice(0, n);
 
   await page.goto(`${panel.url}/tunnels`);
-  await list.getByRole('rowheader', { name: `${serverOrder[0]}.relay.example.com` }).waitFor();
+  await list.getByRole('rowheader', { name: `${serverOrder[0]}.relay.localhost` }).waitFor();
   assert.is(await rows.count(), 50, 'one page of 50 rendered');
   assert.match(await pager.innerText(), /1–50 of 60/);
   // the client setup card follows one page of rows, not all of them
@@ -443,17 +443,17 @@ s('tunnels: 60 of them searched, filtered by state from the URL, sorted by port 
   // page 2, and Back to page 1
   await pager.getByRole('button', { name: 'Next' }).click();
   await page.waitForURL(/\/tunnels\?page=2$/);
-  await list.getByRole('rowheader', { name: `${serverOrder[50]}.relay.example.com` }).waitFor();
+  await list.getByRole('rowheader', { name: `${serverOrder[50]}.relay.localhost` }).waitFor();
   assert.match(await pager.innerText(), /51–60 of 60/);
-  assert.equal(await firstCells(1, 1), [`${serverOrder[50]}.relay.example.com`]);
+  assert.equal(await firstCells(1, 1), [`${serverOrder[50]} ${serverOrder[50]}.relay.localhost`]);
   await page.goBack();
-  await list.getByRole('rowheader', { name: `${serverOrder[0]}.relay.example.com` }).waitFor();
+  await list.getByRole('rowheader', { name: `${serverOrder[0]}.relay.localhost` }).waitFor();
 
   // the search narrows, in the URL too
   await list.getByLabel('Search tunnels').fill('LIST-05');
   await page.waitForURL(/\/tunnels\?q=LIST-05$/);
   await pager.getByText(/1–10 of 10 \(60 in all\)/).waitFor();
-  assert.equal(await firstCells(1, 10), serverOrder.filter((n) => n.startsWith('list-05')).map((n) => `${n}.relay.example.com`));
+  assert.equal(await firstCells(1, 10), serverOrder.filter((n) => n.startsWith('list-05')).map((n) => `${n} ${n}.relay.localhost`));
 
   // a link opens a filtered list
   await page.goto(`${panel.url}/tunnels?state=disabled`);
