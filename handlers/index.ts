@@ -4,6 +4,7 @@ import auditList from './audit/list.ts';
 import backupDownload from './backup/download.ts';
 import backupInspect from './backup/inspect.ts';
 import backupRestore from './backup/restore.ts';
+import backupRestoreInfo from './backup/restore-info.ts';
 import openapi from './openapi.ts';
 import metrics from './metrics.ts';
 import onboardingStatus from './onboarding/status.ts';
@@ -232,4 +233,5 @@ export const routes: readonly AnyRoute[] = [
   backupDownload,
   backupInspect,
   backupRestore,
+  backupRestoreInfo,
 ];
