@@ -7,13 +7,16 @@ import { replaceWithBackup } from './replace.ts';
  * state, or, failing that, the previous state is back whole. Either way the archive is removed and
  * what happened is one line in the panel's log (the page that asked reads the result on reload).
  */
-export async function restoreBetweenRuns(configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+export async function restoreBetweenRuns(
+  configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string,
+  report: Pick<Console, 'log' | 'error'> = console,
+): Promise<void> {
   try {
     const { failures, keptAt } = await replaceWithBackup(configFile, archive, env, cwd);
-    for (const failure of failures) console.error(`relay-panel restore: ${failure}`);
-    console.log(`relay-panel: restored from the uploaded backup; the previous state is kept at ${keptAt.join(', ')}`);
+    for (const failure of failures) report.error(`relay-panel restore: ${failure}`);
+    report.log(`relay-panel: restored from the uploaded backup; the previous state is kept at ${keptAt.join(', ')}`);
   } catch (error) {
-    console.error(`relay-panel: the restore failed, the previous state is back: ${errorMessage(error)}`);
+    report.error(`relay-panel: the restore failed, the previous state is back: ${errorMessage(error)}`);
   } finally {
     await rm(archive, { force: true });
   }

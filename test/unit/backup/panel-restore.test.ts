@@ -64,7 +64,7 @@ s('restore: a good archive is handed over, and after the replace the state is th
   let handed: Promise<void> | undefined;
   t.services.restoreRequests.listen((file) => {
     // what lib/cli.ts does: stop (the state flushed and closed), replace, start again
-    handed = (async () => { await t.close(true); await restoreBetweenRuns(configFile, file, { ...process.env, LOG_LEVEL: 'warn' }, process.cwd()); })();
+    handed = (async () => { await t.close(true); await restoreBetweenRuns(configFile, file, { ...process.env, LOG_LEVEL: 'warn' }, process.cwd(), { log: () => {}, error: (line) => assert.unreachable(line) }); })();
   }, 'The panel restarts');
   try {
     assert.is((await t.call('DELETE', `/api/tunnels/${(await t.call('GET', '/api/tunnels')).body.tunnels[0].id}`)).status, 200);
