@@ -2,6 +2,9 @@ import type { AnyRoute } from '../lib/http/route.ts';
 import health from './health.ts';
 import auditList from './audit/list.ts';
 import backupDownload from './backup/download.ts';
+import backupInspect from './backup/inspect.ts';
+import backupRestore from './backup/restore.ts';
+import backupRestoreInfo from './backup/restore-info.ts';
 import openapi from './openapi.ts';
 import metrics from './metrics.ts';
 import onboardingStatus from './onboarding/status.ts';
@@ -99,6 +102,8 @@ import pluginsShow from './plugins/show.ts';
 import pluginsEnable from './plugins/enable.ts';
 import pluginsDisable from './plugins/disable.ts';
 import pluginsDelete from './plugins/delete.ts';
+import pluginSettingsShow from './plugins/settings-show.ts';
+import pluginSettingsUpdate from './plugins/settings-update.ts';
 import pushConfigShow from './plugins/push-install/config-show.ts';
 import pushConfigUpdate from './plugins/push-install/config-update.ts';
 import pushPoliciesList from './plugins/push-install/policies-list.ts';
@@ -214,6 +219,8 @@ export const routes: readonly AnyRoute[] = [
   pluginsEnable,
   pluginsDisable,
   pluginsDelete,
+  pluginSettingsShow,
+  pluginSettingsUpdate,
   pushConfigShow,
   pushConfigUpdate,
   pushPoliciesList,
@@ -228,4 +235,7 @@ export const routes: readonly AnyRoute[] = [
   pushRequest,
   auditList,
   backupDownload,
+  backupInspect,
+  backupRestore,
+  backupRestoreInfo,
 ];

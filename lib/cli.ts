@@ -40,7 +40,27 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   try {
-    const running = await start({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() });
+    const options = { argv: process.argv.slice(2), env: process.env, cwd: process.cwd() };
+    // read before start() takes the variables: a socket systemd passed cannot be listened on twice
+    const socketActivated = process.env.LISTEN_PID === String(process.pid);
+    let running = await start(options);
+    // A restore uploaded to the panel (POST /api/backup/restore) runs between a stop and a start:
+    // the old state is flushed and closed first, then replaced, then read afresh. Under systemd's
+    // socket the process exits instead, and the unit (Restart=always) starts it again.
+    const acceptRestores = () => running.app.services.restoreRequests.listen((archive) => void (async () => {
+      const configFile = running.app.services.config.file;
+      await running.stop();
+      const { restoreBetweenRuns } = await import('./backup/restore-on-restart.ts');
+      await restoreBetweenRuns(configFile, archive, process.env, process.cwd());
+      if (socketActivated) process.exit(0);
+      running = await start(options);
+      acceptRestores();
+      console.log(`relay-panel listening again on ${running.url}`);
+    })().catch((error: unknown) => {
+      console.error(`relay-panel: restart after a restore: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }), socketActivated ? 'The panel restarts under systemd with the restored state.' : 'The panel restarts in its process with the restored state.');
+    acceptRestores();
     let signals = 0;
     const onSignal = (signal: string) => {
       if (signals++ > 0) process.exit(1);

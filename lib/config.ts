@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
+import { AllowedScopes } from './plugins/scopes.ts';
 
 export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
@@ -45,7 +46,7 @@ export const ConfigSchema = z
         /** Installed plugins, one npm prefix each; `<dataDir>/plugins` unless set. */
         dir: z.string().min(1).max(4096).optional(),
         /** npm scopes whose registry packages may be installed (`@acme`). */
-        allowedScopes: z.array(z.string().regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must be an npm scope like @acme').max(214)).max(100).default([]),
+        allowedScopes: AllowedScopes.default([]),
         /** A folder whose `file:` tarballs may be installed. */
         localDir: z.string().min(1).max(4096).optional(),
         /** The npm executable; the one next to the running node unless set. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { RestoreRequests } from './backup/restore-requests.ts';
 import { AlertService } from './alerts/service.ts';
 import { AlertWatch } from './alerts/watch.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -88,6 +89,8 @@ export interface Runtime {
   audit: AuditLog;
   /** The OpenAPI description of the routes served now; createApp keeps it current. */
   apiDescription: ApiDescription;
+  /** A restore uploaded to the panel, handed to the process that stops and starts it (lib/backup/restore-requests.ts). */
+  restoreRequests: RestoreRequests;
   /** Prometheus metrics; null when `metrics.enabled` is false. */
   metrics: Metrics | null;
   /** Registers cleanup (timers, child processes) run by `close()`. */
@@ -158,6 +161,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     systemStats: new StatsFeed(deps.system.stats),
     audit,
     apiDescription: new ApiDescription(),
+    restoreRequests: new RestoreRequests(),
     metrics: null,
     onClose: (task) => void closers.push(task),
     async close() {

@@ -15,6 +15,7 @@ import type { Store } from '../state/store.ts';
 import type { PluginHost } from './host.ts';
 import { readManifest, type InstalledPackage } from './manifest.ts';
 import { npmInstall } from './npm.ts';
+import type { PluginSettings } from './scopes.ts';
 import { checkSpec } from './spec.ts';
 
 export interface PluginDeps {
@@ -73,6 +74,22 @@ export class PluginService {
         await this.#setStatus(plugin.name, 'disabled');
       }
     }
+  }
+
+  /** Which npm scopes may be installed from the registry (`plugins.allowedScopes`). */
+  settings(): PluginSettings {
+    return { allowedScopes: [...this.deps.config.value.plugins.allowedScopes] };
+  }
+
+  /**
+   * Replaces the allowed scopes, kept in the configuration file like the other settings an admin
+   * changes at run time; the next install is checked against them. Installed plugins stay.
+   */
+  async updateSettings(update: PluginSettings): Promise<PluginSettings> {
+    const allowedScopes = [...new Set(update.allowedScopes)];
+    await this.deps.config.update({ plugins: { ...this.deps.config.value.plugins, allowedScopes } });
+    this.deps.log.info(`Plugins: allowed scopes ${allowedScopes.join(', ') || '(none)'}`);
+    return this.settings();
   }
 
   get(name: string): PluginRecord {

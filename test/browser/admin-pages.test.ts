@@ -3,7 +3,7 @@
 // hardware-bound admin certificate, clicked through against the real API on a fresh sandbox in
 // development mode. The hardware-bound upgrade cannot be undone, so it runs last.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -129,6 +129,51 @@ s('backup: the download button saves the archive of GET /api/backup; a refusal s
   await page.getByRole('alert').filter({ hasText: 'A backup needs the configuration on disk' }).waitFor();
   assert.is(await page.getByRole('status').filter({ hasText: /^Saved / }).count(), 0, 'the earlier success is not shown beside the error');
   assert.is(downloads, 0, 'nothing saved');
+}));
+
+s('restore: pick a backup file, the dialog names what it replaces, confirm, the panel comes back with the backup\'s tunnels', timed(90_000, async () => {
+  const { page } = browser;
+  assert.is((await panel.call('POST', '/api/tunnels', { subdomain: 'kept', port: 9101 })).status, 201);
+  const file = join(work, 'restore-me.tar.gz');
+  const archive = await fetch(`${panel.url}/api/backup`);
+  assert.is(archive.status, 200);
+  await writeFile(file, Buffer.from(await archive.arrayBuffer()));
+  const kept = (await panel.call<{ tunnels: { id: string; subdomain: string }[] }>('GET', '/api/tunnels')).body.tunnels.find((t) => t.subdomain === 'kept')!;
+  assert.is((await panel.call('DELETE', `/api/tunnels/${kept.id}`)).status, 200);
+  assert.is((await panel.call('POST', '/api/tunnels', { subdomain: 'later', port: 9102 })).status, 201);
+
+  await page.goto(`${panel.url}/settings`);
+  await page.getByText('The panel restarts in its process with the restored state.').waitFor();
+  await page.getByLabel('Backup file', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Restore…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const question = await dialog.innerText();
+  assert.match(question, /Replace this panel's tunnels, sites, portal users, agents, certificates[\s\S]*with the backup of/);
+  const tunnelsInBackup = (await panel.call<{ tunnels: unknown[] }>('GET', '/api/tunnels')).body.tunnels.length; // kept went, later came: as many
+  assert.match(question, new RegExp(`: ${tunnelsInBackup} tunnels?, `));
+  await dialog.getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('status').filter({ hasText: /^Restored the backup of / }).waitFor({ timeout: 60_000 });
+  await expectAccessible('settings-restored');
+
+  const subdomains = (await panel.call<{ tunnels: { subdomain: string }[] }>('GET', '/api/tunnels')).body.tunnels.map((t) => t.subdomain);
+  assert.ok(subdomains.includes('kept') && !subdomains.includes('later'), subdomains.join(', '));
+  await page.goto(`${panel.url}/tunnels`);
+  await page.getByText('kept', { exact: false }).first().waitFor();
+  assert.is(await page.getByText(/^later\b/).count(), 0, 'the tunnel made after the backup is gone');
+}));
+
+s('restore: a file that is not a panel backup is refused with the server\'s reason, and nothing is replaced', timed(30_000, async () => {
+  const { page } = browser;
+  const file = join(work, 'not-a-backup.tar.gz');
+  await writeFile(file, 'definitely not a gzipped tar');
+  const before = (await panel.call<{ tunnels: unknown[] }>('GET', '/api/tunnels')).body.tunnels.length;
+  await page.goto(`${panel.url}/settings`);
+  await page.getByLabel('Backup file', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Restore…' }).click();
+  await page.getByRole('alert').filter({ hasText: /^Not a usable relay-panel backup: / }).waitFor();
+  assert.is(await page.getByRole('dialog').count(), 0, 'no confirmation for a refused file');
+  assert.is((await panel.call<{ tunnels: unknown[] }>('GET', '/api/tunnels')).body.tunnels.length, before);
 }));
 
 s('settings: the API description and metrics links open what the server serves', timed(30_000, async () => {

@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startNpmRegistry } from '../helpers/npm-registry.ts';
 import { packFixtures } from '../helpers/plugins.ts';
 import { timed } from '../helpers/timeout.ts';
 import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
@@ -12,9 +13,13 @@ const s = suite('browser: the plugins page on the real plugins API (chromium)');
 let packed: Awaited<ReturnType<typeof packFixtures>>;
 let panel: PanelServer;
 let browser: Browser;
+let registry: Awaited<ReturnType<typeof startNpmRegistry>>;
 
 s.before(async () => {
   packed = await packFixtures('hello');
+  // registry installs go to this loopback registry: the panel's npm inherits the variable
+  registry = await startNpmRegistry([{ name: '@relay-test/hello', version: '1.2.3', tarball: packed.specs.hello!.slice('file:'.length) }]);
+  process.env.npm_config_registry = registry.url;
   panel = await startPanel({ config: { plugins: { allowedScopes: [], localDir: packed.dir } } });
   await completeOnboarding(panel);
   browser = await openBrowser();
@@ -22,6 +27,7 @@ s.before(async () => {
 
 s.after(async () => {
   await closeBoth(browser, panel);
+  await registry?.close();
   if (packed) await rm(packed.dir, { recursive: true, force: true });
 });
 
@@ -88,6 +94,35 @@ s('a refused spec shows the server\'s message and installs nothing', timed(30_00
   await page.getByRole('button', { name: 'Install' }).click();
   await page.getByText('A file: plugin spec must be an absolute path to a .tgz tarball').waitFor();
   assert.equal(await status(), []);
+}));
+
+s('an install refused for its scope offers to allow it; once allowed (confirmed), the registry install succeeds', timed(90_000, async () => {
+  const { page } = browser;
+  await page.goto(`${panel.url}/plugins`);
+  await page.getByRole('heading', { name: 'Allowed scopes' }).waitFor();
+  await page.getByText('No scope is allowed').waitFor();
+  await page.getByText('runs its code in the panel\'s process').first().waitFor();
+  await page.getByLabel('Package').fill('@relay-test/hello');
+  await page.getByRole('button', { name: 'Install' }).click();
+  await page.getByText('Scope @relay-test is not in plugins.allowedScopes').waitFor();
+
+  await page.getByRole('button', { name: 'Allow @relay-test' }).click();
+  const dialog = page.getByRole('dialog');
+  assert.match(await dialog.innerText(), /Allow packages published under @relay-test[\s\S]*only scopes you trust/);
+  await dialog.getByRole('button', { name: 'Yes, continue' }).click();
+  await page.locator('#plugin-scopes').getByText('@relay-test', { exact: true }).waitFor();
+  assert.equal((await panel.call('GET', '/api/plugins/settings')).body, { allowedScopes: ['@relay-test'] });
+  await expectAccessible('plugins-scopes');
+
+  await page.getByRole('button', { name: 'Install' }).click();
+  await page.getByRole('row', { name: /^Hello / }).waitFor({ timeout: 60_000 });
+  assert.equal(await status(), ['hello:disabled']);
+  assert.equal((await panel.call('GET', '/api/plugins/hello')).body.spec, '@relay-test/hello', 'installed from the registry');
+
+  await page.getByRole('button', { name: 'Remove @relay-test' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByText('No scope is allowed').waitFor();
+  assert.equal((await panel.call('GET', '/api/plugins/settings')).body, { allowedScopes: [] });
 }));
 
 s.run();

@@ -7,6 +7,7 @@ import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx'
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
+import { AllowScopeOffer, PluginScopesCard, refusedScope, type PluginSettings } from './plugin-scopes.tsx';
 
 /** The fields of the server's plugin record (lib/state/schemas.ts PluginRecord) this page uses. */
 interface Plugin {
@@ -21,9 +22,17 @@ interface Plugin {
 
 const enc = encodeURIComponent;
 
+/** The client router keeps same-page links in the app, so the jump to the scopes card is done here. */
+function toScopes(event: MouseEvent): void {
+  event.preventDefault();
+  document.getElementById('plugin-scopes')?.scrollIntoView({ block: 'start' });
+  document.querySelector<HTMLInputElement>('#plugin-scopes input')?.focus();
+}
+
 export function PluginsPage() {
   const list = useResource<{ plugins: Plugin[] }>('/api/plugins');
   const form = useForm({ spec: '' });
+  const settings = useResource<PluginSettings>('/api/plugins/settings');
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Plugins</h1><Unavailable feature="Plugins" /></>;
   const act = (send: () => Promise<unknown>) => async () => { setError(undefined); await send(); await list.reload(); };
@@ -40,7 +49,9 @@ export function PluginsPage() {
       }, (spec) => `Plugin ${spec} installed.`); }}>
         <h2 id="install-title">Install a plugin</h2>
         <ErrorText message={form.error} />
-        <Field label="Package" value={form.values.spec} onInput={(v) => form.set('spec', v)} error={form.fieldErrors.spec} hint="An npm name under an allowed scope, or a file: tarball" required />
+        <AllowScopeOffer scope={refusedScope(form.error)} settings={settings} />
+        <Field label="Package" value={form.values.spec} onInput={(v) => form.set('spec', v)} error={form.fieldErrors.spec}
+          hint={<>An npm name under an <a href="#plugin-scopes" onClick={toScopes}>allowed scope</a>, or a file: tarball</>} required />
         <Submit busy={form.busy}>Install</Submit>
       </form>
       <section class="card" aria-labelledby="plugins-title">
@@ -63,6 +74,7 @@ export function PluginsPage() {
             })} />
         )}
       </section>
+      <PluginScopesCard settings={settings} />
     </>
   );
 }
