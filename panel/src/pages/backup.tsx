@@ -2,12 +2,14 @@
 import { useState } from 'preact/hooks';
 import { fetchFile } from '../api.ts';
 import { Action } from '../components/action.tsx';
+import { useKeyboardScroll } from '../components/keyboard-scroll.ts';
 import { Note } from '../components/notice.tsx';
 import { bytes } from '../format.ts';
 import { saveFile } from '../save-file.ts';
 
 export function Backup() {
   const [saved, setSaved] = useState<{ name: string; size: number }>();
+  const command = useKeyboardScroll<HTMLPreElement>('Restore command');
   return (
     <section class="card" aria-labelledby="backup-title">
       <h2 id="backup-title">Backup</h2>
@@ -24,7 +26,7 @@ export function Backup() {
       </div>
       <h3>Restoring</h3>
       <p>Restore on the box, as root, with the panel stopped and an empty (or missing) data directory:</p>
-      <pre class="code-block">node server.mjs restore --config /etc/relay-panel/config.json --from relay-panel-backup.tar.gz</pre>
+      <pre class="code-block" ref={command}>node server.mjs restore --config /etc/relay-panel/config.json --from relay-panel-backup.tar.gz</pre>
       <p>The archive is checked whole before anything is written, and refused if it is not a panel backup or holds paths outside its sections. When the configuration file exists its locations (data directory, client files, listener, system) are kept, so a box can be restored under another port or layout. The vhosts and the tunnel server's authfile are rendered again from the records; no certificate or credential is issued, so agents keep working. Restored as root, files keep their archived owners: if the panel's user has another id on the new box, give it the restored directories with <code>chown -R</code>.</p>
     </section>
   );
