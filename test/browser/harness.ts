@@ -106,17 +106,24 @@ export async function openBrowser(headers?: Record<string, string>): Promise<Bro
   };
 }
 
-export interface AxeViolation { id: string; impact: string | null; help: string; nodes: number }
+export interface AxeViolation { id: string; impact: string | null; help: string; nodes: number; targets: string[] }
 
-/** axe-core, injected into the page; serious and critical violations only. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+/** axe-core, injected into the page: every violation, whatever its impact. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source });
-  const results = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const r = await run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, nodes: v.nodes.length }));
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => String(n.target)) }));
   });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Serious and critical violations only: for the states a test passes through on its way (a dialog
+ * open, a form half filled). Every page at rest is held to all impacts by a11y-walk.test.ts.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

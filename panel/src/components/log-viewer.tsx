@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { wsUrl } from '../api.ts';
+import { useRevealed } from './focus-return.ts';
 
 const KEEP = 500;
 
@@ -8,6 +9,8 @@ export function LogViewer({ service, onClose }: { service: string; onClose(): vo
   const [lines, setLines] = useState<{ timestamp: string; message: string }[]>([]);
   const [state, setState] = useState('connecting');
   const box = useRef<HTMLPreElement>(null);
+  // it opens below the services table, often out of view: brought there with focus on its heading
+  const heading = useRevealed<HTMLHeadingElement>();
   useEffect(() => {
     const ws = new WebSocket(wsUrl(`/api/services/${encodeURIComponent(service)}/logs`));
     ws.onopen = () => setState('live');
@@ -24,7 +27,7 @@ export function LogViewer({ service, onClose }: { service: string; onClose(): vo
   return (
     <section class="card" aria-labelledby="log-title">
       <div class="row spread">
-        <h3 id="log-title">Logs of {service}</h3>
+        <h3 id="log-title" ref={heading} tabIndex={-1}>Logs of {service}</h3>
         <span class="muted" role="status">{state}</span>
         <button type="button" class="btn" onClick={onClose}>Close logs</button>
       </div>

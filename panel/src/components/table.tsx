@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useKeyboardScroll } from './keyboard-scroll.ts';
 
 /** A column heading; a sortable one carries its order (aria-sort) and the button that changes it. */
 export type Head = string | { label: string; sort: 'ascending' | 'descending' | 'none'; onSort(): void };
@@ -22,9 +23,10 @@ const labelOf = (head: Head) => (typeof head === 'string' ? head : head.label);
  * change; without them rows are keyed by position.
  */
 export function Table({ caption, head, rows, keys, empty }: { caption?: string; head: Head[]; rows: ComponentChildren[][]; keys?: readonly string[]; empty: string }) {
+  const box = useKeyboardScroll<HTMLDivElement>(caption ?? `Table of ${head.map(labelOf).join(', ')}`);
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" ref={box}>
       <table>
         {caption && <caption>{caption}</caption>}
         <thead><tr>{head.map((h) => <HeadCell key={labelOf(h)} head={h} />)}</tr></thead>

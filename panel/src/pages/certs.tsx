@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
+import { rememberFocus, useRevealed } from '../components/focus-return.ts';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
 import { Copyable, QrCode, ShownOnce } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
@@ -155,6 +156,8 @@ function Enrollment() {
 }
 
 function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promise<void>; onClose(): void }) {
+  // it opens below the agents table, often out of view: brought there with focus on its heading
+  const heading = useRevealed<HTMLHeadingElement>();
   const form = useForm({ capabilities: agent.capabilities, allowedSites: agent.allowedSites.join(', ') });
   return (
     <form aria-labelledby="edit-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -167,7 +170,7 @@ function AgentEditor({ agent, reload, onClose }: { agent: Agent; reload(): Promi
       }
       onClose();
     }, `Agent ${agent.label} updated.`); }}>
-      <h3 id="edit-agent">Edit {agent.label}</h3>
+      <h3 id="edit-agent" ref={heading} tabIndex={-1}>Edit {agent.label}</h3>
       <ErrorText message={form.error} />
       <Capabilities value={form.values.capabilities} onChange={(v) => form.set('capabilities', v)} />
       <Field label="Allowed sites" value={form.values.allowedSites} onInput={(v) => form.set('allowedSites', v)} error={form.fieldErrors.allowedSites} hint="Comma-separated site names" />
@@ -188,6 +191,10 @@ function Agents() {
   const agents = useResource<{ agents: Agent[] }>('/api/certs/agent');
   const [editing, setEditing] = useState<Agent>();
   const view = useListView(agents.data?.agents, AGENT_SPEC);
+  // the Edit button that opened the editor, where focus goes back when it closes
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const edit = (agent: Agent) => { focusBack.current = rememberFocus(); setEditing(agent); };
+  const closeEditor = () => { setEditing(undefined); focusBack.current?.(); };
   if (agents.unavailable) return <section class="card"><h2>Agents</h2><Unavailable feature="Agents" /></section>;
   return (
     <section class="card" aria-labelledby="agents-title">
@@ -200,14 +207,14 @@ function Agents() {
             return [a.label, a.capabilities.join(', ') || '—', a.allowedSites.join(', ') || '—', KEY_KIND[a.enrollmentMethod], when(a.expiresAt), <Badge status={a.revoked ? 'revoked' : 'active'} />,
               a.revoked ? <Action kind="danger" label={`Remove ${a.label}`} confirm={`Remove the revoked agent ${a.label} from the list? Its certificate stays revoked.`} done={`Agent ${a.label} removed.`}
                 run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}/record`); await agents.reload(); }}>Remove</Action> : <span class="actions">
-                <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => setEditing(a)}>Edit</button>
+                <button type="button" class="btn" aria-label={`Edit ${a.label}`} onClick={() => edit(a)}>Edit</button>
                 <Action kind="danger" label={`Revoke ${a.label}`} confirm={`Revoke the certificate of ${a.label}? The agent loses access at once.`} done={`Agent ${a.label} revoked.`}
                   run={async () => { await api('DELETE', `/api/certs/agent/${enc(a.label)}`); await agents.reload(); }}>Revoke</Action>
               </span>];
           })} />
         <Pager view={view} noun="agents" />
       </>)}
-      {editing && <AgentEditor key={editing.label} agent={editing} reload={agents.reload} onClose={() => setEditing(undefined)} />}
+      {editing && <AgentEditor key={editing.label} agent={editing} reload={agents.reload} onClose={closeEditor} />}
       <IssueAgent onDone={agents.reload} />
       <Enrollment />
     </section>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, describe, wsUrl } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
+import { useKeyboardScroll } from '../components/keyboard-scroll.ts';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';
 import { ShownOnce } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
@@ -66,6 +67,7 @@ function DnsStep({ status, onReady, onEdit }: { status: Status; onReady(): void;
   const [result, setResult] = useState<DnsResult>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const resultsBox = useKeyboardScroll<HTMLDivElement>('DNS results');
   async function check() {
     setBusy(true);
     setError(undefined);
@@ -89,7 +91,7 @@ function DnsStep({ status, onReady, onEdit }: { status: Status; onReady(): void;
       </div>
       <ErrorText message={error} />
       {result?.base && (
-        <div class="table-wrap">
+        <div class="table-wrap" ref={resultsBox}>
           <table>
             <caption>DNS results{result.ip ? ` (expected ${result.ip})` : ''}</caption>
             <thead><tr><th scope="col">Check</th><th scope="col">Name</th><th scope="col">Resolves to</th><th scope="col">Result</th></tr></thead>

@@ -1,10 +1,11 @@
 // The four services (GET /api/services): each one's state, the actions that fit that state, and its
 // live log (WS /api/services/:name/logs). After an action the list is read again from the server, so
 // what is shown is what the host reports, not what the action hoped for.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Action } from '../components/action.tsx';
 import { LogViewer } from '../components/log-viewer.tsx';
+import { rememberFocus } from '../components/focus-return.ts';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useResource } from '../resource.ts';
@@ -28,6 +29,10 @@ const title = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
 export function ServicesPage() {
   const services = useResource<{ services: Service[] }>('/api/services', 10_000);
   const [logsOf, setLogsOf] = useState<string>();
+  // the Log button that opened the viewer, where focus goes back when it closes
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const showLog = (name: string) => { focusBack.current = rememberFocus(); setLogsOf(name); };
+  const closeLog = () => { setLogsOf(undefined); focusBack.current?.(); };
   const [error, setError] = useState<string>();
   if (services.unavailable) return <><h1>Services</h1><Unavailable feature="Services" /></>;
   async function act(name: string, action: ServiceAction) {
@@ -48,7 +53,7 @@ export function ServicesPage() {
         <Action key={`${s.name}-${a}`} label={`${title(a)} ${s.name}`} onError={setError} done={`${s.name} ${a === 'stop' ? 'stopped' : `${a}ed`}.`}
           confirm={ASKED_FIRST.includes(a) ? `${title(a)} ${s.name}?` : undefined} run={() => act(s.name, a)}>{title(a)}</Action>
       ))}
-      <button type="button" class="btn" aria-label={`Log of ${s.name}`} aria-pressed={logsOf === s.name} onClick={() => setLogsOf(s.name)}>Log</button>
+      <button type="button" class="btn" aria-label={`Log of ${s.name}`} aria-pressed={logsOf === s.name} onClick={() => showLog(s.name)}>Log</button>
     </div>,
   ]);
   return (
@@ -57,7 +62,7 @@ export function ServicesPage() {
       <p class="muted">The reverse proxy, the tunnel server, the authentication portal and this panel, as the host reports them (read again every 10 s and after each action).</p>
       <ErrorText message={error ?? services.error} />
       {!services.data ? <Loading /> : <Table caption="Services and their state" head={['Service', 'Status', 'Uptime', 'Actions']} rows={rows} empty="No services reported." />}
-      {logsOf && <LogViewer key={logsOf} service={logsOf} onClose={() => setLogsOf(undefined)} />}
+      {logsOf && <LogViewer key={logsOf} service={logsOf} onClose={closeLog} />}
     </>
   );
 }
