@@ -1,21 +1,12 @@
 // PATCH /api/tunnels/:id/settings: port and description, all or nothing; GET /api/tunnels/:id/traffic.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, type Caller } from '../../helpers/app.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
-import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
+import { allowedPorts, createTunnel, DOMAIN, twoTunnelSuite, vhostState, type TunnelTestApp } from './helpers.ts';
 
-const s = suite<{ t: TunnelTestApp; id: string }>('tunnels: edit port and description', {} as { t: TunnelTestApp; id: string });
-s.before.each(async (ctx) => {
-  ctx.t = await tunnelApp();
-  await createTunnel(ctx.t, 'keep', 7000);
-  ctx.id = (await createTunnel(ctx.t, 'app', 8080)).body.tunnel.id;
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = twoTunnelSuite('tunnels: edit port and description');
 
 const edit = (t: TunnelTestApp, id: string, body: unknown, as?: Caller) => t.call('PATCH', `/api/tunnels/${id}/settings`, { as, body });
 const vhostText = (t: TunnelTestApp) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-app-app.${DOMAIN}.conf`), 'utf8');

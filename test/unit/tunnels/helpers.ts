@@ -1,3 +1,4 @@
+import { suite } from 'uvu';
 import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
@@ -26,4 +27,18 @@ export function vhostState(t: TestApp, subdomain: string, port = 1): Promise<Vho
 
 export function allowedPorts(t: TestApp): Promise<number[]> {
   return t.services.system.tunnelServer.allowedPorts();
+}
+
+/** A suite whose every test starts on a fresh app holding the tunnels keep (port 7000) and app (8080, its id in ctx.id). */
+export function twoTunnelSuite(name: string) {
+  const s = suite<{ t: TunnelTestApp; id: string }>(name, {} as { t: TunnelTestApp; id: string });
+  s.before.each(async (ctx) => {
+    ctx.t = await tunnelApp();
+    await createTunnel(ctx.t, 'keep', 7000);
+    ctx.id = (await createTunnel(ctx.t, 'app', 8080)).body.tunnel.id;
+  });
+  s.after.each(async (ctx) => {
+    await ctx.t.close();
+  });
+  return s;
 }

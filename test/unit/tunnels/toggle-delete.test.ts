@@ -1,18 +1,9 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAgent, type Caller } from '../../helpers/app.ts';
 import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
-import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
+import { allowedPorts, createTunnel, DOMAIN, twoTunnelSuite, vhostState, type TunnelTestApp } from './helpers.ts';
 
-const s = suite<{ t: TunnelTestApp; id: string }>('tunnels: toggle and delete', {} as { t: TunnelTestApp; id: string });
-s.before.each(async (ctx) => {
-  ctx.t = await tunnelApp();
-  await createTunnel(ctx.t, 'keep', 7000);
-  ctx.id = (await createTunnel(ctx.t, 'app', 8080)).body.tunnel.id;
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = twoTunnelSuite('tunnels: toggle and delete');
 
 const toggle = (t: TunnelTestApp, id: string, enabled: unknown, as?: Caller) =>
   t.call('PATCH', `/api/tunnels/${id}`, { as, body: { enabled } });
