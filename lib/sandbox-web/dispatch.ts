@@ -13,7 +13,7 @@ import { meterRequest } from './traffic-tap.ts';
 /** True when it answered the request; false: the panel's. */
 export type SandboxDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-type Services = Pick<Runtime, 'store' | 'system' | 'traffic' | 'publicLinks' | 'log'>;
+type Services = Pick<Runtime, 'mode' | 'store' | 'system' | 'traffic' | 'publicLinks' | 'log'>;
 
 /** The Host's name, lowercased, without its port; undefined when there is none. */
 function hostName(host: string | undefined): string | undefined {
@@ -25,9 +25,12 @@ function hostName(host: string | undefined): string | undefined {
   }
 }
 
-/** The dispatch of the sandbox's server; undefined on a real host (system.driver host). */
+/**
+ * The dispatch of the sandbox's server; undefined on a real host (system.driver host), and in
+ * production mode, where a real nginx front (the end-to-end tests') answers those names.
+ */
 export function sandboxWeb(services: Services): SandboxDispatch | undefined {
-  if (!services.publicLinks.sandbox) return undefined;
+  if (!services.publicLinks.sandbox || services.mode !== 'development') return undefined;
   const { store, system, traffic, log } = services;
   return (req, res) => {
     const name = hostName(req.headers.host);

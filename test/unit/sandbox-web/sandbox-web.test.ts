@@ -152,9 +152,10 @@ s("the requests answered feed the tunnels' and sites' traffic", async () => {
   assert.ok(site.requests >= 4, `site requests: ${site.requests}`);
 });
 
-s('a real host never dispatches: nginx answers these names there', () => {
-  const services = { publicLinks: new PublicLinks(() => ({ system: { driver: 'host' } }) as Config) };
+s('a real host never dispatches, nor a sandbox in production mode: nginx answers these names there', () => {
+  const services = { mode: 'development', publicLinks: new PublicLinks(() => ({ system: { driver: 'host' } }) as Config) };
   assert.is(sandboxWeb(services as Parameters<typeof sandboxWeb>[0]), undefined);
+  assert.is(sandboxWeb({ ...running.app.services, mode: 'production' }), undefined);
   assert.is(typeof sandboxWeb(running.app.services), 'function');
 });
 
