@@ -149,8 +149,9 @@ export interface TunnelServerAdapter {
   /** The client credential, created once; clients take it from the AUTH environment variable. */
   credential(): Promise<TunnelCredential>;
   /**
-   * The host key's fingerprint as chisel prints it, which clients pin with --fingerprint, read from
-   * the key file as it is now (a key put back from a backup counts at once). On a box the
+   * The host key's fingerprint as chisel prints it, which clients pin with --fingerprint, from
+   * memory kept while a watch on the key's directory sees no change (a key put back from a backup
+   * counts as soon as the watch tells, within milliseconds; host-key-watch.ts). On a box the
    * installer makes the key and this never does: a missing key is an error. The sandbox, which has
    * no installer, makes it on first use.
    */

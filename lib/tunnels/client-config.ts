@@ -17,7 +17,8 @@ export interface MacPlist {
  * collection, the credential is read once (the tunnel server creates it once and keeps it), and
  * the serialized agent configuration is reused until the tunnels, the domain or the host key's
  * fingerprint change. The fingerprint is asked for at every request, since the key file can be
- * put back from a backup while the panel runs; the tunnel server parses it only when it changed.
+ * put back from a backup while the panel runs; the tunnel server answers it from memory, reading
+ * the file again only when a watch on its directory saw a change (host-key-watch.ts).
  */
 export class ClientConfig {
   readonly #tunnels: () => ClientTunnel[];

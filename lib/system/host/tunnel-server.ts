@@ -1,6 +1,7 @@
 // Host tunnel server: pinned chisel, a systemd unit, and the authfile chisel reloads by itself.
 import { AuthfileStore } from '../common/authfile.ts';
-import { ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../common/host-key.ts';
+import { ensureHostKey, hostKeyPath } from '../common/host-key.ts';
+import { watchedHostKeyFingerprint } from '../common/host-key-watch.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import { serviceUser, type SystemConfig } from '../config.ts';
@@ -29,7 +30,7 @@ const missingKey = (path: string) =>
 
 export function createHostTunnelServer(config: SystemConfig, root: RootActions): TunnelServerAdapter {
   const store = new AuthfileStore(config.chisel.dir);
-  const readFingerprint = hostKeyFingerprint(config.chisel.dir);
+  const readFingerprint = watchedHostKeyFingerprint(config.chisel.dir);
   return {
     async install() {
       await ensureProgram({ name: 'chisel', ...config.chisel.release }, config.binaries.chisel, { timeoutMs: config.timeouts.downloadMs });

@@ -1,6 +1,7 @@
 // Sandbox tunnel server: the same authfile and host key the host writes, nothing run.
 import { AuthfileStore } from '../common/authfile.ts';
-import { ensureHostKey, hostKeyFingerprint } from '../common/host-key.ts';
+import { ensureHostKey } from '../common/host-key.ts';
+import { watchedHostKeyFingerprint } from '../common/host-key-watch.ts';
 import { grantOnly } from '../common/revoked-sessions.ts';
 import { loopbackListening } from '../common/loopback-listeners.ts';
 import type { TunnelServerAdapter } from '../types.ts';
@@ -10,7 +11,7 @@ import { sandboxPaths } from './paths.ts';
 export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
   const dir = sandboxPaths(dataDir).chisel;
   const store = new AuthfileStore(dir);
-  const readFingerprint = hostKeyFingerprint(dir);
+  const readFingerprint = watchedHostKeyFingerprint(dir);
   return {
     async install() {
       await store.credential();
