@@ -30,9 +30,9 @@ export default wsRoute({
       stop?.();
     });
     // subscribed in the same turn as the first answer: no change falls between them, none is sent twice
-    void services.tunnelStatus.list().then((tunnels) => {
+    void services.tunnelStatus.text().then((json) => {
       if (closed) return;
-      send(JSON.stringify({ tunnels }));
+      send(json);
       stop = services.tunnelStatus.subscribe(send);
     }, () => socket.close(1011, 'tunnel status unavailable'));
   },

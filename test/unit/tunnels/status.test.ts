@@ -66,6 +66,23 @@ s('a disabled tunnel is not connected, even with a listener on its port', async 
   assert.equal([live.enabled, live.connected], [false, false]);
 });
 
+s('GET answers from the answer built once: repeated requests build nothing while nothing changed', async ({ t, free }) => {
+  await createTunnel(t, 'idle', free);
+  const first = await t.request('GET', '/api/tunnels/status');
+  const text = await first.text();
+  // the build reads each tunnel's traffic: count the reads
+  const meter = t.services.traffic;
+  const traffic = meter.traffic.bind(meter);
+  let reads = 0;
+  meter.traffic = (vhost) => (reads++, traffic(vhost));
+  try {
+    for (let i = 0; i < 5; i++) assert.is(await (await t.request('GET', '/api/tunnels/status')).text(), text);
+    assert.is(reads, 0);
+  } finally {
+    meter.traffic = traffic;
+  }
+});
+
 s('agents need tunnels:read', async ({ t }) => {
   await addAgent(t, 'reader', ['tunnels:read']);
   await addAgent(t, 'sites', ['sites:read']);
