@@ -10,6 +10,8 @@
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
 // BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
+// BENCH_ONLY=cached-answers (`--only=cached-answers`, never part of the full run) the CPU per request of
+// agent-config and the tunnel status at 1,000 tunnels (issue 40), beside BENCH_BASELINE_BUNDLE when given.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
@@ -29,6 +31,7 @@ import { describePanelLists, measurePanelLists, panelListsTargets } from './pane
 import { renderMarkdown, renderRuntimes, renderTraffic } from './report.mjs';
 import { measureRuntimes } from './runtimes.mjs';
 import { runLongFuzz } from './fuzz.mjs';
+import { describeCachedAnswers, measureCachedAnswers } from './cached-answers.mjs';
 import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs';
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
@@ -97,12 +100,14 @@ const settings = {
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
   bundle: setting('BENCH_BUNDLE', 'dist/server.mjs'),
+  /** a bundle of another ref to measure beside this one (`--only=cached-answers`) */
+  baselineBundle: setting('BENCH_BASELINE_BUNDLE', ''),
   /** `cold-start` or `traffic`: that part alone (while working on it); empty: everything */
   only: setting('BENCH_ONLY', ''),
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly() };
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -681,6 +686,14 @@ async function panelListsOnly() {
   const lists = await measureLists();
   console.log(describePanelLists(lists));
   for (const t of panelListsTargets(lists)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}${t.met === null ? '' : `: ${t.met ? 'met' : 'not met'}`}`);
+}
+
+/** Issue 40: agent-config and the tunnel status from memory, beside the baseline bundle when given. */
+async function cachedAnswersOnly() {
+  tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+  const baselineBundle = settings.baselineBundle ? resolve(root, settings.baselineBundle) : undefined;
+  const r = await measureCachedAnswers({ dir: tempRoot, bundlePath, baselineBundle, flags: PANEL_FLAGS, runs: settings.runs + 1, seconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, log });
+  console.log(describeCachedAnswers(r));
 }
 
 /** Issue 37: the route-table fuzz, long; fails when it finds something. */
