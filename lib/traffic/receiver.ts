@@ -95,8 +95,8 @@ function readInTurns(socket: Socket, received: () => number): { stop(): void } |
     handle.recvStop();
     const batch = received() - turnStartCount;
     const wait = nextWaitMs(batch, turnStartedAt - lastTurnAt, socket.getRecvBufferSize());
+    // not unref'd: a stopped UDP handle no longer holds the event loop, the timer does as the socket did
     timer = setTimeout(turn, wait);
-    timer.unref();
   };
   // setImmediate runs after each poll phase: the poll before it read what the socket held (32 at most)
   const drain = () => {
