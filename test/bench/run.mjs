@@ -9,7 +9,7 @@
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
-// BENCH_ONLY=traffic-receiver the traffic receiver's CPU per line alone, main's beside this tree's (issue 40).
+// BENCH_ONLY=traffic-receiver the traffic receiver's CPU per line alone, before issue 40 (BENCH_TRAFFIC_BASE, a git ref) beside this tree's.
 // BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
@@ -651,7 +651,7 @@ function measureTraffic() {
 /** The tunnel traffic alone: its section of the report and its target rows; fails when nothing was counted. */
 async function trafficOnly() {
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
-  // issue 40: the receiver's CPU per line at 1,000 and 10,000 lines/s, main's and this tree's
+  // issue 40: the receiver's CPU per line at 1,000 and 10,000 lines/s, before issue 40 and this tree's
   await measureTrafficReceiver({ log });
   const traffic = await measureTraffic();
   console.log(renderTraffic(traffic));

@@ -1,5 +1,6 @@
 // Issue 40 item 2: the panel's CPU per counted traffic line, the receiver and meter alone. For each
-// of `base` (lib/traffic as git ref BENCH_TRAFFIC_BASE has it, main by default) and `this` (the
+// of `base` (lib/traffic as git ref BENCH_TRAFFIC_BASE has it; by default BEFORE_BATCHING, the last
+// commit reading one datagram per wake-up and checking lines with zod) and `this` (the
 // working tree), a child process runs receiveTraffic + TrafficMeter exactly as the panel does;
 // this process sends it the syslog datagrams nginx sends (one per request, paced each millisecond)
 // at 1,000 and 10,000 lines a second, and reads the child's CPU (/proc schedstat) over the window.
@@ -20,6 +21,8 @@ const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const VHOST = 'app:svc-2.example.test';
 const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${VHOST}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
 const RATES = [1000, 10_000];
+/** main before issue 40's traffic receiver: the "before" of this bench once the change is merged */
+const BEFORE_BATCHING = 'ab65826';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The child's source: the panel's receiver and meter from `lib`, its count on stdout when asked on stdin. */
@@ -40,9 +43,9 @@ process.stdin.setEncoding('utf8').on('data', () => {
 async function libAt(ref, dir) {
   const run = promisify(execFile);
   const lib = join(dir, 'lib');
-  for (const file of ['clock.ts', 'traffic/line.ts', 'traffic/meter.ts', 'traffic/receiver.ts', 'traffic/names.ts']) {
+  for (const file of ['clock.ts', 'traffic/line.ts', 'traffic/meter.ts', 'traffic/receiver.ts']) {
     const shown = await run('git', ['show', `${ref}:lib/${file}`], { cwd: root, maxBuffer: 1 << 24 }).catch(() => null);
-    if (!shown) continue;
+    if (!shown) throw new Error(`git show ${ref}:lib/${file} failed: set BENCH_TRAFFIC_BASE to a commit this clone has`);
     await mkdir(join(lib, file, '..'), { recursive: true });
     await writeFile(join(lib, file), shown.stdout);
   }
@@ -114,7 +117,7 @@ async function phase(file, rate, seconds) {
   return { rate, sent, counted, usPerLine: cpu / 1e3 / Math.max(counted, 1), load };
 }
 
-export async function measureTrafficReceiver({ seconds = 3, base = process.env.BENCH_TRAFFIC_BASE ?? 'main', rounds = 2, log = console.log } = {}) {
+export async function measureTrafficReceiver({ seconds = 3, base = process.env.BENCH_TRAFFIC_BASE || BEFORE_BATCHING, rounds = 2, log = console.log } = {}) {
   const dir = await mkdtemp(join(root, '.bench-traffic-'));
   try {
     const files = {
