@@ -2,7 +2,9 @@
 // bounds on every field: anything local may send to the traffic port, and a single line past what
 // nginx can log (a latency of 1e308 s, a byte count past 2^53) would otherwise spoil a vhost's sums
 // until the panel restarts. A line outside them is not a traffic line.
-import { z } from 'zod';
+// The bounds are checked by hand, not by a zod schema: a line is checked per request, and the
+// schema's safeParse cost as much as JSON.parse itself (test/unit/traffic/line-bounds.test.ts holds
+// the schema this check must agree with).
 
 /** `site:` and the longest domain name (253); the known-names check (meter.ts) is the real gate. */
 export const MAX_NAME_LENGTH = 5 + 253;
@@ -13,17 +15,18 @@ export const MAX_REQUEST_BYTES = 2 ** 40;
 /** $request_time of one request, in seconds: a day (nginx's timeouts end any request long before). */
 export const MAX_REQUEST_SECONDS = 86_400;
 
-const Bytes = z.number().int().min(0).max(MAX_REQUEST_BYTES);
+export interface TrafficLine {
+  /** the vhost's name: `app:<fqdn>` or `site:<fqdn>` */
+  v: string;
+  /** nginx's `000` (no status was sent) is not counted: it is no answer to count */
+  s: number;
+  in: number;
+  out: number;
+  t: number;
+}
 
-const Line = z.object({
-  v: z.string().max(MAX_NAME_LENGTH),
-  // nginx's `000` (no status was sent) is not counted: it is no answer to count
-  s: z.number().int().min(100).max(599),
-  in: Bytes,
-  out: Bytes,
-  t: z.number().min(0).max(MAX_REQUEST_SECONDS),
-});
-export type TrafficLine = z.infer<typeof Line>;
+const isInteger = (x: unknown, min: number, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
+const isBytes = (x: unknown): x is number => isInteger(x, 0, MAX_REQUEST_BYTES);
 
 /** The JSON value of a line, the syslog header before it (`<190>Nov 27 05:28:33 relay: `) skipped; undefined: none. */
 export function lineJson(text: string): unknown {
@@ -39,8 +42,12 @@ export function lineJson(text: string): unknown {
 
 /** The fields of a parsed line within their bounds, or null. */
 export function boundedLine(json: unknown): TrafficLine | null {
-  const parsed = Line.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { v, s, in: bytesIn, out, t } = json as Record<string, unknown>;
+  if (typeof v !== 'string' || v.length > MAX_NAME_LENGTH) return null;
+  if (!isInteger(s, 100, 599) || !isBytes(bytesIn) || !isBytes(out)) return null;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > MAX_REQUEST_SECONDS) return null;
+  return { v, s, in: bytesIn, out, t };
 }
 
 /** A whole line: its JSON, within bounds; null when it is not a traffic line. */

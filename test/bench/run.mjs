@@ -9,6 +9,7 @@
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
+// BENCH_ONLY=traffic-receiver the traffic receiver's CPU per line alone, before issue 40 (BENCH_TRAFFIC_BASE, a git ref) beside this tree's.
 // BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
 // BENCH_ONLY=cached-answers (`--only=cached-answers`, never part of the full run) the CPU per request of
 // agent-config and the tunnel status at 1,000 tunnels (issue 40), beside BENCH_BASELINE_BUNDLE when given.
@@ -36,6 +37,7 @@ import { logViewersTarget, measureLogViewers, statsTarget } from './services.mjs
 import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
 import { measureTrafficIsolation, trafficTargets } from './traffic.mjs';
+import { measureTrafficReceiver } from './traffic-receiver.mjs';
 import {
   CAPABILITY,
   COUNTS,
@@ -107,7 +109,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly() };
+const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -654,6 +656,8 @@ function measureTraffic() {
 /** The tunnel traffic alone: its section of the report and its target rows; fails when nothing was counted. */
 async function trafficOnly() {
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
+  // issue 40: the receiver's CPU per line at 1,000 and 10,000 lines/s, before issue 40 and this tree's
+  await measureTrafficReceiver({ log });
   const traffic = await measureTraffic();
   console.log(renderTraffic(traffic));
   for (const t of trafficTargets(traffic, settings.traffic.rate)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}: ${t.met ? 'met' : 'not met'}`);

@@ -1,0 +1,151 @@
+// Issue 40 item 2: the panel's CPU per counted traffic line, the receiver and meter alone. For each
+// of `base` (lib/traffic as git ref BENCH_TRAFFIC_BASE has it; by default BEFORE_BATCHING, the last
+// commit reading one datagram per wake-up and checking lines with zod) and `this` (the
+// working tree), a child process runs receiveTraffic + TrafficMeter exactly as the panel does;
+// this process sends it the syslog datagrams nginx sends (one per request, paced each millisecond)
+// at 1,000 and 10,000 lines a second, and reads the child's CPU (/proc schedstat) over the window.
+// Rounds alternate base and this so the machine's drift hits both; the load average is beside each.
+// Usage: node test/bench/traffic-receiver.mjs [seconds per phase]   (also `--only=traffic-receiver`)
+import { execFile, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { cpuNs } from './proc.mjs';
+import { freeUdpPort } from './ports.mjs';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const VHOST = 'app:svc-2.example.test';
+const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${VHOST}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
+const RATES = [1000, 10_000];
+/** main before issue 40's traffic receiver: the "before" of this bench once the change is merged */
+const BEFORE_BATCHING = 'ab65826';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The child's source: the panel's receiver and meter from `lib`, its count on stdout when asked on stdin. */
+const childSource = (lib) => `
+import { receiveTraffic } from ${JSON.stringify(join(lib, 'traffic/receiver.ts'))};
+import { TrafficMeter } from ${JSON.stringify(join(lib, 'traffic/meter.ts'))};
+const meter = new TrafficMeter({ now: () => Date.now(), every: () => () => {} });
+meter.know(new Set([${JSON.stringify(VHOST)}]));
+const port = Number(process.argv[2]);
+receiveTraffic(port, meter, (e) => { console.error(e); process.exit(1); }).then(() => console.log('receiving'));
+process.stdin.setEncoding('utf8').on('data', () => {
+  const total = meter.totals().get(${JSON.stringify(VHOST)});
+  console.log('counted ' + (total ? total.requests : 0) + ' dropped ' + JSON.stringify(meter.dropped()));
+});
+`;
+
+/** lib/traffic (and what it imports) as `ref` has it, in a folder inside the repo so zod resolves. */
+async function libAt(ref, dir) {
+  const run = promisify(execFile);
+  const lib = join(dir, 'lib');
+  for (const file of ['clock.ts', 'traffic/line.ts', 'traffic/meter.ts', 'traffic/receiver.ts']) {
+    const shown = await run('git', ['show', `${ref}:lib/${file}`], { cwd: root, maxBuffer: 1 << 24 }).catch(() => null);
+    if (!shown) throw new Error(`git show ${ref}:lib/${file} failed: set BENCH_TRAFFIC_BASE to a commit this clone has`);
+    await mkdir(join(lib, file, '..'), { recursive: true });
+    await writeFile(join(lib, file), shown.stdout);
+  }
+  return lib;
+}
+
+async function bundleChild(lib, outfile) {
+  const entry = `${outfile}.entry.ts`;
+  await writeFile(entry, childSource(lib));
+  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'error' });
+  return outfile;
+}
+
+function startChild(file, port) {
+  const child = spawn(process.execPath, [file, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdout.setEncoding('utf8');
+  const lines = [];
+  let waiting = null;
+  child.stdout.on('data', (chunk) => {
+    lines.push(...chunk.split('\n').filter(Boolean));
+    waiting?.();
+  });
+  const next = async () => {
+    while (lines.length === 0) await new Promise((r) => (waiting = r));
+    return lines.shift();
+  };
+  return {
+    pid: child.pid,
+    ready: next(),
+    async counted() {
+      child.stdin.write('count\n');
+      return Number(/counted (\d+)/.exec(await next())[1]);
+    },
+    stop: () => new Promise((r) => (child.once('exit', r), process.kill(child.pid, 'SIGTERM'))),
+  };
+}
+
+/** `rate` datagrams a second for `seconds`, paced each millisecond. */
+async function sendAt(port, rate, seconds) {
+  const socket = createSocket('udp4');
+  let sent = 0;
+  const started = performance.now();
+  await new Promise((done) => {
+    const timer = setInterval(() => {
+      const elapsed = (performance.now() - started) / 1000;
+      if (elapsed >= seconds) return clearInterval(timer), done();
+      for (const due = Math.floor(elapsed * rate); sent < due; sent++) socket.send(LINE, port, '127.0.0.1');
+    }, 1);
+  });
+  await sleep(200);
+  socket.close();
+  return sent;
+}
+
+async function phase(file, rate, seconds) {
+  const port = await freeUdpPort();
+  const child = startChild(file, port);
+  await child.ready;
+  // warm the JIT as in a panel that has run a while: 20,000 lines, then a second of quiet for V8's compiler threads
+  await sendAt(port, 10_000, 2);
+  await sleep(1000);
+  const before = await child.counted();
+  const load = loadavg()[0];
+  const ns = cpuNs(child.pid);
+  const sent = await sendAt(port, rate, seconds);
+  const cpu = cpuNs(child.pid) - ns;
+  const counted = (await child.counted()) - before;
+  await child.stop();
+  return { rate, sent, counted, usPerLine: cpu / 1e3 / Math.max(counted, 1), load };
+}
+
+export async function measureTrafficReceiver({ seconds = 3, base = process.env.BENCH_TRAFFIC_BASE || BEFORE_BATCHING, rounds = 2, log = console.log } = {}) {
+  const dir = await mkdtemp(join(root, '.bench-traffic-'));
+  try {
+    const files = {
+      base: await bundleChild(await libAt(base, join(dir, 'base')), join(dir, 'base.mjs')),
+      this: await bundleChild(join(root, 'lib'), join(dir, 'this.mjs')),
+    };
+    const results = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const rate of RATES) {
+        for (const which of round % 2 ? ['this', 'base'] : ['base', 'this']) {
+          const r = { which, ...(await phase(files[which], rate, seconds)) };
+          log(`traffic receiver ${which.padEnd(4)} ${String(rate).padStart(6)} lines/s: ${r.usPerLine.toFixed(1)} µs CPU per line, counted ${r.counted}/${r.sent}, load ${r.load.toFixed(2)}`);
+          results.push(r);
+        }
+      }
+    }
+    const summary = RATES.map((rate) => {
+      const mean = (which) => {
+        const rs = results.filter((r) => r.rate === rate && r.which === which);
+        return rs.reduce((a, r) => a + r.usPerLine, 0) / rs.length;
+      };
+      return { rate, baseUs: mean('base'), thisUs: mean('this'), ratio: mean('this') / mean('base') };
+    });
+    for (const s of summary) log(`traffic receiver at ${s.rate} lines/s: ${base} ${s.baseUs.toFixed(1)} µs/line, this ${s.thisUs.toFixed(1)} µs/line (x${s.ratio.toFixed(2)}); load now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    return { base, results, summary };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await measureTrafficReceiver({ seconds: Number(process.argv[2] ?? 3) });

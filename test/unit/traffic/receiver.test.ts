@@ -1,0 +1,89 @@
+// Issue 40 item 2: the receiver reads nginx's datagrams in turns, a batch per wake-up of the event
+// loop instead of one wake-up per request, and loses none of a burst the socket's buffer can hold.
+import { createSocket, type Socket } from 'node:dgram';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { TrafficMeter } from '../../../lib/traffic/meter.ts';
+import { MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, receiveTraffic } from '../../../lib/traffic/receiver.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { unusedPort } from '../../helpers/loopback-listener.ts';
+
+const s = suite('traffic receiver: datagrams in turns');
+const V = 'app:a.example.test';
+const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${V}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
+/** What the kernel gives a socket by default (net.core.rmem_default) and its cap doubled, as getRecvBufferSize reports it. */
+const DEFAULT_BUFFER = 212_992;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function started(): Promise<{ meter: TrafficMeter; port: number; client: Socket; close: () => Promise<void> }> {
+  const meter = new TrafficMeter(new ManualClock());
+  meter.know(new Set([V]));
+  const port = await unusedPort();
+  const stop = await receiveTraffic(port, meter, (e) => assert.unreachable(e.message));
+  const client = createSocket('udp4');
+  return { meter, port, client, close: async () => (client.close(), await stop()) };
+}
+
+const counted = (meter: TrafficMeter) => meter.totals().get(V)?.requests ?? 0;
+
+async function countedWithin(meter: TrafficMeter, expected: number, ms: number): Promise<number> {
+  for (const end = Date.now() + ms; counted(meter) < expected && Date.now() < end; ) await sleep(10);
+  return counted(meter);
+}
+
+s('20 datagrams 2 ms apart are counted in a few wake-ups of the event loop, not one each', async () => {
+  const { meter, port, client, close } = await started();
+  // which turn of the event loop each line is counted in: a counter moved after each poll phase
+  let loopTurn = 0;
+  let spinning = true;
+  const spin = () => {
+    loopTurn++;
+    if (spinning) setImmediate(spin);
+  };
+  setImmediate(spin);
+  const turnsCounting = new Set<number>();
+  const record = meter.record.bind(meter);
+  meter.record = (text: string) => (turnsCounting.add(loopTurn), record(text));
+  try {
+    await sleep(20); // the receiver's first turn found nothing: it waits
+    for (let i = 0; i < 20; i++) {
+      client.send(LINE, port, '127.0.0.1');
+      await sleep(2);
+    }
+    assert.is(await countedWithin(meter, 20, 2000), 20, 'every datagram counted');
+    // a turn at most MAX_WAIT_MS apart reads what came meanwhile: ~40 ms of datagrams span two turns at most
+    assert.ok(turnsCounting.size <= 4, `counted in ${turnsCounting.size} turns of the event loop`);
+  } finally {
+    spinning = false;
+    await close();
+  }
+});
+
+s('a burst of 400 datagrams while the panel is busy is counted whole (the socket buffer is raised past the default 256)', async () => {
+  const { meter, port, client, close } = await started();
+  try {
+    // sent while this process's event loop is held: nothing reads the socket until the burst is in the kernel
+    const sent = Array.from({ length: 400 }, () => new Promise<void>((resolve) => client.send(LINE, port, '127.0.0.1', () => resolve())));
+    await Promise.all(sent);
+    const busyUntil = Date.now() + 50;
+    while (Date.now() < busyUntil);
+    assert.is(await countedWithin(meter, 400, 3000), 400);
+  } finally {
+    await close();
+  }
+});
+
+s('the wait between turns: the longest at low rates, shorter as the rate grows so a turn fills a quarter of the buffer at most', () => {
+  assert.is(nextWaitMs(0, 100, DEFAULT_BUFFER), MAX_WAIT_MS, 'nothing came: the longest wait');
+  assert.is(nextWaitMs(100, 100, DEFAULT_BUFFER * 2), MAX_WAIT_MS, '1,000 lines/s');
+  for (const perSecond of [1000, 10_000, 50_000, 100_000, 1_000_000]) {
+    for (const buffer of [DEFAULT_BUFFER, DEFAULT_BUFFER * 2, 8 * 1024 * 1024]) {
+      const wait = nextWaitMs(perSecond / 10, 100, buffer);
+      assert.ok(wait >= MIN_WAIT_MS && wait <= MAX_WAIT_MS, `${wait} ms`);
+      // ~832 bytes of the buffer per datagram (measured); a turn's datagrams within a quarter of it, but at MIN_WAIT_MS
+      if (wait > MIN_WAIT_MS) assert.ok((perSecond * wait) / 1000 <= buffer / 832 / 4, `${perSecond}/s, ${buffer} bytes: ${wait} ms`);
+    }
+  }
+});
+
+s.run();
