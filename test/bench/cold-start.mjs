@@ -1,12 +1,16 @@
 // Cold start (issue 12): spawn -> first 200 on /api/health, the panel against a bare node:http
-// server, both on copies of one seeded box. Panel and raw starts alternate so that load from the
+// server, the panel restarting one seeded box. Panel and raw starts alternate so that load from the
 // other engineers on the machine falls on both alike. `npm run bench -- --only=cold-start` runs
-// this part alone.
-import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// this part alone; `node test/bench/cold-start.mjs --scale` the starts at 0, 200 and 1,000 tunnels
+// of another ref's panel beside this tree's (issue 40, at the end of this file).
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { probe, send } from './http.mjs';
-import { startNode, stopChild } from './proc.mjs';
+import { cpuNs, startNode, stopChild } from './proc.mjs';
 import { seed } from './seed.mjs';
 
 const RAW_SERVER = fileURLToPath(new URL('./raw-server.mjs', import.meta.url));
@@ -24,28 +28,19 @@ export const median = (values) => {
  * as on a real box, so a cold start measures start-up and not the start-up repair of 170 tunnels
  * whose vhosts a fresh seed never wrote. Its /api/health bytes are what the raw server answers.
  */
-async function template(dir, panelArgs) {
-  const { configPath } = await seed(dir);
-  const first = startNode([...panelArgs, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: 'cold-start template' });
+async function template(dir, panelArgs, seedOptions = {}, timeoutMs = undefined) {
+  const { configPath } = await seed(dir, seedOptions);
+  const first = startNode([...panelArgs, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: 'cold-start template', timeoutMs });
   try {
     await first.ready;
     const health = await probe(`${first.url}/api/health`);
     if (health.status !== 200) throw new Error(`cold-start template: GET /api/health ${health.status} ${health.text}`);
     const healthFile = join(dir, '..', 'cold-health.json');
     await writeFile(healthFile, health.body);
-    return { dir, rawArgs: [RAW_SERVER, `/api/health=${healthFile}`] };
+    return { dir, configPath, rawArgs: [RAW_SERVER, `/api/health=${healthFile}`] };
   } finally {
     await stopChild(first);
   }
-}
-
-/** A copy of the template box at `dir`, its configuration pointing at its own data. */
-async function copyBox(templateDir, dir) {
-  await cp(templateDir, dir, { recursive: true });
-  const configPath = join(dir, 'config.json');
-  const config = JSON.parse(await readFile(configPath, 'utf8'));
-  await writeFile(configPath, JSON.stringify({ ...config, dataDir: join(dir, 'data') }), { mode: 0o600 });
-  return { configPath };
 }
 
 /** Spawn `args` (the config path appended for the panel) and time it to the first 200 on /api/health. */
@@ -63,7 +58,10 @@ async function coldStart(dir, args, name) {
       if (performance.now() - spawnedAt > 15_000) throw new Error(`${name}: no 200 on /api/health within 15 s`);
       await new Promise((r) => setTimeout(r, 2));
     }
-    return { firstOkMs: performance.now() - spawnedAt, listeningMs, attempts };
+    const firstOkMs = performance.now() - spawnedAt;
+    // the CPU the start took, which the load of others on the machine stretches far less than its wall time
+    const cpuMs = cpuNs(server.pid) / 1e6;
+    return { firstOkMs, listeningMs, attempts, cpuMs };
   } finally {
     await stopChild(server);
   }
@@ -71,23 +69,18 @@ async function coldStart(dir, args, name) {
 
 /**
  * `count` cold starts of the panel (`panelArgs`: node flags and the bundle) and of the raw server,
- * alternating, each panel start on a fresh copy of the template box, at the path it was made at.
+ * alternating, each panel start a restart of the template box in place. A copy would give every
+ * vhost a new inode, which the panel's vhost stamps (issue 40) count as touched since it wrote
+ * them: that start would read every vhost, as after an upgrade, where a restart reads none.
  */
 export async function measureColdStarts({ workDir, panelArgs, count, checkInterrupted = () => {} }) {
-  // every copy lies where the template was made: its vhosts name their own paths, as on a box, so
-  // the panel's start-up vhost refresh finds nothing to rewrite (a copy elsewhere would differ in each)
-  const at = join(workDir, 'cold-box');
-  const box = await template(at, panelArgs);
-  const kept = join(workDir, 'cold-template');
-  await rename(at, kept);
+  const dir = join(workDir, 'cold-box');
+  const box = await template(dir, panelArgs);
   const panel = [];
   const raw = [];
   for (let i = 1; i <= count; i++) {
     checkInterrupted();
-    const dir = at;
-    await rm(dir, { recursive: true, force: true });
-    const { configPath } = await copyBox(kept, dir);
-    panel.push(await coldStart(dir, [...panelArgs, '--config', configPath], `cold start ${i}`));
+    panel.push(await coldStart(dir, [...panelArgs, '--config', box.configPath], `cold start ${i}`));
     checkInterrupted();
     raw.push(await coldStart(dir, box.rawArgs, `raw cold start ${i}`));
   }
@@ -108,3 +101,84 @@ export function coldStartTarget(cold) {
 
 export const describeColdStarts = (cold) =>
   `cold start: panel ${cold.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; raw ${cold.raw.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; medians ${cold.medianMs.toFixed(1)} / ${cold.raw.medianMs.toFixed(1)} ms (${cold.ratio.toFixed(2)}×)`;
+
+// ---------------------------------------------------------------- issue 40: starts at scale
+//
+//   node test/bench/cold-start.mjs --scale [--before=main] [--runs=5] [--tunnels=0,200,1000]
+//
+// Restarts of one box per size and per panel, in place: a box that has run once (its vhosts
+// written, and on this tree their stamps taken), started again with nothing changed, as on a
+// restart or a reboot. (A copy of the box would give every vhost a new inode, which the stamps
+// count as touched: an upgrade-like start, not a restart.) `before` is a git ref whose lib is
+// bundled from a temporary checkout; `after` is this tree. The floor is `node -e 0`, spawn to exit.
+// Every start alternates before, after and floor, so the load from others falls on all alike.
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SCALE_FLAGS = ['--max-semi-space-size=4'];
+
+async function bundleOf(srcRoot, outfile) {
+  const { bundle } = await import(pathToFileURL(join(srcRoot, 'build', 'build.mjs')).href);
+  await bundle({ entry: join(srcRoot, 'lib', 'cli.ts'), outfile, quiet: true });
+  return outfile;
+}
+
+/** The ref's server sources and build scripts in a temporary checkout, bundled; this repository's node_modules. */
+async function bundleOfRef(ref, workDir) {
+  const src = join(workDir, `src-${ref.replace(/[^\w.-]/g, '_')}`);
+  await mkdir(src, { recursive: true });
+  const tar = join(workDir, 'src.tar');
+  await run('git', ['-C', root, 'archive', '--format=tar', '-o', tar, ref, 'lib', 'handlers', 'build', 'package.json', 'tsconfig.json', 'tsconfig.lib.json']);
+  await run('tar', ['-xf', tar, '-C', src]);
+  await symlink(join(root, 'node_modules'), join(src, 'node_modules'));
+  return bundleOf(src, join(src, 'dist', 'server.mjs'));
+}
+
+async function floorMs() {
+  const at = performance.now();
+  await run(process.execPath, ['-e', '0']);
+  return performance.now() - at;
+}
+
+const vhostFiles = async (dir) => (await readdir(join(dir, 'data', 'system'), { recursive: true })).filter((f) => /sites-available\/relay-.*\.conf$/.test(f)).length;
+
+export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count, log = console.log }) {
+  const rows = [];
+  for (const tunnels of tunnelCounts) {
+    const boxes = {};
+    for (const [name, bundle] of Object.entries(bundles)) {
+      const dir = join(workDir, `box-${tunnels}-${name}`);
+      // the first start of a seeded box writes every vhost, one tunnel repair at a time
+      const made = await template(dir, [...SCALE_FLAGS, bundle], { tunnelCount: tunnels }, 600_000);
+      boxes[name] = { args: [...SCALE_FLAGS, bundle, '--config', made.configPath], dir, runs: [] };
+    }
+    const floor = [];
+    const load = [];
+    for (let i = 1; i <= count; i++) {
+      load.push(loadavg()[0]);
+      for (const [name, box] of Object.entries(boxes)) box.runs.push(await coldStart(box.dir, box.args, `${name} start ${i}`));
+      floor.push(await floorMs());
+    }
+    const row = { tunnels, vhosts: await vhostFiles(boxes.after.dir), floorMs: median(floor), load: median(load) };
+    for (const [name, box] of Object.entries(boxes)) row[name] = { medianMs: median(box.runs.map((r) => r.firstOkMs)), cpuMs: median(box.runs.map((r) => r.cpuMs)), runs: box.runs };
+    rows.push(row);
+    log(`${tunnels} tunnels (${row.vhosts} vhosts): before ${row.before.medianMs.toFixed(0)} ms (CPU ${row.before.cpuMs.toFixed(0)} ms), after ${row.after.medianMs.toFixed(0)} ms (CPU ${row.after.cpuMs.toFixed(0)} ms): ${(row.after.medianMs / row.before.medianMs).toFixed(2)}× before; node -e floor ${row.floorMs.toFixed(0)} ms (after ${(row.after.medianMs / row.floorMs).toFixed(2)}× floor, before ${(row.before.medianMs / row.floorMs).toFixed(2)}×); load average ${row.load.toFixed(2)}`);
+  }
+  const [smallest] = rows;
+  for (const row of rows) {
+    const growth = (name, key) => (row[name][key] / smallest[name][key]).toFixed(2);
+    log(`at ${row.tunnels} tunnels, against ${smallest.tunnels}: after ${growth('after', 'medianMs')}× (CPU ${growth('after', 'cpuMs')}×), before ${growth('before', 'medianMs')}× (CPU ${growth('before', 'cpuMs')}×)`);
+  }
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--scale')) {
+  const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+  const workDir = await mkdtemp(join(tmpdir(), 'relay-scale-starts-'));
+  try {
+    const bundles = { before: await bundleOfRef(arg('before', 'main'), workDir), after: await bundleOf(root, join(workDir, 'after', 'server.mjs')) };
+    await measureScaleStarts({ workDir, bundles, tunnelCounts: arg('tunnels', '0,200,1000').split(',').map(Number), count: Number(arg('runs', '5')) });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

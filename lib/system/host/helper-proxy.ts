@@ -6,6 +6,8 @@ import { serialQueue } from '../../keyed-lock.ts';
 import { vhostName } from '../nginx/templates.ts';
 import { MAX_VHOST_CHANGES } from '../nginx/vhost-request.ts';
 import { VhostDirs, type VhostDirPaths } from '../nginx/vhost-dirs.ts';
+import { stampChanges } from '../nginx/vhost-store.ts';
+import { fileMark, type VhostStamps } from '../nginx/vhost-stamps.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
 
 export interface HelperProxyOptions {
@@ -20,8 +22,9 @@ export interface HelperProxyOptions {
 export class HelperProxy extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
 
-  constructor(dirs: VhostDirPaths, private readonly opts: HelperProxyOptions) {
-    super(dirs);
+  /** `stamps`: the panel's knowledge of what the helper wrote, so a start asks it only about vhosts that may differ */
+  constructor(dirs: VhostDirPaths, private readonly opts: HelperProxyOptions, stamps: VhostStamps | null = null) {
+    super(dirs, stamps);
   }
 
   vhostName(spec: VhostSpec): string {
@@ -32,16 +35,26 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
     return this.serial(async () => {
       for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
       await asNginxFailure(() => this.opts.send(changes));
+      if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
     });
   }
 
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
       for (const spec of specs) await this.opts.prepare(spec);
+      const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
+      // only vhosts the panel has no current stamp of may differ: the helper reads those alone
+      const unsure: VhostSpec[] = [];
+      for (const spec of unique) if (!(await this.stamps?.current(vhostName(spec), fileMark(this.available(vhostName(spec))), spec))) unsure.push(spec);
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
-      for (let at = 0; at < specs.length; at += MAX_VHOST_CHANGES) {
-        rewritten.push(...(await asNginxFailure(() => this.opts.refresh(specs.slice(at, at + MAX_VHOST_CHANGES)))));
+      for (let at = 0; at < unsure.length; at += MAX_VHOST_CHANGES) {
+        rewritten.push(...(await asNginxFailure(() => this.opts.refresh(unsure.slice(at, at + MAX_VHOST_CHANGES)))));
+      }
+      // each asked about now holds this release's text: the helper found it so, or wrote it
+      if (this.stamps) {
+        for (const spec of unsure) await this.stamps.take(vhostName(spec), spec, fileMark(this.available(vhostName(spec))));
+        await this.stamps.save();
       }
       return rewritten;
     });

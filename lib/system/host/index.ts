@@ -22,7 +22,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   const root = helper ?? directRootActions(config);
   const certs = createHostCerts(config, root, now);
   return {
-    proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations }),
+    proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
     certs,
     tunnelServer: createHostTunnelServer(config, root),
     authPortal: createHostAuthPortal(config, root),

@@ -2,12 +2,15 @@
 // after the reload, because a reload that cannot bind exits 0 and keeps the old configuration.
 // The same pieces serve the root helper (lib/vhost-helper), which writes the vhosts of an installed box.
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readFromOffset } from '../common/fs.ts';
 import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
 import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type VhostLayout } from '../nginx/renderer.ts';
 import type { VhostDirPaths } from '../nginx/vhost-dirs.ts';
+import { vhostFingerprint } from '../nginx/fingerprint.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from '../nginx/vhost-store.ts';
+import { VHOST_STAMPS_FILE, VhostStamps } from '../nginx/vhost-stamps.ts';
 import { HelperProxy } from './helper-proxy.ts';
 import { SystemError, type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from './systemctl.ts';
@@ -69,19 +72,22 @@ export function createHostProxy(
     /** the root helper's vhosts action, on an installed box */
     helper: { applyVhosts(changes: VhostChange[]): Promise<void>; refreshVhosts(specs: VhostSpec[]): Promise<string[]> } | null;
     publicLocations?: PublicLocations;
+    /** where the panel keeps its records, and beside them the stamps of the vhosts it wrote */
+    dataDir: string;
   },
 ): ProxyAdapter {
   const options = systemRendererOptions(config, hostVhostLayout(config), deps);
   const control = { test: () => deps.root.nginxTest(), reload: () => deps.root.nginxReload() };
+  const stamps = new VhostStamps(join(deps.dataDir, VHOST_STAMPS_FILE), vhostFingerprint(options, config.pki.dir));
   if (deps.helper) {
     return new HelperProxy(hostVhostDirs(config), {
       send: deps.helper.applyVhosts,
       refresh: deps.helper.refreshVhosts,
       prepare: createVhostPreparer(options),
       reload: control.reload,
-    });
+    }, stamps);
   }
-  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer(options), ...control });
+  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer(options), ...control, stamps });
 }
 
 async function fileSize(path: string): Promise<number> {

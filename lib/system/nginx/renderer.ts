@@ -47,14 +47,6 @@ export function systemRendererOptions(
   };
 }
 
-export function systemVhostRenderer(
-  config: SystemConfig,
-  layout: VhostLayout,
-  deps: Pick<RendererOptions, 'certs' | 'pki' | 'publicLocations' | 'serverCerts'>,
-): (spec: VhostSpec) => Promise<string> {
-  return createVhostRenderer(systemRendererOptions(config, layout, deps));
-}
-
 export function ipPanelCertPaths(selfSignedDir: string): CertPaths {
   return { fullchain: join(selfSignedDir, 'ip-panel.pem'), privkey: join(selfSignedDir, 'ip-panel.key') };
 }

@@ -8,6 +8,7 @@ import type { VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
+import { fileMark, type VhostStamps } from './vhost-stamps.ts';
 
 export interface VhostDirPaths {
   availableDir: string;
@@ -15,11 +16,12 @@ export interface VhostDirPaths {
 }
 
 export class VhostDirs {
-  constructor(protected readonly dirs: VhostDirPaths) {}
+  /** `stamps`: what the panel last wrote of each vhost; a file untouched since is not read */
+  constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {}
 
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
-    const text = await readOrNull(this.available(name));
+    const text = await this.textUnlessUntouched(name);
     return { name, written: await entryExists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
   }
 
@@ -29,9 +31,15 @@ export class VhostDirs {
     const linked = new Set(enabled);
     const names = [...new Set([...available, ...enabled])].filter((name) => isVhostNameOfKind(name, kind)).sort();
     return Promise.all(names.map(async (name) => {
-      const text = written.has(name) ? await readOrNull(this.available(name)) : null;
+      const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
       return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
     }));
+  }
+
+  /** The file's text, or null when it is gone or untouched since the panel wrote it (so not edited). */
+  private async textUnlessUntouched(name: string): Promise<string | null> {
+    if (this.stamps && (await this.stamps.untouched(name, fileMark(this.available(name))))) return null;
+    return readOrNull(this.available(name));
   }
 
   protected available(name: string): string {

@@ -9,6 +9,7 @@ import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from
 import { vhostName } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
+import { fileMark, type VhostStamps } from './vhost-stamps.ts';
 
 export interface VhostStoreOptions extends VhostDirPaths {
   render(spec: VhostSpec): Promise<string>;
@@ -16,6 +17,8 @@ export interface VhostStoreOptions extends VhostDirPaths {
   test(): Promise<void>;
   /** throws when the reload did not take effect */
   reload(): Promise<void>;
+  /** the panel's knowledge of what it wrote (none in the root helper, which the panel asks) */
+  stamps?: VhostStamps;
 }
 
 interface Snapshot {
@@ -28,7 +31,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
 
   constructor(private readonly opts: VhostStoreOptions) {
-    super(opts);
+    super(opts, opts.stamps ?? null);
   }
 
   vhostName(spec: VhostSpec): string {
@@ -47,15 +50,21 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
-      // one read and render per vhost, all at once: a box with a thousand tunnels reads a thousand files
+      // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
+      // start with nothing changed reads no vhost; the others are read and rendered, all at once
       const found = await Promise.all(unique.map(async ([name, spec]) => {
+        const mark = fileMark(this.available(name));
+        if (mark === null || (await this.stamps?.current(name, mark, spec))) return null;
         const written = await readOrNull(this.available(name));
         if (written === null) return null;
         const content = await this.opts.render(spec);
-        return written === stampVhost(content) ? null : { name, content, change: { op: 'put' as const, spec, enabled: await this.isLinked(name) } };
+        if (written !== stampVhost(content)) return { name, content, change: { op: 'put' as const, spec, enabled: await this.isLinked(name) } };
+        await this.stamps?.take(name, spec, mark);
+        return null;
       }));
       const stale = found.filter((vhost) => vhost !== null);
       if (stale.length > 0) await this.applyNow(stale.map((vhost) => vhost.change), new Map(stale.map((vhost) => [vhost.name, vhost.content])));
+      await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
   }
@@ -84,6 +93,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       await this.opts.reload().catch(() => {});
       throw asSystemError(e);
     }
+    if (this.stamps) await stampChanges(this.stamps, changes, names, (name) => this.available(name));
   }
 
   reload(): Promise<void> {
@@ -144,6 +154,15 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   private async unlink(name: string): Promise<void> {
     await unlink(this.enabled(name)).catch(ignoreMissing);
   }
+}
+
+/** Stamps what the changes wrote and forgets what they removed (shared with the helper's proxy). */
+export async function stampChanges(stamps: VhostStamps, changes: VhostChange[], names: string[], path: (name: string) => string): Promise<void> {
+  for (const [i, change] of changes.entries()) {
+    if (change.op === 'put') await stamps.take(names[i]!, change.spec, fileMark(path(names[i]!)));
+    else if (change.op === 'remove') await stamps.drop(names[i]!);
+  }
+  await stamps.save();
 }
 
 function asSystemError(e: unknown): SystemError {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../exec.ts';
-import { systemVhostRenderer } from '../nginx/renderer.ts';
+import { vhostFingerprint } from '../nginx/fingerprint.ts';
+import { createVhostRenderer, systemRendererOptions } from '../nginx/renderer.ts';
+import { VHOST_STAMPS_FILE, VhostStamps } from '../nginx/vhost-stamps.ts';
 import { nginxDiagnosis, VhostStore } from '../nginx/vhost-store.ts';
 import type { ServerCertMaker } from '../pki/self-signed.ts';
 import type { CertsAdapter, PkiAdapter, ProxyAdapter, PublicLocations } from '../types.ts';
@@ -19,15 +21,17 @@ export function createSandboxProxy(
   deps: { certs: CertsAdapter; pki: PkiAdapter; publicLocations?: PublicLocations; serverCerts: ServerCertMaker },
 ): ProxyAdapter {
   const p = sandboxPaths(dataDir);
+  const options = systemRendererOptions(config, {
+    listenAddress: '127.0.0.1',
+    acmeWebroot: p.acmeWebroot,
+    helpDir: p.nginxHelp,
+    selfSignedDir: p.selfSigned,
+  }, deps);
   return new VhostStore({
     availableDir: p.sitesAvailable,
     enabledDir: p.sitesEnabled,
-    render: systemVhostRenderer(config, {
-      listenAddress: '127.0.0.1',
-      acmeWebroot: p.acmeWebroot,
-      helpDir: p.nginxHelp,
-      selfSignedDir: p.selfSigned,
-    }, deps),
+    render: createVhostRenderer(options),
+    stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), vhostFingerprint(options, p.pki)),
     async test() {
       controls.checkFailure('proxy.test');
       if (config.sandbox.nginxTest) await realNginxTest(config, p.sitesEnabled);

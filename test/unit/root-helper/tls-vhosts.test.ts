@@ -225,7 +225,7 @@ s('a root panel (runAs null): the installer\'s vhosts name the panel\'s files as
   assert.equal(await listed(root.nginx.tlsDir), []);
   // the root panel itself (no helper) renders the same text: its start-up refresh flips nothing
   const rootActions = directRootActions(root);
-  const panelProxy = createHostProxy(root, { certs: createHostCerts(root, rootActions, Date.now), pki: systemPki(root, root.pki.dir), root: rootActions, helper: null });
+  const panelProxy = createHostProxy(root, { certs: createHostCerts(root, rootActions, Date.now), pki: systemPki(root, root.pki.dir), root: rootActions, helper: null, dataDir: root.pki.dir });
   assert.equal(await panelProxy.refresh(specs), []);
   assert.equal(await refreshVhostSpecs(root, NONE, specs), []);
   const dispatcher = createDispatcher(root, NONE, (line) => log.push(line));

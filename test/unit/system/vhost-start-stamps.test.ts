@@ -1,0 +1,163 @@
+// A start that does not read the box (issue 40): the panel stamps each vhost it writes or checks,
+// and the start-up refresh, the tunnel repair's listing and the doctor's state read only a vhost
+// whose file was touched since, whose record changed, which has no stamp, or which an earlier
+// release made. Reads are counted at node:fs/promises itself, so no path of the adapter escapes.
+import fsp from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { HelperProxy } from '../../../lib/system/host/helper-proxy.ts';
+import { renderVhost, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import { VhostStore } from '../../../lib/system/nginx/vhost-store.ts';
+import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/nginx/vhost-stamps.ts';
+import type { VhostSpec } from '../../../lib/system/types.ts';
+
+interface Box {
+  dir: string;
+  available: string;
+  enabled: string;
+  /** vhost files read through node:fs/promises since the last reset */
+  reads: string[];
+  renders: number;
+  reloads: number;
+}
+
+const s = suite<{ box: Box }>('a start with nothing changed reads no vhost file', {} as { box: Box });
+
+const realReadFile = fsp.readFile;
+s.before.each(async (ctx) => {
+  const dir = await mkdtemp(join(tmpdir(), 'vhost-stamps-'));
+  const box: Box = { dir, available: join(dir, 'available'), enabled: join(dir, 'enabled'), reads: [], renders: 0, reloads: 0 };
+  ctx.box = box;
+  fsp.readFile = ((path: Parameters<typeof realReadFile>[0], ...rest: unknown[]) => {
+    if (String(path).startsWith(box.available)) box.reads.push(String(path));
+    return (realReadFile as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof realReadFile;
+  syncBuiltinESMExports();
+});
+s.after.each(async ({ box }) => {
+  fsp.readFile = realReadFile;
+  syncBuiltinESMExports();
+  await rm(box.dir, { recursive: true, force: true });
+});
+
+const context: TemplateContext = {
+  listenAddress: '127.0.0.1',
+  ports: { http: 80, https: 443, ipPanel: 8443, panel: 3100, tunnelServer: 9000, authPortal: 9091 },
+  acmeWebroot: '/srv/acme',
+  helpDir: '/srv/help',
+  mtls: { caPath: '/srv/pki/ca.pem', crlPath: '/srv/pki/crl.pem' },
+  ipPanelCert: { fullchain: '/srv/ip.pem', privkey: '/srv/ip.key' },
+  defaultCert: { fullchain: '/srv/default.pem', privkey: '/srv/default.key' },
+  publicLocations: { exact: [], prefix: [] },
+  trafficPort: null,
+  certFor: (fqdn) => ({ fullchain: `/srv/live/${fqdn}/fullchain.pem`, privkey: `/srv/live/${fqdn}/privkey.pem` }),
+};
+
+const apps = (n: number, port = 20000): VhostSpec[] => Array.from({ length: n }, (_, i) => ({ kind: 'app', fqdn: `t${i}.example.test`, port: port + i }));
+const specs: VhostSpec[] = [{ kind: 'ip-panel' }, { kind: 'panel', fqdn: 'panel.example.test' }, ...apps(5)];
+const nameOf = (spec: VhostSpec) => (spec.kind === 'app' ? `relay-app-${spec.fqdn}.conf` : spec.kind === 'panel' ? `relay-panel-${spec.fqdn}.conf` : 'relay-ip-panel.conf');
+
+/**
+ * The proxy adapter of one process's life: a new one is a new start. `release`: the template
+ * fingerprint; `edition`: a line the templates add, so two releases can render differently.
+ */
+function start(box: Box, release = 'release-1', edition = ''): VhostStore {
+  return new VhostStore({
+    availableDir: box.available,
+    enabledDir: box.enabled,
+    render: async (spec) => {
+      box.renders++;
+      return `${edition}${renderVhost(spec, context)}`;
+    },
+    test: async () => undefined,
+    reload: async () => void box.reloads++,
+    stamps: new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), release),
+  });
+}
+
+/** A box whose vhosts the panel wrote in an earlier run; the counters start from zero. */
+async function written(box: Box): Promise<void> {
+  await start(box).apply(specs.map((spec) => ({ op: 'put', spec, enabled: true })));
+  Object.assign(box, { reads: [], renders: 0, reloads: 0 });
+}
+
+s('nothing changed: the start-up refresh reads and renders no vhost, reloads nothing; the listing and the state read none either', async ({ box }) => {
+  await written(box);
+  const proxy = start(box);
+  assert.equal(await proxy.refresh(specs), []);
+  assert.equal((await proxy.list('app')).map((v) => [v.written, v.enabled, v.edited]), apps(5).map(() => [true, true, undefined]));
+  assert.equal(await proxy.state('relay-ip-panel.conf'), { name: 'relay-ip-panel.conf', written: true, enabled: true });
+  assert.equal([box.reads, box.renders, box.reloads], [[], 0, 0]);
+  const stamps = await fsp.stat(join(box.dir, VHOST_STAMPS_FILE));
+  assert.is(stamps.mode & 0o777, 0o600);
+});
+
+s('a hand edit (other size, or the same size with another mtime) is found by the listing and rewritten at the next start; then nothing is read', async ({ box }) => {
+  await written(box);
+  const grown = join(box.available, nameOf(specs[2]!));
+  const retouched = join(box.available, nameOf(specs[3]!));
+  await writeFile(grown, `${await readFile(grown, 'utf8')}# added by hand\n`);
+  const text = await readFile(retouched, 'utf8');
+  await writeFile(retouched, text.replace('proxy_pass http://127.0.0.1:20001;', 'proxy_pass http://127.0.0.1:20009;'));
+  await utimes(retouched, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  box.reads = [];
+  const proxy = start(box);
+  assert.equal((await proxy.list('app')).filter((v) => v.edited).map((v) => v.name), [nameOf(specs[2]!), nameOf(specs[3]!)].sort());
+  assert.equal(box.reads.sort(), [grown, retouched].sort(), 'the listing reads the two touched files only');
+  assert.equal(await proxy.refresh(specs), [nameOf(specs[2]!), nameOf(specs[3]!)]);
+  assert.is(await readFile(retouched, 'utf8'), text);
+  Object.assign(box, { reads: [], renders: 0 });
+  assert.equal(await start(box).refresh(specs), []);
+  assert.equal([box.reads, box.renders], [[], 0]);
+});
+
+s('another release (another fingerprint, other template text) rewrites every vhost; the start after reads none', async ({ box }) => {
+  await written(box);
+  const upgraded = start(box, 'release-2', '# release 2\n');
+  assert.equal(await upgraded.refresh(specs), specs.map(nameOf));
+  assert.is(new Set(box.reads).size, specs.length, 'each read (and kept for a rollback), none skipped');
+  assert.is(box.reloads, 1, 'one reload for all');
+  assert.match(await readFile(join(box.available, nameOf(specs[4]!)), 'utf8'), /^# release 2\n/);
+  Object.assign(box, { reads: [], renders: 0 });
+  assert.equal(await start(box, 'release-2', '# release 2\n').refresh(specs), []);
+  assert.equal([box.reads, box.renders], [[], 0]);
+});
+
+s('a vhost without a stamp (a box from before stamps) is read and, as it was an earlier release\'s, rewritten; a record that changed is too', async ({ box }) => {
+  await start(box, 'release-1', '# an earlier release\n').apply(specs.map((spec) => ({ op: 'put', spec, enabled: true })));
+  await rm(join(box.dir, VHOST_STAMPS_FILE));
+  box.reads = [];
+  assert.equal(await start(box).refresh(specs), specs.map(nameOf));
+  assert.is(new Set(box.reads).size, specs.length, 'each read (and kept for a rollback), none skipped');
+  // the tunnel's record now names another port: its file is read and rewritten, no other
+  box.reads = [];
+  const moved = specs.map((spec) => (spec.kind === 'app' && spec.fqdn === 't0.example.test' ? { ...spec, port: 31000 } : spec));
+  assert.equal(await start(box).refresh(moved), ['relay-app-t0.example.test.conf']);
+  assert.equal([...new Set(box.reads)], [join(box.available, 'relay-app-t0.example.test.conf')]);
+  assert.match(await readFile(join(box.available, 'relay-app-t0.example.test.conf'), 'utf8'), /127\.0\.0\.1:31000;/);
+});
+
+s('the installed panel (root helper) asks the helper about unstamped or touched vhosts only', async ({ box }) => {
+  await written(box);
+  await rm(join(box.available, nameOf(specs[6]!)));
+  await writeFile(join(box.available, nameOf(specs[6]!)), 'server {}\n');
+  const asked: string[][] = [];
+  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled }, {
+    send: async () => undefined,
+    refresh: async (sent) => {
+      asked.push(sent.map(nameOf));
+      return sent.map(nameOf);
+    },
+    prepare: async () => undefined,
+    reload: async () => undefined,
+  }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+  assert.equal(await proxy.refresh(specs), [nameOf(specs[6]!)]);
+  assert.equal(asked, [[nameOf(specs[6]!)]]);
+  assert.equal(box.reads, []);
+});
+
+s.run();
