@@ -10,10 +10,14 @@
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
 // BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
+// BENCH_ONLY=upload-hostile (`--only=upload-hostile`, never part of the full run) 50 MB multipart bodies of
+// plain bytes and of the delimiter's own, formidable against the edge's parser (issue 40).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -102,7 +106,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly() };
+const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -681,6 +685,17 @@ async function panelListsOnly() {
   const lists = await measureLists();
   console.log(describePanelLists(lists));
   for (const t of panelListsTargets(lists)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}${t.met === null ? '' : `: ${t.met ? 'met' : 'not met'}`}`);
+}
+
+/**
+ * Issue 40: plain and hostile 50 MB multipart bodies through formidable and through the edge's
+ * parser, in a child of its own (test/bench/upload-hostile.ts; its event-loop delays are its own).
+ */
+async function uploadHostileOnly() {
+  const script = fileURLToPath(new URL('./upload-hostile.ts', import.meta.url));
+  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
+  console.log(stdout.trimEnd());
 }
 
 /** Issue 37: the route-table fuzz, long; fails when it finds something. */
