@@ -13,10 +13,14 @@
 // BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
 // BENCH_ONLY=cached-answers (`--only=cached-answers`, never part of the full run) the CPU per request of
 // agent-config and the tunnel status at 1,000 tunnels (issue 40), beside BENCH_BASELINE_BUNDLE when given.
+// BENCH_ONLY=upload-hostile (`--only=upload-hostile`, never part of the full run) 50 MB multipart bodies of
+// plain bytes and of the delimiter's own, formidable against the edge's parser (issue 40).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -109,7 +113,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly() };
+const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -698,6 +702,17 @@ async function cachedAnswersOnly() {
   const baselineBundle = settings.baselineBundle ? resolve(root, settings.baselineBundle) : undefined;
   const r = await measureCachedAnswers({ dir: tempRoot, bundlePath, baselineBundle, flags: PANEL_FLAGS, runs: settings.runs + 1, seconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, log });
   console.log(describeCachedAnswers(r));
+}
+
+/**
+ * Issue 40: plain and hostile 50 MB multipart bodies through formidable and through the edge's
+ * parser, in a child of its own (test/bench/upload-hostile.ts; its event-loop delays are its own).
+ */
+async function uploadHostileOnly() {
+  const script = fileURLToPath(new URL('./upload-hostile.ts', import.meta.url));
+  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
+  console.log(stdout.trimEnd());
 }
 
 /** Issue 37: the route-table fuzz, long; fails when it finds something. */
