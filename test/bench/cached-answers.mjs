@@ -5,7 +5,7 @@
 // in a temporary checkout) the same routes on that bundle too, run for run interleaved, so both
 // see the same load. CPU is the server process's own (/proc schedstat), load average beside each
 // figure. `npm run bench -- --only=cached-answers` (after `npm run build`); never in timed tests.
-import autocannon from 'autocannon';
+import { autocannon } from './autocannon.mjs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -18,7 +18,7 @@
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
-import autocannon from 'autocannon';
+import { autocannon, autocannonVersion } from './autocannon.mjs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -404,7 +404,6 @@ async function main() {
   });
   // the bundle beside its launcher; an older build (BENCH_BUNDLE) carried it inside
   const bundleBytes = launcherBytes + (await stat(bundleFileOf(bundlePath)).then((s) => s.size, () => 0));
-  const autocannonVersion = JSON.parse(await readFile(join(root, 'node_modules/autocannon/package.json'), 'utf8')).version;
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
 
   // ---- the panel under load

@@ -38,7 +38,7 @@ s.after.each(async ({ dir }) => rm(dir, { recursive: true, force: true }));
 
 s('the real manifest pins each runtime exactly and has its lockfile', async () => {
   const { dependencies } = await manifest();
-  assert.equal(Object.keys(dependencies).sort(), ['bun', 'deno', 'miniflare', 'workerd']);
+  assert.equal(Object.keys(dependencies).sort(), ['autocannon', 'bun', 'deno', 'miniflare', 'workerd']);
   for (const version of Object.values(dependencies) as string[]) assert.match(version, /^\d+\.\d+\.\d+$/);
   const lock = JSON.parse(await readFile(join(TOOLS_DIR, 'package-lock.json'), 'utf8'));
   assert.is(lock.packages['node_modules/bun'].version, dependencies.bun);
@@ -50,7 +50,7 @@ s('a failing installer fails the fetch with what is missing and what npm said; n
   };
   const error = await ensureRuntimes({ toolsDir: tools, cacheDir: cache, install: failing, log: quiet }).then(() => null, (e: Error) => e);
   assert.ok(error, 'the fetch must fail');
-  assert.match(error!.message, /npm ci of test\/runtimes\/tools failed, so bun, deno, workerd, miniflare cannot be had/);
+  assert.match(error!.message, /npm ci of test\/runtimes\/tools failed, so bun, deno, workerd, miniflare, autocannon cannot be had/);
   assert.match(error!.message, /404 Not Found - GET bun-1\.4\.5\.tgz/);
   assert.not.ok(existsSync(cache), 'no cache left that looks fetched');
 });
