@@ -561,7 +561,10 @@ s('uninstall, then install: every vhost back, every unit enabled; root\'s certbo
   const install = await installAgain();
   assert.is(install.code, 0, install.out);
   for (const unit of ['nginx', 'relay-panel', 'chisel', 'authelia', 'relay-panel-renew.timer']) {
-    assert.is(await active(unit), 'active', unit);
+    // the panel's start-up repair may restart the tunnel server once (RestartSec=2): 'activating' for a moment
+    await waitUntil(`${unit} active again`, async () => (await active(unit)) === 'active', 15_000).catch(async (e: Error) => {
+      throw new Error(`${e.message}: ${await active(unit)}\n${await box.sh(['journalctl', '-u', unit, '--no-pager', '-n', '20', '-o', 'cat'])}`);
+    });
     assert.is((await box.sh(['systemctl', 'is-enabled', unit])).trim(), 'enabled', unit);
   }
   const panelAnswers = async () => (await client.call('GET', `${PANEL}/api/onboarding/status`, { identity: admin }).catch(() => null))?.status === 200;
