@@ -15,6 +15,24 @@ export type SandboxDispatch = (req: IncomingMessage, res: ServerResponse) => boo
 
 type Services = Pick<Runtime, 'mode' | 'store' | 'system' | 'traffic' | 'publicLinks' | 'log'>;
 
+interface Collection<R> { readonly value: readonly R[]; readonly version: number }
+
+/**
+ * The records a name answers for, indexed once per change of the collection: every request the
+ * panel's server takes, API calls included, asks, and a scan of 1,000 tunnels per request is not free.
+ */
+function indexByName<R extends { fqdn: string }>(records: Collection<R>, serves: (record: R) => boolean): (name: string) => R | undefined {
+  let version = -1;
+  let byName = new Map<string, R>();
+  return (name) => {
+    if (records.version !== version) {
+      byName = new Map(records.value.filter(serves).map((r) => [r.fqdn, r]));
+      version = records.version;
+    }
+    return byName.get(name);
+  };
+}
+
 /** The Host's name, lowercased, without its port; undefined when there is none. */
 function hostName(host: string | undefined): string | undefined {
   if (!host) return undefined;
@@ -32,16 +50,18 @@ function hostName(host: string | undefined): string | undefined {
 export function sandboxWeb(services: Services): SandboxDispatch | undefined {
   if (!services.publicLinks.sandbox || services.mode !== 'development') return undefined;
   const { store, system, traffic, log } = services;
+  const tunnelNamed = indexByName(store.tunnels, (t) => t.enabled);
+  const siteNamed = indexByName(store.sites, (s) => s.type === 'managed');
   return (req, res) => {
     const name = hostName(req.headers.host);
     if (!name) return false;
-    const tunnel = store.tunnels.value.find((t) => t.enabled && t.fqdn === name);
+    const tunnel = tunnelNamed(name);
     if (tunnel) {
       meterRequest(traffic, tunnelTrafficName(tunnel.fqdn), req, res);
       proxyToTunnel(req, res, tunnel.port);
       return true;
     }
-    const site = store.sites.value.find((s) => s.type === 'managed' && s.fqdn === name);
+    const site = siteNamed(name);
     if (site) {
       meterRequest(traffic, siteTrafficName(site.fqdn), req, res);
       serveSiteFile(req, res, system.siteStorage.dirOf(site.id), site.spaMode).catch((error: Error) => {
