@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HelperProxy } from '../../../lib/system/host/helper-proxy.ts';
-import { renderVhost, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import { renderVhost } from '../../../lib/system/nginx/templates.ts';
 import { VhostStore } from '../../../lib/system/nginx/vhost-store.ts';
 import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/nginx/vhost-stamps.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
+import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 
 interface Box {
   dir: string;
@@ -44,18 +45,7 @@ s.after.each(async ({ box }) => {
   await rm(box.dir, { recursive: true, force: true });
 });
 
-const context: TemplateContext = {
-  listenAddress: '127.0.0.1',
-  ports: { http: 80, https: 443, ipPanel: 8443, panel: 3100, tunnelServer: 9000, authPortal: 9091 },
-  acmeWebroot: '/srv/acme',
-  helpDir: '/srv/help',
-  mtls: { caPath: '/srv/pki/ca.pem', crlPath: '/srv/pki/crl.pem' },
-  ipPanelCert: { fullchain: '/srv/ip.pem', privkey: '/srv/ip.key' },
-  defaultCert: { fullchain: '/srv/default.pem', privkey: '/srv/default.key' },
-  publicLocations: { exact: [], prefix: [] },
-  trafficPort: null,
-  certFor: (fqdn) => ({ fullchain: `/srv/live/${fqdn}/fullchain.pem`, privkey: `/srv/live/${fqdn}/privkey.pem` }),
-};
+const context = SAMPLE_TEMPLATE_CONTEXT;
 
 const apps = (n: number, port = 20000): VhostSpec[] => Array.from({ length: n }, (_, i) => ({ kind: 'app', fqdn: `t${i}.example.test`, port: port + i }));
 const specs: VhostSpec[] = [{ kind: 'ip-panel' }, { kind: 'panel', fqdn: 'panel.example.test' }, ...apps(5)];
