@@ -10,7 +10,7 @@ import { restoreBackup } from './backup/restore.ts';
 import type { BackupCommand } from './backup/commands.ts';
 import { ConfigStore } from './config.ts';
 import { errorMessage } from './errors.ts';
-import { openRuntime } from './main.ts';
+import { openPanel } from './main.ts';
 
 // `backup --config <file> --out <file.tar.gz>` and `restore --config <file> --from <file.tar.gz>`
 // (names and usage in lib/backup/commands.ts).
@@ -35,15 +35,19 @@ export async function writeBackup(configFile: string, out: string): Promise<void
   }
 }
 
-/** Unpacks the archive, then starts the services once to point the site records at this box's sites root and render what the records describe. */
+/**
+ * Unpacks the archive, then builds the panel, without starting it (no timer, watcher or listener:
+ * a panel may be running beside), to point the site records at this box's sites root and render
+ * what the records describe.
+ */
 export async function restore(configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
   const restored = await restoreBackup(configFile, archive);
-  const services = await openRuntime(await ConfigStore.open(restored.configFile), { env, cwd });
+  const { services, close } = await openPanel(await ConfigStore.open(restored.configFile), { env, cwd });
   try {
     await rebaseSiteRoots(services.store.sites, restored.sourceSitesRoot, sitesRootOf(restored.config));
     return await rerenderHost(services);
   } finally {
-    await services.close();
+    await close();
   }
 }
 

@@ -4,21 +4,17 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routes } from '../handlers/index.ts';
 import { systemClock } from './clock.ts';
+import { composePanel, type Panel, type PanelParts } from './compose.ts';
 import { ConfigStore, portOverride, type ConfigInput } from './config.ts';
-import { auditRequests } from './audit/request-audit.ts';
-import { createApp, type App } from './http/app.ts';
-import { pluginHost } from './http/plugin-host.ts';
-import { publicLocations } from './http/public-locations.ts';
+import type { App } from './http/app.ts';
 import type { AnyRoute } from './http/route.ts';
 import { createLogger, parseLogLevel } from './log.ts';
-import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
 import { refreshVhosts } from './refresh-vhosts.ts';
 import { sandboxWeb } from './sandbox-web/dispatch.ts';
-import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
+import type { Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
-import { createSystem, hostIpResolver } from './system/index.ts';
 
 export interface StartOptions {
   argv: readonly string[];
@@ -27,7 +23,7 @@ export interface StartOptions {
   /** Defaults to every route in handlers/index.ts. */
   routes?: readonly AnyRoute[];
   /** The spec's unless given (the benchmark lifts them). */
-  ticketLimits?: RuntimeDeps['ticketLimits'];
+  ticketLimits?: PanelParts['ticketLimits'];
 }
 
 export interface RunningServer {
@@ -63,32 +59,32 @@ function sandboxConfig(cwd: string): ConfigInput {
   };
 }
 
-/** config -> store -> system -> runtime: the panel without its HTTP side (the restore command uses it too). */
-export async function openRuntime(
+/**
+ * config -> store -> a built panel (lib/compose.ts), not started: the server starts it, the restore
+ * command uses its services and closes it without starting anything.
+ */
+export async function openPanel(
   config: ConfigStore,
-  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly AnyRoute[]; ticketLimits?: RuntimeDeps['ticketLimits'] },
-): Promise<Runtime> {
+  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly AnyRoute[]; ticketLimits?: PanelParts['ticketLimits'] },
+): Promise<Panel> {
   const { env, cwd } = options;
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   const log = createLogger({ level: parseLogLevel(env.LOG_LEVEL) });
   const store = await openStore(resolve(cwd, config.value.dataDir), { log });
-  const clock = systemClock;
-  const system = createSystem(config.value.system, {
-    dataDir: store.dataDir,
-    // the host reads time from the same clock as the app
-    now: () => clock.now(),
-    publicLocations: publicLocations(options.routes ?? routes),
-    log: (message: string) => log.info(message),
-    // The sandbox's public DNS: the configured domain and its subdomains point at the host ip.
-    sandboxDns: hostIpResolver(() => config.value),
+  return composePanel({
+    mode,
+    config,
+    store,
+    clock: systemClock,
+    log,
+    routes: options.routes ?? routes,
+    ticketLimits: options.ticketLimits,
     // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
-    panelLog: log,
-    madeUpLogsEveryMs: 3000,
+    systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000 },
   });
-  return createRuntime({ mode, config, store, system, log, clock, ticketLimits: options.ticketLimits });
 }
 
-/** Composition root: config -> store -> system -> runtime -> app -> node edge. */
+/** The server: config -> a built panel -> started -> the host brought in line with the records -> node edge. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
   // the environment is checked before anything is made: a bad value is one line, and no sandbox is left behind
@@ -106,20 +102,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   // A sandbox made before the client existed gets it too.
   if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
 
-  const appRoutes = options.routes ?? routes;
-  const services = await openRuntime(config, { env, cwd, routes: appRoutes, ticketLimits: options.ticketLimits });
+  const panel = await openPanel(config, { env, cwd, routes: options.routes, ticketLimits: options.ticketLimits });
+  const { app, services } = panel;
   const { log } = services;
   // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
   await services.audit.open().catch(async (error: unknown) => {
-    await services.close();
+    await panel.close();
     throw error;
   });
-  const app = createApp(services, appRoutes, {
-    clientFiles: createClientFiles(() => config.value.staticDir),
-    onResponse: auditRequests(services.audit),
-    observer: services.metrics?.requests,
-  });
-  await services.plugins.attach(pluginHost(app, appRoutes));
+  await panel.start();
   if (config.value.onboarding.status === 'COMPLETED') {
     // A crash between a host change and the save that follows it leaves nginx and the tunnel
     // server out of step with the records; the records win.

@@ -93,6 +93,14 @@ export interface Runtime {
   restoreRequests: RestoreRequests;
   /** Prometheus metrics; null when `metrics.enabled` is false. */
   metrics: Metrics | null;
+  /**
+   * Starts what runs by itself: the timers (ticket sweeps, tunnel status polls, the sites feed,
+   * alert checks, the admin certificate's grace check, the dropped-lines report), the watch on the
+   * registry files and the traffic log's UDP listener. Building starts none of them, so a restore
+   * can build a runtime beside a running panel. Resolves once the listener is bound (or refused, a
+   * warning); a second call does nothing. `close()` stops them.
+   */
+  start(): Promise<void>;
   /** Registers cleanup (timers, child processes) run by `close()`. */
   onClose(task: () => void | Promise<void>): void;
   /** Stops timers, waits for pending writes and folds the store journals into their snapshots. */
@@ -163,6 +171,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     apiDescription: new ApiDescription(),
     restoreRequests: new RestoreRequests(),
     metrics: null,
+    start: () => (starting ??= startRuntime(services, certs.adminCert)),
     onClose: (task) => void closers.push(task),
     async close() {
       for (const task of [...closers].reverse()) await task();
@@ -179,13 +188,11 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       if (folded) throw folded.error;
     },
   };
+  let starting: Promise<void> | undefined;
   if (deps.config.value.metrics.enabled) services.metrics = new Metrics(services);
   // a run in progress finishes its current task before the store is flushed
   services.onClose(() => hasher.close());
   services.onClose(() => services.onboarding.close());
-  services.onClose(startTicketTimers(services.ticketing, clock, log));
-  services.onClose(watchRegistryFiles(deps.store, log));
-  services.onClose(certs.adminCert.start());
   // log follow processes end with the panel
   services.onClose(() => services.serviceControl.close());
   services.onClose(() => services.tunnelStatus.close());
@@ -194,14 +201,24 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => services.alerts.close());
   services.onClose(() => services.sitesStatus.close());
   followServedVhosts(traffic, deps.store);
-  services.onClose(reportDroppedLines(traffic, clock, log));
-  const trafficPort = deps.config.value.system.nginx.trafficPort;
-  if (trafficPort !== null) {
-    const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {
-      log.warn(`traffic log: cannot listen on 127.0.0.1:${trafficPort} (udp): ${e.message}`);
-      return null;
-    });
-    services.onClose(async () => (await receiving)?.());
-  }
   return services;
+}
+
+async function startRuntime(services: Runtime, adminCert: AdminCert): Promise<void> {
+  const { clock, log, store, config, traffic } = services;
+  services.onClose(startTicketTimers(services.ticketing, clock, log));
+  services.onClose(watchRegistryFiles(store, log));
+  services.onClose(adminCert.start());
+  services.tunnelStatus.start();
+  services.alertWatch.start();
+  services.sitesStatus.start();
+  services.onClose(reportDroppedLines(traffic, clock, log));
+  const trafficPort = config.value.system.nginx.trafficPort;
+  if (trafficPort === null) return;
+  const receiving = receiveTraffic(trafficPort, traffic, (e) => log.warn(`traffic log: ${e.message}`)).catch((e: Error) => {
+    log.warn(`traffic log: cannot listen on 127.0.0.1:${trafficPort} (udp): ${e.message}`);
+    return null;
+  });
+  services.onClose(async () => (await receiving)?.());
+  await receiving;
 }

@@ -8,17 +8,14 @@ import { join } from 'node:path';
 import { routes as allRoutes } from '../handlers/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { ConfigStore, type ConfigInput } from './config.ts';
-import { auditRequests } from './audit/request-audit.ts';
-import { createApp, type App } from './http/app.ts';
-import { pluginHost, pluginRoutes } from './http/plugin-host.ts';
-import { publicLocations } from './http/public-locations.ts';
+import { composePanel } from './compose.ts';
+import type { App } from './http/app.ts';
+import { pluginRoutes } from './http/plugin-host.ts';
 import type { AnyRoute } from './http/route.ts';
 import { silentLogger } from './log.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
-import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
+import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
-import { createSystem, hostIpResolver } from './system/index.ts';
-import { createClientFiles } from './node/client-files.ts';
 import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
 
 export interface Seed {
@@ -120,20 +117,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
   const pki = options.pki === 'openssl' ? undefined : createFakePki(join(store.dataDir, 'system', 'fake-pki'), now);
-  const system = createSystem(config.value.system, {
-    dataDir: store.dataDir,
-    publicLocations: publicLocations(routes),
-    sandboxDns: hostIpResolver(() => config.value),
-    now,
-    ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}),
+  const panel = composePanel({
+    mode: options.mode ?? 'production',
+    config,
+    store,
+    clock,
+    log,
+    routes,
+    systemExtras: pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {},
+    onboarding: options.onboarding,
+    ticketLimits: options.ticketLimits,
   });
-  const services = createRuntime({ mode: options.mode ?? 'production', config, store, system, clock, log, onboarding: options.onboarding, ticketLimits: options.ticketLimits });
-  const app = createApp(services, routes, {
-    clientFiles: createClientFiles(() => config.value.staticDir),
-    onResponse: auditRequests(services.audit),
-    observer: services.metrics?.requests,
-  });
-  await services.plugins.attach(pluginHost(app, routes));
+  const { app, services } = panel;
+  await panel.start();
 
   const serials = new Map<string, string>();
   const serialOf = (label: string) => {

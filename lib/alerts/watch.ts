@@ -44,12 +44,16 @@ export class AlertWatch {
   readonly #stops: (() => void)[] = [];
 
   constructor(private readonly sources: AlertSources) {
-    const { alerts, clock, store } = sources;
+    const { alerts, store } = sources;
     this.tunnels = new TunnelWatch(alerts);
     this.box = new BoxWatch(alerts);
     alertRevocations(store.agents, alerts);
     this.#stops.push(sources.letsEncrypt.onRenewalFailure((name, reason) => this.box.renewalFailed(name, reason)));
-    this.#stops.push(clock.every(TICK_MS, () => this.#tick()));
+  }
+
+  /** Runs the due checks every TICK_MS until `close()`. */
+  start(): void {
+    this.#stops.push(this.sources.clock.every(TICK_MS, () => this.#tick()));
   }
 
   #tick(): void {

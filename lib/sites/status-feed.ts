@@ -25,21 +25,25 @@ interface Subscriber {
 export class SitesStatusFeed {
   readonly #subscribers = new Set<Subscriber>();
   #seen = '';
-  readonly #stop: () => void;
+  #stop: () => void = () => {};
 
   constructor(
     private readonly sites: Pick<SiteService, 'visibleTo'>,
     private readonly meter: Pick<TrafficMeter, 'traffic' | 'version'>,
     private readonly store: Pick<Store, 'sites' | 'agents' | 'revocations'>,
-    clock: Clock,
-    log: Logger,
-  ) {
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  /** Checks for changes every CHECK_MS until `close()`. */
+  start(): void {
+    this.#stop();
     // a timer's throw would end the process
-    this.#stop = clock.every(CHECK_MS, () => {
+    this.#stop = this.clock.every(CHECK_MS, () => {
       try {
         this.#check();
       } catch (error) {
-        log.warn(`sites status feed: ${(error as Error).message}`);
+        this.log.warn(`sites status feed: ${(error as Error).message}`);
       }
     });
   }

@@ -1,4 +1,5 @@
 // What createSystem gets besides the configuration.
+import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 
 /** Answers a sandbox DNS query: IPv4 addresses, or null/[] when the name does not resolve. */
@@ -12,8 +13,8 @@ export interface SystemContext {
   /** Panel locations open without a client certificate; none when absent (every location needs one). */
   publicLocations?: PublicLocations;
   log?: (msg: string) => void;
-  /** The app's clock (lib/clock.ts), which the adapters read time from; the wall clock when absent. */
-  now?: () => number;
+  /** The app's clock (lib/clock.ts), which the adapters read time from and time their timers by; the system clock when absent. */
+  clock?: Clock;
   /**
    * Sandbox only: answers for names that no explicit record (config `sandbox.dns`,
    * `sandboxControls(system).setDns`) covers. `hostIpResolver` builds the usual one.

@@ -74,7 +74,7 @@ export class TunnelStatus {
   #checkedAt = -Infinity;
   #trafficSeen = -Infinity;
   #checking: Promise<void> | null = null;
-  readonly #stop: () => void;
+  #stop: () => void = () => {};
 
   constructor(
     private readonly tunnels: () => readonly TunnelRecord[],
@@ -82,8 +82,12 @@ export class TunnelStatus {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly meter: Pick<TrafficMeter, 'traffic' | 'version'>,
-  ) {
-    this.#stop = clock.every(POLL_MS, () => void this.refresh().catch((e: Error) => this.log.warn(`tunnel status: ${e.message}`)));
+  ) {}
+
+  /** Polls the tunnel server every POLL_MS until `close()`: a built panel that is never started (a restore) polls nothing. */
+  start(): void {
+    this.#stop();
+    this.#stop = this.clock.every(POLL_MS, () => void this.refresh().catch((e: Error) => this.log.warn(`tunnel status: ${e.message}`)));
   }
 
   /** Asks the tunnel server once; concurrent callers share the one question. */

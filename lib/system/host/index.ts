@@ -1,4 +1,5 @@
 // The host system: every adapter drives the real program configured in the `system` section.
+import { systemClock } from '../../clock.ts';
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
 import { createSiteStorage } from '../common/site-storage.ts';
@@ -15,7 +16,8 @@ import { rootCall, socketRootActions } from './root-client.ts';
 import { createHostTunnelServer } from './tunnel-server.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
-  const now = ctx.now ?? Date.now;
+  const clock = ctx.clock ?? systemClock;
+  const now = () => clock.now();
   const pki = systemPki(config, config.pki.dir);
   // an installed box reaches root only through its root helper (lib/root-helper)
   const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;

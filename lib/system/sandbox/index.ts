@@ -25,6 +25,7 @@
  * DNS without an explicit record asks `ctx.sandboxDns` (see `hostIpResolver` in ../context.ts:
  * the configured domain and its subdomains resolve to the host ip), else does not resolve.
  */
+import { systemClock } from '../../clock.ts';
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
 import { createSiteStorage } from '../common/site-storage.ts';
@@ -49,7 +50,8 @@ const controlsOf = new WeakMap<System, SandboxControls>();
 const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf']);
 
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
-  const now = ctx.now ?? Date.now;
+  const clock = ctx.clock ?? systemClock;
+  const now = () => clock.now();
   const controls = new SandboxControls(now, config.sandbox.dns);
   const pki = ctx.sandboxPki ?? systemPki(config, sandboxPaths(ctx.dataDir).pki);
   const serverCerts = ctx.sandboxServerCerts ?? opensslServerCerts;
@@ -59,7 +61,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
-    services: createSandboxServices(config, controls, now, ctx),
+    services: createSandboxServices(config, controls, clock, ctx),
     dns: createSandboxDns(controls, ctx.sandboxDns),
     stats: createStats({ now }),
     pki,

@@ -1,5 +1,6 @@
 // Plausible journal lines for the sandbox's units, so the live log view has something to show on a
 // laptop. Only `npm start` asks for them (SystemContext.madeUpLogsEveryMs); tests get exact journals.
+import type { Clock } from '../../clock.ts';
 import type { ServiceName } from '../types.ts';
 import type { SandboxControls } from './controls.ts';
 
@@ -20,14 +21,12 @@ const LINES: Record<MadeUpUnit, (n: number) => string> = {
 const isMadeUp = (name: ServiceName): name is MadeUpUnit => name !== 'panel';
 
 /** Appends a made-up line now and then every `everyMs` while the unit is active; returns the stop function. */
-export function feedMadeUpLines(controls: SandboxControls, name: ServiceName, everyMs: number): () => void {
+export function feedMadeUpLines(controls: SandboxControls, name: ServiceName, everyMs: number, clock: Clock): () => void {
   if (!isMadeUp(name)) return () => {};
   let n = 0;
   const tick = () => {
     if (controls.units.get(name)?.status === 'active') controls.appendLog(name, LINES[name](n++));
   };
   tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return clock.every(everyMs, tick);
 }

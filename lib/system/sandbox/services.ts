@@ -1,5 +1,6 @@
 // Sandbox services: simulated unit states (the panel is always active) and in-memory journals; the
 // panel's journal follows its log file when one is configured, else the panel's own logger.
+import type { Clock } from '../../clock.ts';
 import type { LogEntry } from '../../log.ts';
 import type { SystemConfig } from '../config.ts';
 import type { SystemContext } from '../context.ts';
@@ -21,7 +22,8 @@ function followPanelLog(panelLog: NonNullable<SystemContext['panelLog']>, backlo
   });
 }
 
-export function createSandboxServices(config: SystemConfig, controls: SandboxControls, now: () => number, sources: JournalSources = {}): ServicesAdapter {
+export function createSandboxServices(config: SystemConfig, controls: SandboxControls, clock: Clock, sources: JournalSources = {}): ServicesAdapter {
+  const now = () => clock.now();
   return {
     async status(name) {
       assertServiceName(name);
@@ -47,7 +49,7 @@ export function createSandboxServices(config: SystemConfig, controls: SandboxCon
       return createLogFollow((producer) => {
         for (const line of controls.journal(name, backlog)) producer.push(line);
         const unsubscribe = controls.subscribe(name, (line) => producer.push(line));
-        const stopMadeUp = sources.madeUpLogsEveryMs ? feedMadeUpLines(controls, name, sources.madeUpLogsEveryMs) : undefined;
+        const stopMadeUp = sources.madeUpLogsEveryMs ? feedMadeUpLines(controls, name, sources.madeUpLogsEveryMs, clock) : undefined;
         return () => {
           unsubscribe();
           stopMadeUp?.();

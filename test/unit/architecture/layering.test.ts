@@ -13,7 +13,7 @@ const SOURCE_DIRS = ['handlers', 'lib'];
 /** lib folders that sit above lib/http (the Node edge) may import it; every other folder may not. */
 const ABOVE_HTTP = new Set(['http', 'node']);
 /** Files directly in lib/ that assemble the app, and so sit above lib/http too. */
-const COMPOSITION_ROOTS = new Set(['lib/main.ts', 'lib/cli.ts', 'lib/testing.ts', 'lib/backup-commands.ts']);
+const COMPOSITION_ROOTS = new Set(['lib/compose.ts', 'lib/main.ts', 'lib/cli.ts', 'lib/testing.ts', 'lib/backup-commands.ts']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigStore } from '../../../lib/config.ts';
-import { openRuntime, start } from '../../../lib/main.ts';
+import { openPanel, start } from '../../../lib/main.ts';
 
 const s = suite('LOG_LEVEL and PORT');
 let dir = '';
@@ -21,7 +21,7 @@ async function linesWritten(level: string): Promise<string[]> {
   const written: string[] = [];
   const original = process.stderr.write;
   process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
-  const services = await openRuntime(config, { env: { LOG_LEVEL: level }, cwd: dir }).catch((error: unknown) => {
+  const { services } = await openPanel(config, { env: { LOG_LEVEL: level }, cwd: dir }).catch((error: unknown) => {
     process.stderr.write = original;
     throw error;
   });

@@ -26,6 +26,7 @@ function setup() {
   };
   const unchanged = { version: 1 } as never;
   const feed = new SitesStatusFeed(sites, meter, { sites: unchanged, agents: unchanged, revocations: unchanged }, clock, createLogger({ write: (line) => assert.unreachable(line) }));
+  feed.start();
   const record = (name: string) => meter.record(`{"v":"site:${name}.example.test","s":200,"in":1,"out":1,"t":0.001}`);
   return { clock, meter, calls, feed, record };
 }

@@ -13,6 +13,7 @@ import { createSystem, sandboxControls, SystemError, type ServiceAction } from '
 import { nginxDiagnosis } from '../../../lib/system/nginx/vhost-store.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { timed } from '../../helpers/timeout.ts';
 
 const s = suite('system helpers: errors, files, serial queues, sandbox rules');
@@ -214,12 +215,12 @@ s('sandbox services: the same action and panel rules as the host', async () => {
 });
 
 s('sandbox certificates honour acme.minValidDays like the host', timed(10_000, async () => {
-  let now = Date.now();
+  const clock = new ManualClock(Date.now());
   const system = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir });
   await system.certs.issue('app.example.com', 'ops@example.com');
   assert.is(await system.certs.has('app.example.com'), true);
-  const sys2 = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir, now: () => now });
-  now += 61 * 86_400_000; // 29 days left of 90
+  const sys2 = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir, clock });
+  clock.advance(61 * 86_400_000); // 29 days left of 90
   assert.is(await sys2.certs.has('app.example.com'), false);
   assert.is((await sys2.certs.issue('app.example.com', 'ops@example.com')).issued, true, 'reissued before it runs out');
   assert.equal(sandboxControls(sys2).eventsOf('certs.issue').length, 1);

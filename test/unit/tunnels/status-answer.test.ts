@@ -29,6 +29,7 @@ s.before.each((ctx) => {
   ctx.connected = new Set();
   const server = { connectedPorts: async (ports: readonly number[]) => new Set(ports.filter((p) => ctx.connected.has(p))) };
   ctx.status = new TunnelStatus(() => ctx.tunnels, server, ctx.clock, createLogger({ write: (l) => assert.unreachable(l) }), ctx.meter);
+  ctx.status.start();
 });
 s.after.each((ctx) => ctx.status.close());
 

@@ -21,6 +21,7 @@ s('lines counted while a poll awaits the tunnel server are told by the next poll
   let answer: (ports: Set<number>) => void = () => {};
   const server = { connectedPorts: () => new Promise<Set<number>>((resolve) => (answer = resolve)) };
   const status = new TunnelStatus(() => [tunnel], server, clock, createLogger({ write: (l) => assert.unreachable(l) }), meter);
+  status.start();
   const told: Array<{ tunnels: Array<{ traffic: { lastMinute: { requests: number } } }> }> = [];
   status.subscribe((json) => told.push(JSON.parse(json)));
   const poll = async (during: () => void = () => {}) => {
