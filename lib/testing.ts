@@ -1,6 +1,7 @@
 // The testing kit: a whole panel (or a few of its routes) as a fetch function, for our unit tests
 // and for integrators who reuse the handlers. State lives in memory, the host is the sandbox system
-// with a fake PKI (no openssl), and `as` gives the headers nginx would set for a client certificate.
+// with a fake PKI (no openssl), and `as`/`headers` give the headers nginx would set for a client
+// certificate. The panel is built by lib/compose.ts, as the server builds its own, and started.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,9 @@ import type { OnboardingOptions } from './onboarding/service.ts';
 import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
+import { ADMIN_SERIAL, AgentSerials, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders } from './testing-callers.ts';
+
+export { ADMIN_SERIAL, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders };
 
 export interface Seed {
   /** Onboarding already COMPLETED for this domain (default example.test), so management routes answer. */
@@ -40,6 +44,8 @@ export interface TestAppOptions {
    * reopen them when they exist: for restart tests. Without it nothing but sandbox files is written.
    */
   dir?: string;
+  /** Keep the configuration and the store on disk in a new directory of the kit's, which a later kit can be given as `dir`. */
+  durable?: boolean;
   /**
    * `fake` (default): client and server certificates without openssl. `openssl`: the sandbox's real
    * openssl CA and server certificates, for tests that open what they are (PKCS#12, CSR signatures,
@@ -50,8 +56,14 @@ export interface TestAppOptions {
   ticketLimits?: RuntimeDeps['ticketLimits'];
 }
 
-/** Headers as nginx sets them (X-SSL-Client-*), for `fetch(path, { headers })`. */
-export type CertificateHeaders = Record<string, string>;
+/** What `request` and `call` send besides the method and path. */
+export interface RequestOptions {
+  /** Whose certificate the request carries; admin unless told. */
+  as?: Caller;
+  /** Sent as JSON (a string as it is), with `content-type: application/json` unless `headers` name one. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 export interface TestApp {
   app: App;
@@ -69,23 +81,29 @@ export interface TestApp {
     /** No client certificate. */
     none(): CertificateHeaders;
   };
+  /** The headers of any caller; an agent without a serial presents `agentSerial(label)`. */
+  headers(caller: Caller): CertificateHeaders;
+  /** The serial of this kit's certificate for an agent label: counted in hex from 2000 in the order labels are first named. */
+  agentSerial(label: string): string;
+  /** Registers (or replaces) an agent with these capabilities; resolves once written. */
+  addAgent(label: string, capabilities: string[], allowedSites?: string[], serial?: string): Promise<void>;
+  /** Puts the configuration straight into COMPLETED with a domain, as after onboarding. */
+  completeOnboarding(domain?: string, email?: string): Promise<void>;
+  /** `fetch` with a caller's certificate headers and a JSON body. */
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** `request` plus the answer's body, parsed when it is JSON. */
+  call<T = any>(method: string, path: string, options?: RequestOptions): Promise<{ status: number; body: T; response: Response }>;
   /**
    * Mounts a plugin's server module as enabling it would (its routes checked, admin-only unless a
    * route names one of `capabilities`), without npm: for plugin authors' tests.
    */
   mountPlugin(plugin: { name: string; module: unknown; capabilities?: string[]; panel?: Uint8Array<ArrayBuffer> }): void;
-  /** Stops timers and sockets; removes the directory unless it was given or `keep`. */
+  /** Stops timers and sockets; removes the directory unless `keep` or someone else's (given as `dir` and not made by a kit). */
   close(options?: { keep?: boolean }): Promise<void>;
 }
 
-// outside the sandbox CA's range (serials from 0x1000 up), so revoking issued certificates never hits it
-export const ADMIN_SERIAL = 'AD0001';
-const FIRST_AGENT_SERIAL = 0x2000;
-
-/** What nginx passes on for a certificate of our CA with this common name and serial. */
-export function certificateHeaders(commonName: string, serial: string): CertificateHeaders {
-  return { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': `CN=${commonName}`, 'x-ssl-client-serial': serial };
-}
+/** Directories a kit made (`durable`, or for the sandbox files): whichever kit closes last without `keep` removes one. */
+const madeByKit = new Set<string>();
 
 function defaultConfig(dir: string, options: TestAppOptions): ConfigInput {
   return {
@@ -100,16 +118,18 @@ function defaultConfig(dir: string, options: TestAppOptions): ConfigInput {
 }
 
 async function openConfig(dir: string, options: TestAppOptions): Promise<ConfigStore> {
-  if (!options.dir) return ConfigStore.inMemory(defaultConfig(dir, options));
+  if (!options.dir && !options.durable) return ConfigStore.inMemory(defaultConfig(dir, options));
   const file = join(dir, 'config.json');
   return existsSync(file) ? ConfigStore.open(file) : ConfigStore.create(file, defaultConfig(dir, options));
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-kit-')));
+  if (!options.dir) madeByKit.add(dir);
+  const onDisk = options.dir !== undefined || options.durable === true;
   const config = await openConfig(dir, options);
   const log = silentLogger();
-  const store = await openStore(config.value.dataDir, { persistence: options.dir ? 'disk' : 'memory', log });
+  const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log });
   // the store keeps nothing there, but the sandbox host and the certificate bundles do
   await mkdir(config.value.dataDir, { recursive: true, mode: 0o700 });
   const routes = options.routes ?? allRoutes;
@@ -131,16 +151,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { app, services } = panel;
   await panel.start();
 
-  const serials = new Map<string, string>();
-  const serialOf = (label: string) => {
-    if (!serials.has(label)) serials.set(label, (FIRST_AGENT_SERIAL + serials.size).toString(16).toUpperCase());
-    return serials.get(label)!;
-  };
+  const serials = new AgentSerials();
   // Registrations change the registry at once (updates apply synchronously); their writes are
   // awaited before the next request, so a failure surfaces there.
   let registered: Promise<unknown> = Promise.resolve();
-  const register = (label: string, capabilities: string[], allowedSites: string[] = []) => {
-    const serial = serialOf(label);
+  const register = (label: string, capabilities: string[], allowedSites: string[] = []): Promise<void> => {
+    const serial = serials.of(label);
     const write = store.agents.update((agents) => {
       const record = { label, serial, capabilities, allowedSites, createdAt: new Date(services.clock.now()).toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const };
       const at = agents.findIndex((a) => a.label === label);
@@ -148,12 +164,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       else agents.push(record);
     });
     registered = Promise.all([registered, write]);
+    return write;
+  };
+  const completeOnboarding = (domain = 'example.test', email = `ops@${domain}`) => config.update({ domain, email, onboarding: { status: 'COMPLETED' } });
+  const headers = (caller: Caller) => callerHeaders(caller, (label) => serials.of(label));
+  const fetch = async (input: string | Request, init?: RequestInit) => {
+    await registered;
+    return app.fetch(new Request(typeof input === 'string' ? new URL(input, 'http://panel.test') : input, init));
+  };
+  const request = (method: string, path: string, { as = 'admin', body, headers: extra = {} }: RequestOptions = {}) => {
+    const sent: Record<string, string> = { ...headers(as), ...extra };
+    if (body !== undefined) sent['content-type'] ??= 'application/json';
+    return fetch(path, { method, headers: sent, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
   };
 
   const { onboarded, agents = [] } = options.seed ?? {};
   if (onboarded) {
     const { domain, email } = onboarded === true ? { domain: 'example.test', email: undefined } : onboarded;
-    await config.update({ domain, email: email ?? `ops@${domain}`, onboarding: { status: 'COMPLETED' } });
+    await completeOnboarding(domain, email);
   }
   for (const agent of agents) register(agent.label, agent.capabilities, agent.allowedSites);
   await registered;
@@ -163,22 +191,42 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     services,
     pki,
     dir,
-    async fetch(input, init) {
-      await registered;
-      return app.fetch(new Request(typeof input === 'string' ? new URL(input, 'http://panel.test') : input, init));
-    },
+    fetch,
     as: {
-      admin: () => certificateHeaders('admin', ADMIN_SERIAL),
+      admin: () => headers('admin'),
       agent(label, capabilities) {
-        if (capabilities) register(label, capabilities);
-        return certificateHeaders(`agent:${label}`, serialOf(label));
+        if (capabilities) void register(label, capabilities);
+        return headers({ agent: label });
       },
-      none: () => ({ 'x-ssl-client-verify': 'NONE' }),
+      none: () => headers('none'),
+    },
+    headers,
+    agentSerial: (label) => serials.of(label),
+    async addAgent(label, capabilities, allowedSites = [], serial) {
+      if (serial !== undefined) serials.set(label, serial);
+      await register(label, capabilities, allowedSites);
+    },
+    async completeOnboarding(domain, email) {
+      await completeOnboarding(domain, email);
+    },
+    request,
+    async call(method, path, options) {
+      const response = await request(method, path, options);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the text as it is
+      }
+      return { status: response.status, body: body as any, response };
     },
     mountPlugin: ({ name, module, capabilities = [], panel }) => app.mount(name, pluginRoutes({ name, module, capabilities, panel: panel ?? null })),
     async close({ keep = false } = {}) {
       await app.close();
-      if (!keep && !options.dir) await rm(dir, { recursive: true, force: true });
+      if (keep || !madeByKit.has(dir)) return;
+      madeByKit.delete(dir);
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

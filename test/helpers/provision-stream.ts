@@ -1,7 +1,7 @@
 // A client of the onboarding progress stream that records every message.
 import WebSocket from 'ws';
 import type { StreamMessage } from '../../lib/onboarding/events.ts';
-import { certificateHeaders, type Caller } from './app.ts';
+import { callerHeaders, type Caller } from '../../lib/testing.ts';
 
 export const provisionStreamUrl = (port: number) => `ws://127.0.0.1:${port}/api/onboarding/provision/stream`;
 
@@ -15,7 +15,7 @@ export interface StreamClient {
 
 /** Opens the stream on a loopback port; resolves once the upgrade is accepted. */
 export function openStream(port: number, caller: Caller = 'admin'): Promise<StreamClient> {
-  return openStreamWith(() => new WebSocket(provisionStreamUrl(port), { headers: certificateHeaders(caller) }));
+  return openStreamWith(() => new WebSocket(provisionStreamUrl(port), { headers: callerHeaders(caller) }));
 }
 
 /** The same client on a socket the caller opens (e.g. TLS with a client certificate through nginx). */

@@ -2,7 +2,7 @@
 // follow processes (fake journalctl children) of this test process.
 import { readdirSync, readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { certificateHeaders, type Caller } from './app.ts';
+import { callerHeaders, type Caller } from '../../lib/testing.ts';
 
 export interface LogMessage {
   timestamp: string;
@@ -23,7 +23,7 @@ export const logsUrl = (port: number, name: string) => `ws://127.0.0.1:${port}/a
 /** Opens a viewer on a loopback port; resolves once the upgrade is accepted. */
 export function openLogViewer(port: number, name: string, caller: Caller = 'admin'): Promise<LogViewerClient> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(logsUrl(port, name), { headers: certificateHeaders(caller) });
+    const ws = new WebSocket(logsUrl(port, name), { headers: callerHeaders(caller) });
     const lines: LogMessage[] = [];
     const waiters: { count: number; done: () => void }[] = [];
     const closed = new Promise<{ code: number; reason: string }>((ok) => ws.on('close', (code, reason) => ok({ code, reason: String(reason) })));

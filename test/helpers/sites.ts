@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestApp } from './app.ts';
+import type { TestApp } from '../../lib/testing.ts';
 
 /** Site records with these names, straight into the store (for rules that only need a site to exist), made at the app clock's now. */
 export async function seedSites(t: TestApp, ...names: string[]): Promise<void> {

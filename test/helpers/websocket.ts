@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { certificateHeaders, type Caller } from './app.ts';
+import { callerHeaders, type Caller } from '../../lib/testing.ts';
 
 /**
  * The status and JSON body of an upgrade the server refused; rejects if it was accepted. `extra`
@@ -11,7 +11,7 @@ export function refusedUpgrade(
   extra: { headers?: Record<string, string>; origin?: string } = {},
 ): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { ...certificateHeaders(caller), ...extra.headers }, origin: extra.origin });
+    const ws = new WebSocket(url, { headers: { ...callerHeaders(caller), ...extra.headers }, origin: extra.origin });
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c) => (body += c));
@@ -39,7 +39,7 @@ export interface Feed<T> {
 
 /** A live feed's socket (WsRoute.feed) once open, collecting its JSON messages. */
 export async function openFeed<T>(url: string, caller: Caller = 'admin'): Promise<Feed<T>> {
-  const ws = new WebSocket(url, { headers: certificateHeaders(caller) });
+  const ws = new WebSocket(url, { headers: callerHeaders(caller) });
   const messages: T[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data)) as T));
   const closed = new Promise<number>((resolve) => ws.once('close', resolve));

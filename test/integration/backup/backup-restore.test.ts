@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { restore, writeBackup } from '../../../lib/backup-commands.ts';
 import { ConfigStore } from '../../../lib/config.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
-import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { userApp, newUser, withCheapHashing } from '../../unit/users/support.ts';
 import { CHAT_SCOPE } from '../../unit/tickets/fixtures.ts';
 
@@ -84,7 +84,7 @@ s('a restored box answers the same lists; the old agent certificate works; nothi
   const target = await targetConfig(3999);
   const failures = await restore(target.file, archive, QUIET, work);
   assert.equal(failures, []);
-  restored = withCheapHashing(await makeTestApp({ dir: target.dir, pki: 'openssl' }));
+  restored = withCheapHashing(await createTestApp({ dir: target.dir, pki: 'openssl' }));
   const config = restored.services.config.value;
   assert.is(config.listen.port, 3999, 'the target keeps its port');
   assert.is(config.dataDir, join(target.dir, 'data'), 'and its data dir');
@@ -129,7 +129,7 @@ s('restored into another sites root, a site is served and listed from there, not
   // the old box is gone: nothing may still point into it
   await source.close();
   await rm(source.dir, { recursive: true, force: true });
-  restored = withCheapHashing(await makeTestApp({ dir: target.dir }));
+  restored = withCheapHashing(await createTestApp({ dir: target.dir }));
 
   const targetDir = restored.services.system.siteStorage.dirOf(siteId);
   assert.is.not(targetDir, sourceDir);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
@@ -23,8 +23,8 @@ let admin: { as: Caller } = { as: 'admin' };
 
 s.before(async () => {
   infra = await startInfra();
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
-  await completeOnboarding(t);
+  t = await createTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig() } });
+  await t.completeOnboarding();
   const fetchApp = t.app.fetch;
   server = await serve({ ...t.app, fetch: (request: Request) => (backendHits++, fetchApp(request)) } as typeof t.app, infra.ports.panel);
   await t.services.system.proxy.apply([{ op: 'put', spec: { kind: 'ip-panel' }, enabled: true }]);

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { multipart } from '../../../lib/http/multipart.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
@@ -29,7 +29,7 @@ const s = suite('multipart upload memory (child-process client)');
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before(async () => {
-  t = await makeTestApp({ routes: [upload] });
+  t = await createTestApp({ routes: [upload] });
   http = await serve(t.app);
 });
 s.after(async () => {
@@ -37,7 +37,7 @@ s.after(async () => {
   await t.close();
 });
 
-const admin = certificateHeaders('admin');
+const admin = callerHeaders('admin');
 
 /** V8's gc() without starting node with --expose-gc. */
 function exposedGc(): () => void {

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { openStream, type StreamClient } from '../../helpers/provision-stream.ts';
 import { startInfra, type Infra } from '../../infra/harness.ts';
@@ -26,7 +26,7 @@ export async function startBox(): Promise<Box> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-onboarding-it-'));
   // the installer already runs nginx and the panel
   const fakes = await startFakeHost(dir, ['nginx', 'relay-panel']);
-  const t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig(fakes.config) } });
+  const t = await createTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig(fakes.config) } });
   const panel = await serve(t.app, infra.ports.panel);
 
   return {
@@ -35,7 +35,7 @@ export async function startBox(): Promise<Box> {
     dir,
     t,
     async call(method, path, body) {
-      const headers: Record<string, string> = { ...certificateHeaders('admin') };
+      const headers: Record<string, string> = { ...callerHeaders('admin') };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const r = await fetch(`${panel.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: r.status, body: await r.json() };

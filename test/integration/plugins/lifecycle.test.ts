@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { packFixtures } from '../../helpers/plugins.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -15,8 +15,8 @@ const s = suite('plugin life cycle');
 const packed = await packFixtures('hello', 'boom', 'crash', 'reserved');
 
 async function panel(options: { dir?: string } = {}): Promise<TestApp> {
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: [], localDir: packed.dir } }, durable: !options.dir, dir: options.dir });
-  await completeOnboarding(t);
+  const t = await createTestApp({ config: { plugins: { allowedScopes: [], localDir: packed.dir } }, durable: !options.dir, dir: options.dir });
+  await t.completeOnboarding();
   return t;
 }
 
@@ -37,7 +37,7 @@ s('install, call, fetch panel.js, disable (404), enable again, delete: on a runn
   withTimeout('hello', 60_000, async () => {
     const t = await panel();
     const http = await serve(t.app);
-    const get = (path: string) => fetch(`${http.url}${path}`, { headers: certificateHeaders('admin') });
+    const get = (path: string) => fetch(`${http.url}${path}`, { headers: callerHeaders('admin') });
     try {
       const installed = await install(t, 'hello');
       assert.is(installed.status, 201, JSON.stringify(installed.body));
@@ -103,8 +103,8 @@ s('plugin routes: admin-only by default, agents with a plugin capability where t
     const t = await panel();
     try {
       await install(t, 'hello');
-      await addAgent(t, 'reader', ['hello:read']);
-      await addAgent(t, 'plain', []);
+      await t.addAgent('reader', ['hello:read']);
+      await t.addAgent('plain', []);
       const grant = () => t.call('PATCH', '/api/certs/agent/plain/capabilities', { body: { capabilities: ['hello:read'] } });
       assert.is((await grant()).body.error, "Unknown capability 'hello:read'", 'not granted while disabled');
 
@@ -132,7 +132,7 @@ s('enabled plugins are mounted again after a restart; disabled ones stay off', (
     await install(first, 'hello');
     await install(first, 'boom');
     await first.call('POST', '/api/plugins/hello/enable');
-    await first.close(true);
+    await first.close({ keep: true });
     const second = await panel({ dir });
     try {
       assert.is((await second.call('GET', '/api/hello/greet')).status, 200);
@@ -154,7 +154,7 @@ s('an enabled plugin that no longer loads at start is left disabled; the panel s
     await install(first, 'hello');
     await first.call('POST', '/api/plugins/hello/enable');
     const server = join(first.services.plugins.dir, 'hello', 'node_modules', '@relay-test', 'hello', 'server.js');
-    await first.close(true);
+    await first.close({ keep: true });
     await writeFile(server, "throw new Error('broken since');\n");
     const second = await panel({ dir });
     try {
@@ -223,10 +223,10 @@ s('a bad manifest rolls the install back with 400 naming the problem; a second i
 );
 
 s('accepted specs: allowed scopes, tarballs under localDir, any tarball only in development mode', async () => {
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'], localDir: join(packed.dir, 'elsewhere') } } });
-  await completeOnboarding(t);
-  const dev = await makeTestApp({ mode: 'development', config: { plugins: { allowedScopes: [] } } });
-  await completeOnboarding(dev);
+  const t = await createTestApp({ config: { plugins: { allowedScopes: ['@acme'], localDir: join(packed.dir, 'elsewhere') } } });
+  await t.completeOnboarding();
+  const dev = await createTestApp({ mode: 'development', config: { plugins: { allowedScopes: [] } } });
+  await dev.completeOnboarding();
   try {
     const attempt = async (spec: string, app = t) => (await app.call('POST', '/api/plugins/install', { body: { spec } })).body.error;
     assert.is(await attempt('@other/thing'), 'Scope @other is not in plugins.allowedScopes');

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { childProcesses, eventually, openLogViewer } from '../../helpers/service-logs.ts';
 import { timed } from '../../helpers/timeout.ts';
@@ -22,10 +22,10 @@ const followers = () => childProcesses('journalctl');
 s.before.each(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-services-fake-'));
   fakes = await startFakeHost(dir, ['nginx', 'relay-panel']);
-  t = await makeTestApp({
+  t = await createTestApp({
     config: { system: { driver: 'host', ...fakes.config, acme: { configDir: join(dir, 'letsencrypt') }, pki: { dir: join(dir, 'pki') } } },
   });
-  await completeOnboarding(t);
+  await t.completeOnboarding();
   http = await serve(t.app);
 });
 s.after.each(async () => {

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { timed, withTimeout } from '../../helpers/timeout.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
@@ -45,8 +45,8 @@ s.before(async () => {
   });
   await new Promise<void>((resolve) => portal.listen(infra.ports.authPortal, '127.0.0.1', () => resolve()));
   fakes = await startFakeHost(join(infra.dir, 'fakes'));
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: fakes.config.binaries!.systemctl } }) } });
-  await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
+  t = await createTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: fakes.config.binaries!.systemctl } }) } });
+  await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
 });
 
 s.after(async () => {

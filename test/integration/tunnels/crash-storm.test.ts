@@ -14,7 +14,7 @@ import type { TunnelRecord } from '../../../lib/state/schemas.ts';
 import { openStore } from '../../../lib/state/store.ts';
 import { createSystem } from '../../../lib/system/index.ts';
 import type { System } from '../../../lib/system/types.ts';
-import { certificateHeaders } from '../../helpers/app.ts';
+import { callerHeaders } from '../../../lib/testing.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
 const cli = fileURLToPath(new URL('../../../lib/cli.ts', import.meta.url));
@@ -24,7 +24,7 @@ const s = suite('tunnels: crash storm (sandbox)');
 const ROUNDS = 8;
 const WORKERS = 4;
 const DOMAIN = 'example.test';
-const ADMIN = { ...certificateHeaders('admin'), 'content-type': 'application/json' };
+const ADMIN = { ...callerHeaders('admin'), 'content-type': 'application/json' };
 
 interface Server {
   child: ChildProcess;

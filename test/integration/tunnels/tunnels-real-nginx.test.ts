@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reversePortPattern } from '../../../lib/system/common/authfile.ts';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { timed, withTimeout } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
@@ -112,8 +112,8 @@ s.before(async () => {
   });
   process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
   process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
-  t = await makeTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL }, nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } }) } });
-  await completeOnboarding(t, TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
+  t = await createTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL }, nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } }) } });
+  await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
   // what onboarding's vhosts task writes with the stack (completeOnboarding skips the tasks)
   await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';
@@ -20,10 +20,10 @@ let t: TestApp;
 s.before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-users-host-'));
   fakes = await startFakeHost(dir);
-  t = withCheapHashing(await makeTestApp({
+  t = withCheapHashing(await createTestApp({
     config: { system: { driver: 'host', ...fakes.config, acme: { configDir: join(dir, 'letsencrypt') }, pki: { dir: join(dir, 'pki') } } },
   }));
-  await completeOnboarding(t, 'example.test');
+  await t.completeOnboarding('example.test');
   // the portal's first user, as provisioning makes it (the fake authelia, like the real one, needs one)
   await t.services.system.authPortal.install({ domain: 'example.test', users: [FIRST_PORTAL_USER] });
 });

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
 import { MAX_WEBHOOKS } from '../../../lib/alerts/schema.ts';
 import { TICK_MS } from '../../../lib/alerts/watch.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { storedText } from '../../helpers/store-files.ts';
@@ -23,8 +23,8 @@ let receiver: WebhookReceiver;
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
   // the receivers listen on loopback: a private target, which only the admin's setting allows (targets.test.ts)
-  t = await makeTestApp({ clock, durable: true, config: { alerts: { allowPrivateTargets: true } } });
-  await completeOnboarding(t);
+  t = await createTestApp({ clock, durable: true, config: { alerts: { allowPrivateTargets: true } } });
+  await t.completeOnboarding();
   receiver = await startReceiver();
 });
 s.after.each(async () => {
@@ -82,7 +82,7 @@ s('bad input: 400 with the reason; an unknown id 404; the 21st webhook 409; agen
   assert.equal((await t.call('POST', '/api/alerts/webhooks/nope/test')).status, 400);
   for (let i = 0; i < MAX_WEBHOOKS; i++) assert.is((await hook()).status, 201);
   assert.equal([(await hook()).status, (await hook()).body], [409, { error: `At most ${MAX_WEBHOOKS} webhooks` }]);
-  await addAgent(t, 'bot', ['tunnels:read', 'sites:read']);
+  await t.addAgent('bot', ['tunnels:read', 'sites:read']);
   for (const [method, path] of [['GET', '/api/alerts/webhooks'], ['GET', '/api/alerts/deliveries'], ['POST', '/api/alerts/webhooks']] as const) {
     assert.is((await t.call(method, path, { as: { agent: 'bot' }, body: method === 'POST' ? { url: receiver.url, events: ['disk.low'] } : undefined })).status, 403, path);
   }
@@ -159,10 +159,10 @@ s('a service stopped, a forced renewal failed, an agent revoked: one alert each;
     await tick(2);
     sandbox.setServiceStatus('tunnel-server', 'failed');
     await tick(2);
-    await addAgent(t, 'bot', ['tunnels:read']);
+    await t.addAgent('bot', ['tunnels:read']);
     assert.is((await t.call('DELETE', '/api/certs/agent/bot')).status, 200);
     // later changes of the agents (another issued) do not tell of the revoked one again
-    await addAgent(t, 'bot-2', ['tunnels:read']);
+    await t.addAgent('bot-2', ['tunnels:read']);
     await t.services.system.certs.issue('panel.example.test', 'ops@example.test');
     sandbox.failNext('certs.renew', 'certbot could not renew panel.example.test: boom');
     assert.is((await t.call('POST', '/api/certs/panel.example.test/renew')).status, 500);

@@ -5,15 +5,15 @@
 // refused at delivery. Nothing leaves the machine: refused URLs are refused before any connection.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const s = suite('alerts: webhook targets and the private-targets setting');
 let t: TestApp;
 let receiver: WebhookReceiver;
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
+  t = await createTestApp();
+  await t.completeOnboarding();
   receiver = await startReceiver();
 });
 s.after.each(async () => {
@@ -106,7 +106,7 @@ s('turned off again, a saved loopback webhook stays but its deliveries are refus
 });
 
 s('the setting: admin only, a boolean, and described in the API document with the new 400', async () => {
-  await addAgent(t, 'bot', ['tunnels:read']);
+  await t.addAgent('bot', ['tunnels:read']);
   assert.is((await t.call('GET', '/api/alerts/settings', { as: { agent: 'bot' } })).status, 403);
   assert.is((await t.call('PATCH', '/api/alerts/settings', { as: { agent: 'bot' }, body: { allowPrivateTargets: true } })).status, 403);
   assert.is((await t.call('PATCH', '/api/alerts/settings', { body: { allowPrivateTargets: 'yes' } })).status, 400);

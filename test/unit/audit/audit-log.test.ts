@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AuditLog, type AuditCursor } from '../../../lib/audit/audit-log.ts';
-import { certificateHeaders } from '../../helpers/app.ts';
+import type { Caller } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { userApp, newUser, type UserTestApp } from '../users/support.ts';
 import { tmpdir } from 'node:os';
@@ -85,8 +85,8 @@ s('no password, token or one-time password is ever written, from bodies or paths
 });
 
 s('WebSocket handshakes are logged with method WS (101 when taken, the refusal otherwise)', async () => {
-  const handshake = (as: Parameters<typeof certificateHeaders>[0]) =>
-    t.app.handle(new Request('http://panel.test/api/services/proxy/logs', { headers: { ...certificateHeaders(as), upgrade: 'websocket' } }), {
+  const handshake = (as: Caller) =>
+    t.app.handle(new Request('http://panel.test/api/services/proxy/logs', { headers: { ...t.headers(as), upgrade: 'websocket' } }), {
       upgrade: { accept: () => {} },
     });
   await handshake('admin');
@@ -100,8 +100,8 @@ s('WebSocket handshakes are logged with method WS (101 when taken, the refusal o
 
 s('a read-only feed a page opens on every view (tunnel status) is not logged when taken; a refusal is', async () => {
   await t.call('POST', '/api/users', { body: newUser('hal') });
-  const handshake = (as: Parameters<typeof certificateHeaders>[0]) =>
-    t.app.handle(new Request('http://panel.test/api/tunnels/status/live', { headers: { ...certificateHeaders(as), upgrade: 'websocket' } }), {
+  const handshake = (as: Caller) =>
+    t.app.handle(new Request('http://panel.test/api/tunnels/status/live', { headers: { ...t.headers(as), upgrade: 'websocket' } }), {
       upgrade: { accept: () => {} },
     });
   await handshake('admin');
@@ -117,7 +117,7 @@ s('a read-only feed a page opens on every view (tunnel status) is not logged whe
 s('entries survive a restart; files rotate by size and only `keep` rotated files stay', async () => {
   await t.call('POST', '/api/users', { body: newUser('gus') });
   const dir = t.dir;
-  await t.close(true);
+  await t.close({ keep: true });
   t = await userApp({ dir });
   const { body } = await t.call('GET', '/api/audit');
   assert.ok(body.entries.some((e: any) => e.route === '/api/users' && e.status === 201), 'the entry from before the restart');

@@ -2,16 +2,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { normalizeSerial, serialFromHeader } from '../../../lib/auth/identity.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 
 // Issue 11 item 12 (first half): every non-hex character used to be stripped, so
 // `DEAD, 1000` read as DEAD1000. A serial that is not hex (colons allowed) is no certificate.
 
 const s = suite<{ t: TestApp }>('X-SSL-Client-Serial', {} as { t: TestApp });
 s.before(async (ctx) => {
-  ctx.t = await makeTestApp();
-  await completeOnboarding(ctx.t);
-  await addAgent(ctx.t, 'laptop-1', ['tunnels:read'], [], 'DEAD1000');
+  ctx.t = await createTestApp();
+  await ctx.t.completeOnboarding();
+  await ctx.t.addAgent('laptop-1', ['tunnels:read'], [], 'DEAD1000');
 });
 s.after(async ({ t }) => t.close());
 

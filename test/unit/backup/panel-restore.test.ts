@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { replaceWithBackup } from '../../../lib/backup/replace.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { restoreBetweenRuns } from '../../../lib/backup/restore-on-restart.ts';
-import { certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { seedSites } from '../../helpers/sites.ts';
 import { seedPortalUsers } from '../sites/helpers.ts';
 import { timed } from '../../helpers/timeout.ts';
@@ -21,7 +21,7 @@ const s = suite('backup: restore in the panel');
 async function post(t: TestApp, path: string, archive: Uint8Array<ArrayBuffer>, name = 'backup.tar.gz') {
   const form = new FormData();
   form.append('archive', new Blob([archive]), name);
-  const response = await t.app.fetch(new Request(`http://panel.test${path}`, { method: 'POST', body: form, headers: certificateHeaders('admin') }));
+  const response = await t.app.fetch(new Request(`http://panel.test${path}`, { method: 'POST', body: form, headers: callerHeaders('admin') }));
   return { status: response.status, body: await response.json() };
 }
 
@@ -31,8 +31,8 @@ const leftovers = async (t: TestApp) => (await readdir(dirname(t.services.store.
 
 /** A box with two tunnels, a site and a portal user, and its backup. */
 async function backedUpBox(): Promise<{ t: TestApp; archive: Uint8Array<ArrayBuffer> }> {
-  const t = await makeTestApp({ durable: true });
-  await completeOnboarding(t);
+  const t = await createTestApp({ durable: true });
+  await t.completeOnboarding();
   for (const [subdomain, port] of [['app', 9001], ['web', 9002]] as const) assert.is((await t.call('POST', '/api/tunnels', { body: { subdomain, port } })).status, 201);
   await seedSites(t, 'blog');
   await seedPortalUsers(t, 'dana');
@@ -64,7 +64,7 @@ s('restore: a good archive is handed over, and after the replace the state is th
   let handed: Promise<void> | undefined;
   t.services.restoreRequests.listen((file) => {
     // what lib/cli.ts does: stop (the state flushed and closed), replace, start again
-    handed = (async () => { await t.close(true); await restoreBetweenRuns(configFile, file, { ...process.env, LOG_LEVEL: 'warn' }, process.cwd(), { log: () => {}, error: (line) => assert.unreachable(line) }); })();
+    handed = (async () => { await t.close({ keep: true }); await restoreBetweenRuns(configFile, file, { ...process.env, LOG_LEVEL: 'warn' }, process.cwd(), { log: () => {}, error: (line) => assert.unreachable(line) }); })();
   }, 'The panel restarts');
   try {
     assert.is((await t.call('DELETE', `/api/tunnels/${(await t.call('GET', '/api/tunnels')).body.tunnels[0].id}`)).status, 200);
@@ -75,7 +75,7 @@ s('restore: a good archive is handed over, and after the replace the state is th
     assert.equal([status, body.ok, body.summary.counts.tunnels, body.next], [202, true, 2, 'The panel restarts'], JSON.stringify(body));
     assert.ok(handed, 'the archive went to the process');
     await handed;
-    const again = await makeTestApp({ dir: t.dir });
+    const again = await createTestApp({ dir: t.dir });
     try {
       assert.equal(await tunnels(again), ['app', 'web'], `was ${before.join(', ')}`);
       assert.equal((await again.call('GET', '/api/sites')).body.sites.map((x: { name: string }) => x.name), ['blog']);
@@ -121,7 +121,7 @@ s('without a process to restart it the panel says so (409); a failed replace put
     assert.ok(info.command.endsWith(`restore --config ${t.services.config.file} --from relay-panel-backup.tar.gz`), info.command);
     const refused = await post(t, '/api/backup/restore', archive);
     assert.equal([refused.status, refused.body.error], [409, 'This panel cannot restore itself: it was not started by its server command (node dist/server.mjs); use the restore command']);
-    await t.close(true);
+    await t.close({ keep: true });
     const config = await readFile(join(t.dir, 'config.json'), 'utf8');
     await replaceWithBackup(join(t.dir, 'config.json'), join(t.dir, 'no-such-archive.tar.gz'), process.env, process.cwd()).then(
       () => assert.unreachable('a missing archive cannot restore'),
@@ -129,7 +129,7 @@ s('without a process to restart it the panel says so (409); a failed replace put
     );
     assert.is(await readFile(join(t.dir, 'config.json'), 'utf8'), config);
     assert.equal((await readdir(t.dir)).filter((n) => n.includes('.before-restore-')), []);
-    const again = await makeTestApp({ dir: t.dir });
+    const again = await createTestApp({ dir: t.dir });
     try {
       assert.equal(await tunnels(again), ['app', 'web']);
       assert.ok(existsSync(again.services.store.dataDir));

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rename, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { addAgent, ADMIN_SERIAL, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { ADMIN_SERIAL, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { describeCert, makeCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
@@ -11,8 +11,8 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock, pki });
-  await completeOnboarding(t);
+  t = await createTestApp({ clock, pki });
+  await t.completeOnboarding();
 }
 
 // `o`: what the openssl CA makes: the P12's contents, the CRL's serials, the signed CSR's subject
@@ -162,7 +162,7 @@ o('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certific
 });
 
 s('admin-only', async () => {
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  await t.addAgent('laptop-1', ['tunnels:read']);
   for (const [method, path, body] of [['POST', '/api/certs/mtls/rotate'], ['GET', '/api/certs/mtls/download'], ['GET', '/api/certs/admin/auth-mode'], ['POST', '/api/certs/admin/upgrade-to-hardware-bound', { csr: 'x' }]] as const) {
     assert.is((await t.call(method, path, { as: { agent: 'laptop-1' }, body })).status, 403, path);
   }

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { storedText } from '../../helpers/store-files.ts';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { seedSites } from '../../helpers/sites.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
 
 let t: TestApp;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
-  t = await makeTestApp({ durable: true, pki });
-  await completeOnboarding(t);
+  t = await createTestApp({ durable: true, pki });
+  await t.completeOnboarding();
   await seedSites(t, 'blog', 'docs');
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { enrollCommand } from '../../../panel/src/enroll-command.ts';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { makeCsr } from '../../helpers/csr.ts';
 import { serve } from '../../helpers/http-server.ts';
 
@@ -20,8 +20,8 @@ let server: Awaited<ReturnType<typeof serve>>;
 let dirs: string[] = [];
 
 s.before(async () => {
-  t = await makeTestApp({ pki: 'openssl' });
-  await completeOnboarding(t);
+  t = await createTestApp({ pki: 'openssl' });
+  await t.completeOnboarding();
   server = await serve(t.app);
 });
 s.after(async () => {

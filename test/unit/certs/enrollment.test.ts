@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { seedSites } from '../../helpers/sites.ts';
 import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
@@ -12,8 +12,8 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock, pki });
-  await completeOnboarding(t);
+  t = await createTestApp({ clock, pki });
+  await t.completeOnboarding();
   await seedSites(t, 'blog');
 }
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite("Let's Encrypt: GET /api/certs, auto-renew-status, POST /api/certs/:domain/renew");
@@ -10,8 +10,8 @@ let clock: ManualClock;
 
 s.before.each(async () => {
   clock = new ManualClock(Date.now());
-  t = await makeTestApp({ clock });
-  await completeOnboarding(t);
+  t = await createTestApp({ clock });
+  await t.completeOnboarding();
   for (const name of ['panel.example.test', 'auth.example.test']) await t.services.system.certs.issue(name, 'ops@example.test');
 });
 s.after.each(() => t.close());
@@ -101,7 +101,7 @@ s('the listing is served from memory for a few seconds, and taken again after an
 });
 
 s('admin-only', async () => {
-  await addAgent(t, 'laptop-1', ['tunnels:read', 'system:read']);
+  await t.addAgent('laptop-1', ['tunnels:read', 'system:read']);
   for (const [method, path] of [['GET', '/api/certs'], ['GET', '/api/certs/auto-renew-status'], ['POST', '/api/certs/panel.example.test/renew']] as const) {
     assert.is((await t.call(method, path, { as: { agent: 'laptop-1' } })).status, 403, path);
   }

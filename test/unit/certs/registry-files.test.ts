@@ -3,22 +3,22 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reloadRegistryFile } from '../../../lib/auth/registry-files.ts';
 import { createLogger, type LogEntry } from '../../../lib/log.ts';
-import { addAgent, agentSerial, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { timed } from '../../helpers/timeout.ts';
 
 const s = suite('the live registry: agents.json and revocations.json edited by hand');
 let t: TestApp;
 
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  t = await createTestApp();
+  await t.completeOnboarding();
+  await t.addAgent('laptop-1', ['tunnels:read']);
   await t.services.store.flush();
 });
 s.after.each(() => t.close());
 
-const tunnelsAs = (label: string, serial = agentSerial(label)) => t.call('GET', '/api/tunnels', { as: { agent: label, serial } });
-const record = (label: string, capabilities: string[]) => ({ label, serial: agentSerial(label), capabilities, allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const });
+const tunnelsAs = (label: string, serial = t.agentSerial(label)) => t.call('GET', '/api/tunnels', { as: { agent: label, serial } });
+const record = (label: string, capabilities: string[]) => ({ label, serial: t.agentSerial(label), capabilities, allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const });
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -43,7 +43,7 @@ s('a record written before enrollmentMethod existed loads, and is listed, as p12
 }));
 
 s('an edit of revocations.json applies to the next request', timed(5_000, async () => {
-  await writeFile(t.services.store.revocations.file, JSON.stringify([{ serial: agentSerial('laptop-1'), label: 'laptop-1', revokedAt: new Date().toISOString() }]));
+  await writeFile(t.services.store.revocations.file, JSON.stringify([{ serial: t.agentSerial('laptop-1'), label: 'laptop-1', revokedAt: new Date().toISOString() }]));
   await until('laptop-1 revoked', async () => (await tunnelsAs('laptop-1')).body.error === 'Certificate has been revoked');
 }));
 
@@ -66,7 +66,7 @@ s('a corrupt file is reported naming the file, and the registry keeps what it ha
 });
 
 s('the panel\'s own writes are not mistaken for edits', async () => {
-  await addAgent(t, 'laptop-2', ['tunnels:read']);
+  await t.addAgent('laptop-2', ['tunnels:read']);
   assert.is(await reloadRegistryFile(t.services.store, 'agents', t.services.log), 'unchanged');
   assert.is(t.services.store.agents.value.length, 2);
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
 import { agent, CHAT_SCOPE, INSTANCE_BODY, SERIALS } from '../tickets/fixtures.ts';
 import { withCheapHashing } from '../users/support.ts';
 
@@ -24,8 +24,8 @@ const ids: { site: string; tunnel: string; webhook: string; instance: string } =
 const appDir = () => join(mountPoint, 'app');
 const filler = () => join(mountPoint, 'filler');
 const reopen = async () => {
-  await t.close(true);
-  t = withCheapHashing(await makeTestApp({ dir: appDir() }));
+  await t.close({ keep: true });
+  t = withCheapHashing(await createTestApp({ dir: appDir() }));
 };
 
 s.before(async () => {
@@ -39,10 +39,10 @@ s.before(async () => {
     await rmdir(mountPoint);
     return;
   }
-  t = await makeTestApp({ dir: appDir() });
-  await completeOnboarding(t);
-  await addAgent(t, 'alice', ['chat:send'], [], SERIALS['alice']);
-  await addAgent(t, 'bob', ['chat:send'], [], SERIALS['bob']);
+  t = await createTestApp({ dir: appDir() });
+  await t.completeOnboarding();
+  await t.addAgent('alice', ['chat:send'], [], SERIALS['alice']);
+  await t.addAgent('bob', ['chat:send'], [], SERIALS['bob']);
   const created = await Promise.all([
     t.call('POST', '/api/sites', { body: { name: 'blog', type: 'managed' } }),
     t.call('POST', '/api/tunnels', { body: { subdomain: 'keep', port: 7000 } }),
@@ -63,7 +63,7 @@ s.before(async () => {
 
 s.after(async () => {
   if (!usable) return;
-  await t?.close(true).catch(() => {});
+  await t?.close({ keep: true }).catch(() => {});
   await run('umount', [mountPoint]).catch(() => run('umount', ['-l', mountPoint]));
   await rmdir(mountPoint);
 });
@@ -92,7 +92,7 @@ async function send(call: Call): Promise<{ status: number; body: any }> {
   if (!call.upload) return t.call(call.method, call.path(), { as: call.as, body: typeof call.body === 'function' ? call.body() : call.body });
   const form = new FormData();
   form.append('file', new Blob(['<h1>hello</h1>'.repeat(500)]), 'index.html');
-  const response = await t.app.fetch(new Request(`http://panel.test${call.path()}`, { method: 'POST', body: form, headers: certificateHeaders('admin') }));
+  const response = await t.app.fetch(new Request(`http://panel.test${call.path()}`, { method: 'POST', body: form, headers: callerHeaders('admin') }));
   return { status: response.status, body: await response.json() };
 }
 

@@ -6,7 +6,7 @@ import { AppError, rateLimited } from '../../../lib/errors.ts';
 import { describeRoutes, openApiPath } from '../../../lib/http/openapi/describe.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route, type AnyRoute } from '../../../lib/http/route.ts';
-import { addAgent, certificateHeaders, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
 import { totpCode } from '../../helpers/totp.ts';
 import { agent, makeWorld, openSession, type World } from '../tickets/fixtures.ts';
 
@@ -80,7 +80,7 @@ async function documentOf(t: TestApp): Promise<Doc> {
 async function check(t: TestApp, doc: Doc, r: AnyRoute, req: Request): Promise<Answer> {
   const before = stateOf(t);
   const query = new URLSearchParams(req.query).toString();
-  const headers: Record<string, string> = { ...certificateHeaders(req.caller), ...req.headers };
+  const headers: Record<string, string> = { ...t.headers(req.caller), ...req.headers };
   if (req.body) headers['content-type'] = req.body.type;
   const response = await t.app.fetch(
     new Request(`http://panel.test${req.path}${query ? `?${query}` : ''}`, { method: r.method, headers, body: req.body && r.method !== 'GET' ? req.body.text : undefined }),
@@ -176,7 +176,7 @@ let known: string[];
 s.before(async () => {
   w = await makeWorld();
   const { ticketId, sessionId } = await openSession(w);
-  await addAgent(w.t, 'ops', ['tunnels:read', 'tunnels:write'], [], '0F5');
+  await w.t.addAgent('ops', ['tunnels:read', 'tunnels:write'], [], '0F5');
   known = [w.instanceId, w.instanceScope, ticketId, sessionId, 'chat', 'alice', 'bob'];
   doc = await documentOf(w.t);
 });
@@ -228,7 +228,7 @@ s('the checker catches a 500, a stray error field (the old 429 body), an undocum
     }),
   ];
   const expected = [/^500 for/, /^error body is not/, /^error body is not/, /^undocumented 429 from GET \/api\/fuzz\/undocumented\/:x/, /changed the state/];
-  const t = await makeTestApp({ routes: broken });
+  const t = await createTestApp({ routes: broken });
   try {
     const brokenDoc = describeRoutes(broken, { title: 'broken', version: '0' }) as Doc;
     for (const [i, r] of broken.entries()) {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 
 // The spec's first error rule for path parameters: an id with a defined format (tunnel, site and
 // invitation ids are UUIDs; invite tokens 64 lowercase hex; instance, ticket and session ids hex
@@ -12,8 +12,8 @@ import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app
 const s = suite('id parameters');
 let t: TestApp;
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
+  t = await createTestApp();
+  await t.completeOnboarding();
 });
 s.after.each(() => t.close());
 

@@ -5,7 +5,7 @@ import { createApp } from '../../../lib/http/app.ts';
 import type { RequestObserver } from '../../../lib/http/observer.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { examplePath, hostileOrders, methodOf } from '../../helpers/route-samples.ts';
 
 // Issue 30 item 4 through the real app: built from the handlers in hostile orders, every route still
@@ -32,7 +32,7 @@ async function answeredBy(app: ReturnType<typeof createApp>, spy: ReturnType<typ
 }
 
 s('the built-in table, reversed and shuffled', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     for (const [n, hostile] of hostileOrders(routes, 3).entries()) {
       const spy = patternSpy();
@@ -51,7 +51,7 @@ const demo = (path: string): AnyRoute =>
   route({ method: 'GET', path, access: { roles: ADMIN_ONLY, gate: 'management' }, handle: () => json({ path }) }) as AnyRoute;
 
 s('a mounted table (a plugin) in hostile order', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const spy = patternSpy();
     const app = createApp(t.services, routes, { observer: spy.observer });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { AdminIdentity, AgentIdentity, AnonymousIdentity } from '../../../lib/auth/identity.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, ADMIN_OR_AGENT, route, type CallerOf } from '../../../lib/http/route.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 // Access rules narrow the handler's `identity`: checked by tsc (the type assertions below fail the
 // type check when narrowing breaks) and at run time (the chain lets only those callers through).
@@ -58,7 +58,7 @@ s('types: needsLabel -> agent, admin-only -> admin, public -> anonymous, otherwi
 });
 
 s('run time: only the callers the types promise reach the handlers', async () => {
-  const t = await makeTestApp({ routes: [labelled, adminOnly] });
+  const t = await createTestApp({ routes: [labelled, adminOnly] });
   try {
     seen.length = 0;
     assert.is((await t.call('GET', '/api/test/caller/labelled', { as: 'admin' })).status, 400);

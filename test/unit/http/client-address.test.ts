@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import { clientAddress } from '../../../lib/http/client-address.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { testRoutes } from './test-routes.ts';
@@ -30,7 +30,7 @@ s('garbage in the last entry falls back to the peer; no header means the peer', 
 
 s('over node:http the handler sees the hop the local proxy appended', () =>
   withTimeout('client address', 5000, async () => {
-    const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+    const t = await createTestApp({ routes: [...routes, ...testRoutes] });
     const http = await serve(t.app);
     try {
       const res = await fetch(`${http.url}/api/test/client-address`, { headers: { 'x-forwarded-for': '10.9.9.9, 198.51.100.7' } });

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { certificateHeaders, completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
@@ -10,7 +10,7 @@ const s = suite('responses on the wire');
 /** Raw GET on a keep-alive agent: the declared length and the bytes that arrived. */
 function get(port: number, path: string, agent: import('node:http').Agent): Promise<{ declared: number; received: number; status: number }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent, headers: certificateHeaders('admin') }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: callerHeaders('admin') }, (res) => {
       let received = 0;
       res.on('data', (chunk: Buffer) => (received += chunk.length));
       res.on('end', () => resolve({ declared: Number(res.headers['content-length']), received, status: res.statusCode ?? 0 }));
@@ -22,12 +22,12 @@ function get(port: number, path: string, agent: import('node:http').Agent): Prom
 
 s('every response declares its own content-length, also after other responses on one connection', () =>
   withTimeout('content-length', 5000, async () => {
-    const t = await makeTestApp();
+    const t = await createTestApp();
     const http = await serve(t.app);
     const { Agent } = await import('node:http');
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      await completeOnboarding(t);
+      await t.completeOnboarding();
       await t.services.store.tunnels.update((list) => {
         for (let i = 0; i < 50; i++) {
           list.push({ id: crypto.randomUUID(), subdomain: `app${i}`, fqdn: `app${i}.example.test`, port: 2000 + i, description: 'x'.repeat(100), enabled: true, createdAt: new Date(i).toISOString() });

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { certificateHeaders, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { rawExchange, rawHead } from '../../helpers/raw-http.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -19,7 +19,7 @@ interface Ctx {
 const s = suite<Ctx>('node edge hardening', {} as Ctx);
 
 s.before.each(async (ctx) => {
-  ctx.t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+  ctx.t = await createTestApp({ routes: [...routes, ...testRoutes] });
   ctx.http = await serve(ctx.t.app);
   ctx.logged = [];
   for (const level of ['warn', 'error'] as const) ctx.t.services.log[level] = (message) => void ctx.logged.push(`${level}: ${message}`);
@@ -29,7 +29,7 @@ s.after.each(async ({ t, http }) => {
   await t.close();
 });
 
-const admin = (): [string, string][] => Object.entries(certificateHeaders('admin'));
+const admin = (): [string, string][] => Object.entries(callerHeaders('admin'));
 
 s('a malformed Host does not reach the URL: health answers 200 JSON, not the adapter\'s text/plain 500', ({ http }) =>
   withTimeout('bad host', 5000, async () => {
@@ -87,7 +87,7 @@ s('an absolute-form target routes on its path, not on its authority', ({ http })
 
 s('POST with `Upgrade: websocket` is handled as the plain POST: the tunnel is created', ({ t, http }) =>
   withTimeout('post upgrade', 5000, async () => {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const body = JSON.stringify({ subdomain: 'upgraded', port: 8088 });
     const head = rawHead('POST', '/api/tunnels', [
       ['Host', '127.0.0.1'],
@@ -106,7 +106,7 @@ s('POST with `Upgrade: websocket` is handled as the plain POST: the tunnel is cr
 
 s('a client that disconnects mid-body logs one line without a stack', ({ t, http, logged }) =>
   withTimeout('aborted body', 5000, async () => {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const head = rawHead('POST', '/api/tunnels', [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Content-Length', '1000'], ...admin()]);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(http.port, '127.0.0.1', () => socket.write(`${head}{"subdomain":`, () => setTimeout(() => socket.destroy(), 50)));
@@ -138,7 +138,7 @@ s('HEAD on a GET route answers as GET with no body (RFC 9110)', ({ t, http }) =>
 
 s('a WebSocket handshake with a bad Sec-WebSocket-Key gets the {error} JSON shape', ({ t, http }) =>
   withTimeout('bad key', 5000, async () => {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const answer = await rawExchange(
       http.port,
       rawHead('GET', '/api/test/echo', [

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attachNodeEdge } from '../../../lib/node/edge.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const s = suite('fetch core');
@@ -43,7 +43,7 @@ s('nothing under lib/http imports node:* or ws', () => {
 });
 
 s('app.fetch answers the runtime\'s own Response, also once a node edge installed the ponyfill', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const before = await t.app.fetch(new Request('http://x/api/health'));
     assert.ok(before instanceof Response);

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 
 const s = suite('metrics');
 
@@ -27,9 +27,9 @@ function series(text: string, name: string, labels: Record<string, string> = {})
 }
 
 s('requests are counted by route pattern, method and status, never by the raw URL', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const id = '7d0c6f5e-1f8a-4c43-9e6b-2a3f0f1d2c3b';
     assert.is((await t.request('DELETE', `/api/tunnels/${id}`)).status, 404);
     assert.is((await t.request('DELETE', `/api/tunnels/${id}`)).status, 404);
@@ -49,7 +49,7 @@ s('requests are counted by route pattern, method and status, never by the raw UR
 });
 
 s('a mounted route is counted under its pattern while mounted', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   const echo = route({
     method: 'GET',
     path: '/api/extra/echo/:word',
@@ -71,9 +71,9 @@ s('a mounted route is counted under its pattern while mounted', async () => {
 });
 
 s('box state: tunnels by state, certificate days, service states, ticket counts, store writes, process', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9000 } });
     assert.is(created.status, 201);
     await t.call('POST', '/api/tunnels', { body: { subdomain: 'off', port: 9001 } });
@@ -113,9 +113,9 @@ s('box state: tunnels by state, certificate days, service states, ticket counts,
 });
 
 s('per vhost latency: a histogram since the start with the meter\'s buckets in seconds, cumulative', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const site = (await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).body.site;
     const vhost = `site:${site.fqdn}`;
     for (const seconds of ['0.004', '0.004', '0.200', '40.000']) {
@@ -133,9 +133,9 @@ s('per vhost latency: a histogram since the start with the meter\'s buckets in s
 });
 
 s('a deleted tunnel\'s and site\'s vhost series leave /metrics at once; a name nothing serves never enters', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const kept = (await t.call('POST', '/api/tunnels', { body: { subdomain: 'kept', port: 9000 } })).body.tunnel;
     const gone = (await t.call('POST', '/api/tunnels', { body: { subdomain: 'gone', port: 9001 } })).body.tunnel;
     const site = (await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).body.site;
@@ -158,9 +158,9 @@ s('a deleted tunnel\'s and site\'s vhost series leave /metrics at once; a name n
 });
 
 s('admin only: an agent certificate is refused', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await addAgent(t, 'bot', ['tunnels:read']);
+    await t.addAgent('bot', ['tunnels:read']);
     assert.is((await t.request('GET', '/metrics', { as: { agent: 'bot' } })).status, 403);
     assert.is((await t.request('GET', '/metrics', { as: 'none' })).status, 403);
   } finally {
@@ -169,7 +169,7 @@ s('admin only: an agent certificate is refused', async () => {
 });
 
 s('metrics.enabled false: 404 and nothing counted', async () => {
-  const t = await makeTestApp({ config: { metrics: { enabled: false } } });
+  const t = await createTestApp({ config: { metrics: { enabled: false } } });
   try {
     assert.is(t.services.metrics, null);
     const response = await t.request('GET', '/metrics');

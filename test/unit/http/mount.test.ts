@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
@@ -20,11 +20,11 @@ const greet = route({
 
 s('mount, call, unmount, call again: 404, on the same running server', () =>
   withTimeout('mount', 5000, async () => {
-    const t = await makeTestApp();
+    const t = await createTestApp();
     const http = await serve(t.app);
-    const get = (path: string) => fetch(`${http.url}${path}`, { headers: certificateHeaders('admin') });
+    const get = (path: string) => fetch(`${http.url}${path}`, { headers: callerHeaders('admin') });
     try {
-      await completeOnboarding(t);
+      await t.completeOnboarding();
       assert.is((await get('/api/hello/greet/ann')).status, 404);
       t.app.mount('hello', [greet]);
       const mounted = await get('/api/hello/greet/ann');
@@ -43,15 +43,15 @@ s('mount, call, unmount, call again: 404, on the same running server', () =>
 );
 
 s('mounted routes pass the whole chain: identity, gate, access, validation', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     t.app.mount('hello', [greet]);
     assert.is((await t.call('GET', '/api/hello/greet/ann', { as: 'none' })).body.error, 'mTLS certificate required');
     assert.is((await t.call('GET', '/api/hello/greet/ann')).status, 503);
-    await completeOnboarding(t);
-    await addAgent(t, 'plain', []);
+    await t.completeOnboarding();
+    await t.addAgent('plain', []);
     assert.is((await t.call('GET', '/api/hello/greet/ann', { as: { agent: 'plain' } })).body.error, 'Insufficient certificate capability');
-    await addAgent(t, 'reader', ['hello:read'], [], 'C1');
+    await t.addAgent('reader', ['hello:read'], [], 'C1');
     assert.equal((await t.call('GET', '/api/hello/greet/ann', { as: { agent: 'reader', serial: 'C1' } })).body, { hello: 'ann', role: 'agent' });
     const invalid = await t.call('GET', '/api/hello/greet/Ann');
     assert.is(invalid.status, 400);
@@ -63,7 +63,7 @@ s('mounted routes pass the whole chain: identity, gate, access, validation', asy
 });
 
 s('a mount cannot shadow a built-in route or leave its prefix', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     assert.throws(() => t.app.mount('tunnels', []), /taken by a built-in route/);
     assert.throws(() => t.app.mount('other', [greet]), /outside \/api\/other\//);

@@ -11,7 +11,7 @@ import { multipart } from '../../../lib/http/multipart.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { streamMultipart } from '../../../lib/node/multipart.ts';
-import { certificateHeaders, makeTestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
@@ -87,7 +87,7 @@ s('while a hostile upload is parsed, another request is answered and the event l
       },
     });
     const ping = route({ method: 'GET', path: '/api/test/ping', access: { roles: ADMIN_ONLY, gate: 'open' }, handle: () => json({ pong: true }) });
-    const t = await makeTestApp({ routes: [upload, ping] });
+    const t = await createTestApp({ routes: [upload, ping] });
     const http = await serve(t.app);
     const lag = monitorEventLoopDelay({ resolution: 5 });
     try {
@@ -98,7 +98,7 @@ s('while a hostile upload is parsed, another request is answered and the event l
         'host: 127.0.0.1',
         `content-type: multipart/form-data; boundary=${BOUNDARY}`,
         `content-length: ${head.length + 2 * half + closing.length}`,
-        ...Object.entries(certificateHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
+        ...Object.entries(callerHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
         'connection: close',
         '\r\n',
       ].join('\r\n');
@@ -109,7 +109,7 @@ s('while a hostile upload is parsed, another request is answered and the event l
       lag.enable();
       await new Promise<void>((resolve) => socket.write(Buffer.concat([Buffer.from(headers), head, Buffer.alloc(half, 13)]), () => resolve()));
       // the second half goes only once the ping is answered: the two overlap whatever the timing
-      const pong = await fetch(`${http.url}/api/test/ping`, { headers: certificateHeaders('admin') });
+      const pong = await fetch(`${http.url}/api/test/ping`, { headers: callerHeaders('admin') });
       assert.equal([pong.status, await pong.json()], [200, { pong: true }]);
       socket.write(Buffer.concat([Buffer.alloc(half, 13), closing]));
       await closed;

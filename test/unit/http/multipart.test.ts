@@ -10,7 +10,7 @@ import { multipart, uploadErrors } from '../../../lib/http/multipart.ts';
 import { largestBody, sizeRefusal } from '../../../lib/upload-refusals.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -84,7 +84,7 @@ s.before.each(async (ctx) => {
   ctx.savedTmp = process.env.TMPDIR;
   ctx.tmp = await mkdtemp(join(tmpdir(), 'relay-upload-test-'));
   process.env.TMPDIR = ctx.tmp;
-  ctx.t = await makeTestApp({ routes: [upload, small, keep, cut] });
+  ctx.t = await createTestApp({ routes: [upload, small, keep, cut] });
   ctx.http = await serve(ctx.t.app);
   ctx.logged = [];
   for (const level of ['warn', 'error'] as const) ctx.t.services.log[level] = (message) => void ctx.logged.push(`${level}: ${message}`);
@@ -108,7 +108,7 @@ function form(files: [string, string, string][], fields: Record<string, string> 
   return data;
 }
 
-const admin = certificateHeaders('admin');
+const admin = callerHeaders('admin');
 const viaListener = (ctx: Ctx, path: string, body: FormData | string, headers: Record<string, string> = {}) =>
   fetch(`${ctx.http.url}${path}`, { method: 'POST', body, headers: { ...admin, ...headers } });
 const viaFetch = (ctx: Ctx, path: string, body: FormData | string, headers: Record<string, string> = {}) =>

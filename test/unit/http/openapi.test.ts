@@ -10,7 +10,7 @@ import { openApiPath } from '../../../lib/http/openapi/describe.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
 import { multipart } from '../../../lib/http/multipart.ts';
-import { addAgent, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
 
 const s = suite('openapi');
 
@@ -28,7 +28,7 @@ const methodOf = (r: AnyRoute) => r.method.toLowerCase();
 const UNDOCUMENTED: string[] = [];
 
 s('the document is valid OpenAPI 3.1', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const doc = await documentOf(t);
     const api = await SwaggerParser.validate(structuredClone(doc) as never);
@@ -39,7 +39,7 @@ s('the document is valid OpenAPI 3.1', async () => {
 });
 
 s('every route of the route-table snapshot is described, with its access rules and error shape', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const doc = await documentOf(t);
     const snapshot = readFileSync(fileURLToPath(new URL('../handlers/route-table.snapshot.md', import.meta.url)), 'utf8');
@@ -57,7 +57,7 @@ s('every route of the route-table snapshot is described, with its access rules a
 });
 
 s('the admin 2FA code routes document the spec\'s 400 Validation failed like every other route', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const doc = await documentOf(t);
     const badRequest = (path: string) => (doc.paths[path]!['post']!.responses['400'] as { description: string }).description;
@@ -71,7 +71,7 @@ s('the admin 2FA code routes document the spec\'s 400 Validation failed like eve
 });
 
 s('the statuses services answer are documented: each rate limit\'s 429, the admin bundle\'s 404 and 410, a missing assignment target\'s 404', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     const doc = await documentOf(t);
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses);
@@ -92,7 +92,7 @@ s('every built-in route documents its success answer (undocumented: generic obje
 });
 
 s('a mounted route is described while mounted, multipart bodies too', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   const upload = route({
     method: 'POST',
     path: '/api/extra/upload/:slot',
@@ -129,11 +129,11 @@ async function conforms(t: TestApp, method: string, path: string, pattern: strin
 }
 
 s('real answers validate against their documented schema', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     await conforms(t, 'GET', '/api/health', '/api/health');
     await conforms(t, 'GET', '/api/onboarding/status', '/api/onboarding/status');
-    await completeOnboarding(t, 'example.test');
+    await t.completeOnboarding('example.test');
     const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9000 } });
     await conforms(t, 'POST', '/api/tunnels', '/api/tunnels', { subdomain: 'app', port: 9001 });
     await conforms(t, 'GET', '/api/tunnels', '/api/tunnels');
@@ -160,11 +160,11 @@ s('real answers validate against their documented schema', async () => {
 });
 
 s('push-install answers validate against their documented schema', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   const BASE = '/api/plugins/push-install';
   try {
-    await completeOnboarding(t, 'example.test');
-    await addAgent(t, 'laptop', []);
+    await t.completeOnboarding('example.test');
+    await t.addAgent('laptop', []);
     const policy = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
     const id = policy.body.policy.id;
     await conforms(t, 'PATCH', `${BASE}/policies/${id}`, `${BASE}/policies/:id`, { description: 'one plugin' });
@@ -185,9 +185,9 @@ s('push-install answers validate against their documented schema', async () => {
 });
 
 s('error answers have the documented {error, details?} shape and status', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t, 'example.test');
+    await t.completeOnboarding('example.test');
     const doc = (await documentOf(t)) as Document & { components: { schemas: { Error: { required: string[] } } } };
     const missing = await t.call('DELETE', '/api/tunnels/7d0c6f5e-1f8a-4c43-9e6b-2a3f0f1d2c3b');
     const invalid = await t.call('POST', '/api/tunnels', { body: { port: 'eighty' } });

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import { issueTwoFactorSession, TWO_FACTOR_COOKIE, TWO_FACTOR_SESSION_MS, twoFactorCookieHeader, twoFactorSessionKey } from '../../../lib/auth/two-factor-session.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { testRoutes } from './test-routes.ts';
 
@@ -12,7 +12,7 @@ const allRoutes = [...routes, ...testRoutes];
 const s = suite<{ t: TestApp }>('request pipeline', {} as { t: TestApp });
 
 s.before.each(async (ctx) => {
-  ctx.t = await makeTestApp({ routes: allRoutes });
+  ctx.t = await createTestApp({ routes: allRoutes });
 });
 s.after.each(async (ctx) => {
   await ctx.t.close();
@@ -85,7 +85,7 @@ s('403 Certificate has been revoked for a serial on the revocation list (any spe
 });
 
 s('development mode bypasses the certificate check as admin', async () => {
-  const t = await makeTestApp({ mode: 'development', routes: allRoutes });
+  const t = await createTestApp({ mode: 'development', routes: allRoutes });
   try {
     const { status, body } = await t.call('POST', '/api/test/things/1', { as: 'none', body: { name: 'ab', size: 1 } });
     assert.is(status, 200);
@@ -96,7 +96,7 @@ s('development mode bypasses the certificate check as admin', async () => {
 });
 
 s('public routes skip the certificate check', async ({ t }) => {
-  await completeOnboarding(t);
+  await t.completeOnboarding();
   const { status, body } = await t.call('GET', '/api/test/public', { as: 'none' });
   assert.is(status, 200);
   assert.is(body.role, 'anonymous');
@@ -105,8 +105,8 @@ s('public routes skip the certificate check', async ({ t }) => {
 // ---- roles and capabilities ----
 
 s('agent: CN gives the agent role and label; capabilities come from the registry', async ({ t }) => {
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  await t.completeOnboarding();
+  await t.addAgent('laptop-1', ['tunnels:read']);
   const ok = await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1' } });
   assert.is(ok.status, 200);
   const labelled = await t.call('GET', '/api/test/labelled', { as: { agent: 'laptop-1' } });
@@ -114,8 +114,8 @@ s('agent: CN gives the agent role and label; capabilities come from the registry
 });
 
 s('403 Insufficient certificate capability for an agent without the capability', async ({ t }) => {
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop-2', ['sites:read']);
+  await t.completeOnboarding();
+  await t.addAgent('laptop-2', ['sites:read']);
   for (const caller of [{ agent: 'laptop-2' }, { agent: 'not-registered' }]) {
     const { status, body } = await t.call('GET', '/api/tunnels', { as: caller });
     assert.is(status, 403);
@@ -124,8 +124,8 @@ s('403 Insufficient certificate capability for an agent without the capability',
 });
 
 s('a revoked agent record loses its capabilities', async ({ t }) => {
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop-3', ['tunnels:read']);
+  await t.completeOnboarding();
+  await t.addAgent('laptop-3', ['tunnels:read']);
   await t.services.store.agents.update((list) => {
     defined(list[0], 'the agent record').revokedAt = new Date().toISOString();
   });
@@ -189,8 +189,8 @@ s('the Set-Cookie a 2FA verification sends is accepted back on the next request'
 
 s('agents and exempt paths skip the 2FA check', async ({ t }) => {
   await enable2fa(t);
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  await t.completeOnboarding();
+  await t.addAgent('laptop-1', ['tunnels:read']);
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1' } })).status, 200);
   assert.is((await t.call('GET', '/api/test/2fa-exempt')).status, 200);
 });
@@ -208,7 +208,7 @@ s('503 Onboarding not complete, with onboardingStatus, for management routes bef
 
 s('410 for onboarding routes after COMPLETED; onboarding status stays open', async ({ t }) => {
   assert.is((await t.call('POST', '/api/test/onboarding-step')).status, 200);
-  await completeOnboarding(t);
+  await t.completeOnboarding();
   const gone = await t.call('POST', '/api/test/onboarding-step');
   assert.is(gone.status, 410);
   assert.is(gone.body.error, 'Onboarding already completed');
@@ -285,7 +285,7 @@ s('500 Internal server error hides internals in production', async ({ t }) => {
 });
 
 s('500 Internal server error carries message and stack in development', async () => {
-  const t = await makeTestApp({ mode: 'development', routes: allRoutes });
+  const t = await createTestApp({ mode: 'development', routes: allRoutes });
   try {
     const { status, body } = await t.call('GET', '/api/test/bug');
     assert.is(status, 500);
@@ -300,7 +300,7 @@ s('500 Internal server error carries message and stack in development', async ()
 // ---- tunnels list ----
 
 s('GET /api/tunnels lists the store newest first', async ({ t }) => {
-  await completeOnboarding(t);
+  await t.completeOnboarding();
   await t.services.store.tunnels.update((list) => {
     const created = [['old', '2026-01-01T00:00:00.000Z'], ['newest', '2026-03-01T00:00:00.000Z'], ['middle', '2026-02-01T00:00:00.000Z']] as const;
     for (const [i, [sub, createdAt]] of created.entries()) {

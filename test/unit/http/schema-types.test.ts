@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { multipart, type MultipartBody } from '../../../lib/http/multipart.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, wsRoute } from '../../../lib/http/route.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 // Issue 30 item 3: a handler's params, query and body types are inferred from the zod schemas the
 // route is given (their output: after coercion, defaults and transforms); no generics are spelled.
@@ -54,7 +54,7 @@ s('types: each part is its schema output; a route without a schema gets none', (
 });
 
 s('run time: the handler gets the parsed values its type promises', async () => {
-  const t = await makeTestApp({ routes: [typed] });
+  const t = await createTestApp({ routes: [typed] });
   try {
     const id = '7d3f1c1e-5b0a-4c55-9a3e-0f1e2d3c4b5a';
     const answer = await t.call('POST', `/api/test/typed/${id}?limit=4`, { body: { name: '  ann ' } });

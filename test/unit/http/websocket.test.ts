@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { connect as connectTcp } from 'node:net';
 import WebSocket from 'ws';
 import { routes } from '../../../handlers/index.ts';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type Caller } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { rawHead } from '../../helpers/raw-http.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -15,7 +15,7 @@ const s = suite('websocket routes');
 /** Opens the socket, reads the greeting, sends `ping-1` and reads its echo. */
 function connect(url: string, caller: Caller): Promise<{ first: string; echo: string }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: certificateHeaders(caller) });
+    const ws = new WebSocket(url, { headers: callerHeaders(caller) });
     const messages: string[] = [];
     ws.on('message', (data) => {
       messages.push(String(data));
@@ -31,12 +31,12 @@ function connect(url: string, caller: Caller): Promise<{ first: string; echo: st
 
 s('the upgrade runs the whole chain; an accepted socket reaches the route', () =>
   withTimeout('ws accepted', 5000, async () => {
-    const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+    const t = await createTestApp({ routes: [...routes, ...testRoutes] });
     const http = await serve(t.app);
     try {
-      await completeOnboarding(t);
-      await addAgent(t, 'laptop-1', ['tunnels:read']);
-      const outcome = await connect(`ws://127.0.0.1:${http.port}/api/test/echo`, { agent: 'laptop-1' });
+      await t.completeOnboarding();
+      await t.addAgent('laptop-1', ['tunnels:read']);
+      const outcome = await connect(`ws://127.0.0.1:${http.port}/api/test/echo`, { agent: 'laptop-1', serial: t.agentSerial('laptop-1') });
       assert.equal(outcome, { first: JSON.stringify({ hello: 'agent', label: 'laptop-1' }), echo: 'ping-1' });
     } finally {
       await http.close();
@@ -47,15 +47,15 @@ s('the upgrade runs the whole chain; an accepted socket reaches the route', () =
 
 s('a refused upgrade gets the same status and JSON body as HTTP', () =>
   withTimeout('ws refused', 5000, async () => {
-    const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+    const t = await createTestApp({ routes: [...routes, ...testRoutes] });
     const http = await serve(t.app);
     const url = `ws://127.0.0.1:${http.port}/api/test/echo`;
     try {
       assert.equal(await refusedUpgrade(url, 'none'), { status: 403, body: { error: 'mTLS certificate required' } });
       assert.equal(await refusedUpgrade(url, 'admin'), { status: 503, body: { error: 'Onboarding not complete', onboardingStatus: 'FRESH' } });
-      await completeOnboarding(t);
-      await addAgent(t, 'laptop-2', []);
-      assert.equal(await refusedUpgrade(url, { agent: 'laptop-2' }), { status: 403, body: { error: 'Insufficient certificate capability' } });
+      await t.completeOnboarding();
+      await t.addAgent('laptop-2', []);
+      assert.equal(await refusedUpgrade(url, { agent: 'laptop-2', serial: t.agentSerial('laptop-2') }), { status: 403, body: { error: 'Insufficient certificate capability' } });
       assert.equal(await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/nothing-here`, 'admin'), { status: 404, body: { error: 'Not found' } });
     } finally {
       await http.close();
@@ -65,9 +65,9 @@ s('a refused upgrade gets the same status and JSON body as HTTP', () =>
 );
 
 s('a plain GET on a WebSocket route answers 426', async () => {
-  const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+  const t = await createTestApp({ routes: [...routes, ...testRoutes] });
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const { status } = await t.call('GET', '/api/test/echo');
     assert.is(status, 426);
   } finally {
@@ -77,11 +77,11 @@ s('a plain GET on a WebSocket route answers 426', async () => {
 
 s('closing the edge closes open sockets with 1001', () =>
   withTimeout('ws shutdown', 5000, async () => {
-    const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+    const t = await createTestApp({ routes: [...routes, ...testRoutes] });
     const http = await serve(t.app);
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const code = await new Promise<number>((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/test/echo`, { headers: certificateHeaders('admin') });
+      const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/test/echo`, { headers: callerHeaders('admin') });
       ws.on('message', () => http.edge.closeSockets());
       ws.on('close', (c) => resolve(c));
       ws.on('error', reject);
@@ -100,7 +100,7 @@ function rawHandshake(port: number, path: string): Promise<Buffer> {
     ['upgrade', 'websocket'],
     ['sec-websocket-version', '13'],
     ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ=='],
-    ...Object.entries(certificateHeaders('admin')),
+    ...Object.entries(callerHeaders('admin')),
   ]);
   return new Promise((resolve, reject) => {
     const socket = connectTcp(port, '127.0.0.1', () => socket.write(head));
@@ -122,7 +122,7 @@ for (const [name, path] of [
 ] as const) {
   s(`a route whose connect ${name} closes the upgraded socket with 1011, never writes HTTP after 101`, () =>
     withTimeout(`ws connect ${name}`, 5000, async () => {
-      const t = await makeTestApp({ routes: [...routes, ...testRoutes] });
+      const t = await createTestApp({ routes: [...routes, ...testRoutes] });
       const http = await serve(t.app);
       try {
         const bytes = await rawHandshake(http.port, path);

@@ -8,7 +8,7 @@ import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../helpers/manual-clock.ts';
-import { certificateHeaders } from '../../helpers/app.ts';
+import { callerHeaders } from '../../../lib/testing.ts';
 import { portalUsers, userApp, newUser, DOMAIN, type UserTestApp } from '../users/support.ts';
 
 const s = suite('invitations: admin and public routes');
@@ -28,7 +28,7 @@ const invite = (username = 'dana', extra: Record<string, unknown> = {}) =>
 
 /** A public call from a client address, as the node edge sees it behind nginx (one trusted hop). */
 function fromAddress(method: string, path: string, address: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { ...certificateHeaders('none'), 'x-forwarded-for': address };
+  const headers: Record<string, string> = { ...callerHeaders('none'), 'x-forwarded-for': address };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const request = new Request(`http://panel.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return t.app.handle(request, { peer: '127.0.0.1' });

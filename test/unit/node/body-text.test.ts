@@ -3,7 +3,7 @@
 import { request as httpRequest } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { certificateHeaders, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { testRoutes } from '../http/test-routes.ts';
@@ -16,7 +16,7 @@ interface Ctx {
 const s = suite<Ctx>('node edge: JSON bodies from the raw stream', {} as Ctx);
 
 s.before.each(async (ctx) => {
-  ctx.t = await makeTestApp({ routes: testRoutes });
+  ctx.t = await createTestApp({ routes: testRoutes });
   ctx.http = await serve(ctx.t.app);
 });
 s.after.each(async ({ t, http }) => {
@@ -33,7 +33,7 @@ interface Sent {
 function post(port: number, chunks: readonly (string | Buffer)[], { abortAfterFirst = false } = {}): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { port, host: '127.0.0.1', method: 'POST', path: '/api/test/things/7', headers: { ...certificateHeaders('admin'), 'content-type': 'application/json' } },
+      { port, host: '127.0.0.1', method: 'POST', path: '/api/test/things/7', headers: { ...callerHeaders('admin'), 'content-type': 'application/json' } },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));

@@ -5,14 +5,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CompleteEvent, StreamMessage, TaskEvent } from '../../../lib/onboarding/events.ts';
 import { sandboxPaths, type FailurePoint } from '../../../lib/system/sandbox/index.ts';
-import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { DOMAIN, EMAIL, HOST_IP, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
 const s = suite('onboarding provisioning');
 let t: TestApp;
 s.before.each(async () => {
-  t = await makeTestApp({ onboarding: CHEAP_ONBOARDING });
+  t = await createTestApp({ onboarding: CHEAP_ONBOARDING });
   await walkToDnsReady(t);
 });
 s.after.each(async () => {
@@ -37,7 +37,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 s('a run does the six tasks in order and ends COMPLETED with the final event', async () => {
   await t.close();
-  t = await makeTestApp(); // the real bcrypt cost
+  t = await createTestApp(); // the real bcrypt cost
   await walkToDnsReady(t);
   const events: StreamMessage[] = [];
   t.services.onboarding.board.subscribe((m) => events.push(m));
@@ -88,7 +88,7 @@ s('a run does the six tasks in order and ends COMPLETED with the final event', a
 
 s('the plaintext password is written nowhere on disk and never logged', async () => {
   await t.close();
-  t = await makeTestApp({ durable: true, onboarding: CHEAP_ONBOARDING }); // configuration and store on disk too
+  t = await createTestApp({ durable: true, onboarding: CHEAP_ONBOARDING }); // configuration and store on disk too
   await walkToDnsReady(t);
   const { outcome } = await provisionAndWait(t);
   const password = (outcome as CompleteEvent).credentials.password;

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CompleteEvent, StateMessage } from '../../../lib/onboarding/events.ts';
-import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { openStream, provisionStreamUrl } from '../../helpers/provision-stream.ts';
@@ -13,7 +13,7 @@ const s = suite('onboarding progress stream');
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before.each(async () => {
-  t = await makeTestApp({ durable: true, onboarding: CHEAP_ONBOARDING }); // one test restarts on the same directory
+  t = await createTestApp({ durable: true, onboarding: CHEAP_ONBOARDING }); // one test restarts on the same directory
   http = await serve(t.app);
 });
 s.after.each(async () => {
@@ -97,11 +97,11 @@ s('after a restart mid-run the stream shows no run, status PROVISIONING; a new P
     assert.is((await t.call('POST', '/api/onboarding/provision')).status, 202);
     await held.entered;
     await http.close();
-    const closing = t.close(true);
+    const closing = t.close({ keep: true });
     held.release();
     await closing;
 
-    t = await makeTestApp({ dir: t.dir, onboarding: CHEAP_ONBOARDING });
+    t = await createTestApp({ dir: t.dir, onboarding: CHEAP_ONBOARDING });
     http = await serve(t.app);
     const client = await openStream(http.port);
     const state = (await client.waitFor(() => true)) as StateMessage;

@@ -3,12 +3,12 @@ import bcrypt from 'bcryptjs';
 import type { StreamMessage } from '../../../lib/onboarding/events.ts';
 import type { OnboardingOptions } from '../../../lib/onboarding/service.ts';
 import { sandboxControls } from '../../../lib/system/index.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../../lib/testing.ts';
 import { deferred } from '../../helpers/deferred.ts';
 
 export const DOMAIN = 'relay.example.test';
 export const EMAIL = 'ops@example.test';
-export const HOST_IP = '203.0.113.10'; // makeTestApp's config ip
+export const HOST_IP = '203.0.113.10'; // createTestApp's config ip
 
 /**
  * bcryptjs at cost 12 takes about a second per hash; suites that provision many times hash at

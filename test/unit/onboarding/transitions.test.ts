@@ -3,13 +3,13 @@ import * as assert from 'uvu/assert';
 import type { AppError } from '../../../lib/errors.ts';
 import { OnboardingService } from '../../../lib/onboarding/service.ts';
 import type { PublicLinks } from '../../../lib/public-links.ts';
-import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { DOMAIN, EMAIL, HOST_IP, nextOutcome, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';
 
 const s = suite('onboarding transitions');
 let t: TestApp;
 s.before.each(async () => {
-  t = await makeTestApp({ onboarding: CHEAP_ONBOARDING });
+  t = await createTestApp({ onboarding: CHEAP_ONBOARDING });
 });
 s.after.each(async () => {
   await t.close();

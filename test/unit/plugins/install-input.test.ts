@@ -2,13 +2,13 @@
 // by the same rules before npm runs (so no npm here; test/integration/plugins installs for real).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('plugin install input');
 
 s('packageName or spec, exactly one, each refused by the spec rules', async () => {
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
-  await completeOnboarding(t);
+  const t = await createTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
+  await t.completeOnboarding();
   const install = (body: unknown) => t.call('POST', '/api/plugins/install', { body });
   try {
     const unscoped = await install({ packageName: 'some-random-package' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('plugin install by packageName');
 const FAKE_NPM = fileURLToPath(new URL('../../fixtures/fake-npm/npm.mjs', import.meta.url));
@@ -26,9 +26,9 @@ async function fakeNpm(dir: string): Promise<{ path: string; calls: () => Promis
 s('packageName under an allowed scope: npm installs that name, 201 with the plugin recorded disabled', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-fake-npm-'));
   const npm = await fakeNpm(dir);
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'], npm: npm.path } } });
+  const t = await createTestApp({ config: { plugins: { allowedScopes: ['@acme'], npm: npm.path } } });
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const installed = await t.call('POST', '/api/plugins/install', { body: { packageName: '@acme/hello' } });
     assert.is(installed.status, 201, JSON.stringify(installed.body));
     assert.equal(installed.body.plugin, {

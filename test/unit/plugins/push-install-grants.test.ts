@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import grantsRoute from '../../../handlers/plugins/push-install/grants.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 interface Ctx {
@@ -17,10 +17,10 @@ const MINUTE = 60_000;
 
 s.before.each(async (ctx) => {
   ctx.clock = new ManualClock();
-  ctx.t = await makeTestApp({ clock: ctx.clock });
-  await completeOnboarding(ctx.t);
-  await addAgent(ctx.t, 'laptop', []);
-  await addAgent(ctx.t, 'desk', []);
+  ctx.t = await createTestApp({ clock: ctx.clock });
+  await ctx.t.completeOnboarding();
+  await ctx.t.addAgent('laptop', []);
+  await ctx.t.addAgent('desk', []);
   const created = await ctx.t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
   assert.is(created.status, 201);
   ctx.policyId = created.body.policy.id;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sourceAllowed } from '../../../lib/plugins/ip-rules.ts';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 
 const s = suite('push-install source addresses');
@@ -28,13 +28,13 @@ s('the rule: a denied match refuses, a non-empty allow list must match, empty li
 });
 
 s('a push from an address its policy refuses is 403 and not recorded; behind the proxy the forwarded address counts', async () => {
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop', []);
+  const t = await createTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
+  await t.completeOnboarding();
+  await t.addAgent('laptop', []);
   const server = await serve(t.app);
   const push = (from: string) => fetch(`${server.url}${BASE}/laptop`, {
     method: 'POST',
-    headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': from },
+    headers: { ...callerHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': from },
     body: JSON.stringify({ packageName: '@acme/hello' }),
   }).then(async (r) => [r.status, ((await r.json()) as { error?: string }).error]);
   try {
@@ -57,10 +57,10 @@ s('policies stored before issue 29 load: no address rules, their ids and the def
   await mkdir(join(dir, 'data'), { recursive: true });
   const older = { id: '0b7c3f52-9a1e-4f7d-8c2b-5e6f7a8b9c0d', name: 'tools', description: '', allowedPlugins: ['@acme/hello'], allowedActions: ['install'], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
   await writeFile(join(dir, 'data', 'pushPolicies.json'), JSON.stringify([older]));
-  const t = await makeTestApp({ dir, config: { plugins: { allowedScopes: [], pushInstall: { enabled: true, defaultPolicyId: older.id } } } });
+  const t = await createTestApp({ dir, config: { plugins: { allowedScopes: [], pushInstall: { enabled: true, defaultPolicyId: older.id } } } });
   try {
-    await completeOnboarding(t);
-    await addAgent(t, 'laptop', []);
+    await t.completeOnboarding();
+    await t.addAgent('laptop', []);
     const config = (await t.call('GET', `${BASE}/config`)).body;
     assert.is(config.defaultPolicy, older.id);
     assert.equal(config.policies.map((p: { id: string }) => p.id), ['default', older.id]);

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_PUSH_SESSIONS } from '../../../lib/plugins/push-install.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite('push-install');
@@ -16,9 +16,9 @@ const DEFAULT_ACTIONS = ['install', 'update', 'check-prerequisites'];
 const BUILT_IN = { id: 'default', name: 'Default', description: 'Standard push install policy', allowedPlugins: [], allowedActions: DEFAULT_ACTIONS, ...NO_IP_RULES, createdAt: T0, updatedAt: T0 };
 
 async function setUp(clock = new ManualClock()): Promise<{ t: TestApp; clock: ManualClock; policyId: string }> {
-  const t = await makeTestApp({ clock, config: { plugins: { allowedScopes: ['@acme'] } } });
-  await completeOnboarding(t);
-  await addAgent(t, 'laptop', []);
+  const t = await createTestApp({ clock, config: { plugins: { allowedScopes: ['@acme'] } } });
+  await t.completeOnboarding();
+  await t.addAgent('laptop', []);
   const created = await t.call('POST', `${BASE}/policies`, { body: { name: 'hello only', allowedPlugins: ['@acme/hello'] } });
   assert.is(created.status, 201);
   return { t, clock, policyId: created.body.policy.id };
@@ -208,7 +208,7 @@ s('empty lists allow any action, and any package under plugins.allowedScopes', a
 
 s('agent-status tells the calling agent, and only it, whether push-install is on for it (ours and Portlama\'s names)', async () => {
   const { t, clock, policyId } = await setUp();
-  await addAgent(t, 'desk', []);
+  await t.addAgent('desk', []);
   const status = (agent: string) => t.call('GET', `${BASE}/agent-status`, { as: { agent } });
   const offFor = (label: string) => ({
     label, enabled: false, expiresAt: null, policy: null, sessions: [], pushInstallEnabled: false, pushInstallEnabledUntil: null, pushInstallPolicy: null,

@@ -3,13 +3,13 @@
 // kept in the configuration file (so a restart keeps them), and used by the next install.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('plugin settings: allowed scopes');
 
 s('a bad list is 400 naming the entry, and changes nothing', async () => {
-  const t = await makeTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
-  await completeOnboarding(t);
+  const t = await createTestApp({ config: { plugins: { allowedScopes: ['@acme'] } } });
+  await t.completeOnboarding();
   try {
     const patch = (body: unknown) => t.call('PATCH', '/api/plugins/settings', { body });
     const cases: [unknown, string][] = [
@@ -34,8 +34,8 @@ s('a bad list is 400 naming the entry, and changes nothing', async () => {
 });
 
 s('a change is audit-logged, kept across a restart, and checked by the next install', async () => {
-  const t = await makeTestApp({ durable: true });
-  await completeOnboarding(t);
+  const t = await createTestApp({ durable: true });
+  await t.completeOnboarding();
   try {
     assert.equal((await t.call('GET', '/api/plugins/settings')).body, { allowedScopes: [] }, 'none by default');
     assert.is((await t.call('POST', '/api/plugins/install', { body: { spec: '@relay-plugins/x' } })).body.error, 'Scope @relay-plugins is not in plugins.allowedScopes');
@@ -49,9 +49,9 @@ s('a change is audit-logged, kept across a restart, and checked by the next inst
     const event = audit.find((e: { event?: string }) => e.event === 'plugin.scopes-changed');
     assert.equal([event?.outcome, event?.actor.role], ['@relay-plugins @acme', 'admin']);
     assert.ok(audit.some((e: { route?: string; status?: number }) => e.route === '/api/plugins/settings' && e.status === 200), 'the request too');
-    await t.close(true);
+    await t.close({ keep: true });
 
-    const again = await makeTestApp({ dir: t.dir });
+    const again = await createTestApp({ dir: t.dir });
     try {
       assert.equal((await again.call('GET', '/api/plugins/settings')).body, { allowedScopes: ['@relay-plugins', '@acme'] });
       assert.equal((await again.call('PATCH', '/api/plugins/settings', { body: { allowedScopes: [] } })).body.settings, { allowedScopes: [] });

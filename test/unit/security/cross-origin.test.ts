@@ -3,7 +3,7 @@
 // admin certificate on its own, so without a check of where the request came from it acts as admin.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, addAgent, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { refusedUpgrade } from '../../helpers/websocket.ts';
@@ -12,8 +12,8 @@ const s = suite('security: cross-origin requests with the admin certificate');
 let t: TestApp;
 
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
+  t = await createTestApp();
+  await t.completeOnboarding();
 });
 s.after.each(() => t.close());
 
@@ -55,7 +55,7 @@ s('the panel itself, the IP panel with its port, an address typed by hand, curl 
   assert.is(ip.status, 200, JSON.stringify(ip.body));
   assert.is((await t.call('GET', '/api/tunnels', { headers: { 'sec-fetch-site': 'none' } })).status, 200);
   assert.is((await t.call('GET', '/api/tunnels')).status, 200);
-  await addAgent(t, 'ci', ['tunnels:read']);
+  await t.addAgent('ci', ['tunnels:read']);
   assert.is((await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'ci' } })).status, 200);
 });
 

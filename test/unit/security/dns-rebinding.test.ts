@@ -5,7 +5,7 @@
 // which page scripts cannot set, tells the panel the request was not meant for it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { rawExchange, rawHead } from '../../helpers/raw-http.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
@@ -15,8 +15,8 @@ const s = suite('security: a development panel answers only requests addressed t
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before.each(async () => {
-  t = await makeTestApp({ mode: 'development' });
-  await completeOnboarding(t);
+  t = await createTestApp({ mode: 'development' });
+  await t.completeOnboarding();
   http = await serve(t.app);
 });
 s.after.each(async () => {

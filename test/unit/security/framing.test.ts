@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('security: the panel pages cannot be framed and leak no referrer');
 
@@ -21,8 +21,8 @@ s('the built-in entry document and the installed client, on every client path', 
   const dir = await mkdtemp(join(tmpdir(), 'relay-framing-'));
   await writeFile(join(dir, 'index.html'), '<html>client</html>');
   await writeFile(join(dir, 'app-3F9A1B2C.js'), 'console.log(1)');
-  const bare = await makeTestApp();
-  const installed = await makeTestApp({ config: { staticDir: dir } });
+  const bare = await createTestApp();
+  const installed = await createTestApp({ config: { staticDir: dir } });
   try {
     for (const path of ['/', '/invite/0123abcd', '/tunnels']) {
       assertGuarded(await bare.request('GET', path, { as: 'none' }), `built-in ${path}`);

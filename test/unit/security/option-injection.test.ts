@@ -3,14 +3,14 @@
 // so `--agree-tos@x` or `-h@x` would be read by certbot's parser as an option of its own.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { withCheapHashing } from '../users/support.ts';
 
 const s = suite('security: request values never reach an argv as an option');
 let t: TestApp;
 s.before.each(async () => {
   // bcrypt cost 4: the user created at the end is about its name, not its hash
-  t = withCheapHashing(await makeTestApp());
+  t = withCheapHashing(await createTestApp());
 });
 s.after.each(() => t.close());
 
@@ -26,7 +26,7 @@ s('an onboarding email starting with "-" (the certbot --email value) is a valida
 });
 
 s('a portal username starting with "-" (the authelia totp generate argument) cannot be created or invited', async () => {
-  await completeOnboarding(t);
+  await t.completeOnboarding();
   const user = { displayname: 'X', email: 'x@example.test', password: 'a long password' };
   for (const username of ['--config', '-h', '--force']) {
     const created = await t.call('POST', '/api/users', { body: { username, ...user } });

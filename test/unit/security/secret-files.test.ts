@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { CHEAP_ONBOARDING, provisionAndWait, walkToDnsReady } from '../onboarding/support.ts';
 import { withCheapHashing } from '../users/support.ts';
 
@@ -46,7 +46,7 @@ async function filesUnder(dir: string): Promise<{ path: string; mode: number }[]
 s('after provisioning and every secret-making route, only public files are readable by others', async () => {
   const umask = process.umask(0);
   // bcrypt cost 4 for alice too (file modes are the subject here; users.test.ts checks the real cost)
-  const t = withCheapHashing(await makeTestApp({ durable: true, pki: 'openssl', onboarding: CHEAP_ONBOARDING }));
+  const t = withCheapHashing(await createTestApp({ durable: true, pki: 'openssl', onboarding: CHEAP_ONBOARDING }));
   try {
     await walkToDnsReady(t);
     assert.is((await provisionAndWait(t)).outcome.type, 'complete');

@@ -3,7 +3,7 @@
 // at 5 a minute from each of 1,000 addresses, a 6-digit code with ±1 step falls in about an hour.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { certificateHeaders, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import type { ManualClock } from '../../helpers/manual-clock.ts';
 import { onboardedMidStep, totpCode } from '../../helpers/totp.ts';
@@ -29,7 +29,7 @@ s('past 20 tries a minute in all, every address gets 429; a new minute opens aga
     try {
       const verify = (ip: string, code = '000000') => fetch(`${server.url}/api/settings/2fa/verify`, {
         method: 'POST',
-        headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
+        headers: { ...callerHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
         body: JSON.stringify({ code }),
       }).then((r) => {
         retryAfter = r.headers.get('retry-after');

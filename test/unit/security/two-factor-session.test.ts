@@ -2,7 +2,7 @@
 // was issued for: after 2FA is disabled and enabled again with a new secret it must be worthless.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type TestApp } from '../../helpers/app.ts';
+import { type TestApp } from '../../../lib/testing.ts';
 import type { ManualClock } from '../../helpers/manual-clock.ts';
 import { onboardedMidStep, totpCode } from '../../helpers/totp.ts';
 

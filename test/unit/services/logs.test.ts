@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/index.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { eventually, logsUrl, openLogViewer } from '../../helpers/service-logs.ts';
 import { timed } from '../../helpers/timeout.ts';
@@ -12,8 +12,8 @@ const s = suite('service logs stream');
 let t: TestApp;
 let http: Awaited<ReturnType<typeof serve>>;
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
+  t = await createTestApp();
+  await t.completeOnboarding();
   http = await serve(t.app);
 });
 s.after.each(async () => {
@@ -111,8 +111,8 @@ s('refused upgrades: unknown service 400, agent without services:read 403, with 
   const unknown = await refusedUpgrade(logsUrl(http.port, 'postgres'));
   assert.is(unknown.status, 400);
   assert.is((unknown.body as { error: string }).error, 'Validation failed');
-  await addAgent(t, 'ops', ['services:write'], [], 'A1');
-  await addAgent(t, 'reader', ['services:read'], [], 'A2');
+  await t.addAgent('ops', ['services:write'], [], 'A1');
+  await t.addAgent('reader', ['services:read'], [], 'A2');
   const denied = await refusedUpgrade(logsUrl(http.port, 'proxy'), { agent: 'ops', serial: 'A1' });
   assert.equal(denied, { status: 403, body: { error: 'Insufficient certificate capability' } });
   const reader = await openLogViewer(http.port, 'proxy', { agent: 'reader', serial: 'A2' });

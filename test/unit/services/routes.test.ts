@@ -4,14 +4,14 @@ import { cpus } from 'node:os';
 import { STATS_FAILED } from '../../../lib/service-control/stats-feed.ts';
 import { PANEL_STOP_REFUSED, stopRefused } from '../../../lib/service-control/service-control.ts';
 import { sandboxControls, type ServiceAction, type ServiceName } from '../../../lib/system/index.ts';
-import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { deferred, type Deferred } from '../../helpers/deferred.ts';
 
 const s = suite('services and system routes');
 let t: TestApp;
 s.before.each(async () => {
-  t = await makeTestApp();
-  await completeOnboarding(t);
+  t = await createTestApp();
+  await t.completeOnboarding();
 });
 s.after.each(async () => {
   await t.close();
@@ -202,9 +202,9 @@ s('management gate: 503 before onboarding completes on all four routes', async (
 });
 
 s('agents: services:read lists, services:write acts, system:read reads stats; each alone is not enough', async () => {
-  await addAgent(t, 'reader', ['services:read'], [], 'A1');
-  await addAgent(t, 'writer', ['services:write'], [], 'A2');
-  await addAgent(t, 'watcher', ['system:read'], [], 'A3');
+  await t.addAgent('reader', ['services:read'], [], 'A1');
+  await t.addAgent('writer', ['services:write'], [], 'A2');
+  await t.addAgent('watcher', ['system:read'], [], 'A3');
   const as = (agent: string, serial: string) => ({ as: { agent, serial } });
   assert.is((await t.call('GET', '/api/services', as('reader', 'A1'))).status, 200);
   assert.equal((await t.call('GET', '/api/services', as('writer', 'A2'))).body, { error: 'Insufficient certificate capability' });

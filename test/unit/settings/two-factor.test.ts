@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { matchTotpStep } from '../../../lib/auth/totp.ts';
-import { addAgent, certificateHeaders, type TestApp } from '../../helpers/app.ts';
+import { callerHeaders, type TestApp } from '../../../lib/testing.ts';
 import type { ManualClock } from '../../helpers/manual-clock.ts';
 import { onboardedMidStep, totpCode } from '../../helpers/totp.ts';
 import { serve } from '../../helpers/http-server.ts';
@@ -106,7 +106,7 @@ s('confirm with a good code enables 2FA, disables the IP panel vhost and sets th
   // the session check now applies: without the cookie 401, with it through; agents skip it
   assert.equal((await t.call('GET', '/api/tunnels')).body, { error: '2fa_required' });
   assert.is((await t.call('GET', '/api/tunnels', { headers: { cookie: cookieOf(r) } })).status, 200);
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  await t.addAgent('laptop-1', ['tunnels:read']);
   assert.is((await t.call('GET', '/api/tunnels', { as: { agent: 'laptop-1' } })).status, 200);
   assert.equal((await t.call('GET', '/api/settings/2fa')).body, { enabled: true, setupComplete: true });
 });
@@ -161,7 +161,7 @@ s('the verify limit is per client address: behind the proxy, another X-Forwarded
   try {
     const verify = (ip: string) => fetch(`${server.url}/api/settings/2fa/verify`, {
       method: 'POST',
-      headers: { ...certificateHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { ...callerHeaders('admin'), 'content-type': 'application/json', 'x-forwarded-for': ip },
       body: JSON.stringify({ code: '000000' }),
     }).then((r) => r.status);
     for (let i = 0; i < 5; i++) assert.is(await verify('198.51.100.1'), 401);
@@ -208,7 +208,7 @@ s('setup while enabled is 409; confirm without setup is 400; a failed vhost chan
 });
 
 s('every settings route is admin-only; the secret never reaches the log', async () => {
-  await addAgent(t, 'laptop-1', ['tunnels:read']);
+  await t.addAgent('laptop-1', ['tunnels:read']);
   for (const [method, path] of [['GET', '/api/settings/2fa'], ['POST', '/api/settings/2fa/setup'], ['POST', '/api/settings/2fa/cancel'], ['POST', '/api/settings/2fa/confirm'], ['POST', '/api/settings/2fa/verify'], ['POST', '/api/settings/2fa/disable']] as const) {
     const r = await t.call(method, path, { as: { agent: 'laptop-1' }, body: method === 'POST' ? { code: '123456' } : undefined });
     assert.is(r.status, 403, path);

@@ -2,7 +2,7 @@
 // name starts with no agent access; a delete that fails gives the grants back where they were.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent } from '../../helpers/app.ts';
+
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: agent grants on delete', {} as { t: SiteTestApp });
@@ -18,8 +18,8 @@ const allowedSites = (t: SiteTestApp) => Object.fromEntries(t.services.store.age
 s('a site made again under a deleted site\'s name is not visible to the agents granted the old one', async ({ t }) => {
   const old = await managedSite(t, 'docs');
   await managedSite(t, 'blog');
-  await addAgent(t, 'reader', ['sites:read'], ['docs', 'blog']);
-  await addAgent(t, 'other', ['sites:read'], ['blog']);
+  await t.addAgent('reader', ['sites:read'], ['docs', 'blog']);
+  await t.addAgent('other', ['sites:read'], ['blog']);
   const listedBefore = await t.call('GET', '/api/certs/agent');
   assert.equal(listedBefore.body.agents.map((a: { allowedSites: string[] }) => a.allowedSites), [['docs', 'blog'], ['blog']]);
 
@@ -37,7 +37,7 @@ s('a site made again under a deleted site\'s name is not visible to the agents g
 
 s('a grant given while the delete is underway does not outlive the site', async ({ t }) => {
   const site = await managedSite(t, 'docs');
-  await addAgent(t, 'reader', ['sites:read'], []);
+  await t.addAgent('reader', ['sites:read'], []);
   const storage = t.services.system.siteStorage;
   const remove = storage.remove;
   let granted: number | undefined;
@@ -54,7 +54,7 @@ s('a grant given while the delete is underway does not outlive the site', async 
 s('a delete that fails after the grants were withdrawn gives them back in place', async ({ t }) => {
   const site = await managedSite(t, 'docs');
   await managedSite(t, 'blog');
-  await addAgent(t, 'reader', ['sites:read'], ['docs', 'blog']);
+  await t.addAgent('reader', ['sites:read'], ['docs', 'blog']);
   t.sandbox.failNext('siteStorage.remove', 'EBUSY');
   const res = await t.call('DELETE', `/api/sites/${site.id}`);
   assert.equal([res.status, res.body.error], [500, 'Failed to delete site']);
@@ -64,7 +64,7 @@ s('a delete that fails after the grants were withdrawn gives them back in place'
 
 s('a failed save of the record gives the grants back; a failed second withdrawal after it does not', async ({ t }) => {
   const site = await managedSite(t, 'docs');
-  await addAgent(t, 'reader', ['sites:read'], ['docs']);
+  await t.addAgent('reader', ['sites:read'], ['docs']);
   const { sites, agents } = t.services.store;
   const saveRecord = sites.edit.bind(sites);
   sites.edit = (() => Promise.reject(new Error('disk full'))) as typeof sites.edit;

@@ -157,8 +157,7 @@ s('20 concurrent creates of one name give exactly one 201', async ({ t }) => {
 });
 
 s('only admins create sites: an agent with sites:write gets 403', async ({ t }) => {
-  const { addAgent } = await import('../../helpers/app.ts');
-  await addAgent(t, 'bot', ['sites:read', 'sites:write'], ['blog']);
+  await t.addAgent('bot', ['sites:read', 'sites:write'], ['blog']);
   const res = await createSite(t, { name: 'blog', type: 'managed' }, { as: { agent: 'bot' } });
   assert.equal([res.status, res.body], [403, { error: 'Insufficient certificate scope' }]);
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { certificateHeaders } from '../../helpers/app.ts';
+import { callerHeaders } from '../../../lib/testing.ts';
 import { placeholderPage } from '../../../lib/sites/files/placeholder.ts';
 import { managedSite, siteApp } from './helpers.ts';
 
@@ -51,7 +51,7 @@ s('never a 5xx; refusals are 4xx {error}; totalSize follows the disk', async () 
             const form = new FormData();
             st.files.forEach((name, n) => form.append('file', new Blob(['x'.repeat(n + i + 1)]), name));
             const query = `?path=${encodeURIComponent(st.dir)}`;
-            response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files${query}`, { method: 'POST', body: form, headers: certificateHeaders('admin') }));
+            response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files${query}`, { method: 'POST', body: form, headers: callerHeaders('admin') }));
           } else if (st.op === 'delete') {
             response = await t.request('DELETE', `/api/sites/${site.id}/files`, { body: { path: st.path } });
           } else {

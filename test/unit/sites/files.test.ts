@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, existsSync } from '
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent, type Caller } from '../../helpers/app.ts';
+import { type Caller } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
@@ -119,8 +119,8 @@ s('DELETE files: missing or empty path is a validation failure', async ({ t, sit
 });
 
 s('agents: capability first (403 even for an unknown id), then the site must be in allowedSites', async ({ t, site }) => {
-  await addAgent(t, 'reader', ['sites:read'], ['blog']);
-  await addAgent(t, 'other', ['sites:read', 'sites:write'], ['elsewhere']);
+  await t.addAgent('reader', ['sites:read'], ['blog']);
+  await t.addAgent('other', ['sites:read', 'sites:write'], ['elsewhere']);
   const reader = { agent: 'reader' };
   const other = { agent: 'other' };
   assert.is((await files(t, site.id, '.', reader)).status, 200);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { certificateHeaders, completeOnboarding, makeTestApp, type Caller, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
@@ -12,8 +12,8 @@ export interface SiteTestApp extends TestApp {
 
 /** A sandbox app after onboarding (domain example.test, host ip 203.0.113.10). */
 export async function siteApp(options?: TestAppOptions): Promise<SiteTestApp> {
-  const t = await makeTestApp(options);
-  await completeOnboarding(t, DOMAIN);
+  const t = await createTestApp(options);
+  await t.completeOnboarding(DOMAIN);
   return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
 }
 
@@ -43,7 +43,7 @@ export async function uploadFiles(t: TestApp, id: string, files: Record<string, 
   const form = new FormData();
   for (const [name, content] of Object.entries(files)) form.append('file', new Blob([content]), name);
   const query = dir === undefined ? '' : `?path=${encodeURIComponent(dir)}`;
-  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${id}/files${query}`, { method: 'POST', body: form, headers: certificateHeaders(as) }));
+  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${id}/files${query}`, { method: 'POST', body: form, headers: t.headers(as) }));
   return { status: response.status, body: await response.json() };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent } from '../../helpers/app.ts';
+
 import { defined } from '../../helpers/defined.ts';
 import { createSite, DOMAIN, managedSite, seedPortalUsers, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
 
@@ -23,10 +23,10 @@ s('GET /api/sites: newest first with allowedUsers; agents see only their allowed
   const admin = await t.call('GET', '/api/sites');
   assert.equal(admin.body.sites.map((x: { name: string }) => x.name), ['three', 'two', 'one']);
   assert.equal(admin.body.sites[0].allowedUsers, []);
-  await addAgent(t, 'bot', ['sites:read'], ['one', 'three']);
+  await t.addAgent('bot', ['sites:read'], ['one', 'three']);
   const agent = await t.call('GET', '/api/sites', { as: { agent: 'bot' } });
   assert.equal(agent.body.sites.map((x: { name: string }) => x.name), ['three', 'one']);
-  await addAgent(t, 'nocap', [], ['one']);
+  await t.addAgent('nocap', [], ['one']);
   const denied = await t.call('GET', '/api/sites', { as: { agent: 'nocap' } });
   assert.equal([denied.status, denied.body], [403, { error: 'Insufficient certificate capability' }]);
 });
@@ -233,7 +233,7 @@ s('verify-dns: the two 500s, and the record stays unverified', async ({ t }) => 
 
 s('settings, delete and verify-dns are admin-only', async ({ t }) => {
   const site = await managedSite(t, 'blog');
-  await addAgent(t, 'bot', ['sites:read', 'sites:write'], ['blog']);
+  await t.addAgent('bot', ['sites:read', 'sites:write'], ['blog']);
   const as = { agent: 'bot' };
   for (const [method, path, body] of [
     ['PATCH', `/api/sites/${site.id}`, { spaMode: true }],

@@ -2,7 +2,7 @@
 // lines (sent here as nginx would through the meter), newest first, an agent limited to its allowedSites.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent } from '../../helpers/app.ts';
+
 import { serve } from '../../helpers/http-server.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { openFeed, refusedUpgrade } from '../../helpers/websocket.ts';
@@ -38,8 +38,8 @@ s('requests, bytes and errors per site; an agent sees its allowedSites only; sit
   assert.is(all.body.sites.find((x: { name: string }) => x.name === 'blog').traffic.lastHour.requests, 0);
   assert.equal(Object.keys(all.body.sites[0]).sort(), ['fqdn', 'id', 'name', 'traffic']);
 
-  await addAgent(t, 'reader', ['sites:read'], ['blog']);
-  await addAgent(t, 'tunnels', ['tunnels:read'], ['docs']);
+  await t.addAgent('reader', ['sites:read'], ['blog']);
+  await t.addAgent('tunnels', ['tunnels:read'], ['docs']);
   const seen = await t.call('GET', '/api/sites/status', { as: { agent: 'reader' } });
   assert.equal(seen.body.sites.map((x: { id: string }) => x.id), [blog.id]);
   assert.is((await t.call('GET', '/api/sites/status', { as: { agent: 'tunnels' } })).status, 403);
@@ -79,9 +79,9 @@ s('live: the answer at once, then again after a check that saw traffic (never pe
 s('live: an agent is told of its allowedSites only, as they stand, and not of the others\' traffic; it goes with its access', async ({ t, clock }) => {
   const docs = await managedSite(t, 'docs');
   const blog = await managedSite(t, 'blog');
-  await addAgent(t, 'reader', ['sites:read'], ['blog']);
+  await t.addAgent('reader', ['sites:read'], ['blog']);
   const http = await serve(t.app);
-  const agent = await openFeed<Answer>(`ws://127.0.0.1:${http.port}/api/sites/status/live`, { agent: 'reader' });
+  const agent = await openFeed<Answer>(`ws://127.0.0.1:${http.port}/api/sites/status/live`, { agent: 'reader', serial: t.agentSerial('reader') });
   const admin = await openFeed<Answer>(`ws://127.0.0.1:${http.port}/api/sites/status/live`);
   try {
     await agent.next(1);
@@ -117,10 +117,10 @@ s('live: an agent is told of its allowedSites only, as they stand, and not of th
 });
 
 s('live: agents need sites:read', async ({ t }) => {
-  await addAgent(t, 'tunnels', ['tunnels:read'], ['docs']);
+  await t.addAgent('tunnels', ['tunnels:read'], ['docs']);
   const http = await serve(t.app);
   try {
-    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/sites/status/live`, { agent: 'tunnels' });
+    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/sites/status/live`, { agent: 'tunnels', serial: t.agentSerial('tunnels') });
     assert.equal(refused, { status: 403, body: { error: 'Insufficient certificate capability' } });
   } finally {
     await http.close();

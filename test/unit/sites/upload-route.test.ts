@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent, certificateHeaders } from '../../helpers/app.ts';
+import { callerHeaders } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
@@ -44,14 +44,14 @@ s('a refused name answers 400 "Upload failed: ..." and writes nothing', async ({
 s('a form without a `file` part is refused', async ({ t, site }) => {
   const form = new FormData();
   form.append('other', new Blob(['x']), 'x.txt');
-  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: certificateHeaders('admin') }));
+  const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: callerHeaders('admin') }));
   assert.equal([response.status, await response.json()], [400, { error: "Upload failed: no 'file' part in the form" }]);
 });
 
 s('agents need sites:write and the site in allowedSites; unknown site 404', async ({ t, site }) => {
-  await addAgent(t, 'reader', ['sites:read'], ['blog']);
-  await addAgent(t, 'writer', ['sites:write'], ['blog']);
-  await addAgent(t, 'stranger', ['sites:write'], ['other']);
+  await t.addAgent('reader', ['sites:read'], ['blog']);
+  await t.addAgent('writer', ['sites:write'], ['blog']);
+  await t.addAgent('stranger', ['sites:write'], ['other']);
   assert.is((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'reader' })).status, 403);
   assert.equal((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'stranger' })).body, { error: 'You do not have access to this site' });
   assert.is((await upload(t, site.id, { 'a.html': 'x' }, '.', { agent: 'writer' })).status, 200);
@@ -64,7 +64,7 @@ s('through the real Node edge: streamed to disk, and an upload aborted mid-file 
     try {
       const form = new FormData();
       form.append('file', new Blob(['x'.repeat(300_000)]), 'big.txt');
-      const ok = await fetch(`${http.url}/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: certificateHeaders('admin') });
+      const ok = await fetch(`${http.url}/api/sites/${site.id}/files`, { method: 'POST', body: form, headers: callerHeaders('admin') });
       assert.equal([ok.status, await ok.json()], [200, { ok: true, files: ['big.txt'] }]);
       assert.is(readFileSync(join(site.rootPath, 'big.txt'), 'utf8').length, 300_000);
 
@@ -86,7 +86,7 @@ s('a Content-Length over the limit: 413 and the connection closed while the clie
     const tmp = await mkdtemp(join(tmpdir(), 'relay-early-refusal-'));
     process.env.TMPDIR = tmp;
     const http = await serve(t.app);
-    const head = (length: number) => ({ headers: [['content-length', String(length)], ...Object.entries(certificateHeaders('admin'))] as [string, string][], chunked: false, fileBytes: 0 });
+    const head = (length: number) => ({ headers: [['content-length', String(length)], ...Object.entries(callerHeaders('admin'))] as [string, string][], chunked: false, fileBytes: 0 });
     try {
       const declared = largestBody(SITE_UPLOAD_LIMITS) + 1;
       const { answer } = await rawUpload(http.port, `/api/sites/${site.id}/files`, head(declared));
@@ -114,7 +114,7 @@ function abortMidFile(port: number, id: string): Promise<void> {
     'host: 127.0.0.1',
     `content-type: multipart/form-data; boundary=${boundary}`,
     `content-length: ${5 * 1024 * 1024}`,
-    ...Object.entries(certificateHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries(callerHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
     '',
     `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="half.txt"\r\ncontent-type: text/plain\r\n\r\n`,
   ].join('\r\n');

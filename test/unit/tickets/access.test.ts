@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { ticketApp } from './fixtures.ts';
 
 const s = suite('tickets: authentication and gating');
@@ -61,7 +61,7 @@ s('a needs-label route answers 400 Agent certificate label required to an admin 
 });
 
 s('every ticket endpoint needs a client certificate (403 mTLS certificate required)', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     for (const r of ticketRoutes) {
       const { status, body } = await t.call(r.method, concrete(r.path), { as: 'none' });
@@ -73,7 +73,7 @@ s('every ticket endpoint needs a client certificate (403 mTLS certificate requir
 });
 
 s('every ticket endpoint answers 503 before onboarding is complete', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     for (const r of ticketRoutes) {
       const { status, body } = await t.call(r.method, concrete(r.path));

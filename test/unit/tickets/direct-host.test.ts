@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../../lib/testing.ts';
 import { INSTANCE_BODY, addAgents, agent, registerChatScope, ticketApp } from './fixtures.ts';
 
 // The direct host of a ticket instance goes through lib/host-class.ts (its table of spellings is

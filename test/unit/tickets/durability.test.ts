@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { agent, issueTicket, makeWorld, openSession, validateTicket } from './fixtures.ts';
 
@@ -12,9 +12,9 @@ s('scopes, instances, assignments, tickets and sessions survive a restart; a con
   const waiting = await issueTicket(w);
   const before = w.t.services.store;
   const snapshot = [before.ticketScopes, before.ticketInstances, before.ticketAssignments, before.tickets, before.ticketSessions].map((c) => c.value);
-  await w.t.close(true);
+  await w.t.close({ keep: true });
 
-  const t = await makeTestApp({ dir: w.t.dir, clock: w.clock });
+  const t = await createTestApp({ dir: w.t.dir, clock: w.clock });
   try {
     const after = t.services.store;
     assert.equal([after.ticketScopes, after.ticketInstances, after.ticketAssignments, after.tickets, after.ticketSessions].map((c) => c.value), snapshot);
@@ -37,9 +37,9 @@ s('heartbeats held in memory are written when the app closes', async () => {
   assert.is((await w.t.call('POST', `/api/tickets/sessions/${sessionId}/heartbeat`, { as: agent('bob') })).status, 200);
   assert.is((await w.t.call('POST', `/api/tickets/instances/${w.instanceId}/heartbeat`, { as: agent('alice') })).status, 200);
   assert.is.not(defined(w.t.services.store.ticketSessions.value[0], 'the session').lastActivityAt, at, 'held in memory until now');
-  await w.t.close(true);
+  await w.t.close({ keep: true });
 
-  const t = await makeTestApp({ dir: w.t.dir, clock: w.clock });
+  const t = await createTestApp({ dir: w.t.dir, clock: w.clock });
   try {
     assert.is(t.services.store.ticketSessions.value[0]?.lastActivityAt, at);
     assert.is(t.services.store.ticketInstances.value[0]?.lastHeartbeat, at);

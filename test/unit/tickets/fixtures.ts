@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { addAgent, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
@@ -32,13 +32,13 @@ export interface World {
 /** `durable`: the store on disk, for restart tests. */
 export async function ticketApp({ durable = false } = {}): Promise<{ t: TestApp; clock: ManualClock }> {
   const clock = new ManualClock();
-  const t = await makeTestApp({ clock, durable });
-  await completeOnboarding(t);
+  const t = await createTestApp({ clock, durable });
+  await t.completeOnboarding();
   return { t, clock };
 }
 
 export async function addAgents(t: TestApp, labels: string[], capabilities = ['chat:send']): Promise<void> {
-  for (const label of labels) await addAgent(t, label, capabilities, [], SERIALS[label]);
+  for (const label of labels) await t.addAgent(label, capabilities, [], SERIALS[label]);
 }
 
 export async function registerChatScope(t: TestApp): Promise<void> {

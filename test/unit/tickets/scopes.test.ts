@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../../lib/testing.ts';
 import { CHAT_SCOPE, addAgents, agent, assign, registerChatScope, registerInstance, ticketApp } from './fixtures.ts';
 
 const s = suite<{ t: TestApp }>('tickets: scopes', {} as { t: TestApp });

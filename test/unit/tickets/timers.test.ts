@@ -92,7 +92,7 @@ s('cleanup: what a crash in the middle of an instance removal leaves behind goes
 });
 
 s('closing the app stops the timers', async ({ w }) => {
-  await w.t.close(true);
+  await w.t.close({ keep: true });
   const before = w.t.services.store.ticketInstances.value;
   w.clock.advance(2 * HOUR);
   assert.is(w.t.services.store.ticketInstances.value, before);

@@ -3,7 +3,7 @@
 // reach /metrics or the traffic API; what was refused is counted in /metrics.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 
 const s = suite('traffic: forged vhost names');
 const line = (vhost: string) => `<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":90,"out":400,"t":0.002,"u":"200"}`;
@@ -17,9 +17,9 @@ async function metricsText(t: TestApp): Promise<string> {
 }
 
 s('1,100 forged names, then a real new tunnel: its 20 requests are all counted; a forged name is seen nowhere', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     for (let i = 0; i < FORGED; i++) t.services.traffic.record(line(forgedName(i)));
     // lines for a name before its tunnel exists are forged too: they must not count once it does
     for (let i = 0; i < 5; i++) t.services.traffic.record(line('app:late.example.test'));
@@ -50,9 +50,9 @@ s('1,100 forged names, then a real new tunnel: its 20 requests are all counted; 
 });
 
 s('the known names follow the records: a site\'s traffic counts from its creation, a deleted tunnel\'s stops at once', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
-    await completeOnboarding(t);
+    await t.completeOnboarding();
     const tunnel = (await t.call('POST', '/api/tunnels', { body: { subdomain: 'web', port: 9001 } })).body.tunnel;
     const site = (await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).body.site;
     assert.ok(t.services.traffic.record(line(`site:${site.fqdn}`)), 'a new site is known at once');

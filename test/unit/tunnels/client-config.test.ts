@@ -12,7 +12,7 @@ import { ClientConfig } from '../../../lib/tunnels/client-config.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { escapeXml } from '../../../lib/markup-escape.ts';
 import { renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
-import { addAgent } from '../../helpers/app.ts';
+
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from './helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('tunnels: agent config and mac plist', {} as { t: TunnelTestApp });
@@ -56,7 +56,7 @@ s('the fingerprint is the host key file\'s, 0640 in chisel\'s directory (its gro
   const keyFile = hostKeyPath(sandboxPaths(first.services.config.value.dataDir).chisel);
   assert.is(body.fingerprint, chiselFingerprint(createPrivateKey(await readFile(keyFile, 'utf8'))));
   assert.is((await stat(keyFile)).mode & 0o7777, 0o640);
-  await first.close(true);
+  await first.close({ keep: true });
   const again = await tunnelApp({ dir: first.dir });
   try {
     assert.is((await again.call('GET', '/api/tunnels/agent-config')).body.fingerprint, body.fingerprint);
@@ -131,8 +131,8 @@ s('agent-config: 400 Domain not configured; 500 Failed to generate agent config'
 });
 
 s('agent-config needs tunnels:read: 403 Insufficient certificate capability without it', async ({ t }) => {
-  await addAgent(t, 'reader', ['tunnels:read']);
-  await addAgent(t, 'other', ['sites:read', 'tunnels:write']);
+  await t.addAgent('reader', ['tunnels:read']);
+  await t.addAgent('other', ['sites:read', 'tunnels:write']);
   assert.is((await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'reader' } })).status, 200);
   const denied = await t.call('GET', '/api/tunnels/agent-config', { as: { agent: 'other' } });
   assert.is(denied.status, 403);
@@ -142,8 +142,8 @@ s('agent-config needs tunnels:read: 403 Insufficient certificate capability with
 
 s('mac-plist: every agent may download it (spec: "Agents may download the Mac plist"); the credential only with tunnels:read', async ({ t }) => {
   await createTunnel(t, 'web', 9000);
-  await addAgent(t, 'reader', ['tunnels:read']);
-  await addAgent(t, 'bare', []);
+  await t.addAgent('reader', ['tunnels:read']);
+  await t.addAgent('bare', []);
   const auth = async (as: { agent: string } | 'admin') => {
     const { status, body } = await t.call('GET', '/api/tunnels/mac-plist?format=json', { as });
     assert.is(status, 200, `${JSON.stringify(as)} may download the plist`);

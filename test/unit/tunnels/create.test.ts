@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TunnelCreate } from '../../../lib/tunnels/schema.ts';
-import { addAgent } from '../../helpers/app.ts';
+
 import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('tunnels: create', {} as { t: TunnelTestApp });
@@ -202,8 +202,8 @@ s('save failure: 500 State persistence failed: ..., vhost and authfile entry rem
 });
 
 s('agents: tunnels:write creates; without it 403 Insufficient certificate capability', async ({ t }) => {
-  await addAgent(t, 'writer', ['tunnels:write']);
-  await addAgent(t, 'reader', ['tunnels:read']);
+  await t.addAgent('writer', ['tunnels:write']);
+  await t.addAgent('reader', ['tunnels:read']);
   const denied = await createTunnel(t, 'app', 8080, { as: { agent: 'reader' } });
   assert.is(denied.status, 403);
   assert.equal(denied.body, { error: 'Insufficient certificate capability' });

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { addAgent, type Caller } from '../../helpers/app.ts';
+import { type Caller } from '../../../lib/testing.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { allowedPorts, createTunnel, DOMAIN, twoTunnelSuite, vhostState, type TunnelTestApp } from './helpers.ts';
 
@@ -119,8 +119,8 @@ s('save fails: 500 State persistence failed, vhost and grant put back', async ({
 });
 
 s('agents: tunnels:write edits; tunnels:read does not', async ({ t, id }) => {
-  await addAgent(t, 'writer', ['tunnels:write']);
-  await addAgent(t, 'reader', ['tunnels:read']);
+  await t.addAgent('writer', ['tunnels:write']);
+  await t.addAgent('reader', ['tunnels:read']);
   assert.is((await edit(t, id, { description: 'x' }, { agent: 'reader' })).status, 403);
   assert.is((await edit(t, id, { description: 'y' }, { agent: 'writer' })).status, 200);
 });

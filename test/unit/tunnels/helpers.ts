@@ -1,5 +1,5 @@
 import { suite } from 'uvu';
-import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
@@ -11,8 +11,8 @@ export interface TunnelTestApp extends TestApp {
 
 /** A sandbox app after onboarding (domain example.test). */
 export async function tunnelApp(options?: TestAppOptions): Promise<TunnelTestApp> {
-  const t = await makeTestApp(options);
-  await completeOnboarding(t, DOMAIN);
+  const t = await createTestApp(options);
+  await t.completeOnboarding(DOMAIN);
   return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
 }
 

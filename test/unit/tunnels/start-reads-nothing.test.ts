@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
-import { makeTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
 
 const s = suite('the start-up path reads no vhost when nothing changed');
@@ -37,17 +37,17 @@ async function startUp(t: TestApp): Promise<{ reads: string[]; rewritten: string
 s('a reopened box reads no vhost file; a hand edit while it was down is read and rewritten at the next start', async () => {
   const first = await tunnelApp({ durable: true });
   for (const [i, name] of ['one', 'two', 'three'].entries()) assert.is((await createTunnel(first, name, 7000 + i)).status, 201);
-  await first.close(true);
-  const second = await makeTestApp({ dir: first.dir });
+  await first.close({ keep: true });
+  const second = await createTestApp({ dir: first.dir });
   try {
     assert.equal(await startUp(second), { reads: [], rewritten: [] });
   } finally {
-    await second.close(true);
+    await second.close({ keep: true });
   }
   const edited = join(sandboxPaths(second.services.store.dataDir).sitesAvailable, `relay-app-two.${DOMAIN}.conf`);
   const text = await readFile(edited, 'utf8');
   await writeFile(edited, text.replace('proxy_pass http://127.0.0.1:7001;', 'proxy_pass http://127.0.0.1:22;'));
-  const third = await makeTestApp({ dir: first.dir });
+  const third = await createTestApp({ dir: first.dir });
   try {
     const { reads } = await startUp(third);
     assert.equal([...new Set(reads)], [edited], 'only the touched file');

@@ -4,7 +4,7 @@ import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-import { addAgent, certificateHeaders } from '../../helpers/app.ts';
+import { callerHeaders } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
 import { openFeed, refusedUpgrade } from '../../helpers/websocket.ts';
 import { closeServer, listenOnLoopback, portOf, unusedPort } from '../../helpers/loopback-listener.ts';
@@ -84,8 +84,8 @@ s('GET answers from the answer built once: repeated requests build nothing while
 });
 
 s('agents need tunnels:read', async ({ t }) => {
-  await addAgent(t, 'reader', ['tunnels:read']);
-  await addAgent(t, 'sites', ['sites:read']);
+  await t.addAgent('reader', ['tunnels:read']);
+  await t.addAgent('sites', ['sites:read']);
   assert.is((await status(t, { agent: 'reader' })).status, 200);
   const denied = await status(t, { agent: 'sites' });
   assert.is(denied.status, 403);
@@ -94,7 +94,7 @@ s('agents need tunnels:read', async ({ t }) => {
 
 s('live: the status at once, then again when a client connects or goes (each poll), not for lastSeen alone', async ({ t, clock, session, free }) => {
   const http = await serve(t.app);
-  const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { headers: certificateHeaders('admin') });
+  const ws = new WebSocket(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { headers: callerHeaders('admin') });
   const opened = new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const messages: Array<{ tunnels: Array<{ subdomain: string; connected: boolean }> }> = [];
   let waiting: (() => void) | null = null;
@@ -160,10 +160,10 @@ s('live: told again after a poll that saw traffic through a tunnel, once however
 });
 
 s('live: an agent revoked since its handshake is told nothing more and its feed closed (1008) within a poll, though no tunnel changed', async ({ t, clock, free }) => {
-  await addAgent(t, 'watcher', ['tunnels:read']);
+  await t.addAgent('watcher', ['tunnels:read']);
   await createTunnel(t, 'one', free);
   const http = await serve(t.app);
-  const feed = await openFeed<{ tunnels: unknown[] }>(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'watcher' });
+  const feed = await openFeed<{ tunnels: unknown[] }>(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'watcher', serial: t.agentSerial('watcher') });
   try {
     await feed.next(1);
     assert.is((await t.call('DELETE', '/api/certs/agent/watcher')).status, 200);
@@ -180,10 +180,10 @@ s('live: an agent revoked since its handshake is told nothing more and its feed 
 });
 
 s('live: agents need tunnels:read', async ({ t }) => {
-  await addAgent(t, 'sites', ['sites:read']);
+  await t.addAgent('sites', ['sites:read']);
   const http = await serve(t.app);
   try {
-    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'sites' });
+    const refused = await refusedUpgrade(`ws://127.0.0.1:${http.port}/api/tunnels/status/live`, { agent: 'sites', serial: t.agentSerial('sites') });
     assert.equal(refused, { status: 403, body: { error: 'Insufficient certificate capability' } });
   } finally {
     await t.close();

@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { addAgent, type Caller } from '../../helpers/app.ts';
+import { type Caller } from '../../../lib/testing.ts';
 import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 import { allowedPorts, createTunnel, DOMAIN, twoTunnelSuite, vhostState, type TunnelTestApp } from './helpers.ts';
 
@@ -195,8 +195,8 @@ s('a connected client (a listener on the tunnel\'s port, as chisel keeps for its
 });
 
 s('agents: tunnels:write toggles and deletes any tunnel; tunnels:read alone gets 403', async ({ t, id }) => {
-  await addAgent(t, 'reader', ['tunnels:read']);
-  await addAgent(t, 'writer', ['tunnels:write']);
+  await t.addAgent('reader', ['tunnels:read']);
+  await t.addAgent('writer', ['tunnels:write']);
   const denied = await toggle(t, id, false, { agent: 'reader' });
   assert.is(denied.status, 403);
   assert.equal(denied.body, { error: 'Insufficient certificate capability' });

@@ -3,14 +3,14 @@
 import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { CHEAP_ONBOARDING, provisionAndWait, walkToDnsReady } from '../onboarding/support.ts';
 import { portalUsers, withCheapHashing } from './support.ts';
 
 const s = suite('users: the provisioned admin account');
 
 s('after provisioning, admin is listed and PUT /api/users/admin sets a new password', async () => {
-  const t = withCheapHashing(await makeTestApp({ onboarding: CHEAP_ONBOARDING }));
+  const t = withCheapHashing(await createTestApp({ onboarding: CHEAP_ONBOARDING }));
   try {
     await walkToDnsReady(t);
     const { outcome } = await provisionAndWait(t);

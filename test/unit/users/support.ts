@@ -6,7 +6,7 @@ import { sandboxControls, type SandboxControls } from '../../../lib/system/sandb
 import type { PortalUser } from '../../../lib/system/types.ts';
 import type { PasswordHasher } from '../../../lib/users/password-hasher.ts';
 import { UserService } from '../../../lib/users/service.ts';
-import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
 
 export const DOMAIN = 'example.test';
 
@@ -26,10 +26,10 @@ export function withCheapHashing(t: TestApp): TestApp {
 }
 
 export async function userApp(options?: TestAppOptions): Promise<UserTestApp> {
-  const t = withCheapHashing(await makeTestApp(options));
+  const t = withCheapHashing(await createTestApp(options));
   // no portal install: it would need a first user, and these tests start from none (the sandbox
   // writes the users database without it)
-  await completeOnboarding(t, DOMAIN);
+  await t.completeOnboarding(DOMAIN);
   return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
 }
 

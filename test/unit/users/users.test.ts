@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
 import { UserService } from '../../../lib/users/service.ts';
-import { makeTestApp } from '../../helpers/app.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 import { DOMAIN, newUser, portalUsers, userApp, withCheapHashing, type UserTestApp } from './support.ts';
 
 const s = suite('users: routes, messages, portal restarts');
@@ -242,7 +242,7 @@ s('access: admin only; agents get 403; 503 before onboarding completes', async (
   const agent = await t.call('GET', '/api/users', { as: { agent: 'laptop' } });
   assert.is(agent.status, 403);
   assert.is((await t.call('GET', '/api/users', { as: 'none' })).status, 403);
-  const fresh = withCheapHashing(await makeTestApp());
+  const fresh = withCheapHashing(await createTestApp());
   try {
     const gated = await fresh.call('GET', '/api/users');
     assert.is(gated.status, 503);
@@ -254,7 +254,7 @@ s('access: admin only; agents get 403; 503 before onboarding completes', async (
 // Worker hashes verifying is proved at a cheap cost in password-hasher.test.ts: a cost-12
 // bcrypt.compare here would hold this thread for another second.
 s('the real cost: bcrypt $2b$12 from the worker thread', async () => {
-  const real = await makeTestApp();
+  const real = await createTestApp();
   try {
     const hash = await real.services.hasher.hash('a-password');
     assert.match(hash, /^\$2b\$12\$/);
