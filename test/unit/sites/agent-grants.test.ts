@@ -2,7 +2,6 @@
 // name starts with no agent access; a delete that fails gives the grants back where they were.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-
 import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: agent grants on delete', {} as { t: SiteTestApp });

@@ -2,7 +2,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-
 import { defined } from '../../helpers/defined.ts';
 import { createSite, DOMAIN, managedSite, seedPortalUsers, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
 

@@ -2,7 +2,6 @@
 // lines (sent here as nginx would through the meter), newest first, an agent limited to its allowedSites.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-
 import { serve } from '../../helpers/http-server.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { openFeed, refusedUpgrade } from '../../helpers/websocket.ts';

@@ -12,7 +12,6 @@ import { ClientConfig } from '../../../lib/tunnels/client-config.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { escapeXml } from '../../../lib/markup-escape.ts';
 import { renderMacPlist } from '../../../lib/tunnels/mac-plist.ts';
-
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from './helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('tunnels: agent config and mac plist', {} as { t: TunnelTestApp });

@@ -1,7 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TunnelCreate } from '../../../lib/tunnels/schema.ts';
-
 import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('tunnels: create', {} as { t: TunnelTestApp });
