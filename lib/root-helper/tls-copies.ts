@@ -1,4 +1,4 @@
-// Root's copies of the TLS material nginx's root master loads (items 4 and 8 of issue 36): the
+// Root's copies of the TLS material nginx's root master loads (root never loads a file the panel's user can write): the
 // panel's user owns the certificates, keys, client CA and CRL, so nginx never names them; the root
 // helper copies each, after checking owner, type and content, into config nginx.tlsDir.
 //   - a vhosts change: every entry a put or enable names is read and checked first; one refused

@@ -36,7 +36,7 @@ const scores: Record<string, number> = {};
 
 const inBox = (script: string) => ['/bin/sh', '-c', script];
 
-/** What only root could write: each stays absent whatever the panel's user planted (issue 36). */
+/** What only root could write: each stays absent whatever the panel's user planted. */
 const WITNESSES = [OPENSSL_WITNESS, '/root/relay-witness-hook', '/root/relay-witness-prehook'];
 async function noWitnesses(): Promise<void> {
   for (const path of WITNESSES) assert.is((await box.run(['test', '-e', path])).code, 1, `${path}: root ran what the panel's user planted`);
@@ -307,7 +307,7 @@ s('the panel\'s own timer renews as its user in its sandbox, in its own director
   assert.equal(await operatorFiles(), operatorBefore);
 });
 
-/** The vhosts as a release before issue 31 left them: Debian's default site instead of ours, and the old login redirect. */
+/** The vhosts as an earlier release left them: Debian's default site instead of ours, and the old login redirect. */
 async function asEarlierRelease(appVhost: string): Promise<void> {
   const file = join(box.root, 'etc/nginx/sites-available', appVhost);
   const text = await readFile(file, 'utf8');

@@ -1,6 +1,6 @@
 // Host proxy: vhosts in sites-available/-enabled, `nginx -t`, reload, and a look at the error log
 // after the reload, because a reload that cannot bind exits 0 and keeps the old configuration.
-// The same pieces serve the root helper (lib/vhost-helper), which writes the vhosts of an installed box.
+// The same pieces serve the root helper (lib/root-helper), which writes the vhosts of an installed box.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFromOffset } from '../common/fs.ts';

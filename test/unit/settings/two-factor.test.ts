@@ -50,7 +50,7 @@ s('setup answers Portlama\'s {uri, manualKey}: the otpauth URI and its base32 ke
   assert.ok(await ipPanelEnabled());
 });
 
-s('cancel ends an unconfirmed setup: its secret is dropped and can no longer be confirmed; 409 once enabled (issue 38)', async () => {
+s('cancel ends an unconfirmed setup: its secret is dropped and can no longer be confirmed; 409 once enabled', async () => {
   const none = await t.call('POST', '/api/settings/2fa/cancel');
   assert.equal([none.status, none.body], [200, { ok: true, enabled: false }], 'nothing pending is fine');
   const setup = await t.call('POST', '/api/settings/2fa/setup');

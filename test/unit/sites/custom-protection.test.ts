@@ -1,4 +1,4 @@
-// Portal protection of custom-domain sites (issue 31, item 2): the portal's one session cookie
+// Portal protection of custom-domain sites: the portal's one session cookie
 // domain is the base domain, and Authelia 4.38's authz answers 400 (nginx: 500) for any host outside
 // it. So protection is refused with a 400 that says why, and a protected site already stored outside
 // the base domain is closed (403), never served unprotected and never a 500.
@@ -54,7 +54,7 @@ s('PATCH autheliaProtected true on such a site: 400 saying why, record and porta
   assert.is(spa.body.site.spaMode, true);
 });
 
-/** A live custom site stored protected, as a release before issue 31 or a restored backup has it. */
+/** A live custom site stored protected, as an earlier release or a restored backup has it. */
 async function storedProtected(t: SiteTestApp): Promise<SiteRecord> {
   const id = randomUUID();
   const site: SiteRecord = {

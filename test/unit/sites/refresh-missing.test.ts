@@ -1,5 +1,5 @@
 // Uninstall removes every relay vhost and keeps the records; the install after it must give back a
-// working box. The start-up refresh writes a served vhost whose file is gone (issue 36 item 6).
+// working box. The start-up refresh writes a served vhost whose file is gone.
 import { lstat, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Issue 37, "what to build" 5: kill -9 during write storms over every collection loses 0
+// Kill -9 during write storms over every collection loses 0
 // acknowledged writes. One child process (crash-storm-writer.ts) writes every store collection and
 // the portal users database at once, with snapshots rewritten often, and is SIGKILLed at a random
 // moment; the next start must load everything (nothing half-written: the loader validates every

@@ -1,4 +1,4 @@
-// A start that does not read the box (issue 40): the panel stamps each vhost it writes or checks,
+// A start that does not read the box: the panel stamps each vhost it writes or checks,
 // and the start-up refresh, the tunnel repair's listing and the doctor's state read only a vhost
 // whose file was touched since, whose record changed, which has no stamp, or which an earlier
 // release made. Reads are counted at node:fs/promises itself, so no path of the adapter escapes.

@@ -1,5 +1,5 @@
 // The panel's start-up path (lib/main.ts: the tunnel repair, then the vhost refresh) on a sandbox
-// box reopened with nothing changed reads no vhost file (issue 40), and a hand edit made while the
+// box reopened with nothing changed reads no vhost file, and a hand edit made while the
 // panel was down is still repaired by the next start. Reads are counted at node:fs/promises.
 import fsp from 'node:fs/promises';
 import { readFile, writeFile } from 'node:fs/promises';
