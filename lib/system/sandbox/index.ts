@@ -19,8 +19,8 @@
  *   sb.clearFailures();
  *
  * Any `<adapter>.<method>` of System is a failure point, plus `proxy.test`. Injected failures are
- * SystemErrors with code 'injected'. Methods that return synchronously (`proxy.vhostName`,
- * `certs.paths`, `services.follow`) throw instead of rejecting.
+ * SystemErrors with code 'injected'. Methods that return synchronously (SYNC_LIST below, checked
+ * against the adapters' types) throw instead of rejecting.
  *
  * DNS without an explicit record asks `ctx.sandboxDns` (see `hostIpResolver` in ../context.ts:
  * the configured domain and its subdomains resolve to the host ip), else does not resolve.
@@ -46,7 +46,20 @@ export { sandboxPaths } from './paths.ts';
 
 const controlsOf = new WeakMap<System, SandboxControls>();
 
-const SYNC_METHODS = new Set(['proxy.vhostName', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf']);
+/** `adapter.method` of every method of System that does not answer with a promise. */
+type SyncPoint = {
+  [A in keyof System]: {
+    [M in keyof System[A] & string]: System[A][M] extends (...args: never[]) => infer R ? (R extends PromiseLike<unknown> ? never : `${A}.${M}`) : never;
+  }[keyof System[A] & string];
+}[keyof System];
+
+// An injected failure must be thrown by these and rejected by the rest. The list is checked against
+// the adapters' types both ways: a name that is not a synchronous method, or one missing, fails tsc.
+const SYNC_LIST = ['proxy.vhostName', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf'] as const satisfies readonly SyncPoint[];
+type Unlisted = Exclude<SyncPoint, (typeof SYNC_LIST)[number]>;
+const everySyncMethodListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everySyncMethodListed;
+const SYNC_METHODS = new Set<string>(SYNC_LIST);
 
 export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): System {
   const now = ctx.now ?? Date.now;
