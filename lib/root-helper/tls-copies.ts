@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { isVhostName } from '../system/nginx/templates.ts';
+import { isVhostName } from '../system/proxy/templates.ts';
 import { SystemError } from '../system/types.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
 import { ensureOwnDir, listEntries, readCopy, removeEntry, writeCopy } from './tls-dir.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDnsServer, LISTEN_ADDRESS } from './names.ts';
+import { isDnsServer, LISTEN_ADDRESS } from './common/names.ts';
 
 // Settings of the host adapters: binaries, paths, ports, ACME server, DNS servers.
 // `sandbox` plays the host inside dataDir; `host` drives the real programs.
@@ -99,7 +99,7 @@ const Acme = z
     /** REQUESTS_CA_BUNDLE for certbot (tests: pebble's own HTTPS CA) */
     caBundle: absolutePath.nullable().default(null),
     /**
-     * the panel's own renewal timer (lib/system/host/renew-units.ts renders it and the service of
+     * the panel's own renewal timer (lib/system/certs/renew-units.ts renders it and the service of
      * its name); Debian's certbot.timer stays the operator's
      */
     renewTimer: unitName.refine((name) => name.endsWith('.timer'), 'must name a .timer unit').default('relay-panel-renew.timer'),

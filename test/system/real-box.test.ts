@@ -16,7 +16,7 @@ import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
 import { OPENSSL_WITNESS, WITNESS_MODULE } from './operator-files.ts';
-import { stampVhost } from '../../lib/system/nginx/vhost-stamp.ts';
+import { stampVhost } from '../../lib/system/proxy/vhost-stamp.ts';
 
 const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
 

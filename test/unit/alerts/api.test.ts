@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { MAX_WEBHOOKS } from '../../../lib/alerts/schema.ts';
 import { TICK_MS } from '../../../lib/alerts/watch.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';

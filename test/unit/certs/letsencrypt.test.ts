@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { addAgent, completeOnboarding, makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 

@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
-import { vhostChangesSchema } from '../../../lib/system/nginx/vhost-request.ts';
+import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';
 import { createSite, DOMAIN, seedPortalUsers, siteApp, siteDirectories, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: portal protection only where the portal cookie reaches', {} as { t: SiteTestApp });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('the start-up refresh writes served vhosts that are gone', {} as { t: SiteTestApp });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PortalFiles } from '../../../lib/system/common/portal-files.ts';
+import { PortalFiles } from '../../../lib/system/auth-portal/portal-files.ts';
 import { openStore, type CollectionName } from '../../../lib/state/store.ts';
 import { COLLECTION_NAMES, STORE_SAMPLES } from '../../helpers/store-samples.ts';
 import { withTimeout } from '../../helpers/timeout.ts';

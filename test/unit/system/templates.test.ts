@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
-import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/proxy/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 import { largestBody } from '../../../lib/upload-refusals.ts';

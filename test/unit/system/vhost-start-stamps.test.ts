@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HelperProxy } from '../../../lib/system/host/helper-proxy.ts';
-import { renderVhost } from '../../../lib/system/nginx/templates.ts';
-import { VhostStore } from '../../../lib/system/nginx/vhost-store.ts';
-import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/nginx/vhost-stamps.ts';
+import { HelperProxy } from '../../../lib/system/proxy/helper-proxy.ts';
+import { renderVhost } from '../../../lib/system/proxy/templates.ts';
+import { VhostStore } from '../../../lib/system/proxy/vhost-store.ts';
+import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/proxy/vhost-stamps.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 

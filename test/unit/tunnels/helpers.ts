@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import { completeOnboarding, makeTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.ts';
-import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
 export const DOMAIN = 'example.test';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { makeTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
 
