@@ -30,7 +30,7 @@ export const ConfigSchema = z
       .strict()
       .default({ enabled: false, secret: null, setupComplete: false }),
     sessionSecret: z.string().min(32).max(1024).optional(),
-    /** Agent enrollment and admin certificate rotation (issue 13). */
+    /** Agent enrollment and admin certificate rotation. */
     certs: z
       .object({
         /** Lifetime of an enrollment token when the request names none; at most 24 h. */
@@ -40,7 +40,7 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ enrollmentTokenMinutes: 15, adminRotationGraceHours: 24 }),
-    /** Plugins (issue 17): where they are installed and which packages may be. */
+    /** Plugins: where they are installed and which packages may be. */
     plugins: z
       .object({
         /** Installed plugins, one npm prefix each; `<dataDir>/plugins` unless set. */
@@ -64,9 +64,9 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ host: '127.0.0.1', port: 3100 }),
-    /** Alert webhooks (issue 37): loopback, private networks and inward names as targets only when an admin allows it. */
+    /** Alert webhooks: loopback, private networks and inward names as targets only when an admin allows it. */
     alerts: z.object({ allowPrivateTargets: z.boolean().default(false) }).strict().default({ allowPrivateTargets: false }),
-    /** GET /metrics and the per-request counting behind it (issue 19); off answers 404 and counts nothing. */
+    /** GET /metrics and the per-request counting behind it; off answers 404 and counts nothing. */
     metrics: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)
     system: SystemConfigSchema.prefault({}),

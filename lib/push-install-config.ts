@@ -8,7 +8,7 @@ export const PolicyId = z.string().min(1).max(100).regex(/^[a-z0-9-]+$/, 'must b
 
 /**
  * `plugins.pushInstall` of the configuration: the switch and the policy an agent gets when its
- * enablement names none. Files written before issue 29 carry `defaultPolicyId` (null for none);
+ * enablement names none. Files written before the policies took Portlama's shape carry `defaultPolicyId` (null for none);
  * it is read as `defaultPolicy` (null as `default`) and the next write stores only the new name.
  */
 export const PushInstallConfigSchema = z

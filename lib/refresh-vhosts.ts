@@ -4,7 +4,7 @@
 // its tunnels or sites; a start with nothing to change neither tests nor reloads nginx. A served
 // vhost whose file is gone altogether (an uninstall, then an install that kept the data) is
 // written again: the records win, as in the tunnel repair. Neither reads a vhost the panel stamped
-// as this release's text of the same record and that is untouched since (lib/system/nginx/vhost-stamps.ts):
+// as this release's text of the same record and that is untouched since (lib/system/proxy/vhost-stamps.ts):
 // a start with nothing changed stats the vhosts and reads none.
 import { errorMessage } from './errors.ts';
 import { servedVhosts, type VhostRecords } from './recorded-vhosts.ts';

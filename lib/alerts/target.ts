@@ -1,4 +1,4 @@
-// Where an alert may be sent (issue 37): a webhook URL's host is checked as written when it is saved,
+// Where an alert may be sent: a webhook URL's host is checked as written when it is saved,
 // and at each delivery the addresses its name resolves to are checked, and those checked addresses
 // are the only ones the delivery connects to (lib/alerts/pinned-post.ts), so a name that resolves
 // inward later, or between the check and the connection, reaches nothing inward.

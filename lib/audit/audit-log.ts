@@ -4,7 +4,10 @@ import { isoNow, type Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { journalsOf, JournalWriter, type JournalName } from '../state/journal.ts';
+import { readAuditPage, type AuditPage, type AuditQuery } from './audit-reader.ts';
 import { SYSTEM_ACTOR, type AuditEntry, type AuditRecord, type AuditSink } from './entry.ts';
+
+export type { AuditCursor, AuditPage, AuditQuery } from './audit-reader.ts';
 
 export interface AuditLogOptions {
   /** `<dataDir>/audit`: the files `audit.<generation>.journal`, one JSON entry per line. */
@@ -22,31 +25,6 @@ export interface AuditLogOptions {
   log?: Pick<Logger, 'warn' | 'info'>;
   /** A failed write is tried again after this long (5 s); entries wait in memory meanwhile. */
   retryMs?: number;
-}
-
-export interface AuditQuery {
-  /** ISO time: entries at or after it. */
-  since?: string;
-  limit: number;
-  /** An agent label, a role (`admin`, `system`) or a certificate serial. */
-  actor?: string;
-  /** Where the previous page ended (its `next`): entries older than that one. */
-  before?: AuditCursor;
-}
-
-/**
- * The oldest entry a page gave: its time, and how many of the entries given so far (that match
- * the filters) carry that very time, since entries of one millisecond share it.
- */
-export interface AuditCursor {
-  time: string;
-  seen: number;
-}
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  /** Where the next (older) page starts; null once the filtered log is exhausted. */
-  next: AuditCursor | null;
 }
 
 const DEFAULT_ROTATE_BYTES = 4 * 1024 * 1024;
@@ -152,34 +130,16 @@ export class AuditLog implements AuditSink {
   /** Newest first, `query.limit` at most, from `query.before` on. */
   async page(query: AuditQuery): Promise<AuditPage> {
     await this.flush();
-    const found: AuditEntry[] = [];
-    const before = query.before;
-    let skipAtBoundary = before?.seen ?? 0;
-    // true once nothing older can match: past `since`, or the page is full
-    const take = (lines: readonly string[]): boolean => {
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const entry = parseLine(lines[i]!);
-        if (!entry) continue;
-        if (query.since && entry.time < query.since) return true;
-        if (query.actor && !actedAs(entry, query.actor)) continue;
-        if (before && entry.time > before.time) continue;
-        if (before && entry.time === before.time && skipAtBoundary > 0) {
-          skipAtBoundary--;
-          continue;
-        }
-        found.push(entry);
-        if (found.length >= query.limit) return true;
-      }
-      return false;
-    };
-    if (!this.#onDisk) take(this.#memory);
-    else {
-      for (const journal of (await this.#files()).reverse()) {
-        const text = await readFile(journal.path, 'utf8').catch(() => '');
-        if (take(text.split('\n'))) break;
-      }
+    return readAuditPage(query, this.#newestFirst());
+  }
+
+  /** The log's lines in chunks, the newest chunk first: the memory, or each file from the current generation back. */
+  async *#newestFirst(): AsyncGenerator<readonly string[]> {
+    if (!this.#onDisk) {
+      yield this.#memory;
+      return;
     }
-    return { entries: found, next: found.length < query.limit ? null : nextCursor(found, before) };
+    for (const journal of (await this.#files()).reverse()) yield (await readFile(journal.path, 'utf8').catch(() => '')).split('\n');
   }
 
   /** Never rejects: a failure is logged and the entries wait for a retry. */
@@ -242,26 +202,4 @@ export class AuditLog implements AuditSink {
   async #files(): Promise<JournalName[]> {
     return journalsOf(this.#snapshot, await readdir(this.#options.dir));
   }
-}
-
-function parseLine(line: string): AuditEntry | null {
-  if (!line) return null;
-  try {
-    return JSON.parse(line) as AuditEntry;
-  } catch {
-    return null; // a line a crash cut short
-  }
-}
-
-function actedAs(entry: AuditEntry, actor: string): boolean {
-  return entry.actor.label === actor || entry.actor.role === actor || entry.actor.serial === actor;
-}
-
-function nextCursor(page: readonly AuditEntry[], before: AuditCursor | undefined): AuditCursor {
-  const time = page[page.length - 1]!.time;
-  let seen = 0;
-  for (let i = page.length - 1; i >= 0 && page[i]!.time === time; i--) seen++;
-  // a page made only of entries of the boundary's millisecond adds to what was seen of it before
-  if (before?.time === time) seen += before.seen;
-  return { time, seen };
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { extract, list } from 'tar';
 import { z } from 'zod';
 import { openStore } from '../state/store.ts';
-import { parseUsersDatabase } from '../system/common/users-database.ts';
+import { parseUsersDatabase } from '../system/auth-portal/users-database.ts';
 import { verifyArchive } from './verify-archive.ts';
 
 export const BackupSummary = z.object({

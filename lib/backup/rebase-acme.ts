@@ -8,7 +8,7 @@ import { lchown, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rewriteRenewalPaths, type PathMove } from '../install/acme-renewal-conf.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 
 type Acme = Pick<SystemConfig['acme'], 'configDir' | 'workDir' | 'logsDir' | 'webroot'>;
 

@@ -1,46 +1,22 @@
-import { join } from 'node:path';
-import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError, errorMessage } from '../errors.ts';
 import { normalizeSerial } from '../auth/identity.ts';
 import type { Logger } from '../log.ts';
 import { serialQueue } from '../keyed-lock.ts';
-import { JsonCollection } from '../state/collection.ts';
+import type { JsonCollection } from '../state/collection.ts';
+import type { AdminCertState } from '../state/documents.ts';
 import { InvalidCsrError, type SignedClientCert, type System } from '../system/types.ts';
 import type { BundleFiles } from './bundle-files.ts';
 import type { Revoker } from './revocation.ts';
 import { newP12Password } from './secrets.ts';
 
-const Rotation = z.object({
-  /** the certificate being replaced (the requester's), null when unknown */
-  previousSerial: z.string().nullable(),
-  newSerial: z.string(),
-  startedAt: z.string(),
-  graceEndsAt: z.string(),
-  /** pending until the new certificate is first used or the grace period ends */
-  state: z.enum(['pending', 'completed', 'cancelled']),
-  completedAt: z.string().nullable(),
-  completedBy: z.enum(['first-use', 'grace-period']).nullable(),
-});
-
-const AdminCertState = z.object({
-  authMode: z.enum(['p12', 'hardware-bound']),
-  /** the admin certificate the panel issued last; null while only one made elsewhere is known */
-  serial: z.string().nullable(),
-  expiresAt: z.string().nullable(),
-  rotation: Rotation.nullable(),
-  /** a rotated P12 is waiting for its one download */
-  bundlePending: z.boolean(),
-});
-type AdminCertState = z.infer<typeof AdminCertState>;
-
-const INITIAL: AdminCertState = { authMode: 'p12', serial: null, expiresAt: null, rotation: null, bundlePending: false };
 const hardwareBound = () => new AppError(410, 'The admin certificate is hardware-bound: PKCS#12 routes are disabled');
 const GRACE_CHECK_MS = 60_000;
 
 export interface AdminCertDeps {
-  dataDir: string;
+  /** The store's `admin-cert.json` document. */
+  state: JsonCollection<AdminCertState>;
   config: { readonly value: Config };
   system: Pick<System, 'pki'>;
   clock: Clock;
@@ -51,7 +27,7 @@ export interface AdminCertDeps {
 
 /**
  * The admin's client certificate: rotation with a grace period, the one-time P12 download, and the
- * one-way upgrade to a hardware-bound key. State lives in `admin-cert.json` (0600).
+ * one-way upgrade to a hardware-bound key. State lives in the store's `admin-cert.json` document (0600).
  */
 export class AdminCert {
   #state: Promise<JsonCollection<AdminCertState>> | undefined;
@@ -66,12 +42,7 @@ export class AdminCert {
   constructor(private readonly deps: AdminCertDeps) {}
 
   #collection(): Promise<JsonCollection<AdminCertState>> {
-    this.#state ??= JsonCollection.open({
-      file: join(this.deps.dataDir, 'admin-cert.json'),
-      schema: AdminCertState,
-      initial: () => structuredClone(INITIAL),
-      mode: 0o600,
-    }).then((collection) => {
+    this.#state ??= Promise.resolve(this.deps.state).then((collection) => {
       const r = collection.value.rotation;
       this.#awaiting = r?.state === 'pending' ? normalizeSerial(r.newSerial) : null;
       return collection;

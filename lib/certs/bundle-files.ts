@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeSecretFile } from '../system/atomic-write.ts';
+import { writeSecretFile } from '../system/common/atomic-write.ts';
 import { LABEL_PATTERN } from './schema.ts';
 
 /**

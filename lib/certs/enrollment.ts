@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError, rateLimited } from '../errors.ts';
-import { JsonCollection } from '../state/collection.ts';
+import type { JsonCollection } from '../state/collection.ts';
+import type { EnrollmentToken } from '../state/documents.ts';
 import { InvalidCsrError, type System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
 import { findByToken, hashToken } from '../token-hash.ts';
@@ -13,17 +12,6 @@ import type { CapabilitySet } from './capability-set.ts';
 import type { LabelClaims } from './label-claims.ts';
 import type { EnrollmentTokenCreate } from './schema.ts';
 
-const TokenRecord = z.object({
-  /** sha-256 (hex) of the token; the token itself is shown once and never stored */
-  tokenHash: z.string(),
-  label: z.string(),
-  capabilities: z.array(z.string()),
-  allowedSites: z.array(z.string()),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  usedAt: z.string().nullable(),
-});
-type TokenRecord = z.infer<typeof TokenRecord>;
 
 /** One answer (Portlama's words for an unknown token) for unknown, used and expired tokens alike: the caller learns nothing about which. */
 const INVALID_TOKEN = () => new AppError(401, 'Invalid enrollment token');
@@ -32,7 +20,8 @@ const INVALID_CSR = () => new AppError(400, 'Invalid certificate signing request
 const ENROLLMENTS_PER_MINUTE = 10;
 
 export interface EnrollmentDeps {
-  dataDir: string;
+  /** The store's `enrollment-tokens.json` document. */
+  tokens: JsonCollection<EnrollmentToken[]>;
   config: { readonly value: Config };
   system: Pick<System, 'pki'>;
   clock: Clock;
@@ -41,25 +30,20 @@ export interface EnrollmentDeps {
   agents: AgentCerts;
 }
 
-const isLive = (t: TokenRecord, now: number) => t.usedAt === null && Date.parse(t.expiresAt) > now;
+const isLive = (t: EnrollmentToken, now: number) => t.usedAt === null && Date.parse(t.expiresAt) > now;
 
 /**
  * One-time enrollment tokens (POST /api/certs/agent/enroll) and their redemption by an agent that
- * has only a key pair (POST /api/enroll). Tokens live in `enrollment-tokens.json` (0600), hashed.
+ * has only a key pair (POST /api/enroll). Tokens live in the store's `enrollment-tokens.json` document (0600), hashed.
  */
 export class Enrollment {
   readonly #limiter = new FixedWindowRateLimiter(ENROLLMENTS_PER_MINUTE, 60_000);
-  #tokens: Promise<JsonCollection<TokenRecord[]>> | undefined;
+  #tokens: Promise<JsonCollection<EnrollmentToken[]>> | undefined;
 
   constructor(private readonly deps: EnrollmentDeps) {}
 
-  #collection(): Promise<JsonCollection<TokenRecord[]>> {
-    this.#tokens ??= JsonCollection.open({
-      file: join(this.deps.dataDir, 'enrollment-tokens.json'),
-      schema: z.array(TokenRecord),
-      initial: () => [],
-      mode: 0o600,
-    });
+  #collection(): Promise<JsonCollection<EnrollmentToken[]>> {
+    this.#tokens ??= Promise.resolve(this.deps.tokens);
     return this.#tokens;
   }
 

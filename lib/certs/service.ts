@@ -30,8 +30,8 @@ export function createCertServices(deps: CertsDeps) {
   const bundles = new BundleFiles(join(deps.store.dataDir, 'certs'));
   const revoker = new Revoker(deps);
   const agentCerts = new AgentCerts({ ...deps, capabilities, claims, bundles, revoker });
-  const enrollment = new Enrollment({ ...deps, dataDir: deps.store.dataDir, capabilities, claims, agents: agentCerts });
-  const adminCert = new AdminCert({ ...deps, dataDir: deps.store.dataDir, bundles, revoker });
+  const enrollment = new Enrollment({ ...deps, tokens: deps.store.enrollmentTokens, capabilities, claims, agents: agentCerts });
+  const adminCert = new AdminCert({ ...deps, state: deps.store.adminCert, bundles, revoker });
   const letsEncrypt = new LetsEncrypt(deps);
   return { agentCerts, enrollment, adminCert, letsEncrypt };
 }

@@ -20,8 +20,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEPLOY_HOOK_NAME } from '../system/host/certs.ts';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { DEPLOY_HOOK_NAME } from '../system/certs/host.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { SystemError } from '../system/types.ts';
 import { isRootHelperReloadHook, renewalHooks, renewalPaths, renewalSection, rewriteRenewalPaths, type PathMove } from './acme-renewal-conf.ts';
 

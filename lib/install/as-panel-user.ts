@@ -2,7 +2,7 @@
 // panel's user with a request on stdin. What it prints is that user's word: root parses it with the
 // answer's schema and uses nothing else of it. A panel that runs as root does the task in-process.
 import { join } from 'node:path';
-import { run } from '../system/exec.ts';
+import { run } from '../system/common/exec.ts';
 import type { Owner } from './files.ts';
 import { InstallError } from './host-checks.ts';
 import type { Installation } from './installation.ts';

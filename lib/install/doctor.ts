@@ -2,12 +2,12 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nginxArgs } from '../system/host/nginx.ts';
-import { createHostSystem } from '../system/host/index.ts';
+import { nginxArgs } from '../system/proxy/host.ts';
+import { createHostSystem } from '../system/host-system.ts';
 import { unitHealth } from './unit-restarts.ts';
 import { portFindings } from './listen-check.ts';
-import { ipPanelCertPaths } from '../system/nginx/renderer.ts';
-import { failureOutput, summarizeStderr } from '../system/exec.ts';
+import { ipPanelCertPaths } from '../system/proxy/renderer.ts';
+import { failureOutput, summarizeStderr } from '../system/common/exec.ts';
 import type { Installation } from './installation.ts';
 import { KEEP_RELEASES } from './options.ts';
 import { readInstallRecord } from './install-record.ts';
@@ -19,16 +19,16 @@ import { relayVhostFiles } from './files.ts';
 // the same edges as the alerts: doctor names what a webhook would be told of
 import { DISK_LOW_FRACTION, EXPIRING_DAYS } from '../alerts/box-watch.ts';
 import { legacyCertbotDropIn, renewalUnits } from './renewals.ts';
-import { renewUnitNames } from '../system/host/renew-units.ts';
+import { renewUnitNames } from '../system/certs/renew-units.ts';
 import { entryExists, readOrNull } from '../system/common/fs.ts';
-import { vhostIntact } from '../system/nginx/vhost-stamp.ts';
-import { chiselFingerprint, hostKeyPath } from '../system/common/host-key.ts';
+import { vhostIntact } from '../system/proxy/vhost-stamp.ts';
+import { chiselFingerprint, hostKeyPath } from '../system/tunnel-server/host-key.ts';
 import { readOwnedText } from '../system/common/owned-file.ts';
 import { listEntries } from '../root-helper/tls-dir.ts';
 import { usesTlsCopies } from '../root-helper/apply.ts';
-import { certPaths } from '../system/host/certs.ts';
+import { certPaths } from '../system/certs/host.ts';
 import { panelOwner } from './users.ts';
-import { vhostName } from '../system/nginx/templates.ts';
+import { vhostName } from '../system/proxy/templates.ts';
 import { DEFAULT_VHOST } from '../onboarding/hostnames.ts';
 import type { Reporter } from './report.ts';
 

@@ -2,7 +2,7 @@
 // starts, as it was: its bytes, mode and owner, the target of a link, or its absence.
 import { chown, lstat, mkdir, readFile, readlink, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { pointLink } from './files.ts';
 
 type SavedState =

@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { chmod, chown, lchown, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { InstallError } from './host-checks.ts';
 
 export interface Owner {

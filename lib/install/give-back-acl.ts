@@ -7,7 +7,7 @@
 // is), isolated from the environment, lremovexattr only (never through a link). Every path is
 // inside directories that are root's alone by then, so by-path calls are safe.
 import { access, constants } from 'node:fs/promises';
-import { run } from '../system/exec.ts';
+import { run } from '../system/common/exec.ts';
 
 const SCRIPT = `
 import errno, json, os, sys

@@ -8,7 +8,7 @@
 // says whether that list is all install made: a box an earlier release installed (before the
 // list) gets a list of what later installs and upgrades add, which purge must not take for all.
 import { lstat, readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import type { Installation } from './installation.ts';
 import { KEEP_RELEASES, REMEMBERED, type CommandOptions, type RememberedChoice } from './options.ts';
 

@@ -3,7 +3,7 @@
 import type { PublicLocations } from '../system/types.ts';
 import { join } from 'node:path';
 import { systemConfig, type SystemConfig, type SystemConfigInput } from '../system/config.ts';
-import { run, type ExecResult } from '../system/exec.ts';
+import { run, type ExecResult } from '../system/common/exec.ts';
 import { layout, type Layout } from './layout.ts';
 import type { CommandOptions } from './options.ts';
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { portOpen } from '../system/common/port-probe.ts';
 import { readTcpListeners } from '../system/common/tcp-listeners.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { canonicalHost, hostPort, type TcpListener } from '../system/parsers/proc-net.ts';
+import { canonicalHost, hostPort, type TcpListener } from '../system/common/proc-net.ts';
 
 export interface ListenWant {
   /** what the operator calls it: panel, IP panel, https */

@@ -1,7 +1,7 @@
 // The panel's systemd unit: its own user, systemd's full sandbox for an unprivileged service, writes
 // only where it keeps state. It has no way to root but the root helper's socket (privileges.ts).
 import { NODE_FLAGS } from '../node-flags.ts';
-import { readWritePaths, renderUnit, unprivilegedSandbox } from '../system/host/units.ts';
+import { readWritePaths, renderUnit, unprivilegedSandbox } from '../system/systemd/units.ts';
 
 /** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
 const PANEL_CODE_CACHE = '/var/cache/relay-panel/server.mjs.code-cache';

@@ -5,7 +5,7 @@
 // every way to gain a privilege (NoNewPrivileges and the rest: panel-unit.ts).
 import { dirname } from 'node:path';
 import { systemConfig, type SystemConfig } from '../system/config.ts';
-import { renderUnit } from '../system/host/units.ts';
+import { renderUnit } from '../system/systemd/units.ts';
 
 export const ROOT_HELPER_UNIT = 'relay-panel-root';
 

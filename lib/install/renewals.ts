@@ -1,4 +1,4 @@
-// The panel's certificate renewals on a box: its own timer and service (lib/system/host/renew-units.ts),
+// The panel's certificate renewals on a box: its own timer and service (lib/system/certs/renew-units.ts),
 // written by root; the drop-in an earlier release put on Debian's certbot.service (which ran
 // Debian's certbot as the panel's user over /etc/letsencrypt) goes, and Debian's timer is the
 // operator's again, for the operator's own lineages.
@@ -6,7 +6,7 @@ import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SystemConfig } from '../system/config.ts';
 import { entryExists } from '../system/common/fs.ts';
-import { acmeDirs, renewUnitFiles, renewUnitNames, type RenewUnitFile } from '../system/host/renew-units.ts';
+import { acmeDirs, renewUnitFiles, renewUnitNames, type RenewUnitFile } from '../system/certs/renew-units.ts';
 import { writeIfChanged } from './files.ts';
 import type { Installation } from './installation.ts';
 import { holdingTopLevelDirs } from './panel-dirs.ts';

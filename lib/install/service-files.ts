@@ -4,9 +4,9 @@
 // named (no tree walk), opened without following a link, and changed only when the panel owns it.
 import { join } from 'node:path';
 import { serviceUser } from '../system/config.ts';
-import { AUTHFILE_MODE } from '../system/common/authfile.ts';
-import { HOST_KEY_MODE, hostKeyPath } from '../system/common/host-key.ts';
-import { PORTAL_READ_MODE } from '../system/common/portal-files.ts';
+import { AUTHFILE_MODE } from '../system/tunnel-server/authfile.ts';
+import { HOST_KEY_MODE, hostKeyPath } from '../system/tunnel-server/host-key.ts';
+import { PORTAL_READ_MODE } from '../system/auth-portal/portal-files.ts';
 import { settleOwnedFile, type Owner } from './files.ts';
 import type { Installation } from './installation.ts';
 import { lookupGroup } from './users.ts';

@@ -5,7 +5,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeRenewalUnits } from './renewals.ts';
-import { nginxArgs } from '../system/host/nginx.ts';
+import { nginxArgs } from '../system/proxy/host.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
 import { relayVhostFiles, removeLockedTree } from './files.ts';
 import { readInstallRecord } from './install-record.ts';

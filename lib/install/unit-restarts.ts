@@ -4,8 +4,8 @@
 // (restarts since it was last started by hand: a loop someone ended with a restart, like an
 // upgrade's rollback, is over); where the journal cannot be read, NRestarts alone, and the
 // message says which.
-import { failureOutput, summarizeStderr } from '../system/exec.ts';
-import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../system/parsers/restarts.ts';
+import { failureOutput, summarizeStderr } from '../system/common/exec.ts';
+import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../system/systemd/restarts.ts';
 import type { Installation } from './installation.ts';
 import { unitState } from './unit-state.ts';
 

@@ -18,7 +18,7 @@ import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
 import { renewalUnits } from './renewals.ts';
-import { hostNginxControl } from '../system/host/nginx.ts';
+import { hostNginxControl } from '../system/proxy/host.ts';
 import type { Installation } from './installation.ts';
 import { readInstalledConfig, readInstalledConfigText } from './installed-config.ts';
 import { asPanelUser } from './as-panel-user.ts';

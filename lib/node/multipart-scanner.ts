@@ -2,7 +2,7 @@
  * The parts of a multipart/form-data body, found by searching each chunk for the whole delimiter
  * (`\r\n--boundary`) with Buffer.indexOf. The cost is linear in the body whatever its bytes: a body
  * of one byte repeated (`\r` or `-`, the delimiter's own) costs what any other does. formidable's
- * parser steps byte by byte on such bodies and emits an event per `\r` (issue 40), hence this scan.
+ * parser steps byte by byte on such bodies and emits an event per `\r`, stalling the event loop for seconds on a hostile 50 MB body, hence this scan.
  */
 
 /** What one chunk yields, in body order. */

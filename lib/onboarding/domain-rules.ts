@@ -1,7 +1,7 @@
 // What POST /api/onboarding/domain accepts: a bare FQDN (the base of panel., auth., tunnel. and
 // every tunnel and site) and an email for certificate registration.
 import { z } from 'zod';
-import { isFqdn } from '../system/names.ts';
+import { isFqdn } from '../system/common/names.ts';
 
 /** The longest base whose `tunnel.` subdomain is still a valid 253-character name. */
 const MAX_DOMAIN_LENGTH = 253 - 'tunnel.'.length;

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors.ts';
-import { failureOutput, run, summarizeStderr } from '../system/exec.ts';
+import { failureOutput, run, summarizeStderr } from '../system/common/exec.ts';
 
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 

@@ -13,7 +13,7 @@ const slugify = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
 /**
  * The push-install policies, Portlama's model: ids chosen by the client or made from the name,
  * and a `default` policy that always exists. A store without it (a new box, or one from before
- * issue 29) reads the built-in one, written on its first change, so nothing is written at start.
+ * the address rules) reads the built-in one, written on its first change, so nothing is written at start.
  */
 export class PushPolicies {
   /** The built-in default's timestamps: when this panel started, until it is first changed. */

@@ -6,12 +6,12 @@
 // `--user root` box (runAs null): its panel is root and writes its own vhosts naming its own files,
 // so the installer's vhosts name them too, or every start of the panel would flip them back.
 import { readdir } from 'node:fs/promises';
-import { certPaths } from '../system/host/certs.ts';
-import { hostNginxControl, hostVhostDirs, hostVhostLayout } from '../system/host/nginx.ts';
+import { certPaths } from '../system/certs/host.ts';
+import { hostNginxControl, hostVhostDirs, hostVhostLayout } from '../system/proxy/host.ts';
 import { pkiPaths } from '../system/pki/openssl-pki.ts';
-import { templateContext } from '../system/nginx/renderer.ts';
-import { renderVhost, vhostName, type TemplateContext } from '../system/nginx/templates.ts';
-import { VhostStore } from '../system/nginx/vhost-store.ts';
+import { templateContext } from '../system/proxy/renderer.ts';
+import { renderVhost, vhostName, type TemplateContext } from '../system/proxy/templates.ts';
+import { VhostStore } from '../system/proxy/vhost-store.ts';
 import type { SystemConfig } from '../system/config.ts';
 import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts';
 import { pruneTlsCopies, stageForVhosts } from './tls-copies.ts';

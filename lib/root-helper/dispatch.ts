@@ -9,9 +9,9 @@
 import { join } from 'node:path';
 import { serialQueue } from '../keyed-lock.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { directRootActions } from '../system/host/root-actions.ts';
-import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/host/root-protocol.ts';
-import { vhostName } from '../system/nginx/templates.ts';
+import { directRootActions } from '../system/root/root-actions.ts';
+import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/root/root-protocol.ts';
+import { vhostName } from '../system/proxy/templates.ts';
 import { SystemError, type PublicLocations, type VhostChange } from '../system/types.ts';
 import { applyVhostChanges, refreshVhostSpecs, usesTlsCopies } from './apply.ts';
 import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { takeListenFd } from '../node/systemd-socket.ts';
-import { rootCall } from '../system/host/root-client.ts';
+import { rootCall } from '../system/root/root-client.ts';
 import type { PublicLocations } from '../system/types.ts';
 import { ROOT_CALL_COMMAND } from './command.ts';
 import { readHelperConfig } from './config.ts';

@@ -4,7 +4,7 @@
 // socket unit starts it again at the next connection (a small VPS keeps ~40 MB for other things).
 import { chmod, chown, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { MAX_ROOT_REQUEST_BYTES } from '../system/host/root-protocol.ts';
+import { MAX_ROOT_REQUEST_BYTES } from '../system/root/root-protocol.ts';
 import type { Dispatcher } from './dispatch.ts';
 
 export interface HelperListen {

@@ -1,4 +1,4 @@
-// Root's copies of the TLS material nginx's root master loads (items 4 and 8 of issue 36): the
+// Root's copies of the TLS material nginx's root master loads (root never loads a file the panel's user can write): the
 // panel's user owns the certificates, keys, client CA and CRL, so nginx never names them; the root
 // helper copies each, after checking owner, type and content, into config nginx.tlsDir.
 //   - a vhosts change: every entry a put or enable names is read and checked first; one refused
@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { isVhostName } from '../system/nginx/templates.ts';
+import { isVhostName } from '../system/proxy/templates.ts';
 import { SystemError } from '../system/types.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
 import { ensureOwnDir, listEntries, readCopy, removeEntry, writeCopy } from './tls-dir.ts';

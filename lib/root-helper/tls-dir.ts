@@ -3,7 +3,7 @@
 // bytes differ (an unchanged certificate is not rewritten at every reload).
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { readOwnedFile } from '../system/common/owned-file.ts';
 import { SystemError } from '../system/types.ts';
 import { isTlsEntry } from './tls-entries.ts';

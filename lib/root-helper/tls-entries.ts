@@ -3,8 +3,8 @@
 // self-signed certificates, `client-ca/` for the client CA and its CRL. nginx's master runs as root
 // and loads these files, so they must never be the panel's own files or links it could plant.
 import { join } from 'node:path';
-import { assertFqdn, isFqdn } from '../system/names.ts';
-import { isVhostNameOfKind, type TemplateContext } from '../system/nginx/templates.ts';
+import { assertFqdn, isFqdn } from '../system/common/names.ts';
+import { isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
 import type { CertPaths, VhostSpec } from '../system/types.ts';
 
 export const IP_PANEL_ENTRY = 'ip-panel';

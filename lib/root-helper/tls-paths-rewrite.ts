@@ -9,10 +9,10 @@
 // With runAs null (`--user root`) the files are root's own: nothing to rewrite or refuse.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../system/atomic-write.ts';
+import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { hostNginxControl } from '../system/host/nginx.ts';
-import { stampVhost } from '../system/nginx/vhost-stamp.ts';
+import { hostNginxControl } from '../system/proxy/host.ts';
+import { stampVhost } from '../system/proxy/vhost-stamp.ts';
 import { SystemError } from '../system/types.ts';
 import { usesTlsCopies } from './apply.ts';
 import { inBatches, relayVhostNames, stageForVhosts } from './tls-copies.ts';

@@ -7,7 +7,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readOwnedFile, RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { ipPanelCertPaths, defaultCertPaths } from '../system/nginx/renderer.ts';
+import { ipPanelCertPaths, defaultCertPaths } from '../system/proxy/renderer.ts';
 import { pkiPaths } from '../system/pki/openssl-pki.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, DEFAULT_ENTRY, IP_PANEL_ENTRY, KEY_FILE } from './tls-entries.ts';
 

@@ -1,5 +1,5 @@
 // A managed site's name in the sandbox: its files, as nginx serves them on a real host
-// (lib/system/nginx/templates.ts renderSite): `try_files $uri $uri/ =404` (index.html for a
+// (lib/system/proxy/templates.ts renderSite): `try_files $uri $uri/ =404` (index.html for a
 // folder; the SPA's index.html instead of 404), hidden files refused. A path that leaves the site's
 // folder (`..`, an encoded slash) is refused before any file is looked at.
 import { createReadStream } from 'node:fs';

@@ -1,4 +1,4 @@
-// What nginx's traffic log sends on a real host (lib/system/nginx/templates.ts trafficLog), made by
+// What nginx's traffic log sends on a real host (lib/system/proxy/templates.ts trafficLog), made by
 // the sandbox's own server for the tunnel and site requests it answers, into the same meter: the
 // tunnels' and sites' sparklines move in a plain `npm start`.
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,6 +1,6 @@
 // A tunnel's name in the sandbox: the request goes to 127.0.0.1:<tunnel port>, where the tunnel's
 // client on this same machine would deliver it, with the headers nginx sets on a real host
-// (lib/system/nginx/templates.ts forwardedHeaders). Nothing listening there is nginx's 502.
+// (lib/system/proxy/templates.ts forwardedHeaders). Nothing listening there is nginx's 502.
 import { request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /** Headers of one connection, not of the request: never passed on (RFC 9110 7.6.1). */

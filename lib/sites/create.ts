@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isoNow } from '../clock.ts';
 import { badRequest, validationFailed } from '../errors.ts';
 import type { SiteRecord } from '../state/schemas.ts';
-import { isFqdn } from '../system/names.ts';
+import { isFqdn } from '../system/common/names.ts';
 import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { putSiteVhost, siteVhost, type SiteContext } from './context.ts';
 import { writePlaceholder } from './files/placeholder.ts';

@@ -35,6 +35,8 @@ export interface CollectionOptions<T> {
    * final at once (tests and embedders; see lib/testing.ts). `disk` is the default.
    */
   persistence?: Persistence;
+  /** The directory's names, when the caller has listed it: a file not among them is not opened. */
+  listing?: readonly string[];
 }
 
 export type Persistence = 'disk' | 'memory';
@@ -79,7 +81,8 @@ export class JsonCollection<T> {
 
   static async open<T>(options: CollectionOptions<T>): Promise<JsonCollection<T>> {
     if (options.persistence === 'memory') return new JsonCollection(options, options.initial());
-    await removeStaleTempFiles(options.file);
+    await removeStaleTempFiles(options.file, options.listing);
+    if (options.listing && !options.listing.includes(basename(options.file))) return new JsonCollection(options, options.initial());
     let text: string;
     try {
       text = await readFile(options.file, 'utf8');

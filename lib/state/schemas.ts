@@ -77,7 +77,7 @@ export const PushPolicyRecord = z.object({
   /** npm package names (`@acme/hello`). */
   allowedPlugins: z.array(z.string()),
   allowedActions: z.array(z.enum(PUSH_ACTIONS)),
-  /** Source addresses or CIDR ranges a push may come from, and may not (Portlama's); empty allows any. Policies stored before issue 29 have none. */
+  /** Source addresses or CIDR ranges a push may come from, and may not (Portlama's); empty allows any. Policies stored before address rules existed have none. */
   allowedIps: z.array(z.string()).default([]),
   deniedIps: z.array(z.string()).default([]),
   createdAt: isoTimestamp,
@@ -214,7 +214,7 @@ export const TicketSessionRecord = z.object({
 });
 export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;
 
-// ----- alerts (issue 28) -----
+// ----- alerts -----
 
 /** What a webhook can be told (docs/operations.md > Alerts gives each one's data). */
 export const ALERT_EVENTS = ['tunnel.down', 'tunnel.up', 'cert.expiring', 'cert.renewal_failed', 'service.inactive', 'disk.low', 'agent.revoked'] as const;

@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
 import type { Logger } from '../log.ts';
+import { openDocuments, type Documents } from './documents.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
   AgentRecord,
@@ -52,7 +53,7 @@ type Definitions = typeof COLLECTIONS;
 export type CollectionName = keyof Definitions;
 export type Store = {
   [K in CollectionName]: RecordCollection<z.infer<Definitions[K]['record']>>;
-} & {
+} & Documents & {
   readonly dataDir: string;
   /** `memory`: nothing under dataDir is read or written. */
   readonly persistence: Persistence;
@@ -98,16 +99,18 @@ export async function openStore(dataDir: string, { persistence = 'disk', log, sn
       return [name, collection] as const;
     }),
   );
-  const collections = Object.fromEntries(entries) as unknown as Omit<Store, 'dataDir' | 'persistence' | 'flush' | 'close' | 'observeWrites'>;
+  const collections = Object.fromEntries(entries) as unknown as Omit<Store, keyof Documents | 'dataDir' | 'persistence' | 'flush' | 'close' | 'observeWrites'>;
+  const documents = await openDocuments(dataDir, persistence, listing);
   return {
     ...collections,
+    ...documents,
     dataDir,
     persistence,
     observeWrites(observer) {
       for (const [name, collection] of entries) collection.observeWrites((write) => observer(name, write));
     },
     async flush() {
-      await Promise.all(entries.map(([, c]) => c.flush()));
+      await Promise.all([...entries.map(([, c]) => c.flush()), documents.adminCert.flush(), documents.enrollmentTokens.flush()]);
     },
     async close() {
       const failed = (await Promise.allSettled(entries.map(([, c]) => c.compact()))).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));

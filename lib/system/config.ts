@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDnsServer, LISTEN_ADDRESS } from './names.ts';
+import { isDnsServer, LISTEN_ADDRESS } from './common/names.ts';
 
 // Settings of the host adapters: binaries, paths, ports, ACME server, DNS servers.
 // `sandbox` plays the host inside dataDir; `host` drives the real programs.
@@ -86,7 +86,7 @@ const Acme = z
     server: z.string().max(MAX_URL).url().default('https://acme-v02.api.letsencrypt.org/directory'),
     // The panel's own certbot directories: Debian's /etc/letsencrypt, /var/lib/letsencrypt and
     // /var/log/letsencrypt stay the operator's and root's, and root's certbot never reads a file the
-    // panel's user wrote. (Releases before issue 36 used Debian's; lib/install/acme-move.ts moves
+    // panel's user wrote. (Earlier releases used Debian's; lib/install/acme-move.ts moves
     // their lineages here.)
     configDir: absolutePath.default('/etc/relay-panel/letsencrypt'),
     workDir: absolutePath.default('/var/lib/relay-panel-acme'),
@@ -99,7 +99,7 @@ const Acme = z
     /** REQUESTS_CA_BUNDLE for certbot (tests: pebble's own HTTPS CA) */
     caBundle: absolutePath.nullable().default(null),
     /**
-     * the panel's own renewal timer (lib/system/host/renew-units.ts renders it and the service of
+     * the panel's own renewal timer (lib/system/certs/renew-units.ts renders it and the service of
      * its name); Debian's certbot.timer stays the operator's
      */
     renewTimer: unitName.refine((name) => name.endsWith('.timer'), 'must name a .timer unit').default('relay-panel-renew.timer'),
@@ -149,7 +149,7 @@ const Authelia = z
   .object({
     // SHA-256 as the AUR package authelia-bin 4.38.4 records it, written by Authelia's own release
     // pipeline from the published asset; the release also publishes `<asset>.sha256` and signs
-    // nothing (signatures began with 4.39.11): docs/decisions.md, "Authelia's download (issue 36)"
+    // nothing (signatures began with 4.39.11): docs/decisions.md, "Authelia's download"
     release: Release({
       version: '4.38.4',
       url: 'https://github.com/authelia/authelia/releases/download/v4.38.4/authelia-v4.38.4-linux-amd64.tar.gz',

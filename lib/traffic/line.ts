@@ -1,4 +1,4 @@
-// One traffic line as nginx's traffic log sends it (lib/system/nginx/templates.ts trafficLog), with
+// One traffic line as nginx's traffic log sends it (lib/system/proxy/templates.ts trafficLog), with
 // bounds on every field: anything local may send to the traffic port, and a single line past what
 // nginx can log (a latency of 1e308 s, a byte count past 2^53) would otherwise spoil a vhost's sums
 // until the panel restarts. A line outside them is not a traffic line.

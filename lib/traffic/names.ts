@@ -1,5 +1,5 @@
 // The meter's name of a tunnel's and a site's vhost, as their nginx traffic log lines give it
-// (lib/system/nginx/templates.ts trafficLog).
+// (lib/system/proxy/templates.ts trafficLog).
 
 export const tunnelTrafficName = (fqdn: string): string => `app:${fqdn}`;
 

@@ -3,7 +3,7 @@
 // panel beyond the socket's buffer, and nginx never waits for it.
 //
 // nginx cannot batch these (`logs to syslog cannot be buffered`) and a FIFO would block its master
-// when the panel is down (docs/decisions.md, Scale (issue 40): traffic meter), so the batching is
+// when the panel is down (docs/decisions.md, Traffic meter), so the batching is
 // done here: the socket is read in turns. Between turns the datagrams wait in the kernel's buffer;
 // a turn reads them all in one wake-up of the event loop, 32 a poll, until a poll finds none. One
 // wake-up per datagram cost ~80 µs of CPU a line at 1,000 lines/s; turns up to MAX_WAIT_MS apart

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isoNow } from '../clock.ts';
 import { badRequest, validationFailed } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
-import { isFqdn } from '../system/names.ts';
+import { isFqdn } from '../system/common/names.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { appVhost, putVhost, type TunnelContext } from './context.ts';
 import { siteHolds, tunnelHolds } from './names-in-use.ts';

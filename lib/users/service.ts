@@ -88,7 +88,7 @@ export class UserService {
       this.#find(users, username);
       if (users.length <= 1) throw new AppError(400, USER_ERRORS.lastUser);
       // a site that lists the user keeps the name, which then matches no one: taken off the list, an
-      // emptied list would let every signed-in user in (decisions: issue 38)
+      // emptied list would let every signed-in user in (docs/decisions.md, Sites)
       return users.filter((u) => u.username !== username);
     });
     this.#deps.log.info(`Portal user '${username}' deleted`);

@@ -1,4 +1,4 @@
-// Issue 40, item 4: the panel's CPU per request for the two answers it keeps in memory,
+// The panel's CPU per request for the two answers it keeps in memory,
 // GET /api/tunnels/agent-config (the key fingerprint: a watch, no stat per request) and
 // GET /api/tunnels/status (built once per change), at 1,000 tunnels, beside GET /api/tunnels (a
 // cached list: the floor). With BENCH_BASELINE_BUNDLE (a bundle built from another ref, e.g. main

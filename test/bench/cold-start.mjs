@@ -1,8 +1,8 @@
-// Cold start (issue 12): spawn -> first 200 on /api/health, the panel against a bare node:http
+// Cold start: spawn -> first 200 on /api/health, the panel against a bare node:http
 // server, the panel restarting one seeded box. Panel and raw starts alternate so that load from the
 // other engineers on the machine falls on both alike. `npm run bench -- --only=cold-start` runs
 // this part alone; `node test/bench/cold-start.mjs --scale` the starts at 0, 200 and 1,000 tunnels
-// of another ref's panel beside this tree's (issue 40, at the end of this file).
+// of another ref's panel beside this tree's (at the end of this file).
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -70,7 +70,7 @@ async function coldStart(dir, args, name) {
 /**
  * `count` cold starts of the panel (`panelArgs`: node flags and the bundle) and of the raw server,
  * alternating, each panel start a restart of the template box in place. A copy would give every
- * vhost a new inode, which the panel's vhost stamps (issue 40) count as touched since it wrote
+ * vhost a new inode, which the panel's vhost stamps count as touched since it wrote
  * them: that start would read every vhost, as after an upgrade, where a restart reads none.
  */
 export async function measureColdStarts({ workDir, panelArgs, count, checkInterrupted = () => {} }) {
@@ -102,7 +102,7 @@ export function coldStartTarget(cold) {
 export const describeColdStarts = (cold) =>
   `cold start: panel ${cold.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; raw ${cold.raw.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; medians ${cold.medianMs.toFixed(1)} / ${cold.raw.medianMs.toFixed(1)} ms (${cold.ratio.toFixed(2)}×)`;
 
-// ---------------------------------------------------------------- issue 40: starts at scale
+// ---------------------------------------------------------------- starts at scale
 //
 //   node test/bench/cold-start.mjs --scale [--before=main] [--runs=5] [--tunnels=0,200,1000]
 //

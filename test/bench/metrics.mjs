@@ -1,4 +1,4 @@
-// Issue 19: what the per-request counting of GET /metrics costs. Two panels seeded alike, one with
+// What the per-request counting of GET /metrics costs. Two panels seeded alike, one with
 // `metrics.enabled` false, measured under the same load in alternating order within one run; and
 // two such apps called in process (test/bench/metrics-hot-path.ts), the figure the target is judged on.
 import { execFile } from 'node:child_process';
@@ -11,7 +11,7 @@ import { probe } from './http.mjs';
 import { startNode, stopChild } from './proc.mjs';
 import { adminHeaders, seed } from './seed.mjs';
 
-/** CPU µs per request the metrics may add (issue 19). */
+/** CPU µs per request the metrics may add. */
 export const METRICS_BUDGET_US = 3;
 
 async function startPanel(dir, bundlePath, enabled) {
@@ -69,7 +69,7 @@ export async function measureMetricsOverhead({ dir, bundlePath, measureLoad, log
 
 /** Its line in the bench's table of targets. */
 export function metricsTarget(result) {
-  const figure = 'metrics per-request CPU (issue 19)';
+  const figure = 'metrics per-request CPU';
   const target = `≤ ${METRICS_BUDGET_US} µs/req more than with metrics.enabled false`;
   if (result.error) return { figure, target, measured: `n/a (${result.error})`, met: null };
   return {

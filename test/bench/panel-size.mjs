@@ -1,5 +1,5 @@
 // The admin client's first load: index.html plus the files it references, raw, gzip and brotli.
-// Issue 18's budget is 100 KiB compressed for the whole first load. `node test/bench/panel-size.mjs`
+// The panel's budget is 100 KiB compressed for the whole first load. `node test/bench/panel-size.mjs`
 // prints it alone (after `npm run build`).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

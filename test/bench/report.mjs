@@ -96,9 +96,9 @@ export function renderMarkdown(result) {
   return out.join('\n');
 }
 
-/** The section of issue 28: the API and the panel's CPU without, with and with unlogged heavy traffic through one tunnel vhost. */
+/** The heavy-traffic section: the API and the panel's CPU without, with and with unlogged heavy traffic through one tunnel vhost. */
 export function renderTraffic(t) {
-  const out = ['### Heavy traffic through one tunnel vhost and the API (issue 28)', ''];
+  const out = ['### Heavy traffic through one tunnel vhost and the API', ''];
   if (t.error) return [...out, `n/a: ${t.error}`].join('\n');
   const endpoints = Object.keys(t.on.endpoints);
   const counted = (c) => (c.sent ? `${num(c.counted)} of ${num(c.sent)}` : '–');
@@ -151,7 +151,7 @@ export function renderTraffic(t) {
   return out.join('\n');
 }
 
-/** The section of issue 30: the kit app in each runtime, measured inside it (test/bench/runtimes.mjs). */
+/** The runtimes section: the kit app in each runtime, measured inside it (test/bench/runtimes.mjs). */
 export function renderRuntimes(r) {
   const rows = r.rows.map((row) =>
     row.error
@@ -159,7 +159,7 @@ export function renderRuntimes(r) {
       : [row.runtime, row.version, row.clock, num(row.tunnels, 1), num(row.roundTrip, 1), num(row.roundTrip / 2, 1)],
   );
   return [
-    '### The kit app per runtime (issue 30)',
+    '### The kit app per runtime',
     '',
     table(['runtime', 'version', 'measured with', 'GET /api/tunnels µs/req', 'ticket round trip µs', 'µs/req of the round trip'], rows),
     '',

@@ -1,4 +1,4 @@
-// `npm run bench` (issue 7): speed, CPU per request, memory and start-up of the bundled panel,
+// `npm run bench`: speed, CPU per request, memory and start-up of the bundled panel,
 // against a raw node:http server answering the same bytes, in one run.
 //
 // Settings (env or --flag=value): BENCH_CONNECTIONS (50), BENCH_WARMUP seconds (2),
@@ -9,12 +9,12 @@
 // meanwhile (100). As flags: `npm run bench -- --duration=10 --cold-starts=9`. BENCH_ONLY=cold-start
 // (`--only=cold-start`) measures the cold starts alone, BENCH_ONLY=traffic the tunnel traffic alone,
 // BENCH_ONLY=runtimes the kit app in Node, Bun, Deno and workerd alone (BENCH_RUNTIME_REQUESTS, 2000).
-// BENCH_ONLY=traffic-receiver the traffic receiver's CPU per line alone, before issue 40 (BENCH_TRAFFIC_BASE, a git ref) beside this tree's.
-// BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone (issue 38).
+// BENCH_ONLY=traffic-receiver the traffic receiver's CPU per line alone, before the batching receiver (BENCH_TRAFFIC_BASE, a git ref) beside this tree's.
+// BENCH_ONLY=panel-lists (`--only=panel-lists`) the tunnels page with 1,000 tunnels in Chromium alone.
 // BENCH_ONLY=cached-answers (`--only=cached-answers`, never part of the full run) the CPU per request of
-// agent-config and the tunnel status at 1,000 tunnels (issue 40), beside BENCH_BASELINE_BUNDLE when given.
+// agent-config and the tunnel status at 1,000 tunnels, beside BENCH_BASELINE_BUNDLE when given.
 // BENCH_ONLY=upload-hostile (`--only=upload-hostile`, never part of the full run) 50 MB multipart bodies of
-// plain bytes and of the delimiter's own, formidable against the edge's parser (issue 40).
+// plain bytes and of the delimiter's own, formidable against the edge's parser.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
@@ -97,11 +97,11 @@ const settings = {
     roundTrips: Math.max(1, Math.round(setting('BENCH_WRITE_ROUNDTRIPS', 3000))),
     warmup: 100,
   },
-  /** Issue 28: requests/s through one tunnel vhost, and the API's paced load meanwhile */
+  /** Requests/s through one tunnel vhost, and the API's paced load meanwhile */
   traffic: { rate: setting('BENCH_TRAFFIC_RATE', 1000), apiRate: setting('BENCH_TRAFFIC_API_RATE', 100) },
-  /** Issue 30: measured requests of each kind per runtime, in process (test/bench/runtimes.mjs) */
+  /** Measured requests of each kind per runtime, in process (test/bench/runtimes.mjs) */
   runtimeRequests: Math.max(1, Math.round(setting('BENCH_RUNTIME_REQUESTS', 2000))),
-  /** Issue 37: generated requests per route for `--only=fuzz` (test/bench/fuzz.mjs) */
+  /** Generated requests per route for `--only=fuzz` (test/bench/fuzz.mjs) */
   fuzz: { runs: Math.max(1, Math.round(setting('BENCH_FUZZ_RUNS', 2000))), seed: setting('BENCH_FUZZ_SEED', 0) },
   outDir: setting('BENCH_OUT', '.bench'),
   /** another bundle to measure (e.g. one built from another branch); the default is the npm script's build */
@@ -536,7 +536,7 @@ async function main() {
   const hashing = await healthWhileHashing(panel, { creates: 4 });
   log(`health p99 ${hashing.during.p99Ms.toFixed(1)} ms during the creates (${hashing.idle.p99Ms.toFixed(1)} ms idle); creates ${hashing.createMs.map((m) => m.toFixed(0)).join(', ')} ms`);
 
-  // ---- one 50 MB site upload (issue 14)
+  // ---- one 50 MB site upload
   checkInterrupted();
   log('a 50 MB site upload');
   const upload = await measureUpload(panel).catch((error) => ({ error: error.message }));
@@ -547,15 +547,15 @@ async function main() {
   await stopChild(panel);
   await stopChild(raw);
 
-  // ---- 50 log viewers on a panel driving the fake journalctl (issue 16)
+  // ---- 50 log viewers on a panel driving the fake journalctl
   const logViewers = await measureLogViewers({ dir: join(tempRoot, 'log-viewers'), bundlePath, log }).catch((error) => ({ error: error.message }));
-  // ---- metrics on and off (issue 19)
+  // ---- metrics on and off
   const metricsOverhead = await measureMetricsOverhead({ dir: join(tempRoot, 'metrics'), bundlePath, measureLoad, log }).catch((error) => ({ error: error.message }));
-  // ---- heavy traffic through one tunnel vhost and the API (issue 28)
+  // ---- heavy traffic through one tunnel vhost and the API
   checkInterrupted();
   const traffic = await measureTraffic().catch((error) => ({ error: error.message }));
   const runtimes = await measureKitRuntimes().catch((error) => ({ requests: settings.runtimeRequests, rows: [], error: error.message }));
-  // ---- the tunnels page with 1,000 tunnels in Chromium (issue 38)
+  // ---- the tunnels page with 1,000 tunnels in Chromium
   const panelLists = await measureLists().catch((error) => ({ error: error.message }));
   // ---- write path growth
   const writeBundle = join(tempRoot, 'write-path-server.mjs');
@@ -593,7 +593,7 @@ async function main() {
     ...trafficTargets(traffic, settings.traffic.rate),
     ...writePathTargets(writePath),
     { figure: 'RSS after the whole run', target: '≤ 120 MiB', measured: `${(finalMemory.rss / MiB).toFixed(1)} MiB (peak ${(finalMemory.hwm / MiB).toFixed(1)} MiB)`, met: finalMemory.rss <= 120 * MiB },
-    { figure: 'panel client first load (issue 18)', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
+    { figure: 'panel client first load', target: '≤ 100 KiB compressed', measured: describePanelLoad(panelLoad), met: panelLoad.gzip <= panelLoad.budget },
     ...panelListsTargets(panelLists),
   ];
 
@@ -659,14 +659,14 @@ function measureTraffic() {
 /** The tunnel traffic alone: its section of the report and its target rows; fails when nothing was counted. */
 async function trafficOnly() {
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
-  // issue 40: the receiver's CPU per line at 1,000 and 10,000 lines/s, before issue 40 and this tree's
+  // the receiver's CPU per line at 1,000 and 10,000 lines/s, before the batching receiver and this tree's
   await measureTrafficReceiver({ log });
   const traffic = await measureTraffic();
   console.log(renderTraffic(traffic));
   for (const t of trafficTargets(traffic, settings.traffic.rate)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}: ${t.met ? 'met' : 'not met'}`);
 }
 
-/** Issue 30: the kit app's cost in Node, Bun, Deno and workerd (test/bench/runtimes.mjs). */
+/** The kit app's cost in Node, Bun, Deno and workerd (test/bench/runtimes.mjs). */
 async function measureKitRuntimes() {
   const dir = join(tempRoot, 'runtimes');
   await mkdir(dir, { recursive: true });
@@ -682,7 +682,7 @@ async function runtimesOnly() {
   if (failed.length) throw new Error(`no figures from ${failed.map((row) => row.runtime).join(', ')}`);
 }
 
-/** Issue 38: the tunnels page with 1,000 tunnels in Chromium (test/bench/panel-lists.mjs). */
+/** The tunnels page with 1,000 tunnels in Chromium (test/bench/panel-lists.mjs). */
 function measureLists() {
   return measurePanelLists({ dir: join(tempRoot, 'panel-lists'), panelArgs, root, log });
 }
@@ -695,7 +695,7 @@ async function panelListsOnly() {
   for (const t of panelListsTargets(lists)) console.log(`- ${t.figure}: ${t.measured}; target ${t.target}${t.met === null ? '' : `: ${t.met ? 'met' : 'not met'}`}`);
 }
 
-/** Issue 40: agent-config and the tunnel status from memory, beside the baseline bundle when given. */
+/** Agent-config and the tunnel status from memory, beside the baseline bundle when given. */
 async function cachedAnswersOnly() {
   tempRoot = await mkdtemp(join(tmpdir(), 'relay-bench-'));
   const baselineBundle = settings.baselineBundle ? resolve(root, settings.baselineBundle) : undefined;
@@ -704,7 +704,7 @@ async function cachedAnswersOnly() {
 }
 
 /**
- * Issue 40: plain and hostile 50 MB multipart bodies through formidable and through the edge's
+ * Plain and hostile 50 MB multipart bodies through formidable and through the edge's
  * parser, in a child of its own (test/bench/upload-hostile.ts; its event-loop delays are its own).
  */
 async function uploadHostileOnly() {
@@ -714,7 +714,7 @@ async function uploadHostileOnly() {
   console.log(stdout.trimEnd());
 }
 
-/** Issue 37: the route-table fuzz, long; fails when it finds something. */
+/** The route-table fuzz, long; fails when it finds something. */
 async function fuzzOnly() {
   const ms = await runLongFuzz({ ...settings.fuzz, log });
   console.log(`route-table fuzz: ${settings.fuzz.runs} requests per route passed in ${(ms / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-// Issue 30: what the kit app costs in each runtime. The same script (test/runtimes/bench-kit.ts)
+// What the kit app costs in each runtime. The same script (test/runtimes/bench-kit.ts)
 // bundled for Node, Bun and Deno and as a Worker for workerd, each measuring in its own process:
 // GET /api/tunnels and the ticket round trip, in µs per request and per round trip.
 import { readFile } from 'node:fs/promises';

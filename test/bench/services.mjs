@@ -1,4 +1,4 @@
-// Bench figures of issue 16, kept apart from run.mjs so its other additions merge easily:
+// Bench figures of the services' logs, kept apart from run.mjs so its other additions merge easily:
 // GET /api/system/stats CPU per request against GET /api/health (a target row), and 50
 // concurrent viewers of WS /api/services/:name/logs on a panel that drives the fake journalctl
 // (host driver): the panel's RSS and its follow processes, which must be exactly one.

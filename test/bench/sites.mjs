@@ -1,4 +1,4 @@
-// Bench figures of issue 14, kept apart from run.mjs so its other additions merge easily:
+// Bench figures of the sites, kept apart from run.mjs so its other additions merge easily:
 // GET /api/sites (50 seeded sites) against GET /api/tunnels in the same run (a target row), and
 // one 50 MB upload streamed to the panel (POST /api/sites/:id/files): MB/s and the panel's RSS growth.
 import { streamUpload } from '../helpers/stream-upload.mjs';

@@ -1,4 +1,4 @@
-// Child of the traffic bench (issue 28): requests at a steady rate for a number of seconds, then one
+// Child of the traffic bench: requests at a steady rate for a number of seconds, then one
 // `result {json}` line on stdout. Paced each millisecond, not per second as autocannon's overallRate
 // is (a burst of a second's requests, then silence): the panel sees an even stream of traffic lines.
 // A process of its own so its CPU does not stall the bench's own latency measurements.

@@ -1,8 +1,8 @@
 // Bundled and run by test/bench/traffic-nginx.mjs: the traffic log lines of a tunnel's vhost exactly
-// as the panel renders them (lib/system/nginx/templates.ts), so the bench's nginx sends what a box's
+// as the panel renders them (lib/system/proxy/templates.ts), so the bench's nginx sends what a box's
 // nginx would. Usage: node <bundle> <fqdn> <tunnel port> <traffic port>; prints
 // {"format": "log_format …", "access": "access_log …"}.
-import { renderVhost } from '../../lib/system/nginx/templates.ts';
+import { renderVhost } from '../../lib/system/proxy/templates.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../helpers/template-context.ts';
 
 function main(): void {

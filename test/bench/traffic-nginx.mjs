@@ -1,4 +1,4 @@
-// A throwaway nginx on loopback for the traffic bench (issue 28): its own prefix, one server for a
+// A throwaway nginx on loopback for the traffic bench: its own prefix, one server for a
 // tunnel's name carrying that vhost's traffic log lines as the panel renders them
 // (traffic-log-lines.ts), proxying to a loopback server that plays the tunnel's client; and the
 // same server without the traffic log on another port, so the same traffic can flow while the

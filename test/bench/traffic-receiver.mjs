@@ -1,4 +1,4 @@
-// Issue 40 item 2: the panel's CPU per counted traffic line, the receiver and meter alone. For each
+// The panel's CPU per counted traffic line, the receiver and meter alone. For each
 // of `base` (lib/traffic as git ref BENCH_TRAFFIC_BASE has it; by default BEFORE_BATCHING, the last
 // commit reading one datagram per wake-up and checking lines with zod) and `this` (the
 // working tree), a child process runs receiveTraffic + TrafficMeter exactly as the panel does;
@@ -21,7 +21,7 @@ const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const VHOST = 'app:svc-2.example.test';
 const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${VHOST}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
 const RATES = [1000, 10_000];
-/** main before issue 40's traffic receiver: the "before" of this bench once the change is merged */
+/** main before the batching traffic receiver: the "before" of this bench once the change is merged */
 const BEFORE_BATCHING = 'ab65826';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,4 +1,4 @@
-// Issue 28: a tunnel with heavy traffic must not slow the panel's API. A seeded panel with its
+// A tunnel with heavy traffic must not slow the panel's API. A seeded panel with its
 // traffic log on (system.nginx.trafficPort), a throwaway nginx carrying one tunnel's traffic log
 // lines as the panel renders them (traffic-nginx.mjs) in front of a loopback server playing the
 // tunnel's client, and BENCH_TRAFFIC_RATE requests a second through it (traffic-load.mjs, a child).
@@ -274,9 +274,9 @@ export function describeTraffic(r) {
  * either way); without nginx, on the traffic against none.
  */
 export function trafficTargets(r, rate) {
-  const figure = `API p99 with ${rate.toLocaleString('en-US')} req/s through one tunnel vhost (issue 28)`;
+  const figure = `API p99 with ${rate.toLocaleString('en-US')} req/s through one tunnel vhost`;
   const target = `≤ ${API_P99_LIMIT}× the same traffic unlogged`;
-  const counting = 'traffic counted, panel CPU per line (issue 28)';
+  const counting = 'traffic counted, panel CPU per line';
   const countingTarget = `≥ ${COUNTED_SHARE * 100} % counted; CPU reported`;
   if (r.error) {
     return [

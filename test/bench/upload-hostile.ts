@@ -1,4 +1,4 @@
-// `npm run bench -- --only=upload-hostile` (issue 40 item 5): one 50 MB file part whose bytes are
+// `npm run bench -- --only=upload-hostile`: one 50 MB file part whose bytes are
 // plain ('x') or the multipart delimiter's own ('\r', '-'), parsed by formidable as the Node edge
 // used it before (the before) and by the edge's parser now (lib/node/multipart.ts, the after),
 // interleaved in one run: MB/s, CPU and the longest event-loop stall of each, with the load average.

@@ -1,6 +1,6 @@
 // Every page of the panel, with content, held to axe-core with no violation of any impact, at a
 // desktop and a phone width, in light and in dark mode; and not one console error on the way
-// (issue 38). The routes are read from PAGES in panel/src/app.tsx, so a page added there is walked
+//. The routes are read from PAGES in panel/src/app.tsx, so a page added there is walked
 // without a change here. Also: the agent editor and the service log open in view with focus
 // inside, and give focus back to the button that opened them.
 import { readFile } from 'node:fs/promises';

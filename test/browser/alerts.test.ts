@@ -62,7 +62,7 @@ s('add a webhook, send a test alert, see it delivered in the log', timed(90_000,
   assert.is(got!.json.event, 'test');
   assert.is(got!.headers['x-relay-signature'], expectedSignature(secret, got!.body), 'signed with the secret the page showed');
 
-  // Issue 38: the outcome as soon as the server answered (it answers once the attempt ended), not at
+  // The outcome as soon as the server answered (it answers once the attempt ended), not at
   // the log's next refresh 10 s later: a toast, and the log read again.
   await page.getByRole('status').getByText(`Test alert delivered to ${receiver.url}: HTTP 200.`).waitFor({ timeout: 3_000 });
   const delivered = page.locator('section[aria-labelledby="deliveries-title"] tbody tr').filter({ hasText: 'delivered' });

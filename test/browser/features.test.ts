@@ -30,7 +30,7 @@ s.after.each(() => {
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
 
-s('dashboard: live stats every 2 s; the services\' states only, with a link to the Services page (issue 38)', timed(60_000, async () => {
+s('dashboard: live stats every 2 s; the services\' states only, with a link to the Services page', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(panel.url);
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -48,7 +48,7 @@ s('dashboard: live stats every 2 s; the services\' states only, with a link to t
   await page.getByRole('heading', { level: 1, name: 'Services' }).waitFor();
 }));
 
-s('services page: the four services, only the actions that fit each state, the state read again after an action, errors shown, the live log (issue 38)', timed(60_000, async () => {
+s('services page: the four services, only the actions that fit each state, the state read again after an action, errors shown, the live log', timed(60_000, async () => {
   const { page } = browser;
   const states = async () => Object.fromEntries(((await panel.call('GET', '/api/services')).body.services as { name: string; status: string }[]).map((x) => [x.name, x.status]));
   const button = (name: string) => page.getByRole('button', { name, exact: true });
@@ -137,7 +137,7 @@ s('sites: create a managed site, upload a file by drag-and-drop, see it listed',
   await expectAccessible('sites-files');
 }));
 
-// Issue 38 defect 3: a file over the limit is refused in the page, in the server's words, and never sent.
+// A file over the limit is refused in the page, in the server's words, and never sent.
 s('sites: a picked file over 50 MiB is refused before any request, with the server\'s message', timed(30_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/sites`);
@@ -178,7 +178,7 @@ s('sites: settings are saved through PATCH, an unknown allowed user refused; del
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByText('No changes').waitFor();
 
-  // Issue 38: an allowed user the portal does not have is refused, the page says which and shows what stays stored.
+  // An allowed user the portal does not have is refused, the page says which and shows what stays stored.
   const stored = page.getByTestId('stored-settings');
   await page.getByLabel('Allowed users').fill('admin, nosuchuser');
   await page.getByRole('button', { name: 'Save settings' }).click();
@@ -198,7 +198,7 @@ s('sites: settings are saved through PATCH, an unknown allowed user refused; del
   assert.is(await site(), undefined);
 }));
 
-s('sites: a panel a button opens scrolls into view and takes focus, closing gives it back; Escape on a confirmation too (issue 38)', timed(40_000, async () => {
+s('sites: a panel a button opens scrolls into view and takes focus, closing gives it back; Escape on a confirmation too', timed(40_000, async () => {
   const { page } = browser;
   const names = Array.from({ length: 10 }, (_, i) => `site${i}`);
   for (const name of names) assert.is((await panel.call('POST', '/api/sites', { name, type: 'managed' })).status, 201);
@@ -246,7 +246,7 @@ s('sites: a panel a button opens scrolls into view and takes focus, closing give
   }
 }));
 
-s('sites: protecting a custom domain outside the base domain is refused, the form saying why (issue 31)', timed(60_000, async () => {
+s('sites: protecting a custom domain outside the base domain is refused, the form saying why', timed(60_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/sites`);
   await page.getByLabel('Name', { exact: true }).fill('shop');
@@ -314,7 +314,7 @@ s('agents: issue one (P12 password shown once), then revoke it', timed(60_000, a
   await expectAccessible('certs-agents');
 }));
 
-s('agents: a refused edit changes neither list and the table shows what is stored; a revoked agent is removed (issue 38)', timed(60_000, async () => {
+s('agents: a refused edit changes neither list and the table shows what is stored; a revoked agent is removed', timed(60_000, async () => {
   const { page } = browser;
   assert.is((await panel.call('POST', '/api/certs/agent', { label: 'editor-1', capabilities: ['tunnels:read'] })).status, 201);
   const stored = async () => {
@@ -367,7 +367,7 @@ s('agents: the enrollment command from the page, run twice by sh, enrolls the ag
     await promisify(execFile)('sh', ['-c', command], { cwd: dir, timeout: 20_000 });
     const enrolled = await files();
     assert.match(enrolled[1]!, /^-----BEGIN CERTIFICATE-----/);
-    // Run again (issue 38): the old command replaced the key and left agent.crt empty, with exit 0.
+    // Run again: the old command replaced the key and left agent.crt empty, with exit 0.
     const again = await promisify(execFile)('sh', ['-c', command], { cwd: dir, timeout: 20_000 });
     assert.match(again.stdout, 'already here and belong together');
     assert.equal(await files(), enrolled, 'key and certificate byte-identical after the second run');
@@ -400,7 +400,7 @@ s('certs: certificates with days left; admin rotation shows the P12 password onc
   assert.match(await page.locator('.facts').innerText(), new RegExp(`Serial\\s+${adminCertificate.serial}`));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download the new certificate/ }).click()]);
   assert.is(download.suggestedFilename().endsWith('.p12'), true, download.suggestedFilename());
-  // Issue 38: the bundle is handed out once; the link does not stay, doing nothing visible on a second click.
+  // The bundle is handed out once; the link does not stay, doing nothing visible on a second click.
   await page.getByRole('status').filter({ hasText: 'Downloaded: the bundle is handed out once. Rotate again to get a new one.' }).waitFor();
   assert.is(await page.getByRole('link', { name: /Download the new certificate/ }).count(), 0, 'the used link is gone');
   await expectAccessible('certs-rotation');
@@ -409,7 +409,7 @@ s('certs: certificates with days left; admin rotation shows the P12 password onc
 s('2FA: a setup cancelled; turn it on, answer the prompt with a computed code, turn it off', timed(90_000, async () => {
   const { page, context } = browser;
   await page.goto(`${panel.url}/settings`);
-  // Issue 38: Cancel ends a setup without enabling 2FA, drops its secret, and gives the focus back to the button that opened it.
+  // Cancel ends a setup without enabling 2FA, drops its secret, and gives the focus back to the button that opened it.
   await page.getByRole('button', { name: 'Set up' }).click();
   const abandoned = await page.getByLabel('Secret key').innerText();
   await page.getByRole('button', { name: 'Cancel the setup' }).click();

@@ -50,7 +50,7 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   const { page } = browser;
   await page.goto(panel.url);
   await page.getByRole('heading', { name: 'Set up this relay' }).waitFor();
-  // the sandbox offers the name browsers resolve to this machine themselves (issue 38 defect 11)
+  // the sandbox offers the name browsers resolve to this machine themselves
   assert.is(await page.getByLabel('Domain').inputValue(), 'relay.localhost');
   await expectAccessible('onboarding-domain');
 
@@ -90,7 +90,7 @@ s('onboarding: field errors from details.issues, DNS results, live provisioning,
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }));
 
-// Issue 38 defect 11: in the sandbox the addresses the panel shows open in the browser. Chromium
+// In the sandbox the addresses the panel shows open in the browser. Chromium
 // resolves *.localhost to loopback itself; the sandbox server answers the tunnel's and site's names.
 s('sandbox: a tunnel\'s address opens the app behind it, a site\'s address its page', timed(40_000, async () => {
   const { page } = browser;
@@ -125,7 +125,7 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByLabel('Description').fill('dashboards');
   await page.getByRole('button', { name: 'Create tunnel' }).click();
   await page.getByRole('rowheader', { name: 'grafana.relay.localhost' }).waitFor();
-  // Issue 38: a success says so, in a polite status region, and goes away by itself (checked at the end).
+  // A success says so, in a polite status region, and goes away by itself (checked at the end).
   const created = page.getByRole('status').getByText('Tunnel grafana.relay.localhost created.');
   await created.waitFor();
   const listed = await panel.call('GET', '/api/tunnels');
@@ -141,7 +141,7 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
 
   await page.getByRole('button', { name: 'Disable grafana' }).click();
   await page.getByRole('button', { name: 'Enable grafana' }).waitFor();
-  // Issue 38: the refusal above the form is not left to read as the outcome of the disable.
+  // The refusal above the form is not left to read as the outcome of the disable.
   assert.is(await refused.count(), 0, 'the earlier refusal is gone after a later action');
   await page.getByRole('status').getByText('Tunnel grafana.relay.localhost disabled.').waitFor();
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, false);
@@ -149,7 +149,7 @@ s('tunnels: create one, see it listed, disable and enable it, and the client set
   await page.getByRole('button', { name: 'Disable grafana' }).waitFor();
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels[0].enabled, true);
 
-  // Issue 38: a refused action is said in an alert toast, which goes when the next action starts.
+  // A refused action is said in an alert toast, which goes when the next action starts.
   const refuse = (route: Route) => (route.request().method() === 'PATCH' ? route.fulfill({ status: 409, json: { error: 'Refused for the test' } }) : route.fallback());
   await page.route('**/api/tunnels/*', refuse);
   await page.getByRole('button', { name: 'Disable grafana' }).click();
@@ -191,7 +191,7 @@ s('tunnels: each client\'s state on the tunnels page, and the tunnels down on th
       fqdns.push(made.body.tunnel.fqdn);
     }
     await sendTrafficLine(trafficPort, `app:${fqdns[0]}`);
-    // the dashboard sums up (issue 38): the tunnels down are a count linking to their filtered list, not listed there
+    // the dashboard sums up: the tunnels down are a count linking to their filtered list, not listed there
     await page.getByRole('link', { name: 'Dashboard' }).click();
     const card = page.locator('section[aria-labelledby="tunnels-title"]');
     await page.waitForFunction(() => !document.querySelector('section[aria-labelledby="tunnels-title"] [role=status]'));
@@ -405,7 +405,7 @@ s('a request in flight shows the progress line', timed(30_000, async () => {
   }
 }));
 
-s('tunnels: 60 of them searched, filtered by state from the URL, sorted by port and paged; the client setup one page down (issue 38)', timed(90_000, async () => {
+s('tunnels: 60 of them searched, filtered by state from the URL, sorted by port and paged; the client setup one page down', timed(90_000, async () => {
   const { page } = browser;
   // more than a page (50), kept few: each create issues a certificate with openssl on the sandbox.
   // Ports out of creation order, so a sort by port is told from the server's order; every third disabled.

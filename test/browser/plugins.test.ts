@@ -1,4 +1,4 @@
-// The plugins page against the real API (issue 18, page 8): the hello fixture packed with npm pack,
+// The plugins page against the real API: the hello fixture packed with npm pack,
 // installed through the page with its file: spec, enabled, its panel.js rendered in its own page,
 // disabled (page and routes gone), deleted; on a fresh sandbox in development mode.
 import { rm } from 'node:fs/promises';

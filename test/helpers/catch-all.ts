@@ -31,5 +31,5 @@ export function requestUnchecked(o: { port: number; host: string | null; path?: 
   });
 }
 
-/** The default server's answer (lib/system/nginx/templates.ts renderDefault) and its certificate's name. */
+/** The default server's answer (lib/system/proxy/templates.ts renderDefault) and its certificate's name. */
 export const CATCH_ALL = { status: 404, body: 'Not found\n', certificate: 'relay-panel-default' } as const;

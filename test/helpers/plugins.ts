@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { run } from '../../lib/system/exec.ts';
+import { run } from '../../lib/system/common/exec.ts';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/plugins');
 

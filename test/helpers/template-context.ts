@@ -1,6 +1,6 @@
 // A nginx template context with a box's usual ports and placeholder paths: for rendering vhosts
 // outside a system (the templates' unit test, the vhost stamps' test, the traffic bench's nginx lines).
-import type { TemplateContext } from '../../lib/system/nginx/templates.ts';
+import type { TemplateContext } from '../../lib/system/proxy/templates.ts';
 
 export const SAMPLE_TEMPLATE_CONTEXT: TemplateContext = {
   listenAddress: '127.0.0.1',

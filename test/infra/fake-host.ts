@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { SystemConfigInput } from '../../lib/system/config.ts';
-import { sha256Hex } from '../../lib/system/host/install.ts';
+import { sha256Hex } from '../../lib/system/pinned/install.ts';
 import { freePorts } from './ports.ts';
 
 export const FAKES = resolve(new URL('../fakes/bin', import.meta.url).pathname);

@@ -16,7 +16,7 @@ import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
 import { OPENSSL_WITNESS, WITNESS_MODULE } from './operator-files.ts';
-import { stampVhost } from '../../lib/system/nginx/vhost-stamp.ts';
+import { stampVhost } from '../../lib/system/proxy/vhost-stamp.ts';
 
 const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
 
@@ -36,7 +36,7 @@ const scores: Record<string, number> = {};
 
 const inBox = (script: string) => ['/bin/sh', '-c', script];
 
-/** What only root could write: each stays absent whatever the panel's user planted (issue 36). */
+/** What only root could write: each stays absent whatever the panel's user planted. */
 const WITNESSES = [OPENSSL_WITNESS, '/root/relay-witness-hook', '/root/relay-witness-prehook'];
 async function noWitnesses(): Promise<void> {
   for (const path of WITNESSES) assert.is((await box.run(['test', '-e', path])).code, 1, `${path}: root ran what the panel's user planted`);
@@ -307,7 +307,7 @@ s('the panel\'s own timer renews as its user in its sandbox, in its own director
   assert.equal(await operatorFiles(), operatorBefore);
 });
 
-/** The vhosts as a release before issue 31 left them: Debian's default site instead of ours, and the old login redirect. */
+/** The vhosts as an earlier release left them: Debian's default site instead of ours, and the old login redirect. */
 async function asEarlierRelease(appVhost: string): Promise<void> {
   const file = join(box.root, 'etc/nginx/sites-available', appVhost);
   const text = await readFile(file, 'utf8');

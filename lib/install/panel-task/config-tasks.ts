@@ -2,7 +2,7 @@
 // panel's user makes and changes it.
 import { dirname } from 'node:path';
 import { ConfigStore, type ConfigInput } from '../../config.ts';
-import { writeSecretFile } from '../../system/atomic-write.ts';
+import { writeSecretFile } from '../../system/common/atomic-write.ts';
 import { pathExists } from '../../system/common/fs.ts';
 import type { PanelAnswer, PanelTask } from './protocol.ts';
 

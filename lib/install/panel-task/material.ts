@@ -4,12 +4,12 @@
 // change: run as root it would load whatever module the file names.
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureHostKey, HOST_KEY_MODE } from '../../system/common/host-key.ts';
+import { ensureHostKey, HOST_KEY_MODE } from '../../system/tunnel-server/host-key.ts';
 import { pathExists } from '../../system/common/fs.ts';
 import type { SystemConfig } from '../../system/config.ts';
-import { certPaths } from '../../system/host/certs.ts';
-import { hostVhostLayout } from '../../system/host/nginx.ts';
-import { createVhostPreparer, systemRendererOptions } from '../../system/nginx/renderer.ts';
+import { certPaths } from '../../system/certs/host.ts';
+import { hostVhostLayout } from '../../system/proxy/host.ts';
+import { createVhostPreparer, systemRendererOptions } from '../../system/proxy/renderer.ts';
 import { systemPki } from '../../system/pki/openssl-pki.ts';
 import type { VhostSpec } from '../../system/types.ts';
 import type { PanelAnswer } from './protocol.ts';

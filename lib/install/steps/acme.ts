@@ -7,7 +7,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SystemConfig } from '../../system/config.ts';
-import { reloadNginxCommand } from '../../system/host/certs.ts';
+import { reloadNginxCommand } from '../../system/certs/host.ts';
 import type { AcmeDirs } from '../acme-move.ts';
 import { asPanelUser } from '../as-panel-user.ts';
 import type { Owner } from '../files.ts';

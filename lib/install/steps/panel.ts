@@ -2,13 +2,13 @@
 // (its vhosts: vhosts.ts; its privileges: root-helper.ts).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { writeSecretFile } from '../../system/atomic-write.ts';
+import { writeSecretFile } from '../../system/common/atomic-write.ts';
 import { entryExists } from '../../system/common/fs.ts';
 import { serviceUser } from '../../system/config.ts';
-import { autheliaUnit } from '../../system/host/auth-portal.ts';
-import { renewUnitNames } from '../../system/host/renew-units.ts';
-import { chiselUnit } from '../../system/host/tunnel-server.ts';
-import { checksumSources, installPinned } from '../../system/host/install.ts';
+import { autheliaUnit } from '../../system/auth-portal/host.ts';
+import { renewUnitNames } from '../../system/certs/renew-units.ts';
+import { chiselUnit } from '../../system/tunnel-server/host.ts';
+import { checksumSources, installPinned } from '../../system/pinned/install.ts';
 import { asPanelUser } from '../as-panel-user.ts';
 import { writeIfChanged, type Owner } from '../files.ts';
 import { directories } from './host.ts';

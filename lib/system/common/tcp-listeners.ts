@@ -3,7 +3,7 @@
 // Kernel files: nothing a less privileged user wrote is read or followed. `procDir` is for tests.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseTcpListeners, type TcpListener } from '../parsers/proc-net.ts';
+import { parseTcpListeners, type TcpListener } from './proc-net.ts';
 
 const TCP_TABLES = ['net/tcp', 'net/tcp6'] as const;
 

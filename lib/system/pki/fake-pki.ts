@@ -5,7 +5,7 @@
 // twice is a no-op, an unknown serial fails.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { assertClientCommonName } from '../names.ts';
+import { assertClientCommonName } from '../common/names.ts';
 import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
 import { certificateExpiry, type ServerCertMaker } from './self-signed.ts';
 

@@ -4,11 +4,11 @@
 import { X509Certificate } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { pathExists } from '../common/fs.ts';
-import { run, runBinary } from '../exec.ts';
-import { assertAbsolutePath, assertClientCommonName } from '../names.ts';
+import { run, runBinary } from '../common/exec.ts';
+import { assertAbsolutePath, assertClientCommonName } from '../common/names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter, type SignedClientCert } from '../types.ts';
 

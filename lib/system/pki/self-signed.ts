@@ -2,7 +2,7 @@
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { run } from '../exec.ts';
+import { run } from '../common/exec.ts';
 import type { CertPaths } from '../types.ts';
 
 export interface ServerCertRequest {

@@ -9,7 +9,7 @@ import { fetchedBinary } from '../../runtimes/runtimes.mjs';
 // @ts-expect-error plain JS build script
 import { TSC } from '../../../build/typescript-compiler.mjs';
 
-// The package integrators install (issue 30): packed, installed into a new project, and the README's
+// The package integrators install: packed, installed into a new project, and the README's
 // "Reusing the handlers" example run there exactly as printed, against dist-lib/ and nothing else
 // of this repository, in Node and in Bun (pinned in test/runtimes/tools).
 

@@ -43,7 +43,7 @@ s('hashed, minified files and an index.html that references exactly them', async
   assert.equal((await readdir(join(out, 'assets'))).sort(), files);
 });
 
-s('the first load fits issue 18\'s budget of 100 KiB compressed', async ({ dir }) => {
+s('the first load fits the budget of 100 KiB compressed', async ({ dir }) => {
   const out = join(dir, 'budget');
   await bundlePanel({ outdir: out, quiet: true });
   const load = await panelFirstLoad(out);

@@ -1,4 +1,4 @@
-// Issue 17: the bundled server (dist/server.mjs and the bundle beside it) imports a plugin's ES module at run time, and
+// The bundled server (dist/server.mjs and the bundle beside it) imports a plugin's ES module at run time, and
 // mounts the enabled ones again when it restarts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

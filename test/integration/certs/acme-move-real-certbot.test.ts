@@ -9,11 +9,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { moveLegacyLineages } from '../../../lib/install/acme-move.ts';
 import type { SystemConfig } from '../../../lib/system/config.ts';
-import { run } from '../../../lib/system/exec.ts';
-import { certbotDirArgs, createHostCerts } from '../../../lib/system/host/certs.ts';
-import { renewCommand } from '../../../lib/system/host/renew-units.ts';
-import type { RootActions } from '../../../lib/system/host/root-actions.ts';
-import { parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts';
+import { run } from '../../../lib/system/common/exec.ts';
+import { certbotDirArgs, createHostCerts } from '../../../lib/system/certs/host.ts';
+import { renewCommand } from '../../../lib/system/certs/renew-units.ts';
+import type { RootActions } from '../../../lib/system/root/root-actions.ts';
+import { parseCertbotCertificates } from '../../../lib/system/certs/certbot-output.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 

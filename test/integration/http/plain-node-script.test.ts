@@ -1,4 +1,4 @@
-// Issue 10 item 1: in a plain Node script (no test harness, no edge) app.fetch answers the
+// In a plain Node script (no test harness, no edge) app.fetch answers the
 // runtime's own Response. A child node process is that script; the rest of the fetch core's
 // checks are in test/unit/http/fetch-core.test.ts.
 import { spawnSync } from 'node:child_process';

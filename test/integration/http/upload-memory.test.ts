@@ -1,4 +1,4 @@
-// Issue 10 item 3: a multipart upload is streamed to disk by the Node edge, never held whole in
+// A multipart upload is streamed to disk by the Node edge, never held whole in
 // memory. The client runs in a child process so that its buffers do not count against this
 // process's RSS: the child makes this an integration test. (The rest of the multipart behaviour
 // is in test/unit/http/multipart.test.ts.)

@@ -67,9 +67,9 @@ async function vhostDirs(ctx: InstalledBox): Promise<{ available: string; enable
 let ipPanelAsWritten: string | undefined;
 
 /**
- * The vhosts as a release before issue 31 left them: no default server, Debian's `default` site
+ * The vhosts as an earlier release left them: no default server, Debian's `default` site
  * linked, and the IP panel's vhost in other words than this release's templates, loading the
- * panel's own certificate, key, client CA and CRL (as releases before issue 36 did). Answers the IP
+ * panel's own certificate, key, client CA and CRL (as earlier releases did). Answers the IP
  * panel's text as this release writes it.
  */
 async function asEarlierRelease(ctx: InstalledBox): Promise<string> {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chiselFingerprint } from '../../../lib/system/common/host-key.ts';
+import { chiselFingerprint } from '../../../lib/system/tunnel-server/host-key.ts';
 import { openStream } from '../../helpers/provision-stream.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { startFakeHost, type FakeHost } from '../../infra/fake-host.ts';

@@ -1,4 +1,4 @@
-// Integration (runs the real npm: pack and install). Issue 17: plugins packed with npm pack, installed through the API, enabled, called, disabled,
+// Integration (runs the real npm: pack and install). Plugins packed with npm pack, installed through the API, enabled, called, disabled,
 // deleted; broken plugins never take the panel down.
 import { existsSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
@@ -234,7 +234,7 @@ s('accepted specs: allowed scopes, tarballs under localDir, any tarball only in 
     assert.is(await attempt(packed.specs.hello!), `Plugin tarball must be under ${join(packed.dir, 'elsewhere')}`);
     assert.is(await attempt(`file:${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`), `Plugin tarball not found: ${join(packed.dir, 'elsewhere', '..', 'x.tgz')}`);
     assert.is(await attempt('file:relative.tgz'), 'A file: plugin spec must be an absolute path to a .tgz tarball');
-    // Portlama's field names the same spec (issue 29); the other installs here use `spec`
+    // Portlama's field names the same spec; the other installs here use `spec`
     const installed = await dev.call('POST', '/api/plugins/install', { body: { packageName: packed.specs.hello } });
     assert.is(installed.status, 201, JSON.stringify(installed.body));
     assert.is(installed.body.plugin.name, 'hello');

@@ -107,11 +107,11 @@ s('custom site: verify-dns through dnsmasq, certificate from pebble through cert
   assert.equal([page.status, page.body], [200, 'shop']);
 }));
 
-s('a protected custom site outside the base domain: asked for, a 400 saying why; stored so by an older release, 403 at nginx, never 500 (issue 31)', timed(30_000, async () => {
+s('a protected custom site outside the base domain: asked for, a 400 saying why; stored so by an older release, 403 at nginx, never 500', timed(30_000, async () => {
   const refused = await t.call('PATCH', `/api/sites/${shopId}`, { body: { autheliaProtected: true } });
   assert.is(refused.status, 400);
   assert.match(refused.body.error, "the portal's session cookie covers only");
-  // the record and vhost as a release before issue 31 wrote them: the portal refuses this host, nginx says 500
+  // the record and vhost as an earlier release wrote them: the portal refuses this host, nginx says 500
   await t.services.store.sites.update((list) => void (list.find((x) => x.id === shopId)!.autheliaProtected = true));
   const site = t.services.store.sites.value.find((x) => x.id === shopId)!;
   await t.services.system.proxy.apply([{ op: 'put', enabled: true, spec: { kind: 'site', fqdn: custom, root: site.rootPath, spaMode: false, protected: true } }]);

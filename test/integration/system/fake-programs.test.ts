@@ -161,7 +161,7 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   assert.match(await readFile(join(dir, 'systemd', 'authelia.service'), 'utf8'), `ExecStart=${join(dir, 'bin', 'authelia')} --config ${cfgPath}`);
 }));
 
-// The rule the provisioning order is built on (lib/system/common/users-database.ts, assertSomeUser):
+// The rule the provisioning order is built on (lib/system/auth-portal/users-database.ts, assertSomeUser):
 // the fake plays Authelia's refusal, so a portal started before its first user would fail here too
 s('fake authelia, like Authelia 4.38, will not start on a users database without users', timed(15_000, async () => {
   const [port] = await freePorts(1);

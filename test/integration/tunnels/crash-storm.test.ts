@@ -1,4 +1,4 @@
-// Issue 11 item 5: SIGKILLs during a create/delete storm once left vhosts without records (most
+// SIGKILLs during a create/delete storm once left vhosts without records (most
 // still enabled) and enabled records without vhosts. The server runs as a child process on the
 // sandbox driver and is killed at random moments; every start repairs the host from the records,
 // so after the storm and a final restart nginx and the authfile match the records exactly.

@@ -7,7 +7,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { reversePortPattern } from '../../../lib/system/common/authfile.ts';
+import { reversePortPattern } from '../../../lib/system/tunnel-server/authfile.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { timed, withTimeout } from '../../helpers/timeout.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { MAX_WEBHOOKS } from '../../../lib/alerts/schema.ts';
 import { TICK_MS } from '../../../lib/alerts/watch.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
@@ -102,7 +102,7 @@ s('POST .../test: answered once the attempt ended, delivered with the receiver\'
   const { webhook } = (await hook()).body;
   const queued = await t.call('POST', `/api/alerts/webhooks/${webhook.id}/test`);
   assert.is(queued.status, 200);
-  // no waiting here: the answer came after the receiver's (issue 38: the page showed "sending" for seconds)
+  // no waiting here: the answer came after the receiver's (the page showed "sending" for seconds)
   assert.equal([queued.body.delivery.state, queued.body.delivery.statusCode, queued.body.delivery.attempts], ['delivered', 200, 1]);
   assert.is(receiver.received.length, 1);
   const [got] = receiver.received;

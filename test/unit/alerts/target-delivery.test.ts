@@ -1,4 +1,4 @@
-// Issue 37: where a delivery may go, decided at each attempt. A name is resolved by an injected
+// Where a delivery may go, decided at each attempt. A name is resolved by an injected
 // resolver (nothing here asks real DNS or leaves the machine: every address is loopback, and a
 // refused one is refused before any connection), its addresses are checked, and the connection goes
 // to exactly the checked address; redirects are answers, not followed; the log names no socket error.

@@ -1,4 +1,4 @@
-// Issue 37: a webhook may not point inward unless the admin allows private targets. Each spelling
+// A webhook may not point inward unless the admin allows private targets. Each spelling
 // of loopback, link-local, private, unspecified, multicast/broadcast and their IPv4-mapped forms is
 // a 400 at create and update that says why; GET/PATCH /api/alerts/settings turn private targets on,
 // which still leaves the never-allowed ranges refused; turned off again, a saved loopback webhook is

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attributesOf, commonNameOf } from '../../../lib/auth/distinguished-name.ts';
 
-// Issue 11 item 14: `agent:caf\C3\A9` was read as `agent:cafÃ©` (each hex escape taken as a
+// `agent:caf\C3\A9` was read as `agent:cafÃ©` (each hex escape taken as a
 // character instead of a UTF-8 byte). Every escape branch of RFC 4514 as OpenSSL prints it.
 
 const s = suite('distinguished names');

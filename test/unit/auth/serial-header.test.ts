@@ -4,7 +4,7 @@ import { normalizeSerial, serialFromHeader } from '../../../lib/auth/identity.ts
 import { AppError } from '../../../lib/errors.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 
-// Issue 11 item 12 (first half): every non-hex character used to be stripped, so
+// Every non-hex character used to be stripped, so
 // `DEAD, 1000` read as DEAD1000. A serial that is not hex (colons allowed) is no certificate.
 
 const s = suite<{ t: TestApp }>('X-SSL-Client-Serial', {} as { t: TestApp });

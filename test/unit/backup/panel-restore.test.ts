@@ -1,4 +1,4 @@
-// Issue 38: restore from a backup file in the panel. POST /api/backup/inspect answers what an archive
+// Restore from a backup file in the panel. POST /api/backup/inspect answers what an archive
 // holds after the restore command's checks; POST /api/backup/restore hands a checked archive to the
 // process, which (lib/cli.ts, played here by the listener) stops the panel and replaces its state;
 // a corrupted or foreign archive is 400 with nothing changed; a failed replace puts the old state back.

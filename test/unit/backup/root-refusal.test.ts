@@ -1,5 +1,5 @@
 // backup and restore read and write the panel's files: on a box where those are another user's,
-// root is sent to that user (issue 36: root never reads or writes where a less privileged user can
+// root is sent to that user (root never reads or writes where a less privileged user can
 // plant a link), before anything is read.
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

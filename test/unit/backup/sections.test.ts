@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inside, sectionsOf } from '../../../lib/backup/sections.ts';
 import type { Config } from '../../../lib/config.ts';
-import { hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { hostKeyPath } from '../../../lib/system/tunnel-server/host-key.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 
 const s = suite('backup sections');

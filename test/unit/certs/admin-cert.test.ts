@@ -11,7 +11,8 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  t = await createTestApp({ clock, pki });
+  // on disk: the cases check the documents' files and their modes
+  t = await createTestApp({ clock, pki, durable: true });
   await t.completeOnboarding();
 }
 
@@ -132,7 +133,7 @@ s('three rotations at once: exactly one new certificate stays valid, and the rep
 });
 
 o('a failed bundle leaves the rotation untouched and the new certificate revoked', async () => {
-  const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
+  const { sandboxControls } = await import('../../../lib/system/sandbox-system.ts');
   sandboxControls(t.services.system).failNext('pki.toPkcs12');
   assert.is((await t.call('POST', '/api/certs/mtls/rotate')).status, 500);
   assert.is((await adminState()).rotation, null);

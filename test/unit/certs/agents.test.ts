@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { storedText } from '../../helpers/store-files.ts';
 import * as assert from 'uvu/assert';
-import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { pkiSuites } from '../../helpers/pki-suites.ts';
 import { seedSites } from '../../helpers/sites.ts';

@@ -1,6 +1,6 @@
 // The enrollment command the certificates page gives (panel/src/enroll-command.ts), run as text by
-// a real sh with the real openssl, curl and jq against the panel's app on a free port (issue 38:
-// run twice, the old command replaced agent.key and left agent.crt empty).
+// a real sh with the real openssl, curl and jq against the panel's app on a free port (run
+// twice, the old command replaced agent.key and left agent.crt empty).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -12,7 +12,8 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  t = await createTestApp({ clock, pki });
+  // on disk: the cases check the documents' files and their modes
+  t = await createTestApp({ clock, pki, durable: true });
   await t.completeOnboarding();
   await seedSites(t, 'blog');
 }

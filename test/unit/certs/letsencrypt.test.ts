@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 

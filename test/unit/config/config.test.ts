@@ -29,7 +29,7 @@ s('a minimal file loads with the spec defaults, a generated sessionSecret and th
   assert.is(reread.value.sessionSecret, config.value.sessionSecret);
 });
 
-s("issue 29: a file from before Portlama's `defaultPolicy` loads, its `defaultPolicyId` read as it (null as `default`) and written under the new name", async ({ dir }) => {
+s("a file from before Portlama's `defaultPolicy` loads, its `defaultPolicyId` read as it (null as `default`) and written under the new name", async ({ dir }) => {
   const file = join(dir, 'config.json');
   const older = (defaultPolicyId: string | null) => ({ ...minimal(dir), plugins: { allowedScopes: [], pushInstall: { enabled: true, defaultPolicyId } } });
   await writeFile(file, JSON.stringify(older('0b7c3f52-policy')));

@@ -206,7 +206,7 @@ s('the checker catches a 500, a stray error field (the old 429 body), an undocum
   const broken = [
     route({ method: 'GET', path: '/api/fuzz/bug/:x', access: { roles: ADMIN_OR_AGENT, gate: 'open' }, handle: () => { throw new Error('bug'); } }),
     route({ method: 'GET', path: '/api/fuzz/shape/:x', access: { roles: ADMIN_OR_AGENT, gate: 'open' }, answers: { 400: 'Bad' }, handle: () => json({ error: 'x', stack: 'at ...' }, 400) }),
-    // the 429 body before issue 37: the seconds beside error rather than in details
+    // the 429 body of earlier releases: the seconds beside error rather than in details
     route({
       method: 'GET',
       path: '/api/fuzz/limit/:x',

@@ -5,7 +5,7 @@ import { z, type ZodType } from 'zod';
 import { routes } from '../../../handlers/index.ts';
 import { ConfigSchema } from '../../../lib/config.ts';
 
-// Issue 11 item 1: an unbounded array or string in a request schema lets one request build a huge
+// An unbounded array or string in a request schema lets one request build a huge
 // error or value. Every string and array reachable from a route's params, query or body has a
 // maximum, and so has every one of the configuration file.
 

@@ -34,7 +34,7 @@ s('no method and path pair appears twice', () => {
   assert.equal([...seen].filter(([, n]) => n > 1), []);
 });
 
-// Issue 30: a handler's types come from its schemas; generics spelled by hand could drift from them.
+// A handler's types come from its schemas; generics spelled by hand could drift from them.
 s('no route spells its generics by hand', () => {
   const spelled = handlerFiles(handlersDir).filter((file) => /\b(route|wsRoute)</.test(readFileSync(join(handlersDir, file), 'utf8')));
   assert.equal(spelled, []);
@@ -44,7 +44,7 @@ s('every route names roles and a gate', () => {
   for (const r of routes) {
     assert.ok(r.access.roles.length > 0, r.path);
     assert.ok(['open', 'onboarding', 'management'].includes(r.access.gate), r.path);
-    // GET /metrics sits where Prometheus looks by default (issue 19)
+    // GET /metrics sits where Prometheus looks by default
     assert.ok(r.path.startsWith('/api/') || r.path === '/metrics', r.path);
   }
 });

@@ -8,7 +8,7 @@ import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
 import { createTestApp } from '../../../lib/testing.ts';
 import { examplePath, hostileOrders, methodOf } from '../../helpers/route-samples.ts';
 
-// Issue 30 item 4 through the real app: built from the handlers in hostile orders, every route still
+// The router's order by specificity through the real app: built from the handlers in hostile orders, every route still
 // takes its own example path. The metrics observer names the pattern that answered; requests carry
 // no certificate, so the chain refuses them before any handler changes state (public routes answer
 // for sample values they do not know).

@@ -1,4 +1,4 @@
-// Issue 11, items 2, 3, 4, 6, 9 and 10: requests a client library would normalize, sent as bytes
+// Requests a client library would normalize, sent as bytes
 // to the real node:http edge.
 import { connect } from 'node:net';
 import { suite } from 'uvu';

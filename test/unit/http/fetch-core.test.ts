@@ -1,4 +1,4 @@
-// Issue 10 item 1: lib/http is a fetch core that any runtime can call; node stays in lib/node.
+// Lib/http is a fetch core that any runtime can call; node stays in lib/node.
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';

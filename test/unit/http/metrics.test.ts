@@ -1,4 +1,4 @@
-// Issue 19 part 2: GET /metrics in Prometheus text format.
+// GET /metrics in Prometheus text format.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json } from '../../../lib/http/responses.ts';

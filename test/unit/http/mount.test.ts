@@ -1,4 +1,4 @@
-// Issue 10 item 4: routes mounted and unmounted while the server runs.
+// Routes mounted and unmounted while the server runs.
 import { z } from 'zod';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

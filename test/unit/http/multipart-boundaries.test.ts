@@ -1,4 +1,4 @@
-// Issue 40 item 5: the delimiter scan finds every delimiter wherever the chunks split it, and
+// The delimiter scan finds every delimiter wherever the chunks split it, and
 // nothing short of a whole delimiter ends a part.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 40 item 5: a multipart body of one byte repeated (the delimiter's own `\r` or `-`) parses
+// A multipart body of one byte repeated (the delimiter's own `\r` or `-`) parses
 // at the cost of any other body, and its parse never holds the event loop.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';

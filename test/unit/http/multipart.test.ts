@@ -1,4 +1,4 @@
-// Issue 10 item 3: multipart bodies streamed to disk on the Node edge (issue 40: by its own delimiter scan), request.formData() elsewhere.
+// Multipart bodies streamed to disk on the Node edge (by its own delimiter scan), request.formData() elsewhere.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -163,7 +163,7 @@ s('a broken limit answers 413 or 400 with a clear message, on both edges', (ctx)
   }),
 );
 
-// Issue 38 defect 3: formidable checked a file's size when its part ended; the parse must end at the limit.
+// Formidable checked a file's size when its part ended; the parse must end at the limit.
 s('a file streamed past its limit (chunked, or under a Content-Length that allows it) is cut off there: 413, connection closed', (ctx) =>
   withTimeout('cut off', 8000, async () => {
     // what the server had read when its answer went out (after it, it discards what still arrives)

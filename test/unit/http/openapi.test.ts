@@ -1,4 +1,4 @@
-// Issue 19 part 1: GET /api/openapi.json, generated from the route table and its zod schemas.
+// GET /api/openapi.json, generated from the route table and its zod schemas.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';

@@ -6,7 +6,7 @@ import type { AnyRoute } from '../../../lib/http/route.ts';
 import { bySpecificity } from '../../../lib/http/route-order.ts';
 import { examplePath, hostileOrders, methodOf } from '../../helpers/route-samples.ts';
 
-// Issue 30 item 4: the router orders routes by specificity, so no list has to be kept in order by hand.
+// The router orders routes by specificity, so no list has to be kept in order by hand.
 
 const s = suite('route order by specificity');
 const paths = (list: readonly string[]) => bySpecificity(list.map((path) => ({ path }))).map((r) => r.path);

@@ -6,7 +6,7 @@ import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, wsRoute } from '../../../lib/http/route.ts';
 import { createTestApp } from '../../../lib/testing.ts';
 
-// Issue 30 item 3: a handler's params, query and body types are inferred from the zod schemas the
+// A handler's params, query and body types are inferred from the zod schemas the
 // route is given (their output: after coercion, defaults and transforms); no generics are spelled.
 // Checked by tsc: an assertion below fails the type check when inference breaks.
 

@@ -11,8 +11,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { giveBack } from '../../../lib/install/give-back.ts';
 import { describeGiveBack, giveBackCertbot } from '../../../lib/install/give-back-certbot.ts';
-import { run } from '../../../lib/system/exec.ts';
-import { parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts';
+import { run } from '../../../lib/system/common/exec.ts';
+import { parseCertbotCertificates } from '../../../lib/system/certs/certbot-output.ts';
 import { certbotConfigTree, chownTree, dirsUnder, OPERATOR, PANEL, readTree, type Dirs } from './give-back-fixture.ts';
 
 const CERTBOT = '/usr/bin/certbot';

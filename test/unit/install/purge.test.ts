@@ -11,7 +11,7 @@ import { openInstallation, TOOLS, type Runner } from '../../../lib/install/insta
 import type { Created } from '../../../lib/install/install-record.ts';
 import type { CommandOptions } from '../../../lib/install/options.ts';
 import { packagesDecision, purge, simulatedRemovals } from '../../../lib/install/purge.ts';
-import type { ExecResult } from '../../../lib/system/exec.ts';
+import type { ExecResult } from '../../../lib/system/common/exec.ts';
 
 const s = suite<{ dir: string }>('uninstall --purge', { dir: '' });
 s.before.each(async (ctx) => {

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { defaultRunner, type Installation, type Runner } from '../../../lib/install/installation.ts';
 import { recentRestarts, restartJournalArgs, serviceName, unitFinding, unitHealth } from '../../../lib/install/unit-restarts.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
-import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../../../lib/system/parsers/restarts.ts';
+import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../../../lib/system/systemd/restarts.ts';
 import { SystemError } from '../../../lib/system/types.ts';
 
 const s = suite('doctor: restart loops');

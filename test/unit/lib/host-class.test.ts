@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isPublicHost } from '../../../lib/host-class.ts';
 
-// Issue 11 item 8: NAT64 (local-use), Teredo, 198.18.0.0/15, 192.0.0.0/24, `.svc` names and the
+// NAT64 (local-use), Teredo, 198.18.0.0/15, 192.0.0.0/24, `.svc` names and the
 // relay's own domain were accepted. The table covers every IANA special-purpose range and the
 // spellings the adversarial review and the earlier tests used.
 

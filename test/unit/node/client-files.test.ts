@@ -1,4 +1,4 @@
-// Issue 10 (edge), item 5: the web client's files, cached by name.
+// The web client's files, cached by name.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

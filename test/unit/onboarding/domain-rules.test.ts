@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DomainInput, domainProblem, localDomainProblem } from '../../../lib/onboarding/domain-rules.ts';
-import { isFqdn } from '../../../lib/system/names.ts';
+import { isFqdn } from '../../../lib/system/common/names.ts';
 
 const s = suite('onboarding domain rules');
 

@@ -4,7 +4,7 @@ import bcrypt from 'bcryptjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CompleteEvent, StreamMessage, TaskEvent } from '../../../lib/onboarding/events.ts';
-import { sandboxPaths, type FailurePoint } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths, type FailurePoint } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
 import { DOMAIN, EMAIL, HOST_IP, holdCertificates, nextOutcome, provisionAndWait, sandbox, walkToDnsReady, CHEAP_ONBOARDING } from './support.ts';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { toApiError } from '../../../panel/src/api.ts';
 
 // The panel's reading of error bodies (panel/src/api.ts): a 429 says how long to wait from
-// `details.retryAfter`, where the server puts it since issue 37 (the spec's {error, details?}).
+// `details.retryAfter`, where the server puts it (the spec's {error, details?}).
 
 const s = suite('panel: error bodies');
 

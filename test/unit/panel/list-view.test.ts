@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { filterRows, pageOf, readListParams, viewList, writeListParams, type ListSpec } from '../../../panel/src/list-view.ts';
 
-// The panel's long lists (panel/src/list-view.ts, issue 38): search, state, sort and page from the
+// The panel's long lists (panel/src/list-view.ts): search, state, sort and page from the
 // URL's query, computed without a browser.
 
 interface Row { id: string; name: string; port: number; note: string | null; on: boolean }

@@ -4,7 +4,7 @@ import { actionStarted, actionStarts, dismissToast, MAX_TOASTS, onNextActionStar
 
 // The panel's toast store (panel/src/toasts.ts): toasts go away by themselves, a failure lasts
 // longer than a success and ends when a later action starts, and what a page said of an earlier
-// action is cleared then too (issue 38: no stale message after a later action).
+// action is cleared then too (no stale message after a later action).
 
 const s = suite('panel: toasts');
 const texts = () => toasts.value.map((t) => `${t.kind}:${t.text}`);

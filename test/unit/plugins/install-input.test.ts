@@ -1,4 +1,4 @@
-// Issue 29: POST /api/plugins/install takes Portlama's `packageName` as well as our `spec`, checked
+// POST /api/plugins/install takes Portlama's `packageName` as well as our `spec`, checked
 // by the same rules before npm runs (so no npm here; test/integration/plugins installs for real).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

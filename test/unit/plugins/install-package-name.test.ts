@@ -1,4 +1,4 @@
-// Issue 29: Portlama's `packageName` installs a registry plugin end to end, with npm replaced by
+// Portlama's `packageName` installs a registry plugin end to end, with npm replaced by
 // test/fixtures/fake-npm (plugins.npm, the panel's own setting for which npm to run), so the
 // registry path is covered without a registry; test/integration/plugins runs the real npm.
 import { existsSync } from 'node:fs';

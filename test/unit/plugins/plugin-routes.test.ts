@@ -1,4 +1,4 @@
-// Issue 17: what a plugin's server module may export (lib/http/plugin-host.ts), through the
+// What a plugin's server module may export (lib/http/plugin-host.ts), through the
 // testing kit's mountPlugin, which checks exactly as enabling does.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

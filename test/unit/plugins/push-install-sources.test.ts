@@ -1,4 +1,4 @@
-// Issue 29: a push-install policy's source-address rules (Portlama's allowedIps/deniedIps), checked
+// A push-install policy's source-address rules (Portlama's allowedIps/deniedIps), checked
 // against the client's address as the proxy gives it (X-Forwarded-For from the loopback peer), and
 // policies stored before the rules existed.
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -52,7 +52,7 @@ s('a push from an address its policy refuses is 403 and not recorded; behind the
   }
 });
 
-s('policies stored before issue 29 load: no address rules, their ids and the default policy still built in', async () => {
+s('policies stored before address rules existed load: no address rules, their ids and the default policy still built in', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-push-'));
   await mkdir(join(dir, 'data'), { recursive: true });
   const older = { id: '0b7c3f52-9a1e-4f7d-8c2b-5e6f7a8b9c0d', name: 'tools', description: '', allowedPlugins: ['@acme/hello'], allowedActions: ['install'], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };

@@ -1,5 +1,5 @@
-// Issue 17: push-install — a switch, policies, per-agent windows that expire, every push recorded,
-// and agent-status for the calling agent. Issue 29: Portlama's shapes — a `default` policy that
+// Push-install — a switch, policies, per-agent windows that expire, every push recorded,
+// and agent-status for the calling agent. Portlama's shapes — a `default` policy that
 // always exists, ids from the client or the name, its statuses and messages.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

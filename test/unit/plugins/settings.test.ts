@@ -1,4 +1,4 @@
-// Issue 38: the allowed plugin scopes are a setting the admin changes in the panel (GET/PATCH
+// The allowed plugin scopes are a setting the admin changes in the panel (GET/PATCH
 // /api/plugins/settings), validated like the configuration's `plugins.allowedScopes`, audit-logged,
 // kept in the configuration file (so a restart keeps them), and used by the next install.
 import { suite } from 'uvu';

@@ -13,8 +13,8 @@ import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
 import { runRootHelper } from '../../../lib/root-helper/main.ts';
 import { startHelperServer } from '../../../lib/root-helper/server.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { rootCall, socketRootActions } from '../../../lib/system/host/root-client.ts';
-import { MAX_ROOT_REQUEST_BYTES } from '../../../lib/system/host/root-protocol.ts';
+import { rootCall, socketRootActions } from '../../../lib/system/root/root-client.ts';
+import { MAX_ROOT_REQUEST_BYTES } from '../../../lib/system/root/root-protocol.ts';
 
 const SITES = '/var/www/relay-sites';
 const SITE_ID = '0b5e3f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';

@@ -11,8 +11,8 @@ import * as assert from 'uvu/assert';
 import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
 import { startHelperServer } from '../../../lib/root-helper/server.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { createHostCerts } from '../../../lib/system/host/certs.ts';
-import { rootCall, socketRootActions } from '../../../lib/system/host/root-client.ts';
+import { createHostCerts } from '../../../lib/system/certs/host.ts';
+import { rootCall, socketRootActions } from '../../../lib/system/root/root-client.ts';
 
 const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 

@@ -14,8 +14,8 @@ import { isCopyPath, tlsPathDirectives } from '../../../lib/root-helper/tls-dire
 import { rewriteTlsPaths } from '../../../lib/root-helper/tls-paths-rewrite.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
 import { OpensslPki } from '../../../lib/system/pki/openssl-pki.ts';
-import { renderVhost, vhostName } from '../../../lib/system/nginx/templates.ts';
-import { stampVhost, vhostIntact } from '../../../lib/system/nginx/vhost-stamp.ts';
+import { renderVhost, vhostName } from '../../../lib/system/proxy/templates.ts';
+import { stampVhost, vhostIntact } from '../../../lib/system/proxy/vhost-stamp.ts';
 import type { CertPaths, VhostSpec } from '../../../lib/system/types.ts';
 import { certPairs } from '../../helpers/cert-pairs.ts';
 

@@ -15,11 +15,11 @@ import { applyVhostChanges, helperTemplateContext, refreshVhostSpecs } from '../
 import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
 import { entriesOfVhost } from '../../../lib/root-helper/tls-entries.ts';
 import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { createHostCerts } from '../../../lib/system/host/certs.ts';
-import { createHostProxy } from '../../../lib/system/host/nginx.ts';
-import { directRootActions } from '../../../lib/system/host/root-actions.ts';
+import { createHostCerts } from '../../../lib/system/certs/host.ts';
+import { createHostProxy } from '../../../lib/system/proxy/host.ts';
+import { directRootActions } from '../../../lib/system/root/root-actions.ts';
 import { systemPki } from '../../../lib/system/pki/openssl-pki.ts';
-import { renderVhost, vhostName } from '../../../lib/system/nginx/templates.ts';
+import { renderVhost, vhostName } from '../../../lib/system/proxy/templates.ts';
 import type { CertPaths, VhostSpec } from '../../../lib/system/types.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { certPairs } from '../../helpers/cert-pairs.ts';

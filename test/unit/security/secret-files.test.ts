@@ -26,7 +26,7 @@ const PUBLIC = [
 
 /**
  * What chisel and Authelia, each a user of its own, read as members of their directory's group
- * (issue 36): group-readable, never by others.
+ *: group-readable, never by others.
  */
 const SERVICE_GROUP_READ = [
   /^data\/system\/chisel\/(host-key\.pem|users\.json)$/,

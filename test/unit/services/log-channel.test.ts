@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { BACKLOG, LogChannel, MAX_BUFFERED } from '../../../lib/service-control/log-channel.ts';
-import { createLogFollow, type LogProducer } from '../../../lib/system/common/log-follow.ts';
+import { createLogFollow, type LogProducer } from '../../../lib/system/services/log-follow.ts';
 
 class FakeSocket extends EventEmitter {
   readonly OPEN = 1;

@@ -50,7 +50,7 @@ s('setup answers Portlama\'s {uri, manualKey}: the otpauth URI and its base32 ke
   assert.ok(await ipPanelEnabled());
 });
 
-s('cancel ends an unconfirmed setup: its secret is dropped and can no longer be confirmed; 409 once enabled (issue 38)', async () => {
+s('cancel ends an unconfirmed setup: its secret is dropped and can no longer be confirmed; 409 once enabled', async () => {
   const none = await t.call('POST', '/api/settings/2fa/cancel');
   assert.equal([none.status, none.body], [200, { ok: true, enabled: false }], 'nothing pending is fine');
   const setup = await t.call('POST', '/api/settings/2fa/setup');
@@ -191,7 +191,7 @@ s('setup while enabled is 409; confirm without setup is 400; a failed vhost chan
   const none = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: '123456' } });
   assert.is(none.status, 400);
   assert.is(none.body.error, 'No 2FA setup in progress. Call POST /settings/2fa/setup first.');
-  const { sandboxControls } = await import('../../../lib/system/sandbox/index.ts');
+  const { sandboxControls } = await import('../../../lib/system/sandbox-system.ts');
   const setup = await t.call('POST', '/api/settings/2fa/setup');
   sandboxControls(t.services.system).failNext('proxy.apply');
   const failed = await t.call('POST', '/api/settings/2fa/confirm', { body: { code: codeAt(setup.body.manualKey) } });

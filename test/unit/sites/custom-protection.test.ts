@@ -1,4 +1,4 @@
-// Portal protection of custom-domain sites (issue 31, item 2): the portal's one session cookie
+// Portal protection of custom-domain sites: the portal's one session cookie
 // domain is the base domain, and Authelia 4.38's authz answers 400 (nginx: 500) for any host outside
 // it. So protection is refused with a 400 that says why, and a protected site already stored outside
 // the base domain is closed (403), never served unprotected and never a 500.
@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
-import { vhostChangesSchema } from '../../../lib/system/nginx/vhost-request.ts';
+import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';
 import { createSite, DOMAIN, seedPortalUsers, siteApp, siteDirectories, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: portal protection only where the portal cookie reaches', {} as { t: SiteTestApp });
@@ -54,7 +54,7 @@ s('PATCH autheliaProtected true on such a site: 400 saying why, record and porta
   assert.is(spa.body.site.spaMode, true);
 });
 
-/** A live custom site stored protected, as a release before issue 31 or a restored backup has it. */
+/** A live custom site stored protected, as an earlier release or a restored backup has it. */
 async function storedProtected(t: SiteTestApp): Promise<SiteRecord> {
   const id = randomUUID();
   const site: SiteRecord = {

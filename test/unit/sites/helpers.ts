@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createTestApp, type Caller, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
-import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
 export const DOMAIN = 'example.test';

@@ -1,4 +1,4 @@
-// Issue 37 item 11: tunnels and sites looked records up with `.find` over the whole list, and sites
+// Tunnels and sites looked records up with `.find` over the whole list, and sites
 // saved a change by rewriting the whole collection (`update`), though both collections are keyed
 // by id. Lookups now use the key, and every site write is one record's change.
 import { suite } from 'uvu';

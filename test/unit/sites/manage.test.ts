@@ -121,7 +121,7 @@ s('PATCH: an allowedUsers entry no portal username can have is a 400, so it neve
   assert.is(next.status, 200, JSON.stringify(next.body));
 });
 
-s('PATCH: allowed users the portal does not have are a 400 naming each of them, and nothing is saved (issue 38)', async ({ t }) => {
+s('PATCH: allowed users the portal does not have are a 400 naming each of them, and nothing is saved', async ({ t }) => {
   const site = await managedSite(t, 'blog');
   await seedPortalUsers(t, 'alice');
   const restarts = t.sandbox.eventsOf('authPortal.restart').length;
@@ -137,7 +137,7 @@ s('PATCH: allowed users the portal does not have are a 400 naming each of them, 
   assert.equal(t.services.store.sites.value[0]?.allowedUsers, ['alice']);
 });
 
-s('DELETE /api/users/:username of a user a site lists: the spec\'s 200, and the site keeps the name, which lets no one else in (issue 38)', async ({ t }) => {
+s('DELETE /api/users/:username of a user a site lists: the spec\'s 200, and the site keeps the name, which lets no one else in', async ({ t }) => {
   const blog = await managedSite(t, 'blog');
   await seedPortalUsers(t, 'alice', 'bob');
   assert.is((await t.call('PATCH', `/api/sites/${blog.id}`, { body: { allowedUsers: ['alice'] } })).status, 200);

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { placeholderBytes, placeholderPage } from '../../../lib/sites/files/placeholder.ts';
 import { createSite, DOMAIN, managedSite, siteApp, siteDirectories, siteVhostState, uploadFiles, type SiteTestApp } from './helpers.ts';
 
-// A new site's placeholder index.html (issue 29): written with the site, through the upload path
+// A new site's placeholder index.html: written with the site, through the upload path
 // (0644), not counted as uploaded bytes, replaced by the first index.html upload, and never left
 // behind by a create that fails.
 

@@ -1,11 +1,11 @@
 // Uninstall removes every relay vhost and keeps the records; the install after it must give back a
-// working box. The start-up refresh writes a served vhost whose file is gone (issue 36 item 6).
+// working box. The start-up refresh writes a served vhost whose file is gone.
 import { lstat, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createSite, siteApp, type SiteTestApp } from './helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('the start-up refresh writes served vhosts that are gone', {} as { t: SiteTestApp });

@@ -78,7 +78,7 @@ s('through the real Node edge: streamed to disk, and an upload aborted mid-file 
   }),
 );
 
-// Issue 38 defect 3 (a streamed part cut off at its limit: test/unit/http/multipart.test.ts, on a 1 MiB route).
+// The upload limit (a streamed part cut off at its limit: test/unit/http/multipart.test.ts, on a 1 MiB route).
 s('a Content-Length over the limit: 413 and the connection closed while the client has sent only the head; nothing on disk', ({ t, site }) =>
   withTimeout('declared length', 6000, async () => {
     // formidable's temp directories go to os.tmpdir(): one of this test's own shows what is left behind

@@ -1,4 +1,4 @@
-// Issue 37, "what to build" 5: kill -9 during write storms over every collection loses 0
+// Kill -9 during write storms over every collection loses 0
 // acknowledged writes. One child process (crash-storm-writer.ts) writes every store collection and
 // the portal users database at once, with snapshots rewritten often, and is SIGKILLed at a random
 // moment; the next start must load everything (nothing half-written: the loader validates every
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PortalFiles } from '../../../lib/system/common/portal-files.ts';
+import { PortalFiles } from '../../../lib/system/auth-portal/portal-files.ts';
 import { openStore, type CollectionName } from '../../../lib/state/store.ts';
 import { COLLECTION_NAMES, STORE_SAMPLES } from '../../helpers/store-samples.ts';
 import { withTimeout } from '../../helpers/timeout.ts';

@@ -1,4 +1,4 @@
-// Issue 37 item 11: the tunnels and sites journals were 0644, and Portlama's own checks expect 0600
+// The tunnels and sites journals were 0644, and Portlama's own checks expect 0600
 // for everything in the data directory. Every file the store writes is 0600: journals, snapshots,
 // single-document state, and the files an earlier release left wider, from the next start on.
 import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';

@@ -37,6 +37,38 @@ s('closing a changed memory store writes nothing either, even where its director
   }
 });
 
+s('the admin certificate and enrollment token documents are the store\'s too: in memory they write nothing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-memory-'));
+  try {
+    const store = await openStore(dir, { persistence: 'memory' });
+    await store.adminCert.update((state) => void (state.bundlePending = true));
+    const at = new Date().toISOString();
+    await store.enrollmentTokens.update((tokens) => void tokens.push({ tokenHash: 'ab', label: 'a', capabilities: [], allowedSites: [], createdAt: at, expiresAt: at, usedAt: null }));
+    await store.flush();
+    await store.close();
+    assert.equal(await readdir(dir), []);
+    assert.is(store.adminCert.value.bundlePending, true);
+    assert.is(store.enrollmentTokens.value.length, 1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+s('on disk the documents keep their files and come back at the next open', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-documents-'));
+  try {
+    const first = await openStore(dir);
+    await first.adminCert.update((state) => void (state.authMode = 'hardware-bound'));
+    await first.close();
+    assert.ok((await readdir(dir)).includes('admin-cert.json'));
+    const second = await openStore(dir);
+    assert.is(second.adminCert.value.authMode, 'hardware-bound');
+    assert.equal(second.enrollmentTokens.value, []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 s('a throwing update changes nothing in memory either', async () => {
   const store = await openStore(nowhere, { persistence: 'memory' });
   try {

@@ -1,4 +1,4 @@
-// Issue 37 item 5: a snapshot that could not be written was swallowed by a bare `catch {}`, so on a
+// A snapshot that could not be written was swallowed by a bare `catch {}`, so on a
 // full disk SIGTERM exited 0 with nothing logged. A failed snapshot is now logged, retried (the
 // journals stay the truth until one succeeds), and a failed final snapshot fails the shutdown.
 // A directory in the snapshot's place makes the write fail here as a full disk would (the rename

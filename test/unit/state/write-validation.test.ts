@@ -1,4 +1,4 @@
-// Issue 37 item 4: a write the loader would refuse was acknowledged (`{id: 'not-a-uuid', port: NaN}`
+// A write the loader would refuse was acknowledged (`{id: 'not-a-uuid', port: NaN}`
 // in tunnels), and the next start failed with `Cannot load …tunnels.1.journal`. Every write now
 // goes through the collection's schema first; a refused one changes nothing, in memory or on disk.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';

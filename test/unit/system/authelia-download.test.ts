@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { installPinned, type PinnedRelease } from '../../../lib/system/host/install.ts';
+import { installPinned, type PinnedRelease } from '../../../lib/system/pinned/install.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 
 const s = suite('Authelia download: the cited pin and the .sha256 its release publishes');

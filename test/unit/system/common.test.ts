@@ -4,15 +4,15 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, stat, truncate, unlink, utime
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyedLock, serialQueue } from '../../../lib/keyed-lock.ts';
-import { AuthfileStore } from '../../../lib/system/common/authfile.ts';
+import { AuthfileStore } from '../../../lib/system/tunnel-server/authfile.ts';
 import { readFromOffset, readOrNull } from '../../../lib/system/common/fs.ts';
-import { portalTotpSecret } from '../../../lib/system/common/portal-files.ts';
+import { portalTotpSecret } from '../../../lib/system/auth-portal/portal-files.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
-import { failureOutput, programFailure, run, spawnStreaming } from '../../../lib/system/exec.ts';
+import { failureOutput, programFailure, run, spawnStreaming } from '../../../lib/system/common/exec.ts';
 import { createSystem, sandboxControls, SystemError, type ServiceAction } from '../../../lib/system/index.ts';
-import { nginxDiagnosis } from '../../../lib/system/nginx/vhost-store.ts';
+import { nginxDiagnosis } from '../../../lib/system/proxy/vhost-store.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { timed } from '../../helpers/timeout.ts';
 

@@ -1,10 +1,10 @@
-// The installed panel's proxy adapter (lib/system/host/helper-proxy.ts) without a helper: what it
+// The installed panel's proxy adapter (lib/system/proxy/helper-proxy.ts) without a helper: what it
 // prepares and how it hands a refresh to the root helper, whose schema takes at most
 // MAX_VHOST_CHANGES vhosts a request.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HelperProxy } from '../../../lib/system/host/helper-proxy.ts';
-import { MAX_VHOST_CHANGES } from '../../../lib/system/nginx/vhost-request.ts';
+import { HelperProxy } from '../../../lib/system/proxy/helper-proxy.ts';
+import { MAX_VHOST_CHANGES } from '../../../lib/system/proxy/vhost-request.ts';
 import { SystemError, type VhostSpec } from '../../../lib/system/types.ts';
 
 const s = suite('helper proxy: refresh in batches the helper takes');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chiselFingerprint, ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { chiselFingerprint, ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../../../lib/system/tunnel-server/host-key.ts';
 
 const FIXTURE = new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url);
 /**

@@ -1,19 +1,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
-import { formatUptime, parseActiveState, parseShowProperties, parseSystemdTimestamp, uptimeFromActiveEnter } from '../../../lib/system/parsers/systemd.ts';
-import { parseJournalLine } from '../../../lib/system/parsers/journal.ts';
-import { certbotFailureSummary, parseCertbotCertificates } from '../../../lib/system/parsers/certbot.ts';
-import { cpuUsagePercent, parseMeminfo, parseProcStat } from '../../../lib/system/parsers/proc.ts';
-import { parseAuthfilePorts, renderAuthfile } from '../../../lib/system/common/authfile.ts';
-import { renderAccessRules, renderPortalConfiguration } from '../../../lib/system/common/portal-files.ts';
-import { parseUsersDatabase, updateUsersDatabase } from '../../../lib/system/common/users-database.ts';
-import { checksumMatches, extractTarMember, sha256Hex, unpackExecutable } from '../../../lib/system/host/install.ts';
-import { certonlyArgs, reloadNginxCommand, renewArgs, shellQuote } from '../../../lib/system/host/certs.ts';
+import { formatUptime, parseActiveState, parseShowProperties, parseSystemdTimestamp, uptimeFromActiveEnter } from '../../../lib/system/systemd/systemd-output.ts';
+import { parseJournalLine } from '../../../lib/system/services/journal.ts';
+import { certbotFailureSummary, parseCertbotCertificates } from '../../../lib/system/certs/certbot-output.ts';
+import { cpuUsagePercent, parseMeminfo, parseProcStat } from '../../../lib/system/stats/proc.ts';
+import { parseAuthfilePorts, renderAuthfile } from '../../../lib/system/tunnel-server/authfile.ts';
+import { renderAccessRules, renderPortalConfiguration } from '../../../lib/system/auth-portal/portal-files.ts';
+import { parseUsersDatabase, updateUsersDatabase } from '../../../lib/system/auth-portal/users-database.ts';
+import { checksumMatches, extractTarMember, sha256Hex, unpackExecutable } from '../../../lib/system/pinned/install.ts';
+import { certonlyArgs, reloadNginxCommand, renewArgs, shellQuote } from '../../../lib/system/certs/host.ts';
 import { parseCaIndex } from '../../../lib/system/pki/openssl-pki.ts';
 import { systemConfig, SystemConfigSchema } from '../../../lib/system/config.ts';
 import { missingPackages, notRootMessage } from '../../infra/ensure-packages.mjs';
-import { parseListeningPorts } from '../../../lib/system/common/loopback-listeners.ts';
+import { parseListeningPorts } from '../../../lib/system/tunnel-server/loopback-listeners.ts';
 
 const s = suite('system parsers and renderers');
 

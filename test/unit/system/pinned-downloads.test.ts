@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checksumSources, installPinned, publishedSha256, type PinnedRelease } from '../../../lib/system/host/install.ts';
+import { checksumSources, installPinned, publishedSha256, type PinnedRelease } from '../../../lib/system/pinned/install.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 
 const s = suite('pinned downloads: the pin and the release\'s published checksum');

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loopbackListening } from '../../../lib/system/common/loopback-listeners.ts';
+import { loopbackListening } from '../../../lib/system/tunnel-server/loopback-listeners.ts';
 import { readTcpListeners } from '../../../lib/system/common/tcp-listeners.ts';
-import { canonicalHost, hostPort, parseTcpListeners } from '../../../lib/system/parsers/proc-net.ts';
+import { canonicalHost, hostPort, parseTcpListeners } from '../../../lib/system/common/proc-net.ts';
 
 const s = suite('/proc/net/tcp and tcp6 listeners');
 

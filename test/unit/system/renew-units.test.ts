@@ -1,4 +1,4 @@
-// The panel's own renewal timer and service (lib/system/host/renew-units.ts): what they run, as
+// The panel's own renewal timer and service (lib/system/certs/renew-units.ts): what they run, as
 // whom, in which sandbox, and that systemd itself reads them without a complaint.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemConfig, type SystemConfigInput } from '../../../lib/system/config.ts';
-import { execWord, renderRenewService, renderRenewTimer, renewUnitFiles, renewUnitNames } from '../../../lib/system/host/renew-units.ts';
+import { execWord, renderRenewService, renderRenewTimer, renewUnitFiles, renewUnitNames } from '../../../lib/system/certs/renew-units.ts';
 
 const s = suite("the panel's renewal units");
 const box = (over: SystemConfigInput = {}) => systemConfig({ driver: 'host', systemd: { runAs: 'relay-panel' }, ...over });

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AuthfileStore } from '../../../lib/system/common/authfile.ts';
-import { grantOnly } from '../../../lib/system/common/revoked-sessions.ts';
+import { AuthfileStore } from '../../../lib/system/tunnel-server/authfile.ts';
+import { grantOnly } from '../../../lib/system/tunnel-server/revoked-sessions.ts';
 import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 
 const s = suite('revoked tunnel ports: live sessions ended');

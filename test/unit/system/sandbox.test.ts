@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { createSystem, hostIpResolver, sandboxControls, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { createLogger } from '../../../lib/log.ts';
 
@@ -229,7 +229,7 @@ s('services: made-up lines for an active unit while it is followed, none once th
 
 s('stats: real numbers from /proc, cached for 2 s', timed(5000, async () => {
   let now = 1_000_000;
-  const { createStats } = await import('../../../lib/system/common/stats.ts');
+  const { createStats } = await import('../../../lib/system/stats/stats.ts');
   const stats = createStats({ now: () => now });
   const a = await stats.snapshot();
   assert.ok(a.cpu.cores >= 1 && a.cpu.usage >= 0 && a.cpu.usage <= 100);

@@ -83,10 +83,10 @@ function nodeAs(user: User, script: string, args: unknown): { ok: boolean; out: 
 
 // the panel's side, as scripts importing lib/ (bundled by stageBundle); args: JSON in argv[2]
 const PANEL_WRITES = `
-import { AuthfileStore } from './system/common/authfile.ts';
-import { ensureHostKey } from './system/common/host-key.ts';
-import { createPortalFiles } from './system/common/portal-files.ts';
-import { shareStorage, sharePortalFile } from './system/common/portal-storage.ts';
+import { AuthfileStore } from './system/tunnel-server/authfile.ts';
+import { ensureHostKey } from './system/tunnel-server/host-key.ts';
+import { createPortalFiles } from './system/auth-portal/portal-files.ts';
+import { shareStorage, sharePortalFile } from './system/auth-portal/portal-storage.ts';
 import { systemConfig } from './system/config.ts';
 const args = JSON.parse(process.argv[2]);
 const store = new AuthfileStore(args.chisel);
@@ -99,7 +99,7 @@ await sharePortalFile(files.notifierPath);
 `;
 
 const PANEL_TOTP = `
-import { createHostAuthPortal } from './system/host/auth-portal.ts';
+import { createHostAuthPortal } from './system/auth-portal/host.ts';
 import { systemConfig } from './system/config.ts';
 const args = JSON.parse(process.argv[2]);
 const config = systemConfig({ driver: 'host', binaries: { authelia: args.fake }, authelia: { dir: args.authelia } });

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import { publicLocations } from '../../../lib/http/public-locations.ts';
-import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/nginx/templates.ts';
+import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type TemplateContext } from '../../../lib/system/proxy/templates.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 import { largestBody } from '../../../lib/upload-refusals.ts';
@@ -74,7 +74,7 @@ s('panel locations set X-SSL-* themselves and clear other client-sent X-SSL-* na
   assert.match(text, 'location ^~ /api/invite/ {');
 });
 
-// Issue 38 defect 3: buffered, nginx read a whole upload before the panel could refuse it at its limit.
+// Buffered, nginx read a whole upload before the panel could refuse it at its limit.
 s("panel locations stream bodies through, and nginx's body limit lies above the panel's own", () => {
   for (const spec of [{ kind: 'ip-panel' }, { kind: 'panel', fqdn: 'panel.example.com' }] as const) {
     const locations = render(spec).split('location ').slice(1).filter((l) => l.includes('proxy_pass'));

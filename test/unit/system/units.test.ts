@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { serviceUser, systemConfig } from '../../../lib/system/config.ts';
-import { autheliaUnit } from '../../../lib/system/host/auth-portal.ts';
-import { chiselUnit } from '../../../lib/system/host/tunnel-server.ts';
-import { renderAutheliaUnit, renderChiselUnit } from '../../../lib/system/host/units.ts';
+import { autheliaUnit } from '../../../lib/system/auth-portal/host.ts';
+import { chiselUnit } from '../../../lib/system/tunnel-server/host.ts';
+import { renderAutheliaUnit, renderChiselUnit } from '../../../lib/system/systemd/units.ts';
 
 const s = suite('systemd unit files');
 

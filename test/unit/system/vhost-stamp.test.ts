@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { stampVhost, vhostIntact } from '../../../lib/system/nginx/vhost-stamp.ts';
+import { stampVhost, vhostIntact } from '../../../lib/system/proxy/vhost-stamp.ts';
 
 const s = suite('vhost stamp: what relay-panel wrote, told apart from a hand edit');
 const vhost = 'server {\n    listen 0.0.0.0:443 ssl;\n    location / { proxy_pass http://127.0.0.1:8765; }\n}\n';

@@ -1,4 +1,4 @@
-// A start that does not read the box (issue 40): the panel stamps each vhost it writes or checks,
+// A start that does not read the box: the panel stamps each vhost it writes or checks,
 // and the start-up refresh, the tunnel repair's listing and the doctor's state read only a vhost
 // whose file was touched since, whose record changed, which has no stamp, or which an earlier
 // release made. Reads are counted at node:fs/promises itself, so no path of the adapter escapes.
@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HelperProxy } from '../../../lib/system/host/helper-proxy.ts';
-import { renderVhost } from '../../../lib/system/nginx/templates.ts';
-import { VhostStore } from '../../../lib/system/nginx/vhost-store.ts';
-import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/nginx/vhost-stamps.ts';
+import { HelperProxy } from '../../../lib/system/proxy/helper-proxy.ts';
+import { renderVhost } from '../../../lib/system/proxy/templates.ts';
+import { VhostStore } from '../../../lib/system/proxy/vhost-store.ts';
+import { VHOST_STAMPS_FILE, VhostStamps } from '../../../lib/system/proxy/vhost-stamps.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 

@@ -4,7 +4,7 @@ import { MAX_REPORTED_ISSUES } from '../../../lib/errors.ts';
 import { agent, ticketApp, CHAT_SCOPE } from './fixtures.ts';
 import type { TestApp } from '../../../lib/testing.ts';
 
-// Issue 11 item 1: 450,000 bad strategies (a 900 KB body) once gave a 51.6 MB error after 3 s of
+// 450,000 bad strategies (a 900 KB body) once gave a 51.6 MB error after 3 s of
 // blocked event loop. Validation runs before any capability check, so an unregistered agent suffices.
 
 const s = suite<{ t: TestApp }>('tickets: oversized input', {} as { t: TestApp });

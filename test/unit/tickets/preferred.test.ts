@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHAT_SCOPE, agent, issueTicket, makeWorld, registerInstance, validateTicket, type World } from './fixtures.ts';
 
-// Issue 11 item 7: inbox and validate filled `preferred` from the scope even when the instance
+// Inbox and validate filled `preferred` from the scope even when the instance
 // does not offer that strategy ({"strategies":["direct"],"preferred":"tunnel"}).
 
 const s = suite<{ w: World }>('tickets: preferred strategy', {} as { w: World });

@@ -1,4 +1,4 @@
-// Issue 37 item 7: forged vhost names sent to the traffic port. Only the names of the tunnels and
+// Forged vhost names sent to the traffic port. Only the names of the tunnels and
 // sites the panel wrote are counted, so forged ones can neither crowd out a real new tunnel nor
 // reach /metrics or the traffic API; what was refused is counted in /metrics.
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Issue 37 item 7: anything local may send to the traffic port. A line past what nginx can log is
+// Anything local may send to the traffic port. A line past what nginx can log is
 // dropped and counted, and no sum of a real vhost ever becomes non-finite or passes 2^53 - 1.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

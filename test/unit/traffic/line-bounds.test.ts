@@ -1,4 +1,4 @@
-// Issue 40 item 2: a traffic line's bounds are checked by hand (no zod schema per request). The
+// A traffic line's bounds are checked by hand (no zod schema per request). The
 // check must keep and drop exactly what the schema it replaced did, and the meter must count and
 // drop (relay_traffic_lines_dropped_total) exactly as before on the same lines.
 import { suite } from 'uvu';
@@ -10,7 +10,7 @@ import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite('traffic line bounds: the hand check agrees with the schema it replaced');
 
-/** lib/traffic/line.ts's schema before issue 40, unchanged. */
+/** lib/traffic/line.ts's schema before the bounds were checked by hand, unchanged. */
 const Bytes = z.number().int().min(0).max(MAX_REQUEST_BYTES);
 const SchemaLine = z.object({
   v: z.string().max(MAX_NAME_LENGTH),
@@ -69,7 +69,7 @@ s('the meter counts and drops the same lines as with the schema: counts, totals 
   const expected = { requests: 0, bytesIn: 0, bytesOut: 0, invalid: 0, unknownVhost: 0 };
   for (const text of lines(5000)) {
     meter.record(text);
-    // the meter's rule before issue 40: an unknown name first, then the schema
+    // the meter's earlier rule: an unknown name first, then the schema
     const json = lineJson(text);
     const name = typeof json === 'object' && json !== null ? (json as { v?: unknown }).v : undefined;
     if (typeof name === 'string' && name !== V) expected.unknownVhost++;

@@ -1,4 +1,4 @@
-// Issue 40 item 2: the receiver reads nginx's datagrams in turns, a batch per wake-up of the event
+// The receiver reads nginx's datagrams in turns, a batch per wake-up of the event
 // loop instead of one wake-up per request, and loses none of a burst the socket's buffer can hold.
 import { createSocket, type Socket } from 'node:dgram';
 import { suite } from 'uvu';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as plist from 'plist';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chiselFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
+import { chiselFingerprint, hostKeyPath } from '../../../lib/system/tunnel-server/host-key.ts';
 import { createSystem, systemConfig } from '../../../lib/system/index.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { ClientConfig } from '../../../lib/tunnels/client-config.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
-import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
 import type { VhostState } from '../../../lib/system/types.ts';
 
 export const DOMAIN = 'example.test';

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../../../lib/system/common/host-key.ts';
-import { watchedHostKeyFingerprint } from '../../../lib/system/common/host-key-watch.ts';
+import { ensureHostKey, hostKeyFingerprint, hostKeyPath } from '../../../lib/system/tunnel-server/host-key.ts';
+import { watchedHostKeyFingerprint } from '../../../lib/system/tunnel-server/host-key-watch.ts';
 
 const FIXTURE = new URL('../../fixtures/chisel-host-key/host-key.pem', import.meta.url);
 const FIXTURE_PRINT = 'i7MrcgwAumk8YEttcyeVngWmY+DvhV46EF1hawtrALQ=';

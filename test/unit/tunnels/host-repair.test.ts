@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { allowedPorts, createTunnel, DOMAIN, tunnelApp, vhostState, type TunnelTestApp } from './helpers.ts';
 
-// Issue 11 item 5: after SIGKILLs during a create/delete storm, vhosts without a record stayed
+// After SIGKILLs during a create/delete storm, vhosts without a record stayed
 // (most still enabled), enabled records had no vhost, and PATCH {enabled: true} on those was a
 // no-op. Start-up (repairHost) and PATCH now bring the host in line with the records.
 

@@ -1,5 +1,5 @@
 // The panel's start-up path (lib/main.ts: the tunnel repair, then the vhost refresh) on a sandbox
-// box reopened with nothing changed reads no vhost file (issue 40), and a hand edit made while the
+// box reopened with nothing changed reads no vhost file, and a hand edit made while the
 // panel was down is still repaired by the next start. Reads are counted at node:fs/promises.
 import fsp from 'node:fs/promises';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 // test checks the real cost), with helpers to seed and read the portal's users.
 import bcrypt from 'bcryptjs';
 import { InvitationService } from '../../../lib/invitations/service.ts';
-import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox/index.ts';
+import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
 import type { PortalUser } from '../../../lib/system/types.ts';
 import type { PasswordHasher } from '../../../lib/users/password-hasher.ts';
 import { UserService } from '../../../lib/users/service.ts';

@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { parseUsersDatabase, updateUsersDatabase } from '../../../lib/system/common/users-database.ts';
+import { parseUsersDatabase, updateUsersDatabase } from '../../../lib/system/auth-portal/users-database.ts';
 import type { PortalUser } from '../../../lib/system/types.ts';
 
 const s = suite('users database: YAML round trip with comments');

@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { Secret, TOTP, URI } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxPaths } from '../../../lib/system/sandbox/index.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { UserService } from '../../../lib/users/service.ts';
 import { createTestApp } from '../../../lib/testing.ts';
 import { DOMAIN, newUser, portalUsers, userApp, withCheapHashing, type UserTestApp } from './support.ts';

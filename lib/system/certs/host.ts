@@ -1,0 +1,132 @@
+// Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
+// nginx, listing, and the panel's own systemd timer that renews automatically (renew-units.ts), all
+// in the panel's ACME directories (config.acme), never Debian's /etc/letsencrypt.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/atomic-write.ts';
+import type { SystemConfig } from '../config.ts';
+import { daysLeft, hasValidCert } from './cert-validity.ts';
+import { programFailure, run } from '../common/exec.ts';
+import { assertFqdn } from '../common/names.ts';
+import { certbotFailureSummary, parseCertbotCertificates } from './certbot-output.ts';
+import { parseSystemdTimestamp } from '../systemd/systemd-output.ts';
+import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
+import { nginxArgs } from '../proxy/host.ts';
+import type { RootActions } from '../root/root-actions.ts';
+
+/**
+ * certbot runs hooks through a shell, so words with shell syntax are single-quoted. Plain words
+ * stay bare: certbot looks the hook's first word up as a file and would not find a quoted one.
+ */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * certbot's deploy hook. On a box certbot runs as the panel's user (the panel's renewal service,
+ * renew-units.ts, and the panel itself), and only the root helper can reload nginx: the hook asks
+ * it. lib/install/acme-move.ts knows a lineage as the panel's by this hook.
+ */
+export function reloadNginxCommand(config: SystemConfig): string {
+  const argv = config.rootHelper
+    ? [config.rootHelper.call, 'nginx-reload']
+    : config.nginx.reloadWith === 'systemctl'
+    ? [config.binaries.systemctl, 'reload', config.units.proxy]
+    : [config.binaries.nginx, ...nginxArgs(config), '-s', 'reload'];
+  return argv.map(shellQuote).join(' ');
+}
+
+export function certbotDirArgs(config: SystemConfig): string[] {
+  return ['--config-dir', config.acme.configDir, '--work-dir', config.acme.workDir, '--logs-dir', config.acme.logsDir];
+}
+
+export function certonlyArgs(config: SystemConfig, fqdn: string, email: string): string[] {
+  return ['certonly', '--webroot', '-w', config.acme.webroot, '-d', fqdn, '--cert-name', fqdn, '--email', email,
+    '--agree-tos', '--non-interactive', '--no-eff-email', '--keep-until-expiring', '--server', config.acme.server,
+    // stored in the lineage's renewal config, so timer renewals reload nginx too
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
+export function renewArgs(config: SystemConfig, fqdn: string): string[] {
+  return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
+/** The global deploy hook setupAutoRenew writes in the panel's configDir. */
+export const DEPLOY_HOOK_NAME = 'relay-panel-reload-nginx';
+
+export function deployHookPath(config: SystemConfig): string {
+  return join(config.acme.configDir, 'renewal-hooks', 'deploy', DEPLOY_HOOK_NAME);
+}
+
+/** Where certbot keeps a name's current certificate (the `live` lineage). */
+export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
+  const live = join(config.acme.configDir, 'live', assertFqdn(fqdn));
+  return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
+}
+
+export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
+  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
+  const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
+
+  const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
+  const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
+
+  let changes = 0;
+  return {
+    paths,
+    has,
+    changes: () => changes,
+    async issue(fqdn, email) {
+      assertFqdn(fqdn);
+      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
+      await mkdir(config.acme.webroot, { recursive: true });
+      try {
+        await certbot(certonlyArgs(config, fqdn, email));
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not issue ${fqdn}`, certbotFailureSummary);
+      }
+      if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
+      changes++;
+      return { issued: true, paths: paths(fqdn) };
+    },
+    async list() {
+      const { stdout } = await certbot(['certificates', ...certbotDirArgs(config)]);
+      return parseCertbotCertificates(stdout).map((l) => ({
+        domain: l.name,
+        domains: l.domains,
+        expiresAt: l.expiresAt,
+        daysLeft: daysLeft(Date.parse(l.expiresAt), now()),
+        paths: { fullchain: l.certificatePath || paths(l.name).fullchain, privkey: l.privateKeyPath || paths(l.name).privkey },
+      }));
+    },
+    async renew(fqdn) {
+      assertFqdn(fqdn);
+      try {
+        await certbot(renewArgs(config, fqdn));
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not renew ${fqdn}`, certbotFailureSummary);
+      }
+      changes++;
+    },
+    async setupAutoRenew() {
+      // a hook for every lineage of the panel's configDir, whatever its renewal configuration says
+      const hook = deployHookPath(config);
+      await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
+      // the root helper runs `systemctl enable --now <config.acme.renewTimer>`: the panel's own timer
+      await root.controlUnit('renew-timer', 'enable');
+    },
+    async autoRenewStatus() {
+      const active = await root.unitState('renew-timer');
+      let props: Record<string, string> = {};
+      try {
+        props = await root.unitProperties('renew-timer', ['NextElapseUSecRealtime', 'LastTriggerUSec']);
+      } catch {
+        // no systemd: the timer's times are unknown
+      }
+      const at = (v: string | undefined) => (v ? parseSystemdTimestamp(v)?.toISOString() ?? null : null);
+      return { active: active === 'active', nextRun: at(props.NextElapseUSecRealtime), lastRun: at(props.LastTriggerUSec) };
+    },
+  };
+}

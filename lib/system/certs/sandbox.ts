@@ -1,0 +1,93 @@
+// Sandbox certificates: a local CA signs a 90-day certificate per name, as ACME would issue it.
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/atomic-write.ts';
+import { daysLeft, staysValid } from './cert-validity.ts';
+import type { SystemConfig } from '../config.ts';
+import { assertFqdn } from '../common/names.ts';
+import type { ServerCertMaker } from '../pki/self-signed.ts';
+import { SystemError, type CertInfo, type CertPaths, type CertsAdapter } from '../types.ts';
+import type { SandboxControls } from '../sandbox/controls.ts';
+import { sandboxPaths } from '../sandbox/paths.ts';
+
+// X.509 caps a common name at 64 characters while a name may be 253; the SAN carries the name, as
+// public CAs do for long names.
+const MAX_COMMON_NAME = 64;
+
+export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number, maker: ServerCertMaker): CertsAdapter {
+  const p = sandboxPaths(dataDir);
+  const ca: CertPaths = { fullchain: join(p.localCa, 'ca.pem'), privkey: join(p.localCa, 'ca.key') };
+  const tool = { openssl: config.binaries.openssl, timeoutMs: config.timeouts.defaultMs };
+
+  const paths = (fqdn: string): CertPaths => {
+    assertFqdn(fqdn);
+    return { fullchain: join(p.certsLive, fqdn, 'fullchain.pem'), privkey: join(p.certsLive, fqdn, 'privkey.pem') };
+  };
+  const has = async (fqdn: string): Promise<boolean> => staysValid(config, await maker.expiry(paths(fqdn).fullchain), now());
+  // made once, however many issuances start together: two openssl runs writing the same two files
+  // at once left one's key beside the other's certificate, and every later issuance failed
+  let caReady: Promise<void> | null = null;
+  const ensureCa = () => (caReady ??= (async () => {
+    if ((await maker.expiry(ca.fullchain)) === null) {
+      await maker.create({ ...tool, paths: ca, commonName: 'relay-sandbox-acme-ca', subjectAltNames: [], days: 3650, isCa: true });
+    }
+  })().catch((error: unknown) => {
+    caReady = null;
+    throw error;
+  }));
+  const sign = async (fqdn: string) => {
+    await ensureCa();
+    await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
+  };
+
+  let changes = 0;
+  return {
+    paths,
+    has,
+    changes: () => changes,
+    async issue(fqdn) {
+      assertFqdn(fqdn);
+      if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
+      await sign(fqdn);
+      changes++;
+      controls.record('certs.issue', { fqdn });
+      return { issued: true, paths: paths(fqdn) };
+    },
+    async list() {
+      let names: string[] = [];
+      try {
+        names = (await readdir(p.certsLive)).sort();
+      } catch {
+        return [];
+      }
+      const out: CertInfo[] = [];
+      for (const domain of names) {
+        const expiry = await maker.expiry(paths(domain).fullchain);
+        if (!expiry) continue;
+        out.push({ domain, domains: [domain], expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
+      }
+      return out;
+    },
+    async renew(fqdn) {
+      if ((await maker.expiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
+      await rm(paths(fqdn).fullchain, { force: true });
+      await sign(fqdn);
+      changes++;
+      controls.record('certs.renew', { fqdn });
+      controls.record('proxy.reload', { by: 'certs.renew' });
+    },
+    async setupAutoRenew() {
+      await writeFileAtomic(p.certsState, JSON.stringify({ active: true, since: new Date(now()).toISOString() }) + '\n');
+      controls.record('certs.setupAutoRenew');
+    },
+    async autoRenewStatus() {
+      try {
+        const s = JSON.parse(await readFile(p.certsState, 'utf8')) as { active: boolean };
+        // the panel's renewal timer runs twice a day
+        return { active: s.active, nextRun: new Date(now() + 12 * 3600_000).toISOString(), lastRun: null };
+      } catch {
+        return { active: false, nextRun: null, lastRun: null };
+      }
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// The system adapters' call shape for the panel's one crash-safe writer (lib/state/atomic-write.ts):
+// parent directories are created, and the mode is a plain argument.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic as replaceFile } from '../../state/atomic-write.ts';
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await replaceFile(path, data, { mode });
+}
+
+export function writeSecretFile(path: string, data: string | Uint8Array): Promise<void> {
+  return writeFileAtomic(path, data, 0o600);
+}

@@ -1,0 +1,37 @@
+// The host system: every adapter drives the real program configured in the `system` section.
+import { systemClock } from '../clock.ts';
+import type { SystemConfig } from './config.ts';
+import type { SystemContext } from './context.ts';
+import { createSiteStorage } from './site-storage/site-storage.ts';
+import { createStats } from './stats/stats.ts';
+import { systemPki } from './pki/openssl-pki.ts';
+import type { System } from './types.ts';
+import { createHostAuthPortal } from './auth-portal/host.ts';
+import { createHostCerts } from './certs/host.ts';
+import { createHostDns } from './dns/host.ts';
+import { createHostProxy } from './proxy/host.ts';
+import { createHostServices } from './services/host.ts';
+import { directRootActions } from './root/root-actions.ts';
+import { rootCall, socketRootActions } from './root/root-client.ts';
+import { createHostTunnelServer } from './tunnel-server/host.ts';
+
+export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
+  const clock = ctx.clock ?? systemClock;
+  const now = () => clock.now();
+  const pki = systemPki(config, config.pki.dir);
+  // an installed box reaches root only through its root helper (lib/root-helper)
+  const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
+  const root = helper ?? directRootActions(config);
+  const certs = createHostCerts(config, root, now);
+  return {
+    proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
+    certs,
+    tunnelServer: createHostTunnelServer(config, root),
+    authPortal: createHostAuthPortal(config, root),
+    services: createHostServices(config, root, now),
+    dns: createHostDns(config),
+    stats: createStats({ now }),
+    pki,
+    siteStorage: createSiteStorage(config.sites.root),
+  };
+}

@@ -1,0 +1,76 @@
+// The proxy adapter of an installed box: the panel may read sites-available/-enabled but not write
+// them (nginx's master runs as root, so a vhost is root's power). It makes what the vhosts point
+// at, which is its own (client CA, help page, IP-panel certificate), then sends the changes to the
+// root helper (lib/root-helper), which checks them, renders, writes, tests, reloads and rolls back.
+import { serialQueue } from '../../keyed-lock.ts';
+import { vhostName } from './templates.ts';
+import { MAX_VHOST_CHANGES } from './vhost-request.ts';
+import { VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
+import { stampChanges } from './vhost-store.ts';
+import { fileMark, type VhostStamps } from './vhost-stamps.ts';
+import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+
+export interface HelperProxyOptions {
+  /** the root helper's `vhosts` action */
+  send(changes: VhostChange[]): Promise<void>;
+  /** the root helper's `vhosts-refresh` action: the names it rewrote */
+  refresh(specs: VhostSpec[]): Promise<string[]>;
+  prepare(spec: VhostSpec): Promise<unknown>;
+  reload(): Promise<void>;
+}
+
+export class HelperProxy extends VhostDirs implements ProxyAdapter {
+  private readonly serial = serialQueue();
+
+  /** `stamps`: the panel's knowledge of what the helper wrote, so a start asks it only about vhosts that may differ */
+  constructor(dirs: VhostDirPaths, private readonly opts: HelperProxyOptions, stamps: VhostStamps | null = null) {
+    super(dirs, stamps);
+  }
+
+  vhostName(spec: VhostSpec): string {
+    return vhostName(spec);
+  }
+
+  apply(changes: VhostChange[]): Promise<void> {
+    return this.serial(async () => {
+      for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
+      await asNginxFailure(() => this.opts.send(changes));
+      if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
+    });
+  }
+
+  refresh(specs: VhostSpec[]): Promise<string[]> {
+    return this.serial(async () => {
+      for (const spec of specs) await this.opts.prepare(spec);
+      const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
+      // only vhosts the panel has no current stamp of may differ: the helper reads those alone
+      const unsure: VhostSpec[] = [];
+      for (const spec of unique) if (!(await this.stamps?.current(vhostName(spec), fileMark(this.available(vhostName(spec))), spec))) unsure.push(spec);
+      const rewritten: string[] = [];
+      // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
+      for (let at = 0; at < unsure.length; at += MAX_VHOST_CHANGES) {
+        rewritten.push(...(await asNginxFailure(() => this.opts.refresh(unsure.slice(at, at + MAX_VHOST_CHANGES)))));
+      }
+      // each asked about now holds this release's text: the helper found it so, or wrote it
+      if (this.stamps) {
+        for (const spec of unsure) await this.stamps.take(vhostName(spec), spec, fileMark(this.available(vhostName(spec))));
+        await this.stamps.save();
+      }
+      return rewritten;
+    });
+  }
+
+  reload(): Promise<void> {
+    return this.serial(() => this.opts.reload());
+  }
+}
+
+/** The helper's words; the proxy's failures are nginx's, whichever side saw them. */
+async function asNginxFailure<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const err = e as Partial<SystemError>;
+    throw new SystemError((e as Error).message, 'nginx', err.stderr, err.code);
+  }
+}

@@ -1,0 +1,57 @@
+// The proxy (nginx) adapter as the domain services see it; host.ts drives the real program, sandbox.ts plays it.
+
+/**
+ * Panel paths nginx proxies whatever the client certificate says: the routes marked public, given
+ * by the composition root (lib/main.ts). `exact` become `location =`, `prefix` `location ^~`.
+ */
+export interface PublicLocations {
+  exact: readonly string[];
+  prefix: readonly string[];
+}
+
+/** What a virtual host is for; the adapter renders it with its own ports and paths. */
+export type VhostSpec =
+  | { kind: 'ip-panel' }
+  // the catch-all of ports 80 and 443: names without a vhost get a plain 404
+  | { kind: 'default' }
+  | { kind: 'panel'; fqdn: string }
+  | { kind: 'auth-portal'; fqdn: string }
+  | { kind: 'tunnel-server'; fqdn: string }
+  | { kind: 'app'; fqdn: string; port: number }
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true };
+// A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
+// answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
+// the portal's reach (lib/sites/portal-reach.ts): every request answers 403.
+
+export type VhostChange =
+  | { op: 'put'; spec: VhostSpec; enabled: boolean }
+  | { op: 'enable' | 'disable' | 'remove'; name: string };
+
+export interface VhostState {
+  name: string;
+  written: boolean;
+  enabled: boolean;
+  /** present when the file was edited after relay-panel wrote it (lib/system/proxy/vhost-stamp.ts) */
+  edited?: true;
+}
+
+export interface ProxyAdapter {
+  /** The file name a spec is stored under (stable, derived from kind and fqdn). */
+  vhostName(spec: VhostSpec): string;
+  /**
+   * Applies the changes, tests the whole configuration and reloads. On a failed test every
+   * touched vhost is restored to its previous state and a SystemError carries nginx's message.
+   */
+  apply(changes: VhostChange[]): Promise<void>;
+  /**
+   * Rewrites each given vhost whose file is there and whose text differs from what the current
+   * templates make, keeping its link; tests and reloads once, and not at all when none differs.
+   * Resolves with the names rewritten; a failed test puts them all back and throws.
+   */
+  refresh(specs: VhostSpec[]): Promise<string[]>;
+  state(name: string): Promise<VhostState>;
+  /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
+  list(kind: VhostSpec['kind']): Promise<VhostState[]>;
+  /** Reload without changes (for example after a new CRL). */
+  reload(): Promise<void>;
+}

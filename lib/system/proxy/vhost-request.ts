@@ -1,0 +1,50 @@
+// What the root helper accepts: one JSON document of vhost changes, checked field by field before
+// anything is rendered. Names, domains, ports and site roots are all it takes; every path the
+// vhost points at (certificates, client CA, help page, ACME webroot) comes from the helper's own
+// root-owned configuration, so the request cannot name one.
+import { z } from 'zod';
+import { isSiteDir } from '../site-storage/site-storage.ts';
+import { isFqdn } from '../common/names.ts';
+import { isVhostName } from './templates.ts';
+
+/** Far above any real batch (start-up repair of every tunnel) and far below a memory problem. */
+export const MAX_VHOST_CHANGES = 2000;
+
+const fqdn = z.string().max(253).refine(isFqdn, 'must be a lowercase domain name');
+const port = z.number().int().min(1).max(65535);
+
+/**
+ * Sent by the panel of the release before this one, which may still run while an upgrade has
+ * restarted the helper: accepted and dropped, as no template reads it any more.
+ */
+const legacyPortalFqdn = { portalFqdn: fqdn.optional() };
+
+const withoutLegacy = <T extends { portalFqdn?: string }>({ portalFqdn: _, ...spec }: T) => spec;
+
+function specSchema(sitesRoot: string) {
+  const siteRoot = z.string().max(4096).refine((root) => isSiteDir(root, sitesRoot), `must be a site directory ${sitesRoot}/<site id>`);
+  return z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('ip-panel') }),
+    z.strictObject({ kind: z.literal('default') }),
+    z.strictObject({ kind: z.literal('panel'), fqdn }),
+    z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
+    z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
+    z.strictObject({ kind: z.literal('app'), fqdn, port, ...legacyPortalFqdn }).transform(withoutLegacy),
+    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
+  ]);
+}
+
+/** The specs of a refresh (the helper's `vhosts-refresh` action). */
+export function vhostSpecsSchema(sitesRoot: string) {
+  return z.array(specSchema(sitesRoot)).min(1).max(MAX_VHOST_CHANGES);
+}
+
+/** A batch of vhost changes: what the root helper's `vhosts` action carries. */
+export function vhostChangesSchema(sitesRoot: string) {
+  const name = z.string().max(300).refine(isVhostName, 'must be a relay-panel vhost file name');
+  const change = z.discriminatedUnion('op', [
+    z.strictObject({ op: z.literal('put'), spec: specSchema(sitesRoot), enabled: z.boolean() }),
+    z.strictObject({ op: z.enum(['enable', 'disable', 'remove']), name }),
+  ]);
+  return z.array(change).min(1).max(MAX_VHOST_CHANGES);
+}

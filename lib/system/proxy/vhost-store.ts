@@ -1,0 +1,179 @@
+// The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
+// symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
+import { mkdir, readlink, symlink, unlink } from 'node:fs/promises';
+import { writeFileAtomic } from '../common/atomic-write.ts';
+import { assertFileName } from '../common/names.ts';
+import { serialQueue } from '../../keyed-lock.ts';
+import { readOrNull } from '../common/fs.ts';
+import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+import { vhostName } from './templates.ts';
+import { stampVhost } from './vhost-stamp.ts';
+import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
+import { fileMark, type VhostStamps } from './vhost-stamps.ts';
+
+export interface VhostStoreOptions extends VhostDirPaths {
+  render(spec: VhostSpec): Promise<string>;
+  /** throws a SystemError with nginx's words when the configuration is invalid */
+  test(): Promise<void>;
+  /** throws when the reload did not take effect */
+  reload(): Promise<void>;
+  /** the panel's knowledge of what it wrote (none in the root helper, which the panel asks) */
+  stamps?: VhostStamps;
+}
+
+interface Snapshot {
+  name: string;
+  content: string | null;
+  enabled: boolean;
+}
+
+export class VhostStore extends VhostDirs implements ProxyAdapter {
+  private readonly serial = serialQueue();
+
+  constructor(private readonly opts: VhostStoreOptions) {
+    super(opts, opts.stamps ?? null);
+  }
+
+  vhostName(spec: VhostSpec): string {
+    return vhostName(spec);
+  }
+
+  apply(changes: VhostChange[]): Promise<void> {
+    return this.serial(() => this.applyNow(changes));
+  }
+
+  /**
+   * Rewrites each vhost whose file is there and whose text is not what the templates make now
+   * (a release's new templates, a hand edit), its link kept as it is; one test and reload for
+   * all of them, none when nothing differs. Answers the names rewritten.
+   */
+  refresh(specs: VhostSpec[]): Promise<string[]> {
+    return this.serial(async () => {
+      const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
+      // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
+      // start with nothing changed reads no vhost; the others are read and rendered, all at once
+      const found = await Promise.all(unique.map(async ([name, spec]) => {
+        const mark = fileMark(this.available(name));
+        if (mark === null || (await this.stamps?.current(name, mark, spec))) return null;
+        const written = await readOrNull(this.available(name));
+        if (written === null) return null;
+        const content = await this.opts.render(spec);
+        if (written !== stampVhost(content)) return { name, content, change: { op: 'put' as const, spec, enabled: await this.isLinked(name) } };
+        await this.stamps?.take(name, spec, mark);
+        return null;
+      }));
+      const stale = found.filter((vhost) => vhost !== null);
+      if (stale.length > 0) await this.applyNow(stale.map((vhost) => vhost.change), new Map(stale.map((vhost) => [vhost.name, vhost.content])));
+      await this.stamps?.save();
+      return stale.map((vhost) => vhost.name);
+    });
+  }
+
+  /** `rendered`: vhost texts already made from these changes' specs (a refresh compared them). */
+  private async applyNow(changes: VhostChange[], known: ReadonlyMap<string, string> = new Map()): Promise<void> {
+    await this.ensureDirs();
+    const rendered = await Promise.all(changes.map(async (c) => {
+      if (c.op !== 'put') return null;
+      const name = vhostName(c.spec);
+      return { name, content: known.get(name) ?? (await this.opts.render(c.spec)) };
+    }));
+    const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
+    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
+    try {
+      for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, rendered[i]?.content ?? null);
+      await this.opts.test();
+    } catch (e) {
+      await this.restore(snapshots);
+      throw asSystemError(e);
+    }
+    try {
+      await this.opts.reload();
+    } catch (e) {
+      await this.restore(snapshots);
+      await this.opts.reload().catch(() => {});
+      throw asSystemError(e);
+    }
+    if (this.stamps) await stampChanges(this.stamps, changes, names, (name) => this.available(name));
+  }
+
+  reload(): Promise<void> {
+    return this.serial(() => this.opts.reload());
+  }
+
+  private async applyOne(change: VhostChange, name: string, content: string | null): Promise<void> {
+    switch (change.op) {
+      case 'put':
+        await writeFileAtomic(this.available(name), stampVhost(content ?? ''), 0o644);
+        if (change.enabled) await this.link(name);
+        else await this.unlink(name);
+        return;
+      case 'enable':
+        if ((await readOrNull(this.available(name))) === null) throw new SystemError(`vhost ${name} does not exist`);
+        await this.link(name);
+        return;
+      case 'disable':
+        await this.unlink(name);
+        return;
+      case 'remove':
+        await this.unlink(name);
+        await unlink(this.available(name)).catch(ignoreMissing);
+        return;
+    }
+  }
+
+  private async snapshot(name: string): Promise<Snapshot> {
+    const content = await readOrNull(this.available(name));
+    return { name, content, enabled: await this.isLinked(name) };
+  }
+
+  private async restore(snapshots: Snapshot[]): Promise<void> {
+    for (const s of snapshots) {
+      if (s.content === null) await unlink(this.available(s.name)).catch(ignoreMissing);
+      else await writeFileAtomic(this.available(s.name), s.content, 0o644);
+      if (s.enabled) await this.link(s.name);
+      else await this.unlink(s.name);
+    }
+  }
+
+  private async ensureDirs(): Promise<void> {
+    await mkdir(this.opts.availableDir, { recursive: true });
+    await mkdir(this.opts.enabledDir, { recursive: true });
+  }
+
+  private async link(name: string): Promise<void> {
+    const target = this.available(name);
+    try {
+      if ((await readlink(this.enabled(name))) === target) return;
+    } catch {
+      // missing or not a link: replaced below
+    }
+    await this.unlink(name);
+    await symlink(target, this.enabled(name));
+  }
+
+  private async unlink(name: string): Promise<void> {
+    await unlink(this.enabled(name)).catch(ignoreMissing);
+  }
+}
+
+/** Stamps what the changes wrote and forgets what they removed (shared with the helper's proxy). */
+export async function stampChanges(stamps: VhostStamps, changes: VhostChange[], names: string[], path: (name: string) => string): Promise<void> {
+  for (const [i, change] of changes.entries()) {
+    if (change.op === 'put') await stamps.take(names[i]!, change.spec, fileMark(path(names[i]!)));
+    else if (change.op === 'remove') await stamps.drop(names[i]!);
+  }
+  await stamps.save();
+}
+
+function asSystemError(e: unknown): SystemError {
+  return e instanceof SystemError ? e : new SystemError((e as Error).message ?? String(e));
+}
+
+/** nginx's own diagnosis from `nginx -t` output: the [emerg]/[crit] lines, without the noise. */
+export function nginxDiagnosis(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.replace(/^nginx: /, '').trim())
+    .filter((l) => /\[(emerg|crit|alert)\]/.test(l));
+  return lines.length ? lines.join('; ') : output.trim().split('\n').slice(-3).join('; ');
+}

@@ -1,0 +1,24 @@
+// Which TCP ports have a listener a connection to 127.0.0.1 reaches: one read of the kernel's socket
+// tables (/proc/net/tcp and tcp6), whatever the number of ports asked about; where they cannot be
+// read (not Linux), one connect per port.
+import { parseTcpListeners, type TcpListener } from '../common/proc-net.ts';
+import { portOpen } from '../common/port-probe.ts';
+import { readTcpListeners } from '../common/tcp-listeners.ts';
+
+/** 127.0.0.1 and 0.0.0.0; in tcp6 ::, ::ffff:127.0.0.1 and ::ffff:0.0.0.0 (as canonicalHost writes them). */
+const REACHED_FROM_LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', '[::]', '[::ffff:7f00:1]', '[::ffff:0:0]']);
+
+const reached = (listeners: TcpListener[]): number[] => listeners.filter((l) => REACHED_FROM_LOOPBACK.has(l.host)).map((l) => l.port);
+
+/** Listening ports on addresses that 127.0.0.1 reaches, from the text of /proc/net/tcp or tcp6. */
+export function parseListeningPorts(table: string): number[] {
+  return reached(parseTcpListeners(table));
+}
+
+export async function loopbackListening(ports: readonly number[], procDir = '/proc'): Promise<Set<number>> {
+  const listeners = await readTcpListeners(procDir);
+  const wanted = new Set(ports);
+  if (listeners) return new Set(reached(listeners).filter((p) => wanted.has(p)));
+  const open = await Promise.all([...wanted].map(async (p) => ((await portOpen('127.0.0.1', p, 500)) ? p : null)));
+  return new Set(open.filter((p): p is number => p !== null));
+}

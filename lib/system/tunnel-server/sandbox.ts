@@ -1,0 +1,40 @@
+// Sandbox tunnel server: the same authfile and host key the host writes, nothing run.
+import { AuthfileStore } from './authfile.ts';
+import { ensureHostKey } from './host-key.ts';
+import { watchedHostKeyFingerprint } from './host-key-watch.ts';
+import { grantOnly } from './revoked-sessions.ts';
+import { loopbackListening } from './loopback-listeners.ts';
+import type { TunnelServerAdapter } from '../types.ts';
+import type { SandboxControls } from '../sandbox/controls.ts';
+import { sandboxPaths } from '../sandbox/paths.ts';
+
+export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
+  const dir = sandboxPaths(dataDir).chisel;
+  const store = new AuthfileStore(dir);
+  const readFingerprint = watchedHostKeyFingerprint(dir);
+  return {
+    async install() {
+      await store.credential();
+      await store.ensureAuthfile();
+      const key = await ensureHostKey(dir);
+      controls.setServiceStatus('tunnel-server', 'active');
+      controls.record('tunnelServer.install');
+      controls.appendLog('tunnel-server', `chisel: server: Fingerprint ${key.fingerprint}`);
+      controls.appendLog('tunnel-server', 'chisel: server listening on 127.0.0.1:9090 (sandbox)');
+    },
+    async setAllowedPorts(ports) {
+      await grantOnly(store, ports, async (live) => {
+        // a listener on the relay's loopback plays a connected client's session
+        controls.record('tunnelServer.restart', { endedPorts: live });
+        controls.appendLog('tunnel-server', `chisel: restarted to end the sessions of revoked ports ${live.join(', ')} (sandbox)`);
+      });
+      controls.record('tunnelServer.setAllowedPorts', { ports: [...ports] });
+      controls.appendLog('tunnel-server', `chisel: authfile reloaded (${ports.length} ports)`);
+    },
+    allowedPorts: () => store.allowedPorts(),
+    connectedPorts: (ports) => loopbackListening(ports),
+    credential: () => store.credential(),
+    // the sandbox has no installer: the key is made on first use
+    fingerprint: async () => (await readFingerprint()) ?? (await ensureHostKey(dir)).fingerprint,
+  };
+}
