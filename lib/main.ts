@@ -10,11 +10,11 @@ import { createApp, type App } from './http/app.ts';
 import { pluginHost } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
 import type { AnyRoute } from './http/route.ts';
+import { reconcileAtStart } from './host-state/reconcile.ts';
 import { createLogger, parseLogLevel } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
-import { refreshVhosts } from './refresh-vhosts.ts';
 import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
@@ -108,7 +108,6 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const appRoutes = options.routes ?? routes;
   const services = await openRuntime(config, { env, cwd, routes: appRoutes, ticketLimits: options.ticketLimits });
-  const { log } = services;
   // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
   await services.audit.open().catch(async (error: unknown) => {
     await services.close();
@@ -120,12 +119,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     observer: services.metrics?.requests,
   });
   await services.plugins.attach(pluginHost(app, appRoutes));
-  if (config.value.onboarding.status === 'COMPLETED') {
-    // A crash between a host change and the save that follows it leaves nginx and the tunnel
-    // server out of step with the records; the records win.
-    await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
-  }
-  await refreshVhosts(services);
+  await reconcileAtStart(services);
 
   const server = createServer();
   // the sandbox answers its tunnels' and sites' names itself; on a real host nginx does
