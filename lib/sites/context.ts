@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
-import { siteVhost } from '../host-state/vhost-specs.ts';
 import type { ConfigStore } from '../config.ts';
+import { siteVhost } from '../host-state/vhost-specs.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
 import type { SiteRecord } from '../state/schemas.ts';

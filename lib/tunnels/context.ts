@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
-import { appVhost } from '../host-state/vhost-specs.ts';
 import type { ConfigStore } from '../config.ts';
+import { appVhost } from '../host-state/vhost-specs.ts';
 import type { Logger } from '../log.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';

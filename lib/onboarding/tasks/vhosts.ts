@@ -1,3 +1,4 @@
+import { provisionedStack } from '../../host-state/desired.ts';
 import { writeStack } from '../../host-state/stack.ts';
 import type { ProvisioningTask } from './context.ts';
 
@@ -8,7 +9,7 @@ export const writeVhosts: ProvisioningTask = {
   id: 'vhosts',
   title: 'Configure the reverse proxy',
   async run({ system, domain, log }) {
-    await writeStack(system, domain, (names) => log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`));
+    await writeStack(system.proxy, await provisionedStack(system.certs, domain), (names) => log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`));
     return 'Proxy configuration tested and reloaded with the panel, portal and tunnel vhosts';
   },
 };
