@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { backupStream } from './backup/create-archive.ts';
 import { rebaseSiteRoots } from './backup/rebase-sites.ts';
-import { rerenderHost } from './backup/rerender.ts';
 import { sitesRootOf } from './backup/sections.ts';
 import { restoreBackup } from './backup/restore.ts';
 import type { BackupCommand } from './backup/commands.ts';
 import { ConfigStore } from './config.ts';
 import { errorMessage } from './errors.ts';
+import { restoreHost } from './host-state/reconcile.ts';
 import { openPanel } from './main.ts';
 
 // `backup --config <file> --out <file.tar.gz>` and `restore --config <file> --from <file.tar.gz>`
@@ -45,7 +45,7 @@ export async function restore(configFile: string, archive: string, env: NodeJS.P
   const { services, close } = await openPanel(await ConfigStore.open(restored.configFile), { env, cwd });
   try {
     await rebaseSiteRoots(services.store.sites, restored.sourceSitesRoot, sitesRootOf(restored.config));
-    return await rerenderHost(services);
+    return await restoreHost(services);
   } finally {
     await close();
   }

@@ -8,10 +8,10 @@ import { composePanel, type Panel, type PanelParts } from './compose.ts';
 import { ConfigStore, portOverride, type ConfigInput } from './config.ts';
 import type { App } from './http/app.ts';
 import type { AnyRoute } from './http/route.ts';
+import { reconcileAtStart } from './host-state/reconcile.ts';
 import { createLogger, parseLogLevel } from './log.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
-import { refreshVhosts } from './refresh-vhosts.ts';
 import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import type { Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
@@ -104,19 +104,13 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const panel = await openPanel(config, { env, cwd, routes: options.routes, ticketLimits: options.ticketLimits });
   const { app, services } = panel;
-  const { log } = services;
   // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
   await services.audit.open().catch(async (error: unknown) => {
     await panel.close();
     throw error;
   });
   await panel.start();
-  if (config.value.onboarding.status === 'COMPLETED') {
-    // A crash between a host change and the save that follows it leaves nginx and the tunnel
-    // server out of step with the records; the records win.
-    await services.tunnels.repairHost().catch((error: Error) => log.warn(`tunnel repair failed: ${error.message}`));
-  }
-  await refreshVhosts(services);
+  await reconcileAtStart(services);
 
   const server = createServer();
   // the sandbox answers its tunnels' and sites' names itself; on a real host nginx does

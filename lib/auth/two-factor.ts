@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { AppError, rateLimited } from '../errors.ts';
+import { IP_PANEL_VHOST } from '../host-state/vhost-specs.ts';
 import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
 import { FixedWindowRateLimiter } from '../rate-limit.ts';
@@ -132,7 +133,7 @@ export class TwoFactor {
 
   #ipPanel(enabled: boolean): Promise<void> {
     const { proxy } = this.deps.system;
-    return proxy.apply([enabled ? { op: 'put', spec: { kind: 'ip-panel' }, enabled: true } : { op: 'disable', name: proxy.vhostName({ kind: 'ip-panel' }) }]);
+    return proxy.apply([enabled ? { op: 'put', spec: IP_PANEL_VHOST, enabled: true } : { op: 'disable', name: proxy.vhostName(IP_PANEL_VHOST) }]);
   }
 }
 

@@ -29,7 +29,7 @@ import { usesTlsCopies } from '../root-helper/apply.ts';
 import { certPaths } from '../system/certs/host.ts';
 import { panelOwner } from './users.ts';
 import { vhostName } from '../system/proxy/templates.ts';
-import { DEFAULT_VHOST } from '../onboarding/hostnames.ts';
+import { DEFAULT_VHOST } from '../host-state/vhost-specs.ts';
 import type { Reporter } from './report.ts';
 
 export interface Finding {

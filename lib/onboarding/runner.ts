@@ -4,6 +4,8 @@
 import type { AuditSink } from '../audit/entry.ts';
 import type { ConfigStore } from '../config.ts';
 import { errorMessage } from '../errors.ts';
+import { provisionedStack } from '../host-state/desired.ts';
+import { unlinkUncertifiedStack } from '../host-state/stack.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { ADMIN_USERNAME } from './admin-account.ts';
@@ -11,7 +13,6 @@ import { accessUrls } from './hostnames.ts';
 import type { PublicLinks } from '../public-links.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProvisioningTask, TaskContext } from './tasks/index.ts';
-import { disableVhostsWithoutCertificate } from './vhost-guard.ts';
 
 export interface RunnerDeps {
   config: ConfigStore;
@@ -107,7 +108,7 @@ export class ProvisioningRunner {
 
   private async guardVhosts(ctx: TaskContext): Promise<void> {
     try {
-      const disabled = await disableVhostsWithoutCertificate(ctx.system, ctx.domain);
+      const disabled = await unlinkUncertifiedStack(ctx.system.proxy, await provisionedStack(ctx.system.certs, ctx.domain));
       if (disabled.length > 0) ctx.log(`Disabled ${disabled.join(', ')}: no valid certificate`);
     } catch (error) {
       ctx.log(`Could not check the vhosts after the failure: ${errorMessage(error)}`);

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
+import { siteVhost } from '../host-state/vhost-specs.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import type { System, VhostChange, VhostSpec } from '../system/types.ts';
-import { portalReaches } from './portal-reach.ts';
+import type { System, VhostChange } from '../system/types.ts';
 import type { SiteReservations } from './reservations.ts';
 
 /** The portal's usernames, held unchanged while `task` runs (lib/users/service.ts). */
@@ -31,23 +31,6 @@ export interface SiteContext extends SiteDeps {
 }
 
 export const SITE_NOT_FOUND = 'Site not found';
-
-/**
- * Every site's portal is the box's own: custom domains have no `auth.` of their own. A protected
- * site the portal cannot reach (stored by an older release, or restored) is closed: 403 to every
- * visitor, never its files unprotected and never the 500 Authelia's refusal would make.
- */
-export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
-  const closed = site.autheliaProtected && !portalReaches(site.fqdn, domain);
-  return {
-    kind: 'site',
-    fqdn: site.fqdn,
-    root: site.rootPath,
-    spaMode: site.spaMode,
-    protected: site.autheliaProtected,
-    ...(closed ? { closed: true as const } : {}),
-  };
-}
 
 export function putSiteVhost(site: SiteRecord, domain: string | null): VhostChange {
   return { op: 'put', spec: siteVhost(site, domain), enabled: true };

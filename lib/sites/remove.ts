@@ -2,7 +2,8 @@ import { restoreSiteGrants, withdrawSiteGrants, type SiteGrant } from '../certs/
 import { AppError, errorMessage } from '../errors.ts';
 import { NGINX_FAILED, STATE_FAILED, runStepsOrFail, type Step } from '../steps.ts';
 import { applyPortalRulesOrLog } from './access-rules.ts';
-import { findSite, putSiteVhost, siteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
+import { siteVhost } from '../host-state/vhost-specs.ts';
+import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
 
 /** Agents lose the site's name before anything that cannot be undone; a failure after gives it back. */
 function withdrawGrants(ctx: SiteContext, name: string): Step {

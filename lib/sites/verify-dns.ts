@@ -1,6 +1,7 @@
 import { AppError, badRequest, errorMessage } from '../errors.ts';
 import { STATE_FAILED } from '../steps.ts';
-import { findSite, putSiteVhost, siteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
+import { siteVhost } from '../host-state/vhost-specs.ts';
+import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
 
 export type DnsVerification =
   | { ok: true; message: string }

@@ -1,3 +1,4 @@
+import { tunnelPorts } from '../host-state/desired.ts';
 import { serialQueue } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
@@ -38,11 +39,13 @@ export class AllowedPortsSync {
 
   /** Sorted ports of the tunnels that are (or are about to be) enabled. */
   desiredPorts(): number[] {
-    const ports = new Set<number>();
-    for (const t of this.tunnels()) if (t.enabled && !this.#pending.has(t.id)) ports.add(t.port);
-    // a pending state overrides its record, and stands alone for a create not saved yet
-    for (const pending of this.#pending.values()) if (pending.enabled) ports.add(pending.port);
-    return [...ports].sort((a, b) => a - b);
+    return tunnelPorts(this.#states());
+  }
+
+  /** A pending state overrides its record, and stands alone for a create not saved yet. */
+  *#states(): Iterable<PendingState> {
+    for (const t of this.tunnels()) if (!this.#pending.has(t.id)) yield t;
+    yield* this.#pending.values();
   }
 
   /** Writes the current desired ports; resolves once a write that started after this call is done. */

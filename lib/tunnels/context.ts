@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
+import { appVhost } from '../host-state/vhost-specs.ts';
 import type { Logger } from '../log.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import type { VhostChange, VhostSpec, System } from '../system/types.ts';
+import type { VhostChange, System } from '../system/types.ts';
 import type { AllowedPortsSync } from './allowed-ports.ts';
 import type { TunnelReservations } from './reservations.ts';
 
@@ -25,10 +26,6 @@ export interface TunnelContext extends TunnelDeps {
 }
 
 export const TUNNEL_NOT_FOUND = 'Tunnel not found';
-
-export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>): VhostSpec {
-  return { kind: 'app', fqdn: tunnel.fqdn, port: tunnel.port };
-}
 
 /** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. */
 export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>, enabled: boolean): VhostChange {

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import { runStepsOrFail } from '../steps.ts';
-import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
+import { appVhost } from '../host-state/vhost-specs.ts';
+import { findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
 import { NGINX_FAILED, STATE_FAILED, tunnelServerStep } from './steps.ts';
 
 /** Vhost removed, port withdrawn, record removed; the certificate stays (a re-create reuses it). */

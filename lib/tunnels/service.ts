@@ -1,3 +1,5 @@
+import type { DesiredTunnel } from '../host-state/desired.ts';
+import { repairHost, type HostRepairReport } from '../host-state/reconcile-tunnels.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
@@ -6,7 +8,6 @@ import { ClientConfig, type MacPlist } from './client-config.ts';
 import type { TunnelContext, TunnelDeps } from './context.ts';
 import { createTunnel } from './create.ts';
 import { editTunnel } from './edit.ts';
-import { repairHost, type HostRepairReport } from './host-repair.ts';
 import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
 import type { TunnelCreate, TunnelSettings } from './schema.ts';
@@ -60,12 +61,13 @@ export class TunnelService {
   }
 
   /**
-   * At start-up: vhosts, their links and the authfile rewritten from the records. A crash between
-   * a host change and the record's save would otherwise leave an orphan vhost, a missing one or a
-   * stray grant until the next change.
+   * At start-up and after a restore: vhosts, their links and the authfile brought to the desired
+   * host state (lib/host-state/desired.ts; the records' unless given). A crash between a host change
+   * and the record's save would otherwise leave an orphan vhost, a missing one or a stray grant
+   * until the next change.
    */
-  repairHost(): Promise<HostRepairReport> {
-    return repairHost(this.#ctx);
+  repairHost(tunnels?: readonly DesiredTunnel[]): Promise<HostRepairReport> {
+    return repairHost(this.#ctx, tunnels);
   }
 
   /** Ports the tunnel server should allow right now (enabled tunnels plus operations in flight). */

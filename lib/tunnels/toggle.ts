@@ -1,8 +1,10 @@
 import { AppError } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { runStepsOrFail } from '../steps.ts';
-import { appVhost, findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
-import { hostRepairSteps, vhostStateOf } from './host-repair.ts';
+import { desiredTunnel } from '../host-state/desired.ts';
+import { hostRepairSteps, vhostStateOf } from '../host-state/reconcile-tunnels.ts';
+import { appVhost } from '../host-state/vhost-specs.ts';
+import { findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
 import { NGINX_FAILED, STATE_FAILED, tunnelServerStep, tunnelServerSyncStep } from './steps.ts';
 
 /**
@@ -19,7 +21,8 @@ export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolea
     const current = findTunnel(ctx, id);
     if (!current) throw new AppError(404, TUNNEL_NOT_FOUND);
     if (current.enabled === enabled) {
-      const repairs = hostRepairSteps(ctx, current, await vhostStateOf(ctx, current));
+      const desired = desiredTunnel(current);
+      const repairs = hostRepairSteps(ctx, desired, await vhostStateOf(ctx, desired));
       if (repairs.length > 0) await runStepsOrFail('Failed to toggle tunnel', [...repairs, tunnelServerSyncStep(ctx)]);
       return current;
     }

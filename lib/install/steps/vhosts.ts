@@ -1,9 +1,9 @@
 // The vhosts install and upgrade write as root: the IP panel's and the default server of ports 80
 // and 443. Every other vhost is the panel's, written through the root helper; after an upgrade the
-// panel's start rewrites the ones whose templates changed (lib/refresh-vhosts.ts).
+// panel's start rewrites the ones whose templates changed (lib/host-state/reconcile.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_VHOST } from '../../onboarding/hostnames.ts';
+import { DEFAULT_VHOST, IP_PANEL_VHOST } from '../../host-state/vhost-specs.ts';
 import { applyVhostChanges } from '../../root-helper/apply.ts';
 import { rewriteTlsPaths } from '../../root-helper/tls-paths-rewrite.ts';
 import { hostVhostDirs } from '../../system/proxy/host.ts';
@@ -16,8 +16,6 @@ import type { Owner } from '../files.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
 import type { Outcome } from './step.ts';
-
-const IP_PANEL: VhostSpec = { kind: 'ip-panel' };
 
 /**
  * Writes the installer's vhosts as the root helper does (the same checks and copies of what they
@@ -33,7 +31,7 @@ async function putVhosts(inst: Installation, owner: Owner, changes: Array<Extrac
 export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
   const dirs = new VhostDirs(hostVhostDirs(inst.system));
   const twoFactor = (await readInstalledConfig(inst).catch(() => null))?.panel2fa.enabled ?? false;
-  const wanted: Array<{ spec: VhostSpec; enabled: boolean }> = [{ spec: IP_PANEL, enabled: !twoFactor }, { spec: DEFAULT_VHOST, enabled: true }];
+  const wanted: Array<{ spec: VhostSpec; enabled: boolean }> = [{ spec: IP_PANEL_VHOST, enabled: !twoFactor }, { spec: DEFAULT_VHOST, enabled: true }];
   const files = wanted.map(({ spec }) => join(inst.system.nginx.sitesAvailable, vhostName(spec)));
   const before = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => null)));
   const linkedBefore = await Promise.all(wanted.map(async ({ spec }) => (await dirs.state(vhostName(spec))).enabled));

@@ -1,23 +1,15 @@
-import { DEFAULT_VHOST, stackVhosts } from '../hostnames.ts';
+import { provisionedStack } from '../../host-state/desired.ts';
+import { writeStack } from '../../host-state/stack.ts';
 import type { ProvisioningTask } from './context.ts';
 
-// Task 4. One apply for the three vhosts and the default server (names without a vhost get a 404,
-// never another vhost): the adapter tests the whole configuration and rolls all of them back when
-// the test or the reload fails. 'put' is by name, so a retry rewrites the same
-// files instead of adding copies.
+// Task 4. The three vhosts and the default server (names without a vhost get a 404, never another
+// vhost), as the desired host state lists them; never one whose certificate is missing, which
+// nginx would refuse at every later reload.
 export const writeVhosts: ProvisioningTask = {
   id: 'vhosts',
   title: 'Configure the reverse proxy',
   async run({ system, domain, log }) {
-    const vhosts = stackVhosts(domain);
-    // never enable a vhost whose certificate is missing: nginx would refuse every later reload
-    for (const { fqdn } of vhosts) {
-      if (!(await system.certs.has(fqdn))) throw new Error(`No valid certificate for ${fqdn}`);
-    }
-    const specs = [DEFAULT_VHOST, ...vhosts];
-    const names = specs.map((v) => system.proxy.vhostName(v));
-    log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`);
-    await system.proxy.apply(specs.map((v) => ({ op: 'put' as const, spec: v, enabled: true })));
+    await writeStack(system.proxy, await provisionedStack(system.certs, domain), (names) => log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`));
     return 'Proxy configuration tested and reloaded with the panel, portal and tunnel vhosts';
   },
 };

@@ -13,7 +13,7 @@ import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
 import { uploadThroughApi } from './upload-client.ts';
 import { placeholderPage } from '../../../lib/sites/files/placeholder.ts';
-import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
+import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 
 const s = suite('static sites against real nginx, pebble, certbot and dnsmasq (fake systemctl)');
 let infra: Infra;

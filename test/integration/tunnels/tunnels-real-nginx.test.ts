@@ -17,7 +17,7 @@ import { freePorts } from '../../infra/ports.ts';
 import { fileURLToPath } from 'node:url';
 import { startReceiver } from '../../helpers/webhook-receiver.ts';
 import { CATCH_ALL, requestUnchecked } from '../../helpers/catch-all.ts';
-import { DEFAULT_VHOST } from '../../../lib/onboarding/hostnames.ts';
+import { DEFAULT_VHOST } from '../../../lib/host-state/vhost-specs.ts';
 
 const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
-import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
+import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';

@@ -4,7 +4,7 @@ import { lstat, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
+import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createSite, siteApp, type SiteTestApp } from './helpers.ts';
 

@@ -7,7 +7,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { refreshVhosts } from '../../../lib/refresh-vhosts.ts';
+import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';

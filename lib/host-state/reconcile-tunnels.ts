@@ -1,22 +1,21 @@
-// Brings nginx and the tunnel server back in line with the tunnel records after a crash between a
-// host change and the save that follows it: vhosts of tunnels that have no record, enabled
+// Brings nginx and the tunnel server to the tunnels' part of the desired host state after a crash
+// between a host change and the save that follows it: vhosts of tunnels that have no record, enabled
 // tunnels whose vhost file or link is gone or was edited by hand, links left behind by disabled
 // tunnels. The records win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
 import { errorMessage } from '../errors.ts';
-import type { TunnelRecord } from '../state/schemas.ts';
 import { runSteps, type Step } from '../steps.ts';
 import type { VhostState } from '../system/types.ts';
-import { appVhost, putVhost, type TunnelContext } from './context.ts';
-import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
+import type { TunnelContext } from '../tunnels/context.ts';
+import { CERTIFICATE_FAILED, NGINX_FAILED } from '../tunnels/steps.ts';
+import { desiredTunnels, type DesiredTunnel } from './desired.ts';
 
 /**
- * The steps that make the host match one record, none when it already does: an enabled tunnel
- * gets its certificate (issued only when missing) and its vhost written (again, over a hand edit) and linked; a disabled
- * one loses its link.
+ * The steps that make the host match one tunnel's desired vhost, none when it already does: an
+ * enabled tunnel gets its certificate (issued only when missing) and its vhost written (again, over
+ * a hand edit) and linked; a disabled one loses its link.
  */
-export function hostRepairSteps(ctx: TunnelContext, tunnel: TunnelRecord, vhost: VhostState | undefined): Step[] {
+export function hostRepairSteps(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined): Step[] {
   const { proxy, certs } = ctx.system;
-  const name = proxy.vhostName(appVhost(tunnel));
   if (tunnel.enabled && !(vhost?.written && vhost.enabled && !vhost.edited)) {
     return [
       {
@@ -27,17 +26,17 @@ export function hostRepairSteps(ctx: TunnelContext, tunnel: TunnelRecord, vhost:
           await certs.issue(tunnel.fqdn, email);
         },
       },
-      { failure: NGINX_FAILED, run: () => proxy.apply([putVhost(tunnel, true)]) },
+      { failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'put', spec: tunnel.spec, enabled: true }]) },
     ];
   }
-  if (!tunnel.enabled && vhost?.enabled) return [{ failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'disable', name }]) }];
+  if (!tunnel.enabled && vhost?.enabled) return [{ failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'disable', name: proxy.vhostName(tunnel.spec) }]) }];
   return [];
 }
 
 /** The state of one tunnel's vhost on the host. */
-export function vhostStateOf(ctx: TunnelContext, tunnel: TunnelRecord): Promise<VhostState> {
+export function vhostStateOf(ctx: TunnelContext, tunnel: DesiredTunnel): Promise<VhostState> {
   const { proxy } = ctx.system;
-  return proxy.state(proxy.vhostName(appVhost(tunnel)));
+  return proxy.state(proxy.vhostName(tunnel.spec));
 }
 
 export interface HostRepairReport {
@@ -50,15 +49,15 @@ export interface HostRepairReport {
 }
 
 /**
- * The whole start-up repair: orphan vhosts removed, every record's vhost aligned, then the
- * authfile rewritten from the records. A failure is logged and reported, and the rest still runs.
+ * The whole repair: orphan vhosts removed, every tunnel's vhost aligned, then the authfile
+ * rewritten with the desired ports. A failure is logged and reported, and the rest still runs.
+ * `tunnels`: the desired host state's (desired.ts), the records' unless given.
  */
-export async function repairHost(ctx: TunnelContext): Promise<HostRepairReport> {
+export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
-  const tunnels = ctx.store.tunnels.value;
   const present = new Map((await proxy.list('app')).map((vhost) => [vhost.name, vhost]));
-  const named = new Set(tunnels.map((tunnel) => proxy.vhostName(appVhost(tunnel))));
+  const named = new Set(tunnels.map((tunnel) => proxy.vhostName(tunnel.spec)));
   const orphans = [...present.keys()].filter((name) => !named.has(name));
   if (orphans.length > 0) {
     try {
@@ -69,7 +68,7 @@ export async function repairHost(ctx: TunnelContext): Promise<HostRepairReport> 
     }
   }
   for (const tunnel of tunnels) {
-    const steps = hostRepairSteps(ctx, tunnel, present.get(proxy.vhostName(appVhost(tunnel))));
+    const steps = hostRepairSteps(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec)));
     if (steps.length === 0) continue;
     try {
       await ctx.locks.run(tunnel.id, () => runSteps(steps));

@@ -1,0 +1,97 @@
+// What the host should look like, computed in one place from the records and the configuration:
+// the vhosts written and linked, each tunnel's vhost and link, the vhosts kept in this release's
+// templates, the stack onboarding writes, and the tunnel server's ports. Start-up, restore,
+// onboarding and the tunnel repair bring the host to it (reconcile.ts, reconcile-tunnels.ts,
+// stack.ts) and keep no list of their own, so a new kind of vhost is added here alone.
+import type { ConfigStore } from '../config.ts';
+import type { TunnelRecord } from '../state/schemas.ts';
+import type { Store } from '../state/store.ts';
+import type { CertsAdapter, VhostSpec } from '../system/types.ts';
+import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
+
+/** What the desired state is computed from. */
+export interface HostRecords {
+  config: Pick<ConfigStore, 'value'>;
+  store: Pick<Store, 'sites' | 'tunnels'>;
+  system: { certs: Pick<CertsAdapter, 'has'> };
+}
+
+/** One tunnel's vhost: written and linked while the tunnel is enabled, unlinked (file kept) while not. */
+export interface DesiredTunnel {
+  id: string;
+  fqdn: string;
+  spec: VhostSpec;
+  enabled: boolean;
+}
+
+export interface DesiredHost {
+  /**
+   * Written and linked: the default server, the stack's vhosts and each site, each only when its
+   * certificate is there (nginx refuses a whole reload over one missing certificate file). None
+   * before onboarding is done.
+   */
+  served: VhostSpec[];
+  /** Every tunnel's vhost; a tunnel vhost that no record names does not stay. */
+  tunnels: DesiredTunnel[];
+  /**
+   * Rewritten where their file is there and this release's templates make other text, links kept
+   * as they are: the IP panel, the served vhosts (before onboarding, the default server install
+   * wrote) and every tunnel's.
+   */
+  current: VhostSpec[];
+  /** The tunnel server's reverse ports: the enabled tunnels'. */
+  tunnelPorts: number[];
+}
+
+export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
+  const served = await servedVhosts(records);
+  const tunnels = desiredTunnels(records.store.tunnels.value);
+  const current = [IP_PANEL_VHOST, ...(served.length ? served : [DEFAULT_VHOST]), ...tunnels.map((tunnel) => tunnel.spec)];
+  return { served, tunnels, current, tunnelPorts: tunnelPorts(records.store.tunnels.value) };
+}
+
+async function servedVhosts({ config, store, system }: HostRecords): Promise<VhostSpec[]> {
+  const { domain, onboarding } = config.value;
+  if (onboarding.status !== 'COMPLETED' || !domain) return [];
+  const specs: VhostSpec[] = [DEFAULT_VHOST];
+  for (const { spec, certified } of await stackOf(system.certs, domain)) if (certified) specs.push(spec);
+  for (const site of store.sites.value) if (site.certIssued && (await system.certs.has(site.fqdn))) specs.push(siteVhost(site, domain));
+  return specs;
+}
+
+export function desiredTunnel(tunnel: TunnelRecord): DesiredTunnel {
+  return { id: tunnel.id, fqdn: tunnel.fqdn, spec: appVhost(tunnel), enabled: tunnel.enabled };
+}
+
+export function desiredTunnels(tunnels: readonly TunnelRecord[]): DesiredTunnel[] {
+  return tunnels.map(desiredTunnel);
+}
+
+/** Sorted, each once: the ports of the enabled ones. */
+export function tunnelPorts(tunnels: Iterable<{ port: number; enabled: boolean }>): number[] {
+  const ports = new Set<number>();
+  for (const tunnel of tunnels) if (tunnel.enabled) ports.add(tunnel.port);
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** What provisioning a domain writes, and which of the stack's vhosts may not be linked. */
+export interface ProvisionedStack {
+  /** the default server (names without a vhost get a 404, never another vhost) and the stack's three */
+  vhosts: VhostSpec[];
+  /** the stack's vhosts whose certificate is missing or expired: never linked, or every later reload would fail */
+  uncertified: StackVhost[];
+}
+
+export async function provisionedStack(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<ProvisionedStack> {
+  const stack = await stackOf(certs, domain);
+  return {
+    vhosts: [DEFAULT_VHOST, ...stack.map(({ spec }) => spec)],
+    uncertified: stack.flatMap(({ spec, certified }) => (certified ? [] : [spec])),
+  };
+}
+
+async function stackOf(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<Array<{ spec: StackVhost; certified: boolean }>> {
+  const stack = [];
+  for (const spec of stackVhosts(domain)) stack.push({ spec, certified: await certs.has(spec.fqdn) });
+  return stack;
+}

@@ -1,0 +1,83 @@
+// Brings the host to the desired host state (desired.ts) at the panel's start and after a restore.
+// The tunnels' part goes through the tunnel service's repair (reconcile-tunnels.ts), which holds
+// each tunnel's lock; onboarding writes its part with stack.ts.
+import { errorMessage } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { System } from '../system/types.ts';
+import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords } from './desired.ts';
+import type { HostRepairReport } from './reconcile-tunnels.ts';
+
+export interface HostServices extends HostRecords {
+  system: System;
+  log: Logger;
+  tunnels: { repairHost(tunnels?: readonly DesiredTunnel[]): Promise<HostRepairReport> };
+}
+
+export interface VhostRefresh {
+  /** the vhost file names rewritten */
+  rewritten: string[];
+  /** protected sites the portal cannot reach, whose vhost answers 403 (lib/sites/portal-reach.ts) */
+  closed: string[];
+}
+
+/**
+ * The panel's start, once onboarding is done: the tunnel repair (a crash between a host change and
+ * the save that follows it leaves nginx and the tunnel server out of step with the records; the
+ * records win), then the refresh. `desired`: the records' unless given.
+ */
+export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
+  const wanted = desired ?? (await desiredHost(services));
+  if (services.config.value.onboarding.status === 'COMPLETED') {
+    await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
+  }
+  return refreshVhosts(services, wanted);
+}
+
+/**
+ * After a restore: the served vhosts (default server, panel, portal and tunnel server; each site)
+ * written and linked, then each tunnel's vhost and the tunnel server's authfile by the repair.
+ * Certificates and credentials come from the backup; the repair asks for a certificate only when
+ * one is missing. Answers what failed, one line each.
+ */
+export async function restoreHost(services: HostServices, desired?: DesiredHost): Promise<string[]> {
+  const wanted = desired ?? (await desiredHost(services));
+  if (wanted.served.length === 0) return [];
+  await services.system.proxy.apply(wanted.served.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
+  const report = await services.tunnels.repairHost(wanted.tunnels);
+  return report.failures;
+}
+
+/**
+ * Each vhost the desired state keeps current is rewritten where this release's templates make other
+ * text than the file holds. A box upgraded from an earlier release so gets the new templates (the
+ * login redirect, a closed site) without anyone touching its tunnels or sites; a start with nothing
+ * to change neither tests nor reloads nginx. A served vhost whose file is gone altogether (an
+ * uninstall, then an install that kept the data) is written again: the records win, as in the
+ * tunnel repair. Neither reads a vhost the panel stamped as this release's text of the same spec
+ * and that is untouched since (lib/system/proxy/vhost-stamps.ts): a start with nothing changed
+ * stats the vhosts and reads none.
+ */
+export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, desired?: DesiredHost): Promise<VhostRefresh> {
+  const { system, log } = services;
+  const wanted = desired ?? (await desiredHost(services));
+  let rewritten: string[] = [];
+  try {
+    rewritten = await system.proxy.refresh(wanted.current);
+    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${rewritten.join(', ')}`);
+    const missing = [];
+    // the default server is install's to write (beside the IP panel's), never the panel's start
+    for (const spec of wanted.served) if (spec.kind !== 'default' && !(await system.proxy.state(system.proxy.vhostName(spec))).written) missing.push(spec);
+    if (missing.length) {
+      await system.proxy.apply(missing.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
+      const names = missing.map((spec) => system.proxy.vhostName(spec));
+      log.info(`wrote ${names.length} missing vhost${names.length === 1 ? '' : 's'} the records call for: ${names.join(', ')}`);
+      rewritten = [...rewritten, ...names];
+    }
+  } catch (error) {
+    log.warn(`rewriting the vhosts with this release's templates failed, the earlier ones stay: ${errorMessage(error)}`);
+  }
+  const closed = wanted.served.flatMap((spec) => (spec.kind === 'site' && spec.closed ? [spec.fqdn] : []));
+  const { domain } = services.config.value;
+  for (const fqdn of closed) log.warn(`site ${fqdn}: portal protection cannot work outside ${domain}, so it answers 403 to everyone; turn its protection off to open it`);
+  return { rewritten, closed };
+}
