@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../helpers/app.ts';
-import { agent, CHAT_SCOPE, INSTANCE_BODY, SERIALS } from '../tickets/fixtures.ts';
-import { withCheapHashing } from '../users/support.ts';
+import { addAgent, certificateHeaders, completeOnboarding, makeTestApp, type Caller, type TestApp } from '../../../helpers/app.ts';
+import { agent, CHAT_SCOPE, INSTANCE_BODY, SERIALS } from '../../../unit/tickets/fixtures.ts';
+import { withCheapHashing } from '../../../unit/users/support.ts';
 
 const run = promisify(execFile);
 const s = suite('a full disk: every write path');
