@@ -7,10 +7,12 @@
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq, the
 // install tests' system users) on this machine, so they run one after the other in this process;
-// three lanes run beside them, each a worker taking its files one after the other: the system group
+// four lanes run beside them, each a worker taking its files one after the other: the system group
 // (a booted container with its own network), the browser group (Chromium on a sandbox panel of
-// its own, on free ports) and integration/build (bundles on free ports). --jobs 1 runs everything
-// here, in order.
+// its own, on free ports), integration/build (bundles on free ports) and integration/local (real
+// processes and real waiting that share nothing: openssl, the fake systemd programs, child
+// processes killed mid-write, a second user by setpriv; what keeps the unit stage fast).
+// --jobs 1 runs everything here, in order.
 //
 // Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
 // with whatever a test left there: the unit suites make hundreds of temporary directories and
@@ -152,8 +154,9 @@ const pooled = files.filter((file) => !serial(file));
 if (pooled.length) await runPool(pooled);
 // the lanes beside the integration files, which mostly wait on programs (the run's two cores are
 // half idle during them); each lane keeps its own files one after the other. integration/build
-// builds and runs bundles on free ports and uses none of the shared programs.
-const BESIDE_LANES = ['system', 'browser', `integration${sep}build`];
+// builds and runs bundles on free ports, and integration/local runs programs of its own in
+// temporary directories: neither uses the shared programs.
+const BESIDE_LANES = ['system', 'browser', `integration${sep}build`, `integration${sep}local`];
 const laneOf = (file) => BESIDE_LANES.find((lane) => name(file).startsWith(lane + sep)) ?? null;
 const beside = files.filter((file) => serial(file) && jobs > 1 && laneOf(file) !== null);
 const here = files.filter((file) => serial(file) && !beside.includes(file));

@@ -53,6 +53,8 @@ export interface DispatcherOptions {
   policy?: () => TargetPolicy;
   /** How names are resolved; the system resolver unless given (tests). */
   resolve?: ResolveHost;
+  /** Makes an attempt's timeout; AbortSignal.timeout unless given (tests fire it by hand instead of waiting it out). */
+  timeoutSignal?: (ms: number) => AbortSignal;
 }
 
 const PUBLIC_ONLY: TargetPolicy = { allowPrivate: false, relayDomain: null };
@@ -197,7 +199,8 @@ export class AlertDispatcher {
     delivery.lastAttemptAt = this.clock.now();
     try {
       const url = new URL(target.url);
-      const signal = AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#closing.signal]);
+      const timeout = (this.options.timeoutSignal ?? AbortSignal.timeout)(this.#timeoutMs);
+      const signal = AbortSignal.any([timeout, this.#closing.signal]);
       const policy = this.options.policy?.() ?? PUBLIC_ONLY;
       const addresses = await checkedAddresses(url, policy, this.options.resolve ?? systemResolve, signal);
       // a redirect is an answer (retried like any other non-2xx), not a second place to send the alert to

@@ -359,7 +359,7 @@ s('agents: the enrollment command from the page, run twice by sh, enrolls the ag
   const { token } = await (await answered).json() as { token: string };
   await form.getByText(/^For nas-2, valid until /).waitFor();
   const command = await page.getByLabel('Enrollment command').innerText();
-  // What the page shows (and its Copy button copies) is the template test/unit/certs/enroll-command.test.ts runs.
+  // What the page shows (and its Copy button copies) is the template test/integration/local/certs/enroll-command.test.ts runs.
   assert.is(command, enrollCommand(panel.url, token));
   const dir = await mkdtemp(join(tmpdir(), 'relay-enroll-'));
   const files = async () => [await readFile(join(dir, 'agent.key'), 'utf8'), await readFile(join(dir, 'agent.crt'), 'utf8')];

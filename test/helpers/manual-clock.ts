@@ -32,4 +32,16 @@ export class ManualClock implements Clock {
     }
     this.#now = target;
   }
+
+  /**
+   * Moves time forward at once, as a machine's clock does across a suspend: each task that came due
+   * runs once, and its period starts again from the new time (what Node's setInterval does after a
+   * stall). For long spans, where `advance` would run a 1 s task millions of times.
+   */
+  jump(ms: number): void {
+    this.#now += ms;
+    const due = [...this.#tasks].filter((entry) => entry.next <= this.#now).sort((a, b) => a.next - b.next);
+    for (const entry of due) entry.next = this.#now + entry.every;
+    for (const entry of due) if (this.#tasks.has(entry)) entry.task();
+  }
 }

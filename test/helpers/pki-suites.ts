@@ -3,15 +3,13 @@ import { suite, type Test } from 'uvu';
 type Pki = 'fake' | 'openssl';
 
 /**
- * Two suites on one set-up: `s` on the fake PKI (no openssl process), `o` on the openssl CA, for
- * what only it shows (a PKCS#12's contents, a CRL's serials, a CSR's checked signature).
+ * A suite whose tests each get the set-up on one PKI: 'fake' (no openssl process, the unit files),
+ * or 'openssl' (the real CA, named "(openssl CA)"; in test/integration/local, as it runs openssl)
+ * for what only it shows: a PKCS#12's contents, a CRL's serials, a CSR's checked signature.
  */
-export function pkiSuites(name: string, setUp: (pki: Pki) => Promise<void>, tearDown: () => Promise<void>): { s: Test; o: Test } {
-  const make = (pki: Pki, title: string) => {
-    const made = suite(title);
-    made.before.each(() => setUp(pki));
-    made.after.each(tearDown);
-    return made;
-  };
-  return { s: make('fake', name), o: make('openssl', `${name} (openssl CA)`) };
+export function pkiSuite(pki: Pki, name: string, setUp: (pki: Pki) => Promise<void>, tearDown: () => Promise<void>): Test {
+  const made = suite(pki === 'openssl' ? `${name} (openssl CA)` : name);
+  made.before.each(() => setUp(pki));
+  made.after.each(tearDown);
+  return made;
 }

@@ -2,7 +2,7 @@
 // bounded whatever the receiver does (gone, failing, or taking requests and never answering).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AlertDispatcher, BACKOFF_MS, LOG_SIZE, MAX_IN_FLIGHT, MAX_PENDING } from '../../../lib/alerts/dispatcher.ts';
+import { AlertDispatcher, BACKOFF_MS, type DispatcherOptions, LOG_SIZE, MAX_IN_FLIGHT, MAX_PENDING } from '../../../lib/alerts/dispatcher.ts';
 import { silentLogger } from '../../../lib/log.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { unusedPort } from '../../helpers/loopback-listener.ts';
@@ -14,7 +14,7 @@ let clock: ManualClock;
 let receiver: WebhookReceiver | null = null;
 let dispatcher: AlertDispatcher | null = null;
 
-function dispatcherTo(url: string, options: { attemptTimeoutMs?: number } = {}): AlertDispatcher {
+function dispatcherTo(url: string, options: Pick<DispatcherOptions, 'attemptTimeoutMs' | 'timeoutSignal'> = {}): AlertDispatcher {
   // the receivers listen on loopback, a private target (target-delivery.test.ts checks the refusal)
   const policy = () => ({ allowPrivate: true, relayDomain: null });
   dispatcher = new AlertDispatcher((id) => (id === 'w1' ? { url, secret: SECRET } : undefined), clock, silentLogger(), { policy, ...options });
@@ -124,9 +124,26 @@ s('an unreachable receiver: at most MAX_PENDING wait (the oldest dropped, and lo
   assert.is(refused.statusCode, null);
 });
 
+/** Attempt timeouts that fire when the test says, not after their time: it need not wait them out. */
+function manualTimeouts() {
+  const waiting: AbortController[] = [];
+  return {
+    signal: (_ms: number) => {
+      const controller = new AbortController();
+      waiting.push(controller);
+      return controller.signal;
+    },
+    /** Times out every attempt under way, as AbortSignal.timeout does. */
+    fire: () => {
+      for (const controller of waiting.splice(0)) controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    },
+  };
+}
+
 s('a receiver that never answers: at most MAX_IN_FLIGHT requests open, each ended by the attempt timeout', async () => {
   receiver = await startReceiver(() => 'hang');
-  const d = dispatcherTo(receiver.url, { attemptTimeoutMs: 1000 });
+  const timeouts = manualTimeouts();
+  const d = dispatcherTo(receiver.url, { attemptTimeoutMs: 1000, timeoutSignal: timeouts.signal });
   for (let i = 0; i < 20; i++) d.enqueue('w1', 'tunnel.up', { n: i }, null);
   await receiver.waitFor(MAX_IN_FLIGHT);
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -135,6 +152,12 @@ s('a receiver that never answers: at most MAX_IN_FLIGHT requests open, each ende
   // and at no moment before any attempt timed out (afterwards the receiver sees an aborted
   // socket close only after the dispatcher's next attempt has connected)
   assert.is(receiver.mostOpen(), MAX_IN_FLIGHT);
+  // the next ones are sent as the attempts under way time out, MAX_IN_FLIGHT at a time
+  for (let sent = MAX_IN_FLIGHT; sent < 20; sent += MAX_IN_FLIGHT) {
+    timeouts.fire();
+    await receiver.waitFor(sent + MAX_IN_FLIGHT);
+  }
+  timeouts.fire();
   await d.settled();
   const tried = d.deliveries().filter((l) => l.attempts > 0);
   assert.ok(tried.length >= MAX_IN_FLIGHT);

@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, rename, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { ADMIN_SERIAL, createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { pkiSuites } from '../../helpers/pki-suites.ts';
-import { describeCert, makeCsr } from '../../helpers/csr.ts';
+import { createTestApp, ADMIN_SERIAL, type TestApp } from '../../../lib/testing.ts';
+import { pkiSuite } from '../../helpers/pki-suites.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
 let t: TestApp;
@@ -16,8 +14,9 @@ async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   await t.completeOnboarding();
 }
 
-// `o`: what the openssl CA makes: the P12's contents, the CRL's serials, the signed CSR's subject
-const { s, o } = pkiSuites('admin certificate: rotation, one-time download, hardware-bound upgrade', setUp, () => t.close());
+// on the fake PKI; what only the openssl CA makes (the P12's contents, the CRL's serials, the signed
+// CSR's subject): test/integration/local/certs/admin-cert-openssl.test.ts
+const s = pkiSuite('fake', 'admin certificate: rotation, one-time download, hardware-bound upgrade', setUp, () => t.close());
 
 const asAdmin = (serial: string) => ({ as: { dn: 'CN=admin', serial } });
 const tunnelsStatus = async (serial: string) => (await t.call('GET', '/api/tunnels', asAdmin(serial))).status;
@@ -49,21 +48,6 @@ s('rotate issues CN=admin with a one-time password; the requester keeps working;
   );
   assert.not.match(JSON.stringify(state), r.p12Password);
   assert.is((await stat(join(t.services.store.dataDir, 'admin-cert.json'))).mode & 0o777, 0o600);
-});
-
-o('the P12 downloads once (0600 until then), opens with the password and holds CN=admin; then 410', async () => {
-  assert.is((await t.call('GET', '/api/certs/mtls/download')).status, 404, 'nothing rotated yet');
-  const r = await rotate();
-  assert.is((await stat(join(t.services.store.dataDir, 'certs', 'admin.p12'))).mode & 0o777, 0o600);
-  const download = await t.request('GET', '/api/certs/mtls/download');
-  assert.is(download.status, 200);
-  assert.is(download.headers.get('content-disposition'), 'attachment; filename="client.p12"');
-  const pem = execFileSync('openssl', ['pkcs12', '-nokeys', '-clcerts', '-passin', 'env:P'], { input: Buffer.from(await download.arrayBuffer()), env: { ...process.env, P: r.p12Password } }).toString();
-  assert.match(describeCert(pem), 'subject=CN = admin');
-  assert.match(describeCert(pem), `serial=${r.serial}`);
-  const again = await t.call('GET', '/api/certs/mtls/download');
-  assert.is(again.status, 410);
-  assert.is(again.body.error, 'The admin certificate bundle was already downloaded');
 });
 
 s('a download whose read fails is not the one download: the next try gets the bundle, and of concurrent tries only one', async () => {
@@ -132,36 +116,6 @@ s('three rotations at once: exactly one new certificate stays valid, and the rep
   assert.is(state.rotation.previousSerial, ADMIN_SERIAL);
 });
 
-o('a failed bundle leaves the rotation untouched and the new certificate revoked', async () => {
-  const { sandboxControls } = await import('../../../lib/system/sandbox-system.ts');
-  sandboxControls(t.services.system).failNext('pki.toPkcs12');
-  assert.is((await t.call('POST', '/api/certs/mtls/rotate')).status, 500);
-  assert.is((await adminState()).rotation, null);
-  const { crlPath } = await t.services.system.pki.ensureCa();
-  assert.match(execFileSync('openssl', ['crl', '-in', crlPath, '-noout', '-text']).toString(), 'Serial Number: 1000');
-});
-
-o('upgrade to hardware-bound signs the CSR as CN=admin, revokes the P12 certificates; P12 routes then 410', async () => {
-  assert.equal((await t.call('GET', '/api/certs/admin/auth-mode')).body, { adminAuthMode: 'p12' });
-  const rotated = await rotate();
-  const bad = await t.call('POST', '/api/certs/admin/upgrade-to-hardware-bound', { body: { csr: 'nope' } });
-  assert.is(bad.status, 400);
-  const { csr } = makeCsr('/CN=someone-else');
-  const r = await t.call('POST', '/api/certs/admin/upgrade-to-hardware-bound', { body: { csr } });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  assert.is(r.body.adminAuthMode, 'hardware-bound');
-  assert.match(describeCert(r.body.cert), 'subject=CN = admin');
-  assert.match(r.body.caCert, 'BEGIN CERTIFICATE');
-  assert.equal((await t.call('GET', '/api/certs/admin/auth-mode', asAdmin(r.body.serial))).body, { adminAuthMode: 'hardware-bound' });
-  for (const serial of [ADMIN_SERIAL, rotated.serial]) assert.is(await tunnelsStatus(serial), 403, serial);
-  for (const [method, path] of [['GET', '/api/certs/mtls/download'], ['POST', '/api/certs/mtls/rotate']] as const) {
-    const gone = await t.call(method, path, asAdmin(r.body.serial));
-    assert.is(gone.status, 410, path);
-    assert.is(gone.body.error, 'The admin certificate is hardware-bound: PKCS#12 routes are disabled');
-  }
-  assert.is((await t.call('POST', '/api/certs/admin/upgrade-to-hardware-bound', { ...asAdmin(r.body.serial), body: { csr } })).status, 409);
-});
-
 s('admin-only', async () => {
   await t.addAgent('laptop-1', ['tunnels:read']);
   for (const [method, path, body] of [['POST', '/api/certs/mtls/rotate'], ['GET', '/api/certs/mtls/download'], ['GET', '/api/certs/admin/auth-mode'], ['POST', '/api/certs/admin/upgrade-to-hardware-bound', { csr: 'x' }]] as const) {
@@ -170,4 +124,3 @@ s('admin-only', async () => {
 });
 
 s.run();
-o.run();

@@ -67,7 +67,7 @@ s('POST: 409 for an existing user or a pending invitation; 400 for bad input', a
     assert.is(res.status, 400, JSON.stringify(body));
     assert.is(res.body.error, 'Validation failed');
   }
-  clock.advance(8 * DAY);
+  clock.jump(8 * DAY);
   assert.is((await invite('dana')).status, 201, 'an expired invitation does not block a new one');
 });
 
@@ -78,7 +78,7 @@ s('GET lists newest first with status; never a token or its hash', async () => {
   clock.advance(1000);
   await invite('cat');
   await t.call('POST', `/api/invite/${first.token}/accept`, { as: 'none', body: { password: 'ann-password' } });
-  clock.advance(DAY);
+  clock.jump(DAY);
   const res = await t.call('GET', '/api/invitations');
   assert.is(res.status, 200);
   assert.equal(res.body.invitations.map((i: { username: string; status: string }) => [i.username, i.status]), [['cat', 'pending'], ['ben', 'expired'], ['ann', 'accepted']]);
@@ -110,7 +110,7 @@ s("malformed 400, unknown 404, used 410, expired 410: Portlama's answers on both
   const used = (await invite('ann')).body.token;
   const expired = (await invite('ben', { expiresInDays: 1 })).body.token;
   assert.is((await t.call('POST', `/api/invite/${used}/accept`, { as: 'none', body: { password: 'ann-password' } })).status, 200);
-  clock.advance(DAY);
+  clock.jump(DAY);
   const cases: [token: string, status: number, error: string][] = [
     ['ab'.repeat(32), 404, 'Invitation not found'],
     [used, 410, 'This invitation has already been used'],

@@ -8,9 +8,9 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
-import { refuseCheckoutPaths, stageBundle, stageFile } from '../../helpers/staged-for-others.ts';
-import { timed } from '../../helpers/timeout.ts';
+import { FIRST_PORTAL_USER } from '../../../helpers/portal-user.ts';
+import { refuseCheckoutPaths, stageBundle, stageFile } from '../../../helpers/staged-for-others.ts';
+import { timed } from '../../../helpers/timeout.ts';
 
 interface User {
   uid: number;
@@ -23,8 +23,8 @@ const PANEL: User = { uid: 64_101, gid: 64_101, groups: [64_101, 64_102], umask:
 const AUTHELIA: User = { uid: 64_102, gid: 64_102, groups: [64_102], umask: '007' };
 const CHISEL: User = { uid: 64_103, gid: 64_103, groups: [64_103], umask: '077' };
 
-const LIB = new URL('../../../lib/', import.meta.url).pathname;
-const FAKE_AUTHELIA_SOURCE = new URL('../../fakes/bin/authelia', import.meta.url).pathname;
+const LIB = new URL('../../../../lib/', import.meta.url).pathname;
+const FAKE_AUTHELIA_SOURCE = new URL('../../../fakes/bin/authelia', import.meta.url).pathname;
 const usable = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
 const s = suite('chisel and Authelia as users of their own');

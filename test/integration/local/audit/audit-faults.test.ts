@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { start } from '../../../lib/main.ts';
+import { start } from '../../../../lib/main.ts';
 
 const s = suite('audit log faults');
-const AUDIT_LOG = new URL('../../../lib/audit/audit-log.ts', import.meta.url).href;
-const REGISTER = new URL('../../helpers/register.mjs', import.meta.url).href;
+const AUDIT_LOG = new URL('../../../../lib/audit/audit-log.ts', import.meta.url).href;
+const REGISTER = new URL('../../../helpers/register.mjs', import.meta.url).href;
 
 let dir = '';
 s.before.each(async () => {

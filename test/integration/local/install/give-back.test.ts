@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { giveBack, type GiveBackReport } from '../../../lib/install/give-back.ts';
-import { nodeGiveBackFs, type GiveBackFs } from '../../../lib/install/give-back-fs.ts';
-import { certbotConfigTree, chownTree, dirsUnder, mkfifo, OPERATOR, OTHER, PANEL, readTree, renewalConf, setDefaultAcl, text, xattrs, type Dirs } from './give-back-fixture.ts';
+import { giveBack, type GiveBackReport } from '../../../../lib/install/give-back.ts';
+import { nodeGiveBackFs, type GiveBackFs } from '../../../../lib/install/give-back-fs.ts';
+import { certbotConfigTree, chownTree, dirsUnder, mkfifo, OPERATOR, OTHER, PANEL, readTree, renewalConf, setDefaultAcl, text, xattrs, type Dirs } from '../../../unit/install/give-back-fixture.ts';
 
 const isRoot = process.getuid?.() === 0;
 const RUN = '20250101T120000Z';

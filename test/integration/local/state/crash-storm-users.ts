@@ -1,4 +1,4 @@
-import type { PortalUser } from '../../../lib/system/types.ts';
+import type { PortalUser } from '../../../../lib/system/types.ts';
 
 /** Portal user `n` of the crash storm: a well-formed bcrypt hash (never checked against a password). */
 export const portalUser = (n: number): PortalUser => ({

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { giveBack } from '../../../lib/install/give-back.ts';
-import { isCertbotLiveLink } from '../../../lib/install/give-back-rules.ts';
-import { certbotConfigTree, dirsUnder, OPERATOR, PANEL, readTree, text, type Dirs } from './give-back-fixture.ts';
+import { giveBack } from '../../../../lib/install/give-back.ts';
+import { isCertbotLiveLink } from '../../../../lib/install/give-back-rules.ts';
+import { certbotConfigTree, dirsUnder, OPERATOR, PANEL, readTree, text, type Dirs } from '../../../unit/install/give-back-fixture.ts';
 
 const isRoot = process.getuid?.() === 0;
 const RUN = '20250101T120000Z';

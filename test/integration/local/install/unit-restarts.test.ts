@@ -7,15 +7,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defaultRunner, type Installation, type Runner } from '../../../lib/install/installation.ts';
-import { recentRestarts, restartJournalArgs, serviceName, unitFinding, unitHealth } from '../../../lib/install/unit-restarts.ts';
-import { systemConfig } from '../../../lib/system/config.ts';
-import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../../../lib/system/systemd/restarts.ts';
-import { SystemError } from '../../../lib/system/types.ts';
+import { defaultRunner, type Installation, type Runner } from '../../../../lib/install/installation.ts';
+import { recentRestarts, restartJournalArgs, serviceName, unitFinding, unitHealth } from '../../../../lib/install/unit-restarts.ts';
+import { systemConfig } from '../../../../lib/system/config.ts';
+import { countScheduledRestarts, parseNRestarts, RESTART_SCHEDULED } from '../../../../lib/system/systemd/restarts.ts';
+import { SystemError } from '../../../../lib/system/types.ts';
 
 const s = suite('doctor: restart loops');
 
-const FAKES = fileURLToPath(new URL('../../fakes/bin/', import.meta.url));
+const FAKES = fileURLToPath(new URL('../../../fakes/bin/', import.meta.url));
 
 /** An entry as `journalctl -o json` prints systemd's restart of a service (every value a string). */
 const entry = (unit: string, n: number, over: Record<string, unknown> = {}) => JSON.stringify({

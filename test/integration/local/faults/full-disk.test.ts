@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callerHeaders, createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
-import { agent, CHAT_SCOPE, INSTANCE_BODY, SERIALS } from '../tickets/fixtures.ts';
-import { withCheapHashing } from '../users/support.ts';
+import { callerHeaders, createTestApp, type Caller, type TestApp } from '../../../../lib/testing.ts';
+import { agent, CHAT_SCOPE, INSTANCE_BODY, SERIALS } from '../../../unit/tickets/fixtures.ts';
+import { withCheapHashing } from '../../../unit/users/support.ts';
 
 const run = promisify(execFile);
 const s = suite('a full disk: every write path');

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PortalFiles } from '../../../lib/system/auth-portal/portal-files.ts';
-import { openStore, type CollectionName } from '../../../lib/state/store.ts';
-import { COLLECTION_NAMES, STORE_SAMPLES } from '../../helpers/store-samples.ts';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { PortalFiles } from '../../../../lib/system/auth-portal/portal-files.ts';
+import { openStore, type CollectionName } from '../../../../lib/state/store.ts';
+import { COLLECTION_NAMES, STORE_SAMPLES } from '../../../helpers/store-samples.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 import { portalUser } from './crash-storm-users.ts';
 
 const writer = fileURLToPath(new URL('./crash-storm-writer.ts', import.meta.url));
-const register = fileURLToPath(new URL('../../helpers/register.mjs', import.meta.url));
+const register = fileURLToPath(new URL('../../../helpers/register.mjs', import.meta.url));
 const s = suite('store: SIGKILL during write storms over every collection');
 
 const ROUNDS = 3;

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
-import { startHelperServer } from '../../../lib/root-helper/server.ts';
-import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { createHostCerts } from '../../../lib/system/certs/host.ts';
-import { rootCall, socketRootActions } from '../../../lib/system/root/root-client.ts';
+import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
+import { startHelperServer } from '../../../../lib/root-helper/server.ts';
+import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
+import { createHostCerts } from '../../../../lib/system/certs/host.ts';
+import { rootCall, socketRootActions } from '../../../../lib/system/root/root-client.ts';
 
-const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
 
 interface Ctx { dir: string; socket: string; helper: SystemConfig; server: Server | null }
 const s = suite<Ctx>("the panel's renewal timer through the root helper", { dir: '', socket: '', helper: systemConfig(), server: null });

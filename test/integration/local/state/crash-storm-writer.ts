@@ -2,9 +2,9 @@
 // one's write path (a store collection's `edit`; the portal users database's read, edit and
 // atomic rewrite, one change at a time as UserService does), and prints `<collection> <n>` for
 // each acknowledged write. A low compactAfterBytes keeps snapshots being rewritten meanwhile.
-import { PortalFiles } from '../../../lib/system/auth-portal/portal-files.ts';
-import { openStore } from '../../../lib/state/store.ts';
-import { COLLECTION_NAMES, putSample } from '../../helpers/store-samples.ts';
+import { PortalFiles } from '../../../../lib/system/auth-portal/portal-files.ts';
+import { openStore } from '../../../../lib/state/store.ts';
+import { COLLECTION_NAMES, putSample } from '../../../helpers/store-samples.ts';
 import { portalUser } from './crash-storm-users.ts';
 
 const [dataDir, firstText, compactText] = process.argv.slice(2);

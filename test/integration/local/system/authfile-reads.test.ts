@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AuthfileStore, renderAuthfile } from '../../../lib/system/tunnel-server/authfile.ts';
+import { AuthfileStore, renderAuthfile } from '../../../../lib/system/tunnel-server/authfile.ts';
 
 const s = suite('chisel authfile: every state a watcher can read');
 

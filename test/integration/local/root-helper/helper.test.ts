@@ -8,17 +8,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readHelperConfig } from '../../../lib/root-helper/config.ts';
-import { createDispatcher } from '../../../lib/root-helper/dispatch.ts';
-import { runRootHelper } from '../../../lib/root-helper/main.ts';
-import { startHelperServer } from '../../../lib/root-helper/server.ts';
-import { systemConfig, type SystemConfig } from '../../../lib/system/config.ts';
-import { rootCall, socketRootActions } from '../../../lib/system/root/root-client.ts';
-import { MAX_ROOT_REQUEST_BYTES } from '../../../lib/system/root/root-protocol.ts';
+import { readHelperConfig } from '../../../../lib/root-helper/config.ts';
+import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
+import { runRootHelper } from '../../../../lib/root-helper/main.ts';
+import { startHelperServer } from '../../../../lib/root-helper/server.ts';
+import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
+import { rootCall, socketRootActions } from '../../../../lib/system/root/root-client.ts';
+import { MAX_ROOT_REQUEST_BYTES } from '../../../../lib/system/root/root-protocol.ts';
 
 const SITES = '/var/www/relay-sites';
 const SITE_ID = '0b5e3f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
-const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
 const site = (over: Record<string, unknown> = {}) => ({ kind: 'site', fqdn: 'docs.example.com', root: `${SITES}/${SITE_ID}`, spaMode: true, protected: false, ...over });
 
 interface Ctx { dir: string; config: SystemConfig; server: Server | null; socket: string; log: string[] }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 
 const t = suite('test helpers');
 
@@ -20,7 +20,7 @@ t('withTimeout passes the value through', async () => {
 t.run();
 
 // test/run.mjs on the fixtures in test/fixtures/runner (not *.test.ts, so no group picks them up)
-const runnerPath = fileURLToPath(new URL('../../run.mjs', import.meta.url));
+const runnerPath = fileURLToPath(new URL('../../../run.mjs', import.meta.url));
 
 /** The runner's exit code (a signal name when it was killed at the time limit) and its stdout. */
 function runner(...args: string[]): Promise<{ code: number | string | null; stdout: string }> {

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { giveBack } from '../../../lib/install/give-back.ts';
-import { describeGiveBack, giveBackCertbot } from '../../../lib/install/give-back-certbot.ts';
-import { run } from '../../../lib/system/common/exec.ts';
-import { parseCertbotCertificates } from '../../../lib/system/certs/certbot-output.ts';
-import { certbotConfigTree, chownTree, dirsUnder, OPERATOR, PANEL, readTree, type Dirs } from './give-back-fixture.ts';
+import { giveBack } from '../../../../lib/install/give-back.ts';
+import { describeGiveBack, giveBackCertbot } from '../../../../lib/install/give-back-certbot.ts';
+import { run } from '../../../../lib/system/common/exec.ts';
+import { parseCertbotCertificates } from '../../../../lib/system/certs/certbot-output.ts';
+import { certbotConfigTree, chownTree, dirsUnder, OPERATOR, PANEL, readTree, type Dirs } from '../../../unit/install/give-back-fixture.ts';
 
 const CERTBOT = '/usr/bin/certbot';
 const RUN = '20250101T120000Z';

@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPortalFiles } from '../../../lib/system/auth-portal/portal-files.ts';
-import { RefusedPathError } from '../../../lib/system/common/owned-file.ts';
-import { systemConfig } from '../../../lib/system/config.ts';
-import { createHostAuthPortal } from '../../../lib/system/auth-portal/host.ts';
-import type { RootActions } from '../../../lib/system/root/root-actions.ts';
-import type { AuthPortalAdapter } from '../../../lib/system/types.ts';
-import { FIRST_PORTAL_USER } from '../../helpers/portal-user.ts';
-import { timed } from '../../helpers/timeout.ts';
+import { createPortalFiles } from '../../../../lib/system/auth-portal/portal-files.ts';
+import { RefusedPathError } from '../../../../lib/system/common/owned-file.ts';
+import { systemConfig } from '../../../../lib/system/config.ts';
+import { createHostAuthPortal } from '../../../../lib/system/auth-portal/host.ts';
+import type { RootActions } from '../../../../lib/system/root/root-actions.ts';
+import type { AuthPortalAdapter } from '../../../../lib/system/types.ts';
+import { FIRST_PORTAL_USER } from '../../../helpers/portal-user.ts';
+import { timed } from '../../../helpers/timeout.ts';
 
-const FAKE_AUTHELIA = new URL('../../fakes/bin/authelia', import.meta.url).pathname;
+const FAKE_AUTHELIA = new URL('../../../fakes/bin/authelia', import.meta.url).pathname;
 
 const s = suite('TOTP through Authelia\'s storage CLI, on a storage both users write');
 let dir = '';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { enrollCommand } from '../../../panel/src/enroll-command.ts';
-import { createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { makeCsr } from '../../helpers/csr.ts';
-import { serve } from '../../helpers/http-server.ts';
+import { enrollCommand } from '../../../../panel/src/enroll-command.ts';
+import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import { makeCsr } from '../../../helpers/csr.ts';
+import { serve } from '../../../helpers/http-server.ts';
 
 const s = suite('the enrollment command of the certificates page, run twice by sh (openssl CA)');
 let t: TestApp;

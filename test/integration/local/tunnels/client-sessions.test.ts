@@ -9,16 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AuthfileStore } from '../../../lib/system/tunnel-server/authfile.ts';
-import { loopbackListening } from '../../../lib/system/tunnel-server/loopback-listeners.ts';
-import { portOpen } from '../../../lib/system/common/port-probe.ts';
-import { grantOnly } from '../../../lib/system/tunnel-server/revoked-sessions.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
-import { freePorts } from '../../infra/ports.ts';
-import { startProcess, stopProcess, type Managed } from '../../infra/processes.ts';
-import { createTunnel, tunnelApp } from './helpers.ts';
+import { AuthfileStore } from '../../../../lib/system/tunnel-server/authfile.ts';
+import { loopbackListening } from '../../../../lib/system/tunnel-server/loopback-listeners.ts';
+import { portOpen } from '../../../../lib/system/common/port-probe.ts';
+import { grantOnly } from '../../../../lib/system/tunnel-server/revoked-sessions.ts';
+import { sandboxPaths } from '../../../../lib/system/sandbox/paths.ts';
+import { freePorts } from '../../../infra/ports.ts';
+import { startProcess, stopProcess, type Managed } from '../../../infra/processes.ts';
+import { createTunnel, tunnelApp } from '../../../unit/tunnels/helpers.ts';
 
-const FAKE_CHISEL = fileURLToPath(new URL('../../fakes/bin/chisel', import.meta.url));
+const FAKE_CHISEL = fileURLToPath(new URL('../../../fakes/bin/chisel', import.meta.url));
 /**
  * How soon another tunnel must be back. With a real chisel the outage measured 0.2-0.6 s
  * (docs/decisions.md); here the restarted server is a Node process, whose start on a loaded

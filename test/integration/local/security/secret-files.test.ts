@@ -7,9 +7,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestApp } from '../../../lib/testing.ts';
-import { CHEAP_ONBOARDING, provisionAndWait, walkToDnsReady } from '../onboarding/support.ts';
-import { withCheapHashing } from '../users/support.ts';
+import { createTestApp } from '../../../../lib/testing.ts';
+import { CHEAP_ONBOARDING, provisionAndWait, walkToDnsReady } from '../../../unit/onboarding/support.ts';
+import { withCheapHashing } from '../../../unit/users/support.ts';
 
 const s = suite('security: secrets on disk are owner-only from creation');
 
