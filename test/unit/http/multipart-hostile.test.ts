@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,6 +12,7 @@ import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { streamMultipart } from '../../../lib/node/multipart.ts';
 import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
+import { longestTurnCpu } from '../../helpers/turn-cpu.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
@@ -74,7 +74,7 @@ s('a body of the delimiter’s own bytes costs at most 3× the CPU of a plain on
   }),
 );
 
-s('while a hostile upload is parsed, another request is answered and the event loop never stalls', () =>
+s('while a hostile upload is parsed, another request is answered and no turn of the event loop takes 200 ms of CPU', () =>
   withTimeout('event loop', 40_000, async () => {
     const upload = route({
       method: 'POST',
@@ -83,13 +83,14 @@ s('while a hostile upload is parsed, another request is answered and the event l
       body: multipart(LIMITS),
       async handle({ body }) {
         const content = await readFile(body.files[0]!.path!);
-        return json({ size: content.length, allCr: content.every((b) => b === 13) });
+        // one memcmp: a byte-by-byte check of 8 MiB would itself hold the event loop the test watches
+        return json({ size: content.length, allCr: content.equals(Buffer.alloc(content.length, 13)) });
       },
     });
     const ping = route({ method: 'GET', path: '/api/test/ping', access: { roles: ADMIN_ONLY, gate: 'open' }, handle: () => json({ pong: true }) });
     const t = await createTestApp({ routes: [upload, ping] });
     const http = await serve(t.app);
-    const lag = monitorEventLoopDelay({ resolution: 5 });
+    let turns: ReturnType<typeof longestTurnCpu> | undefined;
     try {
       const half = 4 * MiB;
       const head = partHead();
@@ -106,21 +107,22 @@ s('while a hostile upload is parsed, another request is answered and the event l
       const socket = connect(http.port, '127.0.0.1');
       socket.on('data', (data) => void received.push(data));
       const closed = new Promise((resolve) => socket.on('close', resolve));
-      lag.enable();
+      // fetch's first use loads undici, a turn of this test's own: done before the watch starts
+      await (await fetch(`${http.url}/api/test/ping`, { headers: callerHeaders('admin') })).arrayBuffer();
+      turns = longestTurnCpu();
       await new Promise<void>((resolve) => socket.write(Buffer.concat([Buffer.from(headers), head, Buffer.alloc(half, 13)]), () => resolve()));
       // the second half goes only once the ping is answered: the two overlap whatever the timing
       const pong = await fetch(`${http.url}/api/test/ping`, { headers: callerHeaders('admin') });
       assert.equal([pong.status, await pong.json()], [200, { pong: true }]);
       socket.write(Buffer.concat([Buffer.alloc(half, 13), closing]));
       await closed;
-      lag.disable();
+      const longestMs = turns.stop();
       const answer = Buffer.concat(received).toString();
       assert.match(answer, /^HTTP\/1\.1 200/, answer.slice(0, 300));
       assert.ok(answer.endsWith(JSON.stringify({ size: 2 * half, allCr: true })), answer.slice(-200));
-      const maxMs = lag.max / 1e6;
-      assert.ok(maxMs < 200, `the event loop stalled for ${maxMs.toFixed(0)} ms`);
+      assert.ok(longestMs < 200, `one turn of the event loop took ${longestMs.toFixed(0)} ms of CPU`);
     } finally {
-      lag.disable();
+      turns?.stop();
       await http.close();
       await t.close();
     }
