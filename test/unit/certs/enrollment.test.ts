@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { createTestApp, type TestApp } from '../../../lib/testing.ts';
+import type { TestApp } from '../../../lib/testing.ts';
 import { pkiSuite } from '../../helpers/pki-suites.ts';
-import { seedSites } from '../../helpers/sites.ts';
+import { enrollmentApp, newEnrollmentToken, enrollWith } from './cert-apps.ts';
 import { makeCsr } from '../../helpers/csr.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { serve } from '../../helpers/http-server.ts';
@@ -12,23 +12,16 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  // on disk: the cases check the documents' files and their modes
-  t = await createTestApp({ clock, pki, durable: true });
-  await t.completeOnboarding();
-  await seedSites(t, 'blog');
+  t = await enrollmentApp(pki, clock);
 }
 
 // on the fake PKI; what only the openssl CA does with a CSR (checks its signature, signs it with the
 // forced subject): test/integration/local/certs/enrollment-openssl.test.ts
 const s = pkiSuite('fake', 'agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll', setUp, () => t.close());
 
-async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; label: string; expiresAt: string }> {
-  const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], ...body } });
-  assert.is(r.status, 201, JSON.stringify(r.body));
-  return r.body;
-}
+const newToken = (body?: Record<string, unknown>) => newEnrollmentToken(t, body);
 
-const enroll = (token: string, csr: string, headers?: Record<string, string>) => t.call('POST', '/api/enroll', { as: 'none', body: { token, csr }, headers });
+const enroll = (token: string, csr: string, headers?: Record<string, string>) => enrollWith(t, token, csr, headers);
 
 s('a token is 32 random bytes, expires in 15 minutes by default, and is stored only hashed in a 0600 file', async () => {
   const { token, label, expiresAt } = await newToken();

@@ -3,26 +3,18 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../../lib/system/sandbox-system.ts';
-import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import type { TestApp } from '../../../../lib/testing.ts';
 import { pkiSuite } from '../../../helpers/pki-suites.ts';
-import { seedSites } from '../../../helpers/sites.ts';
+import { agentCertApp, issueAgent } from '../../../unit/certs/cert-apps.ts';
 
 let t: TestApp;
-async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
-  t = await createTestApp({ durable: true, pki });
-  await t.completeOnboarding();
-  await seedSites(t, 'blog', 'docs');
-}
+const setUp = async (pki: 'fake' | 'openssl') => void (t = await agentCertApp(pki));
 
 // Agent certificates on the openssl CA, for what only it makes: the P12's contents, the CRL's serials
 // (the rest, on the fake PKI: test/unit/certs/agents.test.ts).
 const o = pkiSuite('openssl', 'agent certificates: /api/certs/agent', setUp, () => t.close());
 
-async function issue(label: string, capabilities: string[] = ['tunnels:read'], allowedSites: string[] = []) {
-  const r = await t.call('POST', '/api/certs/agent', { body: { label, capabilities, allowedSites } });
-  assert.is(r.status, 201, JSON.stringify(r.body));
-  return r.body as { ok: true; label: string; serial: string; expiresAt: string; p12Password: string };
-}
+const issue = (label: string, capabilities?: string[], allowedSites?: string[]) => issueAgent(t, label, capabilities, allowedSites);
 
 const asAgent = (label: string, serial: string) => ({ as: { agent: label, serial } });
 

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
-import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import type { TestApp } from '../../../../lib/testing.ts';
 import { pkiSuite } from '../../../helpers/pki-suites.ts';
-import { seedSites } from '../../../helpers/sites.ts';
+import { enrollmentApp, newEnrollmentToken, enrollWith } from '../../../unit/certs/cert-apps.ts';
 import { describeCert, makeCsr, tamperCsr } from '../../../helpers/csr.ts';
 import { ManualClock } from '../../../helpers/manual-clock.ts';
 
@@ -9,22 +9,16 @@ let t: TestApp;
 let clock: ManualClock;
 async function setUp(pki: 'fake' | 'openssl'): Promise<void> {
   clock = new ManualClock(Date.now());
-  t = await createTestApp({ clock, pki });
-  await t.completeOnboarding();
-  await seedSites(t, 'blog');
+  t = await enrollmentApp(pki, clock);
 }
 
 // Enrollment on the openssl CA, for what only it does with a CSR: checks its signature, signs it with
 // the forced subject (the rest, on the fake PKI: test/unit/certs/enrollment.test.ts).
 const o = pkiSuite('openssl', 'agent enrollment: POST /api/certs/agent/enroll and POST /api/enroll', setUp, () => t.close());
 
-async function newToken(body: Record<string, unknown> = {}): Promise<{ token: string; label: string; expiresAt: string }> {
-  const r = await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-1', capabilities: ['tunnels:read'], ...body } });
-  assert.is(r.status, 201, JSON.stringify(r.body));
-  return r.body;
-}
+const newToken = (body?: Record<string, unknown>) => newEnrollmentToken(t, body);
 
-const enroll = (token: string, csr: string, headers?: Record<string, string>) => t.call('POST', '/api/enroll', { as: 'none', body: { token, csr }, headers });
+const enroll = (token: string, csr: string, headers?: Record<string, string>) => enrollWith(t, token, csr, headers);
 
 o('enroll signs CN=agent:<label> whatever the CSR asked, with the CA; the agent works at once with its capabilities', async () => {
   const { token } = await newToken({ allowedSites: ['blog'] });
