@@ -1,4 +1,3 @@
-import { json } from '../lib/http/responses.ts';
 import { RETRY_AFTER, route } from '../lib/http/route.ts';
 import { EnrollBody } from '../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -19,6 +18,6 @@ export default route({
   response: { schema: okWith({ label: z.string(), cert: z.string(), caCert: z.string(), serial: z.string(), expiresAt: z.string() }) },
   body: EnrollBody,
   async handle({ body, services, clientAddress }) {
-    return json({ ok: true, ...(await services.enrollment.enroll(body, clientAddress())) });
+    return { ok: true, ...(await services.enrollment.enroll(body, clientAddress())) };
   },
 });

@@ -1,4 +1,4 @@
-import { jsonBytes, jsonText } from '../lib/http/responses.ts';
+import { jsonBytes } from '../lib/http/responses.ts';
 import { route } from '../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -9,6 +9,6 @@ export default route({
   method: 'GET',
   path: '/api/health',
   access: { roles: ['admin', 'agent'], gate: 'open', public: true, twoFactorExempt: true },
-  response: { schema: z.object({ status: z.literal('ok') }) },
-  handle: () => jsonText(HEALTHY),
+  response: { kind: 'bytes', schema: z.object({ status: z.literal('ok') }) },
+  handle: () => HEALTHY,
 });

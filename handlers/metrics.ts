@@ -8,7 +8,7 @@ export default route({
   path: '/metrics',
   access: { roles: ADMIN_ONLY, gate: 'open' },
   answers: { 404: 'Not found: metrics are off in the configuration' },
-  response: { schema: z.string(), contentType: 'text/plain; version=0.0.4' },
+  response: { schema: z.string(), contentType: 'text/plain; version=0.0.4', kind: 'response' },
   async handle({ services }) {
     const { metrics } = services;
     if (!metrics) return errorResponse(404, 'Not found');

@@ -1,4 +1,3 @@
-import { jsonText } from '../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -7,6 +6,6 @@ export default route({
   method: 'GET',
   path: '/api/openapi.json',
   access: { roles: ADMIN_ONLY, gate: 'open' },
-  response: { schema: z.object({ openapi: z.literal('3.1.0'), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).loose() },
-  handle: ({ services }) => jsonText(services.apiDescription.json()),
+  response: { kind: 'bytes', schema: z.object({ openapi: z.literal('3.1.0'), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).loose() },
+  handle: ({ services }) => services.apiDescription.json(),
 });

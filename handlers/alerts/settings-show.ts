@@ -1,5 +1,4 @@
 import { AlertSettings } from '../../lib/alerts/schema.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 const ANSWER = { schema: AlertSettings };
@@ -11,5 +10,5 @@ export default route({
   path: '/api/alerts/settings',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
-  handle: ({ services }) => documented(ANSWER, services.alerts.settings()),
+  handle: ({ services }) => services.alerts.settings(),
 });

@@ -1,6 +1,5 @@
 import { AlertSettings, AlertSettingsUpdate } from '../../lib/alerts/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 const ANSWER = { schema: okWith({ settings: AlertSettings }) };
@@ -14,6 +13,6 @@ export default route({
   response: ANSWER,
   body: AlertSettingsUpdate,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, settings: await services.alerts.updateSettings(body) });
+    return { ok: true, settings: await services.alerts.updateSettings(body) };
   },
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { PublicWebhook, URL_REFUSED, WebhookCreate } from '../../lib/alerts/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // POST /api/alerts/webhooks — 201 {ok, webhook, secret}; the secret (given or made) is shown only here. A url
@@ -14,6 +13,6 @@ export default route({
   response: { status: 201, schema: okWith({ webhook: PublicWebhook, secret: z.string() }) },
   body: WebhookCreate,
   async handle({ body, services }) {
-    return json({ ok: true, ...(await services.alerts.create(body)) }, 201);
+    return { ok: true, ...(await services.alerts.create(body)) };
   },
 });

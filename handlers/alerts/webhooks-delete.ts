@@ -1,6 +1,5 @@
 import { WebhookIdParams } from '../../lib/alerts/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // DELETE /api/alerts/webhooks/:id — {ok}; its alerts still waiting are dropped.
@@ -13,6 +12,6 @@ export default route({
   params: WebhookIdParams,
   async handle({ params, services }) {
     await services.alerts.delete(params.id);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

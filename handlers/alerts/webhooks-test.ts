@@ -1,6 +1,5 @@
 import { DeliveryShape, WebhookIdParams } from '../../lib/alerts/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // POST /api/alerts/webhooks/:id/test — 200 {ok, delivery}: a `test` alert, answered once its first
@@ -13,5 +12,5 @@ export default route({
   answers: { 404: 'Webhook not found' },
   response: { schema: okWith({ delivery: DeliveryShape }) },
   params: WebhookIdParams,
-  handle: async ({ params, services }) => json({ ok: true, delivery: await services.alerts.test(params.id) }),
+  handle: async ({ params, services }) => ({ ok: true, delivery: await services.alerts.test(params.id) }),
 });

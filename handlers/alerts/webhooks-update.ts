@@ -1,6 +1,5 @@
 import { PublicWebhook, URL_REFUSED, WebhookIdParams, WebhookUpdate } from '../../lib/alerts/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 // PATCH /api/alerts/webhooks/:id — {ok, webhook}; any of url, secret, events, tunnelDownMinutes, enabled; a
@@ -14,6 +13,6 @@ export default route({
   params: WebhookIdParams,
   body: WebhookUpdate,
   async handle({ params, body, services }) {
-    return json({ ok: true, webhook: await services.alerts.update(params.id, body) });
+    return { ok: true, webhook: await services.alerts.update(params.id, body) };
   },
 });

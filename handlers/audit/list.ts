@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { AuditList, formatAuditCursor, parseAuditCursor } from '../../lib/audit/response-shapes.ts';
 
@@ -24,6 +23,6 @@ export default route({
   query: AuditQuery,
   handle: async ({ services, query }) => {
     const page = await services.audit.page(query);
-    return documented(ANSWER, { entries: page.entries, next: page.next && formatAuditCursor(page.next) });
+    return { entries: page.entries, next: page.next && formatAuditCursor(page.next) };
   },
 });

@@ -9,7 +9,7 @@ export default route({
   path: '/api/backup',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   answers: { 409: 'Backups need the configuration and state on disk (an in-memory panel)' },
-  response: { schema: z.string(), contentType: 'application/gzip' },
+  response: { schema: z.string(), contentType: 'application/gzip', kind: 'response' },
   async handle({ services }) {
     // every accepted change on disk first: the archive reads the files
     await Promise.all([services.store.flush(), services.audit.flush(), services.config.flush()]);

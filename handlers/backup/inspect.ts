@@ -4,7 +4,6 @@ import { BACKUP_UPLOAD_LIMITS } from '../../lib/backup/upload-limits.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { multipart } from '../../lib/http/multipart.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { uploadMessages } from '../../lib/upload-refusals.ts';
 
@@ -25,6 +24,6 @@ export default route({
   async handle({ body, services }) {
     const archive = body.files.find((f) => f.field === 'archive');
     if (!archive) throw badRequest("Upload failed: no 'archive' part in the form");
-    return documented(ANSWER, { ok: true, summary: await inspectUpload(archive, services.config.value) });
+    return { ok: true, summary: await inspectUpload(archive, services.config.value) };
   },
 });

@@ -1,5 +1,4 @@
 import { RestoreInfo, restoreInfo } from '../../lib/backup/restore-info.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 
 const ANSWER = { schema: RestoreInfo };
@@ -11,5 +10,5 @@ export default route({
   path: '/api/backup/restore',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
-  handle: ({ services }) => documented(ANSWER, restoreInfo(services.config.file, services.config.value, services.restoreRequests)),
+  handle: ({ services }) => restoreInfo(services.config.file, services.config.value, services.restoreRequests),
 });

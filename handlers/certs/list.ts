@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -10,6 +9,6 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ certs: z.array(z.object({ type: z.literal('letsencrypt'), domain: z.string(), expiresAt: z.string(), daysUntilExpiry: z.number(), expiringSoon: z.boolean(), name: z.string(), domains: z.array(z.string()), daysLeft: z.number() })), adminCertificate: z.object({ authMode: z.enum(['p12', 'hardware-bound']), serial: z.string().nullable(), expiresAt: z.string().nullable() }).loose() }) },
   async handle({ services }) {
-    return json({ certs: await services.letsEncrypt.list(), adminCertificate: await services.adminCert.describe() });
+    return { certs: await services.letsEncrypt.list(), adminCertificate: await services.adminCert.describe() };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { DomainParams } from '../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { schema: okWith({ domain: z.string(), newExpiry: z.string().nullable() }) },
   params: DomainParams,
   async handle({ params, services }) {
-    return json({ ok: true, ...(await services.letsEncrypt.renew(params.domain)) });
+    return { ok: true, ...(await services.letsEncrypt.renew(params.domain)) };
   },
 });

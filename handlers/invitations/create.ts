@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { InvitationCreate } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   response: { status: 201, schema: okWith({ invitation: PublicInvitationShape, inviteUrl: z.string(), token: z.string() }) },
   body: InvitationCreate,
   async handle({ body, services }) {
-    return json({ ok: true, ...(await services.invitations.create(body)) }, 201);
+    return { ok: true, ...(await services.invitations.create(body)) };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { InvitationIdParams } from '../../lib/invitations/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
@@ -13,6 +12,6 @@ export default route({
   params: InvitationIdParams,
   async handle({ params, services }) {
     await services.invitations.delete(params.id);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

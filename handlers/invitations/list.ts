@@ -1,4 +1,3 @@
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { PublicInvitationShape } from '../../lib/invitations/schema.ts';
@@ -8,6 +7,6 @@ export default route({
   method: 'GET',
   path: '/api/invitations',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ invitations: z.array(PublicInvitationShape) }) },
-  handle: ({ services }) => jsonText(services.invitations.listJson()),
+  response: { kind: 'bytes', schema: z.object({ invitations: z.array(PublicInvitationShape) }) },
+  handle: ({ services }) => services.invitations.listJson(),
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, RETRY_AFTER, route } from '../../lib/http/route.ts';
 import { InviteAccept, InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
@@ -22,6 +21,6 @@ export default route({
   body: InviteAccept,
   async handle({ params, body, services, clientAddress }) {
     services.invitations.takeTry(clientAddress());
-    return json({ ok: true, ...(await services.invitations.accept(params.token, body.password)) });
+    return { ok: true, ...(await services.invitations.accept(params.token, body.password)) };
   },
 });

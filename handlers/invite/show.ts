@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, RETRY_AFTER, route } from '../../lib/http/route.ts';
 import { InviteTokenParams } from '../../lib/invitations/schema.ts';
 import { z } from 'zod';
@@ -17,6 +16,6 @@ export default route({
   params: InviteTokenParams,
   handle({ params, services, clientAddress }) {
     services.invitations.takeTry(clientAddress());
-    return json(services.invitations.show(params.token));
+    return services.invitations.show(params.token);
   },
 });

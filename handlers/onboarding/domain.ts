@@ -1,5 +1,4 @@
 import { DomainInput } from '../../lib/onboarding/domain-rules.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES } from '../../lib/config.ts';
@@ -16,6 +15,6 @@ export default route({
   response: ANSWER,
   body: DomainInput,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, ...(await services.onboarding.setDomain(body)) });
+    return { ok: true, ...(await services.onboarding.setDomain(body)) };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES } from '../../lib/config.ts';
@@ -17,6 +16,6 @@ export default route({
   async handle({ services }) {
     const { started, status } = await services.onboarding.provision();
     const message = started ? 'Provisioning started' : 'Provisioning is already running';
-    return documented(ANSWER, { ok: true, started, status, message, stream: '/api/onboarding/provision/stream' });
+    return { ok: true, started, status, message, stream: '/api/onboarding/provision/stream' };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES } from '../../lib/config.ts';
@@ -24,6 +23,6 @@ export default route({
   response: ANSWER,
   handle({ services }) {
     const { publicLinks } = services;
-    return documented(ANSWER, { ...services.onboarding.state(), suggestedDomain: publicLinks.suggestedDomain(), publicLinks: publicLinks.base() });
+    return { ...services.onboarding.state(), suggestedDomain: publicLinks.suggestedDomain(), publicLinks: publicLinks.base() };
   },
 });

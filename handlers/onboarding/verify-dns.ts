@@ -1,5 +1,4 @@
 import { AppError } from '../../lib/errors.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES } from '../../lib/config.ts';
@@ -22,6 +21,6 @@ export default route({
   async handle({ services }) {
     const { ok, ...report } = await services.onboarding.verifyDns();
     if (!ok) throw new AppError(400, 'DNS verification failed', report);
-    return json({ ok: true, ...report });
+    return { ok: true, ...report };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginNameParams } from '../../lib/plugins/schema.ts';
 import { z } from 'zod';
@@ -16,6 +15,6 @@ export default route({
   params: PluginNameParams,
   async handle({ params, services }) {
     await services.plugins.delete(params.name);
-    return documented(ANSWER, { ok: true, name: params.name });
+    return { ok: true, name: params.name };
   },
 });

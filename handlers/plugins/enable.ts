@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginNameParams } from '../../lib/plugins/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -16,6 +15,6 @@ export default route({
   params: PluginNameParams,
   async handle({ params, services }) {
     const { name, status } = await services.plugins.enable(params.name);
-    return documented(ANSWER, { ok: true, name, status });
+    return { ok: true, name, status };
   },
 });

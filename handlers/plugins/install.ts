@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginInstall } from '../../lib/plugins/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -17,6 +16,6 @@ export default route({
   async handle({ body, identity, services }) {
     const plugin = await services.plugins.install(body.spec);
     services.audit.record({ event: 'plugin.installed', target: plugin.name, outcome: plugin.version, actor: { role: identity.role, label: identity.label, serial: identity.serial } });
-    return documented(ANSWER, { ok: true, plugin });
+    return { ok: true, plugin };
   },
 });

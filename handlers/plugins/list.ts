@@ -1,4 +1,3 @@
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginList } from '../../lib/plugins/response-shapes.ts';
 
@@ -7,6 +6,6 @@ export default route({
   method: 'GET',
   path: '/api/plugins',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: PluginList },
-  handle: ({ services }) => jsonText(services.plugins.listJson()),
+  response: { kind: 'bytes', schema: PluginList },
+  handle: ({ services }) => services.plugins.listJson(),
 });

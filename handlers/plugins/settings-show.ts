@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginSettings } from '../../lib/plugins/scopes.ts';
 
@@ -10,5 +9,5 @@ export default route({
   path: '/api/plugins/settings',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
-  handle: ({ services }) => documented(ANSWER, services.plugins.settings()),
+  handle: ({ services }) => services.plugins.settings(),
 });

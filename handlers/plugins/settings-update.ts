@@ -1,6 +1,5 @@
 import { actorOf } from '../../lib/audit/request-audit.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginSettings } from '../../lib/plugins/scopes.ts';
 
@@ -17,6 +16,6 @@ export default route({
   async handle({ body, identity, services }) {
     const settings = await services.plugins.updateSettings(body);
     services.audit.record({ event: 'plugin.scopes-changed', target: null, outcome: settings.allowedScopes.join(' ') || '(none)', actor: actorOf(identity) });
-    return documented(ANSWER, { ok: true, settings });
+    return { ok: true, settings };
   },
 });

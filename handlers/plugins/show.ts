@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { PluginNameParams } from '../../lib/plugins/schema.ts';
 import { PluginRecord } from '../../lib/state/schemas.ts';
@@ -13,5 +12,5 @@ export default route({
   answers: { 404: "Plugin '<name>' not found" },
   response: ANSWER,
   params: PluginNameParams,
-  handle: ({ params, services }) => documented(ANSWER, services.plugins.get(params.name)),
+  handle: ({ params, services }) => services.plugins.get(params.name),
 });

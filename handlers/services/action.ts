@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { ServiceActionParams } from '../../lib/service-control/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   params: ServiceActionParams,
   async handle({ params, services }) {
     const service = await services.serviceControl.act(params.name, params.action);
-    return json({ ok: true, name: params.name, action: params.action, service });
+    return { ok: true, name: params.name, action: params.action, service };
   },
 });

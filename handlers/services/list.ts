@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -9,6 +8,6 @@ export default route({
   access: { roles: ADMIN_OR_AGENT, capability: 'services:read', gate: 'management' },
   response: { schema: z.object({ services: z.array(z.object({ name: z.string(), status: z.enum(['active', 'inactive', 'failed', 'unknown']), uptime: z.string() })) }) },
   async handle({ services }) {
-    return json({ services: await services.serviceControl.list() });
+    return { services: await services.serviceControl.list() };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -12,6 +11,6 @@ export default route({
   response: { schema: okWith({ enabled: z.literal(false) }) },
   async handle({ services }) {
     await services.twoFactor.cancel();
-    return json({ ok: true, enabled: false });
+    return { ok: true, enabled: false };
   },
 });

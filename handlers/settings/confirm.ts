@@ -1,7 +1,7 @@
 import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, RETRY_AFTER, route } from '../../lib/http/route.ts';
+import { reply } from '../../lib/http/reply.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
@@ -20,6 +20,6 @@ export default route({
   body: TotpCodeBody,
   async handle({ body, services, clientAddress }) {
     const session = await services.twoFactor.confirm(body.code, clientAddress());
-    return json({ ok: true, enabled: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+    return reply({ ok: true, enabled: true }, { headers: { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) } });
   },
 });

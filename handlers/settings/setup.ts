@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -11,6 +10,6 @@ export default route({
   answers: { 400: 'Domain must be configured before enabling 2FA', 409: '2FA is already enabled' },
   response: { schema: okWith({ uri: z.string(), manualKey: z.string() }) },
   async handle({ services }) {
-    return json({ ok: true, ...(await services.twoFactor.setup()) });
+    return { ok: true, ...(await services.twoFactor.setup()) };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -8,5 +7,5 @@ export default route({
   path: '/api/settings/2fa',
   access: { roles: ADMIN_ONLY, gate: 'management', twoFactorExempt: true },
   response: { schema: z.object({ enabled: z.boolean(), setupComplete: z.boolean() }) },
-  handle: ({ services }) => json(services.twoFactor.status()),
+  handle: ({ services }) => services.twoFactor.status(),
 });

@@ -1,7 +1,7 @@
 import { TotpCodeBody } from '../../lib/auth/two-factor.ts';
 import { twoFactorCookieHeader } from '../../lib/auth/two-factor-session.ts';
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, RETRY_AFTER, route } from '../../lib/http/route.ts';
+import { reply } from '../../lib/http/reply.ts';
 import { z } from 'zod';
 import { okWith } from '../../lib/http/response-shapes.ts';
 
@@ -19,6 +19,6 @@ export default route({
   body: TotpCodeBody,
   handle({ body, services, clientAddress }) {
     const session = services.twoFactor.verify(body.code, clientAddress());
-    return json({ ok: true, verified: true }, 200, { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) });
+    return reply({ ok: true, verified: true }, { headers: { 'set-cookie': twoFactorCookieHeader(session.value, session.maxAgeMs) } });
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteCreate } from '../../lib/sites/schema.ts';
 import { z } from 'zod';
@@ -17,6 +16,6 @@ export default route({
   body: SiteCreate,
   async handle({ body, services }) {
     const { allowedUsers: _omitted, ...site } = await services.sites.create(body);
-    return json(site.type === 'custom' ? { ok: true, site, message: CUSTOM_MESSAGE } : { ok: true, site }, 201);
+    return site.type === 'custom' ? { ok: true, site, message: CUSTOM_MESSAGE } : { ok: true, site };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FileDelete, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
@@ -16,6 +15,6 @@ export default route({
   async handle({ params, body, identity, services }) {
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
     await services.sites.removeFile(site, body.path);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
@@ -15,6 +14,6 @@ export default route({
   query: FilesQuery,
   async handle({ params, query, identity, services }) {
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
-    return json({ files: await services.sites.listFiles(site, query.path), path: query.path });
+    return { files: await services.sites.listFiles(site, query.path), path: query.path };
   },
 });

@@ -1,6 +1,5 @@
 import { multipart } from '../../lib/http/multipart.ts';
 import { uploadMessages } from '../../lib/upload-refusals.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../lib/sites/schema.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
@@ -32,6 +31,6 @@ export default route({
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
     const files = body.files.filter((f) => f.field === 'file');
     if (files.length === 0) throw badRequest("Upload failed: no 'file' part in the form");
-    return documented(ANSWER, { ok: true, ...(await services.sites.uploadFiles(site, query.path, files)) });
+    return { ok: true, ...(await services.sites.uploadFiles(site, query.path, files)) };
   },
 });

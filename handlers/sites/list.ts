@@ -1,4 +1,4 @@
-import { json, jsonText } from '../../lib/http/responses.ts';
+import { jsonBytes } from '../../lib/json-bytes.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { SiteRecord } from '../../lib/state/schemas.ts';
@@ -8,7 +8,7 @@ export default route({
   method: 'GET',
   path: '/api/sites',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:read', gate: 'management' },
-  response: { schema: z.object({ sites: z.array(SiteRecord) }) },
+  response: { kind: 'bytes', schema: z.object({ sites: z.array(SiteRecord) }) },
   handle: ({ identity, services }) =>
-    identity.role === 'agent' ? json({ sites: services.sites.listFor(identity.allowedSites) }) : jsonText(services.sites.listJson()),
+    identity.role === 'agent' ? jsonBytes({ sites: services.sites.listFor(identity.allowedSites) }) : services.sites.listJson(),
 });

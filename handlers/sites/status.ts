@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { SitesStatusAnswer, siteStatuses } from '../../lib/sites/traffic-status.ts';
 import { siteViewer } from '../../lib/sites/viewer.ts';
@@ -13,5 +12,5 @@ export default route({
   path: '/api/sites/status',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.SitesRead, gate: 'management' },
   response: ANSWER,
-  handle: ({ identity, services }) => documented(ANSWER, { sites: siteStatuses(services.sites.visibleTo(siteViewer(identity)), services.traffic) }),
+  handle: ({ identity, services }) => ({ sites: siteStatuses(services.sites.visibleTo(siteViewer(identity)), services.traffic) }),
 });

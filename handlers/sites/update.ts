@@ -1,4 +1,3 @@
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteIdParams, SitePatch } from '../../lib/sites/schema.ts';
 import { z } from 'zod';
@@ -17,6 +16,6 @@ export default route({
   params: SiteIdParams,
   body: SitePatch,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, ...(await services.sites.update(params.id, body)) });
+    return { ok: true, ...(await services.sites.update(params.id, body)) };
   },
 });

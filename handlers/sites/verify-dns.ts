@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { SiteIdParams } from '../../lib/sites/schema.ts';
 import { z } from 'zod';
@@ -12,6 +11,6 @@ export default route({
   response: { schema: z.union([z.object({ ok: z.literal(true), message: z.string() }), z.object({ ok: z.literal(false), fqdn: z.string(), expectedIp: z.string(), resolvedIps: z.array(z.string()), message: z.string() })]) },
   params: SiteIdParams,
   async handle({ params, services }) {
-    return json(await services.sites.verifyDns(params.id));
+    return await services.sites.verifyDns(params.id);
   },
 });

@@ -1,4 +1,3 @@
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -9,8 +8,8 @@ export default route({
   method: 'GET',
   path: '/api/system/stats',
   access: { roles: ADMIN_OR_AGENT, capability: 'system:read', gate: 'management' },
-  response: { schema: z.object({ cpu: z.object({ usage: z.number(), cores: z.number() }), memory: Usage, disk: Usage, uptime: z.number() }) },
+  response: { kind: 'bytes', schema: z.object({ cpu: z.object({ usage: z.number(), cores: z.number() }), memory: Usage, disk: Usage, uptime: z.number() }) },
   async handle({ services }) {
-    return jsonText(await services.systemStats.json());
+    return await services.systemStats.json();
   },
 });

@@ -1,4 +1,3 @@
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { TicketRecord, TransportConfig } from '../../lib/state/schemas.ts';
@@ -8,6 +7,6 @@ export default route({
   method: 'GET',
   path: '/api/tickets/inbox',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
-  response: { schema: z.object({ tickets: z.array(TicketRecord.pick({ id: true, scope: true, instanceId: true, source: true, expiresAt: true }).extend({ transport: TransportConfig })) }) },
-  handle: ({ identity, services }) => jsonText(services.ticketing.tickets.inboxJson(identity)),
+  response: { kind: 'bytes', schema: z.object({ tickets: z.array(TicketRecord.pick({ id: true, scope: true, instanceId: true, source: true, expiresAt: true }).extend({ transport: TransportConfig })) }) },
+  handle: ({ identity, services }) => services.ticketing.tickets.inboxJson(identity),
 });

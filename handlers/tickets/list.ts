@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { TicketRecord, TransportConfig } from '../../lib/state/schemas.ts';
@@ -9,5 +8,5 @@ export default route({
   path: '/api/tickets',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ tickets: z.array(TicketRecord.extend({ sessionId: z.string().nullable(), transport: TransportConfig.nullable() })) }) },
-  handle: ({ services }) => json({ tickets: services.ticketing.tickets.list() }),
+  handle: ({ services }) => ({ tickets: services.ticketing.tickets.list() }),
 });

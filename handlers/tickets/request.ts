@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TicketRequest } from '../../lib/tickets/schema.ts';
 import { TicketRecord } from '../../lib/state/schemas.ts';
@@ -18,6 +17,6 @@ export default route({
   response: { status: 201, schema: okWith({ ticket: TicketRecord.pick({ id: true, scope: true, instanceId: true, source: true, target: true, expiresAt: true }) }) },
   body: TicketRequest,
   async handle({ body, identity, services }) {
-    return json({ ok: true, ticket: await services.ticketing.tickets.request(identity, body) }, 201);
+    return { ok: true, ticket: await services.ticketing.tickets.request(identity, body) };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TicketIdBody } from '../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { schema: z.object({ valid: z.literal(true), scope: z.string(), instanceId: z.string(), source: z.string(), target: z.string(), transport: TransportConfig }) },
   body: TicketIdBody,
   async handle({ body, identity, services }) {
-    return json(await services.ticketing.tickets.validate(identity, body.ticketId));
+    return await services.ticketing.tickets.validate(identity, body.ticketId);
   },
 });

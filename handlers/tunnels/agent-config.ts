@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -8,6 +7,6 @@ export default route({
   method: 'GET',
   path: '/api/tunnels/agent-config',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
-  response: { schema: z.object({ domain: z.string(), chiselServerUrl: z.string(), chiselArgs: z.array(z.string()), tunnels: z.array(z.object({ port: z.number(), subdomain: z.string() })), clients: z.array(z.object({ port: z.number(), subdomain: z.string(), chiselArgs: z.array(z.string()) })), env: z.object({ AUTH: z.string() }), fingerprint: z.string() }) },
-  handle: async ({ services }) => jsonText(await services.tunnels.agentConfigJson()),
+  response: { kind: 'bytes', schema: z.object({ domain: z.string(), chiselServerUrl: z.string(), chiselArgs: z.array(z.string()), tunnels: z.array(z.object({ port: z.number(), subdomain: z.string() })), clients: z.array(z.object({ port: z.number(), subdomain: z.string(), chiselArgs: z.array(z.string()) })), env: z.object({ AUTH: z.string() }), fingerprint: z.string() }) },
+  handle: async ({ services }) => await services.tunnels.agentConfigJson(),
 });

@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelCreate } from '../../lib/tunnels/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -16,6 +15,6 @@ export default route({
   response: ANSWER,
   body: TunnelCreate,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, tunnel: await services.tunnels.create(body) });
+    return { ok: true, tunnel: await services.tunnels.create(body) };
   },
 });

@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
@@ -16,6 +15,6 @@ export default route({
   params: TunnelIdParams,
   async handle({ params, services }) {
     await services.tunnels.delete(params.id);
-    return documented(ANSWER, { ok: true });
+    return { ok: true };
   },
 });

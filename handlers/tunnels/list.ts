@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { TunnelRecord } from '../../lib/state/schemas.ts';
@@ -9,6 +8,6 @@ export default route({
   method: 'GET',
   path: '/api/tunnels',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsRead, gate: 'management' },
-  response: { schema: z.object({ tunnels: z.array(TunnelRecord) }) },
-  handle: ({ services }) => jsonText(services.tunnels.listJson()),
+  response: { kind: 'bytes', schema: z.object({ tunnels: z.array(TunnelRecord) }) },
+  handle: ({ services }) => services.tunnels.listJson(),
 });

@@ -14,7 +14,7 @@ export default route({
   path: '/api/tunnels/mac-plist',
   access: { roles: ADMIN_OR_AGENT, gate: 'management' },
   answers: { 400: 'Domain not configured' },
-  response: { schema: z.string(), contentType: 'application/x-plist' },
+  response: { schema: z.string(), contentType: 'application/x-plist', kind: 'response' },
   query: MacPlistQuery,
   async handle({ query, identity, services }) {
     const { plist, instructions } = await services.tunnels.macPlist(hasCapability(identity, Capability.TunnelsRead));

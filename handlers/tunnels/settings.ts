@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams, TunnelSettings } from '../../lib/tunnels/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -21,6 +20,6 @@ export default route({
   params: TunnelIdParams,
   body: TunnelSettings,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, tunnel: await services.tunnels.edit(params.id, body) });
+    return { ok: true, tunnel: await services.tunnels.edit(params.id, body) };
   },
 });

@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams, TunnelToggle } from '../../lib/tunnels/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
@@ -17,6 +16,6 @@ export default route({
   params: TunnelIdParams,
   body: TunnelToggle,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, tunnel: await services.tunnels.setEnabled(params.id, body.enabled) });
+    return { ok: true, tunnel: await services.tunnels.setEnabled(params.id, body.enabled) };
   },
 });

@@ -1,5 +1,4 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
-import { documented } from '../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelIdParams } from '../../lib/tunnels/schema.ts';
 import { TunnelTraffic, tunnelTraffic } from '../../lib/tunnels/traffic.ts';
@@ -15,5 +14,5 @@ export default route({
   answers: { 404: 'Tunnel not found' },
   response: ANSWER,
   params: TunnelIdParams,
-  handle: async ({ params, services }) => documented(ANSWER, tunnelTraffic(services.store, services.traffic, params.id)),
+  handle: async ({ params, services }) => tunnelTraffic(services.store, services.traffic, params.id),
 });

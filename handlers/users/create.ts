@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UserCreate } from '../../lib/users/schema.ts';
 import { PublicUserShape } from '../../lib/users/schema.ts';
@@ -13,6 +12,6 @@ export default route({
   response: { status: 201, schema: okWith({ user: PublicUserShape }) },
   body: UserCreate,
   async handle({ body, services }) {
-    return json({ ok: true, user: await services.users.create(body) }, 201);
+    return { ok: true, user: await services.users.create(body) };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams } from '../../lib/users/schema.ts';
 import { Ok } from '../../lib/http/response-shapes.ts';
@@ -13,6 +12,6 @@ export default route({
   params: UsernameParams,
   async handle({ params, services }) {
     await services.users.delete(params.username);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

@@ -1,4 +1,3 @@
-import { jsonText } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { z } from 'zod';
 import { PublicUserShape } from '../../lib/users/schema.ts';
@@ -8,6 +7,6 @@ export default route({
   method: 'GET',
   path: '/api/users',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ users: z.array(PublicUserShape) }) },
-  handle: async ({ services }) => jsonText(await services.users.listJson()),
+  response: { kind: 'bytes', schema: z.object({ users: z.array(PublicUserShape) }) },
+  handle: async ({ services }) => await services.users.listJson(),
 });

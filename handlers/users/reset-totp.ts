@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams } from '../../lib/users/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { schema: okWith({ totpUri: z.string() }) },
   params: UsernameParams,
   async handle({ params, services }) {
-    return json({ ok: true, totpUri: await services.users.resetTotp(params.username) });
+    return { ok: true, totpUri: await services.users.resetTotp(params.username) };
   },
 });

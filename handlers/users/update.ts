@@ -1,4 +1,3 @@
-import { json } from '../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../lib/http/route.ts';
 import { UsernameParams, UserUpdate } from '../../lib/users/schema.ts';
 import { PublicUserShape } from '../../lib/users/schema.ts';
@@ -14,6 +13,6 @@ export default route({
   params: UsernameParams,
   body: UserUpdate,
   async handle({ params, body, services }) {
-    return json({ ok: true, user: await services.users.update(params.username, body) });
+    return { ok: true, user: await services.users.update(params.username, body) };
   },
 });

@@ -14,10 +14,15 @@ export {
   type HandlerContext,
   type HttpMethod,
   type HttpRoute,
+  type AnswerKind,
+  type AnswerOf,
+  type JsonBytes,
   type ResponseSpec,
+  type Returned,
   type WsRoute,
 } from './route.ts';
-export { Response, attachment, documented, errorBody, errorResponse, html, json, jsonBytes, jsonText, useResponseClass } from './responses.ts';
+export { Response, attachment, errorBody, errorResponse, html, json, jsonBytes, jsonText, useResponseClass } from './responses.ts';
+export { Reply, reply } from './reply.ts';
 export { Ok, okWith } from './response-shapes.ts';
 export { multipart, type MultipartBody, type MultipartLimits, type UploadedFile } from './multipart.ts';
 export type { RouteSocket } from './socket.ts';

@@ -1,5 +1,3 @@
-import type { ResponseSpec } from './route.ts';
-
 // Responses are built with whichever Response class the edge installed (`useResponseClass`): the
 // runtime's own by default, so `app.fetch` answers standard Responses; the Node edge installs
 // @whatwg-node/fetch's, which the adapter sends at about a third of the CPU of node's and with
@@ -45,14 +43,6 @@ export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): 
 }
 
 export { jsonBytes } from '../json-bytes.ts';
-
-/**
- * A JSON answer of the route's documented `response`: the compiler checks `data` against the
- * schema the OpenAPI document publishes, and the status comes from it too.
- */
-export function documented<R>(spec: ResponseSpec<R>, data: NoInfer<R>): Response {
-  return json(data, spec.status ?? 200);
-}
 
 export function errorBody(error: string, details?: unknown, extra?: Record<string, unknown>): Record<string, unknown> {
   return details === undefined ? { error, ...extra } : { error, details, ...extra };

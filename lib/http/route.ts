@@ -1,6 +1,7 @@
-import type { ZodType } from 'zod';
+import type { output, ZodType } from 'zod';
 import type { AdminIdentity, AgentIdentity, AnonymousIdentity, Identity, Role } from '../auth/identity.ts';
 import type { Runtime } from '../runtime.ts';
+import type { Reply } from './reply.ts';
 import type { MultipartSpec } from './multipart.ts';
 import type { RouteSocket } from './socket.ts';
 
@@ -51,16 +52,39 @@ export interface HandlerContext<P = unknown, Q = unknown, B = unknown, I extends
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * The success answer a route documents (GET /api/openapi.json): its status and JSON shape. Tests
- * check real answers against it; routes without one are listed as undocumented.
+ * The success answer a route documents (GET /api/openapi.json): its status and JSON shape. The
+ * handler returns what the schema describes and the chain serializes it with `status`; tests check
+ * real answers against the schema. `kind` says when the handler gives something else:
+ * - `'bytes'`: JSON already serialized (cached lists, see lib/json-bytes.ts), sent as is: neither
+ *   serialized nor parsed per request; `schema` still documents its shape.
+ * - `'response'`: the handler builds the Response itself (files, streams, text); `contentType`
+ *   names its media type when not JSON, and `schema` describes the body (a string for a download).
+ * Routes without a `response` are undocumented and build their own Response too.
  */
-export interface ResponseSpec<R = unknown> {
+export type AnswerKind = 'json' | 'bytes' | 'response';
+
+export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind> {
   /** 200 unless told. */
   status?: number;
   schema: ZodType<R>;
+  /** `'json'` unless told. */
+  kind?: K;
   /** When the body is not JSON (a download): its media type, described by `schema` as a string. */
   contentType?: string;
 }
+
+/** The JSON body a route's `response` describes: what its handler returns and its caller reads. */
+export type AnswerOf<S> = S extends { schema: infer Z extends ZodType } ? output<Z> : unknown;
+
+/** JSON serialized ahead of the request (`jsonBytes`). */
+export type JsonBytes = string | Uint8Array<ArrayBuffer>;
+
+/** What a handler returns for its route's `response` of body type R and kind K (none: a Response). */
+export type Returned<R, K extends AnswerKind> = [K] extends ['response']
+  ? Response
+  : [K] extends ['bytes']
+    ? JsonBytes
+    : R | Reply<R>;
 
 /**
  * Statuses a route answers beyond its success and what the chain answers from its access rules and
@@ -73,10 +97,19 @@ export type OtherAnswers = Readonly<Record<number, string>>;
 /** How a 429 of lib/errors.ts `rateLimited` says when to try again, for the routes' `answers`. */
 export const RETRY_AFTER = 'details.retryAfter (whole seconds) and the Retry-After header say when to try again';
 
-export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Identity = Identity> {
+export interface HttpRoute<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  I extends Identity = Identity,
+  R = unknown,
+  K extends AnswerKind = AnswerKind,
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+> {
   kind: 'http';
-  method: HttpMethod;
-  path: string;
+  method: M;
+  path: Path;
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
@@ -85,9 +118,9 @@ export interface HttpRoute<P = unknown, Q = unknown, B = unknown, I extends Iden
    * without one get `body: undefined` and may read the request themselves.
    */
   body?: ZodType<B> | MultipartSpec<B>;
-  response?: ResponseSpec;
+  response?: ResponseSpec<R, K>;
   answers?: OtherAnswers;
-  handle(ctx: HandlerContext<P, Q, B, I>): Response | Promise<Response>;
+  handle(ctx: HandlerContext<P, Q, B, I>): Returned<R, K> | Promise<Returned<R, K>>;
 }
 
 export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity> {
@@ -111,17 +144,43 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
 
 export type AnyRoute = HttpRoute | WsRoute;
 
-type HttpDefinition<P, Q, B, A extends Access> = Omit<HttpRoute<P, Q, B, CallerOf<A>>, 'kind' | 'access'> & { access: A };
+type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string> = Omit<
+  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>,
+  'kind' | 'access'
+> & { access: A };
+/** A route without a documented `response`: its handler builds the Response. */
+type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Path extends string> = Omit<
+  HttpDefinition<P, Q, B, A, undefined, 'response', M, Path>,
+  'response'
+> & { response?: undefined };
 type WsDefinition<P, Q, A extends Access> = Omit<WsRoute<P, Q, CallerOf<A>>, 'kind' | 'method' | 'access'> & { access: A };
 
 /**
  * A route. The handler's `params`, `query` and `body` types are inferred from the zod schemas given
  * (their output types; `multipart()` gives MultipartBody), its `identity` type from `access` (see
- * CallerOf): callers spell no generics, so a handler's types cannot drift from what is validated.
+ * CallerOf), what it returns from `response` (see Returned): callers spell no generics, so a
+ * handler's types cannot drift from what is validated and documented. The method and path stay
+ * literal types, for the route table's type (handlers/contract.ts) the panel's client reads.
  */
-export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, const A extends Access = Access>(
-  definition: HttpDefinition<P, Q, B, A>,
-): HttpRoute<P, Q, B, CallerOf<A>> {
+export function route<
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  const A extends Access = Access,
+  const M extends HttpMethod = HttpMethod,
+  const Path extends string = string,
+>(definition: UndocumentedDefinition<P, Q, B, A, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, undefined, 'response', M, Path>;
+export function route<
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  const A extends Access = Access,
+  const R = unknown,
+  const K extends AnswerKind = 'json',
+  const M extends HttpMethod = HttpMethod,
+  const Path extends string = string,
+>(definition: HttpDefinition<P, Q, B, A, R, K, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>;
+export function route(definition: Omit<HttpRoute, 'kind'>): HttpRoute {
   return { kind: 'http', ...definition };
 }
 

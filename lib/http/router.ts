@@ -8,6 +8,7 @@ import { requireTwoFactor } from './middleware/two-factor.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { validate } from './middleware/validate.ts';
 import { isMultipartSpec } from './multipart.ts';
+import { serializer } from './serialize-answer.ts';
 import { errorResponse } from './responses.ts';
 import { withPageHeaders } from './page-headers.ts';
 import { handlerContext } from './handler-context.ts';
@@ -18,10 +19,15 @@ import type { Middleware, RequestState, RoutedRequest } from './state.ts';
 import { acceptUpgrade } from './websocket.ts';
 
 function callHandler(route: HttpRoute, services: Runtime): Middleware {
-  if (!isMultipartSpec(route.body)) return (request, state) => route.handle(handlerContext(request, state, services));
+  const answer = serializer(route.response);
+  if (!isMultipartSpec(route.body)) {
+    if (!answer) return (request, state) => route.handle(handlerContext(request, state, services)) as Response | Promise<Response>;
+    return async (request, state) => answer(await route.handle(handlerContext(request, state, services)));
+  }
   return async (request, state) => {
     try {
-      return await route.handle(handlerContext(request, state, services));
+      const returned = await route.handle(handlerContext(request, state, services));
+      return answer ? answer(returned) : (returned as Response);
     } finally {
       await state.cleanup?.();
     }

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { z } from 'zod';
 
@@ -9,6 +8,6 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ adminAuthMode: z.enum(['p12', 'hardware-bound']) }) },
   async handle({ services }) {
-    return json(await services.adminCert.authMode());
+    return await services.adminCert.authMode();
   },
 });

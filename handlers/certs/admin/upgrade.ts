@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { CsrBody } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -16,6 +15,6 @@ export default route({
   async handle({ body, identity, services }) {
     const serial = identity.role === 'admin' ? identity.serial : null;
     const signed = await services.adminCert.upgradeToHardwareBound(body.csr, serial);
-    return json({ ok: true, adminAuthMode: 'hardware-bound', ...signed });
+    return { ok: true, adminAuthMode: 'hardware-bound', ...signed };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams, CapabilitiesUpdate } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   params: AgentLabelParams,
   body: CapabilitiesUpdate,
   async handle({ params, body, services }) {
-    return json({ ok: true, ...(await services.agentCerts.setCapabilities(params.label, body.capabilities)) });
+    return { ok: true, ...(await services.agentCerts.setCapabilities(params.label, body.capabilities)) };
   },
 });

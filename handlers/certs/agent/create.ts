@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentCreate } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { status: 201, schema: okWith({ label: z.string(), serial: z.string(), expiresAt: z.string(), p12Password: z.string() }) },
   body: AgentCreate,
   async handle({ body, services }) {
-    return json({ ok: true, ...(await services.agentCerts.create(body)) }, 201);
+    return { ok: true, ...(await services.agentCerts.create(body)) };
   },
 });

@@ -9,7 +9,7 @@ export default route({
   path: '/api/certs/agent/:label/download',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   answers: { 404: 'Agent certificate \"<label>\" not found, or it has no PKCS#12 bundle (enrolled with a CSR)' },
-  response: { schema: z.string(), contentType: 'application/x-pkcs12' },
+  response: { schema: z.string(), contentType: 'application/x-pkcs12', kind: 'response' },
   params: AgentLabelParams,
   async handle({ params, services }) {
     return attachment(await services.agentCerts.download(params.label), 'application/x-pkcs12', `${params.label}.p12`);

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { EnrollmentTokenCreate } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   response: { status: 201, schema: okWith({ token: z.string(), label: z.string(), expiresAt: z.string() }) },
   body: EnrollmentTokenCreate,
   async handle({ body, services }) {
-    return json({ ok: true, ...(await services.enrollment.createToken(body)) }, 201);
+    return { ok: true, ...(await services.enrollment.createToken(body)) };
   },
 });

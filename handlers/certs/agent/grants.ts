@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentGrantsUpdate, AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -18,6 +17,6 @@ export default route({
   params: AgentLabelParams,
   body: AgentGrantsUpdate,
   async handle({ params, body, services }) {
-    return json({ ok: true, ...(await services.agentCerts.setGrants(params.label, body)) });
+    return { ok: true, ...(await services.agentCerts.setGrants(params.label, body)) };
   },
 });

@@ -1,4 +1,3 @@
-import { jsonText } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { z } from 'zod';
 import { EnrollmentMethod } from '../../../lib/state/schemas.ts';
@@ -9,6 +8,6 @@ export default route({
   method: 'GET',
   path: '/api/certs/agent',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ agents: z.array(z.object({ label: z.string(), serial: z.string(), enrollmentMethod: EnrollmentMethod }).loose()) }) },
-  handle: ({ services }) => jsonText(services.agentCerts.listJson()),
+  response: { kind: 'bytes', schema: z.object({ agents: z.array(z.object({ label: z.string(), serial: z.string(), enrollmentMethod: EnrollmentMethod }).loose()) }) },
+  handle: ({ services }) => services.agentCerts.listJson(),
 });

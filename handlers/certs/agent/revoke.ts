@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { schema: okWith({ label: z.string(), serial: z.string(), revokedAt: z.string() }) },
   params: AgentLabelParams,
   async handle({ params, services }) {
-    return json({ ok: true, ...(await services.agentCerts.revoke(params.label)) });
+    return { ok: true, ...(await services.agentCerts.revoke(params.label)) };
   },
 });

@@ -11,7 +11,7 @@ export default route({
     404: 'No admin certificate bundle: rotate first (POST /api/certs/mtls/rotate)',
     410: 'The admin certificate bundle was already downloaded, or the admin certificate is hardware-bound',
   },
-  response: { schema: z.string(), contentType: 'application/x-pkcs12' },
+  response: { schema: z.string(), contentType: 'application/x-pkcs12', kind: 'response' },
   async handle({ services }) {
     return attachment(await services.adminCert.download(), 'application/x-pkcs12', 'client.p12');
   },

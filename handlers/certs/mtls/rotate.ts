@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -13,10 +12,10 @@ export default route({
   async handle({ identity, services }) {
     const serial = identity.role === 'admin' ? identity.serial : null;
     const rotated = await services.adminCert.rotate(serial);
-    return json({
+    return {
       ok: true,
       ...rotated,
       warning: 'Download and import the new certificate. Your current certificate stops working the first time the new one is used, or when the grace period ends.',
-    });
+    };
   },
 });

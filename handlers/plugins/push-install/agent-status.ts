@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { PushAgentStatus } from '../../../lib/plugins/response-shapes.ts';
 
@@ -11,5 +10,5 @@ export default route({
   path: '/api/plugins/push-install/agent-status',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
   response: ANSWER,
-  handle: ({ identity, services }) => documented(ANSWER, services.pushInstall.agentStatus(identity.label)),
+  handle: ({ identity, services }) => services.pushInstall.agentStatus(identity.label),
 });

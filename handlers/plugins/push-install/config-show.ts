@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushConfig } from '../../../lib/plugins/response-shapes.ts';
 
@@ -10,5 +9,5 @@ export default route({
   path: '/api/plugins/push-install/config',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
-  handle: ({ services }) => documented(ANSWER, services.pushInstall.config),
+  handle: ({ services }) => services.pushInstall.config,
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushConfigUpdate } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -17,6 +16,6 @@ export default route({
   body: PushConfigUpdate,
   async handle({ body, services }) {
     const config = await services.pushInstall.updateConfig(body);
-    return documented(ANSWER, { ok: true, ...config, config });
+    return { ok: true, ...config, config };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { z } from 'zod';
@@ -16,6 +15,6 @@ export default route({
   params: AgentLabelParams,
   async handle({ params, services }) {
     await services.pushInstall.disable(params.label);
-    return documented(ANSWER, { ok: true, label: params.label });
+    return { ok: true, label: params.label };
   },
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { PushEnable } from '../../../lib/plugins/push-schema.ts';
@@ -20,6 +19,6 @@ export default route({
   body: PushEnable,
   async handle({ params, body, services }) {
     const grant = await services.pushInstall.enable(params.label, body);
-    return documented(ANSWER, { ok: true, ...grant, pushInstallEnabledUntil: grant.expiresAt, pushInstallPolicy: grant.policyId });
+    return { ok: true, ...grant, pushInstallEnabledUntil: grant.expiresAt, pushInstallPolicy: grant.policyId };
   },
 });

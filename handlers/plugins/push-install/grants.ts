@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { jsonText } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushGrantRecord } from '../../../lib/state/schemas.ts';
 
@@ -8,6 +7,6 @@ export default route({
   method: 'GET',
   path: '/api/plugins/push-install/grants',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { schema: z.object({ grants: z.array(PushGrantRecord) }) },
-  handle: ({ services }) => jsonText(services.pushInstall.grantsJson()),
+  response: { kind: 'bytes', schema: z.object({ grants: z.array(PushGrantRecord) }) },
+  handle: ({ services }) => services.pushInstall.grantsJson(),
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyCreate } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -16,6 +15,6 @@ export default route({
   response: ANSWER,
   body: PushPolicyCreate,
   async handle({ body, services }) {
-    return documented(ANSWER, { ok: true, policy: await services.pushInstall.policies.create(body) });
+    return { ok: true, policy: await services.pushInstall.policies.create(body) };
   },
 });

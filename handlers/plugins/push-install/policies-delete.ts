@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyParams } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -17,6 +16,6 @@ export default route({
   params: PushPolicyParams,
   async handle({ params, services }) {
     await services.pushInstall.deletePolicy(params.id);
-    return documented(ANSWER, { ok: true, id: params.id });
+    return { ok: true, id: params.id };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyList } from '../../../lib/plugins/response-shapes.ts';
 
@@ -10,5 +9,5 @@ export default route({
   path: '/api/plugins/push-install/policies',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
-  handle: ({ services }) => documented(ANSWER, { policies: services.pushInstall.policies.list() }),
+  handle: ({ services }) => ({ policies: services.pushInstall.policies.list() }),
 });

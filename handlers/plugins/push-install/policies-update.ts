@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushPolicyParams, PushPolicyUpdate } from '../../../lib/plugins/push-schema.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -16,6 +15,6 @@ export default route({
   params: PushPolicyParams,
   body: PushPolicyUpdate,
   async handle({ params, body, services }) {
-    return documented(ANSWER, { ok: true, policy: await services.pushInstall.policies.update(params.id, body) });
+    return { ok: true, policy: await services.pushInstall.policies.update(params.id, body) };
   },
 });

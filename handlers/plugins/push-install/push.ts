@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AgentLabelParams } from '../../../lib/certs/schema.ts';
 import { PushRequest } from '../../../lib/plugins/push-schema.ts';
@@ -29,6 +28,6 @@ export default route({
   async handle({ params, body, services, clientAddress }) {
     const session = await services.pushInstall.push(params.label, body, clientAddress());
     const message = `Push install command "${session.action}" sent to agent "${session.label}"`;
-    return documented(ANSWER, { ok: true, session, label: session.label, action: session.action, packageName: session.packageName, message });
+    return { ok: true, session, label: session.label, action: session.action, packageName: session.packageName, message };
   },
 });

@@ -1,4 +1,3 @@
-import { documented } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { PushSessionsQuery } from '../../../lib/plugins/push-schema.ts';
 import { PushSessionList } from '../../../lib/plugins/response-shapes.ts';
@@ -12,5 +11,5 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: ANSWER,
   query: PushSessionsQuery,
-  handle: ({ query, services }) => documented(ANSWER, { sessions: services.pushInstall.sessions(query.label) }),
+  handle: ({ query, services }) => ({ sessions: services.pushInstall.sessions(query.label) }),
 });

@@ -1,5 +1,5 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
+import { reply } from '../../../lib/http/reply.ts';
 import { AssignmentCreate } from '../../../lib/tickets/schema.ts';
 import { TicketAssignmentRecord } from '../../../lib/state/schemas.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -15,6 +15,6 @@ export default route({
   async handle({ body, identity, services }) {
     // `assignedBy` is the admin certificate's common name
     const { created, assignment } = await services.ticketing.assignments.create(body, identity.commonName);
-    return json({ ok: true, assignment }, created ? 201 : 200);
+    return reply({ ok: true, assignment }, { status: created ? 201 : 200 });
   },
 });

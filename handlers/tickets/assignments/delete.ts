@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AssignmentParams } from '../../../lib/tickets/schema.ts';
 import { Ok } from '../../../lib/http/response-shapes.ts';
@@ -13,6 +12,6 @@ export default route({
   params: AssignmentParams,
   async handle({ params, services }) {
     await services.ticketing.assignments.remove(params.agentLabel, params.instanceScope);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { AssignmentFilter } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -11,5 +10,5 @@ export default route({
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ assignments: z.array(TicketAssignmentRecord) }) },
   query: AssignmentFilter,
-  handle: ({ query, services }) => json({ assignments: services.ticketing.assignments.list(query) }),
+  handle: ({ query, services }) => ({ assignments: services.ticketing.assignments.list(query) }),
 });

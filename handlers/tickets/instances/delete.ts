@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { InstanceIdParams } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   params: InstanceIdParams,
   async handle({ params, identity, services }) {
     await services.ticketing.instances.remove(identity, params.instanceId);
-    return json({ ok: true, instanceId: params.instanceId });
+    return { ok: true, instanceId: params.instanceId };
   },
 });

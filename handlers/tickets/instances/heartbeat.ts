@@ -1,6 +1,5 @@
 import { AppError } from '../../../lib/errors.ts';
 import { LABEL_REQUIRED } from '../../../lib/errors.ts';
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { InstanceIdParams } from '../../../lib/tickets/schema.ts';
 import { Ok } from '../../../lib/http/response-shapes.ts';
@@ -17,6 +16,6 @@ export default route({
   async handle({ params, identity, services }) {
     if (identity.role === 'agent' && !identity.label) throw new AppError(400, LABEL_REQUIRED);
     await services.ticketing.instances.heartbeat(identity, params.instanceId);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

@@ -1,5 +1,5 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
+import { reply } from '../../../lib/http/reply.ts';
 import { InstanceRegistration } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';
@@ -20,6 +20,6 @@ export default route({
   body: InstanceRegistration,
   async handle({ body, identity, services }) {
     const { created, instanceId, instanceScope } = await services.ticketing.instances.register(identity, body);
-    return json({ ok: true, instanceId, instanceScope }, created ? 201 : 200);
+    return reply({ ok: true, instanceId, instanceScope }, { status: created ? 201 : 200 });
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { ScopeNameParams } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   params: ScopeNameParams,
   async handle({ params, services }) {
     await services.ticketing.scopes.remove(params.name);
-    return json({ ok: true, name: params.name });
+    return { ok: true, name: params.name };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { z } from 'zod';
 import { TicketAssignmentRecord, TicketInstanceRecord, TicketScopeRecord } from '../../../lib/state/schemas.ts';
@@ -9,5 +8,5 @@ export default route({
   path: '/api/tickets/scopes',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ scopes: z.array(TicketScopeRecord), instances: z.array(TicketInstanceRecord), assignments: z.array(TicketAssignmentRecord) }) },
-  handle: ({ services }) => json(services.ticketing.scopes.list()),
+  handle: ({ services }) => services.ticketing.scopes.list(),
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { ScopeRegistration } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -14,6 +13,6 @@ export default route({
   body: ScopeRegistration,
   async handle({ body, services }) {
     const registered = await services.ticketing.scopes.register(body);
-    return json({ ok: true, registered }, 201);
+    return { ok: true, registered };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { TicketIdBody } from '../../../lib/tickets/schema.ts';
 import { TicketSessionRecord } from '../../../lib/state/schemas.ts';
@@ -14,6 +13,6 @@ export default route({
   body: TicketIdBody,
   async handle({ body, identity, services }) {
     const session = await services.ticketing.sessions.create(identity, body.ticketId);
-    return json({ ok: true, session }, 201);
+    return { ok: true, session };
   },
 });

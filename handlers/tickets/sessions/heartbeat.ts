@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { SessionIdParams } from '../../../lib/tickets/schema.ts';
 import { z } from 'zod';
@@ -13,6 +12,6 @@ export default route({
   response: { schema: z.union([z.object({ authorized: z.literal(true) }), z.object({ authorized: z.literal(false), reason: SessionEndReason })]) },
   params: SessionIdParams,
   async handle({ params, identity, services }) {
-    return json(await services.ticketing.sessions.heartbeat(identity, params.sessionId));
+    return await services.ticketing.sessions.heartbeat(identity, params.sessionId);
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { SessionIdParams } from '../../../lib/tickets/schema.ts';
 import { Ok } from '../../../lib/http/response-shapes.ts';
@@ -13,6 +12,6 @@ export default route({
   params: SessionIdParams,
   async handle({ params, services }) {
     await services.ticketing.sessions.kill(params.sessionId);
-    return json({ ok: true });
+    return { ok: true };
   },
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { z } from 'zod';
 import { TicketSessionRecord } from '../../../lib/state/schemas.ts';
@@ -9,5 +8,5 @@ export default route({
   path: '/api/tickets/sessions',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: z.object({ sessions: z.array(TicketSessionRecord) }) },
-  handle: ({ services }) => json({ sessions: services.ticketing.sessions.list() }),
+  handle: ({ services }) => ({ sessions: services.ticketing.sessions.list() }),
 });

@@ -1,4 +1,3 @@
-import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { SessionIdParams, SessionUpdate } from '../../../lib/tickets/schema.ts';
 import { Ok } from '../../../lib/http/response-shapes.ts';
@@ -14,6 +13,6 @@ export default route({
   body: SessionUpdate,
   async handle({ params, body, identity, services }) {
     await services.ticketing.sessions.setStatus(identity, params.sessionId, body.status);
-    return json({ ok: true });
+    return { ok: true };
   },
 });
