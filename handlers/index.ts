@@ -1,4 +1,5 @@
-import type { AnyRoute } from '../lib/http/route.ts';
+import type { output } from 'zod';
+import type { AnyRoute, HttpMethod } from '../lib/http/route.ts';
 import health from './health.ts';
 import auditList from './audit/list.ts';
 import backupDownload from './backup/download.ts';
@@ -120,7 +121,7 @@ import pushRequest from './plugins/push-install/push.ts';
 // Every route, listed by hand: the bundle cannot glob at run time. A test checks that each file
 // under handlers/ appears here and that no method and path pair repeats. The order is free: the
 // router tries the most specific patterns first (lib/http/route-order.ts).
-export const routes: readonly AnyRoute[] = [
+const table = [
   health,
   openapi,
   metrics,
@@ -238,4 +239,48 @@ export const routes: readonly AnyRoute[] = [
   backupInspect,
   backupRestore,
   backupRestoreInfo,
-];
+] as const;
+
+export const routes: readonly AnyRoute[] = table;
+
+/** Every route's type (method, path, schemas, answer), for the panel's API client (the API contract below). */
+export type RouteTable = typeof table;
+
+// The API contract, as types only: each route's method and path, what it takes and what it answers,
+// read from the table above. The panel's client is typed from it with `import type`, so no server
+// code reaches the browser bundle.
+
+type HttpRoutes = Extract<RouteTable[number], { kind: 'http' }>;
+
+/** The route of this method and path pattern (`/api/tunnels/:id`). */
+export type ApiRoute<M extends HttpMethod, P extends string> = Extract<HttpRoutes, { method: M; path: P }>;
+
+/** Every path pattern answering this method. */
+export type ApiPath<M extends HttpMethod> = Extract<HttpRoutes, { method: M }>['path'];
+
+/** The JSON a route answers with, from its response schema. */
+export type Answer<Route> = Route extends { response?: { schema: infer Z } } ? output<Z> : never;
+
+export type ApiAnswer<M extends HttpMethod, P extends string> = Answer<ApiRoute<M, P>>;
+
+/** A path pattern as the URLs it matches: `/api/tunnels/:id` -> `/api/tunnels/${string}`. */
+export type PathLike<P extends string> = P extends `${infer Head}:${string}/${infer Rest}`
+  ? `${Head}${string}/${PathLike<Rest>}`
+  : P extends `${infer Head}:${string}`
+    ? `${Head}${string}`
+    : P;
+
+/** Every URL a caller may send with this method, a query string allowed. */
+export type ApiUrl<M extends HttpMethod> = PathLike<ApiPath<M>> | `${PathLike<ApiPath<M>>}?${string}`;
+
+type WithoutQuery<U extends string> = U extends `${infer Path}?${string}` ? Path : U;
+type Matching<M extends HttpMethod, U extends string> = ApiPath<M> extends infer P extends string ? (P extends unknown ? (U extends PathLike<P> ? P : never) : never) : never;
+type NarrowerThan<Others extends string, P extends string> = Others extends unknown ? (PathLike<Others> extends PathLike<P> ? Others : never) : never;
+/** Of the patterns a URL matches, those no other one narrows (`/enable/:label` over `/:label`), as the router picks. */
+type MostSpecific<All extends string, P extends string = All> = P extends unknown ? ([NarrowerThan<Exclude<All, P>, P>] extends [never] ? P : never) : never;
+/** The route a URL reaches: the pattern it spells exactly, else the most specific patterns it matches. */
+export type RouteOfUrl<M extends HttpMethod, U extends string> =
+  WithoutQuery<U> extends ApiPath<M> ? ApiRoute<M, WithoutQuery<U>> : ApiRoute<M, MostSpecific<Matching<M, WithoutQuery<U>>>>;
+
+/** What this URL answers with this method. */
+export type UrlAnswer<M extends HttpMethod, U extends string> = Answer<RouteOfUrl<M, U>>;

@@ -123,10 +123,10 @@ export interface HttpRoute<
   handle(ctx: HandlerContext<P, Q, B, I>): Returned<R, K> | Promise<Returned<R, K>>;
 }
 
-export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity> {
+export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity, Path extends string = string> {
   kind: 'ws';
   method: 'GET';
-  path: string;
+  path: Path;
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
@@ -153,14 +153,14 @@ type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Pat
   HttpDefinition<P, Q, B, A, undefined, 'response', M, Path>,
   'response'
 > & { response?: undefined };
-type WsDefinition<P, Q, A extends Access> = Omit<WsRoute<P, Q, CallerOf<A>>, 'kind' | 'method' | 'access'> & { access: A };
+type WsDefinition<P, Q, A extends Access, Path extends string> = Omit<WsRoute<P, Q, CallerOf<A>, Path>, 'kind' | 'method' | 'access'> & { access: A };
 
 /**
  * A route. The handler's `params`, `query` and `body` types are inferred from the zod schemas given
  * (their output types; `multipart()` gives MultipartBody), its `identity` type from `access` (see
  * CallerOf), what it returns from `response` (see Returned): callers spell no generics, so a
  * handler's types cannot drift from what is validated and documented. The method and path stay
- * literal types, for the route table's type (handlers/contract.ts) the panel's client reads.
+ * literal types, for the route table's type (handlers/index.ts) the panel's client reads.
  */
 export function route<
   P = Record<string, never>,
@@ -185,9 +185,9 @@ export function route(definition: Omit<HttpRoute, 'kind'>): HttpRoute {
 }
 
 /** A WebSocket route; types inferred as for `route`. */
-export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access>(
-  definition: WsDefinition<P, Q, A>,
-): WsRoute<P, Q, CallerOf<A>> {
+export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access, const Path extends string = string>(
+  definition: WsDefinition<P, Q, A, Path>,
+): WsRoute<P, Q, CallerOf<A>, Path> {
   return { kind: 'ws', method: 'GET', ...definition };
 }
 

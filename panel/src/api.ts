@@ -1,6 +1,13 @@
 // Every request of the panel goes through here: one progress counter for the whole page, the
 // server's error message (never a stack), field issues, and the admin 2FA prompt with a retry.
 import { signal } from '@preact/signals';
+// Types only (erased by esbuild): the server's route table, so an answer's type is the route's own.
+import type { ApiUrl, UrlAnswer } from '../../handlers/index.ts';
+import type { HttpMethod } from '../../lib/http/route.ts';
+
+export type { ApiUrl, UrlAnswer };
+/** What GET of this URL answers. */
+export type GetAnswer<U extends string> = UrlAnswer<'GET', U>;
 
 export interface Issue { path: string; message: string }
 
@@ -91,7 +98,13 @@ async function reach(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+/** A request to a route of the server; the answer's type is read from the route's response schema. */
+export function api<M extends HttpMethod, U extends ApiUrl<M>>(method: M, path: U, body?: unknown): Promise<UrlAnswer<M, U>> {
+  return send<UrlAnswer<M, U>>(method, path, body);
+}
+
+/** A request whose answer the route does not describe as JSON (the launchd job's `?format=json`): the caller names its type. */
+export function send<T>(method: string, path: string, body?: unknown): Promise<T> {
   return tracked<T>(async () => {
     const response = await reach(path, {
       method,

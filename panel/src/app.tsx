@@ -22,7 +22,7 @@ import { TunnelsPage } from './pages/tunnels.tsx';
 import { TunnelPage } from './pages/tunnel.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { currentPath } from './router.ts';
-import { publicBase, type PublicBase } from './public-links.ts';
+import { publicBase } from './public-links.ts';
 
 const PAGES: Record<string, () => preact.JSX.Element> = {
   '/': DashboardPage,
@@ -51,7 +51,7 @@ function AdminApp() {
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    api<{ status: string; publicLinks?: PublicBase }>('GET', '/api/onboarding/status').then((s) => {
+    api('GET', '/api/onboarding/status').then((s) => {
       if (s.publicLinks) publicBase.value = s.publicLinks;
       setStatus(s.status);
     }, (e) => setError(describe(e)));

@@ -1,7 +1,7 @@
 // A page's data from one GET route, with the "not available" case: a 404 `Not found` from the
 // route means the feature's API is not on this server yet.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, describe } from './api.ts';
+import { api, ApiError, describe, type ApiUrl, type GetAnswer } from './api.ts';
 
 export interface Resource<T> {
   data?: T;
@@ -12,13 +12,15 @@ export interface Resource<T> {
   update(change: (data: T | undefined) => T): void;
 }
 
-export function useResource<T>(path: string | null, refreshMs?: number): Resource<T> {
+/** The data of GET `path`, typed by the route's answer. */
+export function useResource<U extends ApiUrl<'GET'>>(path: U | null, refreshMs?: number): Resource<GetAnswer<U>> {
+  type T = GetAnswer<U>;
   const [state, setState] = useState<{ data?: T; error?: string; unavailable: boolean }>({ unavailable: false });
   const alive = useRef(true);
   const reload = useCallback(async () => {
     if (!path) return;
     try {
-      const data = await api<T>('GET', path);
+      const data = await api('GET', path);
       if (alive.current) setState({ data, unavailable: false });
     } catch (error) {
       if (!alive.current) return;

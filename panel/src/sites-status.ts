@@ -1,8 +1,9 @@
 // Each site's traffic (the sites this viewer may see), kept current by WS /api/sites/status/live.
 import { useLiveResource } from './live-resource.ts';
 import type { Resource } from './resource.ts';
-import type { Traffic } from './traffic.ts';
+import type { GetAnswer } from './api.ts';
 
-export interface SiteStatus { id: string; name: string; fqdn: string; traffic: Traffic }
+type Answer = GetAnswer<'/api/sites/status'>;
+export type SiteStatus = Answer['sites'][number];
 
-export const useSitesStatus = (): Resource<{ sites: SiteStatus[] }> => useLiveResource('/api/sites/status', '/api/sites/status/live');
+export const useSitesStatus = (): Resource<Answer> => useLiveResource('/api/sites/status', '/api/sites/status/live');

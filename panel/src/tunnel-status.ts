@@ -1,11 +1,9 @@
 // Each tunnel's client and traffic, kept current by WS /api/tunnels/status/live.
 import { useLiveResource } from './live-resource.ts';
 import type { Resource } from './resource.ts';
-import type { Traffic } from './traffic.ts';
+import type { GetAnswer } from './api.ts';
 
-export interface TunnelStatus {
-  id: string; subdomain: string; enabled: boolean; connected: boolean; connectedSince: string | null; lastSeen: string | null;
-  traffic?: Traffic;
-}
+type Answer = GetAnswer<'/api/tunnels/status'>;
+export type TunnelStatus = Answer['tunnels'][number];
 
-export const useTunnelStatus = (): Resource<{ tunnels: TunnelStatus[] }> => useLiveResource('/api/tunnels/status', '/api/tunnels/status/live');
+export const useTunnelStatus = (): Resource<Answer> => useLiveResource('/api/tunnels/status', '/api/tunnels/status/live');

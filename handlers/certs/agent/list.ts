@@ -8,6 +8,6 @@ export default route({
   method: 'GET',
   path: '/api/certs/agent',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  response: { kind: 'bytes', schema: z.object({ agents: z.array(z.object({ label: z.string(), serial: z.string(), enrollmentMethod: EnrollmentMethod }).loose()) }) },
+  response: { kind: 'bytes', schema: z.object({ agents: z.array(z.object({ label: z.string(), serial: z.string(), capabilities: z.array(z.string()), allowedSites: z.array(z.string()), enrollmentMethod: EnrollmentMethod, createdAt: z.string(), expiresAt: z.string().nullable(), revoked: z.boolean(), revokedAt: z.string().nullable() }).loose()) }) },
   handle: ({ services }) => services.agentCerts.listJson(),
 });

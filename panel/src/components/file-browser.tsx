@@ -1,6 +1,6 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
-import { api, describe, upload } from '../api.ts';
+import { api, describe, upload, type UrlAnswer } from '../api.ts';
 import { sizeRefusal } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
@@ -10,14 +10,13 @@ import { useRevealed } from './focus-return.ts';
 import { ErrorText, Loading, Note } from './notice.tsx';
 import { Table } from './table.tsx';
 
-interface FileEntry { name: string; type: 'file' | 'directory'; size: number; modifiedAt: string; relativePath: string }
-interface UploadResult { ok: boolean; files: string[]; warning?: string; totalSize?: number }
+type UploadResult = UrlAnswer<'POST', '/api/sites/:id/files'>;
 
 export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: string; siteName: string; onChanged(): void; onClose(): void }) {
   const heading = useRevealed<HTMLHeadingElement>();
   const [path, setPath] = useState('.');
-  const base = `/api/sites/${encodeURIComponent(siteId)}/files`;
-  const list = useResource<{ files: FileEntry[]; path: string }>(`${base}?path=${encodeURIComponent(path)}`);
+  const base = `/api/sites/${encodeURIComponent(siteId)}/files` as const;
+  const list = useResource(`${base}?path=${encodeURIComponent(path)}`);
   const [progress, setProgress] = useState<number>();
   const [warning, setWarning] = useState<string>();
   const [error, setError] = useState<string>();

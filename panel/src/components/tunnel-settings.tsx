@@ -1,14 +1,14 @@
 // A tunnel's port and description, edited in a panel that opens in view with focus on its heading
 // (PATCH /api/tunnels/:id/settings); the tunnels list and the tunnel's own page both open it.
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { useForm } from '../form.ts';
 import { Submit } from './action.tsx';
 import { Field } from './field.tsx';
 import { useRevealed } from './focus-return.ts';
 import { ErrorText, Note } from './notice.tsx';
 
-export interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
+export type Tunnel = GetAnswer<'/api/tunnels'>['tunnels'][number];
 
 export function TunnelSettings({ tunnel, onSaved, onClose }: { tunnel: Tunnel; onSaved(saved: Tunnel): Promise<void> | void; onClose(): void }) {
   const heading = useRevealed<HTMLHeadingElement>();
@@ -19,7 +19,7 @@ export function TunnelSettings({ tunnel, onSaved, onClose }: { tunnel: Tunnel; o
       const text = form.values.port.trim();
       // a non-number goes as typed, so the server's field message names it
       const port = /^\d+$/.test(text) ? Number(text) : text;
-      const saved = await api<{ tunnel: Tunnel }>('PATCH', `/api/tunnels/${encodeURIComponent(tunnel.id)}/settings`, { port, description: form.values.description });
+      const saved = await api('PATCH', `/api/tunnels/${encodeURIComponent(tunnel.id)}/settings`, { port, description: form.values.description });
       setMessage(`Saved: port ${saved.tunnel.port}${saved.tunnel.port !== tunnel.port ? '; restart the tunnel client with its new command' : ''}.`);
       await onSaved(saved.tunnel);
     }); }}>

@@ -2,7 +2,7 @@
 // log of the last 200 alerts sent (state, attempts, the receiver's status code), and the switch that
 // lets webhooks reach loopback and private networks, with what turning it on risks.
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -10,7 +10,7 @@ import { Copyable } from '../components/secret.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
-import { useResource } from '../resource.ts';
+import { useResource, type Resource } from '../resource.ts';
 import { showToast } from '../toasts.ts';
 
 const EVENTS: Record<string, string> = {
@@ -23,9 +23,9 @@ const EVENTS: Record<string, string> = {
   'agent.revoked': 'Agent certificate revoked',
 };
 
-interface Webhook { id: string; url: string; events: string[]; tunnelDownMinutes: number; enabled: boolean; createdAt: string }
-interface AlertSettings { allowPrivateTargets: boolean }
-interface Delivery { id: string; webhookId: string; event: string; state: string; attempts: number; statusCode: number | null; error: string | null; createdAt: string; nextAttemptAt: string | null }
+type Webhook = GetAnswer<'/api/alerts/webhooks'>['webhooks'][number];
+type AlertSettings = GetAnswer<'/api/alerts/settings'>;
+type Delivery = GetAnswer<'/api/alerts/deliveries'>['deliveries'][number];
 
 const enc = encodeURIComponent;
 const DELIVERIES_REFRESH_MS = 10_000;
@@ -35,7 +35,7 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
   const toggle = (event: string, on: boolean) => form.set('events', on ? [...form.values.events, event] : form.values.events.filter((e) => e !== event));
   return (
     <form class="card" aria-labelledby="new-webhook" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const made = await api<{ secret: string }>('POST', '/api/alerts/webhooks', {
+      const made = await api('POST', '/api/alerts/webhooks', {
         url: form.values.url.trim(), events: form.values.events, tunnelDownMinutes: Number(form.values.tunnelDownMinutes),
         ...(form.values.secret ? { secret: form.values.secret } : {}),
       });
@@ -73,7 +73,7 @@ function PrivateTargets({ settings, onSaved }: { settings: AlertSettings; onSave
           networks that are not meant to be reached from outside. Turn this on only for a receiver on this box or your own network.</Note>
       )}
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-        const { settings: saved } = await api<{ settings: AlertSettings }>('PATCH', '/api/alerts/settings', form.values);
+        const { settings: saved } = await api('PATCH', '/api/alerts/settings', form.values);
         onSaved(saved);
         return saved.allowPrivateTargets;
       }, (allowed) => `Private targets ${allowed ? 'allowed' : 'refused'}.`); }}>
@@ -86,7 +86,7 @@ function PrivateTargets({ settings, onSaved }: { settings: AlertSettings; onSave
   );
 }
 
-type DeliveryLog = ReturnType<typeof useResource<{ deliveries: Delivery[] }>>;
+type DeliveryLog = Resource<GetAnswer<'/api/alerts/deliveries'>>;
 
 function Deliveries({ webhooks, log }: { webhooks: Webhook[]; log: DeliveryLog }) {
   const urlOf = (id: string) => webhooks.find((w) => w.id === id)?.url ?? 'deleted webhook';
@@ -106,14 +106,14 @@ function Deliveries({ webhooks, log }: { webhooks: Webhook[]; log: DeliveryLog }
 }
 
 export function AlertsPage() {
-  const list = useResource<{ webhooks: Webhook[] }>('/api/alerts/webhooks');
-  const log = useResource<{ deliveries: Delivery[] }>('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
-  const settings = useResource<AlertSettings>('/api/alerts/settings');
+  const list = useResource('/api/alerts/webhooks');
+  const log = useResource('/api/alerts/deliveries', DELIVERIES_REFRESH_MS);
+  const settings = useResource('/api/alerts/settings');
   const [secret, setSecret] = useState<string>();
   if (list.unavailable) return <><h1>Alerts</h1><Unavailable feature="Alerts" /></>;
   /** The server answers once the attempt has ended: its outcome is shown now, and the log read again to show it too. */
   async function sendTest(w: Webhook): Promise<Delivery> {
-    const { delivery } = await api<{ delivery: Delivery }>('POST', `/api/alerts/webhooks/${enc(w.id)}/test`);
+    const { delivery } = await api('POST', `/api/alerts/webhooks/${enc(w.id)}/test`);
     await log.reload();
     if (delivery.state !== 'delivered') {
       const retry = delivery.nextAttemptAt ? `; tried again ${when(delivery.nextAttemptAt)}` : '';

@@ -1,7 +1,7 @@
 // The audit log (GET /api/audit): newest first, filtered by actor and start time. Each answer says
 // where the next page starts (`next`); "Show older entries" asks for it and adds it below.
 import { useState } from 'preact/hooks';
-import { api, describe } from '../api.ts';
+import { api, describe, type GetAnswer } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field, Select } from '../components/field.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
@@ -9,15 +9,15 @@ import { Badge, Table } from '../components/table.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 
-interface Actor { role: 'admin' | 'agent' | 'anonymous' | 'system'; label: string | null; serial: string | null }
-interface Entry { time: string; actor: Actor; method?: string; route?: string; event?: string; target: string | null; status?: number; outcome?: string }
+type Entry = AuditPage['entries'][number];
+type Actor = Entry['actor'];
 interface Filters { actor: string; since: string; pageSize: string }
 
-interface AuditPage { entries: Entry[]; next: string | null }
+type AuditPage = GetAnswer<'/api/audit'>;
 
 const PAGE_SIZES = ['25', '100', '250'] as const;
 
-function auditPath(filters: Filters, before?: string): string {
+function auditPath(filters: Filters, before?: string): `/api/audit?${string}` {
   const query = new URLSearchParams({ limit: filters.pageSize });
   if (filters.actor) query.set('actor', filters.actor);
   if (filters.since) query.set('since', filters.since);
@@ -71,7 +71,7 @@ interface Older { after: AuditPage; entries: Entry[]; next: string | null }
 
 export function AuditPage() {
   const [filters, setFilters] = useState<Filters>({ actor: '', since: '', pageSize: '100' });
-  const log = useResource<AuditPage>(auditPath(filters));
+  const log = useResource(auditPath(filters));
   const [older, setOlder] = useState<Older>();
   const [loading, setLoading] = useState(false);
   const [olderError, setOlderError] = useState<string>();
@@ -84,7 +84,7 @@ export function AuditPage() {
     if (!first || !next) return;
     setLoading(true);
     try {
-      const page = await api<AuditPage>('GET', auditPath(filters, next));
+      const page = await api('GET', auditPath(filters, next));
       setOlder({ after: first, entries: [...(extra?.entries ?? []), ...page.entries], next: page.next });
       setOlderError(undefined);
     } catch (error) {

@@ -10,7 +10,6 @@ import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
 
 /** The server's RestoreInfo and BackupSummary (lib/backup/restore-info.ts, lib/backup/inspect.ts). */
-interface RestoreInfo { driver: 'sandbox' | 'host'; inPanel: boolean; next: string; configFile: string; dataDir: string; command: string }
 interface Summary {
   created: string;
   domain: string | null;
@@ -40,7 +39,7 @@ async function panelBack(): Promise<void> {
 }
 
 export function Restore() {
-  const info = useResource<RestoreInfo>('/api/backup/restore');
+  const info = useResource('/api/backup/restore');
   const [file, setFile] = useState<File>();
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();

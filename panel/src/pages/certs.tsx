@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer, type UrlAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
@@ -14,13 +14,9 @@ import type { ListSpec } from '../list-view.ts';
 import { useResource, type Resource } from '../resource.ts';
 import { HardwareBound } from './hardware-bound.tsx';
 
-interface Cert { type: 'letsencrypt'; domain: string; domains: string[]; expiresAt: string; daysUntilExpiry: number; expiringSoon: boolean }
-interface Rotation { newSerial: string; graceEndsAt: string; state: 'pending' | 'completed' | 'cancelled' }
-interface AdminCertificate { authMode: 'p12' | 'hardware-bound'; serial: string | null; expiresAt: string | null; rotation: Rotation | null; bundlePending: boolean }
-interface CertList { certs: Cert[]; adminCertificate: AdminCertificate }
-interface Rotated { serial: string; expiresAt: string; graceEndsAt: string; p12Password: string; warning: string }
-interface AutoRenew { active: boolean; nextRun: string | null; lastRun: string | null }
-interface Agent { label: string; serial: string; capabilities: string[]; allowedSites: string[]; enrollmentMethod: 'p12' | 'hardware-bound'; createdAt: string; expiresAt: string | null; revoked: boolean; revokedAt: string | null }
+type CertList = GetAnswer<'/api/certs'>;
+type Rotated = UrlAnswer<'POST', '/api/certs/mtls/rotate'>;
+type Agent = GetAnswer<'/api/certs/agent'>['agents'][number];
 
 const BASE_CAPABILITIES = ['tunnels:read', 'tunnels:write', 'services:read', 'services:write', 'system:read', 'sites:read', 'sites:write'];
 const enc = encodeURIComponent;
@@ -46,7 +42,7 @@ function Capabilities({ value, onChange }: { value: string[]; onChange(v: string
 }
 
 function LetsEncrypt({ certs }: { certs: Resource<CertList> }) {
-  const renew = useResource<AutoRenew>('/api/certs/auto-renew-status');
+  const renew = useResource('/api/certs/auto-renew-status');
   if (certs.unavailable) return <section class="card"><h2>TLS certificates</h2><Unavailable feature="Certificates" /></section>;
   return (
     <section class="card" aria-labelledby="le-title">
@@ -84,7 +80,7 @@ function AdminRotation({ certs }: { certs: Resource<CertList> }) {
         <>
           <p>Rotation issues a new admin certificate. The old one stops working once the new one is used, or after the grace period.</p>
           <Action confirm="Issue a new admin certificate? Install it in your browser before the grace period ends."
-            done="New admin certificate issued: download it below." run={async () => { setRotated(await api<Rotated>('POST', '/api/certs/mtls/rotate')); setFetched(false); await certs.reload(); }}>Rotate admin certificate</Action>
+            done="New admin certificate issued: download it below." run={async () => { setRotated(await api('POST', '/api/certs/mtls/rotate')); setFetched(false); await certs.reload(); }}>Rotate admin certificate</Action>
         </>
       )}
       {rotated && (
@@ -106,7 +102,7 @@ function IssueAgent({ onDone }: { onDone(): Promise<void> }) {
   return (
     <form aria-labelledby="issue-agent" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const label = form.values.label.trim();
-      const made = await api<{ label: string; p12Password: string }>('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: commaList(form.values.allowedSites) });
+      const made = await api('POST', '/api/certs/agent', { label, capabilities: form.values.capabilities, allowedSites: commaList(form.values.allowedSites) });
       setIssued({ label: made.label, password: made.p12Password });
       form.reset();
       await onDone();
@@ -188,7 +184,7 @@ const AGENT_SPEC: ListSpec<Agent> = {
 const AGENT_STATES = [{ value: 'active', label: 'active' }, { value: 'revoked', label: 'revoked' }];
 
 function Agents() {
-  const agents = useResource<{ agents: Agent[] }>('/api/certs/agent');
+  const agents = useResource('/api/certs/agent');
   const [editing, setEditing] = useState<Agent>();
   const view = useListView(agents.data?.agents, AGENT_SPEC);
   // the Edit button that opened the editor, where focus goes back when it closes
@@ -222,7 +218,7 @@ function Agents() {
 }
 
 export function CertsPage() {
-  const certs = useResource<CertList>('/api/certs');
+  const certs = useResource('/api/certs');
   const [upgraded, setUpgraded] = useState(false);
   return (
     <>

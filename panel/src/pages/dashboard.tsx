@@ -1,19 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, describe } from '../api.ts';
+import { api, ApiError, describe, type ApiUrl, type GetAnswer } from '../api.ts';
 import { LineChart } from '../components/chart.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Badge } from '../components/table.tsx';
 import { bytes, duration, percent } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus } from '../tunnel-status.ts';
-import type { Service } from './services.tsx';
 
-interface Stats {
-  cpu: { usage: number; cores: number };
-  memory: { total: number; used: number; free: number };
-  disk: { total: number; used: number; free: number };
-  uptime: number;
-}
+type Stats = GetAnswer<'/api/system/stats'>;
 
 const SAMPLES = 150; // 5 minutes at one sample every 2 s
 
@@ -25,7 +19,7 @@ function StatsCard() {
     let alive = true;
     async function sample() {
       try {
-        const s = await api<Stats>('GET', '/api/system/stats');
+        const s = await api('GET', '/api/system/stats');
         if (!alive) return;
         setStats(s);
         setState('ok');
@@ -61,7 +55,7 @@ function StatsCard() {
 
 /** The services' states only; acting on them and their logs are on the Services page. */
 function ServicesCard() {
-  const services = useResource<{ services: Service[] }>('/api/services', 10_000);
+  const services = useResource('/api/services', 10_000);
   if (services.unavailable) return <section class="card"><h2>Services</h2><Unavailable feature="Services" /></section>;
   return (
     <section class="card" aria-labelledby="services-title">
@@ -106,21 +100,20 @@ function TunnelsCard() {
 }
 
 /** A count from a list route: '…' while it loads, '—' where it failed or is not on this server. */
-function useCount<T>(path: string, count: (data: T) => number): string {
-  const resource = useResource<T>(path);
+function useCount<U extends ApiUrl<'GET'>>(path: U, count: (data: GetAnswer<U>) => number): string {
+  const resource = useResource(path);
   if (resource.data) return String(count(resource.data));
   return resource.error || resource.unavailable ? '—' : '…';
 }
 
-interface CertSummary { certs: { expiringSoon: boolean }[] }
 
 /** How much the relay holds; the sections' own pages are one click away in the header. */
 function CountsCard() {
   const counts: [string, string][] = [
-    ['Sites', useCount<{ sites: unknown[] }>('/api/sites', (d) => d.sites.length)],
-    ['Users', useCount<{ users: unknown[] }>('/api/users', (d) => d.users.length)],
-    ['Active agents', useCount<{ agents: { revoked: boolean }[] }>('/api/certs/agent', (d) => d.agents.filter((a) => !a.revoked).length)],
-    ['Certificates expiring soon', useCount<CertSummary>('/api/certs', (d) => d.certs.filter((c) => c.expiringSoon).length)],
+    ['Sites', useCount('/api/sites', (d) => d.sites.length)],
+    ['Users', useCount('/api/users', (d) => d.users.length)],
+    ['Active agents', useCount('/api/certs/agent', (d) => d.agents.filter((a) => !a.revoked).length)],
+    ['Certificates expiring soon', useCount('/api/certs', (d) => d.certs.filter((c) => c.expiringSoon).length)],
   ];
   return (
     <section class="card" aria-labelledby="counts-title">

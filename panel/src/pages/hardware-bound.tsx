@@ -2,7 +2,7 @@
 // the key makes its own CSR, the panel signs it as CN=admin and revokes every PKCS#12 admin
 // certificate at once, the one this browser presents included. There is no way back through the API.
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type UrlAnswer } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { confirmAction } from '../components/dialogs.tsx';
 import { TextArea } from '../components/field.tsx';
@@ -11,7 +11,7 @@ import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { saveFile } from '../save-file.ts';
 
-export interface Upgraded { adminAuthMode: 'hardware-bound'; cert: string; caCert: string; serial: string; expiresAt: string }
+export type Upgraded = UrlAnswer<'POST', '/api/certs/admin/upgrade-to-hardware-bound'>;
 
 const CONFIRM = 'Bind the admin certificate to the hardware key? Every PKCS#12 admin certificate is revoked at once, the one this browser uses included, '
   + 'and rotation and P12 downloads stop for good. Keep this page open until you have saved the new certificate.';
@@ -40,7 +40,7 @@ export function HardwareBound({ onUpgraded }: { onUpgraded(upgraded: Upgraded): 
       {upgraded ? <Result upgraded={upgraded} /> : (
         <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
           if (!(await confirmAction(CONFIRM))) return;
-          const answer = await api<Upgraded>('POST', '/api/certs/admin/upgrade-to-hardware-bound', { csr: form.values.csr.trim() });
+          const answer = await api('POST', '/api/certs/admin/upgrade-to-hardware-bound', { csr: form.values.csr.trim() });
           setUpgraded(answer);
           onUpgraded(answer);
         }); }}>

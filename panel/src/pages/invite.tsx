@@ -1,6 +1,6 @@
 // Public page: an invitee sets a password. Reached without a client certificate.
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, describe } from '../api.ts';
+import { api, ApiError, describe, type GetAnswer, type UrlAnswer } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';
@@ -8,9 +8,9 @@ import { Copyable, QrCode } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { when } from '../format.ts';
 
-interface Invitation { username: string; email: string; expiresAt: string }
+type Invitation = GetAnswer<'/api/invite/:token'>;
 /** `totpUri` is null when the one-time code enrollment failed: an admin can reset it later. */
-interface Accepted { username: string; loginUrl: string; totpUri: string | null }
+type Accepted = UrlAnswer<'POST', '/api/invite/:token/accept'>;
 
 /**
  * The server's own words for an unknown (404), used or expired (410) link; a link that is not a
@@ -26,8 +26,8 @@ export function InvitePage({ token }: { token: string }) {
   const [accepted, setAccepted] = useState<Accepted>();
   const form = useForm({ password: '', confirm: '' });
   const [mismatch, setMismatch] = useState(false);
-  const path = `/api/invite/${encodeURIComponent(token)}`;
-  useEffect(() => { api<Invitation>('GET', path).then(setInvitation, (e) => setError(refusal(e))); }, [path]);
+  const path = `/api/invite/${encodeURIComponent(token)}` as const;
+  useEffect(() => { api('GET', path).then(setInvitation, (e) => setError(refusal(e))); }, [path]);
   if (error) return <><h1>Invitation</h1><ErrorText message={error} /></>;
   if (!invitation) return <><h1>Invitation</h1><Loading /></>;
   if (accepted) {
@@ -50,7 +50,7 @@ export function InvitePage({ token }: { token: string }) {
         setMismatch(form.values.password !== form.values.confirm);
         if (form.values.password !== form.values.confirm) return;
         void form.submit(async () => {
-        setAccepted(await api<Accepted>('POST', `${path}/accept`, { password: form.values.password }));
+        setAccepted(await api('POST', `${path}/accept`, { password: form.values.password }));
       }); }}>
         <ErrorText message={form.error} />
         <Field label="Password" type="password" value={form.values.password} onInput={(v) => form.set('password', v)} error={form.fieldErrors.password} autoComplete="new-password" hint="8 to 128 characters" required />

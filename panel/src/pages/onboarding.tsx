@@ -1,6 +1,6 @@
 // The one-time wizard: domain and email, DNS check, provisioning with live progress, credentials.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, describe, wsUrl } from '../api.ts';
+import { api, ApiError, describe, wsUrl, type GetAnswer } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { useKeyboardScroll } from '../components/keyboard-scroll.ts';
@@ -8,7 +8,7 @@ import { ErrorText, Loading, Note } from '../components/notice.tsx';
 import { ShownOnce } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 
-interface Status { status: string; domain: string | null; email: string | null; suggestedDomain?: string | null }
+type Status = GetAnswer<'/api/onboarding/status'>;
 interface Probe { name: string; addresses: string[]; ok: boolean }
 interface DnsResult { base?: Probe; wildcard?: Probe; message?: string; error?: string; details?: unknown; ip?: string }
 interface TaskView { task: string; title: string; status: string; message: string; log: string }
@@ -38,7 +38,7 @@ function DomainStep({ status, onSaved }: { status: Status; onSaved(s: Status): v
   const form = useForm({ domain: status.domain ?? status.suggestedDomain ?? '', email: status.email ?? '' });
   return (
     <form class="card" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const saved = await api<Status>('POST', '/api/onboarding/domain', form.values);
+      const saved = await api('POST', '/api/onboarding/domain', form.values);
       onSaved({ ...status, status: saved.status, domain: saved.domain, email: saved.email });
     }); }}>
       <h2>Domain and email</h2>
@@ -72,7 +72,7 @@ function DnsStep({ status, onReady, onEdit }: { status: Status; onReady(): void;
     setBusy(true);
     setError(undefined);
     try {
-      setResult(await api<DnsResult>('POST', '/api/onboarding/verify-dns'));
+      setResult(await api('POST', '/api/onboarding/verify-dns'));
     } catch (e) {
       setError(describe(e));
       if (e instanceof ApiError && e.body?.details?.base) setResult(e.body.details);
@@ -204,7 +204,7 @@ export function OnboardingPage({ onFinished }: { onFinished(): void }) {
   const [error, setError] = useState<string>();
   const [editing, setEditing] = useState(false);
   const [provisioning, setProvisioning] = useState(false);
-  useEffect(() => { api<Status>('GET', '/api/onboarding/status').then(setStatus, (e) => setError(describe(e))); }, []);
+  useEffect(() => { api('GET', '/api/onboarding/status').then(setStatus, (e) => setError(describe(e))); }, []);
   if (error) return <ErrorText message={error} />;
   if (!status) return <Loading />;
   const s = status.status;

@@ -1,6 +1,6 @@
 // The plugin scopes an admin allows (GET/PATCH /api/plugins/settings): what a scope means, the list
 // with Remove, a field to add one, and the offer to allow the scope an install was refused for.
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ErrorText, Loading } from '../components/notice.tsx';
@@ -8,12 +8,12 @@ import { useForm } from '../form.ts';
 import type { Resource } from '../resource.ts';
 
 /** The server's PluginSettings (lib/plugins/scopes.ts). */
-export interface PluginSettings { allowedScopes: string[] }
+export type PluginSettings = GetAnswer<'/api/plugins/settings'>;
 
 const TRUST = 'Installing a plugin runs its code in the panel\'s process, with the panel\'s rights: allow only scopes you trust.';
 
 async function save(settings: Resource<PluginSettings>, allowedScopes: string[]): Promise<void> {
-  const answer = await api<{ settings: PluginSettings }>('PATCH', '/api/plugins/settings', { allowedScopes });
+  const answer = await api('PATCH', '/api/plugins/settings', { allowedScopes });
   settings.update(() => answer.settings);
 }
 

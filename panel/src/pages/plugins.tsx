@@ -7,18 +7,9 @@ import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx'
 import { Badge, Table } from '../components/table.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
-import { AllowScopeOffer, PluginScopesCard, refusedScope, type PluginSettings } from './plugin-scopes.tsx';
+import { AllowScopeOffer, PluginScopesCard, refusedScope } from './plugin-scopes.tsx';
 
 /** The fields of the server's plugin record (lib/state/schemas.ts PluginRecord) this page uses. */
-interface Plugin {
-  name: string;
-  displayName: string;
-  version: string;
-  description: string;
-  capabilities: string[];
-  status: 'enabled' | 'disabled';
-  enabledAt: string | null;
-}
 
 const enc = encodeURIComponent;
 
@@ -30,9 +21,9 @@ function toScopes(event: MouseEvent): void {
 }
 
 export function PluginsPage() {
-  const list = useResource<{ plugins: Plugin[] }>('/api/plugins');
+  const list = useResource('/api/plugins');
   const form = useForm({ spec: '' });
-  const settings = useResource<PluginSettings>('/api/plugins/settings');
+  const settings = useResource('/api/plugins/settings');
   const [error, setError] = useState<string>();
   if (list.unavailable) return <><h1>Plugins</h1><Unavailable feature="Plugins" /></>;
   const act = (send: () => Promise<unknown>) => async () => { setError(undefined); await send(); await list.reload(); };
@@ -87,7 +78,7 @@ export function PluginsPage() {
  * update or a re-enable loads the new bundle.
  */
 export function PluginPage({ name }: { name: string }) {
-  const record = useResource<Plugin>(`/api/plugins/${enc(name)}`);
+  const record = useResource(`/api/plugins/${enc(name)}`);
   const plugin = record.data;
   const bundle = plugin?.status === 'enabled' ? `/api/${enc(name)}/panel.js?v=${enc(`${plugin.version}-${plugin.enabledAt ?? ''}`)}` : null;
   return (

@@ -4,7 +4,7 @@
 // was pushed to it from its agent-status route.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select, type Option } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -17,13 +17,11 @@ const ACTIONS = ['install', 'update', 'uninstall', 'check-prerequisites'] as con
 /** Needs no package: the agent checks it can install plugins. */
 const CHECK = 'check-prerequisites';
 type PushAction = (typeof ACTIONS)[number];
-interface Config { enabled: boolean; defaultPolicy: string }
-interface Policy {
-  id: string; name: string; description: string; allowedPlugins: string[]; allowedActions: PushAction[]; allowedIps: string[]; deniedIps: string[]; createdAt: string; updatedAt: string;
-}
-interface Grant { label: string; policyId: string; enabledAt: string; expiresAt: string }
-interface PushSession { id: string; label: string; packageName: string | null; action: PushAction; policyId: string; status: string; createdAt: string }
-interface Agent { label: string; revoked: boolean }
+/** What this page shows and edits of the configuration. */
+type Config = Pick<GetAnswer<'/api/plugins/push-install/config'>, 'enabled' | 'defaultPolicy'>;
+type Policy = GetAnswer<'/api/plugins/push-install/policies'>['policies'][number];
+type Grant = GetAnswer<'/api/plugins/push-install/grants'>['grants'][number];
+type PushSession = GetAnswer<'/api/plugins/push-install/sessions'>['sessions'][number];
 
 const BASE = '/api/plugins/push-install';
 /** The policy the server always keeps (it refuses to delete it). */
@@ -42,7 +40,7 @@ function SwitchForm({ config, policies, onSaved }: { config: Config; policies: P
   const options: Option[] = policies.map((p) => ({ value: p.id, label: p.name }));
   return (
     <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const { enabled, defaultPolicy } = await api<Config>('PATCH', `${BASE}/config`, form.values);
+      const { enabled, defaultPolicy } = await api('PATCH', `${BASE}/config`, form.values);
       onSaved({ enabled, defaultPolicy });
     }); }}>
       <ErrorText message={form.error} />
@@ -158,7 +156,7 @@ function Windows({ agents, policies, grants }: { agents: string[]; policies: Pol
       )}
       <form aria-labelledby="open-window-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
         setResult(undefined);
-        const grant = await api<Grant>('POST', `${BASE}/enable/${enc(label.trim())}`, {
+        const grant = await api('POST', `${BASE}/enable/${enc(label.trim())}`, {
           durationMinutes: Number(form.values.durationMinutes), ...(form.values.policyId ? { policyId: form.values.policyId } : {}),
         });
         setResult(<>{grant.label} may receive pushes under the policy {policyName(grant.policyId)} until <At iso={grant.expiresAt} />.</>);
@@ -187,7 +185,7 @@ function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void
     <form class="card" aria-labelledby="push-title" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setResult(undefined);
       const packageName = form.values.packageName.trim();
-      const { session } = await api<{ session: PushSession }>('POST', `${BASE}/${enc(label.trim())}`, { ...(packageName ? { packageName } : {}), action: form.values.action });
+      const { session } = await api('POST', `${BASE}/${enc(label.trim())}`, { ...(packageName ? { packageName } : {}), action: form.values.action });
       setResult(session.packageName ? `Requested: ${session.action} of ${session.packageName} on ${session.label}.` : `Requested: ${session.action} on ${session.label}.`);
       form.set('packageName', '');
       await onPushed();
@@ -222,13 +220,13 @@ function Sessions({ agents, policies, sessions, label, onLabel }: { agents: stri
 }
 
 export function PushInstallPage() {
-  const config = useResource<Config>(`${BASE}/config`);
-  const policies = useResource<{ policies: Policy[] }>(`${BASE}/policies`);
+  const config = useResource(`${BASE}/config`);
+  const policies = useResource(`${BASE}/policies`);
   // polled so a window that ends while the page is open leaves the list (the server's answer is cached bytes)
-  const grants = useResource<{ grants: Grant[] }>(`${BASE}/grants`, 30_000);
-  const agentList = useResource<{ agents: Agent[] }>('/api/certs/agent');
+  const grants = useResource(`${BASE}/grants`, 30_000);
+  const agentList = useResource('/api/certs/agent');
   const [sessionLabel, setSessionLabel] = useState('');
-  const sessions = useResource<{ sessions: PushSession[] }>(`${BASE}/sessions${sessionLabel ? `?label=${enc(sessionLabel)}` : ''}`);
+  const sessions = useResource(sessionLabel ? `${BASE}/sessions?label=${enc(sessionLabel)}` : `${BASE}/sessions`);
   if (config.unavailable) return <><h1>Push install</h1><Unavailable feature="Push install" /></>;
   const agents = (agentList.data?.agents ?? []).filter((a) => !a.revoked).map((a) => a.label);
   const policyList = policies.data?.policies ?? [];
@@ -240,7 +238,7 @@ export function PushInstallPage() {
         <h2 id="switch-title">Push install {config.data && <Badge status={config.data.enabled ? 'enabled' : 'disabled'} />}</h2>
         <ErrorText message={config.error ?? agentList.error} />
         {!config.data || !policies.data ? <Loading />
-          : <SwitchForm key={JSON.stringify(config.data)} config={config.data} policies={policyList} onSaved={(c) => config.update(() => c)} />}
+          : <SwitchForm key={JSON.stringify(config.data)} config={config.data} policies={policyList} onSaved={(c) => config.update((old) => ({ ...old!, ...c }))} />}
       </section>
       <Policies policies={policies} config={config.data} onChanged={async () => { await Promise.all([policies.reload(), config.reload()]); }} />
       <Windows agents={agents} policies={policyList} grants={grants} />

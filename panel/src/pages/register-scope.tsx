@@ -23,7 +23,7 @@ export function RegisterScope({ onDone }: { onDone(): Promise<void> }) {
         // status 0 like the panel's other errors that no server answer carries
         throw new ApiError(0, `The manifest is not JSON: ${(error as Error).message}`, undefined, [], undefined);
       }
-      const answer = await api<{ registered: string[] }>('POST', '/api/tickets/scopes', manifest);
+      const answer = await api('POST', '/api/tickets/scopes', manifest);
       setRegistered(answer.registered);
       form.reset();
       await onDone();

@@ -2,7 +2,7 @@
 // live log (WS /api/services/:name/logs). After an action the list is read again from the server, so
 // what is shown is what the host reports, not what the action hoped for.
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action } from '../components/action.tsx';
 import { LogViewer } from '../components/log-viewer.tsx';
 import { rememberFocus } from '../components/focus-return.ts';
@@ -10,7 +10,7 @@ import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Badge, Table } from '../components/table.tsx';
 import { useResource } from '../resource.ts';
 
-export interface Service { name: string; status: string; uptime: string }
+export type Service = GetAnswer<'/api/services'>['services'][number];
 type ServiceAction = 'start' | 'stop' | 'restart' | 'reload';
 
 /** The API refuses to stop these: the panel is served by itself behind the proxy. */
@@ -27,7 +27,7 @@ export function actionsFor(service: Service): ServiceAction[] {
 const title = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
 
 export function ServicesPage() {
-  const services = useResource<{ services: Service[] }>('/api/services', 10_000);
+  const services = useResource('/api/services', 10_000);
   const [logsOf, setLogsOf] = useState<string>();
   // the Log button that opened the viewer, where focus goes back when it closes
   const focusBack = useRef<(() => void) | undefined>(undefined);

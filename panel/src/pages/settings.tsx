@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type UrlAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -9,7 +9,7 @@ import { useResource } from '../resource.ts';
 import { Backup } from './backup.tsx';
 
 /** POST /api/settings/2fa/setup's answer (Portlama's names). */
-interface Setup { uri: string; manualKey: string }
+type Setup = UrlAnswer<'POST', '/api/settings/2fa/setup'>;
 
 function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; label: string; onDone(): Promise<void> }) {
   const form = useForm({ code: '' });
@@ -27,7 +27,7 @@ function CodeForm({ action, label, onDone }: { action: 'confirm' | 'disable'; la
 }
 
 function TwoFactor() {
-  const status = useResource<{ enabled: boolean; setupComplete: boolean }>('/api/settings/2fa');
+  const status = useResource('/api/settings/2fa');
   const [setup, setSetup] = useState<Setup>();
   /** holds the button that opened the setup: a cancel gives it the focus back */
   const opener = useRef<HTMLSpanElement>(null);
@@ -52,7 +52,7 @@ function TwoFactor() {
         ) : (
           <>
             <p>Adds a 6-digit code from an authenticator app to your client certificate. Turning it on disables the IP-address panel.</p>
-            <span ref={opener}><Action kind="primary" run={async () => setSetup(await api<Setup>('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action></span>
+            <span ref={opener}><Action kind="primary" run={async () => setSetup(await api('POST', '/api/settings/2fa/setup'))}>{setup ? 'Start again' : 'Set up'}</Action></span>
             {setup && (
               <>
                 <Note kind="warn">Scan the code with your authenticator app, then confirm with a code from it.</Note>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer, type UrlAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
 import { FileBrowser } from '../components/file-browser.tsx';
@@ -15,8 +15,8 @@ import { useSitesStatus } from '../sites-status.ts';
 import { TrafficCell } from '../components/tunnel-state.tsx';
 import { publicUrl } from '../public-links.ts';
 
-interface Site { id: string; name: string; fqdn: string; type: 'managed' | 'custom'; spaMode: boolean; autheliaProtected: boolean; allowedUsers?: string[]; dnsVerified: boolean; certIssued: boolean; totalSize: number }
-interface DnsAnswer { ok: boolean; message: string; fqdn?: string; expectedIp?: string; resolvedIps?: string[] }
+type Site = GetAnswer<'/api/sites'>['sites'][number];
+type DnsAnswer = UrlAnswer<'POST', '/api/sites/:id/verify-dns'>;
 
 const enc = encodeURIComponent;
 // the server refuses protection elsewhere with a 400 saying the same (lib/sites/portal-reach.ts)
@@ -39,7 +39,7 @@ function CreateSite({ onDone }: { onDone(): Promise<void> }) {
   return (
     <form class="card" aria-labelledby="new-site" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const { customDomain, ...rest } = form.values;
-      const made = await api<{ message?: string; site: Site }>('POST', '/api/sites', { ...rest, name: rest.name.trim(), ...(rest.type === 'custom' ? { customDomain: customDomain.trim() } : {}) });
+      const made = await api('POST', '/api/sites', { ...rest, name: rest.name.trim(), ...(rest.type === 'custom' ? { customDomain: customDomain.trim() } : {}) });
       setMessage(made.message);
       form.reset();
       await onDone();
@@ -75,7 +75,7 @@ function SiteSettings({ site, onDone, onClose }: { site: Site; onDone(): Promise
     <form class="card" aria-labelledby="site-settings" onSubmit={(e) => { e.preventDefault(); setMessage(undefined); void form.submit(async () => {
       const allowedUsers = form.values.allowedUsers.split(',').map((u) => u.trim()).filter(Boolean);
       try {
-        const r = await api<{ message?: string; site: Site }>('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
+        const r = await api('PATCH', `/api/sites/${enc(site.id)}`, { ...form.values, allowedUsers });
         form.set('allowedUsers', (r.site.allowedUsers ?? []).join(', '));
         setMessage(r.message ?? 'Saved.');
         return r.message;
@@ -101,7 +101,7 @@ function SiteSettings({ site, onDone, onClose }: { site: Site; onDone(): Promise
 }
 
 export function SitesPage() {
-  const list = useResource<{ sites: Site[] }>('/api/sites');
+  const list = useResource('/api/sites');
   const traffic = useSitesStatus();
   const trafficOf = (id: string) => traffic.data?.sites.find((x) => x.id === id);
   const [open, setOpen] = useState<{ id: string; view: 'files' | 'settings' }>();
@@ -121,7 +121,7 @@ export function SitesPage() {
       <section class="card" aria-labelledby="site-list">
         <h2 id="site-list">Sites</h2>
         <ErrorText message={list.error} />
-        {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{dns.resolvedIps ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
+        {dns && <Note kind={dns.ok ? 'ok' : 'warn'}>{dns.message}{'resolvedIps' in dns ? ` (expected ${dns.expectedIp}; ${dns.fqdn} resolves to ${dns.resolvedIps.length ? dns.resolvedIps.join(', ') : 'nothing'})` : ''}</Note>}
         {!list.data ? <Loading /> : (<>
           {view.total > 0 && <ListControls view={view} noun="sites" states={SITE_STATES} />}
           <Table head={[view.sortHead('Site', 'site'), 'Type', 'Live', view.sortHead('Size', 'size'), 'Last hour', 'Actions']} empty={view.total ? 'No site matches the search and state.' : "No sites yet. Create one above: a managed site lives at its name under this relay's domain; then upload its files with Files."}
@@ -131,7 +131,7 @@ export function SitesPage() {
                 <button type="button" class="btn" aria-label={`Files of ${s.name}`} onClick={() => show(s.id, 'files')}>Files</button>
                 <button type="button" class="btn" aria-label={`Settings of ${s.name}`} onClick={() => show(s.id, 'settings')}>Settings</button>
                 {s.type === 'custom' && !s.certIssued && <Action label={`Verify DNS of ${s.name}`}
-                  run={async () => { setDns(await api<DnsAnswer>('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
+                  run={async () => { setDns(await api('POST', `/api/sites/${enc(s.id)}/verify-dns`)); await list.reload(); }}>Verify DNS</Action>}
                 <Action kind="danger" label={`Delete ${s.name}`} confirm={`Delete the site ${s.fqdn} and all its files?`} done={`Site ${s.fqdn} deleted.`}
                   run={async () => { await api('DELETE', `/api/sites/${enc(s.id)}`); if (open?.id === s.id) setOpen(undefined); await list.reload(); }}>Delete</Action>
               </span>])} />

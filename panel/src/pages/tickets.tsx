@@ -9,16 +9,12 @@ import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { RegisterScope } from './register-scope.tsx';
 
-interface Scope { name: string; version: string; description: string; scopes: { name: string; description: string }[]; transport: { strategies: string[]; protocol: string; port: number } }
 interface Instance { instanceId: string; instanceScope: string; scope: string; agentLabel: string; status: string; lastHeartbeat: string }
-interface Assignment { agentLabel: string; instanceScope: string; assignedAt: string; assignedBy: string }
-interface Ticket { id: string; scope: string; source: string; target: string; expiresAt: string; used: boolean; revokedAt: string | null }
-interface Session { sessionId: string; scope: string; source: string; target: string; status: string; lastActivityAt: string; endReason?: string | null }
 
 const REFRESH_MS = 5000;
 const enc = encodeURIComponent;
 
-function AssignForm({ instances, onDone }: { instances: Instance[]; onDone(): Promise<void> }) {
+function AssignForm({ instances, onDone }: { instances: readonly Instance[]; onDone(): Promise<void> }) {
   const live = instances.filter((i) => i.status !== 'dead').map((i) => i.instanceScope);
   const form = useForm({ agentLabel: '', instanceScope: '' });
   const chosen = form.values.instanceScope || live[0] || '';
@@ -43,9 +39,9 @@ function AssignForm({ instances, onDone }: { instances: Instance[]; onDone(): Pr
 }
 
 export function TicketsPage() {
-  const overview = useResource<{ scopes: Scope[]; instances: Instance[]; assignments: Assignment[] }>('/api/tickets/scopes', REFRESH_MS);
-  const tickets = useResource<{ tickets: Ticket[] }>('/api/tickets', REFRESH_MS);
-  const sessions = useResource<{ sessions: Session[] }>('/api/tickets/sessions', REFRESH_MS);
+  const overview = useResource('/api/tickets/scopes', REFRESH_MS);
+  const tickets = useResource('/api/tickets', REFRESH_MS);
+  const sessions = useResource('/api/tickets/sessions', REFRESH_MS);
   const [error, setError] = useState<string>();
   if (overview.unavailable) return <><h1>Tickets</h1><Unavailable feature="Tickets" /></>;
   const reloadAll = async () => { await Promise.all([overview.reload(), tickets.reload(), sessions.reload()]); };

@@ -7,13 +7,14 @@ import { rememberFocus } from '../components/focus-return.ts';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Table } from '../components/table.tsx';
 import { ClientBadge } from '../components/tunnel-state.tsx';
-import { TunnelSettings, type Tunnel } from '../components/tunnel-settings.tsx';
+import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 import { publicUrl } from '../public-links.ts';
+import type { GetAnswer } from '../api.ts';
 
-interface TrafficMinute { start: string; requests: number; errors: number; p50Ms: number | null; p95Ms: number | null }
+type TrafficMinute = GetAnswer<'/api/tunnels/:id/traffic'>['minutes'][number];
 
 const MINUTES = 60;
 const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -56,9 +57,9 @@ function ClientState({ status }: { status: TunnelStatus | undefined }) {
 }
 
 export function TunnelPage({ id }: { id: string }) {
-  const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
+  const list = useResource('/api/tunnels');
   const status = useTunnelStatus();
-  const traffic = useResource<{ id: string; minutes: TrafficMinute[] }>(`/api/tunnels/${encodeURIComponent(id)}/traffic`);
+  const traffic = useResource(`/api/tunnels/${encodeURIComponent(id)}/traffic`);
   const [editing, setEditing] = useState(false);
   const focusBack = useRef<(() => void) | undefined>(undefined);
   const live = status.data?.tunnels.find((t) => t.id === id);

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { api, describe } from '../api.ts';
+import { api, describe, send, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
@@ -16,9 +16,9 @@ import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 import type { ListSpec } from '../list-view.ts';
 import { publicUrl } from '../public-links.ts';
 
-interface Tunnel { id: string; subdomain: string; fqdn: string; port: number; description: string | null; enabled: boolean; createdAt: string }
-interface ClientSession { port: number; subdomain: string; chiselArgs: string[] }
-interface AgentConfig { domain: string; chiselServerUrl: string; chiselArgs: string[]; clients: ClientSession[]; env?: Record<string, string>; fingerprint?: string; tunnels: { port: number; subdomain: string }[] }
+type Tunnel = GetAnswer<'/api/tunnels'>['tunnels'][number];
+type AgentConfig = GetAnswer<'/api/tunnels/agent-config'>;
+/** The launchd job's `?format=json` variant, which the route documents as its plist download. */
 interface PlistJson { plist: string; instructions: Record<string, string> }
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
@@ -26,7 +26,7 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   return (
     <form class="card" aria-labelledby="new-tunnel" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const port = /^\d+$/.test(form.values.port.trim()) ? Number(form.values.port.trim()) : form.values.port;
-      const made = await api<{ tunnel: Tunnel }>('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
+      const made = await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
       form.reset();
       await onCreated();
       return made.tunnel;
@@ -60,7 +60,7 @@ function AgentSetup() {
   async function load() {
     setError(undefined);
     try {
-      const [c, p] = await Promise.all([api<AgentConfig>('GET', '/api/tunnels/agent-config'), api<PlistJson>('GET', '/api/tunnels/mac-plist?format=json')]);
+      const [c, p] = await Promise.all([api('GET', '/api/tunnels/agent-config'), send<PlistJson>('GET', '/api/tunnels/mac-plist?format=json')]);
       setConfig(c);
       setPlist(p);
     } catch (e) {
@@ -128,7 +128,7 @@ function tunnelSpec(statusOf: (id: string) => TunnelStatus | undefined): ListSpe
 }
 
 export function TunnelsPage() {
-  const list = useResource<{ tunnels: Tunnel[] }>('/api/tunnels');
+  const list = useResource('/api/tunnels');
   const status = useTunnelStatus();
   const statuses = useMemo(() => new Map(status.data?.tunnels.map((x) => [x.id, x])), [status.data]);
   const statusOf = (id: string) => statuses.get(id);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
@@ -11,8 +11,7 @@ import { commaList, when } from '../format.ts';
 import type { ListSpec } from '../list-view.ts';
 import { useResource } from '../resource.ts';
 
-interface User { username: string; displayname: string; email: string; groups: string[] }
-interface Invitation { id: string; username: string; email: string; displayname: string; groups: string[]; createdAt: string; expiresAt: string; used: boolean; acceptedAt: string | null; status: 'pending' | 'accepted' | 'expired' }
+type User = GetAnswer<'/api/users'>['users'][number];
 
 const enc = encodeURIComponent;
 const USER_SPEC: ListSpec<User> = {
@@ -69,7 +68,7 @@ function EditUser({ user, onDone }: { user: User; onDone(): Promise<void> }) {
 }
 
 function Invitations() {
-  const list = useResource<{ invitations: Invitation[] }>('/api/invitations');
+  const list = useResource('/api/invitations');
   const form = useForm({ username: '', email: '', displayname: '', groups: '' });
   const [link, setLink] = useState<string>();
   if (list.unavailable) return <section class="card"><h2>Invitations</h2><Unavailable feature="Invitations" /></section>;
@@ -77,7 +76,7 @@ function Invitations() {
     <section class="card" aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
       <form onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-        const made = await api<{ invitation: Invitation; inviteUrl: string; token: string }>('POST', '/api/invitations', {
+        const made = await api('POST', '/api/invitations', {
           username: form.values.username.trim(), email: form.values.email.trim(), groups: commaList(form.values.groups),
           ...(form.values.displayname.trim() ? { displayname: form.values.displayname.trim() } : {}),
         });
@@ -108,7 +107,7 @@ function Invitations() {
 }
 
 export function UsersPage() {
-  const list = useResource<{ users: User[] }>('/api/users');
+  const list = useResource('/api/users');
   const [editing, setEditing] = useState<User>();
   const [totp, setTotp] = useState<{ username: string; uri: string }>();
   const view = useListView(list.data?.users, USER_SPEC);
@@ -140,7 +139,7 @@ export function UsersPage() {
               <span class="actions">
                 <button type="button" class="btn" aria-label={`Edit ${u.username}`} onClick={() => setEditing(u)}>Edit</button>
                 <Action label={`Reset TOTP of ${u.username}`} confirm={`Reset the TOTP of ${u.username}? Their current authenticator stops working.`} done={`TOTP of ${u.username} reset: scan the new code.`}
-                  run={async () => { const r = await api<{ totpUri: string }>('POST', `/api/users/${enc(u.username)}/reset-totp`); setTotp({ username: u.username, uri: r.totpUri }); }}>Reset TOTP</Action>
+                  run={async () => { const r = await api('POST', `/api/users/${enc(u.username)}/reset-totp`); setTotp({ username: u.username, uri: r.totpUri }); }}>Reset TOTP</Action>
                 {!last && <Action kind="danger" label={`Delete ${u.username}`} confirm={`Delete the user ${u.username}?`} done={`User ${u.username} deleted.`}
                   run={async () => { await api('DELETE', `/api/users/${enc(u.username)}`); await list.reload(); }}>Delete</Action>}
               </span>])} />
