@@ -149,8 +149,8 @@ export async function verifyTwoFactor(code: string): Promise<void> {
 }
 
 /** Multipart upload with byte progress (fetch cannot report upload progress). */
-export function upload<T = any>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
-  return tracked<T>(() => new Promise((resolve, reject) => {
+export function upload<U extends ApiUrl<'POST'>>(path: U, form: FormData, onProgress: (fraction: number) => void): Promise<UrlAnswer<'POST', U>> {
+  return tracked<UrlAnswer<'POST', U>>(() => new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); };

@@ -1,6 +1,6 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
-import { api, describe, upload, type UrlAnswer } from '../api.ts';
+import { api, describe, upload } from '../api.ts';
 import { sizeRefusal } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
@@ -9,8 +9,6 @@ import { Action } from './action.tsx';
 import { useRevealed } from './focus-return.ts';
 import { ErrorText, Loading, Note } from './notice.tsx';
 import { Table } from './table.tsx';
-
-type UploadResult = UrlAnswer<'POST', '/api/sites/:id/files'>;
 
 export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: string; siteName: string; onChanged(): void; onClose(): void }) {
   const heading = useRevealed<HTMLHeadingElement>();
@@ -37,7 +35,7 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
     setWarning(undefined);
     setProgress(0);
     try {
-      const result = await upload<UploadResult>(`${base}?path=${encodeURIComponent(path)}`, form, setProgress);
+      const result = await upload(`${base}?path=${encodeURIComponent(path)}`, form, setProgress);
       setWarning(result.warning);
       await list.reload();
       onChanged();

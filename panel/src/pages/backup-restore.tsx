@@ -2,19 +2,15 @@
 // read what it holds, confirm what it replaces, restore, and wait for the panel to come back.
 import { useState } from 'preact/hooks';
 import { BACKUP_UPLOAD_LIMITS } from '../../../lib/backup/upload-limits.ts';
-import { ApiError, describe, upload } from '../api.ts';
+import { ApiError, describe, upload, type UrlAnswer } from '../api.ts';
 import { confirmAction } from '../components/dialogs.tsx';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { bytes } from '../format.ts';
 import { useResource } from '../resource.ts';
 
-/** The server's RestoreInfo and BackupSummary (lib/backup/restore-info.ts, lib/backup/inspect.ts). */
-interface Summary {
-  created: string;
-  domain: string | null;
-  counts: { tunnels: number; sites: number; users: number; agents: number; certificates: number; plugins: number; webhooks: number };
-}
+/** The archive's summary, as the inspect route answers it (lib/backup/inspect.ts). */
+type Summary = UrlAnswer<'POST', '/api/backup/inspect'>['summary'];
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -44,10 +40,10 @@ export function Restore() {
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
-  const send = (path: string, onProgress = (_: number) => {}) => {
+  const send = <U extends '/api/backup/inspect' | '/api/backup/restore'>(path: U, onProgress = (_: number) => {}) => {
     const form = new FormData();
     form.append('archive', file!, file!.name);
-    return upload<{ summary: Summary; next: string }>(path, form, onProgress);
+    return upload(path, form, onProgress);
   };
   async function restore(event: Event) {
     event.preventDefault();

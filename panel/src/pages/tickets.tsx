@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field, Select } from '../components/field.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
@@ -9,7 +9,7 @@ import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { RegisterScope } from './register-scope.tsx';
 
-interface Instance { instanceId: string; instanceScope: string; scope: string; agentLabel: string; status: string; lastHeartbeat: string }
+type Instance = GetAnswer<'/api/tickets/scopes'>['instances'][number];
 
 const REFRESH_MS = 5000;
 const enc = encodeURIComponent;
