@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { reply } from '../../../lib/http/reply.ts';
 import { jsonBytes } from '../../../lib/json-bytes.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { certificateHeaders, makeTestApp } from '../../helpers/app.ts';
+import { callerHeaders, createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('returned answers');
 
@@ -25,10 +25,10 @@ const routes = [
 ];
 
 s('a returned body goes out as JSON with the declared status; bytes as they are; reply() and Responses as built', async () => {
-  const t = await makeTestApp();
+  const t = await createTestApp();
   try {
     t.app.mount('answers', routes);
-    const call = (method: string, path: string) => t.app.fetch(new Request(`http://panel.test${path}`, { method, headers: certificateHeaders('admin') }));
+    const call = (method: string, path: string) => t.app.fetch(new Request(`http://panel.test${path}`, { method, headers: callerHeaders('admin') }));
     const made = await call('POST', '/api/answers/made');
     assert.is(made.status, 201);
     assert.is(made.headers.get('content-type'), 'application/json; charset=utf-8');
