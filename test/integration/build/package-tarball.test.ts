@@ -62,6 +62,11 @@ s('relay-panel/http exports the app factory, the route constructors and the resp
   assert.is((await runIn(project, process.execPath, ['--input-type=module', '-e', probe])).trim(), 'function function function function function function');
 });
 
+s('a handler\'s path before the handlers mirrored their URLs still imports, as the same route', async () => {
+  const probe = "const [old, now] = await Promise.all([import('relay-panel/handlers/tunnels/toggle'), import('relay-panel/handlers/tunnels/update')]); console.log(old.default === now.default, old.default.method, old.default.path);";
+  assert.is((await runIn(project, process.execPath, ['--input-type=module', '-e', probe])).trim(), 'true PATCH /api/tunnels/:id');
+});
+
 s('the example type-checks against the installed declarations, which carry real types', async () => {
   const { code } = readmeExample('Reusing the handlers');
   // the wrong line proves the declarations resolved: an unresolved import would type `kit` as any

@@ -1,31 +1,37 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
+import type { AnyRoute } from '../../../lib/http/route.ts';
 
 const handlersDir = fileURLToPath(new URL('../../../handlers/', import.meta.url));
 const s = suite('handler registry');
 
+/** Every file under handlers/ but the indexes: one route each. */
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) return handlerFiles(full);
-    return name.endsWith('.ts') && full !== join(handlersDir, 'index.ts') ? [relative(handlersDir, full)] : [];
+    return name.endsWith('.ts') && name !== 'index.ts' ? [relative(handlersDir, full)] : [];
   });
 }
 
-s('every file under handlers/ is listed in handlers/index.ts', () => {
-  const index = readFileSync(join(handlersDir, 'index.ts'), 'utf8');
-  const missing = handlerFiles(handlersDir).filter((file) => !index.includes(`'./${file}'`));
-  assert.equal(missing, []);
+const areas = readdirSync(handlersDir).filter((name) => statSync(join(handlersDir, name)).isDirectory());
+const importsOf = (index: string) => [...readFileSync(index, 'utf8').matchAll(/^import (\w+) from '\.\/(.+)';$/gm)];
+
+s('every handler file is imported by its area\'s index, and every area by handlers/index.ts', () => {
+  const top = readFileSync(join(handlersDir, 'index.ts'), 'utf8');
+  assert.equal(areas.filter((area) => !top.includes(`'./${area}/index.ts'`)), []);
+  const listed = areas.flatMap((area) => importsOf(join(handlersDir, area, 'index.ts')).map((m) => join(area, m[2]!)));
+  assert.equal(handlerFiles(handlersDir).filter((file) => !listed.includes(file)), []);
 });
 
-s('every listed import is used in the routes array', () => {
-  const index = readFileSync(join(handlersDir, 'index.ts'), 'utf8');
-  const imported = [...index.matchAll(/^import (\w+) from '\.\/.+';$/gm)].map((m) => m[1]);
-  assert.is(routes.length, imported.length);
+s('every import of an area\'s index is in its routes', async () => {
+  let imported = 0;
+  for (const area of areas) imported += importsOf(join(handlersDir, area, 'index.ts')).length;
+  assert.is(routes.length, imported);
 });
 
 s('no method and path pair appears twice', () => {
@@ -47,6 +53,33 @@ s('every route names roles and a gate', () => {
     // GET /metrics sits where Prometheus looks by default
     assert.ok(r.path.startsWith('/api/') || r.path === '/metrics', r.path);
   }
+});
+
+/** The method each name of the vocabulary is for. */
+const VOCABULARY: Record<string, readonly string[]> = { list: ['GET'], show: ['GET'], create: ['POST'], update: ['PATCH', 'PUT'], delete: ['DELETE'] };
+
+/**
+ * Where a route's file must be: its folder is the URL's path without `/api` and the parameters, and
+ * its name the vocabulary's verb for its method, or the URL's last segment when that is an action
+ * (`certs/mtls/rotate.ts`), or the parameter that names the action (`services/:name/:action`).
+ */
+function fileMatches(file: string, route: AnyRoute): boolean {
+  const segments = route.path.split('/').filter((part) => part && part !== 'api' && !part.startsWith(':')).map((part) => part.replace(/\.json$/, ''));
+  const folder = dirname(file) === '.' ? [] : dirname(file).split('/');
+  const name = basename(file, '.ts');
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (same(folder, segments) && VOCABULARY[name]?.includes(route.method)) return true;
+  if (same(folder, segments.slice(0, -1)) && name === segments.at(-1) && !(name in VOCABULARY)) return true;
+  return same(folder, segments) && route.path.endsWith(`/:${name}`);
+}
+
+s('folders mirror the URLs and files use one vocabulary', async () => {
+  const misplaced: string[] = [];
+  for (const file of handlerFiles(handlersDir)) {
+    const route = ((await import(pathToFileURL(join(handlersDir, file)).href)) as { default: AnyRoute }).default;
+    if (!fileMatches(file, route)) misplaced.push(`${file}: ${route.method} ${route.path}`);
+  }
+  assert.equal(misplaced, []);
 });
 
 s.run();

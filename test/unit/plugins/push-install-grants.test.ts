@@ -2,7 +2,7 @@
 // served from cached bytes that must not outlive a change or the soonest window's end.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import grantsRoute from '../../../handlers/plugins/push-install/grants.ts';
+import grantsRoute from '../../../handlers/plugins/push-install/grants/list.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 

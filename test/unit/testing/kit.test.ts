@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import ticketScopesRegister from '../../../handlers/tickets/scopes/register.ts';
+import ticketScopesRegister from '../../../handlers/tickets/scopes/create.ts';
 import tunnelsList from '../../../handlers/tunnels/list.ts';
 import { createTestApp } from '../../../lib/testing.ts';
 import { CHAT_SCOPE } from '../tickets/fixtures.ts';
