@@ -90,7 +90,8 @@ async function enable(root: string, name: string, text: string): Promise<void> {
 export async function buildImage(root: string, release: { tarball: string }): Promise<void> {
   // the host's own apt sources (Debian's registry is the one network this machine reaches)
   await run('/usr/bin/mmdebstrap', ['--quiet', '--variant=minbase', `--include=${PACKAGES.join(',')}`, 'bookworm', root, '/etc/apt/sources.list.d/debian.sources'],
-    { maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+    // about a minute alone; the other lanes of `npm test` share the machine meanwhile (one run took over 300 s)
+    { maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
   await writeFile(join(root, 'etc/hostname'), 'relaybox\n');
   // sudo resolves the host name; the box's resolver is its own dnsmasq, as a VPS has its provider's
   await writeFile(join(root, 'etc/hosts'), '127.0.0.1 localhost\n127.0.1.1 relaybox\n');
