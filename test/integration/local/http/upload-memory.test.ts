@@ -7,15 +7,15 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { multipart } from '../../../lib/http/multipart.ts';
-import { json } from '../../../lib/http/responses.ts';
-import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
-import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { serve } from '../../helpers/http-server.ts';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { multipart } from '../../../../lib/http/multipart.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { ADMIN_ONLY, route } from '../../../../lib/http/route.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import { serve } from '../../../helpers/http-server.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
-const STREAM_UPLOAD = new URL('../../helpers/stream-upload.mjs', import.meta.url).href;
+const STREAM_UPLOAD = new URL('../../../helpers/stream-upload.mjs', import.meta.url).href;
 
 const upload = route({
   method: 'POST',

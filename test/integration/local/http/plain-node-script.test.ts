@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const s = suite('fetch core in a plain node script');
 
 s('in a plain node script, app.fetch gives an instanceof Response', () => {

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 
 const run = promisify(execFile);
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const s = suite('fresh clone');
 
 // What a newcomer does: clone what is committed, `npm install`, `npm start`. Only committed files

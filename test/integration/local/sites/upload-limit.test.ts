@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { managedSite, siteApp, uploadFiles, type SiteTestApp } from '../../unit/sites/helpers.ts';
+import { managedSite, siteApp, uploadFiles, type SiteTestApp } from '../../../unit/sites/helpers.ts';
 
 const s = suite<{ t: SiteTestApp }>('sites: the per-file upload limit', {} as { t: SiteTestApp });
 s.before.each(async (ctx) => {

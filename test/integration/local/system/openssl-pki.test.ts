@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSystem, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
-import { timed } from '../../helpers/timeout.ts';
+import { createSystem, systemConfig, SystemError, type System } from '../../../../lib/system/index.ts';
+import { sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
+import { timed } from '../../../helpers/timeout.ts';
 
 const execFileAsync = promisify(execFile);
 

@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
-import { RecordCollection } from '../../../lib/state/record-collection.ts';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { RecordCollection } from '../../../../lib/state/record-collection.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 
-const writer = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
-const register = fileURLToPath(new URL('../../helpers/register.mjs', import.meta.url));
+const writer = fileURLToPath(new URL('../../state/crash-writer.ts', import.meta.url));
+const register = fileURLToPath(new URL('../../../helpers/register.mjs', import.meta.url));
 const s = suite('store crash safety');
 
 interface Writer {

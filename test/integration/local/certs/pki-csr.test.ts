@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OpensslPki } from '../../../lib/system/pki/openssl-pki.ts';
-import { SystemError } from '../../../lib/system/types.ts';
-import { describeCert, makeCsr, tamperCsr } from '../../helpers/csr.ts';
+import { OpensslPki } from '../../../../lib/system/pki/openssl-pki.ts';
+import { SystemError } from '../../../../lib/system/types.ts';
+import { describeCert, makeCsr, tamperCsr } from '../../../helpers/csr.ts';
 
 const s = suite('pki: CSR checks with the openssl CLI');
 let dir: string;
