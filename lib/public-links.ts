@@ -4,8 +4,8 @@
 // (lib/sandbox-web), over plain http on the port it listens on, and the sandbox's default domain
 // (`relay.localhost`) is one browsers resolve to loopback by themselves.
 import type { Config } from './config.ts';
-import type { AccessUrls } from './onboarding/hostnames.ts';
-import { stackHosts } from './onboarding/hostnames.ts';
+import type { AccessUrls } from './stack-hosts.ts';
+import { stackHosts } from './stack-hosts.ts';
 
 /** The domain the sandbox's onboarding offers: Chromium, Firefox and curl resolve `*.localhost` to loopback. */
 export const SANDBOX_DOMAIN = 'relay.localhost';

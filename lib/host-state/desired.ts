@@ -95,3 +95,12 @@ async function stackOf(certs: Pick<CertsAdapter, 'has'>, domain: string): Promis
   for (const spec of stackVhosts(domain)) stack.push({ spec, certified: await certs.has(spec.fqdn) });
   return stack;
 }
+
+export interface HostRepairReport {
+  /** vhosts removed because no record names them */
+  orphans: string[];
+  /** tunnel ids whose vhost was rewritten, relinked or unlinked */
+  repaired: string[];
+  /** what could not be repaired, one line each */
+  failures: string[];
+}

@@ -5,7 +5,7 @@ import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords } from './desired.ts';
-import type { HostRepairReport } from './reconcile-tunnels.ts';
+import type { HostRepairReport } from './desired.ts';
 
 export interface HostServices extends HostRecords {
   system: System;
@@ -16,7 +16,7 @@ export interface HostServices extends HostRecords {
 export interface VhostRefresh {
   /** the vhost file names rewritten */
   rewritten: string[];
-  /** protected sites the portal cannot reach, whose vhost answers 403 (lib/sites/portal-reach.ts) */
+  /** protected sites the portal cannot reach, whose vhost answers 403 (lib/portal-reach.ts) */
   closed: string[];
 }
 

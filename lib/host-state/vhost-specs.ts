@@ -1,8 +1,8 @@
 // Every kind of vhost the box serves, each built from what calls for it: the installer's two, the
 // stack's three under the base domain, a tunnel's and a site's. A new kind is added here and to the
 // desired host state (desired.ts), and nowhere else.
-import { stackHosts } from '../onboarding/hostnames.ts';
-import { portalReaches } from '../sites/portal-reach.ts';
+import { stackHosts } from '../stack-hosts.ts';
+import { portalReaches } from '../portal-reach.ts';
 import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { VhostSpec } from '../system/types.ts';
 

@@ -6,7 +6,7 @@ import type { ConfigStore } from '../config.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import type { Logger } from '../log.ts';
-import { accessUrls } from '../onboarding/hostnames.ts';
+import { accessUrls } from '../stack-hosts.ts';
 import type { PublicLinks } from '../public-links.ts';
 import type { InvitationRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';

@@ -5,7 +5,7 @@
 //   error    - a task failed; the run stopped and a new POST retries from the start
 //   complete - the last task finished: admin credentials and access URLs (sent once, never stored)
 import type { OnboardingStatus } from '../config.ts';
-import type { AccessUrls } from './hostnames.ts';
+import type { AccessUrls } from '../stack-hosts.ts';
 
 export const TASK_IDS = ['tunnel-server', 'auth-portal', 'certificates', 'vhosts', 'services', 'complete'] as const;
 export type TaskId = (typeof TASK_IDS)[number];

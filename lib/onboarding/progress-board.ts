@@ -2,7 +2,7 @@
 // events to every connected client. In memory only: after a restart the board is idle again and
 // the stored status (PROVISIONING) tells the client to POST provision once more.
 import type { OnboardingStatus } from '../config.ts';
-import type { AccessUrls } from './hostnames.ts';
+import type { AccessUrls } from '../stack-hosts.ts';
 import type { AdminCredentials, CompleteEvent, RunState, StateMessage, StreamMessage, TaskEvent, TaskId, TaskView } from './events.ts';
 
 /** Per-task log lines kept; a chatty task cannot grow the state (and every late-join message) without bound. */

@@ -9,7 +9,7 @@ import { unlinkUncertifiedStack } from '../host-state/stack.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { ADMIN_USERNAME } from './admin-account.ts';
-import { accessUrls } from './hostnames.ts';
+import { accessUrls } from '../stack-hosts.ts';
 import type { PublicLinks } from '../public-links.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProvisioningTask, TaskContext } from './tasks/index.ts';

@@ -2,7 +2,7 @@ import { errorMessage } from '../errors.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import type { ProtectedSiteRule } from '../system/types.ts';
 import type { SiteContext } from './context.ts';
-import { portalReaches } from './portal-reach.ts';
+import { portalReaches } from '../portal-reach.ts';
 
 /** A site the portal cannot reach gets no rule: its vhost is closed and never asks the portal. */
 export function protectedSiteRules(sites: readonly SiteRecord[], domain: string | null): ProtectedSiteRule[] {

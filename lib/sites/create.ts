@@ -7,7 +7,7 @@ import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runSt
 import { siteVhost } from '../host-state/vhost-specs.ts';
 import { putSiteVhost, type SiteContext } from './context.ts';
 import { writePlaceholder } from './files/placeholder.ts';
-import { portalReaches, portalRefusal } from './portal-reach.ts';
+import { portalReaches, portalRefusal } from '../portal-reach.ts';
 import { RESERVED_SITE_NAMES, type SiteCreate } from './schema.ts';
 
 interface Claim {

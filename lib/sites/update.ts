@@ -3,7 +3,7 @@ import type { SiteRecord } from '../state/schemas.ts';
 import { NGINX_FAILED, STATE_FAILED } from '../steps.ts';
 import { applyPortalRules } from './access-rules.ts';
 import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
-import { portalReaches, portalRefusal } from './portal-reach.ts';
+import { portalReaches, portalRefusal } from '../portal-reach.ts';
 import type { SitePatch } from './schema.ts';
 
 export interface SiteUpdate {

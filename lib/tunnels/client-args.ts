@@ -1,4 +1,4 @@
-import { stackHosts } from '../onboarding/hostnames.ts';
+import { stackHosts } from '../stack-hosts.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 
 // What a tunnel client runs, shared by the agent configuration and the macOS plist.

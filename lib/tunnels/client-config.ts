@@ -1,6 +1,6 @@
 import { AppError, errorMessage } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
-import { accessUrls } from '../onboarding/hostnames.ts';
+import { accessUrls } from '../stack-hosts.ts';
 import type { TunnelCredential } from '../system/types.ts';
 import { buildAgentConfig } from './agent-config.ts';
 import { clientTunnels, type ClientTunnel } from './client-args.ts';

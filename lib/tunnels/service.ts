@@ -1,5 +1,5 @@
 import type { DesiredTunnel } from '../host-state/desired.ts';
-import { repairHost, type HostRepairReport } from '../host-state/reconcile-tunnels.ts';
+import { repairHost, type HostRepairReport } from './host-repair.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';

@@ -2,7 +2,7 @@ import { AppError } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { runStepsOrFail } from '../steps.ts';
 import { desiredTunnel } from '../host-state/desired.ts';
-import { hostRepairSteps, vhostStateOf } from '../host-state/reconcile-tunnels.ts';
+import { hostRepairSteps, vhostStateOf } from './host-repair.ts';
 import { appVhost } from '../host-state/vhost-specs.ts';
 import { findTunnel, putVhost, TUNNEL_NOT_FOUND, type TunnelContext } from './context.ts';
 import { NGINX_FAILED, STATE_FAILED, tunnelServerStep, tunnelServerSyncStep } from './steps.ts';

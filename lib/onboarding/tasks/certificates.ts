@@ -1,4 +1,4 @@
-import { stackHosts } from '../hostnames.ts';
+import { stackHosts } from '../../stack-hosts.ts';
 import type { ProvisioningTask } from './context.ts';
 
 // Task 3. One at a time: certbot holds a lock per configuration directory. certs.issue skips a

@@ -232,7 +232,7 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
 }
 
 /**
- * A protected site the portal cannot reach (lib/sites/portal-reach.ts): nothing of it is served,
+ * A protected site the portal cannot reach (lib/portal-reach.ts): nothing of it is served,
  * and no auth_request is made, whose refusal nginx would turn into a 500.
  */
 function renderClosedSite(fqdn: string, ctx: TemplateContext): string {

@@ -21,7 +21,7 @@ export type VhostSpec =
   | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true };
 // A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
 // answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
-// the portal's reach (lib/sites/portal-reach.ts): every request answers 403.
+// the portal's reach (lib/portal-reach.ts): every request answers 403.
 
 export type VhostChange =
   | { op: 'put'; spec: VhostSpec; enabled: boolean }

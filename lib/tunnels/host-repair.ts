@@ -3,11 +3,11 @@
 // tunnels whose vhost file or link is gone or was edited by hand, links left behind by disabled
 // tunnels. The records win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
 import { errorMessage } from '../errors.ts';
+import { desiredTunnels, type DesiredTunnel, type HostRepairReport } from '../host-state/desired.ts';
 import { runSteps, type Step } from '../steps.ts';
 import type { VhostState } from '../system/types.ts';
-import type { TunnelContext } from '../tunnels/context.ts';
-import { CERTIFICATE_FAILED, NGINX_FAILED } from '../tunnels/steps.ts';
-import { desiredTunnels, type DesiredTunnel } from './desired.ts';
+import type { TunnelContext } from './context.ts';
+import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
 
 /**
  * The steps that make the host match one tunnel's desired vhost, none when it already does: an
@@ -39,20 +39,14 @@ export function vhostStateOf(ctx: TunnelContext, tunnel: DesiredTunnel): Promise
   return proxy.state(proxy.vhostName(tunnel.spec));
 }
 
-export interface HostRepairReport {
-  /** vhosts removed because no record names them */
-  orphans: string[];
-  /** tunnel ids whose vhost was rewritten, relinked or unlinked */
-  repaired: string[];
-  /** what could not be repaired, one line each */
-  failures: string[];
-}
 
 /**
  * The whole repair: orphan vhosts removed, every tunnel's vhost aligned, then the authfile
  * rewritten with the desired ports. A failure is logged and reported, and the rest still runs.
  * `tunnels`: the desired host state's (desired.ts), the records' unless given.
  */
+export type { HostRepairReport };
+
 export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };

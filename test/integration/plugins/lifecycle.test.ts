@@ -5,11 +5,11 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routes } from '../../../../handlers/index.ts';
-import { callerHeaders, createTestApp, type TestApp } from '../../../../lib/testing.ts';
-import { serve } from '../../../helpers/http-server.ts';
-import { packFixtures } from '../../../helpers/plugins.ts';
-import { withTimeout } from '../../../helpers/timeout.ts';
+import { routes } from '../../../handlers/index.ts';
+import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
+import { serve } from '../../helpers/http-server.ts';
+import { packFixtures } from '../../helpers/plugins.ts';
+import { withTimeout } from '../../helpers/timeout.ts';
 
 const s = suite('plugin life cycle');
 const packed = await packFixtures('hello', 'boom', 'crash', 'reserved');
