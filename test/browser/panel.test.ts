@@ -252,7 +252,7 @@ s('sites: each site\'s last hour with its sparkline, told live when traffic come
   } finally {
     await panel.call('DELETE', `/api/sites/${site.id}`);
     // the next test starts on the tunnels page
-    await page.getByRole('link', { name: 'Tunnels' }).click();
+    await page.getByRole('link', { name: 'Tunnels', exact: true }).click();
   }
 }));
 
@@ -262,7 +262,7 @@ s('tunnels: edit a tunnel\'s port and description; its own page charts its last 
   assert.is(other.status, 201, JSON.stringify(other.body));
   try {
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByRole('link', { name: 'Tunnels' }).click();
+    await page.getByRole('link', { name: 'Tunnels', exact: true }).click();
     const edit = page.getByRole('button', { name: 'Edit grafana' });
     await edit.click();
     // the panel opens in view with focus on its heading
@@ -314,7 +314,7 @@ s('tunnels: edit a tunnel\'s port and description; its own page charts its last 
   } finally {
     await panel.call('DELETE', `/api/tunnels/${other.body.tunnel.id}`);
     // the next test starts on the tunnels page
-    await page.getByRole('link', { name: 'Tunnels' }).click();
+    await page.getByRole('link', { name: 'Tunnels', exact: true }).click();
   }
 }));
 

@@ -19,7 +19,7 @@ type Site = GetAnswer<'/api/sites'>['sites'][number];
 type DnsAnswer = UrlAnswer<'POST', '/api/sites/:id/verify-dns'>;
 
 const enc = encodeURIComponent;
-// the server refuses protection elsewhere with a 400 saying the same (lib/sites/portal-reach.ts)
+// the server refuses protection elsewhere with a 400 saying the same (lib/portal-reach.ts)
 const CUSTOM_PROTECTION_HINT = "Only for a custom domain under this relay's base domain: the portal's sign-in cookie covers nothing else";
 
 const SITE_STATES = [
