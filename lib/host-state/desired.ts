@@ -1,8 +1,8 @@
 // What the host should look like, computed in one place from the records and the configuration:
 // the vhosts written and linked, each tunnel's vhost and link, the vhosts kept in this release's
-// templates, the stack onboarding writes, and the tunnel server's ports. Start-up, restore,
-// onboarding and the tunnel repair bring the host to it (reconcile.ts, reconcile-tunnels.ts,
-// stack.ts) and keep no list of their own, so a new kind of vhost is added here alone.
+// templates, the stack onboarding writes, and the rule for the tunnel server's ports. Start-up,
+// restore, onboarding and the tunnel repair bring the host to it (reconcile.ts, stack.ts,
+// lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
@@ -39,15 +39,13 @@ export interface DesiredHost {
    * wrote) and every tunnel's.
    */
   current: VhostSpec[];
-  /** The tunnel server's reverse ports: the enabled tunnels'. */
-  tunnelPorts: number[];
 }
 
 export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
   const served = await servedVhosts(records);
   const tunnels = desiredTunnels(records.store.tunnels.value);
   const current = [IP_PANEL_VHOST, ...(served.length ? served : [DEFAULT_VHOST]), ...tunnels.map((tunnel) => tunnel.spec)];
-  return { served, tunnels, current, tunnelPorts: tunnelPorts(records.store.tunnels.value) };
+  return { served, tunnels, current };
 }
 
 async function servedVhosts({ config, store, system }: HostRecords): Promise<VhostSpec[]> {
@@ -67,7 +65,7 @@ export function desiredTunnels(tunnels: readonly TunnelRecord[]): DesiredTunnel[
   return tunnels.map(desiredTunnel);
 }
 
-/** Sorted, each once: the ports of the enabled ones. */
+/** The tunnel server's reverse ports (lib/tunnels/allowed-ports.ts): the enabled tunnels', sorted, each once. */
 export function tunnelPorts(tunnels: Iterable<{ port: number; enabled: boolean }>): number[] {
   const ports = new Set<number>();
   for (const tunnel of tunnels) if (tunnel.enabled) ports.add(tunnel.port);

@@ -1,11 +1,10 @@
 // Brings the host to the desired host state (desired.ts) at the panel's start and after a restore.
-// The tunnels' part goes through the tunnel service's repair (reconcile-tunnels.ts), which holds
+// The tunnels' part goes through the tunnel service's repair (lib/tunnels/host-repair.ts), which holds
 // each tunnel's lock; onboarding writes its part with stack.ts.
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
-import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords } from './desired.ts';
-import type { HostRepairReport } from './desired.ts';
+import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
 export interface HostServices extends HostRecords {
   system: System;
