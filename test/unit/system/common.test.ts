@@ -12,6 +12,7 @@ import { createSystem, sandboxControls, SystemError, type ServiceAction } from '
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
+import { rejection } from '../../helpers/rejection.ts';
 import { timed } from '../../helpers/timeout.ts';
 
 const s = suite('system helpers: errors, files, serial queues, sandbox rules');
@@ -24,15 +25,7 @@ s.after.each(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rejection = async (p: Promise<unknown>): Promise<SystemError> => {
-  try {
-    await p;
-  } catch (e) {
-    assert.instance(e, SystemError);
-    return e as SystemError;
-  }
-  throw new Error('expected a rejection');
-};
+const systemRejection = (p: Promise<unknown>) => rejection(p, SystemError);
 
 s('adapters wrap a missing program with its message: certbot on the host, nginx -t in the sandbox', timed(10_000, async () => {
   const host = createSystem(systemConfig({
@@ -41,14 +34,14 @@ s('adapters wrap a missing program with its message: certbot on the host, nginx 
     acme: { configDir: join(dir, 'le'), webroot: join(dir, 'www') },
     pki: { dir: join(dir, 'pki') },
   }), { dataDir: dir });
-  const issue = await rejection(host.certs.issue('app.example.com', 'ops@example.com'));
+  const issue = await systemRejection(host.certs.issue('app.example.com', 'ops@example.com'));
   assert.is(issue.message, 'certbot could not issue app.example.com: certbot is not installed (/nonexistent/certbot)');
-  const renew = await rejection(host.certs.renew('app.example.com'));
+  const renew = await systemRejection(host.certs.renew('app.example.com'));
   assert.is(renew.message, 'certbot could not renew app.example.com: certbot is not installed (/nonexistent/certbot)');
 
   const sandbox = createSystem(systemConfig({ binaries: { nginx: '/nonexistent/nginx' }, sandbox: { nginxTest: true } }), { dataDir: dir });
   const spec = { kind: 'app' as const, fqdn: 'app.example.com', port: 8001 };
-  const test = await rejection(sandbox.proxy.apply([{ op: 'put', spec, enabled: true }]));
+  const test = await systemRejection(sandbox.proxy.apply([{ op: 'put', spec, enabled: true }]));
   assert.is(test.message, 'nginx configuration test failed: nginx is not installed (/nonexistent/nginx)');
   assert.equal(await sandbox.proxy.state(sandbox.proxy.vhostName(spec)), { name: sandbox.proxy.vhostName(spec), written: false, enabled: false });
 }));
@@ -173,10 +166,10 @@ s('AuthfileStore: an unchanged sync writes nothing; a change rewrites both files
 
 s('sandbox services: the same action and panel rules as the host', async () => {
   const system = createSystem(systemConfig({}), { dataDir: dir });
-  const err = await rejection(system.services.control('proxy', 'explode' as ServiceAction));
+  const err = await systemRejection(system.services.control('proxy', 'explode' as ServiceAction));
   assert.is(err.message, "Unknown action 'explode'");
-  assert.is((await rejection(system.services.control('panel', 'stop'))).message, 'The panel cannot stop itself');
-  assert.is((await rejection(system.services.status('nope' as never))).message, "Unknown service 'nope'");
+  assert.is((await systemRejection(system.services.control('panel', 'stop'))).message, 'The panel cannot stop itself');
+  assert.is((await systemRejection(system.services.status('nope' as never))).message, "Unknown service 'nope'");
   assert.equal(sandboxControls(system).eventsOf('services.control'), []);
 });
 
