@@ -107,6 +107,9 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step: 'prune', status: 'warning', message: `--keep-releases ${inst.options.keepReleases} is not remembered: ${e.message}`, fix: `give it again at the next upgrade` }));
 }
 
+/** The least a rolled-back release gets to answer /api/health again. */
+const ROLLBACK_HEALTH_MS = 30_000;
+
 async function rollBack(
   inst: Installation,
   saved: Awaited<ReturnType<typeof saveFiles>>,
@@ -125,5 +128,7 @@ async function rollBack(
   else await inst.run(systemctl, ['try-restart', rootHelperServiceUnit], [1, 5]).catch(() => null);
   if (!o.restarted) return true;
   await inst.run(systemctl, ['restart', panel]).catch(() => null);
-  return waitForHealth(o.healthPort, inst.options.healthTimeoutMs);
+  // `--health-timeout` is how long the new release gets; the release put back answered before, and
+  // on a loaded box its start can take longer than a short timeout chosen for the new one
+  return waitForHealth(o.healthPort, Math.max(inst.options.healthTimeoutMs, ROLLBACK_HEALTH_MS));
 }
