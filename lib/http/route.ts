@@ -106,18 +106,22 @@ export interface HttpRoute<
   K extends AnswerKind = AnswerKind,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
+  BIn = unknown,
+  QIn = unknown,
 > {
   kind: 'http';
   method: M;
   path: Path;
   access: Access;
   params?: ZodType<P>;
-  query?: ZodType<Q>;
+  /** Its input type (QIn) is what a caller may put in the query string. */
+  query?: ZodType<Q, QIn>;
   /**
    * JSON body schema, or `multipart({...})` for uploads (the handler gets a `MultipartBody`). Routes
-   * without one get `body: undefined` and may read the request themselves.
+   * without one get `body: undefined` and may read the request themselves. The schema's input type
+   * (BIn) is what a caller sends, its output (B) what the handler reads.
    */
-  body?: ZodType<B> | MultipartSpec<B>;
+  body?: ZodType<B, BIn> | MultipartSpec<B>;
   response?: ResponseSpec<R, K>;
   answers?: OtherAnswers;
   handle(ctx: HandlerContext<P, Q, B, I>): Returned<R, K> | Promise<Returned<R, K>>;
@@ -144,13 +148,13 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
 
 export type AnyRoute = HttpRoute | WsRoute;
 
-type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string> = Omit<
-  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>,
+type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string, BIn, QIn> = Omit<
+  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn>,
   'kind' | 'access'
 > & { access: A };
 /** A route without a documented `response`: its handler builds the Response. */
-type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Path extends string> = Omit<
-  HttpDefinition<P, Q, B, A, undefined, 'response', M, Path>,
+type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Path extends string, BIn, QIn> = Omit<
+  HttpDefinition<P, Q, B, A, undefined, 'response', M, Path, BIn, QIn>,
   'response'
 > & { response?: undefined };
 type WsDefinition<P, Q, A extends Access, Path extends string> = Omit<WsRoute<P, Q, CallerOf<A>, Path>, 'kind' | 'method' | 'access'> & { access: A };
@@ -160,7 +164,8 @@ type WsDefinition<P, Q, A extends Access, Path extends string> = Omit<WsRoute<P,
  * (their output types; `multipart()` gives MultipartBody), its `identity` type from `access` (see
  * CallerOf), what it returns from `response` (see Returned): callers spell no generics, so a
  * handler's types cannot drift from what is validated and documented. The method and path stay
- * literal types, for the route table's type (handlers/index.ts) the panel's client reads.
+ * literal types, and the body's and query's input types are kept (BIn, QIn), for the route table's
+ * type (handlers/index.ts) the panel's client reads: what it sends and what it gets back.
  */
 export function route<
   P = Record<string, never>,
@@ -169,7 +174,9 @@ export function route<
   const A extends Access = Access,
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
->(definition: UndocumentedDefinition<P, Q, B, A, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, undefined, 'response', M, Path>;
+  BIn = undefined,
+  QIn = undefined,
+>(definition: UndocumentedDefinition<P, Q, B, A, M, Path, BIn, QIn>): HttpRoute<P, Q, B, CallerOf<A>, undefined, 'response', M, Path, BIn, QIn>;
 export function route<
   P = Record<string, never>,
   Q = Record<string, never>,
@@ -179,7 +186,9 @@ export function route<
   const K extends AnswerKind = 'json',
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
->(definition: HttpDefinition<P, Q, B, A, R, K, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>;
+  BIn = undefined,
+  QIn = undefined,
+>(definition: HttpDefinition<P, Q, B, A, R, K, M, Path, BIn, QIn>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn>;
 export function route(definition: Omit<HttpRoute, 'kind'>): HttpRoute {
   return { kind: 'http', ...definition };
 }

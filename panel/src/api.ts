@@ -2,10 +2,10 @@
 // server's error message (never a stack), field issues, and the admin 2FA prompt with a retry.
 import { signal } from '@preact/signals';
 // Types only (erased by esbuild): the server's route table, so an answer's type is the route's own.
-import type { ApiUrl, UrlAnswer } from '../../handlers/index.ts';
+import type { ApiPathLike, ApiUrl, QueryUrl, UrlAnswer, UrlBody, UrlQuery } from '../../handlers/index.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 
-export type { ApiUrl, UrlAnswer };
+export type { ApiUrl, UrlAnswer, UrlBody };
 /** What GET of this URL answers. */
 export type GetAnswer<U extends string> = UrlAnswer<'GET', U>;
 
@@ -98,9 +98,26 @@ async function reach(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-/** A request to a route of the server; the answer's type is read from the route's response schema. */
-export function api<M extends HttpMethod, U extends ApiUrl<M>>(method: M, path: U, body?: unknown): Promise<UrlAnswer<M, U>> {
-  return send<UrlAnswer<M, U>>(method, path, body);
+/**
+ * The body argument a route takes: none when it reads no JSON body, else its body schema's input
+ * type, so a field the schema does not take, or a required one left out, fails `tsc -p panel`.
+ */
+export type BodyArgs<B> = [B] extends [undefined] ? [] : undefined extends B ? [body?: B] : [body: B];
+
+/** A request to a route of the server; what it sends and what it answers are typed from the route's schemas. */
+export function api<M extends HttpMethod, U extends ApiUrl<M>>(method: M, path: U, ...body: BodyArgs<UrlBody<M, U>>): Promise<UrlAnswer<M, U>> {
+  return send<UrlAnswer<M, U>>(method, path, body[0]);
+}
+
+/**
+ * A route's URL with a query string, the query typed by the route's query schema (its input type);
+ * values go as strings, undefined ones are left out. `method` only picks the route.
+ */
+export function withQuery<M extends HttpMethod, U extends ApiPathLike<M>>(_method: M, path: U, query: UrlQuery<M, U>): QueryUrl<U> {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+  const text = search.toString();
+  return (text ? `${path}?${text}` : path) as QueryUrl<U>;
 }
 
 /** A request whose answer the route does not describe as JSON (the launchd job's `?format=json`): the caller names its type. */

@@ -8,7 +8,7 @@ import { rememberFocus } from '../components/focus-return.ts';
 import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
-import { useForm } from '../form.ts';
+import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
@@ -25,8 +25,7 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ subdomain: '', port: '', description: '' });
   return (
     <form class="card" aria-labelledby="new-tunnel" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const port = /^\d+$/.test(form.values.port.trim()) ? Number(form.values.port.trim()) : form.values.port;
-      const made = await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
+      const made = await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port: numberField(form.values.port), description: form.values.description });
       form.reset();
       await onCreated();
       return made.tunnel;
