@@ -82,8 +82,24 @@ type MostSpecific<All extends string, P extends string = All> = P extends unknow
 export type RouteOfUrl<M extends HttpMethod, U extends string> =
   WithoutQuery<U> extends ApiPath<M> ? ApiRoute<M, WithoutQuery<U>> : ApiRoute<M, MostSpecific<Matching<M, WithoutQuery<U>>>>;
 
+type WsRoutes = Extract<RouteTable[number], { kind: 'ws' }>;
+
+/** Every WebSocket route's path. */
+export type WsPath = WsRoutes['path'];
+
+/** Every URL a WebSocket may open. */
+export type WsUrl = PathLike<WsPath>;
+
+/** One message a WebSocket route sends, from its response schema. */
+export type WsMessage<P extends WsPath> = Answer<Extract<WsRoutes, { path: P }>>;
+
 /** What this URL answers with this method. */
 export type UrlAnswer<M extends HttpMethod, U extends string> = Answer<RouteOfUrl<M, U>>;
+
+/** The JSON a download route answers when its query asks for it (`response.json`). */
+export type JsonVariant<Route> = Route extends { response?: { json?: infer Z } } ? output<Extract<NonNullable<Z>, ZodType>> : never;
+
+export type UrlJsonVariant<M extends HttpMethod, U extends string> = JsonVariant<RouteOfUrl<M, U>>;
 
 /** The JSON body a request of this method to this URL sends. */
 export type UrlBody<M extends HttpMethod, U extends string> = Sent<RouteOfUrl<M, U>>;

@@ -63,7 +63,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AnswerKind = 'json' | 'bytes' | 'response';
 
-export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind> {
+export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind, J = unknown> {
   /** 200 unless told. */
   status?: number;
   schema: ZodType<R>;
@@ -71,6 +71,11 @@ export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind> {
   kind?: K;
   /** When the body is not JSON (a download): its media type, described by `schema` as a string. */
   contentType?: string;
+  /**
+   * A download route that also answers JSON when its query asks (`?format=json`): that JSON's shape,
+   * documented beside the download's and read by the panel's client (`JsonVariant`).
+   */
+  json?: ZodType<J>;
 }
 
 /** The JSON body a route's `response` describes: what its handler returns and its caller reads. */
@@ -108,6 +113,7 @@ export interface HttpRoute<
   Path extends string = string,
   BIn = unknown,
   QIn = unknown,
+  J = unknown,
 > {
   kind: 'http';
   method: M;
@@ -122,20 +128,20 @@ export interface HttpRoute<
    * (BIn) is what a caller sends, its output (B) what the handler reads.
    */
   body?: ZodType<B, BIn> | MultipartSpec<B>;
-  response?: ResponseSpec<R, K>;
+  response?: ResponseSpec<R, K, J>;
   answers?: OtherAnswers;
   handle(ctx: HandlerContext<P, Q, B, I>): Returned<R, K> | Promise<Returned<R, K>>;
 }
 
-export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity, Path extends string = string> {
+export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity, Path extends string = string, R = unknown> {
   kind: 'ws';
   method: 'GET';
   path: Path;
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
-  /** What a message on the socket looks like, for the API description. */
-  response?: ResponseSpec;
+  /** What one message on the socket looks like: for the API description and the panel's type of a message. */
+  response?: ResponseSpec<R>;
   answers?: OtherAnswers;
   /**
    * A read-only feed a page opens on every view (tunnel status): its accepted handshakes are not
@@ -148,8 +154,8 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
 
 export type AnyRoute = HttpRoute | WsRoute;
 
-type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string, BIn, QIn> = Omit<
-  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn>,
+type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string, BIn, QIn, J = unknown> = Omit<
+  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn, J>,
   'kind' | 'access'
 > & { access: A };
 /** A route without a documented `response`: its handler builds the Response. */
@@ -157,7 +163,7 @@ type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Pat
   HttpDefinition<P, Q, B, A, undefined, 'response', M, Path, BIn, QIn>,
   'response'
 > & { response?: undefined };
-type WsDefinition<P, Q, A extends Access, Path extends string> = Omit<WsRoute<P, Q, CallerOf<A>, Path>, 'kind' | 'method' | 'access'> & { access: A };
+type WsDefinition<P, Q, A extends Access, Path extends string, R> = Omit<WsRoute<P, Q, CallerOf<A>, Path, R>, 'kind' | 'method' | 'access'> & { access: A };
 
 /**
  * A route. The handler's `params`, `query` and `body` types are inferred from the zod schemas given
@@ -188,15 +194,16 @@ export function route<
   const Path extends string = string,
   BIn = undefined,
   QIn = undefined,
->(definition: HttpDefinition<P, Q, B, A, R, K, M, Path, BIn, QIn>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn>;
+  J = undefined,
+>(definition: HttpDefinition<P, Q, B, A, R, K, M, Path, BIn, QIn, J>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn, J>;
 export function route(definition: Omit<HttpRoute, 'kind'>): HttpRoute {
   return { kind: 'http', ...definition };
 }
 
 /** A WebSocket route; types inferred as for `route`. */
-export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access, const Path extends string = string>(
-  definition: WsDefinition<P, Q, A, Path>,
-): WsRoute<P, Q, CallerOf<A>, Path> {
+export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access, const Path extends string = string, R = unknown>(
+  definition: WsDefinition<P, Q, A, Path, R>,
+): WsRoute<P, Q, CallerOf<A>, Path, R> {
   return { kind: 'ws', method: 'GET', ...definition };
 }
 

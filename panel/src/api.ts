@@ -2,10 +2,10 @@
 // server's error message (never a stack), field issues, and the admin 2FA prompt with a retry.
 import { signal } from '@preact/signals';
 // Types only (erased by esbuild): the server's route table, so an answer's type is the route's own.
-import type { ApiPathLike, ApiUrl, QueryUrl, UrlAnswer, UrlBody, UrlQuery } from '../../handlers/index.ts';
+import type { ApiPathLike, ApiUrl, QueryUrl, UrlAnswer, UrlBody, UrlJsonVariant, UrlQuery, WsMessage, WsUrl } from '../../handlers/index.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 
-export type { ApiUrl, UrlAnswer, UrlBody };
+export type { ApiUrl, UrlAnswer, UrlBody, UrlJsonVariant, WsMessage, WsUrl };
 /** What GET of this URL answers. */
 export type GetAnswer<U extends string> = UrlAnswer<'GET', U>;
 
@@ -120,8 +120,12 @@ export function withQuery<M extends HttpMethod, U extends ApiPathLike<M>>(_metho
   return (text ? `${path}?${text}` : path) as QueryUrl<U>;
 }
 
-/** A request whose answer the route does not describe as JSON (the launchd job's `?format=json`): the caller names its type. */
-export function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** GET of a download route's JSON variant (the launchd job's `?format=json`), typed by the route's `response.json`. */
+export function getJsonVariant<U extends ApiUrl<'GET'>>(path: U): Promise<UrlJsonVariant<'GET', U>> {
+  return send<UrlJsonVariant<'GET', U>>('GET', path, undefined);
+}
+
+function send<T>(method: string, path: string, body: unknown): Promise<T> {
   return tracked<T>(async () => {
     const response = await reach(path, {
       method,
@@ -187,6 +191,7 @@ export function describe(error: unknown): string {
   return 'Something went wrong in the panel';
 }
 
-export function wsUrl(path: string): string {
+/** The socket URL of a WebSocket route (its messages' type: `WsMessage` of the same path). */
+export function wsUrl(path: WsUrl): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 }

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { api, describe, send, type GetAnswer } from '../api.ts';
+import { api, describe, getJsonVariant, withQuery, type GetAnswer, type UrlJsonVariant } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
@@ -18,8 +18,6 @@ import { publicUrl } from '../public-links.ts';
 
 type Tunnel = GetAnswer<'/api/tunnels'>['tunnels'][number];
 type AgentConfig = GetAnswer<'/api/tunnels/agent-config'>;
-/** The launchd job's `?format=json` variant, which the route documents as its plist download. */
-interface PlistJson { plist: string; instructions: Record<string, string> }
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ subdomain: '', port: '', description: '' });
@@ -54,12 +52,12 @@ function pinnedCommand(chiselArgs: string[], fingerprint: string | undefined): s
 
 function AgentSetup() {
   const [config, setConfig] = useState<AgentConfig>();
-  const [plist, setPlist] = useState<PlistJson>();
+  const [plist, setPlist] = useState<UrlJsonVariant<'GET', '/api/tunnels/mac-plist'>>();
   const [error, setError] = useState<string>();
   async function load() {
     setError(undefined);
     try {
-      const [c, p] = await Promise.all([api('GET', '/api/tunnels/agent-config'), send<PlistJson>('GET', '/api/tunnels/mac-plist?format=json')]);
+      const [c, p] = await Promise.all([api('GET', '/api/tunnels/agent-config'), getJsonVariant(withQuery('GET', '/api/tunnels/mac-plist', { format: 'json' }))]);
       setConfig(c);
       setPlist(p);
     } catch (e) {
