@@ -100,7 +100,7 @@ async function reach(path: string, init: RequestInit): Promise<Response> {
 
 /**
  * The body argument a route takes: none when it reads no JSON body, else its body schema's input
- * type, so a field the schema does not take, or a required one left out, fails `tsc -p panel`.
+ * type, so a field the schema does not take, or a required one left out, fails `tsc -b panel`.
  */
 export type BodyArgs<B> = [B] extends [undefined] ? [] : undefined extends B ? [body?: B] : [body: B];
 
