@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { lchown, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { rewriteRenewalPaths, type PathMove } from '../install/acme-renewal-conf.ts';
+import { rewriteRenewalPaths, type PathMove } from '../system/certs/renewal-conf.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { writeFileAtomic } from '../system/common/atomic-write.ts';
 

@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { DEPLOY_HOOK_NAME } from '../system/certs/host.ts';
 import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { SystemError } from '../system/types.ts';
-import { isRootHelperReloadHook, renewalHooks, renewalPaths, renewalSection, rewriteRenewalPaths, type PathMove } from './acme-renewal-conf.ts';
+import { isRootHelperReloadHook, renewalHooks, renewalPaths, renewalSection, rewriteRenewalPaths, type PathMove } from '../system/certs/renewal-conf.ts';
 
 /** certbot's four directories as the configuration names them (config.acme). */
 export interface AcmeDirs {

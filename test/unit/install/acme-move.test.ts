@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { latestCommonVersion, moveLegacyLineages, parseAcmeMoveOptions, type AcmeDirs } from '../../../lib/install/acme-move.ts';
-import { isRootHelperReloadHook, renewalHooks, renewalSection, rewriteRenewalPaths } from '../../../lib/install/acme-renewal-conf.ts';
+import { isRootHelperReloadHook, renewalHooks, renewalSection, rewriteRenewalPaths } from '../../../lib/system/certs/renewal-conf.ts';
 import { account, KINDS, lineage, renewalConf } from '../../helpers/certbot-tree.ts';
 
 const LAUNCHER = '/opt/relay-panel/bin/relay-panel-root nginx-reload';
