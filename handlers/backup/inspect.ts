@@ -1,6 +1,6 @@
 import { BackupSummary } from '../../lib/backup/inspect.ts';
 import { inspectUpload } from '../../lib/backup/panel-restore.ts';
-import { BACKUP_UPLOAD_LIMITS } from '../../lib/backup/upload-limits.ts';
+import { BACKUP_UPLOAD_LIMITS } from '../../lib/upload-limits.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { multipart } from '../../lib/http/multipart.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';

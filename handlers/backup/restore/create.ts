@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BackupSummary } from '../../../lib/backup/inspect.ts';
 import { RESTORE_UNSUPPORTED, stageRestore } from '../../../lib/backup/panel-restore.ts';
-import { BACKUP_UPLOAD_LIMITS } from '../../../lib/backup/upload-limits.ts';
+import { BACKUP_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { badRequest } from '../../../lib/errors.ts';
 import { actorOf } from '../../../lib/audit/request-audit.ts';
 import { multipart } from '../../../lib/http/multipart.ts';

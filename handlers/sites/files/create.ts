@@ -3,7 +3,7 @@ import { uploadMessages } from '../../../lib/upload-refusals.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { FilesQuery, SiteIdParams } from '../../../lib/sites/schema.ts';
 import { siteViewer } from '../../../lib/sites/viewer.ts';
-import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { badRequest } from '../../../lib/errors.ts';
 import { z } from 'zod';
 import { okWith } from '../../../lib/http/response-shapes.ts';

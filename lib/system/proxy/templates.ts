@@ -2,7 +2,7 @@
 // sandbox render the same text, so what the sandbox writes is what production would run.
 import { SystemError, type CertPaths, type PublicLocations, type VhostSpec } from '../types.ts';
 import { largestBody } from '../../upload-refusals.ts';
-import { SITE_UPLOAD_LIMITS } from '../../sites/files/upload-limits.ts';
+import { SITE_UPLOAD_LIMITS } from '../../upload-limits.ts';
 import { assertAbsolutePath, assertFqdn, assertPort, isFqdn, LISTEN_ADDRESS } from '../common/names.ts';
 
 export interface TemplateContext {

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, describe, upload, withQuery } from '../api.ts';
 import { sizeRefusal } from '../../../lib/upload-refusals.ts';
-import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { Action } from './action.tsx';

@@ -1,7 +1,7 @@
 // Restore from a backup file (POST /api/backup/inspect, then /api/backup/restore): pick the archive,
 // read what it holds, confirm what it replaces, restore, and wait for the panel to come back.
 import { useState } from 'preact/hooks';
-import { BACKUP_UPLOAD_LIMITS } from '../../../lib/backup/upload-limits.ts';
+import { BACKUP_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { ApiError, describe, upload, type UrlAnswer } from '../api.ts';
 import { confirmAction } from '../components/dialogs.tsx';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';

@@ -10,7 +10,7 @@ import { serve } from '../../helpers/http-server.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
 import { largestBody } from '../../../lib/upload-refusals.ts';
-import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { managedSite, siteApp, uploadFiles as upload, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;

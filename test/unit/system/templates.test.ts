@@ -6,7 +6,7 @@ import { isSecretPath, renderVhost, SECRET_PATH_PREFIXES, vhostName, type Templa
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
 import { largestBody } from '../../../lib/upload-refusals.ts';
-import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
+import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 
 const s = suite('nginx vhost templates');
 const ctx: TemplateContext = SAMPLE_TEMPLATE_CONTEXT;
