@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
-import { AllowedScopes } from './plugins/scopes.ts';
+
+/** An npm scope (`@acme`): only packages published under an allowed one may be installed from the registry. */
+export const NpmScope = z.string().max(214).regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must be an npm scope like @acme');
+
+/** `plugins.allowedScopes` in the configuration, and the body of PATCH /api/plugins/settings. */
+export const AllowedScopes = z.array(NpmScope).max(100);
 
 export const ONBOARDING_STATUSES = ['FRESH', 'DOMAIN_SET', 'DNS_READY', 'PROVISIONING', 'COMPLETED'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
