@@ -77,11 +77,12 @@ const Nginx = z
      */
     pidFile: absolutePath.default('/run/nginx.pid'),
     /**
-     * how long a reload may take to start new workers before it counts as failed: 2.5x the slowest
-     * reload measured at 1,000 vhosts (3.9 s), room for nginx's 2.5 s of bind() retries, and short
-     * enough that a change, its reload and a rollback's reload answer within the root helper call's 30 s
+     * how long a reload may take to start new workers before it counts as failed (and the change is
+     * undone): 5x the slowest reload measured at 1,000 vhosts on an idle box (3.9 s), which took
+     * 11.8 s on two cores at load 12; a change's test and reload still answer within the root
+     * helper call's 30 s (`timeouts.defaultMs`)
      */
-    reloadTimeoutMs: z.number().int().min(100).default(10_000),
+    reloadTimeoutMs: z.number().int().min(100).default(20_000),
     /** only when `pidFile` names no running master (a fake nginx): how long the error log alone is watched */
     reloadCheckMs: z.number().int().min(0).default(400),
     /**
