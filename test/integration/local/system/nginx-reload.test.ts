@@ -82,26 +82,41 @@ async function answer(port: number): Promise<string | null> {
   return fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) }).then((r) => r.text(), () => null);
 }
 
+/** The files a process has open. */
+async function openFiles(pid: number): Promise<string[]> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  return Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+}
+
+/** Whether an `nginx -s reload` of this prefix runs (it parses the whole configuration too). */
+async function signallerRuns(prefix: string): Promise<boolean> {
+  for (const pid of (await readdir('/proc')).filter((e) => /^\d+$/.test(e))) {
+    const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (argv.includes(prefix) && argv.includes('-s')) return true;
+  }
+  return false;
+}
+
 /**
  * Holds nginx's master at the FIFO its new configuration includes (it waits there for a writer,
- * `vhost` open) for `ms`, then lets it go; answers whether `watched` settled meanwhile. Anything
- * else that parses the configuration (`nginx -s reload` of a release before the watch) is let
- * through at once: only the master's reload is held.
+ * `vhost` open) for `ms`, then lets it go; answers whether `watched` settled meanwhile. An
+ * `nginx -s reload` (a release before the master was signalled directly) is let through the FIFO
+ * at once: only the master's reload is held.
  */
-async function holdMaster(master: number, vhost: string, fifo: string, ms: number, watched: Promise<unknown>): Promise<boolean> {
+async function holdMaster(master: number, prefix: string, vhost: string, fifo: string, ms: number, watched: Promise<unknown>): Promise<boolean> {
   let settled = false;
   watched.then(() => (settled = true), () => (settled = true));
   const letGo = () => open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then((h) => h.close(), () => {});
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    const open = await readdir(`/proc/${master}/fd`).then((fds) => Promise.all(fds.map((fd) => readlink(`/proc/${master}/fd/${fd}`).catch(() => ''))));
-    if (open.includes(vhost)) {
+    if ((await openFiles(master)).includes(vhost)) {
       await new Promise((r) => setTimeout(r, ms));
       const answered = settled;
       await letGo();
       return answered;
     }
-    await letGo();
+    // the master waits for the signal until the signaller is through, so only the signaller is let go
+    if (await signallerRuns(prefix)) await letGo();
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('nginx\'s master never reached the FIFO');
@@ -115,7 +130,7 @@ s('a good reload answers only once the new workers run (held past 400 ms), and t
   await writeFile(vhost, `include ${fifo};\n${server(ctx.ports[1]!)}`);
   try {
     const reload = hostNginxControl(ctx.config).reload();
-    assert.is(await holdMaster(ctx.master, vhost, fifo, HOLD_MS, reload), false, 'not answered while nginx is still loading');
+    assert.is(await holdMaster(ctx.master, ctx.dir, vhost, fifo, HOLD_MS, reload), false, 'not answered while nginx is still loading');
     await reload;
     const after = (await childPids(ctx.master))!;
     assert.ok(after.some((pid) => !before.includes(pid)), `a new worker by the answer (before ${before}, after ${after})`);
@@ -136,7 +151,7 @@ s('a listen on a held port: nginx -t passes, the root helper\'s reload answers t
   // the outcome itself, from its own configuration and its own reads
   const helper = createDispatcher(ctx.config, { exact: [], prefix: [] }, () => {});
   const asked = helper.answer(JSON.stringify({ action: 'nginx-reload' }));
-  assert.is(await holdMaster(ctx.master, vhost, join(ctx.dir, 'hold.fifo'), HOLD_MS, asked), false, 'not answered while nginx is still loading');
+  assert.is(await holdMaster(ctx.master, ctx.dir, vhost, join(ctx.dir, 'hold.fifo'), HOLD_MS, asked), false, 'not answered while nginx is still loading');
   const { answer: reply } = await asked;
   assert.is(reply.ok, false);
   assert.match((reply as { error: string }).error, `nginx reload failed: ${bind}`);
