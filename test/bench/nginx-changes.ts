@@ -67,15 +67,17 @@ const config = systemConfig({
   driver: 'host',
   nginx: {
     prefix: dir, conf: join(dir, 'nginx.conf'), sitesAvailable: join(dir, 'sites-available'), sitesEnabled: join(dir, 'sites-enabled'),
-    errorLog: join(dir, 'logs', 'error.log'), pidFile: join(dir, 'logs', 'nginx.pid'), listenAddress: '127.0.0.1', reloadTimeoutMs: 30_000,
+    errorLog: join(dir, 'logs', 'error.log'), pidFile: join(dir, 'logs', 'nginx.pid'), listenAddress: '127.0.0.1', reloadTimeoutMs: 120_000,
   },
-  timeouts: { defaultMs: 60_000 },
+  timeouts: { defaultMs: 120_000 },
 });
 const store = new VhostStore({ availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled, render, ...hostNginxControl(config) });
 const spec = (name: string, i: number): VhostSpec => ({ kind: 'app', fqdn: `${name}.example.test`, port: 20000 + (i % 40000) });
 const put = (s: VhostSpec): VhostChange => ({ op: 'put', spec: s, enabled: true });
 
 const nginx = startProcess('nginx', '/usr/sbin/nginx', ['-p', dir, '-c', 'nginx.conf', '-e', 'logs/error.log', '-g', 'daemon off;'], join(dir, 'nginx.out'));
+// an interrupted bench leaves no nginx behind
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopProcess(nginx).finally(() => process.exit(130)));
 try {
   await waitFor('nginx', async () => (await nginxMasterPid(config.nginx.pidFile)) !== null, nginx);
   let t = performance.now();
