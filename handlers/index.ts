@@ -1,4 +1,4 @@
-import type { output } from 'zod';
+import type { input, output, ZodType } from 'zod';
 import type { AnyRoute, HttpMethod } from '../lib/http/route.ts';
 import { routes as health } from './health/index.ts';
 import { routes as audit } from './audit/index.ts';
@@ -54,10 +54,26 @@ export type PathLike<P extends string> = P extends `${infer Head}:${string}/${in
     ? `${Head}${string}`
     : P;
 
-/** Every URL a caller may send with this method, a query string allowed. */
-export type ApiUrl<M extends HttpMethod> = PathLike<ApiPath<M>> | `${PathLike<ApiPath<M>>}?${string}`;
+/** What a caller sends as the JSON body: the body schema's input type; undefined when it takes none (or a form, see the panel's upload()). */
+export type Sent<Route> = Route extends { body?: infer S } ? input<Extract<NonNullable<S>, ZodType>> : never;
 
-type WithoutQuery<U extends string> = U extends `${infer Path}?${string}` ? Path : U;
+/** What a caller may put in the query string: the query schema's input type; undefined when the route reads none. */
+export type SentQuery<Route> = Route extends { query?: infer S } ? input<Extract<NonNullable<S>, ZodType>> : never;
+
+declare const queryOf: unique symbol;
+/**
+ * A URL with a query string, as the panel's `withQuery()` builds it from the route's query type; it
+ * carries the path it was built for, so a query string written by hand is not an API URL.
+ */
+export type QueryUrl<U extends string> = `${U}?${string}` & { readonly [queryOf]: U };
+
+/** Every path this method answers, as URLs without a query. */
+export type ApiPathLike<M extends HttpMethod> = PathLike<ApiPath<M>>;
+
+/** Every URL a caller may send with this method: a path, or a path with a query built by `withQuery()`. */
+export type ApiUrl<M extends HttpMethod> = ApiPathLike<M> | QueryUrl<ApiPathLike<M>>;
+
+type WithoutQuery<U extends string> = U extends { readonly [queryOf]: infer Path extends string } ? Path : U;
 type Matching<M extends HttpMethod, U extends string> = ApiPath<M> extends infer P extends string ? (P extends unknown ? (U extends PathLike<P> ? P : never) : never) : never;
 type NarrowerThan<Others extends string, P extends string> = Others extends unknown ? (PathLike<Others> extends PathLike<P> ? Others : never) : never;
 /** Of the patterns a URL matches, those no other one narrows (`/enable/:label` over `/:label`), as the router picks. */
@@ -66,5 +82,27 @@ type MostSpecific<All extends string, P extends string = All> = P extends unknow
 export type RouteOfUrl<M extends HttpMethod, U extends string> =
   WithoutQuery<U> extends ApiPath<M> ? ApiRoute<M, WithoutQuery<U>> : ApiRoute<M, MostSpecific<Matching<M, WithoutQuery<U>>>>;
 
+type WsRoutes = Extract<RouteTable[number], { kind: 'ws' }>;
+
+/** Every WebSocket route's path. */
+export type WsPath = WsRoutes['path'];
+
+/** Every URL a WebSocket may open. */
+export type WsUrl = PathLike<WsPath>;
+
+/** One message a WebSocket route sends, from its response schema. */
+export type WsMessage<P extends WsPath> = Answer<Extract<WsRoutes, { path: P }>>;
+
 /** What this URL answers with this method. */
 export type UrlAnswer<M extends HttpMethod, U extends string> = Answer<RouteOfUrl<M, U>>;
+
+/** The JSON a download route answers when its query asks for it (`response.json`). */
+export type JsonVariant<Route> = Route extends { response?: { json?: infer Z } } ? output<Extract<NonNullable<Z>, ZodType>> : never;
+
+export type UrlJsonVariant<M extends HttpMethod, U extends string> = JsonVariant<RouteOfUrl<M, U>>;
+
+/** The JSON body a request of this method to this URL sends. */
+export type UrlBody<M extends HttpMethod, U extends string> = Sent<RouteOfUrl<M, U>>;
+
+/** The query a request of this method to this URL may carry. */
+export type UrlQuery<M extends HttpMethod, U extends string> = SentQuery<RouteOfUrl<M, U>>;

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const acceptRestores = () => running.app.services.restoreRequests.listen((archive) => void (async () => {
       const configFile = running.app.services.config.file;
       await running.stop();
-      const { restoreBetweenRuns } = await import('./backup/restore-on-restart.ts');
+      const { restoreBetweenRuns } = await import('./restore-between-runs.ts');
       await restoreBetweenRuns(configFile, archive, process.env, process.cwd());
       if (socketActivated) process.exit(0);
       running = await start(options);

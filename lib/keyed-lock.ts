@@ -18,6 +18,16 @@ export class KeyedLock {
     });
     return result;
   }
+
+  /**
+   * Runs `task` holding every key at once. Keys are taken in sorted order, so two such calls over
+   * overlapping keys cannot each hold one the other waits for.
+   */
+  runAll<T>(keys: Iterable<string>, task: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const hold = (at: number): Promise<T> => (at === sorted.length ? task() : this.run(sorted[at]!, () => hold(at + 1)));
+    return hold(0);
+  }
 }
 
 /** Runs tasks one after another, a failure not blocking the next: one key of a KeyedLock. */

@@ -61,3 +61,9 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
 
 /** For tests: keeps entries, writes nothing. */
 export const silentLogger = (): Logger => createLogger({ level: 'error', write: () => {} });
+
+/** Names in a log line: the first `shown`, then how many more (a list of 1,000 vhosts made one 30 KB line). */
+export function namesForLog(names: readonly string[], shown = 10): string {
+  if (names.length <= shown) return names.join(', ');
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+}

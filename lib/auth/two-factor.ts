@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { AppError, rateLimited } from '../errors.ts';
+import { ipPanelLinked } from '../host-state/desired.ts';
 import { IP_PANEL_VHOST } from '../host-state/vhost-specs.ts';
 import { runStepsOrFail } from '../steps.ts';
 import type { System } from '../system/types.ts';
@@ -85,7 +86,7 @@ export class TwoFactor {
     this.#checkCode(panel2fa.secret, code, clientAddress);
     const secret = panel2fa.secret;
     await runStepsOrFail('Failed to enable 2FA', [
-      { failure: 'IP panel vhost could not be disabled', run: () => this.#ipPanel(false), undo: () => this.#ipPanel(true) },
+      { failure: 'IP panel vhost could not be disabled', run: () => this.#ipPanel({ enabled: true }), undo: () => this.#ipPanel({ enabled: false }) },
       { failure: 'Configuration could not be saved', run: () => this.deps.config.update({ panel2fa: { enabled: true, secret, setupComplete: true } }).then(() => undefined) },
     ]);
     return this.#session();
@@ -103,7 +104,7 @@ export class TwoFactor {
     if (!panel2fa.enabled || !panel2fa.secret) throw notEnabled();
     this.#checkCode(panel2fa.secret, code, clientAddress);
     await runStepsOrFail('Failed to disable 2FA', [
-      { failure: 'IP panel vhost could not be enabled', run: () => this.#ipPanel(true), undo: () => this.#ipPanel(false) },
+      { failure: 'IP panel vhost could not be enabled', run: () => this.#ipPanel({ enabled: false }), undo: () => this.#ipPanel({ enabled: true }) },
       { failure: 'Configuration could not be saved', run: () => this.deps.config.update({ panel2fa: { enabled: false, secret: null, setupComplete: false } }).then(() => undefined) },
     ]);
   }
@@ -131,9 +132,10 @@ export class TwoFactor {
     return { value, maxAgeMs: TWO_FACTOR_SESSION_MS };
   }
 
-  #ipPanel(enabled: boolean): Promise<void> {
+  /** Links or unlinks the IP panel as the 2FA about to be saved calls for. */
+  #ipPanel(panel2fa: { enabled: boolean }): Promise<void> {
     const { proxy } = this.deps.system;
-    return proxy.apply([enabled ? { op: 'put', spec: IP_PANEL_VHOST, enabled: true } : { op: 'disable', name: proxy.vhostName(IP_PANEL_VHOST) }]);
+    return proxy.apply([ipPanelLinked(panel2fa) ? { op: 'put', spec: IP_PANEL_VHOST, enabled: true } : { op: 'disable', name: proxy.vhostName(IP_PANEL_VHOST) }]);
   }
 }
 

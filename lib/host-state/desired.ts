@@ -1,12 +1,14 @@
 // What the host should look like, computed in one place from the records and the configuration:
 // the vhosts written and linked, each tunnel's vhost and link, the vhosts kept in this release's
-// templates, the stack onboarding writes, and the rule for the tunnel server's ports. Start-up,
+// templates, the stack onboarding writes, whether the IP panel is linked, the portal's access rules
+// and the rule for the tunnel server's ports. Start-up,
 // restore, onboarding and the tunnel repair bring the host to it (reconcile.ts, stack.ts,
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
-import type { TunnelRecord } from '../state/schemas.ts';
+import { portalReaches } from '../portal-reach.ts';
+import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import type { CertsAdapter, VhostSpec } from '../system/types.ts';
+import type { CertsAdapter, ProtectedSiteRule, VhostSpec } from '../system/types.ts';
 import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
 
 /** What the desired state is computed from. */
@@ -70,6 +72,21 @@ export function tunnelPorts(tunnels: Iterable<{ port: number; enabled: boolean }
   const ports = new Set<number>();
   for (const tunnel of tunnels) if (tunnel.enabled) ports.add(tunnel.port);
   return [...ports].sort((a, b) => a - b);
+}
+
+/**
+ * The IP panel (a client certificate is all it asks) is linked only while the panel's 2FA is off:
+ * with 2FA on it would be a way in without the second factor. Install and the 2FA toggle both ask here.
+ */
+export function ipPanelLinked(panel2fa: { enabled: boolean }): boolean {
+  return !panel2fa.enabled;
+}
+
+/** The portal's access rules: a protected site the portal cannot reach gets none (its vhost is closed and never asks the portal). */
+export function portalRules(sites: readonly SiteRecord[], domain: string | null): ProtectedSiteRule[] {
+  return sites
+    .filter((site) => site.autheliaProtected && portalReaches(site.fqdn, domain))
+    .map((site) => ({ fqdn: site.fqdn, allowedUsers: [...site.allowedUsers] }));
 }
 
 /** What provisioning a domain writes, and which of the stack's vhosts may not be linked. */

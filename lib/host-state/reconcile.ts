@@ -2,7 +2,7 @@
 // The tunnels' part goes through the tunnel service's repair (lib/tunnels/host-repair.ts), which holds
 // each tunnel's lock; onboarding writes its part with stack.ts.
 import { errorMessage } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { namesForLog, type Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
@@ -62,14 +62,14 @@ export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, des
   let rewritten: string[] = [];
   try {
     rewritten = await system.proxy.refresh(wanted.current);
-    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${rewritten.join(', ')}`);
+    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${namesForLog(rewritten)}`);
     const missing = [];
     // the default server is install's to write (beside the IP panel's), never the panel's start
     for (const spec of wanted.served) if (spec.kind !== 'default' && !(await system.proxy.state(system.proxy.vhostName(spec))).written) missing.push(spec);
     if (missing.length) {
       await system.proxy.apply(missing.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
       const names = missing.map((spec) => system.proxy.vhostName(spec));
-      log.info(`wrote ${names.length} missing vhost${names.length === 1 ? '' : 's'} the records call for: ${names.join(', ')}`);
+      log.info(`wrote ${names.length} missing vhost${names.length === 1 ? '' : 's'} the records call for: ${namesForLog(names)}`);
       rewritten = [...rewritten, ...names];
     }
   } catch (error) {

@@ -63,7 +63,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AnswerKind = 'json' | 'bytes' | 'response';
 
-export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind> {
+export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind, J = unknown> {
   /** 200 unless told. */
   status?: number;
   schema: ZodType<R>;
@@ -71,6 +71,11 @@ export interface ResponseSpec<R = unknown, K extends AnswerKind = AnswerKind> {
   kind?: K;
   /** When the body is not JSON (a download): its media type, described by `schema` as a string. */
   contentType?: string;
+  /**
+   * A download route that also answers JSON when its query asks (`?format=json`): that JSON's shape,
+   * documented beside the download's and read by the panel's client (`JsonVariant`).
+   */
+  json?: ZodType<J>;
 }
 
 /** The JSON body a route's `response` describes: what its handler returns and its caller reads. */
@@ -106,32 +111,37 @@ export interface HttpRoute<
   K extends AnswerKind = AnswerKind,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
+  BIn = unknown,
+  QIn = unknown,
+  J = unknown,
 > {
   kind: 'http';
   method: M;
   path: Path;
   access: Access;
   params?: ZodType<P>;
-  query?: ZodType<Q>;
+  /** Its input type (QIn) is what a caller may put in the query string. */
+  query?: ZodType<Q, QIn>;
   /**
    * JSON body schema, or `multipart({...})` for uploads (the handler gets a `MultipartBody`). Routes
-   * without one get `body: undefined` and may read the request themselves.
+   * without one get `body: undefined` and may read the request themselves. The schema's input type
+   * (BIn) is what a caller sends, its output (B) what the handler reads.
    */
-  body?: ZodType<B> | MultipartSpec<B>;
-  response?: ResponseSpec<R, K>;
+  body?: ZodType<B, BIn> | MultipartSpec<B>;
+  response?: ResponseSpec<R, K, J>;
   answers?: OtherAnswers;
   handle(ctx: HandlerContext<P, Q, B, I>): Returned<R, K> | Promise<Returned<R, K>>;
 }
 
-export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity, Path extends string = string> {
+export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity, Path extends string = string, R = unknown> {
   kind: 'ws';
   method: 'GET';
   path: Path;
   access: Access;
   params?: ZodType<P>;
   query?: ZodType<Q>;
-  /** What a message on the socket looks like, for the API description. */
-  response?: ResponseSpec;
+  /** What one message on the socket looks like: for the API description and the panel's type of a message. */
+  response?: ResponseSpec<R>;
   answers?: OtherAnswers;
   /**
    * A read-only feed a page opens on every view (tunnel status): its accepted handshakes are not
@@ -144,23 +154,24 @@ export interface WsRoute<P = unknown, Q = unknown, I extends Identity = Identity
 
 export type AnyRoute = HttpRoute | WsRoute;
 
-type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string> = Omit<
-  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>,
+type HttpDefinition<P, Q, B, A extends Access, R, K extends AnswerKind, M extends HttpMethod, Path extends string, BIn, QIn, J = unknown> = Omit<
+  HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn, J>,
   'kind' | 'access'
 > & { access: A };
 /** A route without a documented `response`: its handler builds the Response. */
-type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Path extends string> = Omit<
-  HttpDefinition<P, Q, B, A, undefined, 'response', M, Path>,
+type UndocumentedDefinition<P, Q, B, A extends Access, M extends HttpMethod, Path extends string, BIn, QIn> = Omit<
+  HttpDefinition<P, Q, B, A, undefined, 'response', M, Path, BIn, QIn>,
   'response'
 > & { response?: undefined };
-type WsDefinition<P, Q, A extends Access, Path extends string> = Omit<WsRoute<P, Q, CallerOf<A>, Path>, 'kind' | 'method' | 'access'> & { access: A };
+type WsDefinition<P, Q, A extends Access, Path extends string, R> = Omit<WsRoute<P, Q, CallerOf<A>, Path, R>, 'kind' | 'method' | 'access'> & { access: A };
 
 /**
  * A route. The handler's `params`, `query` and `body` types are inferred from the zod schemas given
  * (their output types; `multipart()` gives MultipartBody), its `identity` type from `access` (see
  * CallerOf), what it returns from `response` (see Returned): callers spell no generics, so a
  * handler's types cannot drift from what is validated and documented. The method and path stay
- * literal types, for the route table's type (handlers/index.ts) the panel's client reads.
+ * literal types, and the body's and query's input types are kept (BIn, QIn), for the route table's
+ * type (handlers/index.ts) the panel's client reads: what it sends and what it gets back.
  */
 export function route<
   P = Record<string, never>,
@@ -169,7 +180,9 @@ export function route<
   const A extends Access = Access,
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
->(definition: UndocumentedDefinition<P, Q, B, A, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, undefined, 'response', M, Path>;
+  BIn = undefined,
+  QIn = undefined,
+>(definition: UndocumentedDefinition<P, Q, B, A, M, Path, BIn, QIn>): HttpRoute<P, Q, B, CallerOf<A>, undefined, 'response', M, Path, BIn, QIn>;
 export function route<
   P = Record<string, never>,
   Q = Record<string, never>,
@@ -179,15 +192,18 @@ export function route<
   const K extends AnswerKind = 'json',
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
->(definition: HttpDefinition<P, Q, B, A, R, K, M, Path>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path>;
+  BIn = undefined,
+  QIn = undefined,
+  J = undefined,
+>(definition: HttpDefinition<P, Q, B, A, R, K, M, Path, BIn, QIn, J>): HttpRoute<P, Q, B, CallerOf<A>, R, K, M, Path, BIn, QIn, J>;
 export function route(definition: Omit<HttpRoute, 'kind'>): HttpRoute {
   return { kind: 'http', ...definition };
 }
 
 /** A WebSocket route; types inferred as for `route`. */
-export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access, const Path extends string = string>(
-  definition: WsDefinition<P, Q, A, Path>,
-): WsRoute<P, Q, CallerOf<A>, Path> {
+export function wsRoute<P = Record<string, never>, Q = Record<string, never>, const A extends Access = Access, const Path extends string = string, R = unknown>(
+  definition: WsDefinition<P, Q, A, Path, R>,
+): WsRoute<P, Q, CallerOf<A>, Path, R> {
   return { kind: 'ws', method: 'GET', ...definition };
 }
 

@@ -4,59 +4,63 @@
 //   task     - a task started, logged a line, or finished
 //   error    - a task failed; the run stopped and a new POST retries from the start
 //   complete - the last task finished: admin credentials and access URLs (sent once, never stored)
-import type { OnboardingStatus } from '../config.ts';
-import type { AccessUrls } from '../stack-hosts.ts';
+// The schemas are the route's `response` (one message), so the panel's type of a message is read
+// from the route like any answer; the types below are theirs.
+import { z } from 'zod';
+import { ONBOARDING_STATUSES } from '../config.ts';
 
 export const TASK_IDS = ['tunnel-server', 'auth-portal', 'certificates', 'vhosts', 'services', 'complete'] as const;
 export type TaskId = (typeof TASK_IDS)[number];
 
-export type TaskStatus = 'pending' | 'running' | 'done' | 'error';
+const TASK_STATUSES = ['pending', 'running', 'done', 'error'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** idle: no run since start-up; running; failed: the last run stopped at a task; completed */
-export type RunState = 'idle' | 'running' | 'failed' | 'completed';
+const RUN_STATES = ['idle', 'running', 'failed', 'completed'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
-export interface TaskView {
-  task: TaskId;
-  title: string;
-  status: TaskStatus;
+export const TaskView = z.object({
+  task: z.enum(TASK_IDS),
+  title: z.string(),
+  status: z.enum(TASK_STATUSES),
   /** the latest line of the task: what it does now, how it ended, or why it failed */
-  message: string;
+  message: z.string(),
   /** every line of the task so far, newline-separated */
-  log: string;
-}
+  log: z.string(),
+});
+export type TaskView = z.output<typeof TaskView>;
 
 /** `current` counts finished tasks, so a bar reads current/total. */
-export interface Progress {
-  current: number;
-  total: number;
-}
+const Progress = z.object({ current: z.number(), total: z.number() });
+export type Progress = z.output<typeof Progress>;
 
-export interface TaskEvent extends TaskView {
-  type: 'task' | 'error';
-  progress: Progress;
-}
+const TaskEvent = TaskView.extend({ type: z.enum(['task', 'error']), progress: Progress });
+export type TaskEvent = z.output<typeof TaskEvent>;
 
-export interface AdminCredentials {
-  username: string;
-  password: string;
-}
+const AdminCredentials = z.object({ username: z.string(), password: z.string() });
+export type AdminCredentials = z.output<typeof AdminCredentials>;
 
-export interface CompleteEvent extends TaskView {
-  type: 'complete';
-  progress: Progress;
-  credentials: AdminCredentials;
-  urls: AccessUrls;
-}
+const CompleteEvent = TaskView.extend({
+  type: z.literal('complete'),
+  progress: Progress,
+  credentials: AdminCredentials,
+  /** as lib/stack-hosts.ts `accessUrls` gives them */
+  urls: z.object({ panel: z.string(), authPortal: z.string(), ip: z.string() }),
+});
+export type CompleteEvent = z.output<typeof CompleteEvent>;
 
-export interface StateMessage extends TaskView {
-  type: 'state';
-  progress: Progress;
-  run: RunState;
-  onboardingStatus: OnboardingStatus;
-  tasks: TaskView[];
+const StateMessage = TaskView.extend({
+  type: z.literal('state'),
+  progress: Progress,
+  run: z.enum(RUN_STATES),
+  onboardingStatus: z.enum(ONBOARDING_STATUSES),
+  tasks: z.array(TaskView),
   /** the failed task and its reason when `run` is failed */
-  error: { task: TaskId; message: string } | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+  error: z.object({ task: z.enum(TASK_IDS), message: z.string() }).nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type StateMessage = z.output<typeof StateMessage>;
 
-export type StreamMessage = StateMessage | TaskEvent | CompleteEvent;
+/** One message of the stream. */
+export const StreamMessage = z.union([StateMessage, TaskEvent, CompleteEvent]);
+export type StreamMessage = z.output<typeof StreamMessage>;

@@ -14,9 +14,54 @@ const tempPrefix = (path: string) => `.${basename(path)}.`;
  * unique temp file, fsync, rename over the target, fsync the directory.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `${tempPrefix(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const mode = options.mode ?? 0o644;
+  const temp = await writeTemp(path, data, options.mode ?? 0o644);
+  await replaceWith(temp, path);
+  // The new content is in place from here on. Reporting a failed directory fsync as a failed
+  // write would make callers undo a change that readers (and the next start) already see.
+  await syncDirectory(dirname(path)).catch(() => {});
+}
+
+export interface AtomicFile {
+  path: string;
+  data: string | Uint8Array;
+  mode?: number;
+}
+
+/** Temp files written and synced at once: the file system's journal takes many fsyncs together. */
+const TEMPS_AT_ONCE = 16;
+
+/**
+ * Many files replaced as writeFileAtomic replaces one, each either old or new after a crash, with
+ * their temp files written and synced several at a time and each directory synced once at the
+ * end: 857 vhosts one after the other were 1,714 fsyncs in a row. When a temp file cannot be
+ * written, none is renamed; a rename that fails leaves the ones before it replaced (the caller
+ * that needs all or nothing restores what it read).
+ */
+export async function writeFilesAtomic(files: readonly AtomicFile[]): Promise<void> {
+  const temps: Array<string | undefined> = new Array(files.length);
+  let next = 0;
+  const writer = async () => {
+    for (let at = next++; at < files.length; at = next++) temps[at] = await writeTemp(files[at]!.path, files[at]!.data, files[at]!.mode ?? 0o644);
+  };
+  const written = await Promise.allSettled(Array.from({ length: Math.min(TEMPS_AT_ONCE, files.length) }, writer));
+  const failed = written.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.all(temps.map((temp) => temp && rm(temp, { force: true })));
+    throw failed.reason;
+  }
+  let at = 0;
+  try {
+    for (; at < files.length; at++) await replaceWith(temps[at]!, files[at]!.path);
+  } catch (error) {
+    await Promise.all(temps.slice(at + 1).map((temp) => rm(temp!, { force: true })));
+    throw error;
+  }
+  await Promise.all([...new Set(files.map((file) => dirname(file.path)))].map((dir) => syncDirectory(dir).catch(() => {})));
+}
+
+/** A unique temp file beside `path` holding `data`, with `mode`, synced to disk. */
+async function writeTemp(path: string, data: string | Uint8Array, mode: number): Promise<string> {
+  const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temp, 'wx', mode);
   try {
     await file.writeFile(data);
@@ -28,6 +73,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     throw error;
   }
   await file.close();
+  return temp;
+}
+
+async function replaceWith(temp: string, path: string): Promise<void> {
   try {
     await rename(temp, path).catch(async (error: NodeJS.ErrnoException) => {
       // workerd's in-memory node:fs will not rename over an existing file (EEXIST; POSIX rename(2)
@@ -41,9 +90,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temp, { force: true });
     throw error;
   }
-  // The new content is in place from here on. Reporting a failed directory fsync as a failed
-  // write would make callers undo a change that readers (and the next start) already see.
-  await syncDirectory(dir).catch(() => {});
 }
 
 export async function syncDirectory(dir: string): Promise<void> {

@@ -38,4 +38,10 @@ export const TunnelIdParams = z.object({ id: UuidParam });
 export type TunnelIdParams = z.infer<typeof TunnelIdParams>;
 
 export const MacPlistQuery = z.object({ format: z.enum(['json']).optional() });
+/** `?format=json`: the launchd job's text and how to install, run and remove it (lib/tunnels/client-config.ts). */
+export const MacPlistJson = z.object({
+  plist: z.string(),
+  instructions: z.object({ prerequisite: z.string(), download: z.string(), install: z.string(), status: z.string(), logs: z.string(), uninstall: z.string() }),
+});
+export type MacPlistJson = z.infer<typeof MacPlistJson>;
 export type MacPlistQuery = z.infer<typeof MacPlistQuery>;

@@ -2,10 +2,10 @@
 // server's error message (never a stack), field issues, and the admin 2FA prompt with a retry.
 import { signal } from '@preact/signals';
 // Types only (erased by esbuild): the server's route table, so an answer's type is the route's own.
-import type { ApiUrl, UrlAnswer } from '../../handlers/index.ts';
+import type { ApiPathLike, ApiUrl, QueryUrl, UrlAnswer, UrlBody, UrlJsonVariant, UrlQuery, WsMessage, WsUrl } from '../../handlers/index.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 
-export type { ApiUrl, UrlAnswer };
+export type { ApiUrl, UrlAnswer, UrlBody, UrlJsonVariant, WsMessage, WsUrl };
 /** What GET of this URL answers. */
 export type GetAnswer<U extends string> = UrlAnswer<'GET', U>;
 
@@ -98,13 +98,34 @@ async function reach(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-/** A request to a route of the server; the answer's type is read from the route's response schema. */
-export function api<M extends HttpMethod, U extends ApiUrl<M>>(method: M, path: U, body?: unknown): Promise<UrlAnswer<M, U>> {
-  return send<UrlAnswer<M, U>>(method, path, body);
+/**
+ * The body argument a route takes: none when it reads no JSON body, else its body schema's input
+ * type, so a field the schema does not take, or a required one left out, fails `tsc -p panel`.
+ */
+export type BodyArgs<B> = [B] extends [undefined] ? [] : undefined extends B ? [body?: B] : [body: B];
+
+/** A request to a route of the server; what it sends and what it answers are typed from the route's schemas. */
+export function api<M extends HttpMethod, U extends ApiUrl<M>>(method: M, path: U, ...body: BodyArgs<UrlBody<M, U>>): Promise<UrlAnswer<M, U>> {
+  return send<UrlAnswer<M, U>>(method, path, body[0]);
 }
 
-/** A request whose answer the route does not describe as JSON (the launchd job's `?format=json`): the caller names its type. */
-export function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * A route's URL with a query string, the query typed by the route's query schema (its input type);
+ * values go as strings, undefined ones are left out. `method` only picks the route.
+ */
+export function withQuery<M extends HttpMethod, U extends ApiPathLike<M>>(_method: M, path: U, query: UrlQuery<M, U>): QueryUrl<U> {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+  const text = search.toString();
+  return (text ? `${path}?${text}` : path) as QueryUrl<U>;
+}
+
+/** GET of a download route's JSON variant (the launchd job's `?format=json`), typed by the route's `response.json`. */
+export function getJsonVariant<U extends ApiUrl<'GET'>>(path: U): Promise<UrlJsonVariant<'GET', U>> {
+  return send<UrlJsonVariant<'GET', U>>('GET', path, undefined);
+}
+
+function send<T>(method: string, path: string, body: unknown): Promise<T> {
   return tracked<T>(async () => {
     const response = await reach(path, {
       method,
@@ -170,6 +191,7 @@ export function describe(error: unknown): string {
   return 'Something went wrong in the panel';
 }
 
-export function wsUrl(path: string): string {
+/** The socket URL of a WebSocket route (its messages' type: `WsMessage` of the same path). */
+export function wsUrl(path: WsUrl): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 }

@@ -54,3 +54,12 @@ export function useForm<V extends object>(initial: V): Form<V> {
     reset: () => { setValues(initial); setFieldErrors({}); setError(undefined); },
   };
 }
+
+/**
+ * A number input's text as the number a route takes. Anything but digits goes as typed, so the
+ * server's own field message names it; the type says number because that is all the route accepts.
+ */
+export function numberField(text: string): number {
+  const trimmed = text.trim();
+  return (/^\d+$/.test(trimmed) ? Number(trimmed) : text) as number;
+}

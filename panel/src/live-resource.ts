@@ -1,13 +1,13 @@
 // A GET route's data kept current by its WebSocket feed, which sends the whole answer again on each
 // change; while the socket is down the data is read with GET every FALLBACK_MS and the socket tried again.
 import { useEffect } from 'preact/hooks';
-import { wsUrl, type ApiUrl, type GetAnswer } from './api.ts';
+import { wsUrl, type ApiUrl, type GetAnswer, type WsUrl } from './api.ts';
 import { useResource, type Resource } from './resource.ts';
 
 const FALLBACK_MS = 30_000;
 
 /** `livePath` is the feed of GET `path`: its messages are that route's answer. */
-export function useLiveResource<U extends ApiUrl<'GET'>>(path: U, livePath: string): Resource<GetAnswer<U>> {
+export function useLiveResource<U extends ApiUrl<'GET'>>(path: U, livePath: WsUrl): Resource<GetAnswer<U>> {
   type T = GetAnswer<U>;
   const resource = useResource(path, FALLBACK_MS);
   const { update } = resource;

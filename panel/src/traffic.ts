@@ -1,4 +1,6 @@
 // Traffic through a tunnel's or a site's vhost, as GET /api/tunnels/status and /api/sites/status carry it.
-export interface TrafficWindow { requests: number; bytesIn: number; bytesOut: number; errors: number; unreachable: number; p50Ms: number | null; p95Ms: number | null }
+import type { GetAnswer } from './api.ts';
+
 /** `perMinute`: requests in each of the last 60 minutes, oldest first. */
-export interface Traffic { lastMinute: TrafficWindow; lastHour: TrafficWindow; perMinute: number[] }
+export type Traffic = GetAnswer<'/api/tunnels/status'>['tunnels'][number]['traffic'];
+export type TrafficWindow = Traffic['lastMinute'];

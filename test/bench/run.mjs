@@ -19,6 +19,8 @@
 // a real nginx with 1,000 vhosts, one at a time against together (group commit).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
+// BENCH_ONLY=scale (`--only=scale`, never part of the full run) a box of 1,000 tunnels beside one of 10:
+// restarts, the first start after an upgrade that changed every template, GET /api/tunnels, tunnel changes and the meter (test/bench/scale.mjs).
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import { autocannon, autocannonVersion } from './autocannon.mjs';
 import { execFile } from 'node:child_process';
@@ -44,6 +46,7 @@ import { measureUpload, sitesTarget, uploadTarget } from './sites.mjs';
 import { measureMetricsOverhead, metricsTarget } from './metrics.mjs';
 import { measureTrafficIsolation, trafficTargets } from './traffic.mjs';
 import { measureTrafficReceiver } from './traffic-receiver.mjs';
+import { describeScale, measureScale } from './scale.mjs';
 import {
   CAPABILITY,
   COUNTS,
@@ -115,7 +118,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), 'nginx-changes': () => nginxChangesOnly() };
+const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -703,6 +706,12 @@ async function cachedAnswersOnly() {
   const baselineBundle = settings.baselineBundle ? resolve(root, settings.baselineBundle) : undefined;
   const r = await measureCachedAnswers({ dir: tempRoot, bundlePath, baselineBundle, flags: PANEL_FLAGS, runs: settings.runs + 1, seconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, log });
   console.log(describeCachedAnswers(r));
+}
+
+/** The box of 1,000 tunnels beside the box of 10 (test/bench/scale.mjs); the boxes are kept in the bench's out dir. */
+async function scaleOnly() {
+  const r = await measureScale({ cacheDir: resolve(root, settings.outDir, 'scale-boxes'), panelArgs, runs: settings.runs + 1, seconds: settings.durationSeconds, log });
+  console.log(describeScale(r));
 }
 
 /**

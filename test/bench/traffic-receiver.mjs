@@ -5,7 +5,8 @@
 // this process sends it the syslog datagrams nginx sends (one per request, paced each millisecond)
 // at 1,000 and 10,000 lines a second, and reads the child's CPU (/proc schedstat) over the window.
 // Rounds alternate base and this so the machine's drift hits both; the load average is beside each.
-// Usage: node test/bench/traffic-receiver.mjs [seconds per phase]   (also `--only=traffic-receiver`)
+// Usage: node test/bench/traffic-receiver.mjs [seconds per phase]   (also `--only=traffic-receiver`).
+// measureMeterAtScale: this tree alone, the meter knowing each box size's vhosts (`--only=scale`).
 import { execFile, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,24 +19,29 @@ import { cpuNs } from './proc.mjs';
 import { freeUdpPort } from './ports.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const VHOST = 'app:svc-2.example.test';
-const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${VHOST}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
 const RATES = [1000, 10_000];
 /** main before the batching traffic receiver: the "before" of this bench once the change is merged */
 const BEFORE_BATCHING = 'ab65826';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The child's source: the panel's receiver and meter from `lib`, its count on stdout when asked on stdin. */
+/** The vhost names a box of `count` tunnels has: the meter knows them all, the lines go round them. */
+const vhostNames = (count) => Array.from({ length: count }, (_, i) => `app:svc-${i + 1}.example.test`);
+const lineFor = (vhost) => Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${vhost}","s":200,"in":78,"out":312,"t":0.001,"u":"200"}`);
+
+/** The child's source: the panel's receiver and meter from `lib`, knowing argv[3] vhosts; its count on stdout when asked on stdin. */
 const childSource = (lib) => `
 import { receiveTraffic } from ${JSON.stringify(join(lib, 'traffic/receiver.ts'))};
 import { TrafficMeter } from ${JSON.stringify(join(lib, 'traffic/meter.ts'))};
 const meter = new TrafficMeter({ now: () => Date.now(), every: () => () => {} });
-meter.know(new Set([${JSON.stringify(VHOST)}]));
+const names = (${vhostNames.toString()})(Number(process.argv[3] ?? 1));
+meter.know(new Set(names));
 const port = Number(process.argv[2]);
 receiveTraffic(port, meter, (e) => { console.error(e); process.exit(1); }).then(() => console.log('receiving'));
 process.stdin.setEncoding('utf8').on('data', () => {
-  const total = meter.totals().get(${JSON.stringify(VHOST)});
-  console.log('counted ' + (total ? total.requests : 0) + ' dropped ' + JSON.stringify(meter.dropped()));
+  const totals = meter.totals();
+  let requests = 0;
+  for (const name of names) requests += totals.get(name)?.requests ?? 0;
+  console.log('counted ' + requests + ' dropped ' + JSON.stringify(meter.dropped()));
 });
 `;
 
@@ -59,8 +65,8 @@ async function bundleChild(lib, outfile) {
   return outfile;
 }
 
-function startChild(file, port) {
-  const child = spawn(process.execPath, [file, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+function startChild(file, port, vhosts) {
+  const child = spawn(process.execPath, [file, String(port), String(vhosts)], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdout.setEncoding('utf8');
   const lines = [];
   let waiting = null;
@@ -83,8 +89,9 @@ function startChild(file, port) {
   };
 }
 
-/** `rate` datagrams a second for `seconds`, paced each millisecond. */
-async function sendAt(port, rate, seconds) {
+/** `rate` datagrams a second for `seconds`, paced each millisecond, going round `vhosts` names. */
+async function sendAt(port, rate, seconds, vhosts) {
+  const lines = vhostNames(vhosts).map(lineFor);
   const socket = createSocket('udp4');
   let sent = 0;
   const started = performance.now();
@@ -92,7 +99,7 @@ async function sendAt(port, rate, seconds) {
     const timer = setInterval(() => {
       const elapsed = (performance.now() - started) / 1000;
       if (elapsed >= seconds) return clearInterval(timer), done();
-      for (const due = Math.floor(elapsed * rate); sent < due; sent++) socket.send(LINE, port, '127.0.0.1');
+      for (const due = Math.floor(elapsed * rate); sent < due; sent++) socket.send(lines[sent % lines.length], port, '127.0.0.1');
     }, 1);
   });
   await sleep(200);
@@ -100,21 +107,21 @@ async function sendAt(port, rate, seconds) {
   return sent;
 }
 
-async function phase(file, rate, seconds) {
+async function phase(file, rate, seconds, vhosts = 1) {
   const port = await freeUdpPort();
-  const child = startChild(file, port);
+  const child = startChild(file, port, vhosts);
   await child.ready;
   // warm the JIT as in a panel that has run a while: 20,000 lines, then a second of quiet for V8's compiler threads
-  await sendAt(port, 10_000, 2);
+  await sendAt(port, 10_000, 2, vhosts);
   await sleep(1000);
   const before = await child.counted();
   const load = loadavg()[0];
   const ns = cpuNs(child.pid);
-  const sent = await sendAt(port, rate, seconds);
+  const sent = await sendAt(port, rate, seconds, vhosts);
   const cpu = cpuNs(child.pid) - ns;
   const counted = (await child.counted()) - before;
   await child.stop();
-  return { rate, sent, counted, usPerLine: cpu / 1e3 / Math.max(counted, 1), load };
+  return { rate, vhosts, sent, counted, usPerLine: cpu / 1e3 / Math.max(counted, 1), load };
 }
 
 export async function measureTrafficReceiver({ seconds = 3, base = process.env.BENCH_TRAFFIC_BASE || BEFORE_BATCHING, rounds = 2, log = console.log } = {}) {
@@ -143,6 +150,30 @@ export async function measureTrafficReceiver({ seconds = 3, base = process.env.B
     });
     for (const s of summary) log(`traffic receiver at ${s.rate} lines/s: ${base} ${s.baseUs.toFixed(1)} µs/line, this ${s.thisUs.toFixed(1)} µs/line (x${s.ratio.toFixed(2)}); load now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     return { base, results, summary };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * This tree's receiver and meter knowing the vhosts of each box size (`boxes`: tunnel counts), the
+ * lines going round them, at each rate; rounds alternate the order of the boxes.
+ */
+export async function measureMeterAtScale({ boxes, seconds = 3, rounds = 2, log = console.log }) {
+  const dir = await mkdtemp(join(root, '.bench-traffic-'));
+  try {
+    const file = await bundleChild(join(root, 'lib'), join(dir, 'this.mjs'));
+    const results = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const rate of RATES) {
+        for (const vhosts of round % 2 ? [...boxes].reverse() : boxes) {
+          const r = await phase(file, rate, seconds, vhosts);
+          log(`meter knowing ${vhosts} vhosts at ${rate} lines/s: ${r.usPerLine.toFixed(1)} µs CPU per line, counted ${r.counted}/${r.sent}, load ${r.load.toFixed(2)}`);
+          results.push(r);
+        }
+      }
+    }
+    return results;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -61,7 +61,8 @@ function success(route: AnyRoute): [string, JsonSchema] {
   }
   if (!spec) return ['200', { description: 'Success (undocumented shape)', content: { 'application/json': { schema: { type: 'object' } } } }];
   const type = spec.contentType ?? 'application/json';
-  return [String(spec.status ?? 200), { description: 'Success', content: { [type]: { schema: jsonSchemaOf(spec.schema, 'output') } } }];
+  const json = spec.json && { 'application/json': { schema: jsonSchemaOf(spec.json, 'output') } };
+  return [String(spec.status ?? 200), { description: 'Success', content: { [type]: { schema: jsonSchemaOf(spec.schema, 'output') }, ...json } }];
 }
 
 function accessExtension(access: Access): JsonSchema {

@@ -3,6 +3,7 @@
 // panel's start rewrites the ones whose templates changed (lib/host-state/reconcile.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ipPanelLinked } from '../../host-state/desired.ts';
 import { DEFAULT_VHOST, IP_PANEL_VHOST } from '../../host-state/vhost-specs.ts';
 import { applyVhostChanges } from '../../root-helper/apply.ts';
 import { rewriteTlsPaths } from '../../root-helper/tls-paths-rewrite.ts';
@@ -30,8 +31,8 @@ async function putVhosts(inst: Installation, owner: Owner, changes: Array<Extrac
 /** The IP panel's vhost (left unlinked while the panel's 2FA is on, which turned it off) and the default server. */
 export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome> {
   const dirs = new VhostDirs(hostVhostDirs(inst.system));
-  const twoFactor = (await readInstalledConfig(inst).catch(() => null))?.panel2fa.enabled ?? false;
-  const wanted: Array<{ spec: VhostSpec; enabled: boolean }> = [{ spec: IP_PANEL_VHOST, enabled: !twoFactor }, { spec: DEFAULT_VHOST, enabled: true }];
+  const linked = ipPanelLinked((await readInstalledConfig(inst).catch(() => null))?.panel2fa ?? { enabled: false });
+  const wanted: Array<{ spec: VhostSpec; enabled: boolean }> = [{ spec: IP_PANEL_VHOST, enabled: linked }, { spec: DEFAULT_VHOST, enabled: true }];
   const files = wanted.map(({ spec }) => join(inst.system.nginx.sitesAvailable, vhostName(spec)));
   const before = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => null)));
   const linkedBefore = await Promise.all(wanted.map(async ({ spec }) => (await dirs.state(vhostName(spec))).enabled));
@@ -42,7 +43,7 @@ export async function ipVhost(inst: Installation, owner: Owner): Promise<Outcome
   await putVhosts(inst, owner, wanted.map(({ spec, enabled }) => ({ op: 'put' as const, spec, enabled })));
   const after = await Promise.all(files.map((file) => readFile(file, 'utf8')));
   const same = !unlinked && rewritten.length === 0 && before.every((text, i) => text === after[i]) && linkedBefore.every((linked, i) => linked === wanted[i]!.enabled);
-  const ipPanel = twoFactor ? `${files[0]} on port ${inst.system.ports.ipPanel}, not linked: the panel's 2FA is on` : `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required)`;
+  const ipPanel = !linked ? `${files[0]} on port ${inst.system.ports.ipPanel}, not linked: the panel's 2FA is on` : `${files[0]} on port ${inst.system.ports.ipPanel} (client certificate required)`;
   return {
     status: same ? 'done' : 'changed',
     message: `${ipPanel}, ${servedByDefault(inst, files[1]!, unlinked)}${tlsNote(rewritten)}, nginx tested and reloaded`,

@@ -4,6 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic as replaceFile } from '../../state/atomic-write.ts';
 
+export { writeFilesAtomic } from '../../state/atomic-write.ts';
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await replaceFile(path, data, { mode });

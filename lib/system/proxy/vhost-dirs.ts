@@ -53,6 +53,11 @@ export class VhostDirs {
   protected isLinked(name: string): Promise<boolean> {
     return entryExists(this.enabled(name));
   }
+
+  /** The names linked in sites-enabled, in one listing: a change of 1,000 vhosts asked 1,000 lstats. */
+  protected async linkedNames(): Promise<Set<string>> {
+    return new Set(await namesIn(this.dirs.enabledDir));
+  }
 }
 
 function editedMark(text: string | null): { edited?: true } {

@@ -1,7 +1,7 @@
 // The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
 // symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
 import { mkdir, readlink, symlink, unlink } from 'node:fs/promises';
-import { writeFileAtomic } from '../common/atomic-write.ts';
+import { writeFileAtomic, writeFilesAtomic } from '../common/atomic-write.ts';
 import { assertFileName } from '../common/names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
@@ -22,6 +22,9 @@ export interface VhostStoreOptions extends VhostDirPaths {
   /** the panel's knowledge of what it wrote (none in the root helper, which the panel asks) */
   stamps?: VhostStamps;
 }
+
+/** A put whose file applyNow already wrote with the others. */
+const WRITTEN = Symbol('written');
 
 interface Snapshot {
   name: string;
@@ -54,6 +57,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
+      const linked = await this.linkedNames();
       // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
       // start with nothing changed reads no vhost; the others are read and rendered, all at once
       const found = await Promise.all(unique.map(async ([name, spec]) => {
@@ -62,7 +66,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
         const written = await readOrNull(this.available(name));
         if (written === null) return null;
         const content = await this.opts.render(spec);
-        if (written !== stampVhost(content)) return { name, content, change: { op: 'put' as const, spec, enabled: await this.isLinked(name) } };
+        if (written !== stampVhost(content)) return { name, content, change: { op: 'put' as const, spec, enabled: linked.has(name) } };
         await this.stamps?.take(name, spec, mark);
         return null;
       }));
@@ -82,9 +86,13 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       return { name, content: known.get(name) ?? (await this.opts.render(c.spec)) };
     }));
     const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
-    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n)));
+    const linked = await this.linkedNames();
+    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n, linked)));
     try {
-      for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, rendered[i]?.content ?? null);
+      // one file per name: the files can be written together; a name changed twice keeps its order
+      const together = new Set(names).size === names.length;
+      if (together) await writeFilesAtomic(changes.flatMap((c, i) => (c.op === 'put' ? [{ path: this.available(names[i]!), data: stampVhost(rendered[i]!.content), mode: 0o644 }] : [])));
+      for (const [i, change] of changes.entries()) await this.applyOne(change, names[i]!, together ? WRITTEN : (rendered[i]?.content ?? null));
       await this.opts.test();
     } catch (e) {
       await this.restore(snapshots);
@@ -104,10 +112,11 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     return this.serial(() => this.opts.reload());
   }
 
-  private async applyOne(change: VhostChange, name: string, content: string | null): Promise<void> {
+  /** `content`: the put's vhost text, or WRITTEN when the file was written with the others. */
+  private async applyOne(change: VhostChange, name: string, content: string | null | typeof WRITTEN): Promise<void> {
     switch (change.op) {
       case 'put':
-        await writeFileAtomic(this.available(name), stampVhost(content ?? ''), 0o644);
+        if (content !== WRITTEN) await writeFileAtomic(this.available(name), stampVhost(content ?? ''), 0o644);
         if (change.enabled) await this.link(name);
         else await this.unlink(name);
         return;
@@ -125,9 +134,8 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     }
   }
 
-  private async snapshot(name: string): Promise<Snapshot> {
-    const content = await readOrNull(this.available(name));
-    return { name, content, enabled: await this.isLinked(name) };
+  private async snapshot(name: string, linked: ReadonlySet<string>): Promise<Snapshot> {
+    return { name, content: await readOrNull(this.available(name)), enabled: linked.has(name) };
   }
 
   private async restore(snapshots: Snapshot[]): Promise<void> {

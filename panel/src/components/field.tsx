@@ -43,15 +43,16 @@ export function Check({ label, checked, onChange, hint }: { label: string; check
 }
 
 /** An option is its own label, or a value shown under another name (a policy id by its name). */
-export type Option = string | { value: string; label: string };
+export type Option<V extends string = string> = V | { value: V; label: string };
 
-export function Select({ label, value, options, onChange, error }: { label: string; value: string; options: readonly Option[]; onChange(value: string): void; error?: string }) {
+/** The value it hands back is one of its options, typed as they are (a route's enum, say). */
+export function Select<V extends string>({ label, value, options, onChange, error }: { label: string; value: V; options: readonly Option<V>[]; onChange(value: V): void; error?: string }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select id={id} value={value} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value as V)}>
         {options.map((o) => (typeof o === 'string' ? <option key={o} value={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
       </select>
       {error && <small id={`${id}-error`} class="field-error">{error}</small>}

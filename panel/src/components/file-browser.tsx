@@ -1,6 +1,6 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
-import { api, describe, upload } from '../api.ts';
+import { api, describe, upload, withQuery } from '../api.ts';
 import { sizeRefusal } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/sites/files/upload-limits.ts';
 import { bytes, when } from '../format.ts';
@@ -14,7 +14,7 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
   const heading = useRevealed<HTMLHeadingElement>();
   const [path, setPath] = useState('.');
   const base = `/api/sites/${encodeURIComponent(siteId)}/files` as const;
-  const list = useResource(`${base}?path=${encodeURIComponent(path)}`);
+  const list = useResource(withQuery('GET', base, { path }));
   const [progress, setProgress] = useState<number>();
   const [warning, setWarning] = useState<string>();
   const [error, setError] = useState<string>();
@@ -35,7 +35,7 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
     setWarning(undefined);
     setProgress(0);
     try {
-      const result = await upload(`${base}?path=${encodeURIComponent(path)}`, form, setProgress);
+      const result = await upload(withQuery('POST', base, { path }), form, setProgress);
       setWarning(result.warning);
       await list.reload();
       onChanged();

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { wsUrl } from '../api.ts';
+import { wsUrl, type WsMessage } from '../api.ts';
 import { useRevealed } from './focus-return.ts';
 
 const KEEP = 500;
 
+type LogLine = WsMessage<'/api/services/:name/logs'>;
+
 /** Follows WS /api/services/:name/logs; keeps the last lines only. */
 export function LogViewer({ service, onClose }: { service: string; onClose(): void }) {
-  const [lines, setLines] = useState<{ timestamp: string; message: string }[]>([]);
+  const [lines, setLines] = useState<LogLine[]>([]);
   const [state, setState] = useState('connecting');
   const box = useRef<HTMLPreElement>(null);
   // it opens below the services table, often out of view: brought there with focus on its heading
@@ -17,7 +19,7 @@ export function LogViewer({ service, onClose }: { service: string; onClose(): vo
     ws.onclose = (e) => setState(e.code === 1000 ? 'closed' : `closed (${e.reason || 'connection lost'})`);
     ws.onmessage = (e) => {
       try {
-        const line = JSON.parse(String(e.data));
+        const line = JSON.parse(String(e.data)) as LogLine;
         setLines((all) => [...all.slice(-(KEEP - 1)), line]);
       } catch { /* not a log line */ }
     };

@@ -2,7 +2,7 @@
 // (PATCH /api/tunnels/:id/settings); the tunnels list and the tunnel's own page both open it.
 import { useState } from 'preact/hooks';
 import { api, type GetAnswer } from '../api.ts';
-import { useForm } from '../form.ts';
+import { numberField, useForm } from '../form.ts';
 import { Submit } from './action.tsx';
 import { Field } from './field.tsx';
 import { useRevealed } from './focus-return.ts';
@@ -16,10 +16,7 @@ export function TunnelSettings({ tunnel, onSaved, onClose }: { tunnel: Tunnel; o
   const [message, setMessage] = useState<string>();
   return (
     <form class="card" aria-labelledby="tunnel-settings" onSubmit={(e) => { e.preventDefault(); setMessage(undefined); void form.submit(async () => {
-      const text = form.values.port.trim();
-      // a non-number goes as typed, so the server's field message names it
-      const port = /^\d+$/.test(text) ? Number(text) : text;
-      const saved = await api('PATCH', `/api/tunnels/${encodeURIComponent(tunnel.id)}/settings`, { port, description: form.values.description });
+      const saved = await api('PATCH', `/api/tunnels/${encodeURIComponent(tunnel.id)}/settings`, { port: numberField(form.values.port), description: form.values.description });
       setMessage(`Saved: port ${saved.tunnel.port}${saved.tunnel.port !== tunnel.port ? '; restart the tunnel client with its new command' : ''}.`);
       await onSaved(saved.tunnel);
     }); }}>

@@ -2,7 +2,7 @@
 // log of the last 200 alerts sent (state, attempts, the receiver's status code), and the switch that
 // lets webhooks reach loopback and private networks, with what turning it on risks.
 import { useState } from 'preact/hooks';
-import { api, type GetAnswer } from '../api.ts';
+import { api, type GetAnswer, type UrlBody } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -13,7 +13,9 @@ import { when } from '../format.ts';
 import { useResource, type Resource } from '../resource.ts';
 import { showToast } from '../toasts.ts';
 
-const EVENTS: Record<string, string> = {
+type AlertEvent = UrlBody<'POST', '/api/alerts/webhooks'>['events'][number];
+
+const EVENTS: Record<AlertEvent, string> = {
   'tunnel.down': 'Tunnel down',
   'tunnel.up': 'Tunnel back up',
   'cert.expiring': 'Certificate expires in under 14 days',
@@ -31,8 +33,8 @@ const enc = encodeURIComponent;
 const DELIVERIES_REFRESH_MS = 10_000;
 
 function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
-  const form = useForm({ url: '', secret: '', tunnelDownMinutes: '5', events: Object.keys(EVENTS) });
-  const toggle = (event: string, on: boolean) => form.set('events', on ? [...form.values.events, event] : form.values.events.filter((e) => e !== event));
+  const form = useForm({ url: '', secret: '', tunnelDownMinutes: '5', events: Object.keys(EVENTS) as AlertEvent[] });
+  const toggle = (event: AlertEvent, on: boolean) => form.set('events', on ? [...form.values.events, event] : form.values.events.filter((e) => e !== event));
   return (
     <form class="card" aria-labelledby="new-webhook" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const made = await api('POST', '/api/alerts/webhooks', {
@@ -51,7 +53,7 @@ function NewWebhook({ onDone }: { onDone(secret: string): Promise<void> }) {
       </div>
       <fieldset>
         <legend>Events</legend>
-        {Object.entries(EVENTS).map(([event, label]) => <Check key={event} label={label} checked={form.values.events.includes(event)} onChange={(on) => toggle(event, on)} />)}
+        {(Object.entries(EVENTS) as [AlertEvent, string][]).map(([event, label]) => <Check key={event} label={label} checked={form.values.events.includes(event)} onChange={(on) => toggle(event, on)} />)}
         {form.fieldErrors.events && <small class="field-error">{form.fieldErrors.events}</small>}
       </fieldset>
       <Submit busy={form.busy}>Add webhook</Submit>
@@ -134,7 +136,7 @@ export function AlertsPage() {
         {!list.data ? <Loading /> : (
           <Table head={['URL', 'Events', 'Tunnel down after', 'State', 'Actions']}
             empty="No webhooks yet. Add one above: a URL that takes a JSON POST per alert (a chat or paging service's incoming webhook); then send it a test."
-            rows={webhooks.map((w) => [w.url, w.events.map((e) => EVENTS[e] ?? e).join(', '), `${w.tunnelDownMinutes} min`, <Badge status={w.enabled ? 'enabled' : 'disabled'} />,
+            rows={webhooks.map((w) => [w.url, w.events.map((e) => EVENTS[e]).join(', '), `${w.tunnelDownMinutes} min`, <Badge status={w.enabled ? 'enabled' : 'disabled'} />,
               <span class="actions">
                 <Action label={`Send test alert to ${w.url}`} run={() => sendTest(w)} done={(d) => (d.state === 'delivered' ? `Test alert delivered to ${w.url}: HTTP ${d.statusCode}.` : undefined)}>Send test</Action>
                 <Action label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`} done={`Webhook ${w.url} ${w.enabled ? 'disabled' : 'enabled'}.`}

@@ -1,7 +1,7 @@
 // The audit log (GET /api/audit): newest first, filtered by actor and start time. Each answer says
 // where the next page starts (`next`); "Show older entries" asks for it and adds it below.
 import { useState } from 'preact/hooks';
-import { api, describe, type GetAnswer } from '../api.ts';
+import { api, describe, withQuery, type GetAnswer } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field, Select } from '../components/field.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
@@ -17,12 +17,8 @@ type AuditPage = GetAnswer<'/api/audit'>;
 
 const PAGE_SIZES = ['25', '100', '250'] as const;
 
-function auditPath(filters: Filters, before?: string): `/api/audit?${string}` {
-  const query = new URLSearchParams({ limit: filters.pageSize });
-  if (filters.actor) query.set('actor', filters.actor);
-  if (filters.since) query.set('since', filters.since);
-  if (before) query.set('before', before);
-  return `/api/audit?${query}`;
+function auditPath(filters: Filters, before?: string) {
+  return withQuery('GET', '/api/audit', { limit: filters.pageSize, actor: filters.actor || undefined, since: filters.since || undefined, before });
 }
 
 /** The datetime-local value (the browser's time zone) as the ISO time the API compares with. */

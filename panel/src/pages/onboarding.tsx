@@ -1,6 +1,6 @@
 // The one-time wizard: domain and email, DNS check, provisioning with live progress, credentials.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, describe, wsUrl, type GetAnswer } from '../api.ts';
+import { api, ApiError, describe, wsUrl, type GetAnswer, type UrlAnswer, type WsMessage } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { useKeyboardScroll } from '../components/keyboard-scroll.ts';
@@ -9,18 +9,14 @@ import { ShownOnce } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 
 type Status = GetAnswer<'/api/onboarding/status'>;
-interface Probe { name: string; addresses: string[]; ok: boolean }
-interface DnsResult { base?: Probe; wildcard?: Probe; message?: string; error?: string; details?: unknown; ip?: string }
-interface TaskView { task: string; title: string; status: string; message: string; log: string }
-interface StreamMessage extends TaskView {
-  type: 'state' | 'task' | 'error' | 'complete';
-  progress: { current: number; total: number };
-  run?: string;
-  tasks?: TaskView[];
-  error?: { task: string; message: string } | null;
-  credentials?: { username: string; password: string };
-  urls?: Record<string, string>;
-}
+/** The DNS report: the answer of verify-dns, or the same report in a 400's `details`. */
+type DnsResult = Omit<UrlAnswer<'POST', '/api/onboarding/verify-dns'>, 'ok'>;
+type Probe = DnsResult['base'];
+const STREAM = '/api/onboarding/provision/stream';
+type StreamMessage = WsMessage<typeof STREAM>;
+type TaskView = Extract<StreamMessage, { type: 'state' }>['tasks'][number];
+type Complete = Extract<StreamMessage, { type: 'complete' }>;
+type RunState = Extract<StreamMessage, { type: 'state' }>['run'] | 'connecting';
 
 const STEPS = ['Domain', 'DNS', 'Provisioning'] as const;
 const URL_NAMES: Record<string, string> = { panel: 'Panel', authPortal: 'Authentication portal', ip: 'Panel by IP address' };
@@ -122,9 +118,9 @@ function TaskList({ tasks }: { tasks: TaskView[] }) {
 function ProvisionStep({ onFinished }: { onFinished(): void }) {
   const [tasks, setTasks] = useState<TaskView[]>([]);
   const [progress, setProgress] = useState({ current: 0, total: 6 });
-  const [run, setRun] = useState<string>('connecting');
+  const [run, setRun] = useState<RunState>('connecting');
   const [failure, setFailure] = useState<string>();
-  const [done, setDone] = useState<StreamMessage>();
+  const [done, setDone] = useState<Complete>();
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -132,7 +128,7 @@ function ProvisionStep({ onFinished }: { onFinished(): void }) {
   const opened = useRef<Promise<void> | undefined>(undefined);
 
   function connect() {
-    const ws = new WebSocket(wsUrl('/api/onboarding/provision/stream'));
+    const ws = new WebSocket(wsUrl(STREAM));
     socket.current = ws;
     opened.current = new Promise((resolve) => {
       ws.onopen = () => { setConnected(true); resolve(); };
@@ -143,8 +139,8 @@ function ProvisionStep({ onFinished }: { onFinished(): void }) {
       const m = JSON.parse(String(event.data)) as StreamMessage;
       setProgress(m.progress);
       if (m.type === 'state') {
-        setTasks(m.tasks ?? []);
-        setRun(m.run ?? 'idle');
+        setTasks(m.tasks);
+        setRun(m.run);
         setFailure(m.error?.message);
         return;
       }

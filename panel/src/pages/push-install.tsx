@@ -4,7 +4,7 @@
 // was pushed to it from its agent-status route.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type GetAnswer } from '../api.ts';
+import { api, withQuery, type GetAnswer } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select, type Option } from '../components/field.tsx';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -178,7 +178,7 @@ function Windows({ agents, policies, grants }: { agents: string[]; policies: Pol
 }
 
 function Push({ agents, onPushed }: { agents: string[]; onPushed(): Promise<void> }) {
-  const form = useForm({ label: '', packageName: '', action: 'install' as string });
+  const form = useForm({ label: '', packageName: '', action: 'install' as PushAction });
   const [result, setResult] = useState<string>();
   const label = form.values.label || agents[0] || '';
   return (
@@ -226,7 +226,7 @@ export function PushInstallPage() {
   const grants = useResource(`${BASE}/grants`, 30_000);
   const agentList = useResource('/api/certs/agent');
   const [sessionLabel, setSessionLabel] = useState('');
-  const sessions = useResource(sessionLabel ? `${BASE}/sessions?label=${enc(sessionLabel)}` : `${BASE}/sessions`);
+  const sessions = useResource(withQuery('GET', `${BASE}/sessions`, { label: sessionLabel || undefined }));
   if (config.unavailable) return <><h1>Push install</h1><Unavailable feature="Push install" /></>;
   const agents = (agentList.data?.agents ?? []).filter((a) => !a.revoked).map((a) => a.label);
   const policyList = policies.data?.policies ?? [];

@@ -1,7 +1,7 @@
 // POST /api/tickets/scopes from the tickets page: a scope arrives as the JSON manifest the software
 // using it ships, so it is pasted whole rather than typed field by field.
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.ts';
+import { api, ApiError, type UrlBody } from '../api.ts';
 import { Submit } from '../components/action.tsx';
 import { TextArea } from '../components/field.tsx';
 import { ErrorText, Note } from '../components/notice.tsx';
@@ -16,7 +16,8 @@ export function RegisterScope({ onDone }: { onDone(): Promise<void> }) {
   return (
     <form aria-labelledby="register-scope" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       setRegistered(undefined);
-      let manifest: unknown;
+      // the admin's own text: the server checks it against the schema and names what is wrong
+      let manifest: UrlBody<'POST', '/api/tickets/scopes'>;
       try {
         manifest = JSON.parse(form.values.manifest);
       } catch (error) {

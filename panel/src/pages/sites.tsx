@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, type GetAnswer, type UrlAnswer } from '../api.ts';
+import { api, type GetAnswer, type UrlAnswer, type UrlBody } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
 import { FileBrowser } from '../components/file-browser.tsx';
@@ -17,6 +17,7 @@ import { publicUrl } from '../public-links.ts';
 
 type Site = GetAnswer<'/api/sites'>['sites'][number];
 type DnsAnswer = UrlAnswer<'POST', '/api/sites/:id/verify-dns'>;
+type SiteType = UrlBody<'POST', '/api/sites'>['type'];
 
 const enc = encodeURIComponent;
 // the server refuses protection elsewhere with a 400 saying the same (lib/portal-reach.ts)
@@ -34,7 +35,7 @@ const SITE_SPEC: ListSpec<Site> = {
 };
 
 function CreateSite({ onDone }: { onDone(): Promise<void> }) {
-  const form = useForm({ name: '', type: 'managed', customDomain: '', spaMode: false, autheliaProtected: false });
+  const form = useForm({ name: '', type: 'managed' as SiteType, customDomain: '', spaMode: false, autheliaProtected: false });
   const [message, setMessage] = useState<string>();
   return (
     <form class="card" aria-labelledby="new-site" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {

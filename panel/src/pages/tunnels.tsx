@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { api, describe, send, type GetAnswer } from '../api.ts';
+import { api, describe, getJsonVariant, withQuery, type GetAnswer, type UrlJsonVariant } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Field } from '../components/field.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
@@ -8,7 +8,7 @@ import { rememberFocus } from '../components/focus-return.ts';
 import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
-import { useForm } from '../form.ts';
+import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
@@ -18,15 +18,12 @@ import { publicUrl } from '../public-links.ts';
 
 type Tunnel = GetAnswer<'/api/tunnels'>['tunnels'][number];
 type AgentConfig = GetAnswer<'/api/tunnels/agent-config'>;
-/** The launchd job's `?format=json` variant, which the route documents as its plist download. */
-interface PlistJson { plist: string; instructions: Record<string, string> }
 
 function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ subdomain: '', port: '', description: '' });
   return (
     <form class="card" aria-labelledby="new-tunnel" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
-      const port = /^\d+$/.test(form.values.port.trim()) ? Number(form.values.port.trim()) : form.values.port;
-      const made = await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port, description: form.values.description });
+      const made = await api('POST', '/api/tunnels', { subdomain: form.values.subdomain.trim(), port: numberField(form.values.port), description: form.values.description });
       form.reset();
       await onCreated();
       return made.tunnel;
@@ -55,12 +52,12 @@ function pinnedCommand(chiselArgs: string[], fingerprint: string | undefined): s
 
 function AgentSetup() {
   const [config, setConfig] = useState<AgentConfig>();
-  const [plist, setPlist] = useState<PlistJson>();
+  const [plist, setPlist] = useState<UrlJsonVariant<'GET', '/api/tunnels/mac-plist'>>();
   const [error, setError] = useState<string>();
   async function load() {
     setError(undefined);
     try {
-      const [c, p] = await Promise.all([api('GET', '/api/tunnels/agent-config'), send<PlistJson>('GET', '/api/tunnels/mac-plist?format=json')]);
+      const [c, p] = await Promise.all([api('GET', '/api/tunnels/agent-config'), getJsonVariant(withQuery('GET', '/api/tunnels/mac-plist', { format: 'json' }))]);
       setConfig(c);
       setPlist(p);
     } catch (e) {

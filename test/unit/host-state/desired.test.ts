@@ -2,10 +2,10 @@
 // the restore, the tunnel repair and onboarding each wrote from a list of their own before the
 // lists became this one (served: the restore's and the refresh's written vhosts; current: what the
 // refresh keeps in this release's templates; tunnels: the repair's; stack: onboarding's task and
-// its guard), and the tunnel server's ports.
+// its guard), the tunnel server's ports, the IP panel's link and the portal's access rules.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { desiredHost, provisionedStack, tunnelPorts, type HostRecords } from '../../../lib/host-state/desired.ts';
+import { desiredHost, ipPanelLinked, portalRules, provisionedStack, tunnelPorts, type HostRecords } from '../../../lib/host-state/desired.ts';
 import type { SiteRecord, TunnelRecord } from '../../../lib/state/schemas.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 
@@ -106,6 +106,21 @@ s('once onboarding is done, the stack it wrote is what is served', async () => {
 
 s('tunnel ports: sorted, each once, disabled ones left out', () => {
   assert.equal(tunnelPorts([{ port: 9000, enabled: true }, { port: 80, enabled: true }, { port: 9000, enabled: true }, { port: 443, enabled: false }]), [80, 9000]);
+});
+
+s('the IP panel is linked only while the panel\'s 2FA is off', () => {
+  assert.is(ipPanelLinked({ enabled: false }), true);
+  assert.is(ipPanelLinked({ enabled: true }), false);
+});
+
+s('portal rules: one per protected site the portal reaches, with its users; unprotected and unreachable sites get none', () => {
+  const sites = [
+    site(`private.${DOMAIN}`, { autheliaProtected: true, allowedUsers: ['ana', 'bo'] }),
+    site(`docs.${DOMAIN}`),
+    site('shop.customer.example', { type: 'custom', autheliaProtected: true, allowedUsers: ['ana'] }),
+  ];
+  assert.equal(portalRules(sites, DOMAIN), [{ fqdn: `private.${DOMAIN}`, allowedUsers: ['ana', 'bo'] }]);
+  assert.equal(portalRules(sites, null), [], 'no domain: the portal reaches nothing');
 });
 
 s.run();

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routes, type UrlAnswer } from '../../../handlers/index.ts';
+import { routes, type UrlAnswer, type UrlJsonVariant, type WsMessage } from '../../../handlers/index.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { TunnelRecord } from '../../../lib/state/schemas.ts';
 
@@ -20,6 +20,20 @@ export function readsOnlyWhatIsSent(tunnel: Tunnel, traffic: Traffic): unknown[]
   // @ts-expect-error a field the traffic answer does not have
   const alsoMissing = traffic.nothingHere;
   return [tunnel.fqdn, tunnel.port, traffic, missing, alsoMissing];
+}
+
+type Provisioning = WsMessage<'/api/onboarding/provision/stream'>;
+type PlistJson = UrlJsonVariant<'GET', '/api/tunnels/mac-plist'>;
+
+export function readsOnlyWhatIsStreamed(message: Provisioning, plist: PlistJson): unknown[] {
+  // @ts-expect-error a field no provisioning message carries
+  const missing = message.hostname;
+  // @ts-expect-error only the complete message carries the credentials
+  const early = message.credentials;
+  const password = message.type === 'complete' ? message.credentials.password : undefined;
+  // @ts-expect-error the plist's JSON variant has no such instruction
+  const alsoMissing = plist.instructions.reboot;
+  return [missing, early, password, plist.instructions.install, alsoMissing];
 }
 
 export const wrongReturn = route({

@@ -103,6 +103,31 @@ s('repairHost: orphans removed (certificate kept), missing vhosts rewritten, str
   assert.equal([again.orphans, again.repaired], [[], []]);
 });
 
+s('repairHost tests and reloads nginx once for every tunnel it repairs, not once per tunnel', async ({ t }) => {
+  for (const [i, name] of ['b', 'c', 'd'].entries()) await createTunnel(t, name, 8100 + i);
+  for (const name of ['app', 'b', 'c', 'd']) await loseVhost(t, name);
+  const tests = t.sandbox.eventsOf('proxy.test').length;
+  const reloads = t.sandbox.eventsOf('proxy.reload').length;
+  const report = await t.services.tunnels.repairHost();
+  assert.is(report.repaired.length, 4);
+  assert.is(t.sandbox.eventsOf('proxy.test').length - tests, 1, 'one nginx -t');
+  assert.is(t.sandbox.eventsOf('proxy.reload').length - reloads, 1, 'one reload');
+  for (const name of ['app', 'b', 'c', 'd']) assert.equal(await vhostState(t, name), LINKED(name));
+});
+
+s('when the batch fails its nginx test, each tunnel is applied on its own: the failure is named, the rest land', async ({ t }) => {
+  await createTunnel(t, 'b', 8101);
+  for (const name of ['app', 'b']) await loseVhost(t, name);
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] the batch');
+  t.sandbox.failNext('proxy.test', 'nginx: [emerg] the first alone');
+  const report = await t.services.tunnels.repairHost();
+  assert.is(report.repaired.length, 1);
+  assert.is(report.failures.length, 1);
+  assert.match(report.failures[0]!, /^tunnel (app|b)\.[^:]+: Nginx configuration failed: .*the first alone/);
+  const states = [await vhostState(t, 'app'), await vhostState(t, 'b')];
+  assert.equal(states.filter((state) => state.written && state.enabled).length, 1, 'the other one landed');
+});
+
 s('repairHost leaves vhosts of other kinds and foreign files alone', async ({ t }) => {
   const { proxy } = t.services.system;
   await proxy.apply([{ op: 'put', spec: { kind: 'tunnel-server', fqdn: `tunnel.${DOMAIN}` }, enabled: true }]);

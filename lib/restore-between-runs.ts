@@ -1,8 +1,11 @@
+// A restore uploaded to the running panel, done between its stop and its next start (lib/cli.ts).
+// It stands above lib/backup/ because it runs the restore command, which builds a whole panel.
 import { existsSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
-import { restore } from '../backup-commands.ts';
-import { ConfigStore } from '../config.ts';
-import { sectionsOf } from './sections.ts';
+import { restore } from './backup-commands.ts';
+import { ConfigStore } from './config.ts';
+import { errorMessage } from './errors.ts';
+import { sectionsOf } from './backup/sections.ts';
 
 export interface Replaced {
   /** What the host re-render could not do (the restore command prints the same). */
@@ -38,5 +41,25 @@ export async function replaceWithBackup(configFile: string, archive: string, env
     }
     await rename(configFile + suffix, configFile);
     throw error;
+  }
+}
+
+/**
+ * Between the stop of a panel and its next start (lib/cli.ts): the uploaded archive replaces the
+ * state, or, failing that, the previous state is back whole. Either way the archive is removed and
+ * what happened is one line in the panel's log (the page that asked reads the result on reload).
+ */
+export async function restoreBetweenRuns(
+  configFile: string, archive: string, env: NodeJS.ProcessEnv, cwd: string,
+  report: Pick<Console, 'log' | 'error'> = console,
+): Promise<void> {
+  try {
+    const { failures, keptAt } = await replaceWithBackup(configFile, archive, env, cwd);
+    for (const failure of failures) report.error(`relay-panel restore: ${failure}`);
+    report.log(`relay-panel: restored from the uploaded backup; the previous state is kept at ${keptAt.join(', ')}`);
+  } catch (error) {
+    report.error(`relay-panel: the restore failed, the previous state is back: ${errorMessage(error)}`);
+  } finally {
+    await rm(archive, { force: true });
   }
 }
