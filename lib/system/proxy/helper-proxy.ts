@@ -4,6 +4,7 @@
 // root helper (lib/root-helper), which checks them, renders, writes, tests, reloads and rolls back.
 import { serialQueue } from '../../keyed-lock.ts';
 import { vhostName } from './templates.ts';
+import { groupCommit } from './group-commit.ts';
 import { MAX_VHOST_CHANGES } from './vhost-request.ts';
 import { VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 import { stampChanges } from './vhost-store.ts';
@@ -21,6 +22,12 @@ export interface HelperProxyOptions {
 
 export class HelperProxy extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
+  /** changes that arrive while a request runs go together in the next one: one test and reload in the helper */
+  private readonly group = groupCommit((changes) => this.serial(async () => {
+    for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
+    await asNginxFailure(() => this.opts.send(changes));
+    if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
+  }), MAX_VHOST_CHANGES);
 
   /** `stamps`: the panel's knowledge of what the helper wrote, so a start asks it only about vhosts that may differ */
   constructor(dirs: VhostDirPaths, private readonly opts: HelperProxyOptions, stamps: VhostStamps | null = null) {
@@ -32,11 +39,7 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
   }
 
   apply(changes: VhostChange[]): Promise<void> {
-    return this.serial(async () => {
-      for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
-      await asNginxFailure(() => this.opts.send(changes));
-      if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
-    });
+    return this.group(changes);
   }
 
   refresh(specs: VhostSpec[]): Promise<string[]> {

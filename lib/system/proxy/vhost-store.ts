@@ -10,6 +10,8 @@ import { vhostName } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 import { fileMark, type VhostStamps } from './vhost-stamps.ts';
+import { groupCommit } from './group-commit.ts';
+import { MAX_VHOST_CHANGES } from './vhost-request.ts';
 
 export interface VhostStoreOptions extends VhostDirPaths {
   render(spec: VhostSpec): Promise<string>;
@@ -32,6 +34,8 @@ interface Snapshot {
 
 export class VhostStore extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
+  /** changes that arrive while a batch runs share the next one's test and reload (group-commit.ts) */
+  private readonly group = groupCommit((changes) => this.serial(() => this.applyNow(changes)), MAX_VHOST_CHANGES);
 
   constructor(private readonly opts: VhostStoreOptions) {
     super(opts, opts.stamps ?? null);
@@ -42,7 +46,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   }
 
   apply(changes: VhostChange[]): Promise<void> {
-    return this.serial(() => this.applyNow(changes));
+    return this.group(changes);
   }
 
   /**
