@@ -144,6 +144,9 @@ function baseConfig(dir: string, ports: InfraPorts, paths: { nginx: string; cert
       // the root helper's copies of TLS material, never the host's /etc/nginx
       tlsDir: join(paths.nginx, 'relay-panel-tls'),
       reloadWith: 'signal',
+      // the master found through its pid file: a reload waits for the new workers (or the master's
+      // refusal in its log), not a fixed second of the log per reload
+      pidFile: join(paths.nginx, 'logs', 'nginx.pid'),
       reloadCheckMs: 1000,
     },
     acme: {

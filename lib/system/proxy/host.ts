@@ -13,7 +13,7 @@ import { VHOST_STAMPS_FILE, VhostStamps } from './vhost-stamps.ts';
 import { HelperProxy } from './helper-proxy.ts';
 import { type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from '../systemd/systemctl.ts';
-import { childPids, logSize, logTail, nginxMasterPid } from './nginx-proc.ts';
+import { childPids, logSize, logTail, nginxMasterPid, workerShuttingDown } from './nginx-proc.ts';
 import { masterProblems, realClock, reloadOutcome, throwIfFailed, type ReloadOutcome } from './reload-outcome.ts';
 
 /** how often a reload's outcome is looked for: a look is one small /proc read and one log read */
@@ -67,7 +67,7 @@ export function hostNginxControl(config: SystemConfig): Pick<VhostStoreOptions, 
       }
       const log = logTail(config.nginx.errorLog, from);
       const outcome = master !== null && before !== null
-        ? await reloadOutcome(master, before, { children: () => childPids(master), lines: () => log.lines() },
+        ? await reloadOutcome(master, before, { children: () => childPids(master), lines: () => log.lines(), shuttingDown: (pid) => workerShuttingDown(pid) },
           { timeoutMs: config.nginx.reloadTimeoutMs, pollMs: RELOAD_POLL_MS, settleMs: RELOAD_SETTLE_MS })
         : await watchErrorLog(log, config.nginx.reloadCheckMs);
       throwIfFailed(outcome);

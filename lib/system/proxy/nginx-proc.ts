@@ -54,6 +54,16 @@ export async function childPids(pid: number, procDir = '/proc'): Promise<number[
   return found;
 }
 
+/**
+ * Whether an nginx worker has been told to quit: nginx titles it "worker process is shutting down"
+ * as it closes its listening sockets. null: its title cannot be read (hidden from this user, or gone).
+ */
+export async function workerShuttingDown(pid: number, procDir = '/proc'): Promise<boolean | null> {
+  const cmdline = await readFile(join(procDir, String(pid), 'cmdline'), 'utf8').catch(() => null);
+  if (cmdline === null || cmdline === '') return null;
+  return cmdline.includes('is shutting down');
+}
+
 function pidsOf(text: string): number[] {
   return text.split(/\s+/).filter((w) => /^\d+$/.test(w)).map(Number);
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { childPids, logSize, logTail, nginxMasterPid, parentOf } from '../../../lib/system/proxy/nginx-proc.ts';
+import { childPids, logSize, logTail, nginxMasterPid, parentOf, workerShuttingDown } from '../../../lib/system/proxy/nginx-proc.ts';
 
 const s = suite('nginx in /proc and its error log');
 let dir = '';
@@ -25,6 +25,14 @@ s.before.each(async () => {
   await mkdir(proc);
 });
 s.after.each(() => rm(dir, { recursive: true, force: true }));
+
+s('a worker told to quit is titled so; one whose title cannot be read is unknown', async () => {
+  await fakeProcess(400, { ppid: 300 });
+  await fakeProcess(401, { cmdline: 'nginx: worker process is shutting down\0', ppid: 300 });
+  assert.is(await workerShuttingDown(400, proc), false);
+  assert.is(await workerShuttingDown(401, proc), true);
+  assert.is(await workerShuttingDown(402, proc), null, 'hidden or gone');
+});
 
 s('the master: the pid file\'s number when that process is an nginx master; otherwise null', async () => {
   await fakeProcess(300, { cmdline: 'nginx: master process /usr/sbin/nginx -g daemon on;\0', ppid: 1 });

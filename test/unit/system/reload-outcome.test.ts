@@ -2,7 +2,7 @@
 // master's own [emerg]/[alert] lines, whichever shows first; a fake clock, scripted /proc and log.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { masterProblems, reloadOutcome, type Clock, type ReloadProbe } from '../../../lib/system/proxy/reload-outcome.ts';
+import { HIDDEN_GRACE_MS, masterProblems, reloadOutcome, type Clock, type ReloadProbe } from '../../../lib/system/proxy/reload-outcome.ts';
 
 const MASTER = 4242;
 const timing = { timeoutMs: 10_000, pollMs: 50, settleMs: 700 };
@@ -25,9 +25,30 @@ function scripted(at: (ms: number) => { children: number[] | null; lines?: strin
 
 const s = suite('a reload\'s outcome');
 
+s('new workers are not the end while an old one is not yet told to quit: it still accepts with the old configuration', async () => {
+  const clock = fakeClock();
+  const probe = { ...scripted((ms) => ({ children: ms < 1_000 ? [100] : [100, 200] }), clock), shuttingDown: async (pid: number) => (pid === 100 ? clock.now() >= 1_150 : null) };
+  assert.equal(await reloadOutcome(MASTER, [100], probe, timing, clock), { ok: true });
+  assert.is(clock.t, 1_150, 'answered when the old worker was titled shutting down, not when the new one appeared');
+});
+
+s('an old worker whose title cannot be read counts as told once the master\'s pause has surely passed', async () => {
+  const clock = fakeClock();
+  const probe = { ...scripted((ms) => ({ children: ms < 1_000 ? [100] : [100, 200] }), clock), shuttingDown: async () => null };
+  assert.equal(await reloadOutcome(MASTER, [100], probe, timing, clock), { ok: true });
+  assert.is(clock.t, 1_000 + HIDDEN_GRACE_MS);
+});
+
+s('old workers never told to quit: the reload fails at its deadline', async () => {
+  const clock = fakeClock();
+  const probe = { ...scripted(() => ({ children: [100, 200] }), clock), shuttingDown: async () => false };
+  const outcome = await reloadOutcome(MASTER, [100], probe, timing, clock);
+  assert.equal(outcome, { ok: false, problem: `the old worker processes were not told to quit within ${timing.timeoutMs} ms` });
+});
+
 s('a reload slower than the 400 ms the panel used to wait: answered once new workers run, not before', async () => {
   const clock = fakeClock();
-  const probe = scripted((ms) => ({ children: ms < 3_500 ? [100] : [100, 200] }), clock);
+  const probe = { ...scripted((ms) => ({ children: ms < 3_500 ? [100] : [100, 200] }), clock), shuttingDown: async () => clock.now() >= 3_500 };
   assert.equal(await reloadOutcome(MASTER, [100], probe, timing, clock), { ok: true });
   assert.is(clock.t, 3_500);
 });
