@@ -4,18 +4,40 @@
 // and the root helper's socket and service (as root, listening on FAKE_ROOT_SOCKET with the panel
 // user's group, as relay-panel-root.socket makes it). Stopping either ends its process, so
 // upgrade, rollback and uninstall exercise real restarts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { asPanelUserArgv } from './as-panel-user.mjs';
 
-const shared = fileURLToPath(new URL('../../fakes/bin/systemctl', import.meta.url));
 const argv = process.argv.slice(2);
 const env = process.env;
 const words = argv.filter((a, i) => !a.startsWith('-') && argv[i - 1] !== '-p');
 const [verb, ...named] = words;
-const result = spawnSync(process.execPath, [shared, ...argv], { stdio: 'inherit' });
+const result = { status: await sharedSystemctl() };
+
+/**
+ * Runs the shared fake in this process, on the same argv, and answers its exit code. Not a child
+ * process: a Node start per call is most of a systemctl call's cost, and the installer, upgrade and
+ * doctor make hundreds of them in the install tests. The shared fake is a script that ends with
+ * process.exit(code) at its top level, synchronously, so that exit becomes a throw caught here.
+ */
+async function sharedSystemctl() {
+  const exit = process.exit;
+  const ended = Symbol('exit');
+  let code = 0;
+  process.exit = (c = 0) => {
+    code = c;
+    throw ended;
+  };
+  try {
+    await import('../../fakes/bin/systemctl');
+  } catch (e) {
+    if (e !== ended) throw e;
+  } finally {
+    process.exit = exit;
+  }
+  return code;
+}
 
 const processes = {
   [env.FAKE_PANEL_UNIT]: {

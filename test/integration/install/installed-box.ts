@@ -3,7 +3,8 @@
 // and its root helper as root on the helper's socket.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,27 @@ export interface Run {
   stderr: string;
 }
 
+/** The bundle and release of this checkout, built once per process, in a directory of their own. */
+let builtOnce: Promise<{ outDir: string; version: string }> | undefined;
+
+/**
+ * A copy of this checkout's release at `outDir`. The install files run one after the other in the
+ * test runner's own process, and the sources do not change during a run, so they share one build
+ * (a bundle and a release cost seconds of CPU each time); each box gets its own copy, so a test
+ * that changes its box's release changes no other box's.
+ */
+async function copyOfRelease(outDir: string): Promise<{ outDir: string; version: string }> {
+  builtOnce ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'relay-install-release-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    await bundle({ outfile: join(dir, 'build', 'server.mjs'), quiet: true });
+    return release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
+  })();
+  const built = await builtOnce;
+  await cp(built.outDir, outDir, { recursive: true });
+  return { outDir, version: built.version };
+}
+
 /** `overrides` go over the harness's system configuration (e.g. the fake host's binaries). */
 export async function startInstalledBox(overrides: SystemConfigInput = {}, env: NodeJS.ProcessEnv = {}): Promise<InstalledBox> {
   if (process.getuid?.() !== 0) throw new Error('the install tests create a system user: run them as root');
@@ -50,8 +72,7 @@ export async function startInstalledBox(overrides: SystemConfigInput = {}, env: 
   const prefix = join(dir, 'root');
   const user = `rpt${randomBytes(4).toString('hex')}`;
   const rootRequestScript = await stageFile(rootRequestSource, dir);
-  await bundle({ outfile: join(dir, 'build', 'server.mjs'), quiet: true });
-  const built = await release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
+  const built = await copyOfRelease(join(dir, 'release'));
   const infra = await startInfra();
   // the harness's configuration is complete, so the overlay also names what install would default
   const system = infra.systemConfig({
