@@ -1,5 +1,5 @@
 // `npm run bench -- --only=fuzz`: the route-table fuzz of the unit suite
-// (test/unit/handlers/fuzz.test.ts) with many more generated requests per route than the suite's 15,
+// (test/unit/handlers/fuzz.test.ts) with many more generated requests per route than the suite's 40,
 // run by the test runner in a child process; the bench fails when the fuzz does.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -16,7 +16,7 @@
 // BENCH_ONLY=upload-hostile (`--only=upload-hostile`, never part of the full run) 50 MB multipart bodies of
 // plain bytes and of the delimiter's own, formidable against the edge's parser.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
-// with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 15), BENCH_FUZZ_SEED to repeat one.
+// with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
 import { autocannon, autocannonVersion } from './autocannon.mjs';
 import { execFile } from 'node:child_process';
