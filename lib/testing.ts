@@ -2,6 +2,7 @@
 // and for integrators who reuse the handlers. State lives in memory, the host is the sandbox system
 // with a fake PKI (no openssl), and `as`/`headers` give the headers nginx would set for a client
 // certificate. The panel is built by lib/compose.ts, as the server builds its own, and started.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -113,6 +114,8 @@ function defaultConfig(dir: string, options: TestAppOptions): ConfigInput {
     dataDir: join(dir, 'data'),
     onboarding: { status: 'FRESH' },
     system: { driver: 'sandbox' },
+    // made here, as the store would make it on opening: one validated update fewer per kit
+    sessionSecret: randomBytes(32).toString('hex'),
     ...options.config,
   };
 }

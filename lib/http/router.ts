@@ -68,20 +68,58 @@ function recorded(chain: Middleware[], recorder: RouteRecorder): Middleware[] {
   ];
 }
 
+/** One entry of itty's table: method, compiled pattern, the steps, the pattern as written. */
+type IttyEntry = [method: string, pattern: RegExp, steps: Middleware[], path: string];
+
 /**
- * Registers each route with its chain, most specific patterns first (see route-order.ts: the list's
- * own order only breaks ties); GET routes answer HEAD too (RFC 9110; the app drops the body).
+ * A route list's entries without their steps: the routes most specific first (see route-order.ts:
+ * the list's own order only breaks ties), each pattern compiled by itty, GET routes once more as
+ * HEAD (RFC 9110; the app drops the body). They depend on the list alone, so they are worked out
+ * once per list: the test kit builds an app for each case from the same list, and the sort and the
+ * compiled patterns were most of what an app's set-up cost. A pattern without the g or y flag
+ * keeps no state between matches, so tables can share it.
+ */
+const entriesOf = new WeakMap<readonly AnyRoute[], { length: number; entries: { route: AnyRoute; entry: IttyEntry }[] }>();
+
+function compiledEntries(routes: readonly AnyRoute[]): { route: AnyRoute; entry: IttyEntry }[] {
+  // a list that grew or shrank since (an embedder's own array) is worked out again
+  const known = entriesOf.get(routes);
+  if (known?.length === routes.length) return known.entries;
+  const ordered = bySpecificity(routes);
+  // itty compiles a pattern as it is registered; a throwaway router does it, with no steps
+  const router = Router();
+  const register = router as unknown as Record<string, (path: string) => void>;
+  const owners: AnyRoute[] = [];
+  for (const route of ordered) {
+    register[route.method.toLowerCase()]!(route.path);
+    owners.push(route);
+    if (route.method === 'GET') {
+      register.head!(route.path);
+      owners.push(route);
+    }
+  }
+  const entries = (router.routes as unknown as IttyEntry[]).map((entry, i) => ({ route: owners[i]!, entry }));
+  entriesOf.set(routes, { length: routes.length, entries });
+  return entries;
+}
+
+/**
+ * Registers each route with its chain, in the order and with the patterns of `compiledEntries`.
  * `otherwise`, when given, answers every request no route took.
  */
 export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
-  const router = Router<RoutedRequest, [RequestState]>({ catch: (error: unknown) => renderError(error, services) });
-  const register = router as unknown as Record<string, (path: string, ...steps: Middleware[]) => void>;
-  for (const route of bySpecificity(routes)) {
-    const steps = chainFor(route, services);
-    const chain = observer ? recorded(steps, observer.route(route.kind === 'ws' ? 'WS' : route.method, route.path)) : steps;
-    register[route.method.toLowerCase()]!(route.path, ...chain);
-    if (route.method === 'GET') register.head!(route.path, ...chain);
-  }
+  const chains = new Map<AnyRoute, Middleware[]>();
+  const chainOf = (route: AnyRoute): Middleware[] => {
+    let chain = chains.get(route);
+    if (!chain) {
+      const steps = chainFor(route, services);
+      chain = observer ? recorded(steps, observer.route(route.kind === 'ws' ? 'WS' : route.method, route.path)) : steps;
+      chains.set(route, chain);
+    }
+    return chain;
+  };
+  const entries = compiledEntries(routes).map(({ route, entry: [method, pattern, , path] }): IttyEntry => [method, pattern, chainOf(route), path]);
+  const router = Router<RoutedRequest, [RequestState]>({ routes: entries as never, catch: (error: unknown) => renderError(error, services) });
   if (otherwise) router.all('*', otherwise);
   return router as unknown as RouteTable;
 }

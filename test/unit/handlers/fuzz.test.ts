@@ -17,6 +17,8 @@ import { agent, makeWorld, openSession, type World } from '../tickets/fixtures.t
 // grow: each rate-limited route is driven past its limit, and every request that succeeded is sent
 // again past the highest limit, so a limit no one told this file about is reached too.
 // FUZZ_RUNS (40) and FUZZ_SEED: `npm run bench -- --only=fuzz` runs it longer (test/bench/run.mjs).
+// Not fewer: one seed serves every route, so routes of one shape draw the same callers, and at 15
+// runs a seed that drew no admin left only 7 routes with a success (the re-sends probe no others).
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 40);
 /** Past every limit the panel has (20 tries a minute overall on the admin 2FA code routes). */

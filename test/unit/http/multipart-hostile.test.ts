@@ -51,7 +51,8 @@ async function parseCpu(byte: number, size: number): Promise<number> {
     assert.is(file?.size, size);
     const content = await readFile(file!.path!);
     assert.is(content.length, size);
-    assert.ok(content.every((b) => b === byte), `byte ${byte}: the file holds other bytes`);
+    // compared natively: a callback per byte of 8 MiB cost more than the parse it checks
+    assert.ok(content.equals(Buffer.alloc(size, byte)), `byte ${byte}: the file holds other bytes`);
   } finally {
     await parsed.cleanup();
   }

@@ -241,7 +241,16 @@ s('the audit list keeps the newest sessions', async () => {
   try {
     await t.call('PATCH', `${BASE}/config`, { body: { enabled: true } });
     await t.call('POST', `${BASE}/enable/laptop`, { body: { policyId } });
-    for (let i = 0; i <= MAX_PUSH_SESSIONS; i++) await t.services.pushInstall.push('laptop', { packageName: '@acme/hello', action: 'install' });
+    // a full list written at once, as that many pushes would leave it (a thousand pushes through the
+    // service, each a write of the whole list, cost a second and check no more than the pushes past
+    // the cap below do)
+    await t.services.store.pushSessions.edit((draft) => {
+      for (let i = 0; i < MAX_PUSH_SESSIONS - 1; i++) draft.put({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, label: 'laptop', packageName: '@acme/hello', action: 'install', policyId, status: 'requested', createdAt: T0 });
+    });
+    // the list's last free place, then one past the cap: the oldest goes
+    for (let i = 0; i < 2; i++) await t.services.pushInstall.push('laptop', { packageName: '@acme/hello', action: 'install' });
+    assert.is(t.services.pushInstall.sessions().length, MAX_PUSH_SESSIONS);
+    assert.not.ok(t.services.pushInstall.sessions().some((x) => x.id.endsWith('000000000000')), 'the oldest was dropped at the cap');
     const first = t.services.pushInstall.sessions().at(-1)!;
     await t.services.pushInstall.push('laptop', { packageName: '@acme/hello', action: 'update' });
     const sessions = t.services.pushInstall.sessions();

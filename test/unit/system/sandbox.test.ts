@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { createSystem, hostIpResolver, sandboxControls, systemConfig, SystemError, type System } from '../../../lib/system/index.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
+import { createFakePki, createFakeServerCerts } from '../../../lib/system/pki/fake-pki.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { createLogger } from '../../../lib/log.ts';
 
@@ -17,7 +18,8 @@ let current = { domain: 'example.com' as string | null, ip: '203.0.113.7' };
 s.before.each(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'relay-sandbox-'));
   current = { domain: 'example.com', ip: '203.0.113.7' };
-  system = createSystem(systemConfig({}), { dataDir, sandboxDns: hostIpResolver(() => current) });
+  // the fake PKI and server certificates: only the first case is about what openssl makes
+  system = createSystem(systemConfig({}), { dataDir, sandboxDns: hostIpResolver(() => current), sandboxPki: createFakePki(join(dataDir, 'fake-pki')), sandboxServerCerts: createFakeServerCerts() });
 });
 s.after.each(async () => {
   await rm(dataDir, { recursive: true, force: true });
@@ -26,6 +28,8 @@ s.after.each(async () => {
 const hash = '$2b$12$' + 'a'.repeat(53);
 
 s('certificates: issued once by the local CA, then reused while valid', timed(10_000, async () => {
+  // the sandbox's own openssl CA, as `npm start` has it
+  const system = createSystem(systemConfig({}), { dataDir, sandboxDns: hostIpResolver(() => current) });
   const first = await system.certs.issue('app.example.com', 'ops@example.com');
   assert.is(first.issued, true);
   const cert = new X509Certificate(await readFile(first.paths.fullchain, 'utf8'));
