@@ -95,7 +95,7 @@ export function createHostProxy(
 ): ProxyAdapter {
   const options = systemRendererOptions(config, hostVhostLayout(config), deps);
   const control = { test: () => deps.root.nginxTest(), reload: () => deps.root.nginxReload() };
-  const stamps = new VhostStamps(join(deps.dataDir, VHOST_STAMPS_FILE), vhostFingerprint(options, config.pki.dir));
+  const stamps = new VhostStamps(join(deps.dataDir, VHOST_STAMPS_FILE), () => vhostFingerprint(options, config.pki.dir));
   if (deps.helper) {
     return new HelperProxy(hostVhostDirs(config), {
       send: deps.helper.applyVhosts,

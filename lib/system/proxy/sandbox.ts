@@ -31,7 +31,7 @@ export function createSandboxProxy(
     availableDir: p.sitesAvailable,
     enabledDir: p.sitesEnabled,
     render: createVhostRenderer(options),
-    stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), vhostFingerprint(options, p.pki)),
+    stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), () => vhostFingerprint(options, p.pki)),
     async test() {
       controls.checkFailure('proxy.test');
       if (config.sandbox.nginxTest) await realNginxTest(config, p.sitesEnabled);

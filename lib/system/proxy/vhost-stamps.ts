@@ -40,8 +40,21 @@ export class VhostStamps {
   #stamps: Promise<Map<string, Stamp>> | null = null;
   #dirty = false;
 
-  /** `fingerprint`: this release's, computed once (lib/system/proxy/fingerprint.ts) */
-  constructor(private readonly path: string, readonly fingerprint: string) {}
+  #fingerprint: string | (() => string);
+
+  /**
+   * `fingerprint`: this release's (lib/system/proxy/fingerprint.ts), or how to compute it at the
+   * first stamp compared or taken: rendering every sample template cost each panel built (a test's
+   * kit, a restore) about a millisecond of CPU, most of whom never compare a stamp.
+   */
+  constructor(private readonly path: string, fingerprint: string | (() => string)) {
+    this.#fingerprint = fingerprint;
+  }
+
+  get fingerprint(): string {
+    if (typeof this.#fingerprint === 'function') this.#fingerprint = this.#fingerprint();
+    return this.#fingerprint;
+  }
 
   /** Whether the file is as the panel wrote it: not touched since its stamp was taken. */
   async untouched(name: string, mark: FileMark | null): Promise<boolean> {

@@ -5,6 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import type { AnyRoute } from '../../../lib/http/route.ts';
+import { chainFor } from '../../../lib/http/router.ts';
+import { createTestApp } from '../../../lib/testing.ts';
 
 const handlersDir = fileURLToPath(new URL('../../../handlers/', import.meta.url));
 const s = suite('handler registry');
@@ -44,6 +46,22 @@ s('no method and path pair appears twice', () => {
 s('no route spells its generics by hand', () => {
   const spelled = handlerFiles(handlersDir).filter((file) => /\b(route|wsRoute)</.test(readFileSync(join(handlersDir, file), 'utf8')));
   assert.equal(spelled, []);
+});
+
+s('every route\'s steps can be built (an app builds them at the route\'s first request, not when it starts)', async () => {
+  const t = await createTestApp();
+  try {
+    const failed = routes.flatMap((r) => {
+      try {
+        return chainFor(r, t.services).length > 0 ? [] : [`${r.method} ${r.path}: no steps`];
+      } catch (error) {
+        return [`${r.method} ${r.path}: ${(error as Error).message}`];
+      }
+    });
+    assert.equal(failed, []);
+  } finally {
+    await t.close();
+  }
 });
 
 s('every route names roles and a gate', () => {

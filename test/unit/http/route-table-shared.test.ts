@@ -1,12 +1,12 @@
+// A route list's order and compiled patterns are worked out once and shared by every table built
+// from it, and each route's steps are built at its first request (lib/http/router.ts); what each
+// app's routes do stays its own.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
 import { createTestApp } from '../../../lib/testing.ts';
-
-// A route list's order and compiled patterns are worked out once and shared by every table built
-// from it (lib/http/router.ts); what each app's routes do stays its own.
 
 const s = suite('route tables built from one list');
 
@@ -40,6 +40,31 @@ s('a list that grew since a table was built from it is read again', async () => 
   } finally {
     await before.close();
     await after.close();
+  }
+});
+
+/** `route`, with a count of the reads of its access rule: the chain's steps read it as they are built. */
+function counted(base: AnyRoute): { route: AnyRoute; reads: () => number } {
+  let reads = 0;
+  const copy = { ...base } as AnyRoute;
+  Object.defineProperty(copy, 'access', { enumerable: true, get: () => (reads++, base.access) });
+  return { route: copy, reads: () => reads };
+}
+
+s('a route\'s steps are built at its first request, once for GET and HEAD, and the first request goes through all of them', async () => {
+  const watched = counted(domainOf);
+  const t = await createTestApp({ routes: [watched.route, echo] });
+  try {
+    const atBuild = watched.reads();
+    const [first, second] = await Promise.all([t.call('GET', '/api/test/domain'), t.call('GET', '/api/test/domain')]);
+    assert.equal([first.status, second.status], [200, 200]);
+    const built = watched.reads();
+    assert.ok(built > atBuild, 'the first request built the chain, building the app did not');
+    assert.is((await t.request('HEAD', '/api/test/domain')).status, 200);
+    assert.is((await t.call('GET', '/api/test/domain', { as: 'none' })).status, 403, 'the built access guard refuses a caller without a certificate');
+    assert.is(watched.reads(), built, 'built once');
+  } finally {
+    await t.close();
   }
 });
 
