@@ -57,7 +57,6 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   refresh(specs: VhostSpec[]): Promise<string[]> {
     return this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
-      const linked = await this.linkedNames();
       // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
       // start with nothing changed reads no vhost; the others are read and rendered, all at once
       const found = await Promise.all(unique.map(async ([name, spec]) => {
@@ -66,12 +65,16 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
         const written = await readOrNull(this.available(name));
         if (written === null) return null;
         const content = await this.opts.render(spec);
-        if (written !== stampVhost(content)) return { name, content, change: { op: 'put' as const, spec, enabled: linked.has(name) } };
+        if (written !== stampVhost(content)) return { name, spec, content };
         await this.stamps?.take(name, spec, mark);
         return null;
       }));
       const stale = found.filter((vhost) => vhost !== null);
-      if (stale.length > 0) await this.applyNow(stale.map((vhost) => vhost.change), new Map(stale.map((vhost) => [vhost.name, vhost.content])));
+      if (stale.length > 0) {
+        // links kept as they are: one listing, and only when something is rewritten
+        const linked = await this.linkedNames();
+        await this.applyNow(stale.map(({ name, spec }) => ({ op: 'put' as const, spec, enabled: linked.has(name) })), new Map(stale.map((vhost) => [vhost.name, vhost.content])));
+      }
       await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
