@@ -163,7 +163,7 @@ s('nginx-test and nginx-reload copy a renewal first; a refused source keeps its 
   assert.equal(log, [`tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${live} refused: a link to ${JSON.stringify(pairs.one.privkey)}, not ../../archive/${A}/privkey<n>.pem`]);
 });
 
-s('a FIFO planted as a certificate: the vhost change is refused within a second, and an nginx-test sent with it is answered', async ({ config, log }) =>
+s('a FIFO planted as a certificate: the vhost change is refused without blocking on it, and an nginx-test sent with it is answered', async ({ config, log }) =>
   withTimeout('fifo', 5000, async () => {
     const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
     await lineage(config, A, pairs.one);
@@ -182,7 +182,9 @@ s('a FIFO planted as a certificate: the vhost change is refused within a second,
     assert.is(put.ok, false);
     assert.is((put as { error?: string }).error, `Refused: ${fifo} refused: a FIFO, not certbot's link or a regular file`);
     assert.is(test.ok, true);
-    assert.ok(put.ms < 1000 && test.ms < 1000, `answered in ${put.ms} and ${test.ms} ms`);
+    // a root helper blocked in open() on the FIFO answers only when the writer above comes at 5 s;
+    // 3 s leaves a loaded machine room (1,018 ms was seen under a full npm test) and still tells them apart
+    assert.ok(put.ms < 3000 && test.ms < 3000, `answered in ${put.ms} and ${test.ms} ms`);
     assert.ok((await lstat(join(config.nginx.tlsDir, A, 'fullchain.pem'))).isFile(), 'the copy nginx loads is untouched');
     assert.equal(log, [`tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${fifo} refused: a FIFO, not certbot's link or a regular file`]);
   }));
