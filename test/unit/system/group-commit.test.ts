@@ -15,12 +15,19 @@ const change = (name: string): VhostChange => ({ op: 'disable', name });
 const names = (changes: VhostChange[]) => changes.map((c) => (c as { name: string }).name);
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-s('a lone change goes at once; those that arrive meanwhile go together in the next batch', async () => {
+/** A group commit whose batches take a moment and are recorded by name; a batch naming `bad` fails. */
+function recorded(max: number): { apply: (changes: VhostChange[]) => Promise<void>; batches: string[][] } {
   const batches: string[][] = [];
   const apply = groupCommit(async (changes) => {
     batches.push(names(changes));
     await tick();
-  }, 100);
+    if (names(changes).includes('bad')) throw new SystemError('nginx configuration test failed: bad');
+  }, max);
+  return { apply, batches };
+}
+
+s('a lone change goes at once; those that arrive meanwhile go together in the next batch', async () => {
+  const { apply, batches } = recorded(100);
   const first = apply([change('a')]);
   assert.equal(batches, [['a']], 'not held back for company');
   const rest = [apply([change('b')]), apply([change('c'), change('d')]), apply([change('e')])];
@@ -29,12 +36,7 @@ s('a lone change goes at once; those that arrive meanwhile go together in the ne
 });
 
 s('a joined batch that fails: each caller\'s changes alone, so only the bad one fails', async () => {
-  const batches: string[][] = [];
-  const apply = groupCommit(async (changes) => {
-    batches.push(names(changes));
-    await tick();
-    if (names(changes).includes('bad')) throw new SystemError('nginx configuration test failed: bad');
-  }, 100);
+  const { apply, batches } = recorded(100);
   const first = apply([change('a')]);
   const outcomes = await Promise.allSettled([first, apply([change('b')]), apply([change('bad')]), apply([change('c')])]);
   assert.equal(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -43,11 +45,7 @@ s('a joined batch that fails: each caller\'s changes alone, so only the bad one 
 });
 
 s('at most `max` changes joined; a caller\'s own list is never split', async () => {
-  const batches: string[][] = [];
-  const apply = groupCommit(async (changes) => {
-    batches.push(names(changes));
-    await tick();
-  }, 3);
+  const { apply, batches } = recorded(3);
   await Promise.all([apply([change('a')]), apply([change('b'), change('c')]), apply([change('d'), change('e')]), apply([change('f'), change('g'), change('h'), change('i')])]);
   assert.equal(batches, [['a'], ['b', 'c'], ['d', 'e'], ['f', 'g', 'h', 'i']]);
 });
