@@ -14,7 +14,7 @@ import { HelperProxy } from './helper-proxy.ts';
 import { type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from '../systemd/systemctl.ts';
 import { childPids, logSize, logTail, nginxMasterPid, workerShuttingDown } from './nginx-proc.ts';
-import { masterProblems, realClock, reloadOutcome, throwIfFailed, type ReloadOutcome } from './reload-outcome.ts';
+import { masterProblems, reloadOutcome, wallClock, throwIfFailed, type ReloadOutcome } from './reload-outcome.ts';
 
 /** how often a reload's outcome is looked for: a look is one small /proc read and one log read */
 const RELOAD_POLL_MS = 50;
@@ -116,7 +116,7 @@ async function watchErrorLog(log: { lines(): Promise<string[]> }, ms: number): P
   do {
     const problems = masterProblems(await log.lines(), null);
     if (problems.length) return { ok: false, problem: problems.join('; ') };
-    await realClock.sleep(RELOAD_POLL_MS);
+    await wallClock.sleep(RELOAD_POLL_MS);
   } while (Date.now() < deadline);
   return { ok: true };
 }

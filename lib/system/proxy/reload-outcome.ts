@@ -34,17 +34,18 @@ export interface ReloadTiming {
   settleMs: number;
 }
 
-export interface Clock {
+/** Wall time and waiting: nginx works on the wall clock (lib/clock.ts's Clock has timers, not waits). */
+export interface WaitClock {
   now(): number;
   sleep(ms: number): Promise<void>;
 }
 
-export const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+export const wallClock: WaitClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 export type ReloadOutcome = { ok: true } | { ok: false; problem: string };
 
 /** `before`: the master's children before the signal; `master`: its pid, whose log lines count. */
-export async function reloadOutcome(master: number, before: readonly number[], probe: ReloadProbe, timing: ReloadTiming, clock: Clock = realClock): Promise<ReloadOutcome> {
+export async function reloadOutcome(master: number, before: readonly number[], probe: ReloadProbe, timing: ReloadTiming, clock: WaitClock = wallClock): Promise<ReloadOutcome> {
   const known = new Set(before);
   const deadline = clock.now() + timing.timeoutMs;
   const problems: string[] = [];

@@ -2,19 +2,19 @@
 // master's own [emerg]/[alert] lines, whichever shows first; a fake clock, scripted /proc and log.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HIDDEN_GRACE_MS, masterProblems, reloadOutcome, type Clock, type ReloadProbe } from '../../../lib/system/proxy/reload-outcome.ts';
+import { HIDDEN_GRACE_MS, masterProblems, reloadOutcome, type ReloadProbe, type WaitClock } from '../../../lib/system/proxy/reload-outcome.ts';
 
 const MASTER = 4242;
 const timing = { timeoutMs: 10_000, pollMs: 50, settleMs: 700 };
 const line = (level: string, pid: number, text: string) => `2026/11/28 08:00:00 [${level}] ${pid}#${pid}: ${text}`;
 
-function fakeClock(): Clock & { t: number } {
+function fakeClock(): WaitClock & { t: number } {
   const clock = { t: 0, now: () => clock.t, sleep: async (ms: number) => void (clock.t += ms) };
   return clock;
 }
 
 /** `at(ms)`: what /proc and the log show at that time (the log: lines written since the last look). */
-function scripted(at: (ms: number) => { children: number[] | null; lines?: string[] }, clock: Clock): ReloadProbe & { looks: number } {
+function scripted(at: (ms: number) => { children: number[] | null; lines?: string[] }, clock: WaitClock): ReloadProbe & { looks: number } {
   const probe = {
     looks: 0,
     children: async () => (probe.looks++, at(clock.now()).children),
