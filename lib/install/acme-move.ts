@@ -16,7 +16,6 @@
 // copy is checked against what is still in the old directory, and only then is the old lineage
 // removed (live, archive, its configuration last). A run stopped anywhere finishes on the next
 // one; a second run moves nothing.
-import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -24,6 +23,7 @@ import { DEPLOY_HOOK_NAME } from '../system/certs/host.ts';
 import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { SystemError } from '../system/types.ts';
 import { isRootHelperReloadHook, renewalHooks, renewalPaths, renewalSection, rewriteRenewalPaths, type PathMove } from '../system/certs/renewal-conf.ts';
+import { NO_FOLLOW_NO_BLOCK } from '../system/common/fs.ts';
 
 /** certbot's four directories as the configuration names them (config.acme). */
 export interface AcmeDirs {
@@ -89,7 +89,7 @@ class Refused extends Error {}
 async function readRegular(path: string): Promise<{ data: Buffer; mode: number }> {
   let handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    handle = await open(path, NO_FOLLOW_NO_BLOCK);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Refused(`${path} is a symbolic link`);
     throw e;

@@ -4,6 +4,7 @@ import { chmod, chown, lchown, lstat, mkdir, open, readdir, readFile, readlink, 
 import { join } from 'node:path';
 import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { InstallError } from './host-checks.ts';
+import { NO_FOLLOW_NO_BLOCK } from '../system/common/fs.ts';
 
 export interface Owner {
   uid: number;
@@ -83,7 +84,7 @@ export async function relayVhostFiles(dir: string): Promise<string[]> {
 export async function settleOwnedFile(path: string, o: { owners: readonly number[]; owner: Owner; mode: number }): Promise<boolean> {
   let file;
   try {
-    file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    file = await open(path, NO_FOLLOW_NO_BLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return false;

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -37,18 +38,24 @@ export async function readOrNull(path: string): Promise<string | null> {
   }
 }
 
+/** How root opens a file a less privileged user may have replaced: never through a link, never blocking on a FIFO. */
+export const NO_FOLLOW_NO_BLOCK = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+
 /**
- * What was appended to a file since `offset`, and its size now (the next offset). A file shorter
- * than `offset` was truncated or rotated and is read from the start.
+ * What was appended to a file since `offset`, where that read began (`from`) and the offset after it
+ * (`size`). A file shorter than `offset` was truncated or rotated and is read from the start.
+ * `rootSafe`: opened NO_FOLLOW_NO_BLOCK and read only when it is a regular file (else it throws);
+ * `maxBytes`: read at most that much now, the rest at the next call.
  */
-export async function readFromOffset(path: string, offset: number): Promise<{ text: string; size: number }> {
-  const fh = await open(path, 'r');
+export async function readFromOffset(path: string, offset: number, o: { rootSafe?: boolean; maxBytes?: number } = {}): Promise<{ text: string; from: number; size: number }> {
+  const fh = await open(path, o.rootSafe ? NO_FOLLOW_NO_BLOCK : 'r');
   try {
-    const { size } = await fh.stat();
-    const from = size < offset ? 0 : offset;
-    const buf = Buffer.alloc(size - from);
-    if (buf.length) await fh.read(buf, 0, buf.length, from);
-    return { text: buf.toString('utf8'), size };
+    const st = await fh.stat();
+    if (o.rootSafe && !st.isFile()) throw new Error(`${path} is not a regular file`);
+    const from = st.size < offset ? 0 : offset;
+    const buf = Buffer.alloc(Math.min(st.size - from, o.maxBytes ?? Infinity));
+    const { bytesRead } = buf.length ? await fh.read(buf, 0, buf.length, from) : { bytesRead: 0 };
+    return { text: buf.subarray(0, bytesRead).toString('utf8'), from, size: from + bytesRead };
   } finally {
     await fh.close();
   }

@@ -2,9 +2,9 @@
 // its certificates, its CRL): never through a link, never blocking on a FIFO or a device, only a
 // regular file owned by the user expected to have written it, and no larger than asked. A file
 // owned by that user holds nothing that user could not read already, whatever links led to it.
-import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { SystemError } from '../types.ts';
+import { NO_FOLLOW_NO_BLOCK } from './fs.ts';
 
 export interface OwnedFileRule {
   /** the uids that may own it (the panel's user; root for root's own files) */
@@ -20,7 +20,6 @@ export class RefusedPathError extends SystemError {
   }
 }
 
-const NO_FOLLOW_NO_BLOCK = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 function kindOf(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
   if (st.isFIFO()) return 'a FIFO';

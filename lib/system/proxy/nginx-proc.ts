@@ -3,13 +3,11 @@
 // In the root helper these are root's reads, so none follows a link or blocks on a FIFO: the pid
 // file and the log are opened O_NOFOLLOW|O_NONBLOCK and must be regular files, the pid file root's
 // own (nginx's root master writes it); /proc is the kernel's.
-import { constants } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readOwnedText } from '../common/owned-file.ts';
-import { readOrNull } from '../common/fs.ts';
+import { NO_FOLLOW_NO_BLOCK, readFromOffset, readOrNull } from '../common/fs.ts';
 
-const NO_FOLLOW_NO_BLOCK = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 /** a pid file holds one number and a newline */
 const MAX_PID_FILE = 64;
 /** at most this much of the log is read per look: a flood of lines cannot make root read without bound */
@@ -100,29 +98,13 @@ export function logTail(path: string, from: number): { lines(): Promise<string[]
   let partial = '';
   return {
     async lines() {
-      let handle;
-      try {
-        handle = await open(path, NO_FOLLOW_NO_BLOCK);
-      } catch {
-        return [];
-      }
-      try {
-        const st = await handle.stat();
-        if (!st.isFile()) return [];
-        if (st.size < offset) {
-          offset = 0;
-          partial = '';
-        }
-        const buffer = Buffer.alloc(Math.min(st.size - offset, MAX_LOG_READ));
-        const { bytesRead } = buffer.length ? await handle.read(buffer, 0, buffer.length, offset) : { bytesRead: 0 };
-        offset += bytesRead;
-        const text = partial + buffer.subarray(0, bytesRead).toString('utf8');
-        const lines = text.split('\n');
-        partial = lines.pop() ?? '';
-        return lines;
-      } finally {
-        await handle.close();
-      }
+      const read = await readFromOffset(path, offset, { rootSafe: true, maxBytes: MAX_LOG_READ }).catch(() => null);
+      if (read === null) return [];
+      if (read.from < offset) partial = '';
+      offset = read.size;
+      const lines = (partial + read.text).split('\n');
+      partial = lines.pop() ?? '';
+      return lines;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFile, mkdir, mkdtemp, readFile, rm, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyedLock, serialQueue } from '../../../lib/keyed-lock.ts';
@@ -67,13 +67,18 @@ s('readFromOffset: what was appended, and from the start after a truncation', as
   const f = join(dir, 'log');
   await writeFile(f, 'one\n');
   const first = await readFromOffset(f, 0);
-  assert.equal(first, { text: 'one\n', size: 4 });
+  assert.equal(first, { text: 'one\n', from: 0, size: 4 });
   await appendFile(f, 'two\n');
-  assert.equal(await readFromOffset(f, first.size), { text: 'two\n', size: 8 });
-  assert.equal(await readFromOffset(f, 8), { text: '', size: 8 });
+  assert.equal(await readFromOffset(f, first.size), { text: 'two\n', from: 4, size: 8 });
+  assert.equal(await readFromOffset(f, 8), { text: '', from: 8, size: 8 });
+  assert.equal(await readFromOffset(f, 4, { maxBytes: 2 }), { text: 'tw', from: 4, size: 6 }, 'the rest at the next call');
   await truncate(f, 0);
   await appendFile(f, 'new\n');
-  assert.equal(await readFromOffset(f, 8), { text: 'new\n', size: 4 });
+  assert.equal(await readFromOffset(f, 8), { text: 'new\n', from: 0, size: 4 });
+  const link = join(dir, 'link');
+  await symlink(f, link);
+  await readFromOffset(link, 0, { rootSafe: true }).then(() => assert.unreachable(), (e: NodeJS.ErrnoException) => assert.is(e.code, 'ELOOP'));
+  assert.equal(await readFromOffset(link, 0), { text: 'new\n', from: 0, size: 4 }, 'a link is followed unless rootSafe');
   await readFromOffset(join(dir, 'none'), 0).then(() => assert.unreachable(), (e: NodeJS.ErrnoException) => assert.is(e.code, 'ENOENT'));
 });
 
