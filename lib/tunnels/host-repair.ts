@@ -10,20 +10,20 @@ import type { TunnelContext } from './context.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
 
 /**
- * The steps that make the host match one tunnel's desired vhost, none when it already does: an
- * enabled tunnel gets its certificate (issued only when missing) and its vhost written (again, over
- * a hand edit) and linked; a disabled one loses its link.
+ * The one proxy change that brings a tunnel's vhost in line, null when it already is: an enabled
+ * tunnel's vhost written (again, over a hand edit) and linked; a disabled one's link removed.
  */
+function hostChange(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined): VhostChange | null {
+  if (tunnel.enabled) return vhost?.written && vhost.enabled && !vhost.edited ? null : { op: 'put', spec: tunnel.spec, enabled: true };
+  return vhost?.enabled ? { op: 'disable', name: ctx.system.proxy.vhostName(tunnel.spec) } : null;
+}
+
+/** The steps of `hostChange`, a put after the tunnel's certificate (issued only when missing); none when in line. */
 export function hostRepairSteps(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined): Step[] {
-  const { proxy } = ctx.system;
-  if (tunnel.enabled && !(vhost?.written && vhost.enabled && !vhost.edited)) {
-    return [
-      { failure: CERTIFICATE_FAILED, run: () => certificateFor(ctx, tunnel) },
-      { failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'put', spec: tunnel.spec, enabled: true }]) },
-    ];
-  }
-  if (!tunnel.enabled && vhost?.enabled) return [{ failure: NGINX_FAILED, run: () => proxy.apply([{ op: 'disable', name: proxy.vhostName(tunnel.spec) }]) }];
-  return [];
+  const change = hostChange(ctx, tunnel, vhost);
+  if (change === null) return [];
+  const apply: Step = { failure: NGINX_FAILED, run: () => ctx.system.proxy.apply([change]) };
+  return change.op === 'put' ? [{ failure: CERTIFICATE_FAILED, run: () => certificateFor(ctx, tunnel) }, apply] : [apply];
 }
 
 /** The tunnel's certificate, issued only when missing. */
@@ -61,8 +61,11 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
       report.failures.push(`removing ${orphans.join(', ')}: ${errorMessage(error)}`);
     }
   }
-  const astray = tunnels.filter((tunnel) => hostRepairSteps(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec))).length > 0);
-  if (astray.length > 0) await ctx.locks.runAll(astray.map((tunnel) => tunnel.id), () => repairTogether(ctx, astray, report));
+  const astray = tunnels.flatMap((tunnel) => {
+    const change = hostChange(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec)));
+    return change ? [{ tunnel, change }] : [];
+  });
+  if (astray.length > 0) await ctx.locks.runAll(astray.map(({ tunnel }) => tunnel.id), () => repairTogether(ctx, astray, report));
   try {
     await ctx.allowedPorts.sync();
   } catch (error) {
@@ -82,17 +85,13 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
  * hour. Each enabled tunnel's certificate comes first (a failure leaves that tunnel out); when the
  * batch fails, each tunnel is applied on its own, so one bad vhost is named and the rest still land.
  */
-async function repairTogether(ctx: TunnelContext, tunnels: readonly DesiredTunnel[], report: HostRepairReport): Promise<void> {
+async function repairTogether(ctx: TunnelContext, astray: ReadonlyArray<{ tunnel: DesiredTunnel; change: VhostChange }>, report: HostRepairReport): Promise<void> {
   const { proxy } = ctx.system;
   const ready: Array<{ tunnel: DesiredTunnel; change: VhostChange }> = [];
-  for (const tunnel of tunnels) {
-    if (!tunnel.enabled) {
-      ready.push({ tunnel, change: { op: 'disable', name: proxy.vhostName(tunnel.spec) } });
-      continue;
-    }
+  for (const { tunnel, change } of astray) {
     try {
-      await certificateFor(ctx, tunnel);
-      ready.push({ tunnel, change: { op: 'put', spec: tunnel.spec, enabled: true } });
+      if (change.op === 'put') await certificateFor(ctx, tunnel);
+      ready.push({ tunnel, change });
     } catch (error) {
       report.failures.push(`tunnel ${tunnel.fqdn}: ${CERTIFICATE_FAILED}: ${errorMessage(error)}`);
     }
