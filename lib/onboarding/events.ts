@@ -8,6 +8,7 @@
 // from the route like any answer; the types below are theirs.
 import { z } from 'zod';
 import { ONBOARDING_STATUSES } from '../config.ts';
+import type { AccessUrls } from '../stack-hosts.ts';
 
 export const TASK_IDS = ['tunnel-server', 'auth-portal', 'certificates', 'vhosts', 'services', 'complete'] as const;
 export type TaskId = (typeof TASK_IDS)[number];
@@ -39,12 +40,14 @@ export type TaskEvent = z.output<typeof TaskEvent>;
 const AdminCredentials = z.object({ username: z.string(), password: z.string() });
 export type AdminCredentials = z.output<typeof AdminCredentials>;
 
+/** lib/stack-hosts.ts's AccessUrls as a schema; `satisfies` makes a field added there fail the check here. */
+const AccessUrlsSchema = z.object({ panel: z.string(), authPortal: z.string(), ip: z.string() }).strict() satisfies z.ZodType<AccessUrls, AccessUrls>;
+
 const CompleteEvent = TaskView.extend({
   type: z.literal('complete'),
   progress: Progress,
   credentials: AdminCredentials,
-  /** as lib/stack-hosts.ts `accessUrls` gives them */
-  urls: z.object({ panel: z.string(), authPortal: z.string(), ip: z.string() }),
+  urls: AccessUrlsSchema,
 });
 export type CompleteEvent = z.output<typeof CompleteEvent>;
 
