@@ -1,16 +1,9 @@
 // Deleting a site takes its name out of every agent's allowedSites, so a later site of the same
 // name starts with no agent access; a delete that fails gives the grants back where they were.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
+import { managedSite, siteSuite, type SiteTestApp } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('sites: agent grants on delete', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: agent grants on delete');
 
 const allowedSites = (t: SiteTestApp) => Object.fromEntries(t.services.store.agents.value.map((a) => [a.label, a.allowedSites]));
 

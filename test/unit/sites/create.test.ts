@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSite, DOMAIN, managedSite, siteApp, siteDirectories, siteVhostState, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, managedSite, siteDirectories, siteSuite, siteVhostState } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('sites: create', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: create');
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

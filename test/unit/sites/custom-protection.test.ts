@@ -5,22 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { putSiteVhost } from '../../../lib/sites/context.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';
-import { createSite, DOMAIN, seedPortalUsers, siteApp, siteDirectories, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, seedPortalUsers, siteDirectories, siteSuite, type SiteTestApp } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('sites: portal protection only where the portal cookie reaches', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: portal protection only where the portal cookie reaches');
 
 const REFUSAL = `Portal protection is not available for 'shop.customer.example': the portal's session cookie covers only '${DOMAIN}' and its subdomains`;
 const vhostText = (t: SiteTestApp, fqdn: string) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-site-${fqdn}.conf`), 'utf8');

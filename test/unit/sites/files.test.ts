@@ -1,24 +1,18 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Caller } from '../../../lib/testing.ts';
 import { defined } from '../../helpers/defined.ts';
-import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
+import { managedSite, siteSuite, type SiteTestApp } from './helpers.ts';
 
-type Site = Awaited<ReturnType<typeof managedSite>>;
-const s = suite<{ t: SiteTestApp; site: Site }>('sites: file listing and delete', {} as { t: SiteTestApp; site: Site });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-  ctx.site = await managedSite(ctx.t, 'blog');
-  const root = ctx.site.rootPath;
+const s = siteSuite('sites: file listing and delete', async (t) => {
+  const site = await managedSite(t, 'blog');
+  const root = site.rootPath;
   mkdirSync(join(root, 'assets', 'img'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<h1>hello</h1>');
   writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(root, '.env'), 'SECRET=1');
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
+  return { site };
 });
 
 const files = (t: SiteTestApp, id: string, path?: string, as?: Caller) =>

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { suite, type Test } from 'uvu';
 import { dirname } from 'node:path';
 import { createTestApp, type Caller, type TestApp, type TestAppOptions } from '../../../lib/testing.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
@@ -15,6 +16,19 @@ export async function siteApp(options?: TestAppOptions): Promise<SiteTestApp> {
   const t = await createTestApp(options);
   await t.completeOnboarding(DOMAIN);
   return Object.assign(t, { sandbox: sandboxControls(t.services.system) });
+}
+
+/** A suite whose every test gets a fresh siteApp (closed after it); `extra` goes into each test's context after the app. */
+export function siteSuite<C extends object = {}>(title: string, extra?: (t: SiteTestApp) => Promise<C>): Test<{ t: SiteTestApp } & C> {
+  const s = suite<{ t: SiteTestApp } & C>(title, {} as { t: SiteTestApp } & C);
+  s.before.each(async (ctx) => {
+    ctx.t = await siteApp();
+    if (extra) Object.assign(ctx, await extra(ctx.t));
+  });
+  s.after.each(async (ctx) => {
+    await ctx.t.close();
+  });
+  return s;
 }
 
 export function createSite(t: TestApp, body: Record<string, unknown>, as: Parameters<TestApp['call']>[2] = {}) {

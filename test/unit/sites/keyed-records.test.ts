@@ -1,22 +1,14 @@
 // Tunnels and sites looked records up with `.find` over the whole list, and sites
 // saved a change by rewriting the whole collection (`update`), though both collections are keyed
 // by id. Lookups now use the key, and every site write is one record's change.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RecordChange } from '../../../lib/state/record-collection.ts';
 import type { SiteRecord } from '../../../lib/state/schemas.ts';
 import { findSite } from '../../../lib/sites/context.ts';
 import { findTunnel } from '../../../lib/tunnels/context.ts';
-import { createSite, managedSite, siteApp, uploadFiles, type SiteTestApp } from './helpers.ts';
+import { createSite, managedSite, siteSuite, uploadFiles } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('tunnels and sites: records by their key', {} as { t: SiteTestApp });
-
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async ({ t }) => {
-  await t.close();
-});
+const s = siteSuite('tunnels and sites: records by their key');
 
 /** Makes reading the whole list fail: a lookup by key never needs it. */
 function forbidWholeList(collection: object): () => void {

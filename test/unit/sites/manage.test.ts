@@ -1,17 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defined } from '../../helpers/defined.ts';
-import { createSite, DOMAIN, managedSite, seedPortalUsers, siteApp, siteVhostState, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, managedSite, seedPortalUsers, siteSuite, siteVhostState } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('sites: list, settings, delete, verify-dns', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: list, settings, delete, verify-dns');
 
 const MISSING = '0b6f3e1c-1c9a-4e0e-9a53-2f4f3d0c6a11';
 

@@ -2,19 +2,13 @@
 // folder instead of answering 500.
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { managedSite, siteApp, uploadFiles, type SiteTestApp } from './helpers.ts';
+import { managedSite, siteSuite, uploadFiles } from './helpers.ts';
 
-type Site = Awaited<ReturnType<typeof managedSite>>;
-const s = suite<{ t: SiteTestApp; site: Site }>('sites: a site folder deleted by hand', {} as { t: SiteTestApp; site: Site });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-  ctx.site = await managedSite(ctx.t, 'blog');
-  rmSync(ctx.site.rootPath, { recursive: true, force: true });
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
+const s = siteSuite('sites: a site folder deleted by hand', async (t) => {
+  const site = await managedSite(t, 'blog');
+  rmSync(site.rootPath, { recursive: true, force: true });
+  return { site };
 });
 
 s('the listing is empty and the folder is back, mode 0755', async ({ t, site }) => {

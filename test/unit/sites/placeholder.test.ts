@@ -1,21 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { placeholderBytes, placeholderPage } from '../../../lib/sites/files/placeholder.ts';
-import { createSite, DOMAIN, managedSite, siteApp, siteDirectories, siteVhostState, uploadFiles, type SiteTestApp } from './helpers.ts';
+import { createSite, DOMAIN, managedSite, siteDirectories, siteSuite, type SiteTestApp, siteVhostState, uploadFiles } from './helpers.ts';
 
 // A new site's placeholder index.html: written with the site, through the upload path
 // (0644), not counted as uploaded bytes, replaced by the first index.html upload, and never left
 // behind by a create that fails.
 
-const s = suite<{ t: SiteTestApp }>('sites: placeholder page', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: placeholder page');
 
 const listing = async (t: SiteTestApp, id: string) => (await t.call('GET', `/api/sites/${id}/files`)).body.files as { name: string; size: number }[];
 

@@ -2,19 +2,12 @@
 // working box. The start-up refresh writes a served vhost whose file is gone.
 import { lstat, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
-import { createSite, siteApp, type SiteTestApp } from './helpers.ts';
+import { createSite, siteSuite } from './helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('the start-up refresh writes served vhosts that are gone', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('the start-up refresh writes served vhosts that are gone');
 
 s('a site whose vhost file and link were removed gets both back; the next start changes nothing', async ({ t }) => {
   const created = await createSite(t, { name: 'docs', type: 'managed' });

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callerHeaders } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
@@ -11,17 +10,9 @@ import { withTimeout } from '../../helpers/timeout.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
 import { largestBody } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
-import { managedSite, siteApp, uploadFiles as upload, type SiteTestApp } from './helpers.ts';
+import { managedSite, siteSuite, uploadFiles as upload } from './helpers.ts';
 
-type Site = Awaited<ReturnType<typeof managedSite>>;
-const s = suite<{ t: SiteTestApp; site: Site }>('sites: POST /api/sites/:id/files', {} as { t: SiteTestApp; site: Site });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-  ctx.site = await managedSite(ctx.t, 'blog');
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: POST /api/sites/:id/files', async (t) => ({ site: await managedSite(t, 'blog') }));
 
 
 s('200 {ok, files}: the files land under `path` and the listing shows them', async ({ t, site }) => {

@@ -1,23 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AppError } from '../../../lib/errors.ts';
 import type { IncomingFile } from '../../../lib/sites/files/upload.ts';
 import { formatBytes } from '../../../lib/sites/format-bytes.ts';
 import { defined } from '../../helpers/defined.ts';
-import { managedSite, siteApp, type SiteTestApp } from './helpers.ts';
+import { managedSite, siteSuite, type SiteTestApp } from './helpers.ts';
 
 type Site = Awaited<ReturnType<typeof managedSite>>;
-const s = suite<{ t: SiteTestApp; site: Site }>('sites: uploads (service)', {} as { t: SiteTestApp; site: Site });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-  ctx.site = await managedSite(ctx.t, 'blog');
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: uploads (service)', async (t) => ({ site: await managedSite(t, 'blog') }));
 
 const streamed = (originalName: string, content: string): IncomingFile => ({
   originalName,

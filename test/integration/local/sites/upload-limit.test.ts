@@ -1,17 +1,10 @@
 // The 50 MB per-file limit at its edge, with 50 MiB bodies through the app (real disk writes: too slow
 // for the unit half).
 import { readdirSync } from 'node:fs';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { managedSite, siteApp, uploadFiles, type SiteTestApp } from '../../../unit/sites/helpers.ts';
+import { managedSite, siteSuite, uploadFiles } from '../../../unit/sites/helpers.ts';
 
-const s = suite<{ t: SiteTestApp }>('sites: the per-file upload limit', {} as { t: SiteTestApp });
-s.before.each(async (ctx) => {
-  ctx.t = await siteApp();
-});
-s.after.each(async (ctx) => {
-  await ctx.t.close();
-});
+const s = siteSuite('sites: the per-file upload limit');
 
 s('50 MiB per file: one byte more is refused with 413 and nothing is written; exactly 50 MiB is stored', async ({ t }) => {
   const site = await managedSite(t, 'blog');
