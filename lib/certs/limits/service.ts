@@ -80,6 +80,8 @@ export class IssuanceLimits {
       if (outcome === 'none') return;
       const failed = outcome === 'failed' ? failedValidations(error, underWay.names) : [];
       await this.ledger.add({ server: underWay.server, names: underWay.names, kind: underWay.kind, outcome, failedValidations: failed });
+      // in the ledger now: counted there, not twice
+      this.#underWay.delete(underWay);
       for (const listener of this.#listeners) listener();
     } catch (e) {
       // the certificate is there (or certbot's failure is the answer): a ledger that missed one is logged, not the caller's failure
