@@ -206,7 +206,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => services.tunnelStatus.close());
   services.onClose(() => alertWatch.close());
   const nearLimit = new NearLimitAlert(alerts);
-  services.onClose(certLimits.onRecorded(() => nearLimit.observe(certLimits.counts().counts)));
+  services.onClose(certLimits.onRecorded(() => nearLimit.observe(certLimits.countsLoaded().counts)));
   // an alert being sent ends within its timeout; what still waits is given up with the panel
   services.onClose(() => services.alerts.close());
   services.onClose(() => services.sitesStatus.close());

@@ -8,7 +8,7 @@ export default route({
   path: '/api/certs/limits',
   access: { roles: ADMIN_ONLY, gate: 'management' },
   response: { schema: LimitsAnswer },
-  handle({ services }) {
-    return services.certLimits.counts();
+  async handle({ services }) {
+    return await services.certLimits.counts();
   },
 });

@@ -9,6 +9,7 @@ import { countAll, describeRefusal, wouldExceed, type CountedOrder, type Order }
 import { limitsFor } from './defaults.ts';
 import { failedValidations } from './failed-validation.ts';
 import { IssuanceLedger } from './ledger.ts';
+import { loadPublicSuffixList } from './registered-domain.ts';
 import { CertLimitRefusal } from './refusal.ts';
 import type { LimitsAnswer } from './schema.ts';
 
@@ -47,7 +48,13 @@ export class IssuanceLimits {
   }
 
   /** Each limit's counts now (GET /api/certs/limits); the box's domain is listed even with none. */
-  counts(): LimitsAnswer {
+  async counts(): Promise<LimitsAnswer> {
+    await loadPublicSuffixList();
+    return this.countsLoaded();
+  }
+
+  /** `counts()` once the Public Suffix List is loaded, as it is after any order (the alert reads it then). */
+  countsLoaded(): LimitsAnswer {
     const { source, limits } = this.#inForce();
     const domain = this.deps.config.value.domain;
     void this.ledger.prune().catch((error: unknown) => this.deps.log.warn(`certificate limits: pruning the ledger failed: ${errorMessage(error)}`));
@@ -64,7 +71,9 @@ export class IssuanceLimits {
    * Checks the order against every limit and, in the same synchronous run, counts it as under way;
    * throws CertLimitRefusal naming the limit, the count and when the next slot frees.
    */
-  reserve(order: Order): CountedOrder {
+  async reserve(order: Order): Promise<CountedOrder> {
+    await loadPublicSuffixList();
+    // from here to the add, nothing awaits: no other order can be checked in between
     const { source, limits } = this.#inForce();
     const now = this.deps.clock.now();
     const refused = wouldExceed(this.#orders(), this.#server(), limits, now, order);
@@ -101,7 +110,7 @@ export class IssuanceLimits {
       // a valid certificate is reused: no order, nothing to count
       if (await inner.has(fqdn)) return inner.issue(fqdn, email);
       const kind = (await exists(inner.paths(fqdn).fullchain)) ? 'renewal' : 'new';
-      const underWay = this.reserve({ names: [fqdn], kind });
+      const underWay = await this.reserve({ names: [fqdn], kind });
       try {
         const result = await inner.issue(fqdn, email);
         await this.settle(underWay, result.issued ? 'issued' : 'none');
@@ -112,7 +121,7 @@ export class IssuanceLimits {
       }
     };
     const renew: CertsAdapter['renew'] = async (fqdn) => {
-      const underWay = this.reserve({ names: [fqdn], kind: 'renewal' });
+      const underWay = await this.reserve({ names: [fqdn], kind: 'renewal' });
       try {
         await inner.renew(fqdn);
         await this.settle(underWay, 'issued');

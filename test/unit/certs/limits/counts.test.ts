@@ -4,9 +4,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { countAll, wouldExceed, type CountedOrder } from '../../../../lib/certs/limits/counts.ts';
 import { limitsFor } from '../../../../lib/certs/limits/defaults.ts';
+import { loadPublicSuffixList } from '../../../../lib/certs/limits/registered-domain.ts';
 import { ManualClock } from '../../../helpers/manual-clock.ts';
 
 const s = suite('certificate limits: counts, windows and limits in force');
+s.before(() => loadPublicSuffixList());
 const LE = 'https://acme-v02.api.letsencrypt.org/directory';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

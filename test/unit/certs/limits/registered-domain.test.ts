@@ -2,9 +2,10 @@
 // private section included, through the tldts package.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { registeredDomain } from '../../../../lib/certs/limits/registered-domain.ts';
+import { loadPublicSuffixList, registeredDomain } from '../../../../lib/certs/limits/registered-domain.ts';
 
 const s = suite('certificate limits: the registered domain of a name');
+s.before(() => loadPublicSuffixList());
 
 s('one label under an ICANN suffix: example.com, and example.co.uk under the two-label co.uk', () => {
   assert.is(registeredDomain('www.example.com'), 'example.com');
