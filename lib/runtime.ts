@@ -13,6 +13,8 @@ import type { AgentCerts } from './certs/agents.ts';
 import type { Enrollment } from './certs/enrollment.ts';
 import type { LetsEncrypt } from './certs/letsencrypt.ts';
 import { createCertServices } from './certs/service.ts';
+import { IssuanceLimits } from './certs/limits/service.ts';
+import { NearLimitAlert } from './certs/limits/near-limit-alert.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -82,6 +84,8 @@ export interface Runtime {
   enrollment: Enrollment;
   adminCert: AdminCert;
   letsEncrypt: LetsEncrypt;
+  /** the ACME orders the panel placed, counted against the CA's limits (lib/certs/limits) */
+  certLimits: IssuanceLimits;
   twoFactor: TwoFactor;
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
@@ -137,8 +141,11 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const plugins = new PluginService(base);
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
-  const certs = createCertServices({ ...base, scopeCapabilities: extraCapabilities });
-  const sites = new SiteService({ ...base, users });
+  const certLimits = new IssuanceLimits({ config: deps.config, store: deps.store, clock, log });
+  // what orders certificates sees the certificates adapter through the limits: refused before certbot runs
+  const ordering = { ...base, system: certLimits.guard(deps.system) };
+  const certs = createCertServices({ ...ordering, scopeCapabilities: extraCapabilities });
+  const sites = new SiteService({ ...ordering, users });
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService(base);
@@ -151,15 +158,16 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     enrollment: certs.enrollment,
     adminCert: certs.adminCert,
     letsEncrypt: certs.letsEncrypt,
+    certLimits,
     twoFactor: new TwoFactor(base),
-    tunnels: new TunnelService(base),
+    tunnels: new TunnelService(ordering),
     traffic,
     tunnelStatus,
     sites,
     sitesStatus: new SitesStatusFeed(sites, traffic, deps.store, clock, log),
     alerts,
     alertWatch,
-    onboarding: new OnboardingService({ ...base, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
+    onboarding: new OnboardingService({ ...ordering, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
     invitations: new InvitationService({ ...base, users }),
     plugins,
@@ -197,6 +205,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   services.onClose(() => services.serviceControl.close());
   services.onClose(() => services.tunnelStatus.close());
   services.onClose(() => alertWatch.close());
+  const nearLimit = new NearLimitAlert(alerts);
+  services.onClose(certLimits.onRecorded(() => nearLimit.observe(certLimits.countsLoaded().counts)));
   // an alert being sent ends within its timeout; what still waits is given up with the panel
   services.onClose(() => services.alerts.close());
   services.onClose(() => services.sitesStatus.close());

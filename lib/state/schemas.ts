@@ -217,7 +217,7 @@ export type TicketSessionRecord = z.infer<typeof TicketSessionRecord>;
 // ----- alerts -----
 
 /** What a webhook can be told (docs/operations.md > Alerts gives each one's data). */
-export const ALERT_EVENTS = ['tunnel.down', 'tunnel.up', 'cert.expiring', 'cert.renewal_failed', 'service.inactive', 'disk.low', 'agent.revoked'] as const;
+export const ALERT_EVENTS = ['tunnel.down', 'tunnel.up', 'cert.expiring', 'cert.renewal_failed', 'service.inactive', 'disk.low', 'agent.revoked', 'cert.limit_near'] as const;
 export const AlertEventName = z.enum(ALERT_EVENTS);
 export type AlertEventName = z.infer<typeof AlertEventName>;
 

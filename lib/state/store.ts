@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
 import type { Logger } from '../log.ts';
+import { CertIssuanceRecord } from '../certs/limits/schema.ts';
 import { openDocuments, type Documents } from './documents.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
@@ -47,6 +48,8 @@ const COLLECTIONS = {
   tickets: { record: TicketRecord, key: byId },
   ticketSessions: { record: TicketSessionRecord, key: (s: TicketSessionRecord) => s.sessionId },
   webhooks: { record: WebhookRecord, key: byId },
+  /** the ACME orders the panel placed in the last 7 days (lib/certs/limits) */
+  certIssuances: { record: CertIssuanceRecord, key: byId },
 } as const;
 
 type Definitions = typeof COLLECTIONS;

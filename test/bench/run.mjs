@@ -17,6 +17,8 @@
 // plain bytes and of the delimiter's own, formidable against the edge's parser.
 // BENCH_ONLY=nginx-changes (`--only=nginx-changes`, never part of the full run) ten concurrent vhost changes on
 // a real nginx with 1,000 vhosts, one at a time against together (group commit).
+// BENCH_ONLY=tunnel-changes (`--only=tunnel-changes`, never part of the full run) a tunnel's create, toggle and
+// delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // BENCH_ONLY=scale (`--only=scale`, never part of the full run) a box of 1,000 tunnels beside one of 10:
@@ -118,7 +120,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly() };
+const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly(), 'tunnel-changes': () => tunnelChangesOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -728,6 +730,14 @@ async function uploadHostileOnly() {
 /** Ten concurrent vhost changes on a real nginx with 1,000 vhosts, one at a time against together. */
 async function nginxChangesOnly() {
   const script = fileURLToPath(new URL('./nginx-changes.ts', import.meta.url));
+  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
+  console.log(stdout.trimEnd());
+}
+
+/** A tunnel's create, toggle and delete on real nginx with the certificate in place, at 10 and 1,000 vhosts (test/bench/tunnel-changes.ts). */
+async function tunnelChangesOnly() {
+  const script = fileURLToPath(new URL('./tunnel-changes.ts', import.meta.url));
   const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
   const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
   console.log(stdout.trimEnd());

@@ -105,6 +105,15 @@ const STUB_GETS: Record<string, unknown> = {
     adminCertificate: { authMode: 'p12', serial: '01', expiresAt: NOW, rotation: { previousSerial: '00', newSerial: '01', startedAt: NOW, graceEndsAt: NOW, state: 'pending', completedAt: null, completedBy: null }, bundlePending: false },
   },
   '/api/certs/auto-renew-status': { active: true, nextRun: NOW, lastRun: null },
+  '/api/certs/limits': {
+    server: 'https://acme-v02.api.letsencrypt.org/directory', source: 'letsencrypt',
+    limits: { newPerRegisteredDomain: 50, duplicatePerNameSet: 5, failedValidationsPerHostname: 5, ordersPerAccount: 300 },
+    counts: [
+      { limit: 'newPerRegisteredDomain', key: 'example.com', count: 40, max: 50, windowSeconds: 604800, nextFreeAt: null },
+      { limit: 'failedValidationsPerHostname', key: 'app.example.com', count: 5, max: 5, windowSeconds: 3600, nextFreeAt: NOW },
+      { limit: 'ordersPerAccount', key: 'https://acme-v02.api.letsencrypt.org/directory', count: 46, max: 300, windowSeconds: 10800, nextFreeAt: null },
+    ],
+  },
   '/api/certs/agent': { agents: [{ label: 'laptop-1', serial: '1001', capabilities: ['tunnels:read'], allowedSites: ['docs'], enrollmentMethod: 'hardware-bound', createdAt: NOW, expiresAt: NOW, revoked: false, revokedAt: null }] },
   '/api/plugins': { plugins: [BACKUP_PLUGIN] },
   '/api/plugins/backup': BACKUP_PLUGIN,
@@ -204,6 +213,12 @@ s('agents: the P12 password is shown once with a warning; revoke asks first', ti
   await page.route('**/api/certs/agent/laptop-1', (route) => { revoked.push(route.request().method()); return route.fulfill({ status: 200, json: { ok: true } }); });
   await page.goto(`${panel.url}/certs`);
   await page.getByText('A rotation is pending').waitFor();
+  // the certificate limits: each count against its limit, a reached one warned of, with when it frees
+  const limits = page.locator('section', { has: page.getByRole('heading', { name: 'Certificate limits' }) });
+  await limits.getByText('40 / 50').waitFor();
+  assert.ok(await limits.getByText("Let's Encrypt's published limits").isVisible());
+  assert.ok(await limits.getByRole('alert').filter({ hasText: 'A limit is reached' }).isVisible());
+  assert.ok(await limits.getByRole('row', { name: /app\.example\.com 5 \/ 5/ }).isVisible());
   await page.getByLabel('Agent label').fill('nas');
   const issueForm = page.locator('form', { has: page.getByRole('heading', { name: 'Issue an agent certificate' }) });
   await issueForm.getByLabel('sites:read').check();

@@ -43,6 +43,7 @@ export const STORE_SAMPLES: { [K in CollectionName]: (n: number) => RecordOf<K> 
     createdAt: at, lastActivityAt: at, status: 'active', reconnectGraceSeconds: 30, endedAt: null, endReason: null,
   }),
   webhooks: (n) => ({ id: `hook-${n}`, url: `https://hooks.example.test/${n}`, secret: 'cd'.repeat(32), events: ['tunnel.down'], tunnelDownMinutes: 5, enabled: true, createdAt: at }),
+  certIssuances: (n) => ({ id: uuid(n), at, server: 'https://acme.example.test/dir', names: [`c${n}.example.test`], kind: 'new', outcome: 'issued', failedValidations: [] }),
 };
 
 export const COLLECTION_NAMES = Object.keys(STORE_SAMPLES) as CollectionName[];

@@ -23,6 +23,7 @@ const EVENTS: Record<AlertEvent, string> = {
   'service.inactive': 'Service not active',
   'disk.low': 'Disk under 10 % free',
   'agent.revoked': 'Agent certificate revoked',
+  'cert.limit_near': 'Certificate limit at 80 % of its week',
 };
 
 type Webhook = GetAnswer<'/api/alerts/webhooks'>['webhooks'][number];

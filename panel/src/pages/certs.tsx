@@ -12,6 +12,7 @@ import { useForm } from '../form.ts';
 import { commaList, when } from '../format.ts';
 import type { ListSpec } from '../list-view.ts';
 import { useResource, type Resource } from '../resource.ts';
+import { CertLimits } from './cert-limits.tsx';
 import { HardwareBound } from './hardware-bound.tsx';
 
 type CertList = GetAnswer<'/api/certs'>;
@@ -224,6 +225,7 @@ export function CertsPage() {
     <>
       <h1>Certificates and agents</h1>
       <LetsEncrypt certs={certs} />
+      <CertLimits />
       {!certs.unavailable && <AdminRotation certs={certs} />}
       {certs.data?.adminCertificate.authMode === 'p12' || upgraded ? <HardwareBound onUpgraded={(u) => {
         setUpgraded(true);

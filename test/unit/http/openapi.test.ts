@@ -150,7 +150,7 @@ s('real answers validate against their documented schema', async () => {
     await conforms(t, 'POST', '/api/settings/2fa/setup', '/api/settings/2fa/setup');
     await conforms(t, 'POST', '/api/plugins/push-install/policies', '/api/plugins/push-install/policies', { name: 'basic', allowedPlugins: ['@acme/hello'] });
     await conforms(t, 'PATCH', '/api/plugins/push-install/config', '/api/plugins/push-install/config', { enabled: true });
-    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions', '/api/plugins', '/api/plugins/push-install/config', '/api/plugins/push-install/policies', '/api/plugins/push-install/sessions', '/api/audit']) {
+    for (const path of ['/api/users', '/api/invitations', '/api/services', '/api/system/stats', '/api/certs', '/api/certs/auto-renew-status', '/api/certs/limits', '/api/certs/admin/auth-mode', '/api/certs/agent', '/api/settings/2fa', '/api/tickets/scopes', '/api/tickets/assignments', '/api/tickets/sessions', '/api/plugins', '/api/plugins/push-install/config', '/api/plugins/push-install/policies', '/api/plugins/push-install/sessions', '/api/audit']) {
       await conforms(t, 'GET', path, path);
     }
   } finally {

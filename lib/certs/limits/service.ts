@@ -1,0 +1,148 @@
+import { access } from 'node:fs/promises';
+import type { Clock } from '../../clock.ts';
+import type { ConfigStore } from '../../config.ts';
+import { errorMessage } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import type { Store } from '../../state/store.ts';
+import type { CertsAdapter, System } from '../../system/types.ts';
+import { countAll, describeRefusal, wouldExceed, type CountedOrder, type Order } from './counts.ts';
+import { limitsFor } from './defaults.ts';
+import { failedValidations } from './failed-validation.ts';
+import { IssuanceLedger } from './ledger.ts';
+import { loadPublicSuffixList } from './registered-domain.ts';
+import { CertLimitRefusal } from './refusal.ts';
+import type { LimitsAnswer } from './schema.ts';
+
+export interface IssuanceLimitsDeps {
+  config: ConfigStore;
+  store: Pick<Store, 'certIssuances'>;
+  clock: Clock;
+  log: Pick<Logger, 'warn'>;
+}
+
+/**
+ * The ACME orders the panel places, counted against the CA's limits: an order that would go past
+ * one is refused before certbot runs. Orders under way count at once, so two creates at the same
+ * time cannot both take the last slot.
+ */
+export class IssuanceLimits {
+  readonly ledger: IssuanceLedger;
+  readonly #underWay = new Set<CountedOrder>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(private readonly deps: IssuanceLimitsDeps) {
+    this.ledger = new IssuanceLedger(deps);
+  }
+
+  #server(): string {
+    return this.deps.config.value.system.acme.server;
+  }
+
+  #inForce() {
+    const { certLimits, system } = this.deps.config.value;
+    return limitsFor(this.#server(), certLimits, system.driver);
+  }
+
+  #orders(): CountedOrder[] {
+    return [...this.ledger.records, ...this.#underWay];
+  }
+
+  /** Each limit's counts now (GET /api/certs/limits); the box's domain is listed even with none. */
+  async counts(): Promise<LimitsAnswer> {
+    await loadPublicSuffixList();
+    return this.countsLoaded();
+  }
+
+  /** `counts()` once the Public Suffix List is loaded, as it is after any order (the alert reads it then). */
+  countsLoaded(): LimitsAnswer {
+    const { source, limits } = this.#inForce();
+    const domain = this.deps.config.value.domain;
+    void this.ledger.prune().catch((error: unknown) => this.deps.log.warn(`certificate limits: pruning the ledger failed: ${errorMessage(error)}`));
+    return { server: this.#server(), source, limits, counts: countAll(this.#orders(), this.#server(), limits, this.deps.clock.now(), domain ? [domain] : []) };
+  }
+
+  /** Tells `listener` after each order is written to the ledger (the 80 % alert); returns its removal. */
+  onRecorded(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Checks the order against every limit and, in the same synchronous run, counts it as under way;
+   * throws CertLimitRefusal naming the limit, the count and when the next slot frees.
+   */
+  async reserve(order: Order): Promise<CountedOrder> {
+    await loadPublicSuffixList();
+    // from here to the add, nothing awaits: no other order can be checked in between
+    const { source, limits } = this.#inForce();
+    const now = this.deps.clock.now();
+    const refused = wouldExceed(this.#orders(), this.#server(), limits, now, order);
+    if (refused) throw new CertLimitRefusal(describeRefusal(refused, source), refused);
+    const underWay: CountedOrder = { at: new Date(now).toISOString(), server: this.#server(), names: order.names.map((n) => n.toLowerCase()).sort(), kind: order.kind, outcome: 'issued', failedValidations: [] };
+    this.#underWay.add(underWay);
+    return underWay;
+  }
+
+  /** Writes the order's outcome to the ledger and stops counting it as under way. */
+  async settle(underWay: CountedOrder, outcome: 'issued' | 'failed' | 'none', error?: unknown): Promise<void> {
+    try {
+      if (outcome === 'none') return;
+      const failed = outcome === 'failed' ? failedValidations(error, underWay.names) : [];
+      await this.ledger.add({ server: underWay.server, names: underWay.names, kind: underWay.kind, outcome, failedValidations: failed });
+      // in the ledger now: counted there, not twice
+      this.#underWay.delete(underWay);
+      for (const listener of this.#listeners) listener();
+    } catch (e) {
+      // the certificate is there (or certbot's failure is the answer): a ledger that missed one is logged, not the caller's failure
+      this.deps.log.warn(`certificate limits: recording the order for ${underWay.names.join(', ')} failed: ${errorMessage(e)}`);
+    } finally {
+      this.#underWay.delete(underWay);
+    }
+  }
+
+  /** `system` whose certificates adapter counts and guards each order (the other adapters are the same objects). */
+  guard(system: System): System {
+    return { ...system, certs: this.guardCerts(system.certs) };
+  }
+
+  guardCerts(inner: CertsAdapter): CertsAdapter {
+    const issue: CertsAdapter['issue'] = async (fqdn, email) => {
+      // a valid certificate is reused: no order, nothing to count
+      if (await inner.has(fqdn)) return inner.issue(fqdn, email);
+      const kind = (await exists(inner.paths(fqdn).fullchain)) ? 'renewal' : 'new';
+      const underWay = await this.reserve({ names: [fqdn], kind });
+      try {
+        const result = await inner.issue(fqdn, email);
+        await this.settle(underWay, result.issued ? 'issued' : 'none');
+        return result;
+      } catch (error) {
+        await this.settle(underWay, 'failed', error);
+        throw error;
+      }
+    };
+    const renew: CertsAdapter['renew'] = async (fqdn) => {
+      const underWay = await this.reserve({ names: [fqdn], kind: 'renewal' });
+      try {
+        await inner.renew(fqdn);
+        await this.settle(underWay, 'issued');
+      } catch (error) {
+        await this.settle(underWay, 'failed', error);
+        throw error;
+      }
+    };
+    // every other method (and any added later) is the adapter's own, called on it
+    return new Proxy(inner, {
+      get(target, key) {
+        if (key === 'issue') return issue;
+        if (key === 'renew') return renew;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+}
+
+const exists = (file: string) => access(file).then(
+  () => true,
+  () => false,
+);

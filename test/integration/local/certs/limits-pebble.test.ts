@@ -1,0 +1,83 @@
+// Certificate limits against real certbot and pebble (test/infra/harness.ts, an infrastructure of
+// this file's own on free ports): with low configured limits, the order past one is refused with
+// the spec's 500 before certbot runs (certbot's own log directory gains no run), and a failure
+// certbot reports from the CA's validation counts against the hostname.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_VHOST } from '../../../../lib/host-state/vhost-specs.ts';
+import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import { timed } from '../../../helpers/timeout.ts';
+import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
+import { freePorts } from '../../../infra/ports.ts';
+
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
+/** dnsmasq answers NXDOMAIN for this one: pebble's validation of its names fails */
+const NOWHERE = 'nowhere.test';
+
+const s = suite('certificate limits against certbot and pebble');
+let infra: Infra;
+let t: TestApp;
+let ports: number[] = [];
+
+s.before(async () => {
+  // this lane's workers get a private TMPDIR (0700), which nginx's workers cannot traverse to the
+  // ACME webroot: the infrastructure goes under the system's (its stop removes it)
+  const own = process.env.TMPDIR;
+  process.env.TMPDIR = '/tmp';
+  try {
+    infra = await startInfra();
+  } finally {
+    if (own === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = own;
+  }
+  ports = await freePorts(4);
+  process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
+  process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
+  t = await createTestApp({ config: {
+    ip: '127.0.0.1',
+    system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL } }),
+    certLimits: { newPerRegisteredDomain: 1, failedValidationsPerHostname: 1 },
+  } });
+  await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
+  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
+});
+
+s.after(async () => {
+  await t?.close();
+  await infra?.stop();
+});
+
+/** certbot keeps one log file per run in its logs directory. */
+const certbotRuns = async () => (await readdir(t.services.config.value.system.acme.logsDir)).filter((f) => f.startsWith('letsencrypt.log')).length;
+const tunnel = (subdomain: string, port: number) => t.call('POST', '/api/tunnels', { body: { subdomain, port } });
+
+s('one new certificate a week under example.test: pebble issues the first; the second is refused and certbot never runs', timed(60_000, async () => {
+  const made = await tunnel('app', ports[0]!);
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const runs = await certbotRuns();
+  const refused = await tunnel('web', ports[1]!);
+  assert.equal([refused.status, refused.body.error], [500, 'Failed to create tunnel']);
+  assert.match(refused.body.details, /^Certificate issuance failed: rate limit reached: the configured \(certLimits\) limit of 1 new certificates per registered domain per 7 days \(newPerRegisteredDomain\); example\.test has 1; the next slot frees at /);
+  assert.is(await certbotRuns(), runs, 'no certbot run');
+  assert.equal(t.services.store.tunnels.value.map((x) => x.subdomain), ['app']);
+  const counted = (await t.call('GET', '/api/certs/limits')).body.counts.find((c: { limit: string }) => c.limit === 'newPerRegisteredDomain');
+  assert.equal([counted.key, counted.count, counted.max, typeof counted.nextFreeAt], ['example.test', 1, 1, 'string']);
+}));
+
+s("a validation pebble fails (the name does not resolve) counts against the hostname: the retry is refused before certbot", timed(60_000, async () => {
+  await t.completeOnboarding(NOWHERE, `ops@${TEST_DOMAIN}`);
+  const failed = await tunnel('lost', ports[2]!);
+  assert.equal([failed.status, failed.body.error], [500, 'Failed to create tunnel']);
+  assert.match(failed.body.details, /^Certificate issuance failed: certbot could not issue lost\.nowhere\.test/);
+  const [order] = t.services.store.certIssuances.value.filter((r) => r.names[0] === `lost.${NOWHERE}`);
+  assert.equal([order?.outcome, order?.failedValidations], ['failed', [`lost.${NOWHERE}`]], `certbot's words: ${failed.body.details}`);
+  const runs = await certbotRuns();
+  const refused = await tunnel('lost', ports[3]!);
+  assert.match(refused.body.details, /1 failed validations per hostname per hour \(failedValidationsPerHostname\); lost\.nowhere\.test has 1/);
+  assert.is(await certbotRuns(), runs, 'no certbot run');
+}));
+
+s.run();
