@@ -170,6 +170,10 @@ s('sites: allowedUsers read as a restriction; PUT keeps allowedUsers in step', a
   assert.equal(t.services.store.sites.get(site.id)?.allowedUsers, []);
   assert.match(JSON.stringify(portalConfig(t).rules), /group:ops/);
   assert.is((await t.call('PUT', `/api/sites/${site.id}/access`, { body: { mode: 'public' } })).status, 400);
+  // the spec's PATCH of allowedUsers still says who may sign in, the access's groups kept
+  assert.is((await t.call('PATCH', `/api/sites/${site.id}`, { body: { allowedUsers: ['alice'] } })).status, 200);
+  assert.equal(t.services.store.sites.get(site.id)?.access, { mode: 'restricted', users: ['alice'], groups: ['ops'], rules: [] });
+  assert.match(JSON.stringify(portalConfig(t).rules), /user:alice/);
 });
 
 s('the refused page names the app and the admin to ask', async ({ t }) => {
