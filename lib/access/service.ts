@@ -139,6 +139,23 @@ export class AccessService {
     });
   }
 
+  /**
+   * A deleted tunnel whose access made portal rules: the rules are written again without it (the
+   * deletion stands whatever happens here; a failure is logged).
+   */
+  forgetTunnel(gone: TunnelRecord): Promise<void> {
+    if (isDefaultAccess(gone.access) || gone.access?.mode === 'public') return Promise.resolve();
+    return this.#serial(async () => {
+      const { store, system, config } = this.#deps;
+      try {
+        await system.authPortal.setAccessRules(portalRules(store.sites.value, config.value.domain, store.tunnels.value));
+        await system.authPortal.restart();
+      } catch (error) {
+        this.#deps.log.warn(`the portal's rules after deleting tunnel ${gone.fqdn} failed: ${(error as Error).message}`);
+      }
+    });
+  }
+
   /** The apps a user may open (their signed-in pages; paths bypassed for everyone are not counted). */
   async reach(username: string): Promise<{ user: string; apps: ReachableApp[] }> {
     return this.#deps.users.whileUsersUnchanged(async (users) => {

@@ -120,6 +120,15 @@ s('agents: create tunnels with the default access only; no PUT', async ({ t, id 
   assert.equal(admin.body.tunnel.access.users, ['bob']);
 });
 
+s('a deleted tunnel takes its rules out of the portal: made again under its name, it has the default', async ({ t, id }) => {
+  await t.call('PUT', `/api/tunnels/${id}/access`, { body: RESTRICTED });
+  assert.is((await t.call('DELETE', `/api/tunnels/${id}`)).status, 200);
+  assert.equal(portalConfig(t).rules, []);
+  const again = await createTunnel(t, 'app', 8080);
+  assert.is(again.status, 201);
+  assert.equal(portalConfig(t).rules, []);
+});
+
 s('a deleted user goes from every rule; the restriction stays one (admins only)', async ({ t, id }) => {
   await t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'restricted', users: ['alice'] } });
   const del = await t.call('DELETE', '/api/users/alice');
