@@ -180,9 +180,11 @@ export class AccessService {
   async refusal(host: string): Promise<{ app: string; contact: string | null }> {
     const fqdn = host.toLowerCase().replace(/:\d+$/, '');
     const found = this.#apps().find(({ ref }) => ref.fqdn === fqdn);
+    // only for an app's own name: through the panel's vhost (a public location) the host is the panel's, and no contact is given
+    if (!found) return { app: fqdn || 'this app', contact: null };
     const users = await this.#deps.system.authPortal.readUsers().catch(() => [] as readonly PortalUser[]);
     const admin = users.find((u) => u.groups.includes(adminGroupOf(this.#deps)));
-    return { app: found ? found.ref.name : fqdn, contact: admin?.email ?? this.#deps.config.value.email };
+    return { app: found.ref.name, contact: admin?.email ?? this.#deps.config.value.email };
   }
 
   #apps(): Array<{ ref: AppRef; record: TunnelRecord | SiteRecord; live: boolean }> {
