@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
+import { deferred } from '../../helpers/deferred.ts';
 import { seedPortalUsers } from '../sites/helpers.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../tunnels/helpers.ts';
 
@@ -127,6 +128,20 @@ s('a deleted tunnel takes its rules out of the portal: made again under its name
   const again = await createTunnel(t, 'app', 8080);
   assert.is(again.status, 201);
   assert.equal(portalConfig(t).rules, []);
+});
+
+s('an access change while a port edit waits on nginx survives the edit\'s save', async ({ t, id }) => {
+  const { proxy } = t.services.system;
+  const apply = proxy.apply.bind(proxy);
+  const held = deferred();
+  let holding = true;
+  proxy.apply = async (changes) => { if (holding) { holding = false; await held.promise; } return apply(changes); };
+  const edit = t.call('PATCH', `/api/tunnels/${id}/settings`, { body: { port: 8090 } });
+  const put = await t.call('PUT', `/api/tunnels/${id}/access`, { body: RESTRICTED });
+  assert.is(put.status, 200);
+  held.resolve();
+  assert.is((await edit).status, 200);
+  assert.equal([t.services.store.tunnels.get(id)?.port, t.services.store.tunnels.get(id)?.access], [8090, RESTRICTED]);
 });
 
 s('a deleted user goes from every rule; the restriction stays one (admins only)', async ({ t, id }) => {
