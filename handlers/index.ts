@@ -19,11 +19,12 @@ import { routes as services } from './services/index.ts';
 import { routes as system } from './system/index.ts';
 import { routes as alerts } from './alerts/index.ts';
 import { routes as plugins } from './plugins/index.ts';
+import { routes as access } from './access/index.ts';
 
 // Every route, area by area: each folder under handlers/ mirrors its URLs and lists its routes in
 // its index.ts (the bundle cannot glob at run time; a test checks every file is listed). The order
 // is free: the router tries the most specific patterns first (lib/http/route-order.ts).
-const table = [...health, ...audit, ...backup, ...openapi, ...metrics, ...onboarding, ...tunnels, ...sites, ...users, ...invitations, ...invite, ...tickets, ...certs, ...enroll, ...settings, ...services, ...system, ...alerts, ...plugins] as const;
+const table = [...health, ...audit, ...backup, ...openapi, ...metrics, ...onboarding, ...tunnels, ...sites, ...users, ...invitations, ...invite, ...tickets, ...certs, ...enroll, ...settings, ...services, ...system, ...alerts, ...plugins, ...access] as const;
 
 export const routes: readonly AnyRoute[] = table;
 

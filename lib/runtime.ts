@@ -40,6 +40,7 @@ import { reportDroppedLines } from './traffic/dropped-report.ts';
 import { followServedVhosts } from './traffic/retention.ts';
 import { createPasswordHasher, type PasswordHasher } from './users/password-hasher.ts';
 import { UserService } from './users/service.ts';
+import { AccessService } from './access/service.ts';
 import type { Mode } from './mode.ts';
 import { PublicLinks } from './public-links.ts';
 
@@ -74,6 +75,8 @@ export interface Runtime {
   ticketing: TicketService;
   onboarding: OnboardingService;
   users: UserService;
+  /** who may reach each tunnel and site, and the groups (lib/access) */
+  access: AccessService;
   invitations: InvitationService;
   /** Installed plugins; the composition root attaches the HTTP core (`plugins.attach`). */
   plugins: PluginService;
@@ -169,6 +172,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     alertWatch,
     onboarding: new OnboardingService({ ...ordering, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
+    access: new AccessService({ ...base, users, audit }),
     invitations: new InvitationService({ ...base, users }),
     plugins,
     pushInstall: new PushInstallService({ ...base, identities }),

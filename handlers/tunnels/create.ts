@@ -1,20 +1,32 @@
 import { Capability } from '../../lib/auth/capabilities.ts';
+import { actorOf } from '../../lib/audit/request-audit.ts';
+import { AppError } from '../../lib/errors.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
 import { TunnelCreate } from '../../lib/tunnels/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
 import { TunnelRecord } from '../../lib/state/schemas.ts';
+import { AccessInput } from '../../lib/access/schema.ts';
 
 const ANSWER = { status: 201, schema: okWith({ tunnel: TunnelRecord }) };
 
-// POST /api/tunnels — certificate, vhost, tunnel server, record; 201 {ok, tunnel}.
+/** An agent creates tunnels with the default access only: who may reach an app is the admin's call. */
+export const AGENT_ACCESS_REFUSED = 'Insufficient certificate scope: only an admin may set a tunnel\'s access';
+
+// POST /api/tunnels — certificate, vhost, tunnel server, record; 201 {ok, tunnel}. `access` (an
+// addition, admin only) is applied once the tunnel exists, as PUT /api/tunnels/:id/access would.
 export default route({
   method: 'POST',
   path: '/api/tunnels',
   access: { roles: ADMIN_OR_AGENT, capability: Capability.TunnelsWrite, gate: 'management' },
   answers: { 400: 'Subdomain reserved or in use, port in use, or domain and email not configured' },
   response: ANSWER,
-  body: TunnelCreate,
-  async handle({ body, services }) {
-    return { ok: true, tunnel: await services.tunnels.create(body) };
+  body: TunnelCreate.extend({ access: AccessInput.optional() }),
+  async handle({ body, services, identity }) {
+    const { access, ...input } = body;
+    if (access && identity.role !== 'admin') throw new AppError(403, AGENT_ACCESS_REFUSED);
+    const tunnel = await services.tunnels.create(input);
+    if (!access) return { ok: true, tunnel };
+    await services.access.setTunnel(tunnel.id, access, actorOf(identity));
+    return { ok: true, tunnel: services.store.tunnels.get(tunnel.id) ?? tunnel };
   },
 });

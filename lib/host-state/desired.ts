@@ -6,7 +6,7 @@
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
-import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
+import type { AccessRecord, SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { CertsAdapter, ProtectedSiteRule, VhostSpec } from '../system/types.ts';
 import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
@@ -82,11 +82,35 @@ export function ipPanelLinked(panel2fa: { enabled: boolean }): boolean {
   return !panel2fa.enabled;
 }
 
-/** The portal's access rules: a protected site the portal cannot reach gets none (its vhost is closed and never asks the portal). */
-export function portalRules(sites: readonly SiteRecord[], domain: string | null): ProtectedSiteRule[] {
-  return sites
+/**
+ * The portal's access rules: each protected site's (its `access`, else its `allowedUsers`) and each
+ * tunnel whose access is not the default. A protected site the portal cannot reach gets none (its
+ * vhost is closed and never asks the portal); a public tunnel none (its vhost never asks the portal);
+ * a tunnel with the default access none (the portal's default policy is that access).
+ */
+export function portalRules(sites: readonly SiteRecord[], domain: string | null, tunnels: readonly TunnelRecord[] = []): ProtectedSiteRule[] {
+  const forSites = sites
     .filter((site) => site.autheliaProtected && portalReaches(site.fqdn, domain))
-    .map((site) => ({ fqdn: site.fqdn, allowedUsers: [...site.allowedUsers] }));
+    .map((site) => (site.access ? accessRule(site.fqdn, site.access) : { fqdn: site.fqdn, allowedUsers: [...site.allowedUsers] }));
+  const forTunnels = tunnels
+    .filter((tunnel) => tunnel.access && tunnel.access.mode !== 'public' && !isDefaultAccess(tunnel.access) && portalReaches(tunnel.fqdn, domain))
+    .map((tunnel) => accessRule(tunnel.fqdn, tunnel.access!));
+  return [...forSites, ...forTunnels];
+}
+
+/** What a record without `access` means: every signed-in portal user, no rules. */
+export function isDefaultAccess(access: AccessRecord | undefined): boolean {
+  return !access || (access.mode === 'authenticated' && access.rules.length === 0);
+}
+
+function accessRule(fqdn: string, access: AccessRecord): ProtectedSiteRule {
+  const restricted = access.mode === 'restricted';
+  return {
+    fqdn,
+    allowedUsers: restricted ? [...access.users] : [],
+    ...(restricted ? { groups: [...access.groups], restricted: true } : {}),
+    ...(access.rules.length ? { rules: access.rules.map((rule) => ({ ...rule })) } : {}),
+  };
 }
 
 /** What provisioning a domain writes, and which of the stack's vhosts may not be linked. */

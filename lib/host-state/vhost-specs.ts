@@ -25,8 +25,8 @@ export function stackVhosts(domain: string): StackVhost[] {
   ];
 }
 
-export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>): VhostSpec {
-  return { kind: 'app', fqdn: tunnel.fqdn, port: tunnel.port };
+export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>): VhostSpec {
+  return { kind: 'app', fqdn: tunnel.fqdn, port: tunnel.port, ...(tunnel.access?.mode === 'public' ? { public: true as const } : {}) };
 }
 
 /**

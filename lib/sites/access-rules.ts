@@ -2,9 +2,9 @@ import { errorMessage } from '../errors.ts';
 import type { SiteContext } from './context.ts';
 import { portalRules } from '../host-state/desired.ts';
 
-/** Rewrites the portal's access rules from the records and restarts it (Authelia reads them only at start). */
+/** Rewrites the portal's access rules from the records (sites' and tunnels') and restarts it (Authelia reads them only at start). */
 export async function applyPortalRules(ctx: SiteContext): Promise<void> {
-  await ctx.system.authPortal.setAccessRules(portalRules(ctx.store.sites.value, ctx.config.value.domain));
+  await ctx.system.authPortal.setAccessRules(portalRules(ctx.store.sites.value, ctx.config.value.domain, ctx.store.tunnels.value));
   await ctx.system.authPortal.restart();
 }
 

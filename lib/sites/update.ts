@@ -1,5 +1,5 @@
 import { AppError, badRequest, errorMessage } from '../errors.ts';
-import type { SiteRecord } from '../state/schemas.ts';
+import type { AccessRecord, SiteRecord } from '../state/schemas.ts';
 import { NGINX_FAILED, STATE_FAILED } from '../steps.ts';
 import { applyPortalRules } from './access-rules.ts';
 import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
@@ -14,6 +14,12 @@ export interface SiteUpdate {
 
 const UPDATE_FAILED = 'Failed to update site configuration';
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** The spec's meaning of the list: some users (and the access's groups) or, empty with no group, every signed-in user. */
+function accessWithUsers(access: AccessRecord, users: readonly string[]): AccessRecord {
+  const groups = access.mode === 'restricted' ? access.groups : [];
+  return { ...access, mode: users.length || groups.length ? 'restricted' : 'authenticated', users: [...users], groups: [...groups] };
+}
 
 /** 400 of a save naming users the portal does not have; `details.users` lists them. */
 export const unknownUsers = (names: readonly string[]) =>
@@ -52,6 +58,8 @@ async function saveSettings(ctx: SiteContext, id: string, patch: SitePatch): Pro
     spaMode: patch.spaMode ?? current.spaMode,
     autheliaProtected: patch.autheliaProtected ?? current.autheliaProtected,
     allowedUsers: patch.allowedUsers ?? current.allowedUsers,
+    // a site whose access was set keeps it in step with the spec's field, which says who may sign in
+    ...(current.access && patch.allowedUsers ? { access: accessWithUsers(current.access, patch.allowedUsers) } : {}),
   };
   const vhostChanged = next.spaMode !== current.spaMode || next.autheliaProtected !== current.autheliaProtected;
   const portalChanged = next.autheliaProtected !== current.autheliaProtected || !sameList(next.allowedUsers, current.allowedUsers);

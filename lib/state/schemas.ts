@@ -4,6 +4,31 @@ import { z } from 'zod';
 
 const isoTimestamp = z.string().min(1);
 
+/**
+ * Who may reach a tunnel or a site (Portlama's modes): `authenticated` every signed-in portal user
+ * (the default, also what a record without `access` means), `restricted` the listed users and groups
+ * and the admins, `public` no portal at all (tunnels only, admin-only). `rules` come first, in order:
+ * a path, network or method let through (`bypass`), refused (`deny`) or asked a factor.
+ */
+export const ACCESS_MODES = ['authenticated', 'restricted', 'public'] as const;
+export const ACCESS_POLICIES = ['bypass', 'deny', 'one_factor', 'two_factor'] as const;
+/** The methods Authelia 4.38's rules take. */
+export const RULE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'CONNECT', 'OPTIONS', 'COPY', 'LOCK', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'UNLOCK'] as const;
+export const AccessRuleRecord = z.object({
+  resources: z.array(z.string()).optional(),
+  networks: z.array(z.string()).optional(),
+  methods: z.array(z.enum(RULE_METHODS)).optional(),
+  policy: z.enum(ACCESS_POLICIES),
+});
+export type AccessRuleRecord = z.infer<typeof AccessRuleRecord>;
+export const AccessRecord = z.object({
+  mode: z.enum(ACCESS_MODES),
+  users: z.array(z.string()),
+  groups: z.array(z.string()),
+  rules: z.array(AccessRuleRecord),
+});
+export type AccessRecord = z.infer<typeof AccessRecord>;
+
 export const TunnelRecord = z.object({
   id: z.string().uuid(),
   subdomain: z.string(),
@@ -12,6 +37,8 @@ export const TunnelRecord = z.object({
   description: z.string().nullable(),
   enabled: z.boolean(),
   createdAt: isoTimestamp,
+  /** absent: the default (every signed-in portal user) */
+  access: AccessRecord.optional(),
 });
 export type TunnelRecord = z.infer<typeof TunnelRecord>;
 
@@ -28,6 +55,8 @@ export const SiteRecord = z.object({
   rootPath: z.string(),
   createdAt: isoTimestamp,
   totalSize: z.number(),
+  /** absent: `allowedUsers` alone says who may reach a protected site */
+  access: AccessRecord.optional(),
 });
 export type SiteRecord = z.infer<typeof SiteRecord>;
 

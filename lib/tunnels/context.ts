@@ -28,7 +28,7 @@ export interface TunnelContext extends TunnelDeps {
 export const TUNNEL_NOT_FOUND = 'Tunnel not found';
 
 /** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. */
-export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port'>, enabled: boolean): VhostChange {
+export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, enabled: boolean): VhostChange {
   return { op: 'put', spec: appVhost(tunnel), enabled };
 }
 

@@ -41,8 +41,11 @@ export function editTunnel(ctx: TunnelContext, id: string, input: TunnelSettings
           run: () =>
             ctx.store.tunnels.edit((tunnels) => {
               // only a delete removes records, and deletes of this id wait for this lock
-              if (!tunnels.get(id)) throw new Error('the tunnel record disappeared');
-              tunnels.put(next);
+              const fresh = tunnels.get(id);
+              if (!fresh) throw new Error('the tunnel record disappeared');
+              // access changes run outside this lock: the record's access as it is now stays
+              const { access: _old, ...rest } = next;
+              tunnels.put(fresh.access ? { ...rest, access: fresh.access } : rest);
             }),
         },
       ]);

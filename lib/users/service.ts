@@ -83,6 +83,41 @@ export class UserService {
     return this.#serial(async () => task(new Set((await this.#read()).map((u) => u.username))));
   }
 
+  /** `whileUnchanged` with the whole users (their groups too): access rules check names against them. */
+  whileUsersUnchanged<T>(task: (users: readonly PortalUser[]) => Promise<T>): Promise<T> {
+    return this.#serial(async () => task(await this.#read()));
+  }
+
+  /**
+   * Rewrites every user's groups through `edit` (a group renamed, deleted or given new members),
+   * then `after` while no other change of the database can start; `after` throwing writes the
+   * old users back. The portal is restarted once, after both.
+   */
+  async editGroups(edit: (user: PortalUser) => string[], after: () => Promise<void> = async () => {}): Promise<void> {
+    await this.#serial(async () => {
+      const before = await this.#read();
+      const next = before.map((u) => ({ ...u, groups: [...new Set(edit(u))] }));
+      const same = next.every((u, i) => u.groups.length === before[i]!.groups.length && u.groups.every((g, j) => g === before[i]!.groups[j]));
+      if (same) return void (await after());
+      await this.#write(next);
+      try {
+        await after();
+      } catch (error) {
+        await this.#write(before).catch((undo: unknown) => this.#deps.log.warn(`groups could not be written back: ${errorMessage(undo)}`));
+        throw error;
+      }
+    });
+    await this.#restartPortal();
+  }
+
+  async #write(users: readonly PortalUser[]): Promise<void> {
+    try {
+      await this.#deps.system.authPortal.writeUsers(users);
+    } catch (error) {
+      throw new AppError(500, USER_ERRORS.write, errorMessage(error));
+    }
+  }
+
   async delete(username: string): Promise<void> {
     await this.#change((users) => {
       this.#find(users, username);

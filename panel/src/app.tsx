@@ -6,6 +6,7 @@ import { Dialogs } from './components/dialogs.tsx';
 import { Shell } from './components/layout.tsx';
 import { Toasts } from './components/toasts.tsx';
 import { ErrorText, Loading } from './components/notice.tsx';
+import { AccessPage } from './pages/access.tsx';
 import { AlertsPage } from './pages/alerts.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CertsPage } from './pages/certs.tsx';
@@ -30,6 +31,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   '/sites': SitesPage,
   '/services': ServicesPage,
   '/users': UsersPage,
+  '/access': AccessPage,
   '/certs': CertsPage,
   '/tickets': TicketsPage,
   '/plugins': PluginsPage,

@@ -6,7 +6,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, writeSecretFile } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
-import { assertFqdn, assertUsername } from '../common/names.ts';
+import { assertFqdn } from '../common/names.ts';
+import { renderAccessControl, renderAccessRules } from './access-control.ts';
 import { SystemError, type PortalUser, type ProtectedSiteRule } from '../types.ts';
 import { parseUsersDatabase, updateUsersDatabase } from './users-database.ts';
 import { readOrNull } from '../common/fs.ts';
@@ -42,15 +43,7 @@ export interface PortalRenderContext {
   notifierPath: string;
 }
 
-export function renderAccessRules(rules: ProtectedSiteRule[], adminGroup: string): Array<Record<string, unknown>> {
-  return rules.flatMap((r) => {
-    const domain = [assertFqdn(r.fqdn)];
-    if (r.allowedUsers.length === 0) return [{ domain, policy: 'two_factor' }];
-    const subject = [...r.allowedUsers.map((u) => `user:${assertUsername(u)}`), `group:${adminGroup}`];
-    // first matching rule wins: the listed users and the admins pass, everybody else is denied
-    return [{ domain, policy: 'two_factor', subject }, { domain, policy: 'deny' }];
-  });
-}
+export { renderAccessRules };
 
 export function renderPortalConfiguration(c: PortalRenderContext): string {
   const domain = assertFqdn(c.domain);
@@ -65,7 +58,7 @@ export function renderPortalConfiguration(c: PortalRenderContext): string {
       password_reset: { disable: true },
       file: { path: c.usersPath, watch: false, password: { algorithm: 'bcrypt', bcrypt: { variant: 'standard', cost: 12 } } },
     },
-    access_control: { default_policy: 'two_factor', rules: renderAccessRules(c.rules, c.adminGroup) },
+    access_control: renderAccessControl(c.rules, c.adminGroup),
     session: { secret: c.secrets.sessionSecret, cookies: [{ domain, authelia_url: portalUrl }] },
     regulation: { max_retries: 5, find_time: '2m', ban_time: '10m' },
     storage: { encryption_key: c.secrets.storageEncryptionKey, local: { path: c.storagePath } },
@@ -135,7 +128,7 @@ export class PortalFiles {
   }
 
   async setAccessRules(rules: ProtectedSiteRule[]): Promise<void> {
-    renderAccessRules(rules, this.opts.adminGroup); // validates before anything is saved
+    renderAccessControl(rules, this.opts.adminGroup); // validates before anything is saved
     const state = { ...(await this.state()), rules };
     await this.saveState(state);
     await this.writeConfiguration(state);

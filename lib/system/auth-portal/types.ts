@@ -11,8 +11,21 @@ export interface PortalUser {
 
 export interface ProtectedSiteRule {
   fqdn: string;
-  /** empty: every authenticated user */
+  /** empty (and not `restricted`): every authenticated user */
   allowedUsers: string[];
+  /** groups let in beside the users */
+  groups?: string[];
+  /** only the listed users and groups and the admins, even when both lists are empty */
+  restricted?: boolean;
+  /** checked first, in order: a path, network or method let through, refused or asked a factor */
+  rules?: PortalPathRule[];
+}
+
+export interface PortalPathRule {
+  resources?: string[];
+  networks?: string[];
+  methods?: string[];
+  policy: 'bypass' | 'deny' | 'one_factor' | 'two_factor';
 }
 
 export interface AuthPortalAdapter {

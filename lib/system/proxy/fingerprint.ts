@@ -15,6 +15,7 @@ const SAMPLES: VhostSpec[] = [
   { kind: 'auth-portal', fqdn: 'auth.fingerprint.invalid' },
   { kind: 'tunnel-server', fqdn: 'tunnel.fingerprint.invalid' },
   { kind: 'app', fqdn: 'app.fingerprint.invalid', port: 4321 },
+  { kind: 'app', fqdn: 'open.fingerprint.invalid', port: 4322, public: true },
   { kind: 'site', fqdn: 'site.fingerprint.invalid', root: '/fingerprint/site', spaMode: false, protected: false },
   { kind: 'site', fqdn: 'spa.fingerprint.invalid', root: '/fingerprint/spa', spaMode: true, protected: true },
   { kind: 'site', fqdn: 'closed.fingerprint.invalid', root: '/fingerprint/closed', spaMode: false, protected: true, closed: true },

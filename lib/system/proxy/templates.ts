@@ -111,7 +111,7 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
     case 'tunnel-server':
       return renderTunnelServer(spec.fqdn, ctx);
     case 'app':
-      return renderApp(spec.fqdn, spec.port, ctx);
+      return renderApp(spec.fqdn, spec.port, ctx, spec.public === true);
     case 'site':
       return renderSite(spec, ctx);
   }
@@ -189,16 +189,20 @@ export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
   ]);
 }
 
-export function renderApp(fqdn: string, port: number, ctx: TemplateContext): string {
+export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open = false): string {
   assertFqdn(fqdn);
   assertPort(port);
   const traffic = trafficLog('app', fqdn, ctx);
-  return withTrafficFormat(traffic.format, tlsVhost(`app tunnel ${fqdn} -> 127.0.0.1:${port}, behind the auth portal`, fqdn, ctx, [
+  // a public tunnel (admin-only, explicit): the portal is never asked, and no Remote-* header a
+  // client sends reaches the app as if the portal had set it
+  const guard = open ? REMOTE_HEADERS.map(([header]) => `proxy_set_header ${header} "";`) : [...authRequest(), ...refusedPage()];
+  const title = `app tunnel ${fqdn} -> 127.0.0.1:${port}, ${open ? 'PUBLIC: no auth portal' : 'behind the auth portal'}`;
+  return withTrafficFormat(traffic.format, tlsVhost(title, fqdn, ctx, [
     ...traffic.access,
-    ...authzLocation(ctx),
+    ...(open ? [] : [...authzLocation(ctx), ...refusedLocation(ctx)]),
     'location / {',
     ...indent([
-      ...authRequest(),
+      ...guard,
       `proxy_pass http://127.0.0.1:${port};`,
       ...forwardedHeaders(),
       ...dropClientCertHeaders(),
@@ -208,6 +212,36 @@ export function renderApp(fqdn: string, port: number, ctx: TemplateContext): str
     ]),
     '}',
   ]));
+}
+
+const REFUSED_LOCATION = '@relay_refused';
+
+/** The portal's refusal (403) answered by the panel's page naming the app and whom to ask. */
+function refusedPage(): string[] {
+  return [`error_page 403 ${REFUSED_LOCATION};`];
+}
+
+/**
+ * The panel renders the page from the records (the app's name, the admin's contact), so a new contact
+ * needs no vhost rewritten. Only the host goes to the panel: no body, no client certificate header.
+ */
+function refusedLocation(ctx: TemplateContext): string[] {
+  return [
+    `location ${REFUSED_LOCATION} {`,
+    ...indent([
+      'rewrite ^ /api/access/refused break;',
+      'proxy_method GET;',
+      'proxy_pass_request_body off;',
+      'proxy_set_header Content-Length "";',
+      'proxy_set_header Cookie "";',
+      'proxy_set_header Authorization "";',
+      `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.panel)};`,
+      'proxy_set_header Host $host;',
+      'proxy_set_header X-Forwarded-Host $host;',
+      ...dropClientCertHeaders(),
+    ]),
+    '}',
+  ];
 }
 
 export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
@@ -220,13 +254,13 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
     ...traffic.access,
     `root "${root}";`,
     'index index.html;',
-    ...(spec.protected ? authzLocation(ctx) : []),
+    ...(spec.protected ? [...authzLocation(ctx), ...refusedLocation(ctx)] : []),
     // hidden files (.htpasswd, .git) are never served
     'location ~ /\\. {',
     ...indent(['deny all;']),
     '}',
     'location / {',
-    ...indent([...(spec.protected ? authRequest() : []), `try_files $uri $uri/ ${fallback};`]),
+    ...indent([...(spec.protected ? [...authRequest(), ...refusedPage()] : []), `try_files $uri $uri/ ${fallback};`]),
     '}',
   ]));
 }

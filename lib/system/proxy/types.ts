@@ -17,7 +17,8 @@ export type VhostSpec =
   | { kind: 'panel'; fqdn: string }
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
-  | { kind: 'app'; fqdn: string; port: number }
+  // public: no auth portal at all (an admin's explicit choice)
+  | { kind: 'app'; fqdn: string; port: number; public?: true }
   | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true };
 // A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
 // answer names (its Location header), so no spec names the portal. `closed`: protected, but out of

@@ -29,7 +29,7 @@ function specSchema(sitesRoot: string) {
     z.strictObject({ kind: z.literal('panel'), fqdn }),
     z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
-    z.strictObject({ kind: z.literal('app'), fqdn, port, ...legacyPortalFqdn }).transform(withoutLegacy),
+    z.strictObject({ kind: z.literal('app'), fqdn, port, public: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
     z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
   ]);
 }

@@ -9,6 +9,7 @@ export const NAV: readonly { path: string; label: string }[] = [
   { path: '/sites', label: 'Sites' },
   { path: '/services', label: 'Services' },
   { path: '/users', label: 'Users' },
+  { path: '/access', label: 'Access' },
   { path: '/certs', label: 'Certificates & agents' },
   { path: '/tickets', label: 'Tickets' },
   { path: '/plugins', label: 'Plugins' },

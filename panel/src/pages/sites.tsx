@@ -3,6 +3,7 @@ import { api, type GetAnswer, type UrlAnswer, type UrlBody } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
 import { FileBrowser } from '../components/file-browser.tsx';
+import { SiteAccess } from '../components/access-editor.tsx';
 import { ListControls, Pager, useListView } from '../components/list-controls.tsx';
 import { rememberFocus, useRevealed } from '../components/focus-return.ts';
 import { ErrorText, Loading, Note, Unavailable } from '../components/notice.tsx';
@@ -141,6 +142,9 @@ export function SitesPage() {
       </section>
       {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} onClose={close} />}
       {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} onClose={close} />}
+      {selected && open?.view === 'settings' && (
+        <section class="card" aria-labelledby="site-access"><h3 id="site-access">Access to {selected.name}</h3><SiteAccess id={selected.id} /></section>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-// One tunnel: its settings (editable), its client, and its last hour per minute drawn the way frp's
+// One tunnel: its settings (editable), who may reach it (its Access), its client, and its last hour per minute drawn the way frp's
 // dashboard shows a proxy: requests and errors, p50 and p95 latency (GET /api/tunnels/:id/traffic),
 // drawn again whenever the status stream says its traffic moved.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -8,6 +8,7 @@ import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Table } from '../components/table.tsx';
 import { ClientBadge } from '../components/tunnel-state.tsx';
 import { TunnelSettings } from '../components/tunnel-settings.tsx';
+import { TunnelAccess } from '../components/access-editor.tsx';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
@@ -89,6 +90,10 @@ export function TunnelPage({ id }: { id: string }) {
         <button type="button" class="btn" aria-label={`Edit ${tunnel.subdomain}`} onClick={() => { focusBack.current = rememberFocus(); setEditing(true); }}>Edit</button>
       </section>
       {editing && <TunnelSettings tunnel={tunnel} onSaved={list.reload} onClose={() => { setEditing(false); focusBack.current?.(); }} />}
+      <section class="card" aria-labelledby="tunnel-access">
+        <h2 id="tunnel-access">Access</h2>
+        <TunnelAccess id={tunnel.id} />
+      </section>
       <section class="card" aria-labelledby="tunnel-client">
         <h2 id="tunnel-client">Client</h2>
         <ErrorText message={status.error} />
