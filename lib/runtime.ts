@@ -12,6 +12,7 @@ import type { AdminCert } from './certs/admin-cert.ts';
 import type { AgentCerts } from './certs/agents.ts';
 import type { Enrollment } from './certs/enrollment.ts';
 import type { LetsEncrypt } from './certs/letsencrypt.ts';
+import { CertificateModeService } from './certs/dns01/service.ts';
 import { createCertServices } from './certs/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
@@ -82,6 +83,8 @@ export interface Runtime {
   enrollment: Enrollment;
   adminCert: AdminCert;
   letsEncrypt: LetsEncrypt;
+  /** one certificate per name, or the wildcard through DNS-01 (lib/certs/dns01) */
+  certificateMode: CertificateModeService;
   twoFactor: TwoFactor;
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
@@ -151,6 +154,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     enrollment: certs.enrollment,
     adminCert: certs.adminCert,
     letsEncrypt: certs.letsEncrypt,
+    certificateMode: new CertificateModeService(base),
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(base),
     traffic,

@@ -10,7 +10,7 @@ import { programFailure, run } from '../common/exec.ts';
 import { assertFqdn } from '../common/names.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from './certbot-output.ts';
 import { parseSystemdTimestamp } from '../systemd/systemd-output.ts';
-import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
+import { SystemError, type CertPaths, type CertsAdapter, type DnsChallenge } from '../types.ts';
 import { nginxArgs } from '../proxy/host.ts';
 import type { RootActions } from '../root/root-actions.ts';
 
@@ -47,6 +47,16 @@ export function certonlyArgs(config: SystemConfig, fqdn: string, email: string):
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 
+/** certonly for the wildcard lineage: both names in one order, validated through the DNS plugin. */
+export function wildcardCertonlyArgs(config: SystemConfig, domain: string, email: string, dns: DnsChallenge): string[] {
+  return ['certonly', '--authenticator', dns.authenticator,
+    ...(dns.credentialsOption ? [dns.credentialsOption, dns.credentialsPath] : []),
+    ...(dns.propagationOption && dns.propagationSeconds !== null ? [dns.propagationOption, String(dns.propagationSeconds)] : []),
+    '-d', domain, '-d', `*.${domain}`, '--cert-name', domain, '--email', email,
+    '--agree-tos', '--non-interactive', '--no-eff-email', '--keep-until-expiring', '--server', config.acme.server,
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
 export function renewArgs(config: SystemConfig, fqdn: string): string[] {
   return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
@@ -67,7 +77,7 @@ export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
 
 export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
   const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
-  const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
+  const certbot = (args: string[], extraEnv: Record<string, string> = {}) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env: { ...env, ...extraEnv } });
 
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
@@ -90,6 +100,28 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
       changes++;
       return { issued: true, paths: paths(fqdn) };
+    },
+    async issueWildcard(domain, email, dns) {
+      assertFqdn(domain);
+      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      if (await has(domain)) return { issued: false, paths: paths(domain) };
+      try {
+        await certbot(wildcardCertonlyArgs(config, domain, email, dns), dns.credentialsEnv ? { [dns.credentialsEnv]: dns.credentialsPath } : {});
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not issue the wildcard certificate of ${domain}`, certbotFailureSummary);
+      }
+      if (!(await has(domain))) throw new SystemError(`certbot finished but no valid certificate for ${domain} is in ${config.acme.configDir}`, 'certbot');
+      changes++;
+      return { issued: true, paths: paths(domain) };
+    },
+    async remove(name) {
+      assertFqdn(name);
+      try {
+        await certbot(['delete', '--cert-name', name, '--non-interactive', ...certbotDirArgs(config)]);
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not delete ${name}`, certbotFailureSummary);
+      }
+      changes++;
     },
     async list() {
       const { stdout } = await certbot(['certificates', ...certbotDirArgs(config)]);
