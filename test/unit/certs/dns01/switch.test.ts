@@ -94,6 +94,14 @@ s('a failed nginx step removes the lineage the switch issued, and the vhosts kee
   assert.is(t.services.config.value.certificateMode.mode, 'per-name');
 });
 
+s('the certificates page lists the wildcard lineage with both names, as renewal and the cert alerts see it', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  const { status, body } = await t.call('GET', '/api/certs');
+  assert.is(status, 200);
+  const wildcard = (body.certs as Array<{ name: string; domains: string[] }>).find((c) => c.name === DOMAIN);
+  assert.equal(wildcard?.domains, [DOMAIN, `*.${DOMAIN}`]);
+});
+
 s('credentials of the wrong shape: 400 before anything is done', async ({ t }) => {
   const { status, body } = await put(t, { ...WILDCARD, credentials: { ...WILDCARD.credentials, algorithm: 'hmac-sha256' } });
   assert.is(status, 400);
