@@ -80,7 +80,8 @@ export class CertificateModeService {
     const { config, store, system, log } = this.deps;
     try {
       await system.proxy.refresh(servedSpecs({ tunnels: store.tunnels.value, sites: store.sites.value }, config.value));
-      await system.certs.remove(lineage);
+      // a custom site at the bare domain is served by the lineage of that name: it stays
+      if (!store.sites.value.some((site) => site.fqdn === lineage)) await system.certs.remove(lineage);
     } catch (error) {
       log.warn(`certificate mode: the wildcard certificate ${lineage} was left in place: ${errorMessage(error)}`);
       return;

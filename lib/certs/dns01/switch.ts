@@ -61,7 +61,7 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
   const path = dnsCredentialsPath(deps.dataDir, request.provider);
   let installedHere = false;
   let undoCredentials: (() => Promise<void>) | null = null;
-  let issuedHere = false;
+  let lineageBefore = true;
   return [
     {
       failure: PACKAGE_FAILED,
@@ -84,11 +84,13 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
     {
       failure: CERTIFICATE_FAILED,
       async run() {
-        issuedHere = (await certs.issueWildcard(domain, email, dnsChallenge(deps.dataDir, request.provider, mode.propagationSeconds))).issued;
+        // a lineage of the domain may be there already: an earlier wildcard, or a custom site at the bare domain
+        lineageBefore = await certs.has(domain);
+        await certs.issueWildcard(domain, email, dnsChallenge(deps.dataDir, request.provider, mode.propagationSeconds));
       },
       async undo() {
-        // only a lineage this switch made: one that was there stays (a retry reuses it)
-        if (issuedHere && before.certificateMode.mode !== 'wildcard') await certs.remove(domain);
+        // only a lineage this switch made goes; one that was there stays (it may serve a site)
+        if (!lineageBefore) await certs.remove(domain);
       },
     },
     {

@@ -1,7 +1,8 @@
 // Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
 // nginx, listing, and the panel's own systemd timer that renews automatically (renew-units.ts), all
 // in the panel's ACME directories (config.acme), never Debian's /etc/letsencrypt.
-import { mkdir } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
@@ -52,7 +53,8 @@ export function wildcardCertonlyArgs(config: SystemConfig, domain: string, email
   return ['certonly', '--authenticator', dns.authenticator,
     ...(dns.credentialsOption ? [dns.credentialsOption, dns.credentialsPath] : []),
     ...(dns.propagationOption && dns.propagationSeconds !== null ? [dns.propagationOption, String(dns.propagationSeconds)] : []),
-    '-d', domain, '-d', `*.${domain}`, '--cert-name', domain, '--email', email,
+    // --expand: a lineage of the domain alone (a custom site at the bare domain) grows the wildcard name
+    '-d', domain, '-d', `*.${domain}`, '--cert-name', domain, '--expand', '--email', email,
     '--agree-tos', '--non-interactive', '--no-eff-email', '--keep-until-expiring', '--server', config.acme.server,
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
@@ -73,6 +75,13 @@ export function deployHookPath(config: SystemConfig): string {
 export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
   const live = join(config.acme.configDir, 'live', assertFqdn(fqdn));
   return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
+}
+
+/** Whether the certificate at `fullchain` names `*.<domain>` (a lineage of the bare domain alone does not). */
+export async function coversWildcard(fullchain: string, domain: string): Promise<boolean> {
+  const pem = await readFile(fullchain).catch(() => null);
+  if (!pem) return false;
+  return (new X509Certificate(pem).subjectAltName ?? '').split(', ').includes(`DNS:*.${domain}`);
 }
 
 export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
@@ -104,7 +113,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
     async issueWildcard(domain, email, dns) {
       assertFqdn(domain);
       if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
-      if (await has(domain)) return { issued: false, paths: paths(domain) };
+      if ((await has(domain)) && (await coversWildcard(paths(domain).fullchain, domain))) return { issued: false, paths: paths(domain) };
       try {
         await certbot(wildcardCertonlyArgs(config, domain, email, dns), dns.credentialsEnv ? { [dns.credentialsEnv]: dns.credentialsPath } : {});
       } catch (e) {

@@ -57,12 +57,14 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     },
     async issueWildcard(domain, _email, dns) {
       assertFqdn(domain);
-      if (await has(domain)) return { issued: false, paths: paths(domain) };
+      const wildcardThere = await readFile(join(p.certsLive, domain, WILDCARD_MARK)).then(() => true, () => false);
+      if (wildcardThere && (await has(domain))) return { issued: false, paths: paths(domain) };
       // certbot would read the plugin's credentials here: a missing file fails as it would
       await readFile(dns.credentialsPath).catch(() => {
         throw new SystemError(`Error: the credentials file ${dns.credentialsPath} was not found`, 'certbot');
       });
       await ensureCa();
+      await rm(paths(domain).fullchain, { force: true });
       await maker.create({ ...tool, paths: paths(domain), commonName: domain.length <= MAX_COMMON_NAME ? domain : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${domain}`, `DNS:*.${domain}`], days: 90, issuer: ca });
       await writeFileAtomic(join(p.certsLive, domain, WILDCARD_MARK), `*.${domain}\n`);
       changes++;

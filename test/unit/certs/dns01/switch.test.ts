@@ -52,7 +52,7 @@ s('to wildcard: package, 0600 credentials, one issuance, existing vhosts rewritt
   assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the existing tunnel now serves the wildcard');
 });
 
-s('in wildcard mode a tunnel under the domain is created with no issuance; a custom-domain site still gets its own', async ({ t }) => {
+s('in wildcard mode a tunnel and a managed site under the domain are created with no issuance', async ({ t }) => {
   assert.is((await put(t, WILDCARD)).status, 200);
   const issued = t.sandbox.eventsOf('certs.issue').length;
   assert.is((await createTunnel(t, 'app', 8080)).status, 201);
@@ -100,6 +100,14 @@ s('the certificates page lists the wildcard lineage with both names, as renewal 
   assert.is(status, 200);
   const wildcard = (body.certs as Array<{ name: string; domains: string[] }>).find((c) => c.name === DOMAIN);
   assert.equal(wildcard?.domains, [DOMAIN, `*.${DOMAIN}`]);
+});
+
+s('a lineage of the bare domain without the wildcard name (made outside the switch) is grown, never taken for the wildcard', async ({ t }) => {
+  await t.services.system.certs.issue(DOMAIN, `ops@${DOMAIN}`);
+  assert.is((await put(t, WILDCARD)).status, 200);
+  assert.is(t.sandbox.eventsOf('certs.issueWildcard').length, 1);
+  const listed = (await t.call('GET', '/api/certs')).body.certs as Array<{ name: string; domains: string[] }>;
+  assert.equal(listed.find((c) => c.name === DOMAIN)?.domains, [DOMAIN, `*.${DOMAIN}`]);
 });
 
 s('credentials of the wrong shape: 400 before anything is done', async ({ t }) => {
