@@ -7,7 +7,7 @@
 //                wildcard lineage and its credentials go
 import type { Config } from '../../config.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED, type Step } from '../../steps.ts';
-import type { DnsChallenge, System } from '../../system/types.ts';
+import type { DnsChallenge, System, VhostSpec } from '../../system/types.ts';
 import { credentialsText } from './credentials-text.ts';
 import { dnsCredentialsDir, dnsCredentialsPath, putCredentialsFile } from './credentials-file.ts';
 import { PER_NAME, type CertificateModeRecord, type WildcardMode } from './mode.ts';
@@ -41,6 +41,11 @@ export function dnsChallenge(dataDir: string, provider: DnsProvider, propagation
     propagationOption: spec.propagationOption,
     propagationSeconds,
   };
+}
+
+/** Rewrites the served vhosts; none before the first tunnel or site (a switch during onboarding). */
+async function refreshServed(proxy: Pick<System['proxy'], 'refresh'>, specs: VhostSpec[]): Promise<void> {
+  if (specs.length > 0) await proxy.refresh(specs);
 }
 
 /** The steps to wildcard mode; `domain` and `email` checked by the caller. */
@@ -95,8 +100,8 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
     },
     {
       failure: NGINX_FAILED,
-      run: async () => void (await proxy.refresh(servedSpecs(deps.records(), after))),
-      undo: async () => void (await proxy.refresh(servedSpecs(deps.records(), before))),
+      run: () => refreshServed(proxy, servedSpecs(deps.records(), after)),
+      undo: () => refreshServed(proxy, servedSpecs(deps.records(), before)),
     },
     { failure: STATE_FAILED, run: () => deps.save(mode) },
   ];
@@ -117,8 +122,8 @@ export function toPerNameSteps(deps: SwitchDeps, email: string): Step[] {
     },
     {
       failure: NGINX_FAILED,
-      run: async () => void (await proxy.refresh(servedSpecs(deps.records(), after))),
-      undo: async () => void (await proxy.refresh(servedSpecs(deps.records(), before))),
+      run: () => refreshServed(proxy, servedSpecs(deps.records(), after)),
+      undo: () => refreshServed(proxy, servedSpecs(deps.records(), before)),
     },
     { failure: STATE_FAILED, run: () => deps.save(PER_NAME) },
   ];

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dnsCredentialsPath } from '../../../../lib/certs/dns01/credentials-file.ts';
-import { sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
+import { sandboxControls, sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
+import { createTestApp } from '../../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('dns01: certificate mode switch', {} as { t: TunnelTestApp });
@@ -108,6 +109,19 @@ s('a lineage of the bare domain without the wildcard name (made outside the swit
   assert.is(t.sandbox.eventsOf('certs.issueWildcard').length, 1);
   const listed = (await t.call('GET', '/api/certs')).body.certs as Array<{ name: string; domains: string[] }>;
   assert.equal(listed.find((c) => c.name === DOMAIN)?.domains, [DOMAIN, `*.${DOMAIN}`]);
+});
+
+s('during onboarding (domain set, nothing served yet): the wildcard is issued and nothing is rewritten', async () => {
+  const t = await createTestApp();
+  try {
+    assert.is((await t.call('POST', '/api/onboarding/domain', { body: { domain: DOMAIN, email: `ops@${DOMAIN}` } })).status, 200);
+    const { status, body } = await put(t as TunnelTestApp, WILDCARD);
+    assert.is(status, 200, JSON.stringify(body));
+    assert.is(t.services.config.value.certificateMode.mode, 'wildcard');
+    assert.equal(sandboxControls(t.services.system).eventsOf('proxy.test'), []);
+  } finally {
+    await t.close();
+  }
 });
 
 s('credentials of the wrong shape: 400 before anything is done', async ({ t }) => {
