@@ -42,7 +42,7 @@ export class CertificateModeService {
   }
 
   async #set(update: CertificateModeUpdate): Promise<CertificateModeView> {
-    const { domain, email, certificateMode: current, system: systemConfig } = this.deps.config.value;
+    const { domain, email, certificateMode: current } = this.deps.config.value;
     if (!domain || !email) throw badRequest('Domain and email must be configured before choosing the certificate mode');
     const deps = this.#switchDeps();
     if (update.mode === 'per-name') {
@@ -51,8 +51,6 @@ export class CertificateModeService {
       await this.#dropWildcard(current.lineage, current.provider);
       return this.view();
     }
-    // the root helper's vhost requests name no certificate of their own yet: its vhosts cannot serve the wildcard
-    if (systemConfig.rootHelper) throw new AppError(409, 'Wildcard certificates are not available on a box whose nginx is driven by the root helper yet');
     if (current.mode === 'wildcard' && current.provider !== update.provider) {
       throw new AppError(409, `Switch back to per-name certificates before choosing another DNS provider (now ${current.provider})`);
     }
