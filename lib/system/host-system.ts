@@ -34,6 +34,6 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     stats: createStats({ now }),
     pki,
     siteStorage: createSiteStorage(config.sites.root),
-    packages: createHostPackages(config),
+    packages: createHostPackages(config, helper),
   };
 }
