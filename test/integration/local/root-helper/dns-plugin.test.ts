@@ -1,11 +1,14 @@
 // The root helper's `dns-plugin` action (lib/root-helper/dns-plugin.ts): apt-get install or remove
 // of one of certbot's nine DNS plugin packages, asked by the panel over the helper's socket. Any
 // other name (another package, an option, a version, a pattern, a list) is refused and apt-get
-// never runs. A node script plays apt-get and records its argv.
+// never runs. apt-get runs as a transient unit (systemd-run), outside the helper's own sandbox:
+// the fake systemd-run beside the fake systemctl records its argv and runs the command; a node
+// script plays apt-get and records its argv.
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
@@ -19,6 +22,7 @@ import { PROVIDERS } from '../../../../lib/certs/dns01/providers.ts';
 
 const NONE = { exact: [], prefix: [] };
 const PLUGIN = 'python3-certbot-dns-rfc2136';
+const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
 
 interface Ctx { dir: string; config: SystemConfig; server: Server | null; socket: string; log: string[] }
 const s = suite<Ctx>('root helper dns-plugin action (apt-get of certbot\'s DNS plugins only)', { dir: '', config: systemConfig(), server: null, socket: '', log: [] });
@@ -27,10 +31,11 @@ s.before.each(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-dns-plugin-'));
   ctx.socket = join(ctx.dir, 'root.sock');
   ctx.log = [];
+  process.env.FAKE_ARGV_LOG = join(ctx.dir, 'systemd.log');
   const aptGet = join(ctx.dir, 'apt-get');
-  await writeFile(aptGet, `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(join(ctx.dir, 'argv.log'))}, JSON.stringify({ argv: process.argv.slice(2), frontend: process.env.DEBIAN_FRONTEND }) + '\\n');\n`);
+  await writeFile(aptGet, `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(join(ctx.dir, 'argv.log'))}, JSON.stringify({ argv: process.argv.slice(2), frontend: process.env.DEBIAN_FRONTEND }) + '\\n');\nif (process.argv.includes('python3-certbot-dns-gandi')) { console.error('E: Unable to locate package python3-certbot-dns-gandi'); process.exit(100); }\n`);
   await chmod(aptGet, 0o755);
-  ctx.config = systemConfig({ driver: 'host', binaries: { aptGet }, nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls') } });
+  ctx.config = systemConfig({ driver: 'host', binaries: { aptGet, systemctl: FAKE_SYSTEMCTL }, nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls') } });
   ctx.server = await startHelperServer({
     dispatcher: createDispatcher(ctx.config, NONE, () => undefined),
     listen: { path: ctx.socket }, idleMs: 0, log: (line) => ctx.log.push(line), onIdle: () => undefined,
@@ -38,6 +43,7 @@ s.before.each(async (ctx) => {
 });
 s.after.each(async (ctx) => {
   await new Promise((resolve) => ctx.server?.close(resolve));
+  delete process.env.FAKE_ARGV_LOG;
   await rm(ctx.dir, { recursive: true, force: true });
 });
 
@@ -55,7 +61,17 @@ s('the panel\'s packages adapter installs and removes a plugin through the helpe
     { argv: ['install', '-y', '--no-install-recommends', PLUGIN], frontend: 'noninteractive' },
     { argv: ['remove', '-y', PLUGIN], frontend: 'noninteractive' },
   ]);
+  const transient = (await readFile(join(dir, 'systemd.log'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).argv as string[]);
+  assert.equal(transient[0], ['--unit=relay-panel-dns-plugin', '--description=relay-panel: certbot DNS plugin package', '--quiet', '--wait', '--pipe', '--collect',
+    '--service-type=exec', '--setenv=DEBIAN_FRONTEND=noninteractive', '--', config.binaries.aptGet, 'install', '-y', '--no-install-recommends', PLUGIN], 'a transient unit outside the helper\'s sandbox');
   assert.equal(log.filter((line) => line.includes('dns-plugin')).map((line) => line.slice(line.indexOf('dns-plugin'))), [`dns-plugin install ${PLUGIN}: ok`, `dns-plugin remove ${PLUGIN}: ok`], 'the helper ran them');
+});
+
+s('apt-get\'s failure is passed on with its words', async ({ config, socket }) => {
+  const packages = createHostPackages(config, socketRootActions(rootCall(socket, 10_000)));
+  const said = await packages.install('python3-certbot-dns-gandi').then(() => 'installed', (e: Error) => e.message);
+  assert.match(said, 'apt-get could not install python3-certbot-dns-gandi');
+  assert.match(said, 'E: Unable to locate package python3-certbot-dns-gandi');
 });
 
 s('attack: any other name is refused by the helper and apt-get never runs', async ({ dir, config }) => {
