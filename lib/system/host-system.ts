@@ -8,6 +8,7 @@ import { systemPki } from './pki/openssl-pki.ts';
 import type { System } from './types.ts';
 import { createHostAuthPortal } from './auth-portal/host.ts';
 import { createHostCerts } from './certs/host.ts';
+import { renewalEnvironment } from './certs/renewal-env.ts';
 import { createHostDns } from './dns/host.ts';
 import { createHostProxy } from './proxy/host.ts';
 import { createHostServices } from './services/host.ts';
@@ -23,7 +24,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   // an installed box reaches root only through its root helper (lib/root-helper)
   const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
   const root = helper ?? directRootActions(config);
-  const certs = createHostCerts(config, root, now);
+  const certs = createHostCerts(config, root, now, renewalEnvironment(ctx.dataDir));
   return {
     proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
     certs,

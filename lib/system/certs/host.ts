@@ -84,8 +84,9 @@ export async function coversWildcard(fullchain: string, domain: string): Promise
   return (new X509Certificate(pem).subjectAltName ?? '').split(', ').includes(`DNS:*.${domain}`);
 }
 
-export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
-  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
+/** `renewalEnv`: what every certbot run carries (renewal-env.ts: route53's credentials for a renew too). */
+export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number, renewalEnv: Record<string, string> = {}): CertsAdapter {
+  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}), ...renewalEnv };
   const certbot = (args: string[], extraEnv: Record<string, string> = {}) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env: { ...env, ...extraEnv } });
 
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
