@@ -53,6 +53,15 @@ s('to wildcard: package, 0600 credentials, one issuance, existing vhosts rewritt
   assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the existing tunnel now serves the wildcard');
 });
 
+s('a box whose configuration names the root helper is no longer refused (409): the switch runs there too', async ({ t }) => {
+  const { config } = t.services;
+  await config.update({ system: { ...config.value.system, rootHelper: { socket: '/run/relay-panel-root.sock', call: '/opt/relay-panel/bin/relay-panel-root' } } });
+  assert.is((await createTunnel(t, 'before', 7000)).status, 201);
+  const { status, body } = await put(t, WILDCARD);
+  assert.is(status, 200, JSON.stringify(body));
+  assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+});
+
 s('in wildcard mode a tunnel and a managed site under the domain are created with no issuance', async ({ t }) => {
   assert.is((await put(t, WILDCARD)).status, 200);
   const issued = t.sandbox.eventsOf('certs.issue').length;
