@@ -83,5 +83,8 @@ export async function refreshVhostSpecs(config: SystemConfig, publicLocations: P
   const written = new Set(await readdir(config.nginx.sitesAvailable).catch(() => [] as string[]));
   const entries = specs.filter((spec) => written.has(vhostName(spec))).flatMap(entriesOfSpec);
   await stageEntries(config, entries, await tlsSourceOwners(config));
-  return helperVhostStore(config, publicLocations).refresh(specs);
+  const rewritten = await helperVhostStore(config, publicLocations).refresh(specs);
+  // a vhost moved to another lineage (a wildcard switch, and back) leaves its old entry to no one
+  if (rewritten.length > 0) await pruneTlsCopies(config);
+  return rewritten;
 }

@@ -15,6 +15,11 @@ import { systemConfig, type SystemConfig } from '../../../../lib/system/config.t
 import { renderVhost, vhostName } from '../../../../lib/system/proxy/templates.ts';
 import type { CertPaths, VhostSpec } from '../../../../lib/system/types.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
+import { startHelperServer } from '../../../../lib/root-helper/server.ts';
+import { createHostCerts } from '../../../../lib/system/certs/host.ts';
+import { systemPki } from '../../../../lib/system/pki/openssl-pki.ts';
+import { createHostProxy } from '../../../../lib/system/proxy/host.ts';
+import { rootCall, socketRootActions } from '../../../../lib/system/root/root-client.ts';
 
 const DOMAIN = 'example.test';
 const A = `a.${DOMAIN}`;
@@ -136,6 +141,33 @@ s('attack: the wildcard\'s live link planted outside its archive refuses the put
   const answer = await ask(config, log, { action: 'vhosts', changes: [{ op: 'put', spec: wildApp(), enabled: true }] });
   assert.equal(answer, { ok: false, error: `Refused: ${live} refused: a link to ${JSON.stringify(pairs.two.privkey)}, not ../../archive/${DOMAIN}/privkey<n>.pem` });
   assert.equal([await listed(config.nginx.sitesAvailable), await listed(config.nginx.tlsDir)], [[], []]);
+});
+
+s('the panel\'s proxy on an installed box: a refresh moves a tunnel\'s vhost to the wildcard and back through the helper\'s socket', async ({ dir, config, log }) => {
+  await lineage(config, DOMAIN, pairs.one);
+  await lineage(config, A, pairs.two);
+  const socket = join(dir, 'root.sock');
+  const server = await startHelperServer({
+    dispatcher: createDispatcher(config, NONE, (line) => log.push(line)),
+    listen: { path: socket }, idleMs: 0, log: () => undefined, onIdle: () => undefined,
+  });
+  try {
+    const helper = socketRootActions(rootCall(socket, 10_000));
+    const proxy = createHostProxy(config, { certs: createHostCerts(config, helper, Date.now), pki: systemPki(config, config.pki.dir), root: helper, helper, dataDir: join(dir, 'data') });
+    const own: VhostSpec = { kind: 'app', fqdn: A, port: 8080 };
+    const vhost = () => readFile(join(config.nginx.sitesAvailable, vhostName(own)), 'utf8');
+    await proxy.apply([{ op: 'put', spec: own, enabled: true }]);
+    assert.match(await vhost(), `ssl_certificate "${join(config.nginx.tlsDir, A, 'fullchain.pem')}";`);
+    assert.equal(await proxy.refresh([wildApp()]), [vhostName(own)]);
+    assert.match(await vhost(), `ssl_certificate "${join(config.nginx.tlsDir, DOMAIN, 'fullchain.pem')}";`);
+    assert.is(await readFile(join(config.nginx.tlsDir, DOMAIN, 'privkey.pem'), 'utf8'), await readFile(pairs.one.privkey, 'utf8'));
+    assert.equal(await ask(config, log, { action: 'nginx-test' }), { ok: true });
+    assert.equal(await listed(config.nginx.tlsDir), [DOMAIN], 'the name\'s own copy is pruned once no vhost loads it');
+    assert.equal(await proxy.refresh([own]), [vhostName(own)]);
+    assert.match(await vhost(), `ssl_certificate "${join(config.nginx.tlsDir, A, 'fullchain.pem')}";`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 s.run();
