@@ -35,6 +35,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     stats: createStats({ now }),
     pki,
     siteStorage: createSiteStorage(config.sites.root),
-    packages: createHostPackages(config, helper),
+    // apt-get may take minutes (the helper gives it certbotMs x 5): the call waits that long, not the usual 30 s
+    packages: createHostPackages(config, config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.certbotMs * 5 + config.timeouts.defaultMs)) : null),
   };
 }
