@@ -6,6 +6,7 @@ import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
 import { CertLimitsSetting } from './certs/limits/schema.ts';
+import { CertificateModeRecord } from './certs/dns01/mode.ts';
 
 /** An npm scope (`@acme`): only packages published under an allowed one may be installed from the registry. */
 export const NpmScope = z.string().max(214).regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must be an npm scope like @acme');
@@ -74,6 +75,8 @@ export const ConfigSchema = z
     alerts: z.object({ allowPrivateTargets: z.boolean().default(false) }).strict().default({ allowPrivateTargets: false }),
     /** The ACME limits counted before each order (lib/certs/limits/defaults.ts): each field given replaces the CA's published number, null turns it off. */
     certLimits: CertLimitsSetting.optional(),
+    /** One certificate per name (HTTP-01), or one wildcard certificate through a DNS provider (DNS-01). */
+    certificateMode: CertificateModeRecord.default({ mode: 'per-name' }),
     /** GET /metrics and the per-request counting behind it; off answers 404 and counts nothing. */
     metrics: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)

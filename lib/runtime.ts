@@ -12,6 +12,7 @@ import type { AdminCert } from './certs/admin-cert.ts';
 import type { AgentCerts } from './certs/agents.ts';
 import type { Enrollment } from './certs/enrollment.ts';
 import type { LetsEncrypt } from './certs/letsencrypt.ts';
+import { CertificateModeService } from './certs/dns01/service.ts';
 import { createCertServices } from './certs/service.ts';
 import { IssuanceLimits } from './certs/limits/service.ts';
 import { NearLimitAlert } from './certs/limits/near-limit-alert.ts';
@@ -89,6 +90,8 @@ export interface Runtime {
   letsEncrypt: LetsEncrypt;
   /** the ACME orders the panel placed, counted against the CA's limits (lib/certs/limits) */
   certLimits: IssuanceLimits;
+  /** one certificate per name, or the wildcard through DNS-01 (lib/certs/dns01) */
+  certificateMode: CertificateModeService;
   twoFactor: TwoFactor;
   serviceControl: ServiceControl;
   systemStats: StatsFeed;
@@ -162,6 +165,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     adminCert: certs.adminCert,
     letsEncrypt: certs.letsEncrypt,
     certLimits,
+    certificateMode: new CertificateModeService(ordering),
     twoFactor: new TwoFactor(base),
     tunnels: new TunnelService(ordering),
     traffic,

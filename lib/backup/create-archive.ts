@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, type Manifest } from './manifest.ts';
 import { CONFIG_ENTRY, MANIFEST_ENTRY, renderedPaths, sectionsOf, type Section } from './sections.ts';
+import { dnsCredentialsDir } from '../certs/dns01/credentials-file.ts';
 
 /** A file or directory on disk and the name it takes in the archive. */
 interface Placement {
@@ -64,7 +65,8 @@ export async function backupStream(configFile: string, config: Config, now: Date
     const placement = placements.find((p) => path === p.from || path.startsWith(`${p.from}/`));
     return placement ? placement.to + path.slice(placement.from.length) : path;
   };
-  const skipped = renderedPaths(config);
+  // the DNS provider's credentials are left out: an archive must not carry a key that edits the zone
+  const skipped = [...renderedPaths(config), dnsCredentialsDir(config.dataDir)];
   const pack = new Pack({
     cwd: '/',
     gzip: true,

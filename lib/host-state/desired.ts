@@ -6,6 +6,7 @@
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
+import { wildcardLineageFor, type CertModeConfig } from '../certs/dns01/lineage.ts';
 import type { AccessRecord, SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { CertsAdapter, ProtectedSiteRule, VhostSpec } from '../system/types.ts';
@@ -45,7 +46,7 @@ export interface DesiredHost {
 
 export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
   const served = await servedVhosts(records);
-  const tunnels = desiredTunnels(records.store.tunnels.value);
+  const tunnels = desiredTunnels(records.store.tunnels.value, records.config.value);
   const current = [IP_PANEL_VHOST, ...(served.length ? served : [DEFAULT_VHOST]), ...tunnels.map((tunnel) => tunnel.spec)];
   return { served, tunnels, current };
 }
@@ -55,16 +56,19 @@ async function servedVhosts({ config, store, system }: HostRecords): Promise<Vho
   if (onboarding.status !== 'COMPLETED' || !domain) return [];
   const specs: VhostSpec[] = [DEFAULT_VHOST];
   for (const { spec, certified } of await stackOf(system.certs, domain)) if (certified) specs.push(spec);
-  for (const site of store.sites.value) if (site.certIssued && (await system.certs.has(site.fqdn))) specs.push(siteVhost(site, domain));
+  for (const site of store.sites.value) {
+    if (site.certIssued && (await system.certs.has(wildcardLineageFor(site.fqdn, config.value) ?? site.fqdn))) specs.push(siteVhost(site, domain, config.value));
+  }
   return specs;
 }
 
-export function desiredTunnel(tunnel: TunnelRecord): DesiredTunnel {
-  return { id: tunnel.id, fqdn: tunnel.fqdn, spec: appVhost(tunnel), enabled: tunnel.enabled };
+/** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
+export function desiredTunnel(tunnel: TunnelRecord, config?: CertModeConfig): DesiredTunnel {
+  return { id: tunnel.id, fqdn: tunnel.fqdn, spec: appVhost(tunnel, config), enabled: tunnel.enabled };
 }
 
-export function desiredTunnels(tunnels: readonly TunnelRecord[]): DesiredTunnel[] {
-  return tunnels.map(desiredTunnel);
+export function desiredTunnels(tunnels: readonly TunnelRecord[], config?: CertModeConfig): DesiredTunnel[] {
+  return tunnels.map((tunnel) => desiredTunnel(tunnel, config));
 }
 
 /** The tunnel server's reverse ports (lib/tunnels/allowed-ports.ts): the enabled tunnels', sorted, each once. */

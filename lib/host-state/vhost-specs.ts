@@ -5,6 +5,7 @@ import { stackHosts } from '../stack-hosts.ts';
 import { portalReaches } from '../portal-reach.ts';
 import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { VhostSpec } from '../system/types.ts';
+import { certOfSpec, type CertModeConfig } from '../certs/dns01/lineage.ts';
 
 /** The panel on the box's IP address (a self-signed certificate), written by install; 2FA unlinks it. */
 export const IP_PANEL_VHOST: VhostSpec = { kind: 'ip-panel' };
@@ -25,8 +26,15 @@ export function stackVhosts(domain: string): StackVhost[] {
   ];
 }
 
-export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>): VhostSpec {
-  return { kind: 'app', fqdn: tunnel.fqdn, port: tunnel.port, ...(tunnel.access?.mode === 'public' ? { public: true as const } : {}) };
+/** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
+export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, config?: CertModeConfig): VhostSpec {
+  return {
+    kind: 'app',
+    fqdn: tunnel.fqdn,
+    port: tunnel.port,
+    ...(tunnel.access?.mode === 'public' ? { public: true as const } : {}),
+    ...(config ? certOfSpec(tunnel.fqdn, config) : {}),
+  };
 }
 
 /**
@@ -34,7 +42,7 @@ export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>)
  * site the portal cannot reach (stored by an older release, or restored) is closed: 403 to every
  * visitor, never its files unprotected and never the 500 Authelia's refusal would make.
  */
-export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
+export function siteVhost(site: SiteRecord, domain: string | null, config?: CertModeConfig): VhostSpec {
   const closed = site.autheliaProtected && !portalReaches(site.fqdn, domain);
   return {
     kind: 'site',
@@ -43,5 +51,6 @@ export function siteVhost(site: SiteRecord, domain: string | null): VhostSpec {
     spaMode: site.spaMode,
     protected: site.autheliaProtected,
     ...(closed ? { closed: true as const } : {}),
+    ...(config ? certOfSpec(site.fqdn, config) : {}),
   };
 }

@@ -31,6 +31,8 @@ import { panelOwner } from './users.ts';
 import { vhostName } from '../system/proxy/templates.ts';
 import { DEFAULT_VHOST } from '../host-state/vhost-specs.ts';
 import type { Reporter } from './report.ts';
+import { dns01Findings, statProbe } from './doctor-dns01.ts';
+import { DPKG_STATUS_ARGS, isInstalledStatus } from '../system/packages/apt.ts';
 
 export interface Finding {
   check: string;
@@ -156,6 +158,13 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
         `systemctl start ${renewUnitNames(s).service} renews it as ${inst.options.user}; journalctl -u ${renewUnitNames(s).service} says why it did not`);
     }
   }
+
+  const owner = await panelOwner(inst).catch(() => null);
+  for (const f of await dns01Findings(config, {
+    installed: async (pkg) => isInstalledStatus((await inst.run(inst.tools.dpkgQuery, DPKG_STATUS_ARGS(pkg), [1]).catch(() => ({ stdout: '' }))).stdout),
+    fileOf: statProbe,
+    panelUid: owner?.uid ?? -1,
+  })) add('dns01', f.ok, f.message, f.fix);
 
   const crl = served.crl;
   const next = await crlNextUpdate(inst, crl);

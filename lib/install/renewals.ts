@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { SystemConfig } from '../system/config.ts';
 import { entryExists } from '../system/common/fs.ts';
 import { acmeDirs, renewUnitFiles, renewUnitNames, type RenewUnitFile } from '../system/certs/renew-units.ts';
+import { renewalEnvironment } from '../system/certs/renewal-env.ts';
 import { writeIfChanged } from './files.ts';
 import type { Installation } from './installation.ts';
 import { holdingTopLevelDirs } from './panel-dirs.ts';
@@ -16,9 +17,12 @@ export function legacyCertbotDropIn(system: SystemConfig): string {
   return join(system.systemd.unitDir, 'certbot.service.d', 'relay-panel.conf');
 }
 
-/** The renewal units as this installation writes them: writing the panel's top-level directories that hold certbot's. */
+/**
+ * The renewal units as this installation writes them: writing the panel's top-level directories
+ * that hold certbot's, with the environment a DNS plugin reads its credentials from.
+ */
 export function renewalUnits(inst: Installation): RenewUnitFile[] {
-  return renewUnitFiles(inst.system, holdingTopLevelDirs(inst, acmeDirs(inst.system)));
+  return renewUnitFiles(inst.system, holdingTopLevelDirs(inst, acmeDirs(inst.system)), renewalEnvironment(inst.layout.dataDir));
 }
 
 /** The unit files the panel's renewals are: what uninstall removes and a failed upgrade puts back. */

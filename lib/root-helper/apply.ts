@@ -14,8 +14,9 @@ import { renderVhost, vhostName, type TemplateContext } from '../system/proxy/te
 import { VhostStore } from '../system/proxy/vhost-store.ts';
 import type { SystemConfig } from '../system/config.ts';
 import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts';
-import { pruneTlsCopies, stageForVhosts } from './tls-copies.ts';
-import { copiedTlsContext } from './tls-entries.ts';
+import { pruneTlsCopies, stageEntries } from './tls-copies.ts';
+import { copiedTlsContext, entriesOfSpec } from './tls-entries.ts';
+import { writtenVhostEntries } from './vhost-entries.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
 /**
@@ -52,8 +53,13 @@ export function helperVhostStore(config: SystemConfig, publicLocations: PublicLo
  */
 export async function applyVhostChanges(config: SystemConfig, publicLocations: PublicLocations, changes: VhostChange[]): Promise<void> {
   if (!usesTlsCopies(config)) return helperVhostStore(config, publicLocations).apply(changes);
-  const named = changes.flatMap((c) => (c.op === 'put' ? [vhostName(c.spec)] : c.op === 'enable' ? [c.name] : []));
-  await stageForVhosts(config, named, await tlsSourceOwners(config));
+  // a put loads what its checked spec names (a wildcard lineage too); an enable what its file names
+  const entries: string[] = [];
+  for (const c of changes) {
+    if (c.op === 'put') entries.push(...entriesOfSpec(c.spec));
+    else if (c.op === 'enable') entries.push(...(await writtenVhostEntries(config, c.name)));
+  }
+  await stageEntries(config, entries, await tlsSourceOwners(config));
   let failure: unknown = null;
   try {
     await helperVhostStore(config, publicLocations).apply(changes);
@@ -75,7 +81,10 @@ export async function applyVhostChanges(config: SystemConfig, publicLocations: P
 export async function refreshVhostSpecs(config: SystemConfig, publicLocations: PublicLocations, specs: VhostSpec[]): Promise<string[]> {
   if (!usesTlsCopies(config)) return helperVhostStore(config, publicLocations).refresh(specs);
   const written = new Set(await readdir(config.nginx.sitesAvailable).catch(() => [] as string[]));
-  const named = [...new Set(specs.map(vhostName))].filter((name) => written.has(name));
-  await stageForVhosts(config, named, await tlsSourceOwners(config));
-  return helperVhostStore(config, publicLocations).refresh(specs);
+  const entries = specs.filter((spec) => written.has(vhostName(spec))).flatMap(entriesOfSpec);
+  await stageEntries(config, entries, await tlsSourceOwners(config));
+  const rewritten = await helperVhostStore(config, publicLocations).refresh(specs);
+  // a vhost moved to another lineage (a wildcard switch, and back) leaves its old entry to no one
+  if (rewritten.length > 0) await pruneTlsCopies(config);
+  return rewritten;
 }

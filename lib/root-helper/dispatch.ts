@@ -14,6 +14,7 @@ import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } f
 import { vhostName } from '../system/proxy/templates.ts';
 import { SystemError, type PublicLocations, type VhostChange } from '../system/types.ts';
 import { applyVhostChanges, refreshVhostSpecs, usesTlsCopies } from './apply.ts';
+import { dnsPluginPackage } from './dns-plugin.ts';
 import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';
 import { CLIENT_CA_ENTRY } from './tls-entries.ts';
 import { refuseForeignTlsPaths } from './tls-paths-rewrite.ts';
@@ -36,6 +37,8 @@ export function describe(request: RootRequest): string {
     case 'unit-state':
     case 'unit-properties':
       return `${request.action} ${request.unit}`;
+    case 'dns-plugin':
+      return `dns-plugin ${request.op} ${request.package}`;
     default:
       return request.action;
   }
@@ -114,6 +117,9 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
         return { ok: true };
       case 'nginx-reload':
         await serial(() => loading(() => root.nginxReload()));
+        return { ok: true };
+      case 'dns-plugin':
+        await serial(() => dnsPluginPackage(config, request.op, request.package));
         return { ok: true };
     }
   }

@@ -10,15 +10,16 @@
 //   - after a change, entries no relay vhost names any more are removed (pruneTlsCopies).
 // A source that does not exist is not a refusal: a vhost may be written before its certificate
 // is issued, and nginx -t then names the missing copy, as it named the missing original before.
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { isVhostName } from '../system/proxy/templates.ts';
 import { SystemError } from '../system/types.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
 import { ensureOwnDir, listEntries, readCopy, removeEntry, writeCopy } from './tls-dir.ts';
 import { readSource, tlsSources, type TlsSource } from './tls-sources.ts';
+import { namedEntries } from './vhost-entries.ts';
+
+export { relayVhostNames } from './vhost-entries.ts';
 import { checkCertificates, checkCrl, checkKeyPair, checkPrivateKey } from './tls-validate.ts';
 
 export type PreparedEntry =
@@ -79,12 +80,20 @@ export async function inBatches<T, R>(items: T[], each: (item: T) => Promise<R>)
 }
 
 /**
- * Before a vhosts change is written: the entries of the named vhosts (a put's, an enable's), all
- * read and checked before any is written. A refused source refuses the change:
- * `Refused: <path> refused: <reason>`.
+ * Before vhosts named by file name alone are written (an earlier release's, rewritten to the copies
+ * of their own name's entries): stageEntries of what their names stand for.
  */
 export async function stageForVhosts(config: SystemConfig, vhostNames: string[], owners: readonly number[]): Promise<void> {
-  const entries = [...new Set(vhostNames.flatMap(entriesOfVhost))];
+  await stageEntries(config, vhostNames.flatMap(entriesOfVhost), owners);
+}
+
+/**
+ * Before a vhosts change is written: the entries its vhosts load (a put's from its checked spec, an
+ * enable's from its written file), all read and checked before any is written. A refused source
+ * refuses the change: `Refused: <path> refused: <reason>`.
+ */
+export async function stageEntries(config: SystemConfig, wanted: string[], owners: readonly number[]): Promise<void> {
+  const entries = [...new Set(wanted)];
   let prepared: PreparedEntry[];
   try {
     prepared = await inBatches(entries, (entry) => prepareEntry(config, entry, owners));
@@ -93,16 +102,6 @@ export async function stageForVhosts(config: SystemConfig, vhostNames: string[],
     throw e;
   }
   for (const entry of prepared) await writeEntry(config.nginx.tlsDir, entry);
-}
-
-/** The relay vhosts in sites-available (enabled or not): what may name an entry. */
-export async function relayVhostNames(config: SystemConfig): Promise<string[]> {
-  try {
-    return (await readdir(config.nginx.sitesAvailable)).filter(isVhostName);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
 }
 
 /** An entry whose copy was not made again: its source was refused, unreadable or gone. */
@@ -123,7 +122,7 @@ export interface KeptEntry {
 export async function restageTlsCopies(config: SystemConfig, owners: readonly number[], log: (line: string) => void): Promise<KeptEntry[]> {
   const { tlsDir } = config.nginx;
   const present = new Set(await listEntries(tlsDir));
-  const named = new Set((await relayVhostNames(config)).flatMap(entriesOfVhost));
+  const named = await namedEntries(config);
   const keptEntries: KeptEntry[] = [];
   const kept = (entry: string, why: string) => {
     keptEntries.push({ entry, why, named: named.has(entry) });
@@ -147,7 +146,7 @@ export async function restageTlsCopies(config: SystemConfig, owners: readonly nu
 
 /** Removes the entries no relay vhost in sites-available names; answers their names. */
 export async function pruneTlsCopies(config: SystemConfig): Promise<string[]> {
-  const named = new Set((await relayVhostNames(config)).flatMap(entriesOfVhost));
+  const named = await namedEntries(config);
   const unused = (await listEntries(config.nginx.tlsDir)).filter((entry) => !named.has(entry));
   for (const entry of unused) await removeEntry(config.nginx.tlsDir, entry);
   return unused;

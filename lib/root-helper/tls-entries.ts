@@ -4,6 +4,7 @@
 // and loads these files, so they must never be the panel's own files or links it could plant.
 import { join } from 'node:path';
 import { assertFqdn, isFqdn } from '../system/common/names.ts';
+import { isCopyPath, tlsPathDirectives } from './tls-directives.ts';
 import { isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
 import type { CertPaths, VhostSpec } from '../system/types.ts';
 
@@ -49,8 +50,35 @@ const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
 };
 
 /**
- * The entries a relay vhost file of this name loads; none for any other file. Named from the file
- * name alone, so an `enable` (which carries no spec) and a look at sites-available both answer it.
+ * The entries a vhost of this spec loads (a put): its kind's, with the lineage it names (`cert`,
+ * the wildcard its request was checked to cover it with) in place of its own name's.
+ */
+export function entriesOfSpec(spec: VhostSpec): string[] {
+  if (spec.kind === 'ip-panel' || spec.kind === 'default') return ENTRIES_OF_KIND[spec.kind]('');
+  const cert = (spec.kind === 'app' || spec.kind === 'site') && spec.cert ? spec.cert : spec.fqdn;
+  return ENTRIES_OF_KIND[spec.kind](assertFqdn(cert));
+}
+
+/**
+ * The entries a written vhost loads, read from its text (root's own file in sites-available): the
+ * entry of each TLS directive that names a copy. A vhost serving another lineage (a wildcard) is
+ * known so, as its file name says only its own name. A text that names no copy at all (an earlier
+ * release's vhost naming the panel's files, a placeholder) falls back to its file name.
+ */
+export function entriesOfVhostText(tlsDir: string, name: string, text: string): string[] {
+  const entries = new Set<string>();
+  for (const d of tlsPathDirectives(text)) {
+    if (!isCopyPath(tlsDir, d.path)) continue;
+    const [entry, file, ...rest] = d.path.slice(tlsDir.length + 1).split('/');
+    if (entry && file && rest.length === 0 && isTlsEntry(entry)) entries.add(entry);
+  }
+  return entries.size > 0 ? [...entries] : entriesOfVhost(name);
+}
+
+/**
+ * The entries a relay vhost file of this name loads when it serves its own name's lineage; none
+ * for any other file. What a vhost's text does not say (tls-paths-rewrite.ts: an earlier release's
+ * vhost, rewritten to the copies of the entries its name stands for).
  */
 export function entriesOfVhost(name: string): string[] {
   for (const [kind, entries] of Object.entries(ENTRIES_OF_KIND) as Array<[VhostSpec['kind'], (fqdn: string) => string[]]>) {

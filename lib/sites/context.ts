@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { siteVhost } from '../host-state/vhost-specs.ts';
+import type { CertModeConfig } from '../certs/dns01/lineage.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { Logger } from '../log.ts';
 import type { SiteRecord } from '../state/schemas.ts';
@@ -32,8 +33,9 @@ export interface SiteContext extends SiteDeps {
 
 export const SITE_NOT_FOUND = 'Site not found';
 
-export function putSiteVhost(site: SiteRecord, domain: string | null): VhostChange {
-  return { op: 'put', spec: siteVhost(site, domain), enabled: true };
+/** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
+export function putSiteVhost(site: SiteRecord, domain: string | null, config?: CertModeConfig): VhostChange {
+  return { op: 'put', spec: siteVhost(site, domain, config), enabled: true };
 }
 
 export function findSite(ctx: Pick<SiteDeps, 'store'>, id: string): SiteRecord | undefined {

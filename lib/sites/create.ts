@@ -7,6 +7,7 @@ import { CERTIFICATE_FAILED, DIRECTORY_FAILED, NGINX_FAILED, STATE_FAILED, runSt
 import { siteVhost } from '../host-state/vhost-specs.ts';
 import { putSiteVhost, type SiteContext } from './context.ts';
 import { writePlaceholder } from './files/placeholder.ts';
+import { ensureCertificate } from '../certs/dns01/lineage.ts';
 import { portalReaches, portalRefusal } from '../portal-reach.ts';
 import { RESERVED_SITE_NAMES, type SiteCreate } from './schema.ts';
 
@@ -80,10 +81,11 @@ export async function createSite(ctx: SiteContext, input: SiteCreate): Promise<S
     totalSize: 0,
   };
   const live: Step[] = [
-    { failure: CERTIFICATE_FAILED, run: async () => void (await certs.issue(fqdn, email)) },
+    // none to issue when the wildcard certificate covers the name
+    { failure: CERTIFICATE_FAILED, run: () => ensureCertificate(certs, ctx.config.value, fqdn, email) },
     {
       failure: NGINX_FAILED,
-      run: () => proxy.apply([putSiteVhost(site, domain)]),
+      run: () => proxy.apply([putSiteVhost(site, domain, ctx.config.value)]),
       undo: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(siteVhost(site, domain)) }]),
     },
   ];

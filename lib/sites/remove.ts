@@ -45,7 +45,7 @@ export function deleteSite(ctx: SiteContext, id: string): Promise<void> {
     const vhost: Step = {
       failure: NGINX_FAILED,
       run: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(siteVhost(site, domain)) }]),
-      undo: () => proxy.apply([putSiteVhost(site, domain)]),
+      undo: () => proxy.apply([putSiteVhost(site, domain, ctx.config.value)]),
     };
     await runStepsOrFail('Failed to delete site', [
       ...(site.certIssued ? [vhost] : []),

@@ -68,7 +68,7 @@ async function saveSettings(ctx: SiteContext, id: string, patch: SitePatch): Pro
   const rewriteVhost = current.certIssued && vhostChanged;
   if (rewriteVhost) {
     try {
-      await ctx.system.proxy.apply([putSiteVhost(next, domain)]);
+      await ctx.system.proxy.apply([putSiteVhost(next, domain, ctx.config.value)]);
     } catch (error) {
       throw new AppError(500, UPDATE_FAILED, `${NGINX_FAILED}: ${errorMessage(error)}`);
     }
@@ -79,7 +79,7 @@ async function saveSettings(ctx: SiteContext, id: string, patch: SitePatch): Pro
       draft.put(next);
     });
   } catch (error) {
-    if (rewriteVhost) await ctx.system.proxy.apply([putSiteVhost(current, domain)]).catch(() => undefined);
+    if (rewriteVhost) await ctx.system.proxy.apply([putSiteVhost(current, domain, ctx.config.value)]).catch(() => undefined);
     throw new AppError(500, UPDATE_FAILED, `${STATE_FAILED}: ${errorMessage(error)}`);
   }
   if (portalChanged) {

@@ -1,5 +1,6 @@
 import { AppError, badRequest, errorMessage } from '../errors.ts';
 import { STATE_FAILED } from '../steps.ts';
+import { ensureCertificate } from '../certs/dns01/lineage.ts';
 import { siteVhost } from '../host-state/vhost-specs.ts';
 import { findSite, putSiteVhost, SITE_NOT_FOUND, type SiteContext } from './context.ts';
 
@@ -38,14 +39,14 @@ export function verifySiteDns(ctx: SiteContext, id: string): Promise<DnsVerifica
     }
 
     try {
-      await ctx.system.certs.issue(site.fqdn, email ?? '');
+      await ensureCertificate(ctx.system.certs, ctx.config.value, site.fqdn, email ?? '');
     } catch (error) {
       throw new AppError(500, 'DNS verified but certificate issuance failed', errorMessage(error));
     }
     const live = { ...site, dnsVerified: true, certIssued: true };
     const { proxy } = ctx.system;
     try {
-      await proxy.apply([putSiteVhost(live, domain)]);
+      await proxy.apply([putSiteVhost(live, domain, ctx.config.value)]);
     } catch (error) {
       throw new AppError(500, 'Certificate issued but nginx configuration failed', errorMessage(error));
     }

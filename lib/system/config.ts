@@ -29,6 +29,9 @@ const Binaries = z
     journalctl: absolutePath.default('/usr/bin/journalctl'),
     chisel: absolutePath.default('/usr/local/bin/chisel'),
     authelia: absolutePath.default('/usr/local/bin/authelia'),
+    // a DNS plugin of certbot, installed when the certificate mode becomes wildcard
+    aptGet: absolutePath.default('/usr/bin/apt-get'),
+    dpkgQuery: absolutePath.default('/usr/bin/dpkg-query'),
   })
   .strict();
 

@@ -8,12 +8,14 @@ import { systemPki } from './pki/openssl-pki.ts';
 import type { System } from './types.ts';
 import { createHostAuthPortal } from './auth-portal/host.ts';
 import { createHostCerts } from './certs/host.ts';
+import { renewalEnvironment } from './certs/renewal-env.ts';
 import { createHostDns } from './dns/host.ts';
 import { createHostProxy } from './proxy/host.ts';
 import { createHostServices } from './services/host.ts';
 import { directRootActions } from './root/root-actions.ts';
 import { rootCall, socketRootActions } from './root/root-client.ts';
 import { createHostTunnelServer } from './tunnel-server/host.ts';
+import { createHostPackages } from './packages/host.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
   const clock = ctx.clock ?? systemClock;
@@ -22,7 +24,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   // an installed box reaches root only through its root helper (lib/root-helper)
   const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
   const root = helper ?? directRootActions(config);
-  const certs = createHostCerts(config, root, now);
+  const certs = createHostCerts(config, root, now, renewalEnvironment(ctx.dataDir));
   return {
     proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
     certs,
@@ -33,5 +35,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     stats: createStats({ now }),
     pki,
     siteStorage: createSiteStorage(config.sites.root),
+    // apt-get may take minutes (the helper gives it certbotMs x 5): the call waits that long, not the usual 30 s
+    packages: createHostPackages(config, config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.certbotMs * 5 + config.timeouts.defaultMs)) : null),
   };
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { ConfigStore } from '../config.ts';
 import { appVhost } from '../host-state/vhost-specs.ts';
+import type { CertModeConfig } from '../certs/dns01/lineage.ts';
 import type { Logger } from '../log.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
@@ -28,8 +29,8 @@ export interface TunnelContext extends TunnelDeps {
 export const TUNNEL_NOT_FOUND = 'Tunnel not found';
 
 /** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. */
-export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, enabled: boolean): VhostChange {
-  return { op: 'put', spec: appVhost(tunnel), enabled };
+export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, enabled: boolean, config?: CertModeConfig): VhostChange {
+  return { op: 'put', spec: appVhost(tunnel, config), enabled };
 }
 
 export function findTunnel(ctx: Pick<TunnelDeps, 'store'>, id: string): TunnelRecord | undefined {

@@ -4,6 +4,7 @@ import { badRequest, validationFailed } from '../errors.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { isFqdn } from '../system/common/names.ts';
 import { runStepsOrFail } from '../steps.ts';
+import { ensureCertificate } from '../certs/dns01/lineage.ts';
 import { appVhost } from '../host-state/vhost-specs.ts';
 import { putVhost, type TunnelContext } from './context.ts';
 import { siteHolds, tunnelHolds } from './names-in-use.ts';
@@ -47,10 +48,11 @@ export async function createTunnel(ctx: TunnelContext, input: TunnelCreate): Pro
   const { proxy, certs } = ctx.system;
   try {
     await runStepsOrFail('Failed to create tunnel', [
-      { failure: CERTIFICATE_FAILED, run: async () => void (await certs.issue(tunnel.fqdn, email)) },
+      // none to issue when the wildcard certificate covers the name
+      { failure: CERTIFICATE_FAILED, run: () => ensureCertificate(certs, ctx.config.value, tunnel.fqdn, email) },
       {
         failure: NGINX_FAILED,
-        run: () => proxy.apply([putVhost(tunnel, true)]),
+        run: () => proxy.apply([putVhost(tunnel, true, ctx.config.value)]),
         undo: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(appVhost(tunnel)) }]),
       },
       tunnelServerStep(ctx, tunnel.id, { port: tunnel.port, enabled: true }),

@@ -27,8 +27,8 @@ export function editTunnel(ctx: TunnelContext, id: string, input: TunnelSettings
       ? [
           {
             failure: NGINX_FAILED,
-            run: () => proxy.apply([putVhost(next, current.enabled)]),
-            undo: () => proxy.apply([putVhost(current, current.enabled)]),
+            run: () => proxy.apply([putVhost(next, current.enabled, ctx.config.value)]),
+            undo: () => proxy.apply([putVhost(current, current.enabled, ctx.config.value)]),
           },
           tunnelServerStep(ctx, id, { port, enabled: current.enabled }),
         ]

@@ -5,6 +5,7 @@
 import { errorMessage } from '../errors.ts';
 import { desiredTunnels, type DesiredTunnel, type HostRepairReport } from '../host-state/desired.ts';
 import type { Step } from '../steps.ts';
+import { ensureCertificate } from '../certs/dns01/lineage.ts';
 import type { VhostChange, VhostState } from '../system/types.ts';
 import type { TunnelContext } from './context.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
@@ -26,11 +27,11 @@ export function hostRepairSteps(ctx: TunnelContext, tunnel: DesiredTunnel, vhost
   return change.op === 'put' ? [{ failure: CERTIFICATE_FAILED, run: () => certificateFor(ctx, tunnel) }, apply] : [apply];
 }
 
-/** The tunnel's certificate, issued only when missing. */
+/** The tunnel's certificate, issued only when missing (none when the wildcard covers it). */
 async function certificateFor(ctx: TunnelContext, tunnel: DesiredTunnel): Promise<void> {
   const { email } = ctx.config.value;
   if (!email) throw new Error('no email is configured for certificate registration');
-  await ctx.system.certs.issue(tunnel.fqdn, email);
+  await ensureCertificate(ctx.system.certs, ctx.config.value, tunnel.fqdn, email);
 }
 
 /** The state of one tunnel's vhost on the host. */
@@ -47,7 +48,7 @@ export function vhostStateOf(ctx: TunnelContext, tunnel: DesiredTunnel): Promise
  */
 export type { HostRepairReport };
 
-export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value)): Promise<HostRepairReport> {
+export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value, ctx.config.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
   const present = new Map((await proxy.list('app')).map((vhost) => [vhost.name, vhost]));

@@ -15,7 +15,7 @@ export function deleteTunnel(ctx: TunnelContext, id: string): Promise<void> {
         {
           failure: NGINX_FAILED,
           run: () => proxy.apply([{ op: 'remove', name: proxy.vhostName(appVhost(current)) }]),
-          undo: () => proxy.apply([putVhost(current, current.enabled)]),
+          undo: () => proxy.apply([putVhost(current, current.enabled, ctx.config.value)]),
         },
         tunnelServerStep(ctx, id, { port: current.port, enabled: false }),
         {

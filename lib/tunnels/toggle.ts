@@ -21,14 +21,14 @@ export function setTunnelEnabled(ctx: TunnelContext, id: string, enabled: boolea
     const current = findTunnel(ctx, id);
     if (!current) throw new AppError(404, TUNNEL_NOT_FOUND);
     if (current.enabled === enabled) {
-      const desired = desiredTunnel(current);
+      const desired = desiredTunnel(current, ctx.config.value);
       const repairs = hostRepairSteps(ctx, desired, await vhostStateOf(ctx, desired));
       if (repairs.length > 0) await runStepsOrFail('Failed to toggle tunnel', [...repairs, tunnelServerSyncStep(ctx)]);
       return current;
     }
     const { proxy } = ctx.system;
     const name = proxy.vhostName(appVhost(current));
-    const link = () => proxy.apply([putVhost(current, true)]);
+    const link = () => proxy.apply([putVhost(current, true, ctx.config.value)]);
     const unlink = () => proxy.apply([{ op: 'disable', name }]);
     try {
       await runStepsOrFail('Failed to toggle tunnel', [

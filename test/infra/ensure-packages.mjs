@@ -1,5 +1,5 @@
 // Makes sure the programs of the integration, browser and system tests are installed (nginx, pebble,
-// certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap, gcc). As root it installs the missing Debian packages; otherwise it names them
+// certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap, gcc, bind9 and certbot's rfc2136 plugin). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -19,6 +19,12 @@ export const REQUIRED = [
   { pkg: 'mmdebstrap', binary: '/usr/bin/mmdebstrap' },
   // its attack suite builds the module a planted OpenSSL configuration would make root load
   { pkg: 'gcc', binary: '/usr/bin/gcc' },
+  // test/integration/local/certs: DNS-01 against an authoritative bind9 that takes RFC 2136
+  // updates (tsig-keygen makes its key), answered by certbot's rfc2136 plugin
+  { pkg: 'bind9', binary: '/usr/sbin/named' },
+  { pkg: 'bind9-utils', binary: '/usr/sbin/tsig-keygen' },
+  // a Python module, no program: its package directory (searchable, so the same X_OK check holds)
+  { pkg: 'python3-certbot-dns-rfc2136', binary: '/usr/lib/python3/dist-packages/certbot_dns_rfc2136' },
 ];
 
 export const INSTALL_ARGS = ['install', '-y', ...REQUIRED.map((r) => r.pkg)];

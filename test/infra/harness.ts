@@ -45,7 +45,15 @@ export interface Infra {
   stop(): Promise<void>;
 }
 
-export async function startInfra(): Promise<Infra> {
+export interface InfraOptions {
+  /**
+   * The server pebble resolves names through (`host:port`); dnsmasq's unless given. A DNS-01 test
+   * gives an authoritative server that takes RFC 2136 updates, so pebble reads the TXT records.
+   */
+  pebbleDnsServer?: string;
+}
+
+export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-infra-'));
   // dnsmasq drops to nobody and must still read its hostsdir
   await chmod(dir, 0o755);
@@ -88,7 +96,7 @@ export async function startInfra(): Promise<Infra> {
   try {
     const dnsmasq = startProcess('dnsmasq', '/usr/sbin/dnsmasq', ['-k', '-C', paths.dnsConf], join(paths.run, 'dnsmasq.log'));
     procs.push(dnsmasq);
-    const pebbleProc = startProcess('pebble', '/usr/bin/pebble', ['-config', pebbleConfig, '-dnsserver', `127.0.0.1:${ports.dns}`, '-strict=false'],
+    const pebbleProc = startProcess('pebble', '/usr/bin/pebble', ['-config', pebbleConfig, '-dnsserver', options.pebbleDnsServer ?? `127.0.0.1:${ports.dns}`, '-strict=false'],
       join(paths.run, 'pebble.log'), { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' });
     procs.push(pebbleProc);
     const nginx = startProcess('nginx', '/usr/sbin/nginx', ['-p', paths.nginx, '-c', 'nginx.conf', '-g', 'daemon off;'], join(paths.run, 'nginx.log'));

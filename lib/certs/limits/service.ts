@@ -105,36 +105,37 @@ export class IssuanceLimits {
     return { ...system, certs: this.guardCerts(system.certs) };
   }
 
+  /** Runs one order reserved against the limits and settles it in the ledger by its outcome. */
+  async #ordered<R>(order: Order, run: () => Promise<R>, issued: (result: R) => boolean): Promise<R> {
+    const underWay = await this.reserve(order);
+    try {
+      const result = await run();
+      await this.settle(underWay, issued(result) ? 'issued' : 'none');
+      return result;
+    } catch (error) {
+      await this.settle(underWay, 'failed', error);
+      throw error;
+    }
+  }
+
   guardCerts(inner: CertsAdapter): CertsAdapter {
+    const kindOf = async (lineage: string) => ((await exists(inner.paths(lineage).fullchain)) ? 'renewal' : 'new');
+    const wasIssued = (result: { issued: boolean }) => result.issued;
     const issue: CertsAdapter['issue'] = async (fqdn, email) => {
       // a valid certificate is reused: no order, nothing to count
       if (await inner.has(fqdn)) return inner.issue(fqdn, email);
-      const kind = (await exists(inner.paths(fqdn).fullchain)) ? 'renewal' : 'new';
-      const underWay = await this.reserve({ names: [fqdn], kind });
-      try {
-        const result = await inner.issue(fqdn, email);
-        await this.settle(underWay, result.issued ? 'issued' : 'none');
-        return result;
-      } catch (error) {
-        await this.settle(underWay, 'failed', error);
-        throw error;
-      }
+      return this.#ordered({ names: [fqdn], kind: await kindOf(fqdn) }, () => inner.issue(fqdn, email), wasIssued);
     };
-    const renew: CertsAdapter['renew'] = async (fqdn) => {
-      const underWay = await this.reserve({ names: [fqdn], kind: 'renewal' });
-      try {
-        await inner.renew(fqdn);
-        await this.settle(underWay, 'issued');
-      } catch (error) {
-        await this.settle(underWay, 'failed', error);
-        throw error;
-      }
-    };
+    // the wildcard is one order for two names (the domain and `*.<domain>`), counted like any other
+    const issueWildcard: CertsAdapter['issueWildcard'] = async (domain, email, dns) =>
+      this.#ordered({ names: [domain, `*.${domain}`], kind: await kindOf(domain) }, () => inner.issueWildcard(domain, email, dns), wasIssued);
+    const renew: CertsAdapter['renew'] = (fqdn) => this.#ordered({ names: [fqdn], kind: 'renewal' }, () => inner.renew(fqdn), () => true);
     // every other method (and any added later) is the adapter's own, called on it
     return new Proxy(inner, {
       get(target, key) {
         if (key === 'issue') return issue;
         if (key === 'renew') return renew;
+        if (key === 'issueWildcard') return issueWildcard;
         const value: unknown = Reflect.get(target, key, target);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },

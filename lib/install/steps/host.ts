@@ -12,6 +12,7 @@ import { noteCreated, readInstallRecord } from '../install-record.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
+import { aptInstallArgs, DPKG_STATUS_ARGS, isInstalledStatus } from '../../system/packages/apt.ts';
 
 const PACKAGES = ['nginx', 'certbot', 'openssl'];
 
@@ -29,12 +30,12 @@ export async function packages(inst: Installation): Promise<Outcome> {
   const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban', 'python3-systemd'] : [])];
   const missing: string[] = [];
   for (const pkg of wanted) {
-    const r = await inst.run(inst.tools.dpkgQuery, ['-W', '-f', '${Status}', pkg], [1]).catch(() => null);
-    if (!r || !r.stdout.includes('install ok installed')) missing.push(pkg);
+    const r = await inst.run(inst.tools.dpkgQuery, DPKG_STATUS_ARGS(pkg), [1]).catch(() => null);
+    if (!r || !isInstalledStatus(r.stdout)) missing.push(pkg);
   }
   if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
   await inst.run(inst.tools.aptGet, ['update']);
-  await inst.run(inst.tools.aptGet, ['install', '-y', '--no-install-recommends', ...missing]);
+  await inst.run(inst.tools.aptGet, aptInstallArgs(missing));
   await noteCreated(inst, { packages: missing });
   return { status: 'changed', message: `installed ${missing.join(', ')}` };
 }

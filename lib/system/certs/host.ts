@@ -1,7 +1,8 @@
 // Host certificates through certbot: webroot issuance, renewal with a deploy hook that reloads
 // nginx, listing, and the panel's own systemd timer that renews automatically (renew-units.ts), all
 // in the panel's ACME directories (config.acme), never Debian's /etc/letsencrypt.
-import { mkdir } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
@@ -10,7 +11,7 @@ import { programFailure, run } from '../common/exec.ts';
 import { assertFqdn } from '../common/names.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from './certbot-output.ts';
 import { parseSystemdTimestamp } from '../systemd/systemd-output.ts';
-import { SystemError, type CertPaths, type CertsAdapter } from '../types.ts';
+import { SystemError, type CertPaths, type CertsAdapter, type DnsChallenge } from '../types.ts';
 import { nginxArgs } from '../proxy/host.ts';
 import type { RootActions } from '../root/root-actions.ts';
 
@@ -47,6 +48,17 @@ export function certonlyArgs(config: SystemConfig, fqdn: string, email: string):
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 
+/** certonly for the wildcard lineage: both names in one order, validated through the DNS plugin. */
+export function wildcardCertonlyArgs(config: SystemConfig, domain: string, email: string, dns: DnsChallenge): string[] {
+  return ['certonly', '--authenticator', dns.authenticator,
+    ...(dns.credentialsOption ? [dns.credentialsOption, dns.credentialsPath] : []),
+    ...(dns.propagationOption && dns.propagationSeconds !== null ? [dns.propagationOption, String(dns.propagationSeconds)] : []),
+    // --expand: a lineage of the domain alone (a custom site at the bare domain) grows the wildcard name
+    '-d', domain, '-d', `*.${domain}`, '--cert-name', domain, '--expand', '--email', email,
+    '--agree-tos', '--non-interactive', '--no-eff-email', '--keep-until-expiring', '--server', config.acme.server,
+    '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
+}
+
 export function renewArgs(config: SystemConfig, fqdn: string): string[] {
   return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
@@ -65,9 +77,17 @@ export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
   return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
 }
 
-export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number): CertsAdapter {
-  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}) };
-  const certbot = (args: string[]) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env });
+/** Whether the certificate at `fullchain` names `*.<domain>` (a lineage of the bare domain alone does not). */
+export async function coversWildcard(fullchain: string, domain: string): Promise<boolean> {
+  const pem = await readFile(fullchain).catch(() => null);
+  if (!pem) return false;
+  return (new X509Certificate(pem).subjectAltName ?? '').split(', ').includes(`DNS:*.${domain}`);
+}
+
+/** `renewalEnv`: what every certbot run carries (renewal-env.ts: route53's credentials for a renew too). */
+export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number, renewalEnv: Record<string, string> = {}): CertsAdapter {
+  const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}), ...renewalEnv };
+  const certbot = (args: string[], extraEnv: Record<string, string> = {}) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env: { ...env, ...extraEnv } });
 
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
@@ -90,6 +110,28 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       if (!(await has(fqdn))) throw new SystemError(`certbot finished but no valid certificate for ${fqdn} is in ${config.acme.configDir}`, 'certbot');
       changes++;
       return { issued: true, paths: paths(fqdn) };
+    },
+    async issueWildcard(domain, email, dns) {
+      assertFqdn(domain);
+      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      if ((await has(domain)) && (await coversWildcard(paths(domain).fullchain, domain))) return { issued: false, paths: paths(domain) };
+      try {
+        await certbot(wildcardCertonlyArgs(config, domain, email, dns), dns.credentialsEnv ? { [dns.credentialsEnv]: dns.credentialsPath } : {});
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not issue the wildcard certificate of ${domain}`, certbotFailureSummary);
+      }
+      if (!(await has(domain))) throw new SystemError(`certbot finished but no valid certificate for ${domain} is in ${config.acme.configDir}`, 'certbot');
+      changes++;
+      return { issued: true, paths: paths(domain) };
+    },
+    async remove(name) {
+      assertFqdn(name);
+      try {
+        await certbot(['delete', '--cert-name', name, '--non-interactive', ...certbotDirArgs(config)]);
+      } catch (e) {
+        throw programFailure(e, 'certbot', `certbot could not delete ${name}`, certbotFailureSummary);
+      }
+      changes++;
     },
     async list() {
       const { stdout } = await certbot(['certificates', ...certbotDirArgs(config)]);

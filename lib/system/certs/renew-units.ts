@@ -87,7 +87,7 @@ export function acmeDirs(system: SystemConfig): string[] {
  * names the panel's top-level directories holding them instead, since systemd (root) would follow a
  * link the panel's user put in place of a directory inside its own.
  */
-export function renderRenewService(system: SystemConfig, writable: readonly string[] = acmeDirs(system)): string {
+export function renderRenewService(system: SystemConfig, writable: readonly string[] = acmeDirs(system), environment: Record<string, string> = {}): string {
   const { timer } = renewUnitNames(system);
   const ca = system.acme.caBundle;
   return [
@@ -104,6 +104,8 @@ export function renderRenewService(system: SystemConfig, writable: readonly stri
     `ExecStart=${renewCommand(system).map(execWord).join(' ')}`,
     // the ACME server's HTTPS CA when it is not a public one (tests: pebble's)
     ...(ca ? [environmentLine('REQUESTS_CA_BUNDLE', ca)] : []),
+    // what a DNS plugin reads from the environment alone (renewal-env.ts: route53's credentials)
+    ...Object.entries(environment).map(([name, value]) => environmentLine(name, value)),
     ...hardening(system, writable),
     '',
   ].join('\n');
@@ -130,10 +132,10 @@ export function renderRenewTimer(system: SystemConfig): string {
 }
 
 /** Both units with their paths in the configured unit directory: the service first, then its timer. */
-export function renewUnitFiles(system: SystemConfig, writable: readonly string[] = acmeDirs(system)): RenewUnitFile[] {
+export function renewUnitFiles(system: SystemConfig, writable: readonly string[] = acmeDirs(system), environment: Record<string, string> = {}): RenewUnitFile[] {
   const names = renewUnitNames(system);
   return [
-    { name: names.service, path: join(system.systemd.unitDir, names.service), content: renderRenewService(system, writable) },
+    { name: names.service, path: join(system.systemd.unitDir, names.service), content: renderRenewService(system, writable, environment) },
     { name: names.timer, path: join(system.systemd.unitDir, names.timer), content: renderRenewTimer(system) },
   ];
 }

@@ -13,6 +13,8 @@ import { sandboxPaths } from '../sandbox/paths.ts';
 // X.509 caps a common name at 64 characters while a name may be 253; the SAN carries the name, as
 // public CAs do for long names.
 const MAX_COMMON_NAME = 64;
+/** beside a wildcard lineage's files: its listing names `*.<domain>` too */
+const WILDCARD_MARK = 'wildcard';
 
 export function createSandboxCerts(config: SystemConfig, dataDir: string, controls: SandboxControls, now: () => number, maker: ServerCertMaker): CertsAdapter {
   const p = sandboxPaths(dataDir);
@@ -53,6 +55,28 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       controls.record('certs.issue', { fqdn });
       return { issued: true, paths: paths(fqdn) };
     },
+    async issueWildcard(domain, _email, dns) {
+      assertFqdn(domain);
+      const wildcardThere = await readFile(join(p.certsLive, domain, WILDCARD_MARK)).then(() => true, () => false);
+      if (wildcardThere && (await has(domain))) return { issued: false, paths: paths(domain) };
+      // certbot would read the plugin's credentials here: a missing file fails as it would
+      await readFile(dns.credentialsPath).catch(() => {
+        throw new SystemError(`Error: the credentials file ${dns.credentialsPath} was not found`, 'certbot');
+      });
+      await ensureCa();
+      await rm(paths(domain).fullchain, { force: true });
+      await maker.create({ ...tool, paths: paths(domain), commonName: domain.length <= MAX_COMMON_NAME ? domain : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${domain}`, `DNS:*.${domain}`], days: 90, issuer: ca });
+      await writeFileAtomic(join(p.certsLive, domain, WILDCARD_MARK), `*.${domain}\n`);
+      changes++;
+      controls.record('certs.issueWildcard', { domain, authenticator: dns.authenticator });
+      return { issued: true, paths: paths(domain) };
+    },
+    async remove(name) {
+      assertFqdn(name);
+      await rm(join(p.certsLive, name), { recursive: true, force: true });
+      changes++;
+      controls.record('certs.remove', { name });
+    },
     async list() {
       let names: string[] = [];
       try {
@@ -64,7 +88,8 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       for (const domain of names) {
         const expiry = await maker.expiry(paths(domain).fullchain);
         if (!expiry) continue;
-        out.push({ domain, domains: [domain], expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
+        const wildcard = await readFile(join(p.certsLive, domain, WILDCARD_MARK), 'utf8').then(() => [`*.${domain}`], () => []);
+        out.push({ domain, domains: [domain, ...wildcard], expiresAt: expiry.toISOString(), daysLeft: daysLeft(expiry.getTime(), now()), paths: paths(domain) });
       }
       return out;
     },

@@ -15,6 +15,18 @@ export interface CertInfo {
   paths: CertPaths;
 }
 
+/** How certbot answers a DNS-01 challenge: its DNS plugin, the plugin's credentials and wait. */
+export interface DnsChallenge {
+  /** certbot's `--authenticator` (dns-rfc2136, dns-cloudflare, ...) */
+  authenticator: string;
+  credentialsPath: string;
+  /** the option naming the file (`--dns-rfc2136-credentials`); null when an environment variable does */
+  credentialsOption: string | null;
+  credentialsEnv?: string;
+  propagationOption: string | null;
+  propagationSeconds: number | null;
+}
+
 export interface AutoRenewStatus {
   active: boolean;
   nextRun: string | null;
@@ -27,6 +39,14 @@ export interface CertsAdapter {
   has(fqdn: string): Promise<boolean>;
   /** Issues unless a valid certificate exists; `issued` says which. */
   issue(fqdn: string, email: string): Promise<{ issued: boolean; paths: CertPaths }>;
+  /**
+   * One certificate for `domain` and `*.<domain>` through DNS-01, in the lineage named `domain`;
+   * issues unless a valid one is there. certbot keeps the plugin and its credentials file in the
+   * lineage's renewal configuration, so the timer renews it the same way.
+   */
+  issueWildcard(domain: string, email: string, dns: DnsChallenge): Promise<{ issued: boolean; paths: CertPaths }>;
+  /** Deletes a lineage (`certbot delete`): a wildcard certificate nothing serves any more. */
+  remove(name: string): Promise<void>;
   list(): Promise<CertInfo[]>;
   renew(fqdn: string): Promise<void>;
   /** Grows with each certificate this adapter issues or renews: a listing taken before it is stale. */

@@ -111,7 +111,7 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
     case 'tunnel-server':
       return renderTunnelServer(spec.fqdn, ctx);
     case 'app':
-      return renderApp(spec.fqdn, spec.port, ctx, spec.public === true);
+      return renderApp(spec.fqdn, spec.port, ctx, spec.public === true, spec.cert);
     case 'site':
       return renderSite(spec, ctx);
   }
@@ -156,11 +156,11 @@ export function renderDefault(ctx: TemplateContext): string {
 
 export function renderPanel(fqdn: string, ctx: TemplateContext): string {
   // an invitation link typed with http:// reaches the port-80 redirect first
-  return tlsVhost(`panel ${fqdn}: client certificate required`, fqdn, ctx, panelBody(ctx), unlogSecretRequestUri());
+  return tlsVhost(`panel ${fqdn}: client certificate required`, fqdn, ctx, fqdn, panelBody(ctx), unlogSecretRequestUri());
 }
 
 export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
-  return tlsVhost(`auth portal ${fqdn}`, fqdn, ctx, [
+  return tlsVhost(`auth portal ${fqdn}`, fqdn, ctx, fqdn, [
     'location / {',
     ...indent([
       `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.authPortal)};`,
@@ -173,7 +173,7 @@ export function renderAuthPortal(fqdn: string, ctx: TemplateContext): string {
 }
 
 export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
-  return tlsVhost(`tunnel server ${fqdn}: WebSocket endpoint of the reverse tunnels`, fqdn, ctx, [
+  return tlsVhost(`tunnel server ${fqdn}: WebSocket endpoint of the reverse tunnels`, fqdn, ctx, fqdn, [
     'location / {',
     ...indent([
       `proxy_pass http://127.0.0.1:${assertPort(ctx.ports.tunnelServer)};`,
@@ -189,7 +189,7 @@ export function renderTunnelServer(fqdn: string, ctx: TemplateContext): string {
   ]);
 }
 
-export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open = false): string {
+export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open = false, cert: string = fqdn): string {
   assertFqdn(fqdn);
   assertPort(port);
   const traffic = trafficLog('app', fqdn, ctx);
@@ -197,7 +197,7 @@ export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open
   // client sends reaches the app as if the portal had set it
   const guard = open ? REMOTE_HEADERS.map(([header]) => `proxy_set_header ${header} "";`) : [...authRequest(), ...refusedPage()];
   const title = `app tunnel ${fqdn} -> 127.0.0.1:${port}, ${open ? 'PUBLIC: no auth portal' : 'behind the auth portal'}`;
-  return withTrafficFormat(traffic.format, tlsVhost(title, fqdn, ctx, [
+  return withTrafficFormat(traffic.format, tlsVhost(title, fqdn, ctx, cert, [
     ...traffic.access,
     ...(open ? [] : [...authzLocation(ctx), ...refusedLocation(ctx)]),
     'location / {',
@@ -245,12 +245,12 @@ function refusedLocation(ctx: TemplateContext): string[] {
 }
 
 export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: TemplateContext): string {
-  if (spec.closed) return renderClosedSite(spec.fqdn, ctx);
+  if (spec.closed) return renderClosedSite(spec.fqdn, ctx, spec.cert ?? spec.fqdn);
   const fqdn = assertFqdn(spec.fqdn);
   const root = assertAbsolutePath(spec.root);
   const fallback = spec.spaMode ? '/index.html' : '=404';
   const traffic = trafficLog('site', fqdn, ctx);
-  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${spec.protected ? ', behind the auth portal' : ''}`, fqdn, ctx, [
+  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}${spec.spaMode ? ' (SPA)' : ''}${spec.protected ? ', behind the auth portal' : ''}`, fqdn, ctx, spec.cert ?? fqdn, [
     ...traffic.access,
     `root "${root}";`,
     'index index.html;',
@@ -269,9 +269,9 @@ export function renderSite(spec: Extract<VhostSpec, { kind: 'site' }>, ctx: Temp
  * A protected site the portal cannot reach (lib/portal-reach.ts): nothing of it is served,
  * and no auth_request is made, whose refusal nginx would turn into a 500.
  */
-function renderClosedSite(fqdn: string, ctx: TemplateContext): string {
+function renderClosedSite(fqdn: string, ctx: TemplateContext, cert: string): string {
   const traffic = trafficLog('site', fqdn, ctx);
-  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}, closed: protected, but outside the auth portal's domain`, fqdn, ctx, [
+  return withTrafficFormat(traffic.format, tlsVhost(`static site ${fqdn}, closed: protected, but outside the auth portal's domain`, fqdn, ctx, cert, [
     ...traffic.access,
     'default_type text/plain;',
     'location / {',
@@ -302,13 +302,14 @@ export function renderHelpPage(): string {
  * A name's vhost: the port-80 redirect (its `location /` starting with `redirectPrelude`) plus the
  * TLS server with its certificate and `body`.
  */
-function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, body: string[], redirectPrelude: string[] = []): string {
+/** `cert`: the certbot lineage served, the name's own unless a wildcard covers it */
+function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, cert: string, body: string[], redirectPrelude: string[] = []): string {
   assertFqdn(fqdn);
   return [
     header(title),
     ...httpRedirectServer(fqdn, ctx, redirectPrelude),
     'server {',
-    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(fqdn)), ...body]),
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name ${fqdn};`, ...tls(ctx.certFor(cert)), ...body]),
     '}',
     '',
   ].join('\n');

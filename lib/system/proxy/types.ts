@@ -18,8 +18,10 @@ export type VhostSpec =
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
   // public: no auth portal at all (an admin's explicit choice)
-  | { kind: 'app'; fqdn: string; port: number; public?: true }
-  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true };
+  | { kind: 'app'; fqdn: string; port: number; public?: true; cert?: string }
+  | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true; cert?: string };
+// `cert`: the certbot lineage the vhost serves when it is not the name's own (the wildcard
+// certificate of the base domain, lib/certs/dns01/lineage.ts).
 // A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
 // answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
 // the portal's reach (lib/portal-reach.ts): every request answers 403.

@@ -1,7 +1,9 @@
 // What the root helper accepts: one JSON document of vhost changes, checked field by field before
 // anything is rendered. Names, domains, ports and site roots are all it takes; every path the
 // vhost points at (certificates, client CA, help page, ACME webroot) comes from the helper's own
-// root-owned configuration, so the request cannot name one.
+// root-owned configuration, so the request cannot name one. An app or site may name the certbot
+// lineage it serves (`cert`, the wildcard of its parent domain): a domain name, never a path, which
+// root looks up only in certbot's live directory of its configuration.
 import { z } from 'zod';
 import { isSiteDir } from '../site-storage/site-storage.ts';
 import { isFqdn } from '../common/names.ts';
@@ -19,6 +21,21 @@ const port = z.number().int().min(1).max(65535);
  */
 const legacyPortalFqdn = { portalFqdn: fqdn.optional() };
 
+/**
+ * The lineage a vhost of `fqdn` may serve: its own, or its parent domain's, whose `*.<parent>` is
+ * the one wildcard that covers it (one label, RFC 6125). No other lineage, so a vhost cannot
+ * borrow a certificate that does not cover its name.
+ */
+export function isLineageFor(fqdn: string, cert: string): boolean {
+  if (cert === fqdn) return true;
+  const label = fqdn.slice(0, -(cert.length + 1));
+  return fqdn.endsWith(`.${cert}`) && label.length > 0 && !label.includes('.');
+}
+
+const cert = { cert: fqdn.optional() };
+const coversName = (s: { fqdn: string; cert?: string }) => s.cert === undefined || isLineageFor(s.fqdn, s.cert);
+const coversNameIssue = { message: 'must be the name\'s own lineage or its parent domain\'s wildcard', path: ['cert'] };
+
 const withoutLegacy = <T extends { portalFqdn?: string }>({ portalFqdn: _, ...spec }: T) => spec;
 
 function specSchema(sitesRoot: string) {
@@ -29,8 +46,8 @@ function specSchema(sitesRoot: string) {
     z.strictObject({ kind: z.literal('panel'), fqdn }),
     z.strictObject({ kind: z.literal('auth-portal'), fqdn }),
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
-    z.strictObject({ kind: z.literal('app'), fqdn, port, public: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
-    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...legacyPortalFqdn }).transform(withoutLegacy),
+    z.strictObject({ kind: z.literal('app'), fqdn, port, public: z.literal(true).optional(), ...cert, ...legacyPortalFqdn }).refine(coversName, coversNameIssue).transform(withoutLegacy),
+    z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...cert, ...legacyPortalFqdn }).refine(coversName, coversNameIssue).transform(withoutLegacy),
   ]);
 }
 

@@ -6,6 +6,7 @@ import { SystemError, type VhostChange, type VhostSpec } from '../types.ts';
 import { parseActiveState } from '../systemd/systemd-output.ts';
 import type { RootActions } from './root-actions.ts';
 import type { RootAnswer, RootRequest } from './root-protocol.ts';
+import type { DnsPluginPackage } from '../packages/dns-plugin-packages.ts';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -49,6 +50,8 @@ export interface SocketRootActions extends RootActions {
   applyVhosts(changes: VhostChange[]): Promise<void>;
   /** the names the helper rewrote */
   refreshVhosts(specs: VhostSpec[]): Promise<string[]>;
+  /** apt-get install or remove of one of certbot's DNS plugin packages, as root */
+  dnsPlugin(op: 'install' | 'remove', name: DnsPluginPackage): Promise<void>;
 }
 
 export function socketRootActions(call: RootCall): SocketRootActions {
@@ -62,5 +65,6 @@ export function socketRootActions(call: RootCall): SocketRootActions {
     nginxReload: async () => void (await call({ action: 'nginx-reload' })),
     applyVhosts: async (changes) => void (await call({ action: 'vhosts', changes })),
     refreshVhosts: async (specs) => (await call({ action: 'vhosts-refresh', specs })).rewritten ?? [],
+    dnsPlugin: async (op, name) => void (await call({ action: 'dns-plugin', op, package: name })),
   };
 }

@@ -4,6 +4,7 @@
 // helper's own root-owned configuration, so a request cannot point root at anything else.
 import { z } from 'zod';
 import { vhostChangesSchema, vhostSpecsSchema } from '../proxy/vhost-request.ts';
+import { DNS_PLUGIN_PACKAGES, type DnsPluginPackage } from '../packages/dns-plugin-packages.ts';
 import { SERVICE_NAMES, SystemError, type VhostChange, type VhostSpec } from '../types.ts';
 
 /** The units the panel may ask about: its four services and certbot's renewal timer. */
@@ -29,6 +30,8 @@ export function rootRequestSchema(sitesRoot: string) {
     z.strictObject({ action: z.literal('unit'), unit, op: z.enum(UNIT_OPS) }),
     z.strictObject({ action: z.literal('unit-state'), unit }),
     z.strictObject({ action: z.literal('unit-properties'), unit, properties: z.array(z.enum(UNIT_PROPERTIES)).min(1).max(UNIT_PROPERTIES.length) }),
+    // apt-get for the wildcard mode's plugin: one of certbot's DNS plugin packages, by exact name
+    z.strictObject({ action: z.literal('dns-plugin'), op: z.enum(['install', 'remove']), package: z.enum(DNS_PLUGIN_PACKAGES) }),
   ]);
 }
 
@@ -38,7 +41,8 @@ export type RootRequest =
   | { action: 'nginx-test' | 'nginx-reload' | 'daemon-reload' }
   | { action: 'unit'; unit: RootUnit; op: UnitOp }
   | { action: 'unit-state'; unit: RootUnit }
-  | { action: 'unit-properties'; unit: RootUnit; properties: UnitProperty[] };
+  | { action: 'unit-properties'; unit: RootUnit; properties: UnitProperty[] }
+  | { action: 'dns-plugin'; op: 'install' | 'remove'; package: DnsPluginPackage };
 
 export type RootAnswer =
   | { ok: true; state?: string; properties?: Record<string, string>; rewritten?: string[] }

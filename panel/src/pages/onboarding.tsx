@@ -7,6 +7,7 @@ import { useKeyboardScroll } from '../components/keyboard-scroll.ts';
 import { ErrorText, Loading, Note } from '../components/notice.tsx';
 import { ShownOnce } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
+import { CertificateMode } from './certificate-mode.tsx';
 
 type Status = GetAnswer<'/api/onboarding/status'>;
 /** The DNS report: the answer of verify-dns, or the same report in a 400's `details`. */
@@ -211,6 +212,8 @@ export function OnboardingPage({ onFinished }: { onFinished(): void }) {
       <Steps at={step} />
       {step === 0 && <DomainStep status={status} onSaved={(saved) => { setStatus(saved); setEditing(false); }} />}
       {step === 1 && <DnsStep status={status} onReady={() => setProvisioning(true)} onEdit={() => setEditing(true)} />}
+      {/* optional, and changeable later in Settings: tunnels and sites then need no certificate of their own */}
+      {step === 1 && <CertificateMode />}
       {step === 2 && <ProvisionStep onFinished={onFinished} />}
     </>
   );

@@ -7,6 +7,7 @@ import { Copyable, QrCode } from '../components/secret.tsx';
 import { useForm } from '../form.ts';
 import { useResource } from '../resource.ts';
 import { Backup } from './backup.tsx';
+import { CertificateMode } from './certificate-mode.tsx';
 
 /** POST /api/settings/2fa/setup's answer (Portlama's names). */
 type Setup = UrlAnswer<'POST', '/api/settings/2fa/setup'>;
@@ -74,6 +75,7 @@ export function SettingsPage() {
     <>
       <h1>Settings</h1>
       <TwoFactor />
+      <CertificateMode />
       <Backup />
       <section class="card" aria-labelledby="machine-title">
         <h2 id="machine-title">For scripts and monitoring</h2>

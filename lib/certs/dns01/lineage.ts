@@ -1,0 +1,37 @@
+// Which certificate a name is served with. In wildcard mode, a name exactly one label under the
+// base domain is covered by the wildcard lineage (`*.<domain>` matches one label only, RFC 6125);
+// every other name (a custom domain, a deeper name) keeps its own certificate through HTTP-01.
+import type { Config } from '../../config.ts';
+import type { CertsAdapter } from '../../system/types.ts';
+
+export type CertModeConfig = Pick<Config, 'domain' | 'certificateMode'>;
+
+/** The wildcard lineage that covers `fqdn`, or null when the name needs its own certificate. */
+export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string | null {
+  // a configuration without the key (built by hand, not parsed) is per-name, as its default says
+  const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
+  if (mode?.mode !== 'wildcard' || !config.domain) return null;
+  const suffix = `.${config.domain}`;
+  if (!fqdn.endsWith(suffix)) return null;
+  const label = fqdn.slice(0, -suffix.length);
+  return label.length > 0 && !label.includes('.') ? mode.lineage : null;
+}
+
+/** What a vhost spec names as its certificate: the lineage when it is not the name's own. */
+export function certOfSpec(fqdn: string, config: CertModeConfig): { cert: string } | Record<string, never> {
+  const lineage = wildcardLineageFor(fqdn, config);
+  return lineage ? { cert: lineage } : {};
+}
+
+/**
+ * The create steps' certificate: none to issue when the wildcard covers the name (its lineage must
+ * be there), else the name's own through HTTP-01, issued only when missing.
+ */
+export async function ensureCertificate(certs: Pick<CertsAdapter, 'has' | 'issue'>, config: CertModeConfig, fqdn: string, email: string): Promise<void> {
+  const lineage = wildcardLineageFor(fqdn, config);
+  if (lineage === null) {
+    await certs.issue(fqdn, email);
+    return;
+  }
+  if (!(await certs.has(lineage))) throw new Error(`the wildcard certificate ${lineage} that covers ${fqdn} is missing or expired: renew it on the certificates page`);
+}

@@ -1,0 +1,63 @@
+// The certificate mode: one certificate per name through HTTP-01 (the default), or one wildcard
+// certificate for the base domain and `*.<domain>` through DNS-01. What is stored in the
+// configuration (never a credential: those are in the file of credentials-file.ts), what the API
+// takes and what it answers.
+import { z } from 'zod';
+import { DNS_PROVIDERS, ProviderCredentials, type DnsProvider } from './providers.ts';
+
+/** A DNS change may take long to reach every authoritative server of a hosted zone; an hour is beyond any. */
+const propagationSeconds = z.number().int().min(0).max(3600);
+
+export const CertificateModeRecord = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('per-name') }),
+  z.strictObject({
+    mode: z.literal('wildcard'),
+    provider: z.enum(DNS_PROVIDERS),
+    /** the certbot lineage: the base domain, covering it and `*.<domain>` */
+    lineage: z.string().min(1).max(253),
+    propagationSeconds: propagationSeconds.nullable(),
+    /** which credential keys the file holds (their values are never stored here) */
+    keysSet: z.array(z.string().max(64)).max(16),
+  }),
+]);
+export type CertificateModeRecord = z.infer<typeof CertificateModeRecord>;
+export type WildcardMode = Extract<CertificateModeRecord, { mode: 'wildcard' }>;
+
+export const PER_NAME: CertificateModeRecord = { mode: 'per-name' };
+
+const wildcardInput = <P extends DnsProvider>(provider: P) =>
+  z.strictObject({
+    mode: z.literal('wildcard'),
+    provider: z.literal(provider),
+    credentials: ProviderCredentials[provider],
+    /** certbot's `--dns-<p>-propagation-seconds`; the plugin's default when left out */
+    propagationSeconds: propagationSeconds.optional(),
+  });
+
+/** PUT /api/settings/certificates: credentials are checked for the shape of the chosen provider. */
+export const CertificateModeUpdate = z.union([
+  z.strictObject({ mode: z.literal('per-name') }),
+  z.discriminatedUnion('provider', [
+    wildcardInput('rfc2136'),
+    wildcardInput('cloudflare'),
+    wildcardInput('digitalocean'),
+    wildcardInput('route53'),
+    wildcardInput('ovh'),
+    wildcardInput('linode'),
+    wildcardInput('gandi'),
+    wildcardInput('google'),
+    wildcardInput('dnsimple'),
+  ]),
+]);
+export type CertificateModeUpdate = z.infer<typeof CertificateModeUpdate>;
+
+/** GET /api/settings/certificates: the mode, the provider and which credential keys are set, never a value. */
+export const CertificateModeView = z.object({
+  mode: z.enum(['per-name', 'wildcard']),
+  provider: z.enum(DNS_PROVIDERS).nullable(),
+  lineage: z.string().nullable(),
+  propagationSeconds: z.number().nullable(),
+  credentialsSet: z.array(z.string()),
+  providers: z.array(z.object({ name: z.enum(DNS_PROVIDERS), package: z.string(), credentialKeys: z.array(z.string()) })),
+});
+export type CertificateModeView = z.infer<typeof CertificateModeView>;

@@ -1,0 +1,44 @@
+// Which of root's TLS copies the written relay vhosts load, read from the vhosts themselves:
+// sites-available is root's (the helper and the installer write it, the panel's user cannot), so
+// its text is what nginx loads, whichever lineage a vhost serves (its own name's, or a wildcard).
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SystemConfig } from '../system/config.ts';
+import { isVhostName } from '../system/proxy/templates.ts';
+import { entriesOfVhostText } from './tls-entries.ts';
+
+/** The relay vhosts in sites-available (enabled or not): what may name an entry. */
+export async function relayVhostNames(config: SystemConfig): Promise<string[]> {
+  try {
+    return (await readdir(config.nginx.sitesAvailable)).filter(isVhostName);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+/** The entries the written vhost `name` loads; none when it is not written. */
+export async function writtenVhostEntries(config: SystemConfig, name: string): Promise<string[]> {
+  if (!isVhostName(name)) return [];
+  let text: string;
+  try {
+    text = await readFile(join(config.nginx.sitesAvailable, name), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  return entriesOfVhostText(config.nginx.tlsDir, name, text);
+}
+
+/** Every entry a relay vhost in sites-available loads: what a restage copies and a prune keeps. */
+export async function namedEntries(config: SystemConfig): Promise<Set<string>> {
+  const names = await relayVhostNames(config);
+  const named = new Set<string>();
+  // in bounded groups: thousands of vhosts must not open thousands of files together
+  for (let at = 0; at < names.length; at += 64) {
+    for (const entries of await Promise.all(names.slice(at, at + 64).map((name) => writtenVhostEntries(config, name)))) {
+      for (const entry of entries) named.add(entry);
+    }
+  }
+  return named;
+}

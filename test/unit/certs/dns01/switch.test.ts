@@ -1,0 +1,168 @@
+// Switching the certificate mode through the API on the sandbox: to wildcard (plugin package,
+// credentials file, one issuance, vhosts pointed at the lineage), tunnels and sites created after
+// it with no issuance, back to per-name, and every failure taken back whole.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { dnsCredentialsPath } from '../../../../lib/certs/dns01/credentials-file.ts';
+import { sandboxControls, sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
+import { createTestApp } from '../../../../lib/testing.ts';
+import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
+
+const s = suite<{ t: TunnelTestApp }>('dns01: certificate mode switch', {} as { t: TunnelTestApp });
+s.before.each(async (ctx) => {
+  ctx.t = await tunnelApp();
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+const SECRET = 'c2VjcmV0LWtleS1mb3ItdGVzdHM=';
+const WILDCARD = { mode: 'wildcard', provider: 'rfc2136', credentials: { server: '127.0.0.1', port: 15353, name: 'certbot-key', secret: SECRET }, propagationSeconds: 0 };
+
+const put = (t: TunnelTestApp, body: unknown) => t.call('PUT', '/api/settings/certificates', { body });
+const vhostText = (t: TunnelTestApp, fqdn: string) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-app-${fqdn}.conf`), 'utf8');
+const certPath = (t: TunnelTestApp, name: string) => t.services.system.certs.paths(name).fullchain;
+const exists = (path: string) => stat(path).then(() => true, () => false);
+
+s('GET: per-name by default, the providers and their packages', async ({ t }) => {
+  const { status, body } = await t.call('GET', '/api/settings/certificates');
+  assert.is(status, 200);
+  assert.is(body.mode, 'per-name');
+  assert.is(body.provider, null);
+  assert.equal(body.providers.map((p: { name: string }) => p.name), ['rfc2136', 'cloudflare', 'digitalocean', 'route53', 'ovh', 'linode', 'gandi', 'google', 'dnsimple']);
+  assert.equal(body.providers[0].package, 'python3-certbot-dns-rfc2136');
+});
+
+s('to wildcard: package, 0600 credentials, one issuance, existing vhosts rewritten; the secret is never answered', async ({ t }) => {
+  assert.is((await createTunnel(t, 'before', 7000)).status, 201);
+  const { status, body } = await put(t, WILDCARD);
+  assert.is(status, 200, JSON.stringify(body));
+  assert.equal({ ...body, providers: [] }, { ok: true, mode: 'wildcard', provider: 'rfc2136', lineage: DOMAIN, propagationSeconds: 0, credentialsSet: ['server', 'port', 'name', 'secret', 'algorithm'], providers: [] });
+  assert.not.ok(JSON.stringify(body).includes(SECRET));
+  assert.not.ok(JSON.stringify((await t.call('GET', '/api/settings/certificates')).body).includes(SECRET));
+  assert.not.ok(JSON.stringify(t.services.config.value).includes(SECRET), 'the configuration holds no credential');
+
+  assert.equal(t.sandbox.eventsOf('packages.install').map((e) => e.detail), [{ name: 'python3-certbot-dns-rfc2136' }]);
+  const file = dnsCredentialsPath(t.services.store.dataDir, 'rfc2136');
+  assert.is((await stat(file)).mode & 0o777, 0o600);
+  assert.match(await readFile(file, 'utf8'), new RegExp(`^dns_rfc2136_secret = ${SECRET.replace(/[+/=]/g, '\\$&')}$`, 'm'));
+  assert.equal(t.sandbox.eventsOf('certs.issueWildcard').map((e) => e.detail), [{ domain: DOMAIN, authenticator: 'dns-rfc2136' }]);
+  assert.ok(await t.services.system.certs.has(DOMAIN));
+  assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the existing tunnel now serves the wildcard');
+});
+
+s('a box whose configuration names the root helper is no longer refused (409): the switch runs there too', async ({ t }) => {
+  const { config } = t.services;
+  await config.update({ system: { ...config.value.system, rootHelper: { socket: '/run/relay-panel-root.sock', call: '/opt/relay-panel/bin/relay-panel-root' } } });
+  assert.is((await createTunnel(t, 'before', 7000)).status, 201);
+  const { status, body } = await put(t, WILDCARD);
+  assert.is(status, 200, JSON.stringify(body));
+  assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+});
+
+s('in wildcard mode a tunnel and a managed site under the domain are created with no issuance', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  const issued = t.sandbox.eventsOf('certs.issue').length;
+  assert.is((await createTunnel(t, 'app', 8080)).status, 201);
+  assert.is(t.sandbox.eventsOf('certs.issue').length, issued, 'no certbot run for the tunnel');
+  assert.not.ok(await t.services.system.certs.has(`app.${DOMAIN}`));
+  assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+  const site = await t.call('POST', '/api/sites', { body: { name: 'blog', type: 'managed' } });
+  assert.is(site.status, 201, JSON.stringify(site.body));
+  assert.is(t.sandbox.eventsOf('certs.issue').length, issued, 'no certbot run for the managed site either');
+});
+
+s('a failed issuance takes everything back: no package, no credentials file, no lineage, vhosts and mode as before', async ({ t }) => {
+  assert.is((await createTunnel(t, 'before', 7000)).status, 201);
+  const vhostBefore = await vhostText(t, `before.${DOMAIN}`);
+  t.sandbox.failNext('certs.issueWildcard', 'The peer didn\'t know the key we used');
+  const { status, body } = await put(t, WILDCARD);
+  assert.is(status, 500);
+  assert.is(body.error, 'Certificate mode change failed');
+  assert.match(body.details, /^Certificate issuance failed: The peer didn't know the key we used/);
+  assert.not.ok(await t.services.system.packages.installed('python3-certbot-dns-rfc2136'), 'the package the switch installed is removed');
+  assert.equal(t.sandbox.eventsOf('packages.remove').map((e) => e.detail), [{ name: 'python3-certbot-dns-rfc2136' }]);
+  assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')), 'no credentials file left');
+  assert.is(t.services.config.value.certificateMode.mode, 'per-name');
+  assert.is(await vhostText(t, `before.${DOMAIN}`), vhostBefore);
+});
+
+s('a failed nginx step removes the lineage the switch issued, and the vhosts keep their own certificates', async ({ t }) => {
+  assert.is((await createTunnel(t, 'before', 7000)).status, 201);
+  const vhostBefore = await vhostText(t, `before.${DOMAIN}`);
+  await t.services.system.packages.install('python3-certbot-dns-rfc2136');
+  t.sandbox.failNext('proxy.refresh', 'nginx: [emerg] cannot load certificate');
+  const { status, body } = await put(t, WILDCARD);
+  assert.is(status, 500);
+  assert.match(body.details, /^Nginx configuration failed: nginx: \[emerg\]/);
+  assert.not.ok(await t.services.system.certs.has(DOMAIN), 'the wildcard lineage is gone');
+  assert.ok(await t.services.system.packages.installed('python3-certbot-dns-rfc2136'), 'a package that was there before stays');
+  assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')));
+  assert.is(await vhostText(t, `before.${DOMAIN}`), vhostBefore);
+  assert.is(t.services.config.value.certificateMode.mode, 'per-name');
+});
+
+s('the certificates page lists the wildcard lineage with both names, as renewal and the cert alerts see it', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  const { status, body } = await t.call('GET', '/api/certs');
+  assert.is(status, 200);
+  const wildcard = (body.certs as Array<{ name: string; domains: string[] }>).find((c) => c.name === DOMAIN);
+  assert.equal(wildcard?.domains, [DOMAIN, `*.${DOMAIN}`]);
+});
+
+s('a lineage of the bare domain without the wildcard name (made outside the switch) is grown, never taken for the wildcard', async ({ t }) => {
+  await t.services.system.certs.issue(DOMAIN, `ops@${DOMAIN}`);
+  assert.is((await put(t, WILDCARD)).status, 200);
+  assert.is(t.sandbox.eventsOf('certs.issueWildcard').length, 1);
+  const listed = (await t.call('GET', '/api/certs')).body.certs as Array<{ name: string; domains: string[] }>;
+  assert.equal(listed.find((c) => c.name === DOMAIN)?.domains, [DOMAIN, `*.${DOMAIN}`]);
+});
+
+s('during onboarding (domain set, nothing served yet): the wildcard is issued and nothing is rewritten', async () => {
+  const t = await createTestApp();
+  try {
+    assert.is((await t.call('POST', '/api/onboarding/domain', { body: { domain: DOMAIN, email: `ops@${DOMAIN}` } })).status, 200);
+    const { status, body } = await put(t as TunnelTestApp, WILDCARD);
+    assert.is(status, 200, JSON.stringify(body));
+    assert.is(t.services.config.value.certificateMode.mode, 'wildcard');
+    assert.equal(sandboxControls(t.services.system).eventsOf('proxy.test'), []);
+  } finally {
+    await t.close();
+  }
+});
+
+s('credentials of the wrong shape: 400 before anything is done', async ({ t }) => {
+  const { status, body } = await put(t, { ...WILDCARD, credentials: { ...WILDCARD.credentials, algorithm: 'hmac-sha256' } });
+  assert.is(status, 400);
+  assert.is(body.error, 'Validation failed');
+  assert.equal(t.sandbox.eventsOf('packages.install'), []);
+});
+
+s('back to per-name: each covered name gets its own certificate before its vhost names it; the lineage and credentials go', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  assert.is((await createTunnel(t, 'app', 8080)).status, 201);
+  assert.not.ok(await t.services.system.certs.has(`app.${DOMAIN}`));
+  const { status, body } = await put(t, { mode: 'per-name' });
+  assert.is(status, 200, JSON.stringify(body));
+  assert.is(body.mode, 'per-name');
+  assert.ok(await t.services.system.certs.has(`app.${DOMAIN}`), 'issued through HTTP-01');
+  assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, `app.${DOMAIN}`)}";`));
+  assert.not.ok(await t.services.system.certs.has(DOMAIN), 'the wildcard lineage is deleted');
+  assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')));
+});
+
+s('back to per-name with a failed issuance: still wildcard, vhosts still on the lineage', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  assert.is((await createTunnel(t, 'app', 8080)).status, 201);
+  t.sandbox.failNext('certs.issue', 'too many certificates already issued');
+  const { status, body } = await put(t, { mode: 'per-name' });
+  assert.is(status, 500);
+  assert.match(body.details, /^Certificate issuance failed: too many certificates/);
+  assert.is(t.services.config.value.certificateMode.mode, 'wildcard');
+  assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+  assert.ok(await t.services.system.certs.has(DOMAIN));
+});
+
+s.run();
