@@ -71,6 +71,17 @@ export const ConfigSchema = z
       .default({ host: '127.0.0.1', port: 3100 }),
     /** Alert webhooks: loopback, private networks and inward names as targets only when an admin allows it. */
     alerts: z.object({ allowPrivateTargets: z.boolean().default(false) }).strict().default({ allowPrivateTargets: false }),
+    /** TCP and UDP tunnels: the public ports an admin may give them (both ends included). */
+    streams: z
+      .object({
+        publicPorts: z
+          .object({ from: z.number().int().min(1).max(65535), to: z.number().int().min(1).max(65535) })
+          .strict()
+          .refine((r) => r.from <= r.to, 'from must not be above to')
+          .default({ from: 10000, to: 60000 }),
+      })
+      .strict()
+      .default({ publicPorts: { from: 10000, to: 60000 } }),
     /** GET /metrics and the per-request counting behind it; off answers 404 and counts nothing. */
     metrics: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)

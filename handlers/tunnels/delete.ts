@@ -5,7 +5,7 @@ import { Ok } from '../../lib/http/response-shapes.ts';
 
 const ANSWER = { schema: Ok };
 
-// DELETE /api/tunnels/:id — 200 {ok}; the certificate is kept.
+// DELETE /api/tunnels/:id — 200 {ok}; the certificate is kept. A TCP or UDP tunnel's id removes its stream server.
 export default route({
   method: 'DELETE',
   path: '/api/tunnels/:id',
@@ -14,7 +14,8 @@ export default route({
   response: ANSWER,
   params: TunnelIdParams,
   async handle({ params, services }) {
-    await services.tunnels.delete(params.id);
+    const { tunnels } = services;
+    await (tunnels.streams.has(params.id) ? tunnels.streams.delete(params.id) : tunnels.delete(params.id));
     return { ok: true };
   },
 });

@@ -9,6 +9,8 @@ import tunnelsToggle from './update.ts';
 import tunnelsSettings from './settings/update.ts';
 import tunnelsTraffic from './traffic/show.ts';
 import tunnelsDelete from './delete.ts';
+import tunnelsStreamsList from './streams/list.ts';
+import tunnelsStreamsUpdate from './streams/update.ts';
 
 /** The routes under /api/tunnels, each in the file its URL names (the registry test checks it). */
-export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete] as const satisfies readonly AnyRoute[];
+export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsStreamsList, tunnelsStreamsUpdate] as const satisfies readonly AnyRoute[];

@@ -51,6 +51,11 @@ const Nginx = z
     conf: absolutePath.default('/etc/nginx/nginx.conf'),
     sitesAvailable: absolutePath.default('/etc/nginx/sites-available'),
     sitesEnabled: absolutePath.default('/etc/nginx/sites-enabled'),
+    /**
+     * the TCP and UDP tunnels' stream servers, one file each (lib/system/streams), included by the
+     * `stream {}` block of the main configuration; nothing in it is linked: a file is a live server
+     */
+    streamsDir: absolutePath.default('/etc/nginx/relay-streams'),
     /** read after each reload: a reload can exit 0 yet fail to bind */
     errorLog: absolutePath.default('/var/log/nginx/error.log'),
     /** every generated listen names this address explicitly (never a bare port, recipe pitfall 9) */

@@ -9,6 +9,7 @@ import type { DnsAdapter } from './dns/types.ts';
 import type { StatsAdapter } from './stats/types.ts';
 import type { PkiAdapter } from './pki/types.ts';
 import type { SiteStorageAdapter } from './site-storage/types.ts';
+import type { StreamProxyAdapter } from './streams/types.ts';
 
 export * from './errors.ts';
 export * from './proxy/types.ts';
@@ -20,6 +21,7 @@ export * from './dns/types.ts';
 export * from './stats/types.ts';
 export * from './pki/types.ts';
 export * from './site-storage/types.ts';
+export * from './streams/types.ts';
 
 export interface System {
   proxy: ProxyAdapter;
@@ -31,4 +33,6 @@ export interface System {
   stats: StatsAdapter;
   pki: PkiAdapter;
   siteStorage: SiteStorageAdapter;
+  /** the TCP and UDP tunnels' servers in nginx's stream module */
+  streams: StreamProxyAdapter;
 }

@@ -27,7 +27,7 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
       form.reset();
       await onCreated();
       return made.tunnel;
-    }, (t) => `Tunnel ${t.fqdn} created.`); }}>
+    }, (t) => `Tunnel ${'fqdn' in t ? t.fqdn : `${t.protocol.toUpperCase()} ${t.publicPort}`} created.`); }}>
       <h2 id="new-tunnel">New tunnel</h2>
       <ErrorText message={form.error} />
       <div class="grid">
