@@ -6,15 +6,16 @@
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
-import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
+import type { SiteRecord, StreamRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import type { CertsAdapter, ProtectedSiteRule, VhostSpec } from '../system/types.ts';
+import type { CertsAdapter, ProtectedSiteRule, StreamSpec, VhostSpec } from '../system/types.ts';
 import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
 
 /** What the desired state is computed from. */
 export interface HostRecords {
   config: Pick<ConfigStore, 'value'>;
-  store: Pick<Store, 'sites' | 'tunnels'>;
+  /** `streams` absent: no TCP or UDP tunnels (the records of a caller that has none) */
+  store: Pick<Store, 'sites' | 'tunnels'> & Partial<Pick<Store, 'streams'>>;
   system: { certs: Pick<CertsAdapter, 'has'> };
 }
 
@@ -41,13 +42,15 @@ export interface DesiredHost {
    * wrote) and every tunnel's.
    */
   current: VhostSpec[];
+  /** the stream servers of the enabled TCP and UDP tunnels; no other file stays in the streams directory */
+  streams: StreamSpec[];
 }
 
 export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
   const served = await servedVhosts(records);
   const tunnels = desiredTunnels(records.store.tunnels.value);
   const current = [IP_PANEL_VHOST, ...(served.length ? served : [DEFAULT_VHOST]), ...tunnels.map((tunnel) => tunnel.spec)];
-  return { served, tunnels, current };
+  return { served, tunnels, current, streams: desiredStreams(records.store.streams?.value ?? []) };
 }
 
 async function servedVhosts({ config, store, system }: HostRecords): Promise<VhostSpec[]> {
@@ -65,6 +68,17 @@ export function desiredTunnel(tunnel: TunnelRecord): DesiredTunnel {
 
 export function desiredTunnels(tunnels: readonly TunnelRecord[]): DesiredTunnel[] {
   return tunnels.map(desiredTunnel);
+}
+
+/** A TCP or UDP tunnel's stream server, as the record says. */
+export function streamSpec(record: StreamRecord): StreamSpec {
+  const { protocol, publicPort, tunnelPort, allow, proxyProtocol } = record;
+  return { protocol, publicPort, tunnelPort, allow, proxyProtocol };
+}
+
+/** The enabled TCP and UDP tunnels' servers: a disabled one has none (nothing listens on its port). */
+export function desiredStreams(streams: readonly StreamRecord[]): StreamSpec[] {
+  return streams.filter((s) => s.enabled).map(streamSpec);
 }
 
 /** The tunnel server's reverse ports (lib/tunnels/allowed-ports.ts): the enabled tunnels', sorted, each once. */

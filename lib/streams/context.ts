@@ -1,6 +1,7 @@
 import type { StreamRecord } from '../state/schemas.ts';
 import { readTcpListeners, readUdpSockets } from '../system/common/tcp-listeners.ts';
-import type { StreamChange, StreamSpec } from '../system/streams/types.ts';
+import type { StreamChange } from '../system/streams/types.ts';
+import { streamSpec } from '../host-state/desired.ts';
 import { streamFileName } from '../system/streams/render.ts';
 import type { TunnelContext } from '../tunnels/context.ts';
 import { byPort, servicePorts, type PortUse } from './ports.ts';
@@ -29,11 +30,6 @@ export function portUse(ctx: StreamContext, live: PortUse['live']): PortUse {
     claimed: (port) => ctx.reservations.hasPort(port),
     live,
   };
-}
-
-export function streamSpec(record: StreamRecord): StreamSpec {
-  const { protocol, publicPort, tunnelPort, allow, proxyProtocol } = record;
-  return { protocol, publicPort, tunnelPort, allow, proxyProtocol };
 }
 
 export const putStream = (record: StreamRecord): StreamChange => ({ op: 'put', spec: streamSpec(record) });

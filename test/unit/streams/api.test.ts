@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { allowedPorts, createTunnel, tunnelApp, type TunnelTestApp } from '../tunnels/helpers.ts';
+import { reconcileAtStart, restoreHost } from '../../../lib/host-state/reconcile.ts';
+import { servedTrafficNames } from '../../../lib/traffic/retention.ts';
 
 const s = suite<{ t: TunnelTestApp }>('stream tunnels: create, toggle, edit, delete through the API', {} as { t: TunnelTestApp });
 s.before.each(async (ctx) => {
@@ -149,6 +151,23 @@ s('edit moves the server to a new public port and keeps the tunnel listener; a t
   assert.equal({ ...moved.body.tunnel }, { ...a, publicPort: 42024, allow: ['198.51.100.7'], proxyProtocol: true });
   assert.equal(await files(t), ['relay-stream-tcp-42023.conf', 'relay-stream-tcp-42024.conf']);
   assert.is((await t.call('PATCH', `/api/tunnels/streams/${a.id}`, { body: {} })).status, 400);
+});
+
+s('start-up and restore bring the stream servers to the records: a lost one written, one no tunnel names removed', async ({ t }) => {
+  const on = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
+  const off = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42053, port: 53 } })).body.tunnel;
+  await t.call('PATCH', `/api/tunnels/${off.id}`, { body: { enabled: false } });
+  const { streams } = t.services.system;
+  await streams.apply([{ op: 'remove', name: 'relay-stream-tcp-42022.conf' }, { op: 'put', spec: { protocol: 'tcp', publicPort: 42999, tunnelPort: 61999, allow: [], proxyProtocol: false } }]);
+  await reconcileAtStart(t.services);
+  assert.equal(await files(t), ['relay-stream-tcp-42022.conf']);
+  await streams.apply([{ op: 'remove', name: 'relay-stream-tcp-42022.conf' }]);
+  assert.equal(await restoreHost(t.services), []);
+  assert.equal(await files(t), ['relay-stream-tcp-42022.conf']);
+  assert.equal(await allowedPorts(t), [on.tunnelPort]);
+  // the traffic meter counts the stream tunnels' lines, a disabled one's too (its last hour stays)
+  const names = servedTrafficNames(t.services.store);
+  assert.ok(names.has('tcp:42022') && names.has('udp:42053'), [...names].join(' '));
 });
 
 s.run();
