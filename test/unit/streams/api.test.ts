@@ -170,4 +170,19 @@ s('start-up and restore bring the stream servers to the records: a lost one writ
   assert.ok(names.has('tcp:42022') && names.has('udp:42053'), [...names].join(' '));
 });
 
+s('agent-config gives each enabled stream tunnel its own session, /udp for UDP; absent without any', async ({ t }) => {
+  assert.is((await t.call('GET', '/api/tunnels/agent-config')).body.streams, undefined);
+  const a = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
+  const b = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42021, port: 53 } })).body.tunnel;
+  const off = (await t.call('POST', '/api/tunnels', { body: tcp(42030) })).body.tunnel;
+  await t.call('PATCH', `/api/tunnels/${off.id}`, { body: { enabled: false } });
+  const server = 'https://tunnel.example.test:443';
+  const { body } = await t.call('GET', '/api/tunnels/agent-config');
+  assert.equal(body.streams, [
+    { id: b.id, protocol: 'udp', publicPort: 42021, port: 53, remote: `R:127.0.0.1:${b.tunnelPort}:127.0.0.1:53/udp`, chiselArgs: ['client', '--tls-skip-verify', server, `R:127.0.0.1:${b.tunnelPort}:127.0.0.1:53/udp`] },
+    { id: a.id, protocol: 'tcp', publicPort: 42022, port: 22, remote: `R:127.0.0.1:${a.tunnelPort}:127.0.0.1:22`, chiselArgs: ['client', '--tls-skip-verify', server, `R:127.0.0.1:${a.tunnelPort}:127.0.0.1:22`] },
+  ]);
+  assert.equal(body.chiselArgs, ['client', '--tls-skip-verify', server], "the spec's arguments stay the HTTP tunnels'");
+});
+
 s.run();
