@@ -24,6 +24,7 @@ import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor, type Managed } from '../../../infra/processes.ts';
 
 const NGINX = '/usr/sbin/nginx';
+const streamsDir = (ctx: Ctx) => join(ctx.dir, 'streams');
 /** where Debian's libnginx-mod-stream puts the module (its modules-enabled/50-mod-stream.conf loads it) */
 const STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
 
@@ -169,12 +170,12 @@ s('a colliding public port: refused by the check while nginx holds it, and a ser
   const held = createServer();
   await new Promise<void>((r) => held.listen(ctx.ports[4], '127.0.0.1', r));
   try {
-    const before = await readdir(ctx.config.nginx.streamsDir);
+    const before = await readdir(streamsDir(ctx));
     let failure: Error | null = null;
     await ctx.streams.apply([{ op: 'put', spec: tcpSpec(ctx, { publicPort: ctx.ports[4]! }) }]).catch((e: Error) => (failure = e));
     assert.ok(failure, 'the apply was refused');
     assert.match(String(failure), /bind|Address already in use/);
-    assert.equal(await readdir(ctx.config.nginx.streamsDir), before, 'the refused server file is gone again');
+    assert.equal(await readdir(streamsDir(ctx)), before, 'the refused server file is gone again');
     assert.is(await tcpRoundTrip(ctx.ports[0]!, 'still here'), 'still here');
     assert.is(await udpRoundTrip(ctx.ports[1]!, 'still here'), 'echo:still here');
   } finally {
