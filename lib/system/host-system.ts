@@ -14,7 +14,7 @@ import { createHostServices } from './services/host.ts';
 import { directRootActions } from './root/root-actions.ts';
 import { rootCall, socketRootActions } from './root/root-client.ts';
 import { createHostTunnelServer } from './tunnel-server/host.ts';
-import { createHostStreams } from './streams/host.ts';
+import { createStreamsAdapter } from './streams/host.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
   const clock = ctx.clock ?? systemClock;
@@ -34,6 +34,6 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     stats: createStats({ now }),
     pki,
     siteStorage: createSiteStorage(config.sites.root),
-    streams: createHostStreams(config, root),
+    streams: createStreamsAdapter(config, root, helper),
   };
 }

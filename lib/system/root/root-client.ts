@@ -2,7 +2,7 @@
 // request (root-protocol.ts). The socket is root's, group the panel's, mode 0660: the panel is the
 // only caller, and what it may ask is what the helper's schema allows.
 import type { Socket } from 'node:net';
-import { SystemError, type VhostChange, type VhostSpec } from '../types.ts';
+import { SystemError, type StreamChange, type VhostChange, type VhostSpec } from '../types.ts';
 import { parseActiveState } from '../systemd/systemd-output.ts';
 import type { RootActions } from './root-actions.ts';
 import type { RootAnswer, RootRequest } from './root-protocol.ts';
@@ -49,6 +49,8 @@ export interface SocketRootActions extends RootActions {
   applyVhosts(changes: VhostChange[]): Promise<void>;
   /** the names the helper rewrote */
   refreshVhosts(specs: VhostSpec[]): Promise<string[]>;
+  /** the TCP and UDP tunnels' stream servers: written, tested and reloaded by the helper, rolled back on a failure */
+  applyStreams(changes: StreamChange[]): Promise<void>;
 }
 
 export function socketRootActions(call: RootCall): SocketRootActions {
@@ -62,5 +64,6 @@ export function socketRootActions(call: RootCall): SocketRootActions {
     nginxReload: async () => void (await call({ action: 'nginx-reload' })),
     applyVhosts: async (changes) => void (await call({ action: 'vhosts', changes })),
     refreshVhosts: async (specs) => (await call({ action: 'vhosts-refresh', specs })).rewritten ?? [],
+    applyStreams: async (changes) => void (await call({ action: 'streams', changes })),
   };
 }

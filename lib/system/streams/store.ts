@@ -28,13 +28,8 @@ export class StreamStore implements StreamProxyAdapter {
     return this.serial(() => this.applyNow(changes));
   }
 
-  async list(): Promise<string[]> {
-    try {
-      return (await readdir(this.opts.dir)).filter(isStreamFileName).sort();
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
+  list(): Promise<string[]> {
+    return listStreamFiles(this.opts.dir);
   }
 
   private async applyNow(changes: StreamChange[]): Promise<void> {
@@ -75,5 +70,15 @@ export class StreamStore implements StreamProxyAdapter {
 
   private path(name: string): string {
     return join(this.opts.dir, name);
+  }
+}
+
+/** The stream server files of a directory, sorted; none when it does not exist yet. */
+export async function listStreamFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter(isStreamFileName).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
   }
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemClock } from '../../../../lib/clock.ts';
+import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
 import { checkPublicPort, type PortUse } from '../../../../lib/streams/ports.ts';
 import { kernelSockets } from '../../../../lib/streams/context.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
@@ -187,6 +188,26 @@ s('removing a server closes its port; a moved one listens on its new port', asyn
   await ctx.streams.apply([{ op: 'remove', name: `relay-stream-tcp-${ctx.ports[0]}.conf` }, { op: 'put', spec: tcpSpec(ctx, { publicPort: ctx.ports[5]! }) }]);
   assert.is(await tcpRoundTrip(ctx.ports[0]!, 'gone'), null);
   assert.is(await tcpRoundTrip(ctx.ports[5]!, 'moved'), 'moved');
+});
+
+s("the root helper's streams action: a checked request written, tested and reloaded; a source that is no address refused before anything is written", async (ctx) => {
+  const helper = createDispatcher(ctx.config, { exact: [], prefix: [] }, () => {});
+  const spec = tcpSpec(ctx, { publicPort: ctx.ports[0]! });
+  const done = await helper.answer(JSON.stringify({ action: 'streams', changes: [{ op: 'put', spec }] }));
+  assert.equal(done.answer, { ok: true });
+  assert.is(done.summary, 'streams (1 change): ok');
+  assert.is(await tcpRoundTrip(ctx.ports[0]!, 'through the helper'), 'through the helper');
+  const before = await readdir(streamsDir(ctx));
+  for (const changes of [
+    [{ op: 'put', spec: { ...spec, publicPort: ctx.ports[4]!, allow: ['all; include /etc/shadow'] } }],
+    [{ op: 'remove', name: '../nginx.conf' }],
+    [{ op: 'put', spec: { ...spec, publicPort: ctx.ports[4]!, root: '/' } }],
+  ]) {
+    const refused = await helper.answer(JSON.stringify({ action: 'streams', changes }));
+    assert.is(refused.answer.ok, false, JSON.stringify(changes));
+    assert.match((refused.answer as { error: string }).error, /^Refused: changes\.0\./);
+  }
+  assert.equal(await readdir(streamsDir(ctx)), before);
 });
 
 s.run();
