@@ -11,6 +11,7 @@ import tunnelsTraffic from './traffic/show.ts';
 import tunnelsDelete from './delete.ts';
 import tunnelsStreamsList from './streams/list.ts';
 import tunnelsStreamsUpdate from './streams/update.ts';
+import tunnelsStreamsStatus from './streams/status/show.ts';
 
 /** The routes under /api/tunnels, each in the file its URL names (the registry test checks it). */
-export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsStreamsList, tunnelsStreamsUpdate] as const satisfies readonly AnyRoute[];
+export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsStreamsList, tunnelsStreamsUpdate, tunnelsStreamsStatus] as const satisfies readonly AnyRoute[];

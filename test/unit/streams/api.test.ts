@@ -185,4 +185,27 @@ s('agent-config gives each enabled stream tunnel its own session, /udp for UDP; 
   assert.equal(body.chiselArgs, ['client', '--tls-skip-verify', server], "the spec's arguments stay the HTTP tunnels'");
 });
 
+s('status: connected while a client holds the tunnel listener on loopback, sessions and bytes from the stream log lines', async ({ t }) => {
+  const a = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
+  const b = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42053, port: 53 } })).body.tunnel;
+  const status = async () => (await t.call('GET', '/api/tunnels/streams/status')).body.streams as Array<{ id: string; connected: boolean; traffic: { lastMinute: { requests: number; bytesIn: number; bytesOut: number } } }>;
+  assert.equal((await status()).map((x) => x.connected), [false, false]);
+  const client = createServer();
+  client.listen(a.tunnelPort, '127.0.0.1');
+  await once(client, 'listening');
+  const udpClient = createSocket('udp4');
+  udpClient.bind(b.tunnelPort, '127.0.0.1');
+  await once(udpClient, 'listening');
+  try {
+    assert.ok(t.services.traffic.record(`<190>Nov 28 12:00:00 relay: {"v":"tcp:42022","s":200,"in":1000,"out":2000,"t":1.5}`));
+    const now = await status();
+    assert.equal(now.map((x) => [x.id, x.connected]), [[b.id, true], [a.id, true]]);
+    const minute = now.find((x) => x.id === a.id)!.traffic.lastMinute;
+    assert.equal([minute.requests, minute.bytesIn, minute.bytesOut], [1, 1000, 2000]);
+  } finally {
+    client.close();
+    udpClient.close();
+  }
+});
+
 s.run();
