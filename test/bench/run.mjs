@@ -19,6 +19,8 @@
 // a real nginx with 1,000 vhosts, one at a time against together (group commit).
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
+// BENCH_ONLY=stream (`--only=stream`, never part of the full run) nginx's stream proxy of a TCP tunnel against direct
+// loopback: throughput and connection setup as ratios (test/bench/stream.ts).
 // BENCH_ONLY=scale (`--only=scale`, never part of the full run) a box of 1,000 tunnels beside one of 10:
 // restarts, the first start after an upgrade that changed every template, GET /api/tunnels, tunnel changes and the meter (test/bench/scale.mjs).
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
@@ -118,7 +120,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly() };
+const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly(), stream: () => streamOnly() };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -728,6 +730,14 @@ async function uploadHostileOnly() {
 /** Ten concurrent vhost changes on a real nginx with 1,000 vhosts, one at a time against together. */
 async function nginxChangesOnly() {
   const script = fileURLToPath(new URL('./nginx-changes.ts', import.meta.url));
+  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
+  console.log(stdout.trimEnd());
+}
+
+/** nginx's stream proxy (a TCP tunnel's server) against direct loopback: throughput and connection setup. */
+async function streamOnly() {
+  const script = fileURLToPath(new URL('./stream.ts', import.meta.url));
   const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
   const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
   console.log(stdout.trimEnd());
