@@ -142,7 +142,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService(base);
-  const alertWatch = new AlertWatch({ alerts, tunnelStatus, serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log });
+  const tunnels = new TunnelService(base);
+  const alertWatch = new AlertWatch({
+    alerts, tunnelStatus, streamStatus: () => tunnels.streams.status(traffic), serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log,
+  });
   const services: Runtime = {
     ...base,
     identities,
@@ -152,7 +155,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     adminCert: certs.adminCert,
     letsEncrypt: certs.letsEncrypt,
     twoFactor: new TwoFactor(base),
-    tunnels: new TunnelService(base),
+    tunnels,
     traffic,
     tunnelStatus,
     sites,

@@ -3,6 +3,8 @@ import { deleteStream, editStream, setStreamEnabled } from './change.ts';
 import type { StreamContext } from './context.ts';
 import { createStream } from './create.ts';
 import type { StreamCreate, StreamSettings } from './schema.ts';
+import { streamStatus, type StreamStatusItem } from './status.ts';
+import type { TrafficMeter } from '../traffic/meter.ts';
 
 const newestFirst = (a: StreamRecord, b: StreamRecord) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 
@@ -13,6 +15,11 @@ export class StreamService {
   /** Newest first, optionally of one protocol. */
   list(protocol?: StreamRecord['protocol']): StreamRecord[] {
     return [...this.ctx.store.streams.value].reverse().sort(newestFirst).filter((s) => !protocol || s.protocol === protocol);
+  }
+
+  /** Each one's client state (the kernel's sockets now) and traffic. */
+  async status(meter: Pick<TrafficMeter, 'traffic'>): Promise<StreamStatusItem[]> {
+    return streamStatus(this.list(), await this.ctx.liveSockets(), meter);
   }
 
   has(id: string): boolean {

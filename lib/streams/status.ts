@@ -11,6 +11,8 @@ export const StreamStatusItem = z.object({
   id: z.string(),
   protocol: z.enum(['tcp', 'udp']),
   publicPort: z.number().int(),
+  /** the client machine's port */
+  port: z.number().int(),
   enabled: z.boolean(),
   /** a client session holds the tunnel's listener on the box's loopback */
   connected: z.boolean(),
@@ -28,6 +30,7 @@ export function streamStatus(streams: readonly StreamRecord[], live: PortUse['li
       id: s.id,
       protocol: s.protocol,
       publicPort: s.publicPort,
+      port: s.port,
       enabled: s.enabled,
       connected: s.enabled && holder !== undefined && LOOPBACK.test(holder),
       traffic: meter.traffic(streamTrafficName(s)),
