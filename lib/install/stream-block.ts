@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { streamsDirOf, type SystemConfig } from '../system/config.ts';
 import { streamBlock } from '../system/streams/render.ts';
 import { ensureDir, writeIfChanged } from './files.ts';
+import { listStreamFiles } from '../system/streams/store.ts';
 import { ROOT } from './steps/step.ts';
 
 export const STREAM_BLOCK_FILE = '60-relay-panel-streams.conf';
@@ -38,4 +39,12 @@ export async function ensureStreamBlock(system: SystemConfig): Promise<{ changed
   const text = `# written by relay-panel: the TCP and UDP tunnels' stream servers\n${streamBlock(streamsDirOf(system))}`;
   changed = (await writeIfChanged(block, text, 0o644, ROOT)) || changed;
   return { changed, loaded: true };
+}
+
+/** uninstall: the stream block and the stream servers gone (nothing of the relay's stays in nginx); the count of servers removed. */
+export async function removeStreamBlock(system: SystemConfig): Promise<number> {
+  await rm(join(modulesEnabledDir(system), STREAM_BLOCK_FILE), { force: true });
+  const servers = await listStreamFiles(streamsDirOf(system));
+  await rm(streamsDirOf(system), { recursive: true, force: true });
+  return servers.length;
 }
