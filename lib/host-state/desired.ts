@@ -1,7 +1,7 @@
 // What the host should look like, computed in one place from the records and the configuration:
 // the vhosts written and linked, each tunnel's vhost and link, the vhosts kept in this release's
-// templates, the stack onboarding writes, whether the IP panel is linked, the portal's access rules
-// and the rule for the tunnel server's ports. Start-up,
+// templates, the stack onboarding writes, whether the IP panel is linked, the portal's access rules,
+// the TCP and UDP tunnels' stream servers and the rule for the tunnel server's ports. Start-up,
 // restore, onboarding and the tunnel repair bring the host to it (reconcile.ts, stack.ts,
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
