@@ -10,8 +10,11 @@ import { Action, Submit } from './action.tsx';
 import { Check, Field, Select } from './field.tsx';
 import { ErrorText, Loading } from './notice.tsx';
 import { Copyable } from './secret.tsx';
+import { Sparkline } from './sparkline.tsx';
+import { bytes } from '../format.ts';
 
 type Stream = GetAnswer<'/api/tunnels/streams'>['streams'][number];
+type StreamState = GetAnswer<'/api/tunnels/streams/status'>['streams'][number];
 type Protocol = 'tcp' | 'udp';
 type Filter = 'all' | Protocol;
 
@@ -78,11 +81,29 @@ function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): P
   );
 }
 
+/** The client's state and the last hour's sessions (a sparkline per minute), bytes each way and 502s (no client listened). */
+function StreamState({ state }: { state: StreamState | undefined }) {
+  if (!state || !state.enabled) return <span class="muted">—</span>;
+  const hour = state.traffic.lastHour;
+  const badge = state.connected ? <span class="badge badge-active">connected</span> : <span class="badge badge-failed">offline</span>;
+  if (hour.requests === 0) return <>{badge} <span class="muted">no sessions</span></>;
+  return (
+    <span class="traffic">
+      {badge}
+      <Sparkline values={state.traffic.perMinute} label={`Sessions per minute over the last hour: at most ${Math.max(...state.traffic.perMinute)}, ${state.traffic.perMinute.at(-1)} this minute`} />
+      <span>{hour.requests} sessions, {bytes(hour.bytesIn)} in, {bytes(hour.bytesOut)} out{hour.unreachable ? `, ${hour.unreachable} without a client` : ''}</span>
+    </span>
+  );
+}
+
 export function StreamTunnels() {
   const [filter, setFilter] = useState<Filter>('all');
   const list = useResource(filter === 'all' ? '/api/tunnels/streams' : withQuery('GET', '/api/tunnels/streams', { protocol: filter }));
   const [editing, setEditing] = useState<string>();
   const edited = list.data?.streams.find((s) => s.id === editing);
+  // the client's state and traffic, asked again every 5 s as the HTTP tunnels' status is pushed
+  const status = useResource('/api/tunnels/streams/status', 5000);
+  const stateOf = (id: string) => status.data?.streams.find((x) => x.id === id);
   return (
     <>
       <CreateStream onCreated={list.reload} />
@@ -93,7 +114,7 @@ export function StreamTunnels() {
         {!list.data ? <Loading /> : list.data.streams.length === 0 ? <p class="muted">No {filter === 'all' ? 'TCP or UDP' : filter.toUpperCase()} tunnels.</p> : (
           <div class="table-wrap">
             <table>
-              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
+              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client and last hour', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
               <tbody>
                 {list.data.streams.map((s) => (
                   <tr key={s.id}>
@@ -103,6 +124,7 @@ export function StreamTunnels() {
                     <td>{s.proxyProtocol ? 'on' : 'off'}</td>
                     <td>{s.description || '—'}</td>
                     <td><span class={`badge ${s.enabled ? 'badge-active' : 'badge-inactive'}`}>{s.enabled ? 'enabled' : 'disabled'}</span></td>
+                    <td><StreamState state={stateOf(s.id)} /></td>
                     <td><Copyable text={remote(s)} label={`Client remote of ${label(s)}`} /></td>
                     <td>{when(s.createdAt)}</td>
                     <td class="actions">
