@@ -72,12 +72,15 @@ export function checkPublicPort(use: PortUse, protocol: StreamProtocol, port: nu
 
 /**
  * A loopback port for the tunnel's reverse listener: above the public range first, then below it
- * (never under 1024), free of everything the panel knows and of every TCP and UDP socket now.
+ * (never under 1024), then the range's own top when it leaves nothing outside; free of everything
+ * the panel knows and of every TCP and UDP socket now.
  */
 export function pickTunnelPort(use: PortUse, avoid: ReadonlySet<number> = new Set()): number {
   const free = (p: number) => !avoid.has(p) && heldBy(use, p, undefined, null) === null && !use.live.tcp?.has(p) && !use.live.udp?.has(p);
   for (let p = use.range.to + 1; p <= 65535; p++) if (free(p)) return p;
   for (let p = use.range.from - 1; p >= 1024; p--) if (free(p)) return p;
+  // a range that leaves nothing outside it: its top, which a public port is given last
+  for (let p = Math.min(use.range.to, 65535); p >= Math.max(use.range.from, 1024); p--) if (free(p)) return p;
   throw badRequest('No loopback port is free for the tunnel listener');
 }
 

@@ -73,6 +73,8 @@ s('the tunnel listener: the first free port above the range, then below it', () 
   assert.is(pickTunnelPort(use()), 60001);
   assert.is(pickTunnelPort(use({ streams: [{ id: 's', protocol: 'tcp', publicPort: 20000, tunnelPort: 60001 }], live: { tcp: new Map(), udp: new Map([[60002, '0.0.0.0:60002']]) } })), 60003);
   assert.is(pickTunnelPort(use({ range: { from: 10000, to: 65535 } })), 9999);
+  // a range of every port: the top of it, which a public port is given last
+  assert.is(pickTunnelPort(use({ range: { from: 1024, to: 65535 } }), new Set([65535])), 65534);
 });
 
 s('UDP sockets from /proc/net/udp: every socket holds its port', () => {
