@@ -77,6 +77,17 @@ export const ConfigSchema = z
     certLimits: CertLimitsSetting.optional(),
     /** One certificate per name (HTTP-01), or one wildcard certificate through a DNS provider (DNS-01). */
     certificateMode: CertificateModeRecord.default({ mode: 'per-name' }),
+    /** TCP and UDP tunnels: the public ports an admin may give them (both ends included). */
+    streams: z
+      .object({
+        publicPorts: z
+          .object({ from: z.number().int().min(1).max(65535), to: z.number().int().min(1).max(65535) })
+          .strict()
+          .refine((r) => r.from <= r.to, 'from must not be above to')
+          .default({ from: 10000, to: 60000 }),
+      })
+      .strict()
+      .default({ publicPorts: { from: 10000, to: 60000 } }),
     /** GET /metrics and the per-request counting behind it; off answers 404 and counts nothing. */
     metrics: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     // prefault: the defaults are parsed when a file leaves `system` out, not while the module loads (8 ms of start-up)

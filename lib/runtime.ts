@@ -155,7 +155,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService(base);
-  const alertWatch = new AlertWatch({ alerts, tunnelStatus, serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log });
+  const tunnels = new TunnelService(ordering);
+  const alertWatch = new AlertWatch({
+    alerts, tunnelStatus, streamStatus: () => tunnels.streams.status(traffic), serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log,
+  });
   const services: Runtime = {
     ...base,
     identities,
@@ -167,7 +170,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     certLimits,
     certificateMode: new CertificateModeService(ordering),
     twoFactor: new TwoFactor(base),
-    tunnels: new TunnelService(ordering),
+    tunnels,
     traffic,
     tunnelStatus,
     sites,

@@ -11,6 +11,9 @@ import tunnelsTraffic from './traffic/show.ts';
 import tunnelsDelete from './delete.ts';
 import tunnelsAccess from './access/show.ts';
 import tunnelsAccessUpdate from './access/update.ts';
+import tunnelsStreamsList from './streams/list.ts';
+import tunnelsStreamsUpdate from './streams/update.ts';
+import tunnelsStreamsStatus from './streams/status/show.ts';
 
 /** The routes under /api/tunnels, each in the file its URL names (the registry test checks it). */
-export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsAccess, tunnelsAccessUpdate] as const satisfies readonly AnyRoute[];
+export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsAccess, tunnelsAccessUpdate, tunnelsStreamsList, tunnelsStreamsUpdate, tunnelsStreamsStatus] as const satisfies readonly AnyRoute[];

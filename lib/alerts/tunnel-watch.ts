@@ -6,6 +6,12 @@ import type { AlertService } from './service.ts';
 
 type Emitter = Pick<AlertService, 'emit' | 'subscribers'>;
 
+/**
+ * What the watch reads of a tunnel's status. `tunnel`: what the alert names, when not the HTTP
+ * tunnel's `{id, subdomain, port}` (a TCP or UDP tunnel: `{id, protocol, publicPort, port}`).
+ */
+export type WatchedTunnel = Pick<TunnelStatusItem, 'id' | 'enabled' | 'connected' | 'lastSeen'> & ({ subdomain: string; port: number } | { tunnel: Record<string, unknown> });
+
 export class TunnelWatch {
   /** tunnel id -> when its client was first seen gone */
   readonly #downSince = new Map<string, number>();
@@ -14,11 +20,11 @@ export class TunnelWatch {
 
   constructor(private readonly alerts: Emitter) {}
 
-  observe(tunnels: readonly TunnelStatusItem[], now: number): void {
+  observe(tunnels: readonly WatchedTunnel[], now: number): void {
     const present = new Set<string>();
     for (const t of tunnels) {
       present.add(t.id);
-      const tunnel = { id: t.id, subdomain: t.subdomain, port: t.port };
+      const tunnel = 'tunnel' in t ? t.tunnel : { id: t.id, subdomain: t.subdomain, port: t.port };
       if (!t.enabled || t.connected) {
         const told = this.#told.get(t.id);
         const since = this.#downSince.get(t.id);

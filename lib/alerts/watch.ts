@@ -11,6 +11,7 @@ import type { ServiceControl } from '../service-control/service-control.ts';
 import type { AlertEventName } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { StatsAdapter } from '../system/types.ts';
+import type { StreamStatusItem } from '../streams/status.ts';
 import type { TunnelStatus } from '../tunnels/status.ts';
 import { alertRevocations } from './agent-watch.ts';
 import { BoxWatch } from './box-watch.ts';
@@ -26,6 +27,8 @@ const CERTS_EVERY_MS = 60 * 60_000;
 interface AlertSources {
   alerts: AlertService;
   tunnelStatus: Pick<TunnelStatus, 'list'>;
+  /** the TCP and UDP tunnels' client states; none when not given */
+  streamStatus?: () => Promise<readonly StreamStatusItem[]>;
   serviceControl: Pick<ServiceControl, 'list'>;
   stats: Pick<StatsAdapter, 'snapshot'>;
   letsEncrypt: Pick<LetsEncrypt, 'list' | 'onRenewalFailure'>;
@@ -66,7 +69,11 @@ export class AlertWatch {
   }
 
   checkTunnels(): Promise<void> {
-    return this.#check('tunnels', ['tunnel.down', 'tunnel.up'], async () => this.tunnels.observe(await this.sources.tunnelStatus.list(), this.sources.clock.now()));
+    return this.#check('tunnels', ['tunnel.down', 'tunnel.up'], async () => {
+      const streams = (await this.sources.streamStatus?.()) ?? [];
+      const watched = streams.map((s) => ({ id: s.id, enabled: s.enabled, connected: s.connected, lastSeen: null, tunnel: { id: s.id, protocol: s.protocol, publicPort: s.publicPort, port: s.port } }));
+      this.tunnels.observe([...(await this.sources.tunnelStatus.list()), ...watched], this.sources.clock.now());
+    });
   }
 
   checkServices(): Promise<void> {

@@ -1,21 +1,22 @@
 // What the host should look like, computed in one place from the records and the configuration:
 // the vhosts written and linked, each tunnel's vhost and link, the vhosts kept in this release's
-// templates, the stack onboarding writes, whether the IP panel is linked, the portal's access rules
-// and the rule for the tunnel server's ports. Start-up,
+// templates, the stack onboarding writes, whether the IP panel is linked, the portal's access rules,
+// the TCP and UDP tunnels' stream servers and the rule for the tunnel server's ports. Start-up,
 // restore, onboarding and the tunnel repair bring the host to it (reconcile.ts, stack.ts,
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
 import { wildcardLineageFor, type CertModeConfig } from '../certs/dns01/lineage.ts';
-import type { AccessRecord, SiteRecord, TunnelRecord } from '../state/schemas.ts';
+import type { AccessRecord, SiteRecord, StreamRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
-import type { CertsAdapter, ProtectedSiteRule, VhostSpec } from '../system/types.ts';
+import type { CertsAdapter, ProtectedSiteRule, StreamSpec, VhostSpec } from '../system/types.ts';
 import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
 
 /** What the desired state is computed from. */
 export interface HostRecords {
   config: Pick<ConfigStore, 'value'>;
-  store: Pick<Store, 'sites' | 'tunnels'>;
+  /** `streams` absent: no TCP or UDP tunnels (the records of a caller that has none) */
+  store: Pick<Store, 'sites' | 'tunnels'> & Partial<Pick<Store, 'streams'>>;
   system: { certs: Pick<CertsAdapter, 'has'> };
 }
 
@@ -42,13 +43,15 @@ export interface DesiredHost {
    * wrote) and every tunnel's.
    */
   current: VhostSpec[];
+  /** the stream servers of the enabled TCP and UDP tunnels; no other file stays in the streams directory */
+  streams: StreamSpec[];
 }
 
 export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
   const served = await servedVhosts(records);
   const tunnels = desiredTunnels(records.store.tunnels.value, records.config.value);
   const current = [IP_PANEL_VHOST, ...(served.length ? served : [DEFAULT_VHOST]), ...tunnels.map((tunnel) => tunnel.spec)];
-  return { served, tunnels, current };
+  return { served, tunnels, current, streams: desiredStreams(records.store.streams?.value ?? []) };
 }
 
 async function servedVhosts({ config, store, system }: HostRecords): Promise<VhostSpec[]> {
@@ -69,6 +72,17 @@ export function desiredTunnel(tunnel: TunnelRecord, config?: CertModeConfig): De
 
 export function desiredTunnels(tunnels: readonly TunnelRecord[], config?: CertModeConfig): DesiredTunnel[] {
   return tunnels.map((tunnel) => desiredTunnel(tunnel, config));
+}
+
+/** A TCP or UDP tunnel's stream server, as the record says. */
+export function streamSpec(record: StreamRecord): StreamSpec {
+  const { protocol, publicPort, tunnelPort, allow, proxyProtocol } = record;
+  return { protocol, publicPort, tunnelPort, allow, proxyProtocol };
+}
+
+/** The enabled TCP and UDP tunnels' servers: a disabled one has none (nothing listens on its port). */
+export function desiredStreams(streams: readonly StreamRecord[]): StreamSpec[] {
+  return streams.filter((s) => s.enabled).map(streamSpec);
 }
 
 /** The tunnel server's reverse ports (lib/tunnels/allowed-ports.ts): the enabled tunnels', sorted, each once. */

@@ -4,6 +4,7 @@
 import { errorMessage } from '../errors.ts';
 import { namesForLog, type Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
+import { repairStreams } from './streams.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
 export interface HostServices extends HostRecords {
@@ -28,6 +29,7 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
   const wanted = desired ?? (await desiredHost(services));
   if (services.config.value.onboarding.status === 'COMPLETED') {
     await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
+    await repairStreams(services.system.streams, wanted.streams, services.log);
   }
   return refreshVhosts(services, wanted);
 }
@@ -43,7 +45,7 @@ export async function restoreHost(services: HostServices, desired?: DesiredHost)
   if (wanted.served.length === 0) return [];
   await services.system.proxy.apply(wanted.served.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
   const report = await services.tunnels.repairHost(wanted.tunnels);
-  return report.failures;
+  return [...report.failures, ...(await repairStreams(services.system.streams, wanted.streams, services.log))];
 }
 
 /**

@@ -33,6 +33,7 @@ import { DEFAULT_VHOST } from '../host-state/vhost-specs.ts';
 import type { Reporter } from './report.ts';
 import { dns01Findings, statProbe } from './doctor-dns01.ts';
 import { DPKG_STATUS_ARGS, isInstalledStatus } from '../system/packages/apt.ts';
+import { streamFindings } from './stream-doctor.ts';
 
 export interface Finding {
   check: string;
@@ -125,6 +126,9 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const edited = await handEditedVhosts(s.nginx.sitesAvailable);
   add('vhost-edits', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
     `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites every relay vhost from the records; keep nginx changes of your own in files not named relay-*`);
+
+  const streams = await streamFindings(s);
+  add('stream-tunnels', streams.ok, streams.message, streams.fix);
 
   const catchAll = join(s.nginx.sitesEnabled, vhostName(DEFAULT_VHOST));
   const linked = await entryExists(catchAll);

@@ -10,6 +10,7 @@ import { restoreDebianDefaultSite } from './debian-site.ts';
 import { relayVhostFiles, removeLockedTree } from './files.ts';
 import { readInstallRecord } from './install-record.ts';
 import { purge } from './purge.ts';
+import { removeStreamBlock } from './stream-block.ts';
 import { unharden } from './unharden.ts';
 import type { Installation } from './installation.ts';
 import { ROOT_HELPER_UNIT } from './privileges.ts';
@@ -36,6 +37,8 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);
+  // the TCP and UDP tunnels' servers and their stream block, before the reload below lets go of their ports
+  await removeStreamBlock(s);
   // the relay's default server is gone: Debian's takes its place again
   const relinked = await restoreDebianDefaultSite(s.nginx);
   const reloaded = await inst.run(s.binaries.nginx, [...nginxArgs(s), '-s', 'reload']).then(() => true, () => false);

@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { BoxSources } from './box-metrics.ts';
+import type { StreamSources } from './stream-metrics.ts';
 import { createRegistry } from './registry.ts';
 import { RequestMetrics } from './request-metrics.ts';
 import { StoreMetrics } from './store-metrics.ts';
@@ -9,10 +10,10 @@ export class Metrics {
   /** Handed to the app as its request observer (lib/http/observer.ts). */
   readonly requests = new RequestMetrics();
   readonly #store: StoreMetrics;
-  readonly #sources: BoxSources;
+  readonly #sources: BoxSources & Partial<StreamSources>;
   #registry: Promise<Registry> | null = null;
 
-  constructor(sources: BoxSources) {
+  constructor(sources: BoxSources & Partial<StreamSources>) {
     this.#sources = sources;
     this.#store = new StoreMetrics(sources.store);
   }

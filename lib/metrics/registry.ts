@@ -1,5 +1,6 @@
 import type * as PromClient from 'prom-client';
 import { registerBoxMetrics, type BoxSources } from './box-metrics.ts';
+import { registerStreamMetrics, type StreamSources } from './stream-metrics.ts';
 import type { RequestMetrics } from './request-metrics.ts';
 import type { StoreMetrics } from './store-metrics.ts';
 import type { Series } from './tally.ts';
@@ -15,7 +16,7 @@ function fromTallies(name: string, help: string, type: 'counter' | 'histogram', 
  * The prom-client registry, built on the first scrape: prom-client is loaded then, not at start-up,
  * and the process metrics (collectDefaultMetrics) begin watching the event loop and GC from there.
  */
-export async function createRegistry(sources: BoxSources, requests: RequestMetrics, store: StoreMetrics): Promise<PromClient.Registry> {
+export async function createRegistry(sources: BoxSources & Partial<StreamSources>, requests: RequestMetrics, store: StoreMetrics): Promise<PromClient.Registry> {
   const client = await import('prom-client');
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -31,5 +32,6 @@ export async function createRegistry(sources: BoxSources, requests: RequestMetri
   // bounded like the vhost counters (box-metrics.ts): the meter's vhost limit, pruned of deleted tunnels and sites
   metric(vhostLatency, 'Time nginx took to answer each request of each tunnel and site vhost, since the panel started.', 'histogram', () => vhostLatencySeries(vhostLatency, sources.traffic.totals()));
   registerBoxMetrics(client, registry, sources);
+  if (sources.tunnels) registerStreamMetrics(client, registry, { tunnels: sources.tunnels, traffic: sources.traffic as StreamSources['traffic'] });
   return registry;
 }

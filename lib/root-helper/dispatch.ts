@@ -15,6 +15,7 @@ import { vhostName } from '../system/proxy/templates.ts';
 import { SystemError, type PublicLocations, type VhostChange } from '../system/types.ts';
 import { applyVhostChanges, refreshVhostSpecs, usesTlsCopies } from './apply.ts';
 import { dnsPluginPackage } from './dns-plugin.ts';
+import { createHostStreams } from '../system/streams/host.ts';
 import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';
 import { CLIENT_CA_ENTRY } from './tls-entries.ts';
 import { refuseForeignTlsPaths } from './tls-paths-rewrite.ts';
@@ -32,6 +33,8 @@ export function describe(request: RootRequest): string {
       return `vhosts (${request.changes.length} change${request.changes.length === 1 ? '' : 's'})`;
     case 'vhosts-refresh':
       return `vhosts-refresh (${request.specs.length} vhost${request.specs.length === 1 ? '' : 's'})`;
+    case 'streams':
+      return `streams (${request.changes.length} change${request.changes.length === 1 ? '' : 's'})`;
     case 'unit':
       return `unit ${request.op} ${request.unit}`;
     case 'unit-state':
@@ -76,6 +79,8 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
       );
     }
   };
+  // the stream servers name no TLS material; their test and reload load every vhost all the same
+  const streams = createHostStreams(config, { nginxTest: () => loading(() => root.nginxTest()), nginxReload: () => loading(() => root.nginxReload()) });
   /** The vhosts a change leaves naming only copies, or gone: what the check before it passes over. */
   const rewrittenBy = (changes: VhostChange[]) => new Set(changes.flatMap((c) => (c.op === 'put' ? [vhostName(c.spec)] : c.op === 'remove' ? [c.name] : [])));
   const guardVhosts = (rewritten: Set<string>) => (usesTlsCopies(config) ? refuseForeignTlsPaths(config, rewritten) : Promise.resolve());
@@ -102,6 +107,9 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
             return refreshVhostSpecs(config, publicLocations, request.specs);
           }),
         };
+      case 'streams':
+        await serial(() => streams.apply(request.changes));
+        return { ok: true };
       case 'unit':
         await serial(async () => {
           // nginx started, restarted or reloaded by its unit loads the copies too

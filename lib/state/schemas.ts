@@ -42,6 +42,27 @@ export const TunnelRecord = z.object({
 });
 export type TunnelRecord = z.infer<typeof TunnelRecord>;
 
+/**
+ * A TCP or UDP tunnel: nginx's stream module listens on `publicPort` and passes each connection
+ * (or datagram) to the tunnel's reverse listener on the box's loopback, `tunnelPort`, which the
+ * client's chisel carries to `port` on the client machine. Kept apart from the HTTP tunnels'
+ * records, whose shape the spec fixes.
+ */
+export const StreamRecord = z.object({
+  id: z.string().uuid(),
+  protocol: z.enum(['tcp', 'udp']),
+  publicPort: z.number().int(),
+  port: z.number().int(),
+  tunnelPort: z.number().int(),
+  /** source addresses or networks let through; empty: every source */
+  allow: z.array(z.string()),
+  proxyProtocol: z.boolean(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  createdAt: isoTimestamp,
+});
+export type StreamRecord = z.infer<typeof StreamRecord>;
+
 export const SiteRecord = z.object({
   id: z.string().uuid(),
   name: z.string(),

@@ -20,6 +20,7 @@ import {
   TicketScopeRecord,
   TicketSessionRecord,
   TunnelRecord,
+  StreamRecord,
   WebhookRecord,
 } from './schemas.ts';
 
@@ -34,6 +35,7 @@ const byId = (record: { id: string }) => record.id;
  */
 const COLLECTIONS = {
   tunnels: { record: TunnelRecord, key: byId },
+  streams: { record: StreamRecord, key: byId },
   sites: { record: SiteRecord, key: byId },
   agents: { record: AgentRecord, key: (a: AgentRecord) => pairKey(a.label, a.serial) },
   revocations: { record: RevocationRecord, key: (r: RevocationRecord) => r.serial },

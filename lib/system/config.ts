@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isDnsServer, LISTEN_ADDRESS } from './common/names.ts';
 
@@ -54,6 +55,13 @@ const Nginx = z
     conf: absolutePath.default('/etc/nginx/nginx.conf'),
     sitesAvailable: absolutePath.default('/etc/nginx/sites-available'),
     sitesEnabled: absolutePath.default('/etc/nginx/sites-enabled'),
+    /**
+     * the TCP and UDP tunnels' stream servers, one file each (lib/system/streams), included by the
+     * `stream {}` block of the main configuration; nothing in it is linked: a file is a live server.
+     * null: `relay-streams` beside sites-available (/etc/nginx/relay-streams), so a configuration
+     * that moved the vhosts moves these with them (streamsDirOf)
+     */
+    streamsDir: absolutePath.nullable().default(null),
     /** read after each reload: a reload can exit 0 yet fail to bind */
     errorLog: absolutePath.default('/var/log/nginx/error.log'),
     /** every generated listen names this address explicitly (never a bare port, recipe pitfall 9) */
@@ -206,6 +214,11 @@ const Systemd = z
   .strict();
 
 /** The user a service of the panel runs as (its unit's User= and Group=); null: root. */
+/** Where the TCP and UDP tunnels' stream servers live (`nginx.streamsDir`, else beside sites-available). */
+export function streamsDirOf(system: Pick<SystemConfig, 'nginx'>): string {
+  return system.nginx.streamsDir ?? join(dirname(system.nginx.sitesAvailable), 'relay-streams');
+}
+
 export function serviceUser(system: Pick<SystemConfig, 'systemd'>, service: 'tunnel-server' | 'auth-portal'): string | null {
   const own = service === 'tunnel-server' ? system.systemd.tunnelUser : system.systemd.portalUser;
   return own ?? system.systemd.runAs;

@@ -16,6 +16,7 @@ import { directRootActions } from './root/root-actions.ts';
 import { rootCall, socketRootActions } from './root/root-client.ts';
 import { createHostTunnelServer } from './tunnel-server/host.ts';
 import { createHostPackages } from './packages/host.ts';
+import { createStreamsAdapter } from './streams/host.ts';
 
 export function createHostSystem(config: SystemConfig, ctx: SystemContext): System {
   const clock = ctx.clock ?? systemClock;
@@ -37,5 +38,6 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     siteStorage: createSiteStorage(config.sites.root),
     // apt-get may take minutes (the helper gives it certbotMs x 5): the call waits that long, not the usual 30 s
     packages: createHostPackages(config, config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.certbotMs * 5 + config.timeouts.defaultMs)) : null),
+    streams: createStreamsAdapter(config, root, helper),
   };
 }

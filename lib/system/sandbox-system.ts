@@ -42,6 +42,7 @@ import { createSandboxProxy } from './proxy/sandbox.ts';
 import { createSandboxServices } from './services/sandbox.ts';
 import { createSandboxTunnelServer } from './tunnel-server/sandbox.ts';
 import { createSandboxPackages } from './packages/sandbox.ts';
+import { createSandboxStreams } from './streams/sandbox.ts';
 
 export { SandboxControls, type FailurePoint, type SandboxEvent } from './sandbox/controls.ts';
 export { sandboxPaths } from './sandbox/paths.ts';
@@ -81,6 +82,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     pki,
     siteStorage: createSiteStorage(sandboxPaths(ctx.dataDir).sites),
     packages: createSandboxPackages(ctx.dataDir, controls),
+    streams: createSandboxStreams(config, ctx.dataDir, controls),
   };
   const system = {} as Record<keyof System, unknown>;
   for (const key of Object.keys(raw) as Array<keyof System>) system[key] = withFailureHooks(key, raw[key], controls);

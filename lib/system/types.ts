@@ -10,6 +10,7 @@ import type { StatsAdapter } from './stats/types.ts';
 import type { PkiAdapter } from './pki/types.ts';
 import type { SiteStorageAdapter } from './site-storage/types.ts';
 import type { PackagesAdapter } from './packages/types.ts';
+import type { StreamProxyAdapter } from './streams/types.ts';
 
 export * from './errors.ts';
 export * from './proxy/types.ts';
@@ -22,6 +23,7 @@ export * from './stats/types.ts';
 export * from './pki/types.ts';
 export * from './site-storage/types.ts';
 export * from './packages/types.ts';
+export * from './streams/types.ts';
 
 export interface System {
   proxy: ProxyAdapter;
@@ -34,4 +36,6 @@ export interface System {
   pki: PkiAdapter;
   siteStorage: SiteStorageAdapter;
   packages: PackagesAdapter;
+  /** the TCP and UDP tunnels' servers in nginx's stream module */
+  streams: StreamProxyAdapter;
 }

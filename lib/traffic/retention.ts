@@ -5,15 +5,16 @@
 // server log none. A disabled tunnel stays known, so its counts of the last hour outlive a disable.
 import type { Store } from '../state/store.ts';
 import type { TrafficMeter } from './meter.ts';
-import { siteTrafficName, tunnelTrafficName } from './names.ts';
+import { siteTrafficName, streamTrafficName, tunnelTrafficName } from './names.ts';
 
-type Records = Pick<Store, 'tunnels' | 'sites'>;
+type Records = Pick<Store, 'tunnels' | 'sites'> & Partial<Pick<Store, 'streams'>>;
 
 /** The traffic names of every tunnel and site in the records. */
 export function servedTrafficNames(store: Records): Set<string> {
   const served = new Set<string>();
   for (const tunnel of store.tunnels.value) served.add(tunnelTrafficName(tunnel.fqdn));
   for (const site of store.sites.value) served.add(siteTrafficName(site.fqdn));
+  for (const stream of store.streams?.value ?? []) served.add(streamTrafficName(stream));
   return served;
 }
 
@@ -23,4 +24,5 @@ export function followServedVhosts(meter: Pick<TrafficMeter, 'know'>, store: Rec
   tell();
   store.tunnels.watch(tell);
   store.sites.watch(tell);
+  store.streams?.watch(tell);
 }

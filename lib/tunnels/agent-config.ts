@@ -1,3 +1,4 @@
+import type { StreamClient } from '../streams/client-args.ts';
 import { chiselArgs, chiselAuth, chiselServerUrl, clientSessions, type ClientSession, type ClientTunnel } from './client-args.ts';
 
 /** The spec's agent tunnel configuration, plus how to pass the tunnel credential and pin the server. */
@@ -19,9 +20,11 @@ interface AgentTunnelConfig {
    * so chiselArgs stay exactly the spec's; a client that adds it authenticates the server.
    */
   fingerprint: string;
+  /** the TCP and UDP tunnels' sessions (an extra field, left out when the box has none, so the answer stays the spec's) */
+  streams?: StreamClient[];
 }
 
-export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }, fingerprint: string): AgentTunnelConfig {
+export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[], credential: { user: string; password: string }, fingerprint: string, streams: readonly StreamClient[] = []): AgentTunnelConfig {
   return {
     domain,
     chiselServerUrl: chiselServerUrl(domain),
@@ -30,5 +33,6 @@ export function buildAgentConfig(domain: string, tunnels: readonly ClientTunnel[
     clients: clientSessions(domain, tunnels),
     env: { AUTH: chiselAuth(credential) },
     fingerprint,
+    ...(streams.length ? { streams: streams.map((s) => ({ ...s, chiselArgs: [...s.chiselArgs] })) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { tunnelPorts } from '../host-state/desired.ts';
 import { serialQueue } from '../keyed-lock.ts';
-import type { TunnelRecord } from '../state/schemas.ts';
+import type { StreamRecord, TunnelRecord } from '../state/schemas.ts';
 import type { TunnelServerAdapter } from '../system/types.ts';
 
 /** What an operation in flight wants for one tunnel until its record is saved (or it is undone). */
@@ -27,6 +27,8 @@ export class AllowedPortsSync {
   constructor(
     private readonly tunnels: () => readonly TunnelRecord[],
     private readonly server: Pick<TunnelServerAdapter, 'setAllowedPorts'>,
+    /** TCP and UDP tunnels: their reverse listener is `tunnelPort` (chisel grants `R:127.0.0.1:<port>` for either protocol) */
+    private readonly streams: () => readonly StreamRecord[] = () => [],
   ) {}
 
   setPending(id: string, state: PendingState): void {
@@ -45,6 +47,7 @@ export class AllowedPortsSync {
   /** A pending state overrides its record, and stands alone for a create not saved yet. */
   *#states(): Iterable<PendingState> {
     for (const t of this.tunnels()) if (!this.#pending.has(t.id)) yield t;
+    for (const s of this.streams()) if (!this.#pending.has(s.id)) yield { port: s.tunnelPort, enabled: s.enabled };
     yield* this.#pending.values();
   }
 

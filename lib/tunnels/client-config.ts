@@ -3,6 +3,8 @@ import { jsonBytes } from '../json-bytes.ts';
 import { accessUrls } from '../stack-hosts.ts';
 import type { TunnelCredential } from '../system/types.ts';
 import { buildAgentConfig } from './agent-config.ts';
+import type { StreamRecord } from '../state/schemas.ts';
+import { streamClients } from '../streams/client-args.ts';
 import { clientTunnels, type ClientTunnel } from './client-args.ts';
 import type { TunnelDeps } from './context.ts';
 import { macInstructions, renderMacPlist, type MacInstructions } from './mac-plist.ts';
@@ -23,10 +25,12 @@ export interface MacPlist {
 export class ClientConfig {
   readonly #tunnels: () => ClientTunnel[];
   #credential: TunnelCredential | null = null;
-  #agentJson: { tunnels: ClientTunnel[]; domain: string; fingerprint: string; json: Uint8Array<ArrayBuffer> } | null = null;
+  readonly #streams: () => readonly StreamRecord[];
+  #agentJson: { tunnels: ClientTunnel[]; streams: readonly StreamRecord[]; domain: string; fingerprint: string; json: Uint8Array<ArrayBuffer> } | null = null;
 
   constructor(private readonly deps: Pick<TunnelDeps, 'config' | 'store' | 'system'>) {
     this.#tunnels = deps.store.tunnels.memo(clientTunnels);
+    this.#streams = deps.store.streams.memo((streams) => streams);
   }
 
   /** The agent configuration, serialized; the same bytes until the tunnels or the domain change. */
@@ -36,10 +40,11 @@ export class ClientConfig {
       const credential = await this.#readCredential();
       const fingerprint = await this.deps.system.tunnelServer.fingerprint();
       const tunnels = this.#tunnels();
+      const streams = this.#streams();
       const cached = this.#agentJson;
-      if (cached && cached.tunnels === tunnels && cached.domain === domain && cached.fingerprint === fingerprint) return cached.json;
-      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential, fingerprint));
-      this.#agentJson = { tunnels, domain, fingerprint, json };
+      if (cached && cached.tunnels === tunnels && cached.streams === streams && cached.domain === domain && cached.fingerprint === fingerprint) return cached.json;
+      const json = jsonBytes(buildAgentConfig(domain, tunnels, credential, fingerprint, streamClients(domain, streams)));
+      this.#agentJson = { tunnels, streams, domain, fingerprint, json };
       return json;
     } catch (error) {
       throw new AppError(500, 'Failed to generate agent config', errorMessage(error));

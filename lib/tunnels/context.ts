@@ -16,6 +16,8 @@ export interface TunnelDeps {
   system: System;
   clock: Clock;
   log: Logger;
+  /** the kernel's listeners and UDP sockets by port, for the TCP and UDP tunnels' port checks (tests give their own) */
+  liveSockets?: () => Promise<Record<'tcp' | 'udp', ReadonlyMap<number, string> | null>>;
 }
 
 /** What the tunnel operations share: the app's dependencies plus the in-memory coordination. */

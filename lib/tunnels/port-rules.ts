@@ -19,7 +19,9 @@ function ownServicePorts(ctx: TunnelContext): ReadonlySet<number> {
 export function checkPortFree(ctx: TunnelContext, port: number, options: { exceptId?: string; onField?: boolean } = {}): void {
   const refuse = (message: string) => badRequest(message, options.onField ? { issues: [{ path: 'port', message }] } : undefined);
   if (ownServicePorts(ctx).has(port)) throw refuse(`Port ${port} is reserved for the relay's own services`);
-  if (ctx.reservations.hasPort(port) || ctx.store.tunnels.value.some((t) => t.port === port && t.id !== options.exceptId)) {
+  // a TCP or UDP tunnel's public server and its loopback listener hold their ports for every protocol
+  const stream = ctx.store.streams.value.some((s) => s.publicPort === port || s.tunnelPort === port);
+  if (stream || ctx.reservations.hasPort(port) || ctx.store.tunnels.value.some((t) => t.port === port && t.id !== options.exceptId)) {
     throw refuse(`Port ${port} is already in use by another tunnel`);
   }
 }

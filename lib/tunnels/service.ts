@@ -12,6 +12,8 @@ import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
 import type { TunnelCreate, TunnelSettings } from './schema.ts';
 import { setTunnelEnabled } from './toggle.ts';
+import { StreamService } from '../streams/service.ts';
+import { kernelSockets } from '../streams/context.ts';
 
 export type { TunnelDeps } from './context.ts';
 
@@ -22,6 +24,8 @@ export class TunnelService {
   readonly listJson: () => Uint8Array<ArrayBuffer>;
   readonly #ctx: TunnelContext;
   readonly #client: ClientConfig;
+  /** the TCP and UDP tunnels, which share this service's authfile, port claims and locks */
+  readonly streams: StreamService;
 
   constructor(deps: TunnelDeps) {
     // reversed first: the sort is stable, so records created in the same millisecond stay newest first
@@ -30,9 +34,10 @@ export class TunnelService {
       ...deps,
       reservations: new TunnelReservations(),
       locks: new KeyedLock(),
-      allowedPorts: new AllowedPortsSync(() => deps.store.tunnels.value, deps.system.tunnelServer),
+      allowedPorts: new AllowedPortsSync(() => deps.store.tunnels.value, deps.system.tunnelServer, () => deps.store.streams.value),
     };
     this.#client = new ClientConfig(deps);
+    this.streams = new StreamService({ ...this.#ctx, liveSockets: deps.liveSockets ?? kernelSockets });
   }
 
   create(input: TunnelCreate): Promise<TunnelRecord> {

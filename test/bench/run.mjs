@@ -21,6 +21,8 @@
 // delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
+// BENCH_ONLY=stream (`--only=stream`, never part of the full run) nginx's stream proxy of a TCP tunnel against direct
+// loopback: throughput and connection setup as ratios (test/bench/stream.ts).
 // BENCH_ONLY=scale (`--only=scale`, never part of the full run) a box of 1,000 tunnels beside one of 10:
 // restarts, the first start after an upgrade that changed every template, GET /api/tunnels, tunnel changes and the meter (test/bench/scale.mjs).
 // Traffic goes to 127.0.0.1 only. Run after `node build/build.mjs` (the npm script does).
@@ -120,7 +122,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'upload-hostile': () => uploadHostileOnly(), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => nginxChangesOnly(), 'tunnel-changes': () => tunnelChangesOnly() };
+const ONLY = { 'upload-hostile': () => runScript('upload-hostile.ts'), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => runScript('nginx-changes.ts'), 'tunnel-changes': () => runScript('tunnel-changes.ts'), stream: () => runScript('stream.ts') };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up
@@ -717,27 +719,13 @@ async function scaleOnly() {
 }
 
 /**
- * Plain and hostile 50 MB multipart bodies through formidable and through the edge's
- * parser, in a child of its own (test/bench/upload-hostile.ts; its event-loop delays are its own).
+ * A bench part in a TypeScript script of its own, run with the test hooks; its report as it prints it:
+ * upload-hostile.ts (50 MB hostile multipart bodies), nginx-changes.ts (ten concurrent vhost changes
+ * at 1,000 vhosts), tunnel-changes.ts (a tunnel's create, toggle and delete with its certificate in
+ * place at 10 and 1,000 vhosts), stream.ts (nginx's stream proxy against direct loopback).
  */
-async function uploadHostileOnly() {
-  const script = fileURLToPath(new URL('./upload-hostile.ts', import.meta.url));
-  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
-  console.log(stdout.trimEnd());
-}
-
-/** Ten concurrent vhost changes on a real nginx with 1,000 vhosts, one at a time against together. */
-async function nginxChangesOnly() {
-  const script = fileURLToPath(new URL('./nginx-changes.ts', import.meta.url));
-  const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
-  console.log(stdout.trimEnd());
-}
-
-/** A tunnel's create, toggle and delete on real nginx with the certificate in place, at 10 and 1,000 vhosts (test/bench/tunnel-changes.ts). */
-async function tunnelChangesOnly() {
-  const script = fileURLToPath(new URL('./tunnel-changes.ts', import.meta.url));
+async function runScript(name) {
+  const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
   const register = fileURLToPath(new URL('../helpers/register.mjs', import.meta.url));
   const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', '--import', register, script], { maxBuffer: 1 << 20 });
   console.log(stdout.trimEnd());

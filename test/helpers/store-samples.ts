@@ -11,6 +11,10 @@ const transport = { strategies: ['tunnel' as const] };
 
 export const STORE_SAMPLES: { [K in CollectionName]: (n: number) => RecordOf<K> } = {
   tunnels: (n) => ({ id: uuid(n), subdomain: `t${n}`, fqdn: `t${n}.example.test`, port: 20000 + (n % 40000), description: null, enabled: true, createdAt: at }),
+  streams: (n) => ({
+    id: uuid(n), protocol: n % 2 ? 'udp' : 'tcp', publicPort: 10000 + (n % 50000), port: 22, tunnelPort: 60001 + (n % 5000), allow: [],
+    proxyProtocol: false, description: null, enabled: true, createdAt: at,
+  }),
   sites: (n) => ({
     id: uuid(n), name: `s${n}`, fqdn: `s${n}.example.test`, type: 'managed', spaMode: false, autheliaProtected: false, allowedUsers: [],
     dnsVerified: false, certIssued: false, rootPath: `/sites/${n}`, createdAt: at, totalSize: n,

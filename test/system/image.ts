@@ -22,8 +22,8 @@ export const PEBBLE_DIR = '/etc/pebble-test';
 const PACKAGES = [
   // sudo: a VPS has it, and the least-privilege test shows the panel cannot use it
   'systemd', 'systemd-sysv', 'dbus', 'ca-certificates', 'curl', 'iproute2', 'procps', 'openssl', 'sudo',
-  // what `relay-panel install` would apt-get (nginx, certbot, openssl; fail2ban and python3-systemd for harden) and ufw
-  'nginx', 'certbot', 'fail2ban', 'python3-systemd', 'ufw',
+  // what `relay-panel install` would apt-get (nginx, libnginx-mod-stream, certbot, openssl; fail2ban and python3-systemd for harden) and ufw
+  'nginx', 'libnginx-mod-stream', 'certbot', 'fail2ban', 'python3-systemd', 'ufw',
   // the test's ACME server and DNS inside the box
   'pebble', 'dnsmasq',
 ];

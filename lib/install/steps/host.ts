@@ -13,8 +13,10 @@ import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../h
 import type { Installation } from '../installation.ts';
 import { ROOT, type InstallState, type Outcome } from './step.ts';
 import { aptInstallArgs, DPKG_STATUS_ARGS, isInstalledStatus } from '../../system/packages/apt.ts';
+import { ensureStreamBlock } from '../stream-block.ts';
 
-const PACKAGES = ['nginx', 'certbot', 'openssl'];
+// libnginx-mod-stream: nginx's stream module, for the TCP and UDP tunnels (Debian's nginx only suggests it)
+const PACKAGES = ['nginx', 'libnginx-mod-stream', 'certbot', 'openssl'];
 
 export async function preflight(inst: Installation, state: InstallState): Promise<Outcome> {
   if (process.getuid?.() !== 0) throw new InstallError('install must run as root', 'run it with sudo');
@@ -161,7 +163,10 @@ export async function directories(inst: Installation, owner: Owner): Promise<Out
   }
   note(await lockVhostDirs(inst));
   note(await tlsCopiesDir(inst));
-  return { status: changed ? 'changed' : 'done', message: `${l.appDir}, ${top.length} directories of ${inst.options.user}, nginx's vhost directories root's` };
+  const streams = await ensureStreamBlock(inst.system);
+  note(streams.changed);
+  const streamNote = streams.loaded ? '' : `; nginx's stream module is not loaded, so TCP and UDP tunnels cannot be served (apt-get install libnginx-mod-stream, then run install again)`;
+  return { status: changed ? 'changed' : 'done', message: `${l.appDir}, ${top.length} directories of ${inst.options.user}, nginx's vhost directories root's${streamNote}` };
 }
 
 export async function harden(inst: Installation, retryMs = 250): Promise<Outcome> {

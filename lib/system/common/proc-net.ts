@@ -48,10 +48,22 @@ function decodeAddress(hex: string, order: 'LE' | 'BE'): string | null {
  * the machine that printed it (this one's unless a test says).
  */
 export function parseTcpListeners(table: string, order: 'LE' | 'BE' = endianness()): TcpListener[] {
+  return parseSockets(table, order, (state) => state === LISTEN);
+}
+
+/**
+ * Every socket of a UDP table (udp or udp6): a UDP socket holds its local port whatever its state
+ * (07 unconnected, 01 connected), so each one is a port another bind would collide with.
+ */
+export function parseUdpSockets(table: string, order: 'LE' | 'BE' = endianness()): TcpListener[] {
+  return parseSockets(table, order, () => true);
+}
+
+function parseSockets(table: string, order: 'LE' | 'BE', counts: (state: string) => boolean): TcpListener[] {
   const out: TcpListener[] = [];
   for (const line of table.split('\n').slice(1)) {
     const [, local, , state] = line.trim().split(/\s+/);
-    if (state !== LISTEN || !local) continue;
+    if (state === undefined || !counts(state) || !local) continue;
     const colon = local.lastIndexOf(':');
     const host = decodeAddress(local.slice(0, colon), order);
     const port = parseInt(local.slice(colon + 1), 16);

@@ -3,7 +3,7 @@
 // Kernel files: nothing a less privileged user wrote is read or followed. `procDir` is for tests.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseTcpListeners, type TcpListener } from './proc-net.ts';
+import { parseTcpListeners, parseUdpSockets, type TcpListener } from './proc-net.ts';
 
 const TCP_TABLES = ['net/tcp', 'net/tcp6'] as const;
 
@@ -15,4 +15,13 @@ export async function readTcpListeners(procDir = '/proc'): Promise<TcpListener[]
   const texts = await Promise.all(TCP_TABLES.map((t) => readFile(join(procDir, t), 'utf8').catch(() => null)));
   if (texts.every((t) => t === null)) return null;
   return texts.flatMap((t) => (t === null ? [] : parseTcpListeners(t)));
+}
+
+const UDP_TABLES = ['net/udp', 'net/udp6'] as const;
+
+/** Every bound UDP socket in both tables, as readTcpListeners reads TCP's; null when neither can be read. */
+export async function readUdpSockets(procDir = '/proc'): Promise<TcpListener[] | null> {
+  const texts = await Promise.all(UDP_TABLES.map((t) => readFile(join(procDir, t), 'utf8').catch(() => null)));
+  if (texts.every((t) => t === null)) return null;
+  return texts.flatMap((t) => (t === null ? [] : parseUdpSockets(t)));
 }

@@ -2,7 +2,7 @@
 // request (root-protocol.ts). The socket is root's, group the panel's, mode 0660: the panel is the
 // only caller, and what it may ask is what the helper's schema allows.
 import type { Socket } from 'node:net';
-import { SystemError, type VhostChange, type VhostSpec } from '../types.ts';
+import { SystemError, type StreamChange, type VhostChange, type VhostSpec } from '../types.ts';
 import { parseActiveState } from '../systemd/systemd-output.ts';
 import type { RootActions } from './root-actions.ts';
 import type { RootAnswer, RootRequest } from './root-protocol.ts';
@@ -52,6 +52,8 @@ export interface SocketRootActions extends RootActions {
   refreshVhosts(specs: VhostSpec[]): Promise<string[]>;
   /** apt-get install or remove of one of certbot's DNS plugin packages, as root */
   dnsPlugin(op: 'install' | 'remove', name: DnsPluginPackage): Promise<void>;
+  /** the TCP and UDP tunnels' stream servers: written, tested and reloaded by the helper, rolled back on a failure */
+  applyStreams(changes: StreamChange[]): Promise<void>;
 }
 
 export function socketRootActions(call: RootCall): SocketRootActions {
@@ -66,5 +68,6 @@ export function socketRootActions(call: RootCall): SocketRootActions {
     applyVhosts: async (changes) => void (await call({ action: 'vhosts', changes })),
     refreshVhosts: async (specs) => (await call({ action: 'vhosts-refresh', specs })).rewritten ?? [],
     dnsPlugin: async (op, name) => void (await call({ action: 'dns-plugin', op, package: name })),
+    applyStreams: async (changes) => void (await call({ action: 'streams', changes })),
   };
 }

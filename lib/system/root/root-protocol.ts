@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { vhostChangesSchema, vhostSpecsSchema } from '../proxy/vhost-request.ts';
 import { DNS_PLUGIN_PACKAGES, type DnsPluginPackage } from '../packages/dns-plugin-packages.ts';
-import { SERVICE_NAMES, SystemError, type VhostChange, type VhostSpec } from '../types.ts';
+import { streamChangesSchema } from '../streams/stream-request.ts';
+import { SERVICE_NAMES, SystemError, type StreamChange, type VhostChange, type VhostSpec } from '../types.ts';
 
 /** The units the panel may ask about: its four services and certbot's renewal timer. */
 export const ROOT_UNITS = [...SERVICE_NAMES, 'renew-timer'] as const;
@@ -24,6 +25,7 @@ export function rootRequestSchema(sitesRoot: string) {
   return z.discriminatedUnion('action', [
     z.strictObject({ action: z.literal('vhosts'), changes: vhostChangesSchema(sitesRoot) }),
     z.strictObject({ action: z.literal('vhosts-refresh'), specs: vhostSpecsSchema(sitesRoot) }),
+    z.strictObject({ action: z.literal('streams'), changes: streamChangesSchema }),
     z.strictObject({ action: z.literal('nginx-test') }),
     z.strictObject({ action: z.literal('nginx-reload') }),
     z.strictObject({ action: z.literal('daemon-reload') }),
@@ -38,6 +40,7 @@ export function rootRequestSchema(sitesRoot: string) {
 export type RootRequest =
   | { action: 'vhosts'; changes: VhostChange[] }
   | { action: 'vhosts-refresh'; specs: VhostSpec[] }
+  | { action: 'streams'; changes: StreamChange[] }
   | { action: 'nginx-test' | 'nginx-reload' | 'daemon-reload' }
   | { action: 'unit'; unit: RootUnit; op: UnitOp }
   | { action: 'unit-state'; unit: RootUnit }

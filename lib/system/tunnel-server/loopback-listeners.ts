@@ -3,7 +3,7 @@
 // read (not Linux), one connect per port.
 import { parseTcpListeners, type TcpListener } from '../common/proc-net.ts';
 import { portOpen } from '../common/port-probe.ts';
-import { readTcpListeners } from '../common/tcp-listeners.ts';
+import { readTcpListeners, readUdpSockets } from '../common/tcp-listeners.ts';
 
 /** 127.0.0.1 and 0.0.0.0; in tcp6 ::, ::ffff:127.0.0.1 and ::ffff:0.0.0.0 (as canonicalHost writes them). */
 const REACHED_FROM_LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', '[::]', '[::ffff:7f00:1]', '[::ffff:0:0]']);
@@ -21,4 +21,14 @@ export async function loopbackListening(ports: readonly number[], procDir = '/pr
   if (listeners) return new Set(reached(listeners).filter((p) => wanted.has(p)));
   const open = await Promise.all([...wanted].map(async (p) => ((await portOpen('127.0.0.1', p, 500)) ? p : null)));
   return new Set(open.filter((p): p is number => p !== null));
+}
+
+/**
+ * Which of these ports a UDP socket reachable from 127.0.0.1 holds: a UDP tunnel's session (chisel
+ * binds its reverse remote `R:127.0.0.1:<port>/udp` as a UDP socket). None where the tables cannot be read.
+ */
+export async function loopbackUdpBound(ports: readonly number[], procDir = '/proc'): Promise<Set<number>> {
+  const sockets = await readUdpSockets(procDir);
+  const wanted = new Set(ports);
+  return new Set((sockets ? reached(sockets) : []).filter((p) => wanted.has(p)));
 }

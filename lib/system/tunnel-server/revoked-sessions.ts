@@ -7,7 +7,7 @@
 // whole when any one of its remotes is not granted, so agent-config gives a client session per
 // tunnel (client-args.ts clientSessions): only the revoked tunnel's session stays out.
 import type { AuthfileStore } from './authfile.ts';
-import { loopbackListening } from './loopback-listeners.ts';
+import { loopbackListening, loopbackUdpBound } from './loopback-listeners.ts';
 
 /** Grants exactly `ports`, then ends the sessions that still hold a revoked one. */
 export async function grantOnly(store: AuthfileStore, ports: number[], endSessions: (live: number[]) => Promise<void>): Promise<void> {
@@ -16,6 +16,8 @@ export async function grantOnly(store: AuthfileStore, ports: number[], endSessio
   const kept = new Set(ports);
   const revoked = before.filter((p) => !kept.has(p));
   if (revoked.length === 0) return;
-  const live = await loopbackListening(revoked);
+  // a UDP tunnel's session holds its port as a UDP socket; the grant is the same pattern (authfile.ts)
+  const [tcp, udp] = await Promise.all([loopbackListening(revoked), loopbackUdpBound(revoked)]);
+  const live = new Set([...tcp, ...udp]);
   if (live.size) await endSessions([...live].sort((x, y) => x - y));
 }

@@ -12,6 +12,7 @@ import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { ClientBadge, TrafficCell } from '../components/tunnel-state.tsx';
+import { StreamTunnels } from '../components/stream-tunnels.tsx';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 import type { ListSpec } from '../list-view.ts';
 import { publicUrl } from '../public-links.ts';
@@ -27,7 +28,7 @@ function CreateTunnel({ onCreated }: { onCreated(): Promise<void> }) {
       form.reset();
       await onCreated();
       return made.tunnel;
-    }, (t) => `Tunnel ${t.fqdn} created.`); }}>
+    }, (t) => `Tunnel ${'fqdn' in t ? t.fqdn : `${t.protocol.toUpperCase()} ${t.publicPort}`} created.`); }}>
       <h2 id="new-tunnel">New tunnel</h2>
       <ErrorText message={form.error} />
       <div class="grid">
@@ -177,6 +178,7 @@ export function TunnelsPage() {
         </>)}
       </section>
       {edited && <TunnelSettings key={edited.id} tunnel={edited} onSaved={list.reload} onClose={closeEdit} />}
+      <StreamTunnels />
       <AgentSetup />
     </>
   );

@@ -80,7 +80,7 @@ async function steered(t: TunnelTestApp): Promise<DesiredHost> {
   const ghost = { id: randomUUID(), fqdn: `ghost.${DOMAIN}`, spec: { kind: 'app' as const, fqdn: `ghost.${DOMAIN}`, port: 7999 }, enabled: true };
   const served = [...desired.served, extra];
   const tunnels = [...desired.tunnels.filter((x) => x.fqdn !== `dropped.${DOMAIN}`), ghost];
-  return { served, tunnels, current: [...desired.current, extra, ghost.spec] };
+  return { served, tunnels, current: [...desired.current, extra, ghost.spec], streams: desired.streams };
 }
 
 const EXTRA = `relay-site-extra.${DOMAIN}.conf`;

@@ -1,6 +1,8 @@
 // A tunnel's port revoked while its client is connected: chisel keeps that session's reverse
 // listener, so the grant change ends the sessions (a restart) exactly when a revoked port still
 // listens; a listener on a port still granted, or a revoked port with none, restarts nothing.
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +41,24 @@ s('only a revoked port that still listens ends the sessions, and the restart clo
   } finally {
     await closeServer(kept);
     await closeServer(session);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+s("a revoked UDP tunnel's session (a UDP socket on loopback) ends the sessions too", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-revoked-udp-'));
+  const socket = createSocket('udp4');
+  socket.bind(0, '127.0.0.1');
+  await once(socket, 'listening');
+  const port = socket.address().port;
+  try {
+    const store = new AuthfileStore(dir);
+    await store.setAllowedPorts([port]);
+    const ended: number[][] = [];
+    await grantOnly(store, [], async (live) => void ended.push(live));
+    assert.equal(ended, [[port]]);
+  } finally {
+    socket.close();
     await rm(dir, { recursive: true, force: true });
   }
 });

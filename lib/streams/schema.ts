@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { isCidr } from '../system/streams/render.ts';
+import { TunnelCreate } from '../tunnels/schema.ts';
+
+// API inputs of the TCP and UDP tunnels; the stored record shape is lib/state/schemas.ts#StreamRecord.
+
+export const MAX_ALLOW_ENTRIES = 64;
+
+const anyPort = (what: string) =>
+  z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`).max(65535, `${what} must be at most 65535`);
+
+const Allow = z
+  .array(z.string().max(64).refine(isCidr, 'must be an IPv4 or IPv6 address, or a network in CIDR form (203.0.113.0/24)'))
+  .max(MAX_ALLOW_ENTRIES, `At most ${MAX_ALLOW_ENTRIES} sources`);
+
+const Description = z.string().max(200, 'Description must be at most 200 characters').nullable();
+
+/** POST /api/tunnels with `protocol` tcp or udp: no subdomain, no certificate. */
+export const StreamCreate = z
+  .object({
+    protocol: z.enum(['tcp', 'udp']),
+    /** the port on the box that the world connects to */
+    publicPort: anyPort('Public port'),
+    /** the port on the client machine the tunnel leads to (22 for SSH, for example) */
+    port: anyPort('Port'),
+    allow: Allow.default([]),
+    proxyProtocol: z.boolean().default(false),
+    description: Description.default(''),
+  })
+  .refine((v) => !(v.proxyProtocol && v.protocol === 'udp'), { path: ['proxyProtocol'], message: 'The PROXY protocol is offered for TCP tunnels only' });
+export type StreamCreate = z.infer<typeof StreamCreate>;
+
+/**
+ * The body of POST /api/tunnels: without `protocol` (or with `http`) the spec's HTTP tunnel,
+ * validated exactly as before; `tcp` or `udp` a stream tunnel.
+ */
+/** The spec's HTTP tunnel, `protocol` given or not. */
+export const HttpTunnelCreate = TunnelCreate.extend({ protocol: z.literal('http').optional() });
+export const AnyTunnelCreate = z.discriminatedUnion('protocol', [HttpTunnelCreate, StreamCreate]);
+export type AnyTunnelCreate = z.infer<typeof AnyTunnelCreate>;
+
+/** PATCH /api/tunnels/:id/settings of a stream tunnel: any of these, at least one. */
+export const StreamSettings = z
+  .object({
+    publicPort: anyPort('Public port').optional(),
+    port: anyPort('Port').optional(),
+    allow: Allow.optional(),
+    proxyProtocol: z.boolean().optional(),
+    description: Description.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Give a setting to change' });
+export type StreamSettings = z.infer<typeof StreamSettings>;
