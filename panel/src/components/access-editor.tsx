@@ -59,7 +59,8 @@ function Editor({ app, access, allowPublic, save }: { app: Answer['app']; access
     <form aria-label={`Access to ${app.name}`} onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const restricted = form.values.mode === 'restricted';
       const next: Access = { mode: form.values.mode, users: restricted ? list(form.values.users, /[,\s]+/) : [], groups: restricted ? list(form.values.groups, /[,\s]+/) : [], rules: rules.map(ruleOf) };
-      if (next.mode === 'public' && access.mode !== 'public' && !(await confirmAction(PUBLIC_WARNING))) return undefined;
+      // asked against what is stored now, not what the page loaded: a tunnel saved restricted since is asked again
+      if (next.mode === 'public' && shown.mode !== 'public' && !(await confirmAction(PUBLIC_WARNING))) return undefined;
       const answer = await save(next);
       setStored(answer);
       return answer;
