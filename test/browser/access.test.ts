@@ -136,8 +136,13 @@ s('access page: a group renamed is renamed in the tunnel\'s rule; who can reach 
   await reach.getByLabel('Portal user').selectOption('bob');
   await apps('bob').locator('tbody tr').first().waitFor();
   assert.match(await apps('bob').locator('tbody').innerText(), new RegExp(`${tunnel.fqdn.replace(/\./g, '\\.')}\\s+tunnel\\s+restricted\\s+group:operators`));
+  // alice's answer held back: bob's rows are not shown under her name meanwhile
+  const aliceRoute = '**/api/access/users/alice';
+  await page.route(aliceRoute, async (route) => { await new Promise((r) => setTimeout(r, 500)); await route.continue(); });
   await reach.getByLabel('Portal user').selectOption('alice');
+  assert.is(await reach.getByText('group:operators').count(), 0, 'no rows of the user chosen before while the new one loads');
   await apps('alice').waitFor();
+  await page.unroute(aliceRoute);
   assert.match(await apps('alice').locator('tbody').innerText(), /tunnel\s+restricted\s+user:alice/);
 
   // carol leaves the group: she may open nothing
@@ -150,6 +155,43 @@ s('access page: a group renamed is renamed in the tunnel\'s rule; who can reach 
   // and the tunnel's page says the new name
   await openTunnel();
   assert.match(await storedText().innerText(), /only alice, group operators \(and the admins\)/);
+}));
+
+s('site settings: its Access restricted to a user and a group with a refused network is what the API stores, and a settings save after it keeps it', timed(30_000, async () => {
+  const { page } = browser;
+  const made = await panel.call('POST', '/api/sites', { name: 'docs', type: 'managed' });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const site: { id: string; fqdn: string } = made.body.site;
+  const siteAccess = async () => (await panel.call('GET', `/api/sites/${site.id}/access`)).body;
+  const expected = { mode: 'restricted', users: ['alice'], groups: ['operators'], rules: [{ policy: 'deny', networks: ['203.0.113.0/24'] }] };
+  await page.goto(`${panel.url}/sites`);
+  await page.getByRole('button', { name: 'Settings of docs' }).click();
+  const f = form();
+  await f.waitFor();
+  await page.getByText('Portal protection is off for this site: its access applies once protection is on.').waitFor();
+  assert.equal(await f.getByLabel('Who may open it').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)), ['authenticated', 'restricted'], 'a site cannot be public');
+  await f.getByLabel('Who may open it').selectOption('restricted');
+  await f.getByLabel('Users').fill('alice');
+  await f.getByLabel('Groups').fill('operators');
+  await f.getByRole('button', { name: 'Add a rule' }).click();
+  await f.getByLabel('Rule 1: what happens').selectOption('deny');
+  await f.getByLabel('Networks').fill('203.0.113.0/24');
+  await f.getByRole('button', { name: 'Save access' }).click();
+  await page.getByRole('status').filter({ hasText: `Access to ${site.fqdn} saved.` }).waitFor();
+  assert.equal((await siteAccess()).access, expected);
+  await expectAccessible('site-access');
+
+  // the settings beside it say the user the access now allows, and saving them (protection on) keeps the access whole
+  const settings = page.locator('form[aria-labelledby="site-settings"]');
+  await page.waitForFunction(() => (document.querySelector('form[aria-labelledby="site-settings"] [data-testid="stored-settings"]')?.textContent ?? '').includes('allowed users: alice'));
+  assert.is(await settings.getByLabel('Allowed users').inputValue(), 'alice');
+  await settings.getByLabel('Protected by the portal').check();
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('status').filter({ hasText: `Site ${site.fqdn} updated.` }).waitFor();
+  const after = await siteAccess();
+  assert.is(after.protected, true);
+  assert.equal(after.access, expected, 'the settings save did not drop the access set beside it');
+  assert.ok((await panel.call('GET', '/api/access/users/bob')).body.apps.some((a: { fqdn: string; via: string }) => a.fqdn === site.fqdn && a.via === 'group:operators'), 'bob reaches the protected site through the group');
 }));
 
 s.run();

@@ -102,14 +102,19 @@ export function TunnelAccess({ id }: { id: string }) {
     save={(next) => api('PUT', `/api/tunnels/${encodeURIComponent(id)}/access`, next)} />;
 }
 
-export function SiteAccess({ id }: { id: string }) {
+/** `onSaved`: the site's record changed with its access (its allowed users), for the settings shown beside it. */
+export function SiteAccess({ id, onSaved }: { id: string; onSaved?(): Promise<void> }) {
   const res = useResource(`/api/sites/${encodeURIComponent(id)}/access`);
   if (!res.data) return <><ErrorText message={res.error} />{!res.error && <Loading />}</>;
   return (
     <>
       {!res.data.protected && <Note kind="warn">Portal protection is off for this site: its access applies once protection is on.</Note>}
       <Editor key={JSON.stringify(res.data.access)} app={res.data.app} access={res.data.access} allowPublic={false}
-        save={(next) => api('PUT', `/api/sites/${encodeURIComponent(id)}/access`, next)} />
+        save={async (next) => {
+          const answer = await api('PUT', `/api/sites/${encodeURIComponent(id)}/access`, next);
+          await onSaved?.();
+          return answer;
+        }} />
     </>
   );
 }
