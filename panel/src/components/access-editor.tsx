@@ -59,7 +59,8 @@ function Editor({ app, access, allowPublic, save }: { app: Answer['app']; access
     <form aria-label={`Access to ${app.name}`} onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
       const restricted = form.values.mode === 'restricted';
       const next: Access = { mode: form.values.mode, users: restricted ? list(form.values.users, /[,\s]+/) : [], groups: restricted ? list(form.values.groups, /[,\s]+/) : [], rules: rules.map(ruleOf) };
-      if (next.mode === 'public' && access.mode !== 'public' && !(await confirmAction(PUBLIC_WARNING))) return undefined;
+      // asked against what is stored now, not what the page loaded: a tunnel saved restricted since is asked again
+      if (next.mode === 'public' && shown.mode !== 'public' && !(await confirmAction(PUBLIC_WARNING))) return undefined;
       const answer = await save(next);
       setStored(answer);
       return answer;
@@ -101,14 +102,19 @@ export function TunnelAccess({ id }: { id: string }) {
     save={(next) => api('PUT', `/api/tunnels/${encodeURIComponent(id)}/access`, next)} />;
 }
 
-export function SiteAccess({ id }: { id: string }) {
+/** `onSaved`: the site's record changed with its access (its allowed users), for the settings shown beside it. */
+export function SiteAccess({ id, onSaved }: { id: string; onSaved?(): Promise<void> }) {
   const res = useResource(`/api/sites/${encodeURIComponent(id)}/access`);
   if (!res.data) return <><ErrorText message={res.error} />{!res.error && <Loading />}</>;
   return (
     <>
       {!res.data.protected && <Note kind="warn">Portal protection is off for this site: its access applies once protection is on.</Note>}
       <Editor key={JSON.stringify(res.data.access)} app={res.data.app} access={res.data.access} allowPublic={false}
-        save={(next) => api('PUT', `/api/sites/${encodeURIComponent(id)}/access`, next)} />
+        save={async (next) => {
+          const answer = await api('PUT', `/api/sites/${encodeURIComponent(id)}/access`, next);
+          await onSaved?.();
+          return answer;
+        }} />
     </>
   );
 }

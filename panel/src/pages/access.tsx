@@ -37,14 +37,16 @@ function Reach() {
   const [user, setUser] = useState('');
   const reach = useResource(user ? `/api/access/users/${enc(user)}` : null);
   const names = users.data?.users.map((u) => u.username) ?? [];
+  // the last user's answer stays in the resource until the chosen one's comes: not shown under the new name
+  const apps = reach.data?.user === user ? reach.data.apps : undefined;
   return (
     <section class="card" aria-labelledby="reach">
       <h2 id="reach">Who can reach what</h2>
       <ErrorText message={users.error ?? reach.error} />
       {!users.data ? <Loading /> : <Select label="Portal user" value={user} options={[{ value: '', label: 'Choose a user' }, ...names]} onChange={setUser} />}
-      {user && (reach.data ? (
+      {user && (apps ? (
         <Table caption={`Apps ${user} may open`} head={['App', 'Kind', 'Access', 'Because']} empty={`${user} may open no app.`}
-          rows={reach.data.apps.map((a) => [a.fqdn, a.kind, a.mode, a.via])} />
+          rows={apps.map((a) => [a.fqdn, a.kind, a.mode, a.via])} />
       ) : !reach.error && <Loading />)}
     </section>
   );

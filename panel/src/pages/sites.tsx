@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type GetAnswer, type UrlAnswer, type UrlBody } from '../api.ts';
 import { Action, Submit } from '../components/action.tsx';
 import { Check, Field, Select } from '../components/field.tsx';
@@ -71,7 +71,10 @@ function storedSettings(site: Site): string {
 
 function SiteSettings({ site, onDone, onClose }: { site: Site; onDone(): Promise<void>; onClose(): void }) {
   const heading = useRevealed<HTMLHeadingElement>();
-  const form = useForm({ spaMode: site.spaMode, autheliaProtected: site.autheliaProtected, allowedUsers: (site.allowedUsers ?? []).join(', ') });
+  const storedUsers = (site.allowedUsers ?? []).join(', ');
+  const form = useForm({ spaMode: site.spaMode, autheliaProtected: site.autheliaProtected, allowedUsers: storedUsers });
+  // the Access section beside it also sets the allowed users: a stale field here would send the old list back and undo it
+  useEffect(() => form.set('allowedUsers', storedUsers), [storedUsers]);
   const [message, setMessage] = useState<string>();
   return (
     <form class="card" aria-labelledby="site-settings" onSubmit={(e) => { e.preventDefault(); setMessage(undefined); void form.submit(async () => {
@@ -112,6 +115,7 @@ export function SitesPage() {
   const show = (id: string, view: 'files' | 'settings') => { focusBack.current = rememberFocus(); setOpen({ id, view }); };
   const close = () => { setOpen(undefined); focusBack.current?.(); };
   const [dns, setDns] = useState<DnsAnswer>();
+  const [settingsSaves, setSettingsSaves] = useState(0);
   const view = useListView(list.data?.sites, SITE_SPEC);
   if (list.unavailable) return <><h1>Sites</h1><Unavailable feature="Static sites" /></>;
   const sites = list.data?.sites ?? [];
@@ -141,9 +145,10 @@ export function SitesPage() {
         </>)}
       </section>
       {selected && open?.view === 'files' && <FileBrowser key={selected.id} siteId={selected.id} siteName={selected.name} onChanged={() => void list.reload()} onClose={close} />}
-      {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={list.reload} onClose={close} />}
+      {selected && open?.view === 'settings' && <SiteSettings key={selected.id} site={selected} onDone={async () => { await list.reload(); setSettingsSaves((n) => n + 1); }} onClose={close} />}
       {selected && open?.view === 'settings' && (
-        <section class="card" aria-labelledby="site-access"><h3 id="site-access">Access to {selected.name}</h3><SiteAccess id={selected.id} /></section>
+        // read again after a settings save, which can change the allowed users it holds
+        <section class="card" aria-labelledby="site-access"><h3 id="site-access">Access to {selected.name}</h3><SiteAccess key={`${selected.id}/${settingsSaves}`} id={selected.id} onSaved={list.reload} /></section>
       )}
     </>
   );
