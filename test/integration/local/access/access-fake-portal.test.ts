@@ -21,6 +21,7 @@ import { loopbackRequest, type TestResponse } from '../../../infra/http.ts';
 import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor, type Managed } from '../../../infra/processes.ts';
 import { seedPortalUsers } from '../../../unit/sites/helpers.ts';
+import { ownNginxConf } from '../../../helpers/own-nginx-conf.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const DOMAIN = 'example.test';
@@ -34,16 +35,7 @@ interface Ctx {
 }
 const s = suite<Ctx>('access: real nginx, fake portal evaluating the rendered access_control', {} as Ctx);
 
-const nginxConf = `worker_processes 1;
-pid logs/nginx.pid;
-error_log logs/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path tmp/cb; proxy_temp_path tmp/p; fastcgi_temp_path tmp/f; uwsgi_temp_path tmp/u; scgi_temp_path tmp/s;
-    include sites-enabled/*.conf;
-}
-`;
+const nginxConf = ownNginxConf();
 
 function listen(port: number, handler: Parameters<typeof createServer>[1]): Promise<Server> {
   const server = createServer(handler!);

@@ -15,6 +15,7 @@ import { OpensslPki } from '../../../../lib/system/pki/openssl-pki.ts';
 import type { CertPaths } from '../../../../lib/system/types.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
+import { certbotLineage, livePath } from './fixtures.ts';
 
 const me = process.geteuid!();
 const asRoot = me === 0;
@@ -49,21 +50,7 @@ s.before.each(async (ctx) => {
 });
 s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
 
-const live = (c: SystemConfig, fqdn: string, file: 'fullchain' | 'privkey') => join(c.acme.configDir, 'live', fqdn, `${file}.pem`);
 const copy = (c: SystemConfig, entry: string, file: string) => join(c.nginx.tlsDir, entry, file);
-
-/** What certbot leaves: archive/<fqdn>/{fullchain,privkey}<n>.pem and live links to them. */
-async function lineage(c: SystemConfig, fqdn: string, pair: CertPaths, n = 1): Promise<void> {
-  const archive = join(c.acme.configDir, 'archive', fqdn);
-  await mkdir(archive, { recursive: true });
-  await mkdir(join(c.acme.configDir, 'live', fqdn), { recursive: true });
-  await copyFile(pair.fullchain, join(archive, `fullchain${n}.pem`));
-  await copyFile(pair.privkey, join(archive, `privkey${n}.pem`));
-  for (const file of ['fullchain', 'privkey'] as const) {
-    await rm(live(c, fqdn, file), { force: true });
-    await symlink(`../../archive/${fqdn}/${file}${n}.pem`, live(c, fqdn, file));
-  }
-}
 
 /** The vhost file names in sites-available: what keeps an entry. */
 async function vhostsWritten(c: SystemConfig, names: string[]): Promise<void> {
@@ -77,7 +64,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 const mode = async (path: string) => (await lstat(path)).mode & 0o777;
 
 s('a good lineage is copied: tlsDir and the entry root\'s 0700, the files 0600, byte for byte', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, A, pairs.a);
   await stageForVhosts(config, [app(A)], owners);
   assert.is(await mode(config.nginx.tlsDir), 0o700);
   assert.is(await mode(join(config.nginx.tlsDir, A)), 0o700);
@@ -105,28 +92,28 @@ s('the IP panel, the default server and the client CA are copied from the panel\
 });
 
 s('a live file that links anywhere but certbot\'s archive is refused, and the whole change with it: nothing is written', async ({ config, owners }) => {
-  await lineage(config, B, pairs.b);
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, B, pairs.b);
+  await certbotLineage(config, A, pairs.a);
   // root's own key and certificate, linked as the attack did
-  await rm(live(config, A, 'privkey'));
-  await symlink(pairs.b.privkey, live(config, A, 'privkey'));
+  await rm(livePath(config, A, 'privkey'));
+  await symlink(pairs.b.privkey, livePath(config, A, 'privkey'));
   const message = await refusal(stageForVhosts(config, [app(B), app(A)], owners));
-  assert.is(message, `Refused: ${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`);
+  assert.is(message, `Refused: ${livePath(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`);
   assert.is(await lstat(config.nginx.tlsDir).catch(() => null), null, 'nothing written, not even the good lineage');
 });
 
 s('a live link with the archive\'s shape but another target is refused: another lineage, a way out, another kind of file', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
-  await lineage(config, B, pairs.b);
+  await certbotLineage(config, A, pairs.a);
+  await certbotLineage(config, B, pairs.b);
   for (const target of [`../../archive/${B}/privkey1.pem`, `../../archive/${A}/../../../secret/privkey1.pem`, `../../archive/${A}/fullchain1.pem`, `/etc/ssl/private/privkey1.pem`]) {
-    await unlink(live(config, A, 'privkey'));
-    await symlink(target, live(config, A, 'privkey'));
-    assert.match(await refusal(stageForVhosts(config, [app(A)], owners)), `Refused: ${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(target)}`, target);
+    await unlink(livePath(config, A, 'privkey'));
+    await symlink(target, livePath(config, A, 'privkey'));
+    assert.match(await refusal(stageForVhosts(config, [app(A)], owners)), `Refused: ${livePath(config, A, 'privkey')} refused: a link to ${JSON.stringify(target)}`, target);
   }
 });
 
 s('a file of another owner is refused: the panel\'s user may not hand root a file it does not own', async ({ config }) => {
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, A, pairs.a);
   const archived = join(config.acme.configDir, 'archive', A, 'fullchain1.pem');
   // the helper's own uid stands for root; the panel's is another
   const message = await refusal(stageForVhosts(config, [app(A)], [me + 1]));
@@ -141,7 +128,7 @@ s('as root: the owner is the panel\'s user (systemd.runAs, from getent); root\'s
   assert.equal(await tlsSourceOwners(config), [0], 'a panel that runs as root (runAs null)');
   assert.match(await refusal(tlsSourceOwners(systemConfig({ ...config, systemd: { ...config.systemd, runAs: 'no-such-user-x' } }))), 'no-such-user-x is unknown');
   // links with certbot's exact text, but archive/<name> is a link to a directory of root's keys
-  await lineage(panel, A, pairs.a);
+  await certbotLineage(panel, A, pairs.a);
   const rootKeys = join(dir, 'root-only');
   await mkdir(rootKeys, { mode: 0o700 });
   await copyFile(pairs.b.fullchain, join(rootKeys, 'fullchain1.pem'));
@@ -154,10 +141,10 @@ s('as root: the owner is the panel\'s user (systemd.runAs, from getent); root\'s
 });
 
 s('a FIFO planted as a certificate is refused at once, wherever it is: live file, archive file, self-signed certificate', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
-  await lineage(config, B, pairs.b);
-  await unlink(live(config, A, 'fullchain'));
-  execFileSync('/usr/bin/mkfifo', [live(config, A, 'fullchain')]);
+  await certbotLineage(config, A, pairs.a);
+  await certbotLineage(config, B, pairs.b);
+  await unlink(livePath(config, A, 'fullchain'));
+  execFileSync('/usr/bin/mkfifo', [livePath(config, A, 'fullchain')]);
   const archived = join(config.acme.configDir, 'archive', B, 'privkey1.pem');
   await unlink(archived);
   execFileSync('/usr/bin/mkfifo', [archived]);
@@ -165,7 +152,7 @@ s('a FIFO planted as a certificate is refused at once, wherever it is: live file
   execFileSync('/usr/bin/mkfifo', [join(config.nginx.selfSignedDir, 'default.pem')]);
   await copyFile(pairs.b.privkey, join(config.nginx.selfSignedDir, 'default.key'));
   const fifos: Array<[string, string, string]> = [
-    [app(A), live(config, A, 'fullchain'), 'a FIFO, not certbot\'s link or a regular file'],
+    [app(A), livePath(config, A, 'fullchain'), 'a FIFO, not certbot\'s link or a regular file'],
     [app(B), archived, 'a FIFO, not a regular file'],
     ['relay-default.conf', join(config.nginx.selfSignedDir, 'default.pem'), 'a FIFO, not a regular file'],
   ];
@@ -182,9 +169,9 @@ s('a FIFO planted as a certificate is refused at once, wherever it is: live file
 });
 
 s('a key that is not the certificate\'s is refused, and so is a file that is not what its place needs', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, A, pairs.a);
   const archive = join(config.acme.configDir, 'archive', A);
-  const key = live(config, A, 'privkey');
+  const key = livePath(config, A, 'privkey');
   await copyFile(pairs.a2.privkey, join(archive, 'privkey1.pem'));
   assert.match(await refusal(stageForVhosts(config, [app(A)], owners)), `Refused: ${key} refused: not the key of the certificate for CN=${A}`);
   const cases: Array<[string, string, string]> = [
@@ -192,8 +179,8 @@ s('a key that is not the certificate\'s is refused, and so is a file that is not
     ['privkey1.pem', 'not a key\n', `${key} refused: no PEM block`],
     ['privkey1.pem', `${await readFile(pairs.a.privkey, 'utf8')}include /etc/shadow;\n`, `${key} refused: holds something besides PEM blocks`],
     ['privkey1.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', `${key} refused: the private key does not parse`],
-    ['fullchain1.pem', `${await readFile(pairs.a.fullchain, 'utf8')}${await readFile(pairs.a.privkey, 'utf8')}`, `${live(config, A, 'fullchain')} refused: block 2 is PRIVATE KEY, not a CERTIFICATE`],
-    ['fullchain1.pem', `${await readFile(pairs.a.fullchain, 'utf8')}-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`, `${live(config, A, 'fullchain')} refused: certificate 2 does not parse`],
+    ['fullchain1.pem', `${await readFile(pairs.a.fullchain, 'utf8')}${await readFile(pairs.a.privkey, 'utf8')}`, `${livePath(config, A, 'fullchain')} refused: block 2 is PRIVATE KEY, not a CERTIFICATE`],
+    ['fullchain1.pem', `${await readFile(pairs.a.fullchain, 'utf8')}-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`, `${livePath(config, A, 'fullchain')} refused: certificate 2 does not parse`],
   ];
   for (const [file, text, message] of cases) {
     await copyFile(pairs.a.fullchain, join(archive, 'fullchain1.pem'));
@@ -228,7 +215,7 @@ s('a source not issued yet is no refusal: nothing is copied, and nginx -t will n
 });
 
 s('a restage copies a renewed lineage and a new CRL, and rewrites nothing that did not change', async ({ config, owners, log }) => {
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, A, pairs.a);
   await mkdir(config.nginx.selfSignedDir);
   await copyFile(pairs.b.fullchain, join(config.nginx.selfSignedDir, 'ip-panel.pem'));
   await copyFile(pairs.b.privkey, join(config.nginx.selfSignedDir, 'ip-panel.key'));
@@ -239,7 +226,7 @@ s('a restage copies a renewed lineage and a new CRL, and rewrites nothing that d
   const inode = async (entry: string, file: string) => (await lstat(copy(config, entry, file))).ino;
   const before = { key: await inode('ip-panel', 'privkey.pem'), crl: await inode('client-ca', 'crl.pem') };
   // certbot renews (links to fullchain2/privkey2); the panel revokes a client certificate
-  await lineage(config, A, pairs.a2, 2);
+  await certbotLineage(config, A, pairs.a2, 2);
   await pki.revoke(client.serial);
   await restageTlsCopies(config, owners, (line) => log.push(line));
   assert.equal(log, []);
@@ -251,35 +238,35 @@ s('a restage copies a renewed lineage and a new CRL, and rewrites nothing that d
 });
 
 s('a restage keeps the previous copy of a refused or vanished source, says so in one line each, and goes on with the rest', async ({ config, owners, log }) => {
-  await lineage(config, A, pairs.a);
-  await lineage(config, B, pairs.b);
+  await certbotLineage(config, A, pairs.a);
+  await certbotLineage(config, B, pairs.b);
   await vhostsWritten(config, [app(A), app(B)]);
   await stageForVhosts(config, [app(A), app(B)], owners);
   const kept = await readFile(copy(config, A, 'privkey.pem'), 'utf8');
-  await unlink(live(config, A, 'privkey'));
-  await symlink(pairs.b.privkey, live(config, A, 'privkey'));
+  await unlink(livePath(config, A, 'privkey'));
+  await symlink(pairs.b.privkey, livePath(config, A, 'privkey'));
   await rm(join(config.acme.configDir, 'live', B), { recursive: true });
   // a renewal of another lineage still gets through
-  await lineage(config, 'c.example.test', pairs.a);
+  await certbotLineage(config, 'c.example.test', pairs.a);
   await vhostsWritten(config, [app('c.example.test')]);
   const answered = await restageTlsCopies(config, owners, (line) => log.push(line));
   assert.is(await readFile(copy(config, A, 'privkey.pem'), 'utf8'), kept);
   assert.ok(await lstat(copy(config, B, 'privkey.pem')), 'B kept');
   assert.ok(await lstat(copy(config, 'c.example.test', 'privkey.pem')), 'a vhost\'s entry without a copy yet is copied');
   assert.equal(log.sort(), [
-    `tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`,
-    `tls copies: kept ${join(config.nginx.tlsDir, B)} as it was: ${live(config, B, 'fullchain')} does not exist`,
+    `tls copies: kept ${join(config.nginx.tlsDir, A)} as it was: ${livePath(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`,
+    `tls copies: kept ${join(config.nginx.tlsDir, B)} as it was: ${livePath(config, B, 'fullchain')} does not exist`,
   ]);
   // answered too: the helper refuses a reload that keeps the client CA's old CRL
   assert.equal(answered.sort((x, y) => x.entry.localeCompare(y.entry)), [
-    { entry: A, why: `${live(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`, named: true },
-    { entry: B, why: `${live(config, B, 'fullchain')} does not exist`, named: true },
+    { entry: A, why: `${livePath(config, A, 'privkey')} refused: a link to ${JSON.stringify(pairs.b.privkey)}, not ../../archive/${A}/privkey<n>.pem`, named: true },
+    { entry: B, why: `${livePath(config, B, 'fullchain')} does not exist`, named: true },
   ]);
 });
 
 s('after a delete, the entries no relay vhost names are removed; those still named (enabled or not) stay', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
-  await lineage(config, B, pairs.b);
+  await certbotLineage(config, A, pairs.a);
+  await certbotLineage(config, B, pairs.b);
   await vhostsWritten(config, [app(A), `relay-site-${B}.conf`]);
   await stageForVhosts(config, [app(A), `relay-site-${B}.conf`], owners);
   await unlink(join(config.nginx.sitesAvailable, app(A)));
@@ -291,7 +278,7 @@ s('after a delete, the entries no relay vhost names are removed; those still nam
 });
 
 s('a copy replaced by something else is rewritten as the helper\'s own file', async ({ config, owners }) => {
-  await lineage(config, A, pairs.a);
+  await certbotLineage(config, A, pairs.a);
   await stageForVhosts(config, [app(A)], owners);
   await unlink(copy(config, A, 'privkey.pem'));
   await symlink(pairs.b.privkey, copy(config, A, 'privkey.pem'));

@@ -23,9 +23,9 @@ import { renderVhost, vhostName } from '../../../../lib/system/proxy/templates.t
 import type { CertPaths, VhostSpec } from '../../../../lib/system/types.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
+import { certbotLineage, helperVhostConfig, SITES } from './fixtures.ts';
 
 const A = 'a.example.test';
-const SITES = '/var/www/relay-sites';
 const NONE = { exact: [], prefix: [] };
 const appSpec = (fqdn: string): VhostSpec => ({ kind: 'app', fqdn, port: 8080 });
 
@@ -43,34 +43,9 @@ s.after(() => rm(fixtures, { recursive: true, force: true }));
 s.before.each(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-tls-vhosts-'));
   ctx.log = [];
-  ctx.config = systemConfig({
-    driver: 'host',
-    binaries: { nginx: '/bin/true' },
-    nginx: {
-      sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'),
-      selfSignedDir: join(ctx.dir, 'self-signed'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, helpDir: join(ctx.dir, 'help'),
-    },
-    acme: { configDir: join(ctx.dir, 'le'), webroot: join(ctx.dir, 'webroot') },
-    pki: { dir: join(ctx.dir, 'pki') },
-    sites: { root: SITES },
-    // a panel with a user of its own (runAs null is a root panel: no copies); root stands for it,
-    // as the test's files are the test's user's (tls-owner.ts: the helper's own user when not root)
-    systemd: { runAs: 'root' },
-  });
+  ctx.config = helperVhostConfig(ctx.dir);
 });
 s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
-
-async function lineage(c: SystemConfig, fqdn: string, pair: CertPaths, n = 1): Promise<void> {
-  const archive = join(c.acme.configDir, 'archive', fqdn);
-  await mkdir(archive, { recursive: true });
-  await mkdir(join(c.acme.configDir, 'live', fqdn), { recursive: true });
-  await copyFile(pair.fullchain, join(archive, `fullchain${n}.pem`));
-  await copyFile(pair.privkey, join(archive, `privkey${n}.pem`));
-  for (const file of ['fullchain', 'privkey']) {
-    await rm(join(c.acme.configDir, 'live', fqdn, `${file}.pem`), { force: true });
-    await symlink(`../../archive/${fqdn}/${file}${n}.pem`, join(c.acme.configDir, 'live', fqdn, `${file}.pem`));
-  }
-}
 
 /** What the panel's user made for the IP panel: its self-signed certificate, the client CA and its CRL. */
 async function ipPanelMaterial(c: SystemConfig, pair: CertPaths): Promise<{ ca: string; crl: string }> {
@@ -103,8 +78,8 @@ s('the helper\'s vhosts name root\'s copies only, exactly the entries their file
 });
 
 s('a change with a refused source is refused whole: no vhost, no link, no copy', async ({ config }) => {
-  await lineage(config, 'ok.example.test', pairs.one);
-  await lineage(config, A, pairs.one);
+  await certbotLineage(config, 'ok.example.test', pairs.one);
+  await certbotLineage(config, A, pairs.one);
   await unlink(join(config.acme.configDir, 'live', A, 'fullchain.pem'));
   await symlink(pairs.two.fullchain, join(config.acme.configDir, 'live', A, 'fullchain.pem'));
   const said = await message(applyVhostChanges(config, NONE, [
@@ -119,7 +94,7 @@ s('a put copies before it writes; an enable copies what a put before the certifi
   const name = vhostName(appSpec(A));
   await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: false }]);
   assert.equal(await listed(config.nginx.tlsDir), [], 'no certificate yet: nothing to copy');
-  await lineage(config, A, pairs.one);
+  await certbotLineage(config, A, pairs.one);
   await applyVhostChanges(config, NONE, [{ op: 'enable', name }]);
   assert.is(await readFile(join(config.nginx.tlsDir, A, 'privkey.pem'), 'utf8'), await readFile(pairs.one.privkey, 'utf8'));
   assert.match(await readFile(join(config.nginx.sitesAvailable, name), 'utf8'), `ssl_certificate_key "${join(config.nginx.tlsDir, A, 'privkey.pem')}";`);
@@ -130,15 +105,15 @@ s('a put copies before it writes; an enable copies what a put before the certifi
 });
 
 s('a put nginx refuses leaves neither the vhost nor its copies', async ({ config }) => {
-  await lineage(config, A, pairs.one);
+  await certbotLineage(config, A, pairs.one);
   const failing = systemConfig({ ...config, binaries: { ...config.binaries, nginx: '/bin/false' } });
   assert.match(await message(applyVhostChanges(failing, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }])), /^nginx configuration test failed/);
   assert.equal([await listed(config.nginx.sitesAvailable), await listed(config.nginx.tlsDir)], [[], []]);
 });
 
 s('a refresh copies for the vhosts already written, and rewrites a vhost that named the panel\'s files', async ({ config }) => {
-  await lineage(config, A, pairs.one);
-  await lineage(config, 'b.example.test', pairs.two);
+  await certbotLineage(config, A, pairs.one);
+  await certbotLineage(config, 'b.example.test', pairs.two);
   await mkdir(config.nginx.sitesAvailable, { recursive: true });
   const name = vhostName(appSpec(A));
   await writeFile(join(config.nginx.sitesAvailable, name), `ssl_certificate "${join(config.acme.configDir, 'live', A, 'fullchain.pem')}";\n`);
@@ -150,9 +125,9 @@ s('a refresh copies for the vhosts already written, and rewrites a vhost that na
 s('nginx-test and nginx-reload copy a renewal first; a refused source keeps its copy, with one line in the log', async ({ config, log }) => {
   const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
   const ask = async (request: unknown) => (await dispatcher.answer(JSON.stringify(request))).answer;
-  await lineage(config, A, pairs.one);
+  await certbotLineage(config, A, pairs.one);
   await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }]);
-  await lineage(config, A, pairs.two, 2);
+  await certbotLineage(config, A, pairs.two, 2);
   assert.equal(await ask({ action: 'nginx-reload' }), { ok: true });
   assert.is(await readFile(join(config.nginx.tlsDir, A, 'privkey.pem'), 'utf8'), await readFile(pairs.two.privkey, 'utf8'));
   const live = join(config.acme.configDir, 'live', A, 'privkey.pem');
@@ -166,7 +141,7 @@ s('nginx-test and nginx-reload copy a renewal first; a refused source keeps its 
 s('a FIFO planted as a certificate: the vhost change is refused without blocking on it, and an nginx-test sent with it is answered', async ({ config, log }) =>
   withTimeout('fifo', 5000, async () => {
     const dispatcher = createDispatcher(config, NONE, (line) => log.push(line));
-    await lineage(config, A, pairs.one);
+    await certbotLineage(config, A, pairs.one);
     await applyVhostChanges(config, NONE, [{ op: 'put', spec: appSpec(A), enabled: true }]);
     const fifo = join(config.acme.configDir, 'live', A, 'fullchain.pem');
     await unlink(fifo);
@@ -216,7 +191,7 @@ s('a CRL root will not copy makes nginx-reload and nginx-test refusals: the clie
 
 s('a root panel (runAs null): the installer\'s vhosts name the panel\'s files as the root panel renders them, no copy is made, and a reload restages nothing', async ({ config, log }) => {
   const root = systemConfig({ ...config, systemd: { ...config.systemd, runAs: null } });
-  await lineage(root, A, pairs.one);
+  await certbotLineage(root, A, pairs.one);
   const { ca, crl } = await ipPanelMaterial(root, pairs.two);
   const specs: VhostSpec[] = [appSpec(A), { kind: 'ip-panel' }];
   await applyVhostChanges(root, NONE, specs.map((spec) => ({ op: 'put' as const, spec, enabled: true })));

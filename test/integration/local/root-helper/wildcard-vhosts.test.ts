@@ -3,7 +3,7 @@
 // and from its own vhost file on an enable, a restage and a prune, and copies it only from
 // certbot's live directory of its configuration. A request naming a lineage by path, with `..`, or
 // one that does not cover the vhost's name is refused and nothing is written. /bin/true plays nginx.
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -20,10 +20,10 @@ import { createHostCerts } from '../../../../lib/system/certs/host.ts';
 import { systemPki } from '../../../../lib/system/pki/openssl-pki.ts';
 import { createHostProxy } from '../../../../lib/system/proxy/host.ts';
 import { rootCall, socketRootActions } from '../../../../lib/system/root/root-client.ts';
+import { certbotLineage, helperVhostConfig, SITES } from './fixtures.ts';
 
 const DOMAIN = 'example.test';
 const A = `a.${DOMAIN}`;
-const SITES = '/var/www/relay-sites';
 const SITE_ID = '0b5e3f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 const NONE = { exact: [], prefix: [] };
 const wildApp = (fqdn = A, cert: string = DOMAIN): VhostSpec => ({ kind: 'app', fqdn, port: 8080, cert });
@@ -43,34 +43,9 @@ s.after(() => rm(fixtures, { recursive: true, force: true }));
 s.before.each(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-wild-vhosts-'));
   ctx.log = [];
-  ctx.config = systemConfig({
-    driver: 'host',
-    binaries: { nginx: '/bin/true' },
-    nginx: {
-      sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'),
-      selfSignedDir: join(ctx.dir, 'self-signed'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, helpDir: join(ctx.dir, 'help'),
-    },
-    acme: { configDir: join(ctx.dir, 'le'), webroot: join(ctx.dir, 'webroot') },
-    pki: { dir: join(ctx.dir, 'pki') },
-    sites: { root: SITES },
-    // a panel with a user of its own: root's copies (the test's user plays the panel's, tls-owner.ts)
-    systemd: { runAs: 'root' },
-  });
+  ctx.config = helperVhostConfig(ctx.dir);
 });
 s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
-
-/** What certbot leaves for a lineage: archive files and the live links to them. */
-async function lineage(c: SystemConfig, name: string, pair: CertPaths, n = 1): Promise<void> {
-  const archive = join(c.acme.configDir, 'archive', name);
-  await mkdir(archive, { recursive: true });
-  await mkdir(join(c.acme.configDir, 'live', name), { recursive: true });
-  await copyFile(pair.fullchain, join(archive, `fullchain${n}.pem`));
-  await copyFile(pair.privkey, join(archive, `privkey${n}.pem`));
-  for (const file of ['fullchain', 'privkey']) {
-    await rm(join(c.acme.configDir, 'live', name, `${file}.pem`), { force: true });
-    await symlink(`../../archive/${name}/${file}${n}.pem`, join(c.acme.configDir, 'live', name, `${file}.pem`));
-  }
-}
 
 const listed = (dir: string) => readdir(dir).then((names) => names.sort(), () => [] as string[]);
 const ask = async (c: SystemConfig, log: string[], request: unknown) => (await createDispatcher(c, NONE, (line) => log.push(line)).answer(JSON.stringify(request))).answer;
@@ -86,13 +61,13 @@ s('a vhost naming the wildcard loads exactly its lineage\'s copies, from its spe
 });
 
 s('put, disable, enable after a renewal, reload, remove: the wildcard\'s copy follows the vhosts that load it', async ({ config, log }) => {
-  await lineage(config, DOMAIN, pairs.one);
+  await certbotLineage(config, DOMAIN, pairs.one);
   const name = vhostName(wildApp());
   assert.equal(await ask(config, log, { action: 'vhosts', changes: [{ op: 'put', spec: wildApp(), enabled: true }, { op: 'put', spec: wildSite(), enabled: true }] }), { ok: true });
   assert.equal(await listed(config.nginx.tlsDir), [DOMAIN], 'the lineage the specs name, no entry for either name');
   assert.is(await readFile(join(config.nginx.tlsDir, DOMAIN, 'privkey.pem'), 'utf8'), await readFile(pairs.one.privkey, 'utf8'));
   // a renewal (certbot's deploy hook is a reload): the copy follows the written vhosts' lineage
-  await lineage(config, DOMAIN, pairs.two, 2);
+  await certbotLineage(config, DOMAIN, pairs.two, 2);
   assert.equal(await ask(config, log, { action: 'nginx-reload' }), { ok: true });
   assert.is(await readFile(join(config.nginx.tlsDir, DOMAIN, 'privkey.pem'), 'utf8'), await readFile(pairs.two.privkey, 'utf8'));
   assert.equal(log, [], 'nothing kept: the lineage was copied again');
@@ -109,8 +84,8 @@ s('put, disable, enable after a renewal, reload, remove: the wildcard\'s copy fo
 });
 
 s('attack: a lineage named by path, with `..`, or one that does not cover the name is refused, and nothing is written', async ({ config, log }) => {
-  await lineage(config, DOMAIN, pairs.one);
-  await lineage(config, 'other.test', pairs.two);
+  await certbotLineage(config, DOMAIN, pairs.one);
+  await certbotLineage(config, 'other.test', pairs.two);
   const refused: Array<[unknown, RegExp]> = [
     [wildApp(A, '..'), /^Refused: changes\.0\.spec\.cert: must be a lowercase domain name$/],
     [wildApp(A, '../../../etc/ssl'), /^Refused: changes\.0\.spec\.cert: must be a lowercase domain name$/],
@@ -134,7 +109,7 @@ s('attack: a lineage named by path, with `..`, or one that does not cover the na
 });
 
 s('attack: the wildcard\'s live link planted outside its archive refuses the put; root never follows it', async ({ config, log }) => {
-  await lineage(config, DOMAIN, pairs.one);
+  await certbotLineage(config, DOMAIN, pairs.one);
   const live = join(config.acme.configDir, 'live', DOMAIN, 'privkey.pem');
   await unlink(live);
   await symlink(pairs.two.privkey, live);
@@ -144,8 +119,8 @@ s('attack: the wildcard\'s live link planted outside its archive refuses the put
 });
 
 s('the panel\'s proxy on an installed box: a refresh moves a tunnel\'s vhost to the wildcard and back through the helper\'s socket', async ({ dir, config, log }) => {
-  await lineage(config, DOMAIN, pairs.one);
-  await lineage(config, A, pairs.two);
+  await certbotLineage(config, DOMAIN, pairs.one);
+  await certbotLineage(config, A, pairs.two);
   const socket = join(dir, 'root.sock');
   const server = await startHelperServer({
     dispatcher: createDispatcher(config, NONE, (line) => log.push(line)),

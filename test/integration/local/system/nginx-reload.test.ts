@@ -20,6 +20,7 @@ import { childPids, nginxMasterPid } from '../../../../lib/system/proxy/nginx-pr
 import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor, type Managed } from '../../../infra/processes.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
+import { ownNginxConf } from '../../../helpers/own-nginx-conf.ts';
 
 const NGINX = '/usr/sbin/nginx';
 /** longer than the fixed 400 ms the panel waited before it watched the workers */
@@ -28,17 +29,7 @@ const HOLD_MS = 800;
 interface Ctx { dir: string; nginx: Managed | null; held: Server | null; ports: number[]; config: SystemConfig; master: number }
 const s = suite<Ctx>('nginx reload: the real outcome', { dir: '', nginx: null, held: null, ports: [], config: systemConfig(), master: 0 });
 
-const nginxConf = `# a test's own nginx (run with -p <prefix> -c nginx.conf)
-worker_processes 1;
-pid logs/nginx.pid;
-error_log logs/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path tmp/cb; proxy_temp_path tmp/p; fastcgi_temp_path tmp/f; uwsgi_temp_path tmp/u; scgi_temp_path tmp/s;
-    include sites-enabled/*.conf;
-}
-`;
+const nginxConf = ownNginxConf();
 const server = (port: number) => `server { listen 127.0.0.1:${port}; return 200 "port ${port}\\n"; }\n`;
 
 s.before(async (ctx) => {
