@@ -3,17 +3,14 @@
 // the spec's 500 before certbot runs (certbot's own log directory gains no run), and a failure
 // certbot reports from the CA's validation counts against the hostname.
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_VHOST } from '../../../../lib/host-state/vhost-specs.ts';
-import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import type { TestApp } from '../../../../lib/testing.ts';
 import { timed } from '../../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
 import { freePorts } from '../../../infra/ports.ts';
+import { forgetFakeSystemctl, onboardedPanelOn } from '../../../infra/onboarded-panel.ts';
 
-const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
 /** dnsmasq answers NXDOMAIN for this one: pebble's validation of its names fails */
 const NOWHERE = 'nowhere.test';
 
@@ -34,19 +31,12 @@ s.before(async () => {
     else process.env.TMPDIR = own;
   }
   ports = await freePorts(4);
-  process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
-  process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
-  t = await createTestApp({ config: {
-    ip: '127.0.0.1',
-    system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL } }),
-    certLimits: { newPerRegisteredDomain: 1, failedValidationsPerHostname: 1 },
-  } });
-  await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
-  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
+  t = await onboardedPanelOn(infra, { config: { certLimits: { newPerRegisteredDomain: 1, failedValidationsPerHostname: 1 } } });
 });
 
 s.after(async () => {
   await t?.close();
+  forgetFakeSystemctl();
   await infra?.stop();
 });
 

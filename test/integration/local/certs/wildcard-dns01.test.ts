@@ -9,19 +9,17 @@ import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_VHOST } from '../../../../lib/host-state/vhost-specs.ts';
-import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import type { TestApp } from '../../../../lib/testing.ts';
 import { defined } from '../../../helpers/defined.ts';
 import { timed, withTimeout } from '../../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../../infra/http.ts';
 import { freePorts } from '../../../infra/ports.ts';
 import { startBindZone, type BindZone } from './bind-zone.ts';
+import { forgetFakeSystemctl, onboardedPanelOn } from '../../../infra/onboarded-panel.ts';
 
-const FAKE_SYSTEMCTL = fileURLToPath(new URL('../../../fakes/bin/systemctl', import.meta.url));
 
 const s = suite('wildcard certificate through DNS-01: bind9, pebble, certbot rfc2136, nginx');
 let bind: BindZone;
@@ -73,17 +71,12 @@ s.before(async () => {
     res.setHeader('Remote-User', 'alice');
     res.end();
   });
-  process.env.FAKE_ARGV_LOG = join(infra.dir, 'systemctl-argv.log');
-  process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
-  t = await createTestApp({ config: { ip: '127.0.0.1', system: infra.systemConfig({ binaries: { systemctl: FAKE_SYSTEMCTL }, nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } }) } });
-  await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
-  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
+  t = await onboardedPanelOn(infra, { system: { nginx: { trafficPort: defined(traffic, 'a free port for the traffic log') } } });
 });
 
 s.after(async () => {
-  delete process.env.FAKE_ARGV_LOG;
-  delete process.env.FAKE_SYSTEMD_STATE;
   await t?.close();
+  forgetFakeSystemctl();
   await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
   await infra?.stop();
   await bind?.stop();
