@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { JsonCollection, StoreLoadError } from './state/collection.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
-import { CertLimitsSetting } from './certs/limits/schema.ts';
-import { CertificateModeRecord } from './certs/dns01/mode.ts';
+import { CertificateModeRecord, CertLimitsSetting } from './cert-settings.ts';
 
 /** An npm scope (`@acme`): only packages published under an allowed one may be installed from the registry. */
 export const NpmScope = z.string().max(214).regex(/^@[a-z0-9][a-z0-9._-]*$/, 'must be an npm scope like @acme');

@@ -15,7 +15,7 @@ import type { LetsEncrypt } from './certs/letsencrypt.ts';
 import { CertificateModeService } from './certs/dns01/service.ts';
 import { createCertServices } from './certs/service.ts';
 import { IssuanceLimits } from './certs/limits/service.ts';
-import { NearLimitAlert } from './certs/limits/near-limit-alert.ts';
+import { NearLimitAlert } from './alerts/cert-limit-watch.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { ConfigStore } from './config.ts';
 import { createLogger, type Logger } from './log.ts';

@@ -2,7 +2,7 @@ import { Capability } from '../../lib/auth/capabilities.ts';
 import { actorOf } from '../../lib/audit/request-audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ADMIN_OR_AGENT, route } from '../../lib/http/route.ts';
-import { HttpTunnelCreate, StreamCreate } from '../../lib/streams/schema.ts';
+import { HttpTunnelCreate, StreamCreate } from '../../lib/tunnels/streams/schema.ts';
 import { okWith } from '../../lib/http/response-shapes.ts';
 import { StreamRecord, TunnelRecord } from '../../lib/state/schemas.ts';
 import { AccessInput } from '../../lib/access/schema.ts';

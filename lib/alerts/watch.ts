@@ -11,7 +11,7 @@ import type { ServiceControl } from '../service-control/service-control.ts';
 import type { AlertEventName } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { StatsAdapter } from '../system/types.ts';
-import type { StreamStatusItem } from '../streams/status.ts';
+import type { StreamStatusItem } from '../tunnels/streams/status.ts';
 import type { TunnelStatus } from '../tunnels/status.ts';
 import { alertRevocations } from './agent-watch.ts';
 import { BoxWatch } from './box-watch.ts';

@@ -6,7 +6,7 @@
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
-import { wildcardLineageFor, type CertModeConfig } from '../certs/dns01/lineage.ts';
+import { wildcardLineageFor, type CertModeConfig } from './wildcard-lineage.ts';
 import type { AccessRecord, SiteRecord, StreamRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { CertsAdapter, ProtectedSiteRule, StreamSpec, VhostSpec } from '../system/types.ts';

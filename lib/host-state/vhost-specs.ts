@@ -5,7 +5,7 @@ import { stackHosts } from '../stack-hosts.ts';
 import { portalReaches } from '../portal-reach.ts';
 import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { VhostSpec } from '../system/types.ts';
-import { certOfSpec, type CertModeConfig } from '../certs/dns01/lineage.ts';
+import { certOfSpec, type CertModeConfig } from './wildcard-lineage.ts';
 
 /** The panel on the box's IP address (a self-signed certificate), written by install; 2FA unlinks it. */
 export const IP_PANEL_VHOST: VhostSpec = { kind: 'ip-panel' };

@@ -1,5 +1,5 @@
 import type * as PromClient from 'prom-client';
-import type { StreamStatusItem } from '../streams/status.ts';
+import type { StreamStatusItem } from '../tunnels/streams/status.ts';
 import type { TrafficMeter } from '../traffic/meter.ts';
 
 /** What the TCP and UDP tunnels' metrics read: their client states (their traffic is in the vhost counters, as `tcp:<port>`). */

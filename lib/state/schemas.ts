@@ -283,3 +283,19 @@ export const WebhookRecord = z.object({
   createdAt: isoTimestamp,
 });
 export type WebhookRecord = z.infer<typeof WebhookRecord>;
+
+/** One certbot run the panel started: a certificate order, issued or failed. */
+export const CertIssuanceRecord = z.object({
+  id: z.string(),
+  at: z.string().min(1),
+  /** the ACME directory the order went to: each CA (and Let's Encrypt's staging) counts apart */
+  server: z.string(),
+  /** the certificate's names, lower case and sorted: the "exact set" duplicates are counted by */
+  names: z.array(z.string()).min(1),
+  /** `renewal`: a certificate for the same names existed (exempt from the per-domain limit) */
+  kind: z.enum(['new', 'renewal']),
+  outcome: z.enum(['issued', 'failed']),
+  /** names whose validation the CA reported failed (counted per hostname per hour) */
+  failedValidations: z.array(z.string()).default([]),
+});
+export type CertIssuanceRecord = z.infer<typeof CertIssuanceRecord>;

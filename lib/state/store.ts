@@ -2,11 +2,11 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
 import type { Logger } from '../log.ts';
-import { CertIssuanceRecord } from '../certs/limits/schema.ts';
 import { openDocuments, type Documents } from './documents.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
   AgentRecord,
+  CertIssuanceRecord,
   InvitationRecord,
   PluginRecord,
   PushGrantRecord,

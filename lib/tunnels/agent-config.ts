@@ -1,4 +1,4 @@
-import type { StreamClient } from '../streams/client-args.ts';
+import type { StreamClient } from './streams/client-args.ts';
 import { chiselArgs, chiselAuth, chiselServerUrl, clientSessions, type ClientSession, type ClientTunnel } from './client-args.ts';
 
 /** The spec's agent tunnel configuration, plus how to pass the tunnel credential and pin the server. */

@@ -4,7 +4,7 @@ import { accessUrls } from '../stack-hosts.ts';
 import type { TunnelCredential } from '../system/types.ts';
 import { buildAgentConfig } from './agent-config.ts';
 import type { StreamRecord } from '../state/schemas.ts';
-import { streamClients } from '../streams/client-args.ts';
+import { streamClients } from './streams/client-args.ts';
 import { clientTunnels, type ClientTunnel } from './client-args.ts';
 import type { TunnelDeps } from './context.ts';
 import { macInstructions, renderMacPlist, type MacInstructions } from './mac-plist.ts';

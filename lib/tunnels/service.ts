@@ -12,8 +12,8 @@ import { deleteTunnel } from './remove.ts';
 import { TunnelReservations } from './reservations.ts';
 import type { TunnelCreate, TunnelSettings } from './schema.ts';
 import { setTunnelEnabled } from './toggle.ts';
-import { StreamService } from '../streams/service.ts';
-import { kernelSockets } from '../streams/context.ts';
+import { StreamService } from './streams/service.ts';
+import { kernelSockets } from './streams/context.ts';
 
 export type { TunnelDeps } from './context.ts';
 

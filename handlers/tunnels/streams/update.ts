@@ -2,7 +2,7 @@ import { Capability } from '../../../lib/auth/capabilities.ts';
 import { ADMIN_OR_AGENT, route } from '../../../lib/http/route.ts';
 import { okWith } from '../../../lib/http/response-shapes.ts';
 import { StreamRecord } from '../../../lib/state/schemas.ts';
-import { StreamSettings } from '../../../lib/streams/schema.ts';
+import { StreamSettings } from '../../../lib/tunnels/streams/schema.ts';
 import { TunnelIdParams } from '../../../lib/tunnels/schema.ts';
 
 // PATCH /api/tunnels/streams/:id — a TCP or UDP tunnel's settings; 200 {ok, tunnel}. A public

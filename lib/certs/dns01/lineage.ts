@@ -1,27 +1,8 @@
-// Which certificate a name is served with. In wildcard mode, a name exactly one label under the
-// base domain is covered by the wildcard lineage (`*.<domain>` matches one label only, RFC 6125);
-// every other name (a custom domain, a deeper name) keeps its own certificate through HTTP-01.
-import type { Config } from '../../config.ts';
+// The create steps' certificate by the mode (which name the wildcard covers: lib/host-state/wildcard-lineage.ts).
 import type { CertsAdapter } from '../../system/types.ts';
+import { wildcardLineageFor, type CertModeConfig } from '../../host-state/wildcard-lineage.ts';
 
-export type CertModeConfig = Pick<Config, 'domain' | 'certificateMode'>;
-
-/** The wildcard lineage that covers `fqdn`, or null when the name needs its own certificate. */
-export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string | null {
-  // a configuration without the key (built by hand, not parsed) is per-name, as its default says
-  const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
-  if (mode?.mode !== 'wildcard' || !config.domain) return null;
-  const suffix = `.${config.domain}`;
-  if (!fqdn.endsWith(suffix)) return null;
-  const label = fqdn.slice(0, -suffix.length);
-  return label.length > 0 && !label.includes('.') ? mode.lineage : null;
-}
-
-/** What a vhost spec names as its certificate: the lineage when it is not the name's own. */
-export function certOfSpec(fqdn: string, config: CertModeConfig): { cert: string } | Record<string, never> {
-  const lineage = wildcardLineageFor(fqdn, config);
-  return lineage ? { cert: lineage } : {};
-}
+export { certOfSpec, wildcardLineageFor, type CertModeConfig } from '../../host-state/wildcard-lineage.ts';
 
 /**
  * The create steps' certificate: none to issue when the wildcard covers the name (its lineage must

@@ -3,27 +3,10 @@
 // configuration (never a credential: those are in the file of credentials-file.ts), what the API
 // takes and what it answers.
 import { z } from 'zod';
+import { propagationSeconds } from '../../cert-settings.ts';
 import { DNS_PROVIDERS, ProviderCredentials, type DnsProvider } from './providers.ts';
 
-/** A DNS change may take long to reach every authoritative server of a hosted zone; an hour is beyond any. */
-const propagationSeconds = z.number().int().min(0).max(3600);
-
-export const CertificateModeRecord = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('per-name') }),
-  z.strictObject({
-    mode: z.literal('wildcard'),
-    provider: z.enum(DNS_PROVIDERS),
-    /** the certbot lineage: the base domain, covering it and `*.<domain>` */
-    lineage: z.string().min(1).max(253),
-    propagationSeconds: propagationSeconds.nullable(),
-    /** which credential keys the file holds (their values are never stored here) */
-    keysSet: z.array(z.string().max(64)).max(16),
-  }),
-]);
-export type CertificateModeRecord = z.infer<typeof CertificateModeRecord>;
-export type WildcardMode = Extract<CertificateModeRecord, { mode: 'wildcard' }>;
-
-export const PER_NAME: CertificateModeRecord = { mode: 'per-name' };
+export { CertificateModeRecord, PER_NAME, propagationSeconds, type WildcardMode } from '../../cert-settings.ts';
 
 const wildcardInput = <P extends DnsProvider>(provider: P) =>
   z.strictObject({

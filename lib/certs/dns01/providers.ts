@@ -5,8 +5,9 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-export const DNS_PROVIDERS = ['rfc2136', 'cloudflare', 'digitalocean', 'route53', 'ovh', 'linode', 'gandi', 'google', 'dnsimple'] as const;
-export type DnsProvider = (typeof DNS_PROVIDERS)[number];
+import { DNS_PROVIDERS, type DnsProvider } from '../../cert-settings.ts';
+
+export { DNS_PROVIDERS, type DnsProvider };
 
 /**
  * One INI value. certbot reads the file with configobj, where an unquoted `#` starts a comment, a

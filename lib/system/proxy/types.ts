@@ -21,7 +21,7 @@ export type VhostSpec =
   | { kind: 'app'; fqdn: string; port: number; public?: true; cert?: string }
   | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true; cert?: string };
 // `cert`: the certbot lineage the vhost serves when it is not the name's own (the wildcard
-// certificate of the base domain, lib/certs/dns01/lineage.ts).
+// certificate of the base domain, lib/host-state/wildcard-lineage.ts).
 // A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
 // answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
 // the portal's reach (lib/portal-reach.ts): every request answers 403.

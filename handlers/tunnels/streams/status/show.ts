@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Capability } from '../../../../lib/auth/capabilities.ts';
 import { ADMIN_OR_AGENT, route } from '../../../../lib/http/route.ts';
-import { StreamStatusItem } from '../../../../lib/streams/status.ts';
+import { StreamStatusItem } from '../../../../lib/tunnels/streams/status.ts';
 
 // GET /api/tunnels/streams/status — each TCP and UDP tunnel: its client connected, its sessions and bytes.
 export default route({

@@ -1,5 +1,5 @@
-import type { StreamRecord } from '../state/schemas.ts';
-import { chiselServerUrl } from '../tunnels/client-args.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
+import { chiselServerUrl } from '../client-args.ts';
 
 // What a tunnel client runs for a TCP or UDP tunnel: one chisel session per tunnel, as for an HTTP
 // tunnel (a session is refused whole when any of its remotes is not granted).

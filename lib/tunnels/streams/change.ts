@@ -1,16 +1,16 @@
 // Enable, disable, edit and delete of a TCP or UDP tunnel: the same all-or-nothing steps, rollback
 // and refusals as an HTTP tunnel's. A disabled stream tunnel has no server at all (nothing listens
 // on its public port) and no grant; its record keeps the settings.
-import { AppError } from '../errors.ts';
-import type { StreamRecord } from '../state/schemas.ts';
-import { NGINX_FAILED, runStepsOrFail, STATE_FAILED } from '../steps.ts';
-import { TUNNEL_NOT_FOUND } from '../tunnels/context.ts';
-import { tunnelServerStep } from '../tunnels/steps.ts';
+import { AppError } from '../../errors.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
+import { NGINX_FAILED, runStepsOrFail, STATE_FAILED } from '../../steps.ts';
+import { TUNNEL_NOT_FOUND } from '../context.ts';
+import { tunnelServerStep } from '../steps.ts';
 import { portUse, putStream, removeStream, type StreamContext } from './context.ts';
 import { checkPublicPort } from './ports.ts';
 import type { StreamSettings } from './schema.ts';
-import type { StreamChange } from '../system/streams/types.ts';
-import { streamFileName } from '../system/streams/render.ts';
+import type { StreamChange } from '../../system/streams/types.ts';
+import { streamFileName } from '../../system/streams/render.ts';
 
 function found(ctx: StreamContext, id: string): StreamRecord {
   const record = ctx.store.streams.get(id);

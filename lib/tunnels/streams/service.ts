@@ -1,10 +1,10 @@
-import type { StreamRecord } from '../state/schemas.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
 import { deleteStream, editStream, setStreamEnabled } from './change.ts';
 import type { StreamContext } from './context.ts';
 import { createStream } from './create.ts';
 import type { StreamCreate, StreamSettings } from './schema.ts';
 import { streamStatus, type StreamStatusItem } from './status.ts';
-import type { TrafficMeter } from '../traffic/meter.ts';
+import type { TrafficMeter } from '../../traffic/meter.ts';
 
 const newestFirst = (a: StreamRecord, b: StreamRecord) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:net';
 import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TICK_MS } from '../../../lib/alerts/watch.ts';
-import { createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { ManualClock } from '../../helpers/manual-clock.ts';
-import { startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { TICK_MS } from '../../../../lib/alerts/watch.ts';
+import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import { ManualClock } from '../../../helpers/manual-clock.ts';
+import { startReceiver, type WebhookReceiver } from '../../../helpers/webhook-receiver.ts';
 
 const s = suite('stream tunnels: tunnel.down and tunnel.up');
 let t: TestApp;

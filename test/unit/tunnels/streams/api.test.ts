@@ -3,9 +3,9 @@ import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allowedPorts, createTunnel, tunnelApp, type TunnelTestApp } from '../tunnels/helpers.ts';
-import { reconcileAtStart, restoreHost } from '../../../lib/host-state/reconcile.ts';
-import { servedTrafficNames } from '../../../lib/traffic/retention.ts';
+import { allowedPorts, createTunnel, tunnelApp, type TunnelTestApp } from '../helpers.ts';
+import { reconcileAtStart, restoreHost } from '../../../../lib/host-state/reconcile.ts';
+import { servedTrafficNames } from '../../../../lib/traffic/retention.ts';
 
 const s = suite<{ t: TunnelTestApp }>('stream tunnels: create, toggle, edit, delete through the API', {} as { t: TunnelTestApp });
 s.before.each(async (ctx) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { isoNow } from '../clock.ts';
-import type { StreamRecord } from '../state/schemas.ts';
-import { NGINX_FAILED, runStepsOrFail, STATE_FAILED } from '../steps.ts';
-import { tunnelServerStep } from '../tunnels/steps.ts';
+import { isoNow } from '../../clock.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
+import { NGINX_FAILED, runStepsOrFail, STATE_FAILED } from '../../steps.ts';
+import { tunnelServerStep } from '../steps.ts';
 import { portUse, putStream, removeStream, type StreamContext } from './context.ts';
 import { checkPublicPort, pickTunnelPort } from './ports.ts';
 import type { StreamCreate } from './schema.ts';

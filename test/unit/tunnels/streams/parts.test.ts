@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isCidr, renderStreamServer, streamBlock, streamFileName } from '../../../lib/system/streams/render.ts';
-import { checkPublicPort, pickTunnelPort, servicePorts, type PortUse } from '../../../lib/streams/ports.ts';
-import { parseUdpSockets } from '../../../lib/system/common/proc-net.ts';
+import { isCidr, renderStreamServer, streamBlock, streamFileName } from '../../../../lib/system/streams/render.ts';
+import { checkPublicPort, pickTunnelPort, servicePorts, type PortUse } from '../../../../lib/tunnels/streams/ports.ts';
+import { parseUdpSockets } from '../../../../lib/system/common/proc-net.ts';
 
 const s = suite('stream tunnels: rendering, sources, port rules');
 

@@ -2,9 +2,9 @@
 // the tunnel port on the box's loopback (a TCP listener, or a UDP socket for a UDP tunnel), as for
 // an HTTP tunnel; sessions and bytes from the stream server's log lines in the traffic meter.
 import { z } from 'zod';
-import type { StreamRecord } from '../state/schemas.ts';
-import { Traffic, type TrafficMeter } from '../traffic/meter.ts';
-import { streamTrafficName } from '../traffic/names.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
+import { Traffic, type TrafficMeter } from '../../traffic/meter.ts';
+import { streamTrafficName } from '../../traffic/names.ts';
 import type { PortUse } from './ports.ts';
 
 export const StreamStatusItem = z.object({

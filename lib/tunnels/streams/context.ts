@@ -1,9 +1,9 @@
-import type { StreamRecord } from '../state/schemas.ts';
-import { readTcpListeners, readUdpSockets } from '../system/common/tcp-listeners.ts';
-import type { StreamChange } from '../system/streams/types.ts';
-import { streamSpec } from '../host-state/desired.ts';
-import { streamFileName } from '../system/streams/render.ts';
-import type { TunnelContext } from '../tunnels/context.ts';
+import type { StreamRecord } from '../../state/schemas.ts';
+import { readTcpListeners, readUdpSockets } from '../../system/common/tcp-listeners.ts';
+import type { StreamChange } from '../../system/streams/types.ts';
+import { streamSpec } from '../../host-state/desired.ts';
+import { streamFileName } from '../../system/streams/render.ts';
+import type { TunnelContext } from '../context.ts';
 import { byPort, servicePorts, type PortUse } from './ports.ts';
 
 /**

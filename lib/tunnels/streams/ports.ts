@@ -1,9 +1,9 @@
 // Which public ports a TCP or UDP tunnel may take, and which loopback port its tunnel listener
 // gets. A refusal names the port and what holds it. The rules read one snapshot (PortUse), taken
 // together with the claim in one synchronous run, so two creates can never both pass.
-import { badRequest } from '../errors.ts';
-import type { StreamRecord, TunnelRecord } from '../state/schemas.ts';
-import type { StreamProtocol } from '../system/streams/types.ts';
+import { badRequest } from '../../errors.ts';
+import type { StreamRecord, TunnelRecord } from '../../state/schemas.ts';
+import type { StreamProtocol } from '../../system/streams/types.ts';
 
 export interface PortRange {
   from: number;

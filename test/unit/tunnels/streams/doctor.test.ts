@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { streamFindings } from '../../../lib/install/stream-doctor.ts';
-import { systemConfig } from '../../../lib/system/config.ts';
+import { streamFindings } from '../../../../lib/install/stream-doctor.ts';
+import { systemConfig } from '../../../../lib/system/config.ts';
 
 const s = suite("doctor: the stream tunnels' listeners and firewall ports");
 

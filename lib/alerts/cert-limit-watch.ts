@@ -1,5 +1,5 @@
-import type { AlertService } from '../../alerts/service.ts';
-import type { LimitCount, LimitName } from './schema.ts';
+import type { AlertService } from './service.ts';
+import type { LimitCount, LimitName } from '../certs/limits/schema.ts';
 
 /** The share of a weekly limit at which `cert.limit_near` is sent. */
 export const NEAR_FRACTION = 0.8;

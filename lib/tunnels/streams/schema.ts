@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isCidr } from '../system/streams/render.ts';
-import { TunnelCreate } from '../tunnels/schema.ts';
+import { isCidr } from '../../system/streams/render.ts';
+import { TunnelCreate } from '../schema.ts';
 
 // API inputs of the TCP and UDP tunnels; the stored record shape is lib/state/schemas.ts#StreamRecord.
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ensureStreamBlock, removeStreamBlock, STREAM_BLOCK_FILE } from '../../../lib/install/stream-block.ts';
-import { systemConfig } from '../../../lib/system/config.ts';
+import { ensureStreamBlock, removeStreamBlock, STREAM_BLOCK_FILE } from '../../../../lib/install/stream-block.ts';
+import { systemConfig } from '../../../../lib/system/config.ts';
 
 const s = suite('install: the stream block beside the stream module');
 

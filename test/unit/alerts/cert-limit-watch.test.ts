@@ -1,10 +1,10 @@
 // cert.limit_near: once when a weekly count reaches 80 % of its limit, again only after it fell below.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NearLimitAlert } from '../../../../lib/certs/limits/near-limit-alert.ts';
-import type { LimitCount } from '../../../../lib/certs/limits/schema.ts';
-import { createTestApp } from '../../../../lib/testing.ts';
-import { ManualClock } from '../../../helpers/manual-clock.ts';
+import { NearLimitAlert } from '../../../lib/alerts/cert-limit-watch.ts';
+import type { LimitCount } from '../../../lib/certs/limits/schema.ts';
+import { createTestApp } from '../../../lib/testing.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 
 const s = suite('certificate limits: the cert.limit_near alert');
 const DAY = 24 * 3600_000;
