@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Groups, Username } from '../users/schema.ts';
 import { ACCESS_MODES, ACCESS_POLICIES, RULE_METHODS } from '../state/schemas.ts';
-import { networkProblem, regexProblem } from './patterns.ts';
+import { networkProblem, regexProblem } from '../system/auth-portal/rule-patterns.ts';
 
 // API input of the access routes. The stored shape is lib/state/schemas.ts#AccessRecord: what is
 // checked here (patterns, ranges) is checked before it is stored, and names against the portal's

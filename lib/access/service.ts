@@ -13,7 +13,9 @@ import type { AccessRecord, SiteRecord, TunnelRecord } from '../state/schemas.ts
 import type { Store } from '../state/store.ts';
 import { NGINX_FAILED, runStepsOrFail, STATE_FAILED, type Step } from '../steps.ts';
 import type { PortalUser, System } from '../system/types.ts';
-import { putVhost } from '../tunnels/context.ts';
+import { putVhost, TUNNEL_NOT_FOUND } from '../tunnels/context.ts';
+import { SITE_NOT_FOUND } from '../sites/context.ts';
+import { unknownNames } from '../users/errors.ts';
 import type { UserService } from '../users/service.ts';
 import type { AccessInput } from './schema.ts';
 
@@ -89,11 +91,12 @@ export class AccessService {
     return this.#deps.users.whileUsersUnchanged(async (users) => {
       const names = new Set<string>([adminGroupOf(this.#deps)]);
       for (const u of users) for (const g of u.groups) names.add(g);
-      for (const { record } of this.#apps()) for (const g of record.access?.groups ?? []) names.add(g);
+      const apps = this.#apps();
+      for (const { record } of apps) for (const g of record.access?.groups ?? []) names.add(g);
       return [...names].sort().map((name) => ({
         name,
         members: users.filter((u) => u.groups.includes(name)).map((u) => u.username).sort(),
-        apps: this.#apps().filter(({ record }) => record.access?.groups.includes(name)).map(({ ref }) => ref),
+        apps: apps.filter(({ record }) => record.access?.groups.includes(name)).map(({ ref }) => ref),
       }));
     });
   }
@@ -118,7 +121,7 @@ export class AccessService {
   async setMembers(name: string, members: readonly string[], actor: AuditActor): Promise<void> {
     await this.#deps.users.whileUsersUnchanged(async (users) => {
       const unknown = members.filter((m) => !users.some((u) => u.username === m));
-      if (unknown.length) throw new AppError(400, `Unknown ${unknown.length === 1 ? 'user' : 'users'} ${unknown.map((n) => `'${n}'`).join(', ')}`, { users: unknown });
+      if (unknown.length) throw unknownNames('user', unknown);
     });
     await this.#deps.users.editGroups((u) => (members.includes(u.username) ? [...u.groups, name] : u.groups.filter((g) => g !== name)));
     this.#audit(actor, 'access.group.members', name, members.join(', ') || '(none)');
@@ -259,13 +262,13 @@ export class AccessService {
 
   #tunnel(id: string): TunnelRecord {
     const tunnel = this.#deps.store.tunnels.get(id);
-    if (!tunnel) throw new AppError(404, 'Tunnel not found');
+    if (!tunnel) throw new AppError(404, TUNNEL_NOT_FOUND);
     return tunnel;
   }
 
   #site(id: string): SiteRecord {
     const site = this.#deps.store.sites.get(id);
-    if (!site) throw new AppError(404, 'Site not found');
+    if (!site) throw new AppError(404, SITE_NOT_FOUND);
     return site;
   }
 }
@@ -280,10 +283,10 @@ const adminGroupOf = (deps: Pick<AccessDeps, 'config'>): string => deps.config.v
 /** Names checked against the portal's users and groups; the record as stored. */
 function checked(input: AccessInput, users: readonly PortalUser[]): AccessRecord {
   const unknownUsers = input.users.filter((name) => !users.some((u) => u.username === name));
-  if (unknownUsers.length) throw new AppError(400, `Unknown ${unknownUsers.length === 1 ? 'user' : 'users'} ${unknownUsers.map((n) => `'${n}'`).join(', ')}`, { users: unknownUsers });
+  if (unknownUsers.length) throw unknownNames('user', unknownUsers);
   const known = new Set(users.flatMap((u) => u.groups));
   const unknownGroups = input.groups.filter((g) => !known.has(g));
-  if (unknownGroups.length) throw new AppError(400, `Unknown ${unknownGroups.length === 1 ? 'group' : 'groups'} ${unknownGroups.map((n) => `'${n}'`).join(', ')}`, { groups: unknownGroups });
+  if (unknownGroups.length) throw unknownNames('group', unknownGroups);
   if (input.mode !== 'restricted' && (input.users.length || input.groups.length)) throw badRequest(`Users and groups are only for mode 'restricted'`);
   return { mode: input.mode, users: [...input.users], groups: [...input.groups], rules: input.rules.map((r) => ({ ...r })) };
 }

@@ -1,4 +1,5 @@
 import { AppError, badRequest, errorMessage } from '../errors.ts';
+import { unknownNames } from '../users/errors.ts';
 import type { AccessRecord, SiteRecord } from '../state/schemas.ts';
 import { NGINX_FAILED, STATE_FAILED } from '../steps.ts';
 import { applyPortalRules } from './access-rules.ts';
@@ -21,9 +22,6 @@ function accessWithUsers(access: AccessRecord, users: readonly string[]): Access
   return { ...access, mode: users.length || groups.length ? 'restricted' : 'authenticated', users: [...users], groups: [...groups] };
 }
 
-/** 400 of a save naming users the portal does not have; `details.users` lists them. */
-export const unknownUsers = (names: readonly string[]) =>
-  new AppError(400, `Unknown ${names.length === 1 ? 'user' : 'users'} ${names.map((n) => `'${n}'`).join(', ')}`, { users: [...names] });
 
 /**
  * A changed list of allowed users is checked against the portal's users, and saved while no user
@@ -36,7 +34,7 @@ export function updateSite(ctx: SiteContext, id: string, patch: SitePatch): Prom
     if (!listChanged) return saveSettings(ctx, id, patch);
     return ctx.users.whileUnchanged(async (usernames) => {
       const unknown = [...new Set(patch.allowedUsers)].filter((name) => !usernames.has(name));
-      if (unknown.length > 0) throw unknownUsers(unknown);
+      if (unknown.length > 0) throw unknownNames('user', unknown);
       return saveSettings(ctx, id, patch);
     });
   });

@@ -3,8 +3,8 @@
 // makes at start that the schema cannot say (a bypass rule may not name a subject). The panel checks
 // what it rendered here before writing: a configuration the portal refuses would keep it down, and
 // every protected app shut with it.
-import { isIP } from 'node:net';
 import { z } from 'zod';
+import { networkProblem, regexProblem } from './rule-patterns.ts';
 
 const POLICY = z.enum(['bypass', 'deny', 'one_factor', 'two_factor']);
 const METHOD = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'CONNECT', 'OPTIONS', 'COPY', 'LOCK', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'UNLOCK']);
@@ -13,21 +13,13 @@ const SUBJECT = z.string().regex(/^(user|group|oauth2:client):.+$/);
 const uniqueList = <T extends z.ZodType>(item: T) =>
   z.union([item, z.array(item).min(1).refine((list) => new Set(list.map(String)).size === list.length, 'items must be unique')]);
 
-const network = z.string().refine((value) => {
-  const [address, prefix, extra] = value.split('/');
-  const family = isIP(address ?? '');
-  if (extra !== undefined || family === 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}, 'must be an IP address or CIDR range');
+// the same checks the API makes (rule-patterns.ts): a stored or restored record is held to them again here
+const network = z.string().refine((value) => networkProblem(value) === null, 'must be an IP address or CIDR range');
 
-const regex = z.string().refine((source) => {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}, 'must be a regular expression');
+const regex = z.string().superRefine((source, ctx) => {
+  const problem = regexProblem(source);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const rule = z
   .strictObject({

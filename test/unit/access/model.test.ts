@@ -2,7 +2,7 @@
 // say what they match, and what a record without `access` means.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { networkProblem, regexProblem } from '../../../lib/access/patterns.ts';
+import { networkProblem, regexProblem } from '../../../lib/system/auth-portal/rule-patterns.ts';
 import { AccessInput, SiteAccessInput } from '../../../lib/access/schema.ts';
 import { accessOf, DEFAULT_ACCESS } from '../../../lib/access/service.ts';
 import { TunnelRecord } from '../../../lib/state/schemas.ts';

@@ -50,6 +50,8 @@ s("Authelia 4.38's checks: what it would refuse at start is refused before writi
   assert.throws(() => assertAutheliaAccessControl({ default_policy: 'two_factor', rules: [{ domain: ['a.b'], policy: 'deny', subject: ['alice'] }] }), /subject/);
   assert.throws(() => assertAutheliaAccessControl({ default_policy: 'two_factor', rules: [{ domain: ['a.b'], policy: 'deny', query: [] }] }), /query/);
   assert.throws(() => renderAccessControl([{ fqdn: `a.${DOMAIN}`, allowedUsers: [], rules: [{ policy: 'deny', resources: ['(unclosed'] }] }], 'admins'), /resources/);
+  // a stored or restored record is checked again: JavaScript compiles a lookbehind, Go's RE2 (the portal) does not
+  assert.throws(() => renderAccessControl([{ fqdn: `a.${DOMAIN}`, allowedUsers: [], rules: [{ policy: 'deny', resources: ['(?<=/x)admin'] }] }], 'admins'), /lookbehind/);
   assert.equal(renderAccessControl([], 'admins'), { default_policy: 'two_factor', rules: [] });
 });
 

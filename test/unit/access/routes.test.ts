@@ -122,7 +122,9 @@ s('agents: create tunnels with the default access only; no PUT', async ({ t, id 
 });
 
 s('a deleted tunnel takes its rules out of the portal: made again under its name, it has the default', async ({ t, id }) => {
-  await t.call('PUT', `/api/tunnels/${id}/access`, { body: RESTRICTED });
+  const put = await t.call('PUT', `/api/tunnels/${id}/access`, { body: RESTRICTED });
+  assert.is(put.status, 200, JSON.stringify(put.body));
+  assert.ok(portalConfig(t).rules.length > 0, 'the restriction is in the portal before the delete');
   assert.is((await t.call('DELETE', `/api/tunnels/${id}`)).status, 200);
   assert.equal(portalConfig(t).rules, []);
   const again = await createTunnel(t, 'app', 8080);

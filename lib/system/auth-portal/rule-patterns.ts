@@ -2,7 +2,7 @@
 // lookaround, backreferences, atomic groups or possessive quantifiers, and a pattern that JavaScript
 // accepts may still be refused by the portal at start (which would keep every app shut), so such
 // constructs are refused here, before anything is written.
-import { isIP } from 'node:net';
+import { isCidr } from '../common/cidr.ts';
 
 const RE2_UNSUPPORTED: ReadonlyArray<[RegExp, string]> = [
   [/\(\?<[=!]/, 'lookbehind is not supported by the portal (Go RE2)'],
@@ -27,11 +27,5 @@ export function regexProblem(source: string): string | null {
 
 /** Why this is not an address or a CIDR range as the portal reads `networks`; null when it is. */
 export function networkProblem(value: string): string | null {
-  const [address, prefix, extra] = value.split('/');
-  if (extra !== undefined || !address) return 'must be an IP address or a CIDR range';
-  const family = isIP(address);
-  if (family === 0) return 'must be an IP address or a CIDR range';
-  if (prefix === undefined) return null;
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)) return `the prefix length must be 0 to ${family === 4 ? 32 : 128}`;
-  return null;
+  return isCidr(value) ? null : 'must be an IP address or a CIDR range';
 }
