@@ -1,9 +1,10 @@
 // Which of root's TLS copies the written relay vhosts load, read from the vhosts themselves:
 // sites-available is root's (the helper and the installer write it, the panel's user cannot), so
 // its text is what nginx loads, whichever lineage a vhost serves (its own name's, or a wildcard).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SystemConfig } from '../system/config.ts';
+import { readOrNull } from '../system/common/fs.ts';
 import { isVhostName } from '../system/proxy/templates.ts';
 import { entriesOfVhostText } from './tls-entries.ts';
 
@@ -20,13 +21,8 @@ export async function relayVhostNames(config: SystemConfig): Promise<string[]> {
 /** The entries the written vhost `name` loads; none when it is not written. */
 export async function writtenVhostEntries(config: SystemConfig, name: string): Promise<string[]> {
   if (!isVhostName(name)) return [];
-  let text: string;
-  try {
-    text = await readFile(join(config.nginx.sitesAvailable, name), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const text = await readOrNull(join(config.nginx.sitesAvailable, name));
+  if (text === null) return [];
   return entriesOfVhostText(config.nginx.tlsDir, name, text);
 }
 

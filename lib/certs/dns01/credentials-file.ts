@@ -3,9 +3,10 @@
 // renewal timer), written whole through a temp file and a rename, mode 0600. Backups leave the
 // directory out (lib/backup/create-archive.ts): a stolen archive must not hold a key that edits
 // the zone; after a restore the admin enters the credentials again.
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../../system/common/atomic-write.ts';
+import { readOrNull } from '../../system/common/fs.ts';
 import { PROVIDERS, type DnsProvider } from './providers.ts';
 
 export function dnsCredentialsDir(dataDir: string): string {
@@ -23,10 +24,7 @@ export function dnsCredentialsPath(dataDir: string, provider: DnsProvider): stri
 export async function putCredentialsFile(path: string, dir: string, text: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
-  const before = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return null;
-    throw e;
-  });
+  const before = await readOrNull(path);
   await writeSecretFile(path, text);
   return async () => {
     if (before === null) await rm(path, { force: true });

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { pathExists } from '../../system/common/fs.ts';
 import type { Clock } from '../../clock.ts';
 import type { ConfigStore } from '../../config.ts';
 import { errorMessage } from '../../errors.ts';
@@ -89,7 +89,7 @@ export class IssuanceLimits {
       if (outcome === 'none') return;
       const failed = outcome === 'failed' ? failedValidations(error, underWay.names) : [];
       await this.ledger.add({ server: underWay.server, names: underWay.names, kind: underWay.kind, outcome, failedValidations: failed });
-      // in the ledger now: counted there, not twice
+      // in the ledger now, and before the listeners count: an order under way and written is counted once
       this.#underWay.delete(underWay);
       for (const listener of this.#listeners) listener();
     } catch (e) {
@@ -119,7 +119,7 @@ export class IssuanceLimits {
   }
 
   guardCerts(inner: CertsAdapter): CertsAdapter {
-    const kindOf = async (lineage: string) => ((await exists(inner.paths(lineage).fullchain)) ? 'renewal' : 'new');
+    const kindOf = async (lineage: string) => ((await pathExists(inner.paths(lineage).fullchain)) ? 'renewal' : 'new');
     const wasIssued = (result: { issued: boolean }) => result.issued;
     const issue: CertsAdapter['issue'] = async (fqdn, email) => {
       // a valid certificate is reused: no order, nothing to count
@@ -143,7 +143,3 @@ export class IssuanceLimits {
   }
 }
 
-const exists = (file: string) => access(file).then(
-  () => true,
-  () => false,
-);
