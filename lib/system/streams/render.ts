@@ -1,7 +1,8 @@
 // One stream server per tunnel. allow/deny run in the stream module's access phase, before nginx
 // opens the upstream connection: a refused source never reaches the tunnel.
-import { isIP } from 'node:net';
 import { assertPort } from '../common/names.ts';
+import { isCidr } from '../common/cidr.ts';
+import { streamTrafficName } from '../../traffic/names.ts';
 import type { StreamProtocol, StreamSpec } from './types.ts';
 
 export const STREAM_HEADER = '# relay-panel stream tunnel: written by relay-panel, edits are replaced';
@@ -16,21 +17,7 @@ export function isStreamFileName(name: string): boolean {
   return NAME.test(name);
 }
 
-/** The traffic meter's name of a stream tunnel (lib/traffic): `tcp:<public port>`, `udp:<public port>`. */
-export function streamTrafficName(spec: Pick<StreamSpec, 'protocol' | 'publicPort'>): string {
-  return `${spec.protocol}:${spec.publicPort}`;
-}
 
-/** An address or a network in CIDR form, IPv4 or IPv6: what nginx's `allow` takes (and nothing it would read as a directive). */
-export function isCidr(text: string): boolean {
-  const [address, prefix, extra] = text.split('/');
-  if (extra !== undefined || !address) return false;
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 function assertCidr(text: string): string {
   if (!isCidr(text)) throw new Error(`not an address or network: ${JSON.stringify(text)}`);

@@ -2,7 +2,8 @@
 // each checked before anything is rendered; the directory is the helper's own configuration's, so
 // a request cannot name a path. A removal names a stream server's file, nothing else.
 import { z } from 'zod';
-import { isCidr, isStreamFileName } from './render.ts';
+import { isCidr } from '../common/cidr.ts';
+import { isStreamFileName } from './render.ts';
 import type { StreamChange } from './types.ts';
 
 /** Far above the TCP and UDP tunnels of one box, far below a memory problem. */

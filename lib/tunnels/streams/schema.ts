@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCidr } from '../../system/streams/render.ts';
+import { isCidr } from '../../system/common/cidr.ts';
 import { TunnelCreate } from '../schema.ts';
 
 // API inputs of the TCP and UDP tunnels; the stored record shape is lib/state/schemas.ts#StreamRecord.
@@ -30,14 +30,8 @@ export const StreamCreate = z
   .refine((v) => !(v.proxyProtocol && v.protocol === 'udp'), { path: ['proxyProtocol'], message: 'The PROXY protocol is offered for TCP tunnels only' });
 export type StreamCreate = z.infer<typeof StreamCreate>;
 
-/**
- * The body of POST /api/tunnels: without `protocol` (or with `http`) the spec's HTTP tunnel,
- * validated exactly as before; `tcp` or `udp` a stream tunnel.
- */
-/** The spec's HTTP tunnel, `protocol` given or not. */
+/** POST /api/tunnels without `protocol` (or with `http`): the spec's HTTP tunnel, validated exactly as before. */
 export const HttpTunnelCreate = TunnelCreate.extend({ protocol: z.literal('http').optional() });
-export const AnyTunnelCreate = z.discriminatedUnion('protocol', [HttpTunnelCreate, StreamCreate]);
-export type AnyTunnelCreate = z.infer<typeof AnyTunnelCreate>;
 
 /** PATCH /api/tunnels/:id/settings of a stream tunnel: any of these, at least one. */
 export const StreamSettings = z

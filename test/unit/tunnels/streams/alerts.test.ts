@@ -1,5 +1,6 @@
 // tunnel.down and tunnel.up for a TCP tunnel: a listener on its tunnel port plays the client's session.
 import { createServer, type Server } from 'node:net';
+import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -63,7 +64,15 @@ s('/metrics: each enabled stream tunnel connected or not, and its sessions in th
   const text = await (await t.request('GET', '/metrics')).text();
   assert.match(text, 'relay_stream_tunnel_connected{tunnel="udp:43053"} 0');
   assert.match(text, 'relay_vhost_requests_total{vhost="udp:43053"} 1');
-  assert.ok(stream.id);
+  // the tunnel's client connected: chisel holds the UDP remote on loopback
+  const remote = createSocket('udp4');
+  remote.bind(stream.tunnelPort, '127.0.0.1');
+  await once(remote, 'listening');
+  try {
+    assert.match(await (await t.request('GET', '/metrics')).text(), 'relay_stream_tunnel_connected{tunnel="udp:43053"} 1');
+  } finally {
+    remote.close();
+  }
 });
 
 s.run();

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isCidr, renderStreamServer, streamBlock, streamFileName } from '../../../../lib/system/streams/render.ts';
+import { isCidr } from '../../../../lib/system/common/cidr.ts';
+import { renderStreamServer, streamBlock, streamFileName } from '../../../../lib/system/streams/render.ts';
 import { checkPublicPort, pickTunnelPort, servicePorts, type PortUse } from '../../../../lib/tunnels/streams/ports.ts';
 import { parseUdpSockets } from '../../../../lib/system/common/proc-net.ts';
 
