@@ -5,6 +5,7 @@ import { createStream } from './create.ts';
 import type { StreamCreate, StreamSettings } from './schema.ts';
 import { streamStatus, type StreamStatusItem } from './status.ts';
 import type { TrafficMeter } from '../../traffic/meter.ts';
+import { loopbackListening, loopbackUdpBound } from '../../system/tunnel-server/loopback-listeners.ts';
 
 const newestFirst = (a: StreamRecord, b: StreamRecord) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 
@@ -17,9 +18,12 @@ export class StreamService {
     return [...this.ctx.store.streams.value].reverse().sort(newestFirst).filter((s) => !protocol || s.protocol === protocol);
   }
 
-  /** Each one's client state (the kernel's sockets now) and traffic. */
+  /** Each one's client state (the loopback listeners the tunnel server's sessions hold now) and traffic. */
   async status(meter: Pick<TrafficMeter, 'traffic'>): Promise<StreamStatusItem[]> {
-    return streamStatus(this.list(), await this.ctx.liveSockets(), meter);
+    const streams = this.list();
+    const portsOf = (protocol: StreamRecord['protocol']) => streams.filter((s) => s.enabled && s.protocol === protocol).map((s) => s.tunnelPort);
+    const [tcp, udp] = await Promise.all([loopbackListening(portsOf('tcp')), loopbackUdpBound(portsOf('udp'))]);
+    return streamStatus(streams, { tcp, udp }, meter);
   }
 
   has(id: string): boolean {

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { StreamRecord } from '../../state/schemas.ts';
 import { Traffic, type TrafficMeter } from '../../traffic/meter.ts';
 import { streamTrafficName } from '../../traffic/names.ts';
-import type { PortUse } from './ports.ts';
 
 export const StreamStatusItem = z.object({
   id: z.string(),
@@ -21,18 +20,18 @@ export const StreamStatusItem = z.object({
 });
 export type StreamStatusItem = z.infer<typeof StreamStatusItem>;
 
-const LOOPBACK = /^(127\.0\.0\.1|0\.0\.0\.0|\[::\]|\[::ffff:7f00:1\]|\[::ffff:0:0\]):\d+$/;
+/** The tunnel ports a session holds on loopback, per protocol (lib/system/tunnel-server/loopback-listeners.ts). */
+export type HeldPorts = Record<'tcp' | 'udp', ReadonlySet<number>>;
 
-export function streamStatus(streams: readonly StreamRecord[], live: PortUse['live'], meter: Pick<TrafficMeter, 'traffic'>): StreamStatusItem[] {
+export function streamStatus(streams: readonly StreamRecord[], held: HeldPorts, meter: Pick<TrafficMeter, 'traffic'>): StreamStatusItem[] {
   return streams.map((s) => {
-    const holder = live[s.protocol]?.get(s.tunnelPort);
     return {
       id: s.id,
       protocol: s.protocol,
       publicPort: s.publicPort,
       port: s.port,
       enabled: s.enabled,
-      connected: s.enabled && holder !== undefined && LOOPBACK.test(holder),
+      connected: s.enabled && held[s.protocol].has(s.tunnelPort),
       traffic: meter.traffic(streamTrafficName(s)),
     };
   });
