@@ -6,11 +6,11 @@
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
 import { portalReaches } from '../portal-reach.ts';
-import { wildcardLineageFor, type CertModeConfig } from './wildcard-lineage.ts';
+import { sharedLineage, wildcardLineageFor, type CertModeConfig } from './wildcard-lineage.ts';
 import type { AccessRecord, SiteRecord, StreamRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { CertsAdapter, ProtectedSiteRule, StreamSpec, VhostSpec } from '../system/types.ts';
-import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, type StackVhost } from './vhost-specs.ts';
+import { appVhost, DEFAULT_VHOST, IP_PANEL_VHOST, siteVhost, stackVhosts, tunnelsVhost, type StackVhost } from './vhost-specs.ts';
 
 /** What the desired state is computed from. */
 export interface HostRecords {
@@ -30,8 +30,8 @@ export interface DesiredTunnel {
 
 export interface DesiredHost {
   /**
-   * Written and linked: the default server, the stack's vhosts and each site, each only when its
-   * certificate is there (nginx refuses a whole reload over one missing certificate file). None
+   * Written and linked: the default server, the stack's vhosts, the shared tunnels' server (wildcard
+   * mode) and each site, each only when its certificate is there (nginx refuses a whole reload over one missing certificate file). None
    * before onboarding is done.
    */
   served: VhostSpec[];
@@ -59,6 +59,7 @@ async function servedVhosts({ config, store, system }: HostRecords): Promise<Vho
   if (onboarding.status !== 'COMPLETED' || !domain) return [];
   const specs: VhostSpec[] = [DEFAULT_VHOST];
   for (const { spec, certified } of await stackOf(system.certs, domain)) if (certified) specs.push(spec);
+  specs.push(...(await sharedServer(system.certs, config.value)));
   for (const site of store.sites.value) {
     if (site.certIssued && (await system.certs.has(wildcardLineageFor(site.fqdn, config.value) ?? site.fqdn))) specs.push(siteVhost(site, domain, config.value));
   }
@@ -139,12 +140,19 @@ export interface ProvisionedStack {
   uncertified: StackVhost[];
 }
 
-export async function provisionedStack(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<ProvisionedStack> {
+/** `config`: in wildcard mode chosen during onboarding, the shared tunnels' server is written with the stack. */
+export async function provisionedStack(certs: Pick<CertsAdapter, 'has'>, domain: string, config?: CertModeConfig): Promise<ProvisionedStack> {
   const stack = await stackOf(certs, domain);
   return {
-    vhosts: [DEFAULT_VHOST, ...stack.map(({ spec }) => spec)],
+    vhosts: [DEFAULT_VHOST, ...stack.map(({ spec }) => spec), ...(config ? await sharedServer(certs, config) : [])],
     uncertified: stack.flatMap(({ spec, certified }) => (certified ? [] : [spec])),
   };
+}
+
+/** The shared tunnels' server in wildcard mode, once its lineage is there; none otherwise. */
+async function sharedServer(certs: Pick<CertsAdapter, 'has'>, config: CertModeConfig): Promise<VhostSpec[]> {
+  const lineage = sharedLineage(config);
+  return lineage !== null && (await certs.has(lineage)) ? [tunnelsVhost(lineage)] : [];
 }
 
 async function stackOf(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<Array<{ spec: StackVhost; certified: boolean }>> {

@@ -63,17 +63,19 @@ export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, des
   const wanted = desired ?? (await desiredHost(services));
   let rewritten: string[] = [];
   try {
-    rewritten = await system.proxy.refresh(wanted.current);
-    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} with this release's templates: ${namesForLog(rewritten)}`);
     const missing = [];
     // the default server is install's to write (beside the IP panel's), never the panel's start
     for (const spec of wanted.served) if (spec.kind !== 'default' && !(await system.proxy.state(system.proxy.vhostName(spec))).written) missing.push(spec);
+    // before the refresh: an upgrade that makes the tunnels' vhosts routes needs their shared server first
     if (missing.length) {
       await system.proxy.apply(missing.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
       const names = missing.map((spec) => system.proxy.vhostName(spec));
       log.info(`wrote ${names.length} missing vhost${names.length === 1 ? '' : 's'} the records call for: ${namesForLog(names)}`);
-      rewritten = [...rewritten, ...names];
+      rewritten = names;
     }
+    const refreshed = await system.proxy.refresh(wanted.current);
+    if (refreshed.length) log.info(`rewrote ${refreshed.length} vhost${refreshed.length === 1 ? '' : 's'} with this release's templates: ${namesForLog(refreshed)}`);
+    rewritten = [...refreshed, ...rewritten];
   } catch (error) {
     log.warn(`rewriting the vhosts with this release's templates failed, the earlier ones stay: ${errorMessage(error)}`);
   }

@@ -26,15 +26,27 @@ export function stackVhosts(domain: string): StackVhost[] {
   ];
 }
 
-/** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
+/**
+ * `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. A
+ * tunnel the wildcard covers is shared (its file a route of the `tunnels` vhost, one server for all
+ * of them), unless it is public: that one keeps a server of its own, which never asks the portal.
+ */
 export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, config?: CertModeConfig): VhostSpec {
+  const open = tunnel.access?.mode === 'public';
+  const cert = config ? certOfSpec(tunnel.fqdn, config) : {};
   return {
     kind: 'app',
     fqdn: tunnel.fqdn,
     port: tunnel.port,
-    ...(tunnel.access?.mode === 'public' ? { public: true as const } : {}),
-    ...(config ? certOfSpec(tunnel.fqdn, config) : {}),
+    ...(open ? { public: true as const } : {}),
+    ...cert,
+    ...('cert' in cert && !open ? { shared: true as const } : {}),
   };
+}
+
+/** The one server of every shared tunnel under the wildcard lineage (`*.<lineage>`). */
+export function tunnelsVhost(lineage: string): VhostSpec {
+  return { kind: 'tunnels', fqdn: lineage };
 }
 
 /**

@@ -17,6 +17,12 @@ export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string
   return label.length > 0 && !label.includes('.') ? mode.lineage : null;
 }
 
+/** The lineage whose `*.<lineage>` serves the shared apps in one server, or null in per-name mode. */
+export function sharedLineage(config: CertModeConfig): string | null {
+  const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
+  return mode?.mode === 'wildcard' && config.domain ? mode.lineage : null;
+}
+
 /** What a vhost spec names as its certificate: the lineage when it is not the name's own. */
 export function certOfSpec(fqdn: string, config: CertModeConfig): { cert: string } | Record<string, never> {
   const lineage = wildcardLineageFor(fqdn, config);

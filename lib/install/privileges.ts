@@ -4,7 +4,7 @@
 // every path and binary from its own root-owned configuration. The panel's unit can then forbid
 // every way to gain a privilege (NoNewPrivileges and the rest: panel-unit.ts).
 import { dirname } from 'node:path';
-import { systemConfig, type SystemConfig } from '../system/config.ts';
+import { routesDirOf, streamsDirOf, systemConfig, type SystemConfig } from '../system/config.ts';
 import { renderUnit } from '../system/systemd/units.ts';
 
 export const ROOT_HELPER_UNIT = 'relay-panel-root';
@@ -48,10 +48,12 @@ export function renderRootHelperService(o: {
   server: string;
   config: string;
   /** what the helper writes (its configuration's nginx section); Debian's defaults when absent */
-  nginx?: Pick<SystemConfig['nginx'], 'sitesAvailable' | 'sitesEnabled' | 'tlsDir' | 'errorLog'>;
+  nginx?: Pick<SystemConfig['nginx'], 'sitesAvailable' | 'sitesEnabled' | 'streamsDir' | 'tlsDir' | 'errorLog'>;
 }): string {
   const nginx = o.nginx ?? systemConfig().nginx;
-  const writable = [...new Set([nginx.sitesAvailable, nginx.sitesEnabled, nginx.tlsDir, dirname(nginx.errorLog), '/var/log/nginx', '/var/lib/nginx'])];
+  // the routes and stream servers too: the helper writes them as it writes the vhosts
+  const dirs = [nginx.sitesAvailable, nginx.sitesEnabled, routesDirOf({ nginx }), streamsDirOf({ nginx }), nginx.tlsDir];
+  const writable = [...new Set([...dirs, dirname(nginx.errorLog), '/var/log/nginx', '/var/lib/nginx'])];
   return renderUnit({
     description: 'relay-panel root helper (vhosts, nginx test and reload, the box\'s units)',
     execStart: `${o.node} ${o.server} root-helper --config ${o.config}`,

@@ -6,6 +6,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeRenewalUnits } from './renewals.ts';
 import { nginxArgs } from '../system/proxy/host.ts';
+import { routesDirOf } from '../system/config.ts';
 import { restoreDebianDefaultSite } from './debian-site.ts';
 import { relayVhostFiles, removeLockedTree } from './files.ts';
 import { readInstallRecord } from './install-record.ts';
@@ -36,6 +37,7 @@ export async function uninstall(inst: Installation, report: Reporter): Promise<v
   report.step({ step: 'units', status: 'changed', message: `stopped and removed ${[...names, ...renewal].join(', ')}` });
 
   await removeRelayVhosts(s.nginx.sitesEnabled);
+  await rm(routesDirOf(s), { recursive: true, force: true });
   const removed = await removeRelayVhosts(s.nginx.sitesAvailable);
   // the TCP and UDP tunnels' servers and their stream block, before the reload below lets go of their ports
   await removeStreamBlock(s);

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { assertFqdn, isFqdn } from '../system/common/names.ts';
 import { isCopyPath, tlsPathDirectives } from './tls-directives.ts';
-import { isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
+import { isRouteSpec, isRouteText, isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
 import type { CertPaths, VhostSpec } from '../system/types.ts';
 
 export const IP_PANEL_ENTRY = 'ip-panel';
@@ -47,6 +47,8 @@ const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
   'tunnel-server': (fqdn) => [fqdn],
   app: (fqdn) => [fqdn],
   site: (fqdn) => [fqdn],
+  // the shared apps' server: the wildcard lineage of its domain
+  tunnels: (fqdn) => [fqdn],
 };
 
 /**
@@ -55,6 +57,8 @@ const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
  */
 export function entriesOfSpec(spec: VhostSpec): string[] {
   if (spec.kind === 'ip-panel' || spec.kind === 'default') return ENTRIES_OF_KIND[spec.kind]('');
+  // a route names no certificate: the `tunnels` vhost that serves it loads the wildcard
+  if (isRouteSpec(spec)) return [];
   const cert = (spec.kind === 'app' || spec.kind === 'site') && spec.cert ? spec.cert : spec.fqdn;
   return ENTRIES_OF_KIND[spec.kind](assertFqdn(cert));
 }
@@ -66,6 +70,7 @@ export function entriesOfSpec(spec: VhostSpec): string[] {
  * release's vhost naming the panel's files, a placeholder) falls back to its file name.
  */
 export function entriesOfVhostText(tlsDir: string, name: string, text: string): string[] {
+  if (isRouteText(text)) return [];
   const entries = new Set<string>();
   for (const d of tlsPathDirectives(text)) {
     if (!isCopyPath(tlsDir, d.path)) continue;

@@ -214,8 +214,13 @@ const Systemd = z
   .strict();
 
 /** The user a service of the panel runs as (its unit's User= and Group=); null: root. */
+/** Where the shared app tunnels' routes are linked: `relay-routes` beside sites-available, as the streams are. */
+export function routesDirOf(system: { nginx: Pick<SystemConfig['nginx'], 'sitesAvailable'> }): string {
+  return join(dirname(system.nginx.sitesAvailable), 'relay-routes');
+}
+
 /** Where the TCP and UDP tunnels' stream servers live (`nginx.streamsDir`, else beside sites-available). */
-export function streamsDirOf(system: Pick<SystemConfig, 'nginx'>): string {
+export function streamsDirOf(system: { nginx: Pick<SystemConfig['nginx'], 'sitesAvailable' | 'streamsDir'> }): string {
   return system.nginx.streamsDir ?? join(dirname(system.nginx.sitesAvailable), 'relay-streams');
 }
 

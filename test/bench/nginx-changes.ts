@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemConfig } from '../../lib/system/config.ts';
+import { routesDirOf, systemConfig } from '../../lib/system/config.ts';
 import { hostNginxControl } from '../../lib/system/proxy/host.ts';
 import { nginxMasterPid } from '../../lib/system/proxy/nginx-proc.ts';
 import { VhostStore } from '../../lib/system/proxy/vhost-store.ts';
@@ -71,7 +71,7 @@ const config = systemConfig({
   },
   timeouts: { defaultMs: 120_000 },
 });
-const store = new VhostStore({ availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled, render, ...hostNginxControl(config) });
+const store = new VhostStore({ availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled, routesDir: routesDirOf(config), render, ...hostNginxControl(config) });
 const spec = (name: string, i: number): VhostSpec => ({ kind: 'app', fqdn: `${name}.example.test`, port: 20000 + (i % 40000) });
 const put = (s: VhostSpec): VhostChange => ({ op: 'put', spec: s, enabled: true });
 

@@ -12,5 +12,6 @@ export const SAMPLE_TEMPLATE_CONTEXT: TemplateContext = {
   defaultCert: { fullchain: '/self/default.pem', privkey: '/self/default.key' },
   publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
   trafficPort: null,
+  routesDir: '/etc/nginx/relay-routes',
   certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
 };

@@ -7,12 +7,13 @@
 //                wildcard lineage and its credentials go
 import type { Config } from '../../config.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED, STATE_FAILED, type Step } from '../../steps.ts';
-import type { DnsChallenge, System, VhostSpec } from '../../system/types.ts';
+import type { DnsChallenge, System } from '../../system/types.ts';
 import { credentialsText } from './credentials-text.ts';
 import { dnsCredentialsDir, dnsCredentialsPath, putCredentialsFile } from './credentials-file.ts';
 import { PER_NAME, type CertificateModeRecord, type WildcardMode } from './mode.ts';
 import { credentialKeys, PROVIDERS, type DnsProvider } from './providers.ts';
 import { namesLeavingWildcard, servedSpecs, type ServedRecords } from './served-specs.ts';
+import { refreshServed, shareTunnels, unshareTunnels } from './shared-server.ts';
 
 export const PACKAGE_FAILED = 'DNS plugin installation failed';
 export const CREDENTIALS_FAILED = 'Credentials file failed';
@@ -43,11 +44,6 @@ export function dnsChallenge(dataDir: string, provider: DnsProvider, propagation
   };
 }
 
-/** Rewrites the served vhosts; none before the first tunnel or site (a switch during onboarding). */
-async function refreshServed(proxy: Pick<System['proxy'], 'refresh'>, specs: VhostSpec[]): Promise<void> {
-  if (specs.length > 0) await proxy.refresh(specs);
-}
-
 /** The steps to wildcard mode; `domain` and `email` checked by the caller. */
 export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, domain: string, email: string): Step[] {
   const { certs, proxy, packages } = deps.system;
@@ -61,6 +57,9 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
   };
   const before = deps.config();
   const after: Config = { ...before, certificateMode: mode };
+  // the shared tunnels' server is written here unless it is there (a wildcard box asking again) or
+  // nothing is served yet (onboarding's vhosts task writes it with the stack)
+  const shares = before.onboarding.status === 'COMPLETED' && before.certificateMode.mode !== 'wildcard';
   // rendered before anything changes: a credential of the wrong shape stops the switch here
   const text = credentialsText(request.provider, request.credentials);
   const path = dnsCredentialsPath(deps.dataDir, request.provider);
@@ -100,8 +99,10 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
     },
     {
       failure: NGINX_FAILED,
-      run: () => refreshServed(proxy, servedSpecs(deps.records(), after)),
-      undo: () => refreshServed(proxy, servedSpecs(deps.records(), before)),
+      run: () => (shares ? shareTunnels(proxy, domain, servedSpecs(deps.records(), after)) : refreshServed(proxy, servedSpecs(deps.records(), after))),
+      undo: () => (shares
+        ? unshareTunnels(proxy, domain, servedSpecs(deps.records(), before), servedSpecs(deps.records(), after))
+        : refreshServed(proxy, servedSpecs(deps.records(), before))),
     },
     { failure: STATE_FAILED, run: () => deps.save(mode) },
   ];
@@ -112,6 +113,7 @@ export function toPerNameSteps(deps: SwitchDeps, email: string): Step[] {
   const { certs, proxy } = deps.system;
   const before = deps.config();
   const after: Config = { ...before, certificateMode: PER_NAME };
+  const lineage = before.certificateMode.mode === 'wildcard' ? before.certificateMode.lineage : null;
   return [
     {
       failure: CERTIFICATE_FAILED,
@@ -122,8 +124,8 @@ export function toPerNameSteps(deps: SwitchDeps, email: string): Step[] {
     },
     {
       failure: NGINX_FAILED,
-      run: () => refreshServed(proxy, servedSpecs(deps.records(), after)),
-      undo: () => refreshServed(proxy, servedSpecs(deps.records(), before)),
+      run: () => (lineage ? unshareTunnels(proxy, lineage, servedSpecs(deps.records(), after), servedSpecs(deps.records(), before)) : refreshServed(proxy, servedSpecs(deps.records(), after))),
+      undo: () => (lineage ? shareTunnels(proxy, lineage, servedSpecs(deps.records(), before)) : refreshServed(proxy, servedSpecs(deps.records(), before))),
     },
     { failure: STATE_FAILED, run: () => deps.save(PER_NAME) },
   ];

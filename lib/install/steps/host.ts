@@ -6,7 +6,7 @@ import { entryExists, notRootOnly, pathExists } from '../../system/common/fs.ts'
 import { isUnitActive } from '../unit-state.ts';
 import { ensureDir, relayVhostFiles, writeIfChanged, type Owner } from '../files.ts';
 import { topLevelPanelDirs, type PanelDirSpec } from '../panel-dirs.ts';
-import { serviceUser } from '../../system/config.ts';
+import { routesDirOf, serviceUser } from '../../system/config.ts';
 import { lookupGroup, lookupUser, uidIsFree } from '../users.ts';
 import { noteCreated, readInstallRecord } from '../install-record.ts';
 import { checkArch, checkOs, chooseIp, InstallError, parseOsRelease } from '../host-checks.ts';
@@ -87,9 +87,12 @@ async function serviceUserAccounts(inst: Installation): Promise<string[]> {
   return made;
 }
 
-/** nginx's vhost directories: root's alone (the root helper writes them; nginx's master runs as root). */
+/**
+ * nginx's vhost directories and the shared apps' routes: root's alone (the root helper writes them;
+ * nginx's master runs as root), made before the helper starts (its unit can write them, not make them).
+ */
 function vhostDirs(inst: Installation): string[] {
-  return [inst.system.nginx.sitesAvailable, inst.system.nginx.sitesEnabled];
+  return [inst.system.nginx.sitesAvailable, inst.system.nginx.sitesEnabled, routesDirOf(inst.system)];
 }
 
 /**

@@ -8,8 +8,8 @@ import type { ProvisioningTask } from './context.ts';
 export const writeVhosts: ProvisioningTask = {
   id: 'vhosts',
   title: 'Configure the reverse proxy',
-  async run({ system, domain, log }) {
-    await writeStack(system.proxy, await provisionedStack(system.certs, domain), (names) => log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`));
+  async run({ system, config, domain, log }) {
+    await writeStack(system.proxy, await provisionedStack(system.certs, domain, config.value), (names) => log(`Writing and enabling ${names.join(', ')}; testing and reloading the proxy`));
     return 'Proxy configuration tested and reloaded with the panel, portal and tunnel vhosts';
   },
 };

@@ -16,6 +16,8 @@ const SAMPLES: VhostSpec[] = [
   { kind: 'tunnel-server', fqdn: 'tunnel.fingerprint.invalid' },
   { kind: 'app', fqdn: 'app.fingerprint.invalid', port: 4321 },
   { kind: 'app', fqdn: 'open.fingerprint.invalid', port: 4322, public: true },
+  { kind: 'app', fqdn: 'shared.fingerprint.invalid', port: 4323, cert: 'fingerprint.invalid', shared: true },
+  { kind: 'tunnels', fqdn: 'fingerprint.invalid' },
   { kind: 'site', fqdn: 'site.fingerprint.invalid', root: '/fingerprint/site', spaMode: false, protected: false },
   { kind: 'site', fqdn: 'spa.fingerprint.invalid', root: '/fingerprint/spa', spaMode: true, protected: true },
   { kind: 'site', fqdn: 'closed.fingerprint.invalid', root: '/fingerprint/closed', spaMode: false, protected: true, closed: true },
@@ -25,7 +27,7 @@ const SAMPLES: VhostSpec[] = [
  * `pkiDir`: where the client CA and CRL the panel vhosts name lie (made at the first panel
  * vhost's render, so not asked of the PKI here).
  */
-export function vhostFingerprint(o: Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>, pkiDir: string): string {
+export function vhostFingerprint(o: Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>, pkiDir: string): string {
   const ctx = templateContext(o, { caPath: `${pkiDir}/ca.pem`, crlPath: `${pkiDir}/crl.pem` });
   const hash = createHash('sha256').update(pkiDir);
   for (const spec of SAMPLES) hash.update(stampVhost(renderVhost(spec, ctx)));

@@ -3,7 +3,7 @@
 // given: a listen on a port another process holds passes `nginx -t` and fails only then.
 // The same pieces serve the root helper (lib/root-helper), which writes the vhosts of an installed box.
 import { join } from 'node:path';
-import type { SystemConfig } from '../config.ts';
+import { routesDirOf, type SystemConfig } from '../config.ts';
 import { programFailure, run } from '../common/exec.ts';
 import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type VhostLayout } from './renderer.ts';
 import type { VhostDirPaths } from './vhost-dirs.ts';
@@ -32,11 +32,12 @@ export function hostVhostLayout(config: SystemConfig): VhostLayout {
     acmeWebroot: config.acme.webroot,
     helpDir: config.nginx.helpDir,
     selfSignedDir: config.nginx.selfSignedDir,
+    routesDir: routesDirOf(config),
   };
 }
 
 export function hostVhostDirs(config: SystemConfig): VhostDirPaths {
-  return { availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled };
+  return { availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled, routesDir: routesDirOf(config) };
 }
 
 /** `nginx -t` and a reload checked in the error log, through the configured binaries. */

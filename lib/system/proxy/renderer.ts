@@ -14,6 +14,8 @@ export interface RendererOptions {
   acmeWebroot: string;
   helpDir: string;
   selfSignedDir: string;
+  /** where the shared apps' routes are linked (the `tunnels` vhost includes them) */
+  routesDir: string;
   openssl: string;
   timeoutMs: number;
   certs: Pick<CertsAdapter, 'paths'>;
@@ -26,7 +28,7 @@ export interface RendererOptions {
 }
 
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
-export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir'>;
+export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir'>;
 
 /** The renderer options of a host or sandbox system: its layout, the configured ports, openssl and timeout. */
 export function systemRendererOptions(
@@ -102,6 +104,7 @@ export function templateContext(
     defaultCert: defaultCertPaths(o.selfSignedDir),
     publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
     trafficPort: o.trafficPort ?? null,
+    routesDir: o.routesDir,
     certFor: (fqdn) => o.certs.paths(fqdn),
   };
 }

@@ -26,10 +26,12 @@ export function createSandboxProxy(
     acmeWebroot: p.acmeWebroot,
     helpDir: p.nginxHelp,
     selfSignedDir: p.selfSigned,
+    routesDir: p.routes,
   }, deps);
   return new VhostStore({
     availableDir: p.sitesAvailable,
     enabledDir: p.sitesEnabled,
+    routesDir: p.routes,
     render: createVhostRenderer(options),
     stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), () => vhostFingerprint(options, p.pki)),
     async test() {

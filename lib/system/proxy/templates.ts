@@ -20,6 +20,8 @@ export interface TemplateContext {
   publicLocations: PublicLocations;
   /** loopback UDP port of the traffic log (lib/traffic); null: none */
   trafficPort: number | null;
+  /** where the shared apps' routes are linked: the `tunnels` vhost's map includes every file there */
+  routesDir: string;
   certFor(fqdn: string): CertPaths;
 }
 
@@ -83,7 +85,19 @@ export function vhostName(spec: VhostSpec): string {
   return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
 }
 
-const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site'] as const;
+const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site', 'tunnels'] as const;
+
+const ROUTE_HEADER = '# managed by relay-panel: route of app tunnel ';
+
+/** Whether a file's text is a shared app's route (linked in the routes directory, not sites-enabled). */
+export function isRouteText(text: string): boolean {
+  return text.startsWith(ROUTE_HEADER);
+}
+
+/** Whether a spec's file is a route: a shared app's, served by the `tunnels` vhost. */
+export function isRouteSpec(spec: VhostSpec): boolean {
+  return spec.kind === 'app' && spec.shared === true;
+}
 
 /** Whether a file name is one `vhostName` can give (to any kind): what the root helper may touch. */
 export function isVhostName(name: string): boolean {
@@ -111,9 +125,11 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
     case 'tunnel-server':
       return renderTunnelServer(spec.fqdn, ctx);
     case 'app':
-      return renderApp(spec.fqdn, spec.port, ctx, spec.public === true, spec.cert);
+      return spec.shared ? renderRoute(spec.fqdn, spec.port) : renderApp(spec.fqdn, spec.port, ctx, spec.public === true, spec.cert);
     case 'site':
       return renderSite(spec, ctx);
+    case 'tunnels':
+      return renderTunnels(spec.fqdn, ctx);
   }
 }
 
@@ -193,17 +209,24 @@ export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open
   assertFqdn(fqdn);
   assertPort(port);
   const traffic = trafficLog('app', fqdn, ctx);
+  const title = `app tunnel ${fqdn} -> 127.0.0.1:${port}, ${open ? 'PUBLIC: no auth portal' : 'behind the auth portal'}`;
+  return withTrafficFormat(traffic.format, tlsVhost(title, fqdn, ctx, cert, [...traffic.access, ...appBody(String(port), ctx, open)]));
+}
+
+/**
+ * What an app's server holds besides its name and certificate: the portal's check and refusal
+ * page, and the proxy to the tunnel's loopback port (`upstream`: a port, or the variable holding it).
+ */
+function appBody(upstream: string, ctx: TemplateContext, open: boolean): string[] {
   // a public tunnel (admin-only, explicit): the portal is never asked, and no Remote-* header a
   // client sends reaches the app as if the portal had set it
   const guard = open ? REMOTE_HEADERS.map(([header]) => `proxy_set_header ${header} "";`) : [...authRequest(), ...refusedPage()];
-  const title = `app tunnel ${fqdn} -> 127.0.0.1:${port}, ${open ? 'PUBLIC: no auth portal' : 'behind the auth portal'}`;
-  return withTrafficFormat(traffic.format, tlsVhost(title, fqdn, ctx, cert, [
-    ...traffic.access,
+  return [
     ...(open ? [] : [...authzLocation(ctx), ...refusedLocation(ctx)]),
     'location / {',
     ...indent([
       ...guard,
-      `proxy_pass http://127.0.0.1:${port};`,
+      `proxy_pass http://127.0.0.1:${upstream};`,
       ...forwardedHeaders(),
       ...dropClientCertHeaders(),
       ...websocket(),
@@ -211,7 +234,51 @@ export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open
       'proxy_send_timeout 3600s;',
     ]),
     '}',
-  ]));
+  ];
+}
+
+/** A shared app's route: its name and port, one entry of the `tunnels` vhost's map. */
+export function renderRoute(fqdn: string, port: number): string {
+  return `${ROUTE_HEADER}${assertFqdn(fqdn)} -> 127.0.0.1:${assertPort(port)}, served by the shared server of its domain. Changes here are overwritten.\n${fqdn} ${port};\n`;
+}
+
+const TUNNEL_PORT = '$relay_tunnel_port';
+
+/**
+ * Every shared app under `*.<domain>` in one server, behind the portal, with the domain's wildcard
+ * certificate: a map of name to port built from the linked routes. A name without a route (a
+ * disabled or unknown tunnel) gets the default server's plain 404; a name with a vhost of its own
+ * (the stack, a site, a public tunnel) is served by that vhost, since nginx prefers an exact name.
+ */
+export function renderTunnels(domain: string, ctx: TemplateContext): string {
+  assertFqdn(domain);
+  const unknown = [`if (${TUNNEL_PORT} = "") {`, ...indent(['return 404 "Not found\\n";']), '}'];
+  const format = 'relay_traffic_tunnels';
+  const traffic = ctx.trafficPort === null ? [] : [
+    `log_format ${format} escape=json '{${trafficFields('app', '$host')}}';`,
+  ];
+  const access = ctx.trafficPort === null ? [] : [`access_log syslog:server=127.0.0.1:${assertPort(ctx.trafficPort)},nohostname,tag=relay ${format} if=${TUNNEL_PORT};`];
+  return [
+    header(`every shared app tunnel under *.${domain}, one server for all; their routes are linked in ${assertAbsolutePath(ctx.routesDir)}`),
+    `map $host ${TUNNEL_PORT} {`,
+    ...indent(['default "";', `include "${ctx.routesDir}/*.conf";`]),
+    '}',
+    ...traffic,
+    'server {',
+    ...indent([
+      `listen ${listen(ctx, ctx.ports.http)};`,
+      `server_name *.${domain};`,
+      ...acmeLocation(ctx),
+      'location / {',
+      ...indent(['default_type text/plain;', ...unknown, `return 301 https://$host${httpsSuffix(ctx)}$request_uri;`]),
+      '}',
+    ]),
+    '}',
+    'server {',
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name *.${domain};`, ...tls(ctx.certFor(domain)), 'default_type text/plain;', ...unknown, ...access, ...appBody(TUNNEL_PORT, ctx, false)]),
+    '}',
+    '',
+  ].join('\n');
 }
 
 const REFUSED_LOCATION = '@relay_refused';
@@ -323,11 +390,15 @@ function tlsVhost(title: string, fqdn: string, ctx: TemplateContext, cert: strin
 export function trafficLog(kind: 'app' | 'site', fqdn: string, ctx: TemplateContext): { format: string; access: string[] } {
   if (ctx.trafficPort === null) return { format: '', access: [] };
   const name = `relay_traffic_${kind}_${assertFqdn(fqdn).replace(/[.-]/g, '_')}`;
-  const fields = `"v":"${kind}:${fqdn}","s":$status,"in":$request_length,"out":$bytes_sent,"t":$request_time,"u":"$upstream_status"`;
   return {
-    format: `log_format ${name} escape=json '{${fields}}';\n`,
+    format: `log_format ${name} escape=json '{${trafficFields(kind, fqdn)}}';\n`,
     access: [`access_log syslog:server=127.0.0.1:${assertPort(ctx.trafficPort)},nohostname,tag=relay ${name};`],
   };
+}
+
+/** One request's fields; `host`: the vhost's name, or `$host` in the shared server. */
+function trafficFields(kind: 'app' | 'site', host: string): string {
+  return `"v":"${kind}:${host}","s":$status,"in":$request_length,"out":$bytes_sent,"t":$request_time,"u":"$upstream_status"`;
 }
 
 /** The log_format line just below the vhost's header comment (http context, before its servers). */

@@ -18,10 +18,15 @@ export type VhostSpec =
   | { kind: 'auth-portal'; fqdn: string }
   | { kind: 'tunnel-server'; fqdn: string }
   // public: no auth portal at all (an admin's explicit choice)
-  | { kind: 'app'; fqdn: string; port: number; public?: true; cert?: string }
+  | { kind: 'app'; fqdn: string; port: number; public?: true; cert?: string; shared?: true }
+  // one server for every shared app (`shared`) under `fqdn`'s wildcard certificate: `*.<fqdn>`
+  | { kind: 'tunnels'; fqdn: string }
   | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true; cert?: string };
 // `cert`: the certbot lineage the vhost serves when it is not the name's own (the wildcard
-// certificate of the base domain, lib/host-state/wildcard-lineage.ts).
+// certificate of the base domain, lib/host-state/wildcard-lineage.ts). `shared`: served by the
+// `tunnels` vhost of its parent domain, whose one server carries every such app (a vhost per app
+// costs nginx a server and a TLS context each: a test and a reload grow with their number); the
+// app's own file is then its route, one line naming its port, linked in the routes directory.
 // A protected vhost asks the portal on loopback and sends a visitor to the login page the portal's
 // answer names (its Location header), so no spec names the portal. `closed`: protected, but out of
 // the portal's reach (lib/portal-reach.ts): every request answers 403.

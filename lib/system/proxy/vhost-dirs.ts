@@ -1,6 +1,8 @@
-// The read side of sites-available/-enabled, shared by the adapters that write vhosts themselves
-// and the one whose writes go through the root helper (the panel reads these directories, never
-// writes them, on an installed box).
+// The read side of sites-available/-enabled and the routes directory, shared by the adapters that
+// write vhosts themselves and the one whose writes go through the root helper (the panel reads these
+// directories, never writes them, on an installed box). A vhost's file is in sites-available and its
+// link in sites-enabled; a shared app's route (templates.ts) has its file there too, but its link
+// in the routes directory, which only the `tunnels` vhost's map includes.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../common/names.ts';
@@ -13,6 +15,7 @@ import { fileMark, type VhostStamps } from './vhost-stamps.ts';
 export interface VhostDirPaths {
   availableDir: string;
   enabledDir: string;
+  routesDir: string;
 }
 
 export class VhostDirs {
@@ -26,10 +29,10 @@ export class VhostDirs {
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
-    const [available, enabled] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir)]);
+    const [available, enabled, routed] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
     const written = new Set(available);
-    const linked = new Set(enabled);
-    const names = [...new Set([...available, ...enabled])].filter((name) => isVhostNameOfKind(name, kind)).sort();
+    const linked = new Set([...enabled, ...routed]);
+    const names = [...new Set([...available, ...linked])].filter((name) => isVhostNameOfKind(name, kind)).sort();
     return Promise.all(names.map(async (name) => {
       const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
       return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
@@ -50,13 +53,24 @@ export class VhostDirs {
     return join(this.dirs.enabledDir, name);
   }
 
-  protected isLinked(name: string): Promise<boolean> {
-    return entryExists(this.enabled(name));
+  /** A route's link: in the routes directory. */
+  protected routeLink(name: string): string {
+    return join(this.dirs.routesDir, name);
   }
 
-  /** The names linked in sites-enabled, in one listing: a change of 1,000 vhosts asked 1,000 lstats. */
+  protected async isLinked(name: string): Promise<boolean> {
+    return (await entryExists(this.enabled(name))) || entryExists(this.routeLink(name));
+  }
+
+  /** The names linked in sites-enabled or the routes directory, in two listings: a change of 1,000 vhosts asked 1,000 lstats. */
   protected async linkedNames(): Promise<Set<string>> {
-    return new Set(await namesIn(this.dirs.enabledDir));
+    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    return new Set([...enabled, ...routed]);
+  }
+
+  /** The names linked in the routes directory. */
+  protected async routedNames(): Promise<Set<string>> {
+    return new Set(await namesIn(this.dirs.routesDir));
   }
 }
 

@@ -1,12 +1,13 @@
 // The proxy adapter's file logic, shared by host and sandbox: vhost files in sites-available,
-// symlinks in sites-enabled, a configuration test after every change and a rollback when it fails.
+// symlinks in sites-enabled (a shared app's route: in the routes directory, vhost-dirs.ts), a
+// configuration test after every change and a rollback when it fails.
 import { mkdir, readlink, symlink, unlink } from 'node:fs/promises';
 import { writeFileAtomic, writeFilesAtomic } from '../common/atomic-write.ts';
 import { assertFileName } from '../common/names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
 import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
-import { vhostName } from './templates.ts';
+import { isRouteSpec, isRouteText, vhostName } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 import { fileMark, type VhostStamps } from './vhost-stamps.ts';
@@ -26,10 +27,13 @@ export interface VhostStoreOptions extends VhostDirPaths {
 /** A put whose file applyNow already wrote with the others. */
 const WRITTEN = Symbol('written');
 
+/** Where a name is linked: sites-enabled, the routes directory, or nowhere. */
+type LinkPlace = 'enabled' | 'routes' | null;
+
 interface Snapshot {
   name: string;
   content: string | null;
-  enabled: boolean;
+  link: LinkPlace;
 }
 
 export class VhostStore extends VhostDirs implements ProxyAdapter {
@@ -89,8 +93,8 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       return { name, content: known.get(name) ?? (await this.opts.render(c.spec)) };
     }));
     const names = changes.map((c, i) => (c.op === 'put' ? rendered[i]!.name : assertFileName(c.name)));
-    const linked = await this.linkedNames();
-    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n, linked)));
+    const [linked, routed] = await Promise.all([this.linkedNames(), this.routedNames()]);
+    const snapshots = await Promise.all([...new Set(names)].map((n) => this.snapshot(n, linked, routed)));
     try {
       // one file per name: the files can be written together; a name changed twice keeps its order
       const together = new Set(names).size === names.length;
@@ -120,13 +124,15 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     switch (change.op) {
       case 'put':
         if (content !== WRITTEN) await writeFileAtomic(this.available(name), stampVhost(content ?? ''), 0o644);
-        if (change.enabled) await this.link(name);
+        if (change.enabled) await this.link(name, isRouteSpec(change.spec) ? 'routes' : 'enabled');
         else await this.unlink(name);
         return;
-      case 'enable':
-        if ((await readOrNull(this.available(name))) === null) throw new SystemError(`vhost ${name} does not exist`);
-        await this.link(name);
+      case 'enable': {
+        const text = await readOrNull(this.available(name));
+        if (text === null) throw new SystemError(`vhost ${name} does not exist`);
+        await this.link(name, isRouteText(text) ? 'routes' : 'enabled');
         return;
+      }
       case 'disable':
         await this.unlink(name);
         return;
@@ -137,37 +143,41 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     }
   }
 
-  private async snapshot(name: string, linked: ReadonlySet<string>): Promise<Snapshot> {
-    return { name, content: await readOrNull(this.available(name)), enabled: linked.has(name) };
+  private async snapshot(name: string, linked: ReadonlySet<string>, routed: ReadonlySet<string>): Promise<Snapshot> {
+    const link: LinkPlace = routed.has(name) ? 'routes' : linked.has(name) ? 'enabled' : null;
+    return { name, content: await readOrNull(this.available(name)), link };
   }
 
   private async restore(snapshots: Snapshot[]): Promise<void> {
     for (const s of snapshots) {
       if (s.content === null) await unlink(this.available(s.name)).catch(ignoreMissing);
       else await writeFileAtomic(this.available(s.name), s.content, 0o644);
-      if (s.enabled) await this.link(s.name);
+      if (s.link) await this.link(s.name, s.link);
       else await this.unlink(s.name);
     }
   }
 
   private async ensureDirs(): Promise<void> {
-    await mkdir(this.opts.availableDir, { recursive: true });
-    await mkdir(this.opts.enabledDir, { recursive: true });
+    for (const dir of [this.opts.availableDir, this.opts.enabledDir, this.opts.routesDir]) await mkdir(dir, { recursive: true });
   }
 
-  private async link(name: string): Promise<void> {
+  /** Links the name where it belongs and nowhere else: a vhost that became a route (or back) moves. */
+  private async link(name: string, place: Exclude<LinkPlace, null>): Promise<void> {
+    const [at, other] = place === 'routes' ? [this.routeLink(name), this.enabled(name)] : [this.enabled(name), this.routeLink(name)];
+    await unlink(other).catch(ignoreMissing);
     const target = this.available(name);
     try {
-      if ((await readlink(this.enabled(name))) === target) return;
+      if ((await readlink(at)) === target) return;
     } catch {
       // missing or not a link: replaced below
     }
-    await this.unlink(name);
-    await symlink(target, this.enabled(name));
+    await unlink(at).catch(ignoreMissing);
+    await symlink(target, at);
   }
 
   private async unlink(name: string): Promise<void> {
     await unlink(this.enabled(name)).catch(ignoreMissing);
+    await unlink(this.routeLink(name)).catch(ignoreMissing);
   }
 }
 

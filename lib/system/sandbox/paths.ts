@@ -7,6 +7,7 @@ export function sandboxPaths(dataDir: string) {
     root,
     sitesAvailable: join(root, 'nginx', 'sites-available'),
     sitesEnabled: join(root, 'nginx', 'sites-enabled'),
+    routes: join(root, 'nginx', 'relay-routes'),
     nginxHelp: join(root, 'nginx', 'help'),
     selfSigned: join(root, 'nginx', 'ip-panel-cert'),
     acmeWebroot: join(root, 'acme-webroot'),

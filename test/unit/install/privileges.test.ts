@@ -21,18 +21,18 @@ test('the service runs the current bundle\'s root-helper with the root-owned con
   assert.match(service, '\nRestart=on-failure\n');
 });
 
-test('the service may write only the vhost directories, root\'s TLS copies and what nginx -t writes, with the capabilities nginx -t and the copies need', () => {
-  const nginx = { sitesAvailable: '/srv/ngx/sites-available', sitesEnabled: '/srv/ngx/sites-enabled', tlsDir: '/srv/ngx/relay-panel-tls', errorLog: '/srv/ngx/logs/error.log' };
+test('the service may write only the vhost, route and stream directories, root\'s TLS copies and what nginx -t writes, with the capabilities nginx -t and the copies need', () => {
+  const nginx = { sitesAvailable: '/srv/ngx/sites-available', sitesEnabled: '/srv/ngx/sites-enabled', streamsDir: null, tlsDir: '/srv/ngx/relay-panel-tls', errorLog: '/srv/ngx/logs/error.log' };
   const service = renderRootHelperService({ node: '/usr/local/bin/node', server: '/opt/relay-panel/current/server.mjs', config: '/opt/relay-panel/root-helper.json', nginx });
   assert.match(service, '\nProtectSystem=strict\n');
-  assert.match(service, '\nReadWritePaths=-/srv/ngx/sites-available -/srv/ngx/sites-enabled -/srv/ngx/relay-panel-tls -/srv/ngx/logs -/var/log/nginx -/var/lib/nginx /run\n');
+  assert.match(service, '\nReadWritePaths=-/srv/ngx/sites-available -/srv/ngx/sites-enabled -/srv/ngx/relay-routes -/srv/ngx/relay-streams -/srv/ngx/relay-panel-tls -/srv/ngx/logs -/var/log/nginx -/var/lib/nginx /run\n');
   assert.match(service, '\nReadOnlyPaths=-/run/systemd\n');
   assert.match(service, '\nCapabilityBoundingSet=CAP_NET_BIND_SERVICE CAP_DAC_OVERRIDE CAP_DAC_READ_SEARCH CAP_CHOWN CAP_FOWNER\n');
   assert.match(service, '\nSystemCallFilter=@system-service\nSystemCallErrorNumber=EPERM\n');
   assert.is(service.match(/^ReadWritePaths=/gm)?.length, 1);
   // Debian's layout when the installer names none
   const debian = renderRootHelperService({ node: '/usr/local/bin/node', server: '/s.mjs', config: '/c.json' });
-  assert.match(debian, '\nReadWritePaths=-/etc/nginx/sites-available -/etc/nginx/sites-enabled -/etc/nginx/relay-panel-tls -/var/log/nginx -/var/lib/nginx /run\n');
+  assert.match(debian, '\nReadWritePaths=-/etc/nginx/sites-available -/etc/nginx/sites-enabled -/etc/nginx/relay-routes -/etc/nginx/relay-streams -/etc/nginx/relay-panel-tls -/var/log/nginx -/var/lib/nginx /run\n');
 });
 
 test('root-call hands its arguments on unchanged, never through a shell word split', () => {

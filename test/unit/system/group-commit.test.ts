@@ -58,6 +58,7 @@ s('VhostStore: ten concurrent changes cost two tests and reloads, not ten', asyn
     const store = new VhostStore({
       availableDir: join(dir, 'available'),
       enabledDir: join(dir, 'enabled'),
+      routesDir: join(dir, 'routes'),
       render: async (spec) => `server { server_name ${(spec as { fqdn: string }).fqdn}; }\n`,
       test: async () => void (tests++, await tick()),
       reload: async () => void (reloads++, await tick()),
@@ -73,7 +74,7 @@ s('VhostStore: ten concurrent changes cost two tests and reloads, not ten', asyn
 
 s('HelperProxy: concurrent changes reach the root helper as one request after the first', async () => {
   const sent: number[] = [];
-  const proxy = new HelperProxy({ availableDir: '/nonexistent/a', enabledDir: '/nonexistent/e' }, {
+  const proxy = new HelperProxy({ availableDir: '/nonexistent/a', enabledDir: '/nonexistent/e', routesDir: '/nonexistent/r' }, {
     send: async (changes) => void (sent.push(changes.length), await tick()),
     refresh: async () => [],
     prepare: async () => undefined,

@@ -8,7 +8,7 @@ import { MAX_VHOST_CHANGES } from '../../../lib/system/proxy/vhost-request.ts';
 import { SystemError, type VhostSpec } from '../../../lib/system/types.ts';
 
 const s = suite('helper proxy: refresh in batches the helper takes');
-const dirs = { availableDir: '/nonexistent/available', enabledDir: '/nonexistent/enabled' };
+const dirs = { availableDir: '/nonexistent/available', enabledDir: '/nonexistent/enabled', routesDir: '/nonexistent/routes' };
 const apps = (n: number): VhostSpec[] => Array.from({ length: n }, (_, i) => ({ kind: 'app', fqdn: `t${i}.example.test`, port: 20000 + (i % 40000) }));
 
 s('more vhosts than one request may carry: batches of at most the limit, every name the helper rewrote answered, each spec prepared', async () => {

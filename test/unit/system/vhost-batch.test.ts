@@ -26,6 +26,7 @@ s.before.each(async (ctx) => {
   box.proxy = new VhostStore({
     availableDir: join(dir, 'available'),
     enabledDir: join(dir, 'enabled'),
+    routesDir: join(dir, 'routes'),
     render: async (spec) => renderVhost(spec, SAMPLE_TEMPLATE_CONTEXT),
     test: async () => {
       const failure = box.failTest;

@@ -20,6 +20,7 @@ interface Box {
   dir: string;
   available: string;
   enabled: string;
+  routes: string;
   /** vhost files read through node:fs/promises since the last reset */
   reads: string[];
   renders: number;
@@ -31,7 +32,7 @@ const s = suite<{ box: Box }>('a start with nothing changed reads no vhost file'
 const realReadFile = fsp.readFile;
 s.before.each(async (ctx) => {
   const dir = await mkdtemp(join(tmpdir(), 'vhost-stamps-'));
-  const box: Box = { dir, available: join(dir, 'available'), enabled: join(dir, 'enabled'), reads: [], renders: 0, reloads: 0 };
+  const box: Box = { dir, available: join(dir, 'available'), enabled: join(dir, 'enabled'), routes: join(dir, 'routes'), reads: [], renders: 0, reloads: 0 };
   ctx.box = box;
   fsp.readFile = ((path: Parameters<typeof realReadFile>[0], ...rest: unknown[]) => {
     if (String(path).startsWith(box.available)) box.reads.push(String(path));
@@ -59,6 +60,7 @@ function start(box: Box, release = 'release-1', edition = ''): VhostStore {
   return new VhostStore({
     availableDir: box.available,
     enabledDir: box.enabled,
+    routesDir: box.routes,
     render: async (spec) => {
       box.renders++;
       return `${edition}${renderVhost(spec, context)}`;
@@ -136,7 +138,7 @@ s('the installed panel (root helper) asks the helper about unstamped or touched 
   await rm(join(box.available, nameOf(specs[6]!)));
   await writeFile(join(box.available, nameOf(specs[6]!)), 'server {}\n');
   const asked: string[][] = [];
-  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled }, {
+  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
     send: async () => undefined,
     refresh: async (sent) => {
       asked.push(sent.map(nameOf));

@@ -97,13 +97,24 @@ s('to wildcard: certbot answers DNS-01 through bind, one lineage for the domain 
   assert.match(renewal, /^dns_rfc2136_credentials = \//m);
 }));
 
-s('a tunnel under the domain: created with no issuance, served by nginx under the wildcard', timed(30_000, async () => {
+s('a tunnel under the domain: created with no issuance, served by nginx\'s one shared server under the wildcard', timed(30_000, async () => {
   const created = await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port: appPort } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.not.ok(await exists(live(fqdn)), 'certbot issued nothing for the tunnel');
   const r = await viaNginx(fqdn);
   assert.is(r.status, 200, r.body);
   assert.is(r.body, 'app');
+  // its file is a route of the shared server, linked where that server's map reads it
+  assert.ok(await exists(join(infra.nginxPrefix, 'relay-routes', `relay-app-${fqdn}.conf`)));
+  assert.not.ok(await exists(join(infra.nginxPrefix, 'sites-enabled', `relay-app-${fqdn}.conf`)));
+  // a name under the domain without a tunnel: the shared server's plain 404, never another app
+  const unknown = await viaNginx(`nothing.${TEST_DOMAIN}`);
+  assert.equal([unknown.status, unknown.body], [404, 'Not found\n']);
+  const id = (created.body as { tunnel: { id: string } }).tunnel.id;
+  assert.is((await t.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: false } })).status, 200);
+  assert.is((await viaNginx(fqdn)).status, 404, 'a disabled tunnel\'s route is unlinked');
+  assert.is((await t.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: true } })).status, 200);
+  assert.is((await viaNginx(fqdn)).body, 'app');
 }));
 
 s('renewal of the wildcard lineage answers DNS-01 again, from what its renewal configuration kept', timed(30_000, async () => {

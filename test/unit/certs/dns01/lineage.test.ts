@@ -4,15 +4,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { wildcardLineageFor } from '../../../../lib/certs/dns01/lineage.ts';
 import { PER_NAME, type CertificateModeRecord } from '../../../../lib/certs/dns01/mode.ts';
-import { appVhost, siteVhost } from '../../../../lib/host-state/vhost-specs.ts';
+import { appVhost, siteVhost, tunnelsVhost } from '../../../../lib/host-state/vhost-specs.ts';
 import { renderVhost } from '../../../../lib/system/proxy/templates.ts';
-import type { SiteRecord } from '../../../../lib/state/schemas.ts';
+import type { AccessRecord, SiteRecord } from '../../../../lib/state/schemas.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../../helpers/template-context.ts';
 
 const s = suite('dns01: the lineage a vhost names');
 const WILDCARD: CertificateModeRecord = { mode: 'wildcard', provider: 'rfc2136', lineage: 'relay.test', propagationSeconds: 0, keysSet: [] };
 const wildcard = { domain: 'relay.test', certificateMode: WILDCARD };
 const perName = { domain: 'relay.test', certificateMode: PER_NAME };
+const open: AccessRecord = { mode: 'public', users: [], groups: [], rules: [] };
 
 s('one label under the domain: the wildcard lineage; anything else: its own', () => {
   assert.is(wildcardLineageFor('app.relay.test', wildcard), 'relay.test');
@@ -23,17 +24,31 @@ s('one label under the domain: the wildcard lineage; anything else: its own', ()
   assert.is(wildcardLineageFor('app.relay.test', perName), null);
 });
 
-s('app and site specs name the lineage in wildcard mode, nothing in per-name mode', () => {
-  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), { kind: 'app', fqdn: 'app.relay.test', port: 8080, cert: 'relay.test' });
+s('app and site specs name the lineage in wildcard mode, nothing in per-name mode; a covered app is shared unless public', () => {
+  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), { kind: 'app', fqdn: 'app.relay.test', port: 8080, cert: 'relay.test', shared: true });
+  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080, access: open }, wildcard), { kind: 'app', fqdn: 'app.relay.test', port: 8080, public: true, cert: 'relay.test' });
+  assert.equal(appVhost({ fqdn: 'a.b.relay.test', port: 8080 }, wildcard), { kind: 'app', fqdn: 'a.b.relay.test', port: 8080 }, 'a deeper name keeps a vhost and certificate of its own');
   assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, perName), { kind: 'app', fqdn: 'app.relay.test', port: 8080 });
   const site = { id: 'i', fqdn: 'blog.relay.test', rootPath: '/srv/sites/i', spaMode: false, autheliaProtected: false } as SiteRecord;
   assert.is((siteVhost(site, 'relay.test', wildcard) as { cert?: string }).cert, 'relay.test');
   assert.is((siteVhost({ ...site, fqdn: 'blog.example.com' }, 'relay.test', wildcard) as { cert?: string }).cert, undefined);
 });
 
-s('the rendered vhost loads the lineage\'s files and still answers its own name', () => {
+s('a shared app is one line of the shared server\'s map; that server loads the lineage for every name under it', () => {
   const ctx = SAMPLE_TEMPLATE_CONTEXT;
-  const text = renderVhost(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), ctx);
+  const route = renderVhost(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), ctx);
+  assert.equal(route.split('\n').filter((line) => line && !line.startsWith('#')), ['app.relay.test 8080;']);
+  const shared = renderVhost(tunnelsVhost('relay.test'), ctx);
+  assert.ok(shared.includes(`ssl_certificate "${ctx.certFor('relay.test').fullchain}";`), shared);
+  assert.ok(shared.includes('server_name *.relay.test;'));
+  assert.ok(shared.includes(`include "${ctx.routesDir}/*.conf";`));
+  assert.ok(shared.includes('proxy_pass http://127.0.0.1:$relay_tunnel_port;'));
+  assert.ok(shared.includes('auth_request /internal/relay-authz;'), 'behind the portal');
+});
+
+s('a public app\'s vhost loads the lineage\'s files and still answers its own name', () => {
+  const ctx = SAMPLE_TEMPLATE_CONTEXT;
+  const text = renderVhost(appVhost({ fqdn: 'app.relay.test', port: 8080, access: open }, wildcard), ctx);
   assert.ok(text.includes(`ssl_certificate "${ctx.certFor('relay.test').fullchain}";`), text);
   assert.ok(text.includes(`ssl_certificate_key "${ctx.certFor('relay.test').privkey}";`));
   assert.ok(text.includes('server_name app.relay.test;'));

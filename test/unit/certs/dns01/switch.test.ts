@@ -26,6 +26,17 @@ const vhostText = (t: TunnelTestApp, fqdn: string) => readFile(join(sandboxPaths
 const certPath = (t: TunnelTestApp, name: string) => t.services.system.certs.paths(name).fullchain;
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
+/** The tunnel's file is a route linked where the shared server's map reads it; that server loads the lineage. */
+async function servedByWildcard(t: TunnelTestApp, fqdn: string, port: number): Promise<void> {
+  const paths = sandboxPaths(t.services.store.dataDir);
+  assert.match(await vhostText(t, fqdn), new RegExp(`^${fqdn.replaceAll('.', '\\.')} ${port};$`, 'm'), 'the tunnel\'s file is its route');
+  assert.ok(await exists(join(paths.routes, `relay-app-${fqdn}.conf`)), 'the route is linked in the routes directory');
+  assert.not.ok(await exists(join(paths.sitesEnabled, `relay-app-${fqdn}.conf`)), 'and not as a vhost of its own');
+  const shared = await readFile(join(paths.sitesEnabled, `relay-tunnels-${DOMAIN}.conf`), 'utf8');
+  assert.ok(shared.includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the shared server loads the wildcard');
+  assert.ok(shared.includes(`server_name *.${DOMAIN};`));
+}
+
 s('GET: per-name by default, the providers and their packages', async ({ t }) => {
   const { status, body } = await t.call('GET', '/api/settings/certificates');
   assert.is(status, 200);
@@ -50,7 +61,7 @@ s('to wildcard: package, 0600 credentials, one issuance, existing vhosts rewritt
   assert.match(await readFile(file, 'utf8'), new RegExp(`^dns_rfc2136_secret = ${SECRET.replace(/[+/=]/g, '\\$&')}$`, 'm'));
   assert.equal(t.sandbox.eventsOf('certs.issueWildcard').map((e) => e.detail), [{ domain: DOMAIN, authenticator: 'dns-rfc2136' }]);
   assert.ok(await t.services.system.certs.has(DOMAIN));
-  assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the existing tunnel now serves the wildcard');
+  await servedByWildcard(t, `before.${DOMAIN}`, 7000);
 });
 
 s('a box whose configuration names the root helper is no longer refused (409): the switch runs there too', async ({ t }) => {
@@ -59,7 +70,7 @@ s('a box whose configuration names the root helper is no longer refused (409): t
   assert.is((await createTunnel(t, 'before', 7000)).status, 201);
   const { status, body } = await put(t, WILDCARD);
   assert.is(status, 200, JSON.stringify(body));
-  assert.ok((await vhostText(t, `before.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+  await servedByWildcard(t, `before.${DOMAIN}`, 7000);
 });
 
 s('in wildcard mode a tunnel and a managed site under the domain are created with no issuance', async ({ t }) => {
@@ -68,7 +79,7 @@ s('in wildcard mode a tunnel and a managed site under the domain are created wit
   assert.is((await createTunnel(t, 'app', 8080)).status, 201);
   assert.is(t.sandbox.eventsOf('certs.issue').length, issued, 'no certbot run for the tunnel');
   assert.not.ok(await t.services.system.certs.has(`app.${DOMAIN}`));
-  assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+  await servedByWildcard(t, `app.${DOMAIN}`, 8080);
   const site = await t.call('POST', '/api/sites', { body: { name: 'blog', type: 'managed' } });
   assert.is(site.status, 201, JSON.stringify(site.body));
   assert.is(t.sandbox.eventsOf('certs.issue').length, issued, 'no certbot run for the managed site either');
@@ -149,6 +160,10 @@ s('back to per-name: each covered name gets its own certificate before its vhost
   assert.is(body.mode, 'per-name');
   assert.ok(await t.services.system.certs.has(`app.${DOMAIN}`), 'issued through HTTP-01');
   assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, `app.${DOMAIN}`)}";`));
+  const paths = sandboxPaths(t.services.store.dataDir);
+  assert.ok(await exists(join(paths.sitesEnabled, `relay-app-app.${DOMAIN}.conf`)), 'a vhost of its own again');
+  assert.not.ok(await exists(join(paths.routes, `relay-app-app.${DOMAIN}.conf`)), 'no route left');
+  assert.not.ok(await exists(join(paths.sitesAvailable, `relay-tunnels-${DOMAIN}.conf`)), 'the shared server is gone');
   assert.not.ok(await t.services.system.certs.has(DOMAIN), 'the wildcard lineage is deleted');
   assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')));
 });
@@ -161,7 +176,7 @@ s('back to per-name with a failed issuance: still wildcard, vhosts still on the 
   assert.is(status, 500);
   assert.match(body.details, /^Certificate issuance failed: too many certificates/);
   assert.is(t.services.config.value.certificateMode.mode, 'wildcard');
-  assert.ok((await vhostText(t, `app.${DOMAIN}`)).includes(`ssl_certificate "${certPath(t, DOMAIN)}";`));
+  await servedByWildcard(t, `app.${DOMAIN}`, 8080);
   assert.ok(await t.services.system.certs.has(DOMAIN));
 });
 
