@@ -5,14 +5,16 @@
 // its own; the mode is saved in the configuration as the switch saves it, the vhosts it decides
 // about are rewritten as the switch rewrites them, and the served vhosts of the desired host state
 // are written, so a vhost a mode calls for besides the tunnels is there as on a real box.
-import { cp, mkdir } from 'node:fs/promises';
+import { access, cp, mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentialKeys } from '../../lib/certs/dns01/providers.ts';
 import { servedSpecs } from '../../lib/certs/dns01/served-specs.ts';
 import { desiredHost } from '../../lib/host-state/desired.ts';
+import { appVhost } from '../../lib/host-state/vhost-specs.ts';
 import type { TunnelRecord } from '../../lib/state/schemas.ts';
+import { vhostName } from '../../lib/system/proxy/templates.ts';
 import { putVhost } from '../../lib/tunnels/context.ts';
 import { createTestApp, type TestApp } from '../../lib/testing.ts';
 import { startInfra, TEST_DOMAIN } from '../infra/harness.ts';
@@ -86,6 +88,14 @@ export async function measureMode(mode: CertMode, sizes: number[], rounds: numbe
       console.log(`  ${mode}, ${size} vhosts: ${more.length} seeded in one change in ${((performance.now() - at) / 1000).toFixed(2)} s`);
     }
 
+    /** Untimed: the vhost loads the lineage the mode names, and in wildcard mode no order made one of the name's own. */
+    async function servedAsTheModeSays(fqdn: string) {
+      const lineage = mode === 'wildcard' ? TEST_DOMAIN : fqdn;
+      const text = await readFile(join(system.nginx.sitesAvailable, vhostName(appVhost({ fqdn, port: 1 }))), 'utf8');
+      if (!text.includes(`/${lineage}/fullchain.pem"`)) throw new Error(`${mode}: the vhost of ${fqdn} does not load the lineage ${lineage}`);
+      if (mode === 'wildcard' && (await access(join(live, fqdn)).then(() => true, () => false))) throw new Error(`wildcard: ${fqdn} got a certificate of its own`);
+    }
+
     const rows: Row[] = [];
     for (const size of sizes) {
       await growTo(size);
@@ -95,7 +105,8 @@ export async function measureMode(mode: CertMode, sizes: number[], rounds: numbe
         await certFor(subdomain);
         const made = await timed(() => app.call('POST', '/api/tunnels', { body: { subdomain, port: port++ } }), 201);
         create.push(made.ms);
-        const id = (made.body as { tunnel: TunnelRecord }).tunnel.id;
+        const { id, fqdn } = (made.body as { tunnel: TunnelRecord }).tunnel;
+        if (round === 0) await servedAsTheModeSays(fqdn);
         disable.push((await timed(() => app.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: false } }), 200)).ms);
         enable.push((await timed(() => app.call('PATCH', `/api/tunnels/${id}`, { body: { enabled: true } }), 200)).ms);
         remove.push((await timed(() => app.call('DELETE', `/api/tunnels/${id}`), 200)).ms);
