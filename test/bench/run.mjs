@@ -18,7 +18,8 @@
 // BENCH_ONLY=nginx-changes (`--only=nginx-changes`, never part of the full run) ten concurrent vhost changes on
 // a real nginx with 1,000 vhosts, one at a time against together (group commit).
 // BENCH_ONLY=tunnel-changes (`--only=tunnel-changes`, never part of the full run) a tunnel's create, toggle and
-// delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once.
+// delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once,
+// per-name and wildcard certificates beside each other.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
 // with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
 // BENCH_ONLY=stream (`--only=stream`, never part of the full run) nginx's stream proxy of a TCP tunnel against direct
@@ -722,7 +723,7 @@ async function scaleOnly() {
  * A bench part in a TypeScript script of its own, run with the test hooks; its report as it prints it:
  * upload-hostile.ts (50 MB hostile multipart bodies), nginx-changes.ts (ten concurrent vhost changes
  * at 1,000 vhosts), tunnel-changes.ts (a tunnel's create, toggle and delete with its certificate in
- * place at 10 and 1,000 vhosts), stream.ts (nginx's stream proxy against direct loopback).
+ * place at 10 and 1,000 vhosts, per-name and wildcard), stream.ts (nginx's stream proxy against direct loopback).
  */
 async function runScript(name) {
   const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
