@@ -53,6 +53,6 @@ export function sectionsOf(config: Config): Section[] {
 export function renderedPaths(config: Config): string[] {
   if (config.system.driver !== 'sandbox') return [];
   const paths = sandboxPaths(config.dataDir);
-  return [paths.sitesAvailable, paths.sitesEnabled];
+  return [paths.sitesAvailable, paths.sitesEnabled, paths.routes];
 }
 

@@ -23,6 +23,8 @@ const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + p
 const IP_PANEL = `https://${BOX_IP}:9292`;
 const PANEL = `https://panel.${BOX_DOMAIN}`;
 const APP_PORT = 8765;
+/** a TCP tunnel's public port on the box */
+const STREAM_PORT = 43022;
 
 let dir: string;
 let box: Box;
@@ -178,6 +180,16 @@ s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind 
     const status = await client.call('GET', `${PANEL}/api/tunnels/status`, { identity: admin });
     return status.body.tunnels.find((x: { subdomain: string }) => x.subdomain === 'app')?.traffic.lastMinute.requests >= 1;
   }, 10_000);
+});
+
+s('a TCP tunnel: the root helper writes its stream server where its unit may write, and nginx listens on the public port', async () => {
+  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { protocol: 'tcp', publicPort: STREAM_PORT, port: APP_PORT + 1 } });
+  assert.is(created.status, 201, created.text);
+  const server = await readFile(join(box.root, 'etc/nginx/relay-streams', `relay-stream-tcp-${STREAM_PORT}.conf`), 'utf8');
+  assert.match(server, `proxy_pass 127.0.0.1:${APP_PORT + 1};`);
+  assert.match(await box.sh(['ss', '-Hltn', `sport = :${STREAM_PORT}`]), `:${STREAM_PORT}`, 'nginx listens on the public port');
+  const removed = await client.call('DELETE', `${PANEL}/api/tunnels/${created.body.tunnel.id as string}`, { identity: admin });
+  assert.is(removed.status, 200, removed.text);
 });
 
 s('a managed site: the uploaded index.html is served over TLS by nginx', async () => {

@@ -83,6 +83,22 @@ s.after(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
+s('a wrong TSIG secret: bind refuses the update, certbot\'s plugin says so in the answer, and the box is as it was', timed(60_000, async () => {
+  const wrong = Buffer.from('not-the-key-bind-knows-32-bytes!').toString('base64');
+  const { status, body } = await t.call('PUT', '/api/settings/certificates', {
+    body: { mode: 'wildcard', provider: 'rfc2136', credentials: { server: '127.0.0.1', port: bind.port, name: bind.keyName, secret: wrong }, propagationSeconds: 0 },
+  });
+  assert.is(status, 500, JSON.stringify(body));
+  assert.is(body.error, 'Certificate mode change failed');
+  assert.match(body.details, /^Certificate issuance failed: /);
+  // dnspython's words for bind's BADSIG answer, as the plugin passes them on
+  assert.match(body.details, /PluginError: Encountered error when making query: The peer didn't like the signature we sent/, body.details);
+  assert.not.ok(body.details.includes(wrong), 'the secret is not repeated back');
+  assert.is(t.services.config.value.certificateMode.mode, 'per-name');
+  assert.not.ok(await exists(live(TEST_DOMAIN)), 'no lineage');
+  assert.not.ok(await exists(join(t.services.store.dataDir, 'dns01', 'rfc2136.ini')), 'no credentials file left');
+}));
+
 s('to wildcard: certbot answers DNS-01 through bind, one lineage for the domain and *.domain', timed(60_000, async () => {
   const { status, body } = await t.call('PUT', '/api/settings/certificates', {
     body: { mode: 'wildcard', provider: 'rfc2136', credentials: { server: '127.0.0.1', port: bind.port, name: bind.keyName, secret: bind.secret }, propagationSeconds: 0 },
