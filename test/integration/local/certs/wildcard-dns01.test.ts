@@ -17,6 +17,7 @@ import { timed, withTimeout } from '../../../helpers/timeout.ts';
 import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
 import { loopbackRequest, type TestResponse } from '../../../infra/http.ts';
 import { freePorts } from '../../../infra/ports.ts';
+import { waitFor } from '../../../infra/processes.ts';
 import { startBindZone, type BindZone } from './bind-zone.ts';
 import { forgetFakeSystemctl, onboardedPanelOn } from '../../../infra/onboarded-panel.ts';
 
@@ -120,6 +121,11 @@ s('a tunnel under the domain: created with no issuance, served by nginx\'s one s
   const r = await viaNginx(fqdn);
   assert.is(r.status, 200, r.body);
   assert.is(r.body, 'app');
+  // the shared server's traffic log names the tunnel by the request's host, and the meter counts it
+  await waitFor('the request counted for the tunnel', async () => {
+    const status = await t.call('GET', '/api/tunnels/status');
+    return (status.body.tunnels as Array<{ subdomain: string; traffic: { lastMinute: { requests: number } } }>).find((x) => x.subdomain === 'app')?.traffic.lastMinute.requests === 1;
+  }, null, 10_000);
   // its file is a route of the shared server, linked where that server's map reads it
   assert.ok(await exists(join(infra.nginxPrefix, 'relay-routes', `relay-app-${fqdn}.conf`)));
   assert.not.ok(await exists(join(infra.nginxPrefix, 'sites-enabled', `relay-app-${fqdn}.conf`)));
