@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { dnsCredentialsPath } from '../../../../lib/certs/dns01/credentials-file.ts';
 import { sandboxControls, sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
 import { createTestApp } from '../../../../lib/testing.ts';
+import { refreshVhosts } from '../../../../lib/host-state/reconcile.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
 
 const s = suite<{ t: TunnelTestApp }>('dns01: certificate mode switch', {} as { t: TunnelTestApp });
@@ -178,6 +179,20 @@ s('back to per-name with a failed issuance: still wildcard, vhosts still on the 
   assert.is(t.services.config.value.certificateMode.mode, 'wildcard');
   await servedByWildcard(t, `app.${DOMAIN}`, 8080);
   assert.ok(await t.services.system.certs.has(DOMAIN));
+});
+
+s('a wildcard box from the release before the shared server: its start writes that server, then turns each tunnel\'s vhost into its route', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  assert.is((await createTunnel(t, 'app', 8080)).status, 201);
+  // what that release left: the tunnel's own server naming the lineage, linked in sites-enabled, and no shared server
+  const { proxy } = t.services.system;
+  const shared = `relay-tunnels-${DOMAIN}.conf`;
+  await proxy.apply([{ op: 'remove', name: shared }, { op: 'put', spec: { kind: 'app', fqdn: `app.${DOMAIN}`, port: 8080, cert: DOMAIN }, enabled: true }]);
+  const paths = sandboxPaths(t.services.store.dataDir);
+  assert.ok(await exists(join(paths.sitesEnabled, `relay-app-app.${DOMAIN}.conf`)));
+  const { rewritten } = await refreshVhosts(t.services);
+  assert.equal(rewritten, [`relay-app-app.${DOMAIN}`.concat('.conf'), shared]);
+  await servedByWildcard(t, `app.${DOMAIN}`, 8080);
 });
 
 s.run();
