@@ -186,7 +186,8 @@ s('a TCP tunnel: the root helper writes its stream server where its unit may wri
   const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { protocol: 'tcp', publicPort: STREAM_PORT, port: APP_PORT + 1 } });
   assert.is(created.status, 201, created.text);
   const server = await readFile(join(box.root, 'etc/nginx/relay-streams', `relay-stream-tcp-${STREAM_PORT}.conf`), 'utf8');
-  assert.match(server, `proxy_pass 127.0.0.1:${APP_PORT + 1};`);
+  // nginx hands the public port's connections to the tunnel server's loopback port for this tunnel
+  assert.match(server, `proxy_pass 127.0.0.1:${created.body.tunnel.tunnelPort as number};`);
   assert.match(await box.sh(['ss', '-Hltn', `sport = :${STREAM_PORT}`]), `:${STREAM_PORT}`, 'nginx listens on the public port');
   const removed = await client.call('DELETE', `${PANEL}/api/tunnels/${created.body.tunnel.id as string}`, { identity: admin });
   assert.is(removed.status, 200, removed.text);
