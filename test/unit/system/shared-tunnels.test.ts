@@ -3,49 +3,28 @@
 // reads. The store links each file where its kind belongs and moves it when the kind changes, puts
 // links back where they were when nginx refuses a change, and the root helper takes the new shapes
 // and nothing looser.
-import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entriesOfSpec, entriesOfVhostText } from '../../../lib/root-helper/tls-entries.ts';
 import { renderVhost } from '../../../lib/system/proxy/templates.ts';
 import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';
-import { VhostStore } from '../../../lib/system/proxy/vhost-store.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
+import { vhostBox, type VhostBox } from '../../helpers/vhost-box.ts';
 
-interface Box {
-  dir: string;
-  proxy: VhostStore;
-  failTest: string | null;
-}
-
-const s = suite<{ box: Box }>('shared tunnels: routes of one server', {} as { box: Box });
+const s = suite<{ box: VhostBox }>('shared tunnels: routes of one server', {} as { box: VhostBox });
 s.before.each(async (ctx) => {
-  const dir = await mkdtemp(join(tmpdir(), 'shared-tunnels-'));
-  const box: Box = { dir, failTest: null, proxy: undefined as unknown as VhostStore };
-  box.proxy = new VhostStore({
-    availableDir: join(dir, 'available'),
-    enabledDir: join(dir, 'enabled'),
-    routesDir: join(dir, 'routes'),
-    render: async (spec) => renderVhost(spec, SAMPLE_TEMPLATE_CONTEXT),
-    test: async () => {
-      const failure = box.failTest;
-      box.failTest = null;
-      if (failure) throw new Error(failure);
-    },
-    reload: async () => undefined,
-  });
-  ctx.box = box;
+  ctx.box = await vhostBox('shared-tunnels-');
 });
-s.after.each(async ({ box }) => rm(box.dir, { recursive: true, force: true }));
+s.after.each(({ box }) => box.remove());
 
 const NAME = 'relay-app-app.example.test.conf';
 const shared: VhostSpec = { kind: 'app', fqdn: 'app.example.test', port: 8080, cert: 'example.test', shared: true };
 const own: VhostSpec = { kind: 'app', fqdn: 'app.example.test', port: 8080 };
-const linkedIn = async (box: Box, which: 'enabled' | 'routes') => (await readdir(join(box.dir, which)).catch(() => [] as string[])).includes(NAME);
-const places = async (box: Box) => ({ enabled: await linkedIn(box, 'enabled'), routes: await linkedIn(box, 'routes') });
+const linkedIn = async (box: VhostBox, which: 'enabled' | 'routes') => (await readdir(join(box.dir, which)).catch(() => [] as string[])).includes(NAME);
+const places = async (box: VhostBox) => ({ enabled: await linkedIn(box, 'enabled'), routes: await linkedIn(box, 'routes') });
 
 s('a shared app\'s route is linked in the routes directory, never in sites-enabled; its state and listing see it', async ({ box }) => {
   await box.proxy.apply([{ op: 'put', spec: shared, enabled: true }]);

@@ -1,48 +1,24 @@
 // One proxy change of many vhosts writes their files together (writeFilesAtomic) and keeps the
 // store's promises: each file stamped and linked as asked, a name changed twice in one change
 // changed in order, and a failed nginx test putting every file and link back as it was.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderVhost } from '../../../lib/system/proxy/templates.ts';
-import { VhostStore } from '../../../lib/system/proxy/vhost-store.ts';
 import { vhostIntact } from '../../../lib/system/proxy/vhost-stamp.ts';
 import type { VhostChange, VhostSpec } from '../../../lib/system/types.ts';
-import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
+import { vhostBox, type VhostBox } from '../../helpers/vhost-box.ts';
 
-interface Box {
-  dir: string;
-  proxy: VhostStore;
-  /** the next nginx test fails with this */
-  failTest: string | null;
-}
-
-const s = suite<{ box: Box }>('a proxy change of many vhosts', {} as { box: Box });
+const s = suite<{ box: VhostBox }>('a proxy change of many vhosts', {} as { box: VhostBox });
 s.before.each(async (ctx) => {
-  const dir = await mkdtemp(join(tmpdir(), 'vhost-batch-'));
-  const box: Box = { dir, failTest: null, proxy: undefined as unknown as VhostStore };
-  box.proxy = new VhostStore({
-    availableDir: join(dir, 'available'),
-    enabledDir: join(dir, 'enabled'),
-    routesDir: join(dir, 'routes'),
-    render: async (spec) => renderVhost(spec, SAMPLE_TEMPLATE_CONTEXT),
-    test: async () => {
-      const failure = box.failTest;
-      box.failTest = null;
-      if (failure) throw new Error(failure);
-    },
-    reload: async () => undefined,
-  });
-  ctx.box = box;
+  ctx.box = await vhostBox('vhost-batch-');
 });
-s.after.each(async ({ box }) => rm(box.dir, { recursive: true, force: true }));
+s.after.each(({ box }) => box.remove());
 
 const app = (i: number, port = 20000): VhostSpec => ({ kind: 'app', fqdn: `t${i}.example.test`, port: port + i });
 const nameOf = (i: number) => `relay-app-t${i}.example.test.conf`;
-const files = async (box: Box, which: 'available' | 'enabled') => (await readdir(join(box.dir, which))).filter((name) => !name.startsWith('.')).sort();
-const text = (box: Box, i: number) => readFile(join(box.dir, 'available', nameOf(i)), 'utf8');
+const files = async (box: VhostBox, which: 'available' | 'enabled') => (await readdir(join(box.dir, which))).filter((name) => !name.startsWith('.')).sort();
+const text = (box: VhostBox, i: number) => readFile(join(box.dir, 'available', nameOf(i)), 'utf8');
 
 s('40 puts: every file written with its stamp, linked or not as asked, no temp file left', async ({ box }) => {
   await box.proxy.apply(Array.from({ length: 40 }, (_, i) => ({ op: 'put', spec: app(i), enabled: i % 4 !== 0 })));
