@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { applyVhostChanges, helperTemplateContext, refreshVhostSpecs } from '../../../../lib/root-helper/apply.ts';
 import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
 import { entriesOfVhost } from '../../../../lib/root-helper/tls-entries.ts';
-import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
+import { routesDirOf, systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import { createHostCerts } from '../../../../lib/system/certs/host.ts';
 import { createHostProxy } from '../../../../lib/system/proxy/host.ts';
 import { directRootActions } from '../../../../lib/system/root/root-actions.ts';
@@ -102,6 +102,25 @@ s('a put copies before it writes; an enable copies what a put before the certifi
   assert.equal(await listed(config.nginx.tlsDir), [A], 'a disabled vhost keeps its copies');
   await applyVhostChanges(config, NONE, [{ op: 'remove', name }]);
   assert.equal(await listed(config.nginx.tlsDir), []);
+});
+
+s('the shared tunnels\' server loads root\'s copy of the wildcard lineage; a route loads nothing and is linked in the routes directory; enabling it by name links it there again', async ({ config }) => {
+  const domain = 'example.test';
+  await certbotLineage(config, domain, pairs.one);
+  const shared: VhostSpec = { kind: 'app', fqdn: A, port: 8080, cert: domain, shared: true };
+  await applyVhostChanges(config, NONE, [{ op: 'put', spec: { kind: 'tunnels', fqdn: domain }, enabled: true }, { op: 'put', spec: shared, enabled: true }]);
+  assert.equal(await listed(config.nginx.tlsDir), [domain], 'the lineage is copied for the shared server alone');
+  const server = await readFile(join(config.nginx.sitesAvailable, `relay-tunnels-${domain}.conf`), 'utf8');
+  assert.match(server, `ssl_certificate "${join(config.nginx.tlsDir, domain, 'fullchain.pem')}";`);
+  assert.match(server, `include "${routesDirOf(config)}/*.conf";`);
+  const name = vhostName(shared);
+  assert.not.match(await readFile(join(config.nginx.sitesAvailable, name), 'utf8'), 'ssl_');
+  assert.equal([await listed(routesDirOf(config)), (await listed(config.nginx.sitesEnabled)).includes(name)], [[name], false]);
+  await applyVhostChanges(config, NONE, [{ op: 'disable', name }]);
+  assert.equal(await listed(routesDirOf(config)), []);
+  await applyVhostChanges(config, NONE, [{ op: 'enable', name }]);
+  assert.equal(await listed(routesDirOf(config)), [name], 'an enable reads the file to know it is a route');
+  assert.equal(await listed(config.nginx.tlsDir), [domain], 'a route\'s enable stages no certificate of its own');
 });
 
 s('a put nginx refuses leaves neither the vhost nor its copies', async ({ config }) => {
