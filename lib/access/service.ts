@@ -61,6 +61,11 @@ export class AccessService {
     return { app: siteRef(site), access: accessOf(site), protected: site.autheliaProtected };
   }
 
+  /** The 400s a `setTunnel` of this input would answer (an unknown user or group), before anything is made. */
+  check(input: AccessInput): Promise<AccessRecord> {
+    return this.#deps.users.whileUsersUnchanged(async (users) => checked(input, users));
+  }
+
   setTunnel(id: string, input: AccessInput, actor: AuditActor): Promise<AccessRecord> {
     return this.#change(async (users) => {
       const current = this.#tunnel(id);

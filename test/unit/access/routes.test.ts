@@ -121,6 +121,22 @@ s('agents: create tunnels with the default access only; no PUT', async ({ t, id 
   assert.equal(admin.body.tunnel.access.users, ['bob']);
 });
 
+s('a create with access is all or nothing: an unknown user makes no tunnel; a portal that fails leaves no tunnel open to everyone', async ({ t }) => {
+  const count = () => t.services.store.tunnels.value.length;
+  const before = count();
+  const unknown = await t.call('POST', '/api/tunnels', { body: { subdomain: 'team', port: 9003, access: { mode: 'restricted', users: ['nobody'] } } });
+  assert.is(unknown.status, 400, JSON.stringify(unknown.body));
+  assert.is(count(), before, 'no tunnel made');
+  assert.equal(t.sandbox.eventsOf('certs.issue').filter((e) => JSON.stringify(e.detail).includes('team.')), [], 'no certificate asked for');
+  t.sandbox.failNext('authPortal.restart', 'authelia exited');
+  const failed = await t.call('POST', '/api/tunnels', { body: { subdomain: 'team', port: 9003, access: { mode: 'restricted', users: ['bob'] } } });
+  assert.equal([failed.status, failed.body.error], [500, 'Failed to change tunnel access']);
+  assert.is(count(), before, 'the tunnel made first is deleted again');
+  assert.is((await t.services.system.proxy.state(`relay-app-team.${DOMAIN}.conf`)).written, false, 'and its vhost with it');
+  const again = await t.call('POST', '/api/tunnels', { body: { subdomain: 'team', port: 9003, access: { mode: 'restricted', users: ['bob'] } } });
+  assert.is(again.status, 201, 'its name and port are free again');
+});
+
 s('a deleted tunnel takes its rules out of the portal: made again under its name, it has the default', async ({ t, id }) => {
   const put = await t.call('PUT', `/api/tunnels/${id}/access`, { body: RESTRICTED });
   assert.is(put.status, 200, JSON.stringify(put.body));
