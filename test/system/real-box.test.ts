@@ -23,8 +23,13 @@ const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + p
 const IP_PANEL = `https://${BOX_IP}:9292`;
 const PANEL = `https://panel.${BOX_DOMAIN}`;
 const APP_PORT = 8765;
-/** a TCP tunnel's public port on the box */
+/** a TCP tunnel's public port on the box; the UDP tunnel's is the next one */
 const STREAM_PORT = 43022;
+
+/** Node one-liners run in the box: a TCP and a UDP echo on loopback, and probes that print what came back. */
+const echoes = (tcp: number, udp: number) => `const u = require('dgram').createSocket('udp4'); u.on('message', (m, r) => u.send(m, r.port, r.address)); u.bind(${udp}, '127.0.0.1'); require('net').createServer((c) => c.pipe(c)).listen(${tcp}, '127.0.0.1');`;
+const tcpProbe = (port: number) => `const c = require('net').connect(${port}, '${BOX_IP}', () => c.write('ping')); c.on('data', (d) => { console.log(String(d)); process.exit(0); }); c.on('close', () => { console.log('closed'); process.exit(1); }); c.on('error', (e) => { console.log(e.code); process.exit(1); }); setTimeout(() => { console.log('timeout'); process.exit(2); }, 3000);`;
+const udpProbe = (port: number) => `const u = require('dgram').createSocket('udp4'); u.on('message', (m) => { console.log(String(m)); process.exit(0); }); u.send('ping', ${port}, '${BOX_IP}'); setTimeout(() => { console.log('timeout'); process.exit(2); }, 3000);`;
 
 let dir: string;
 let box: Box;
@@ -182,15 +187,38 @@ s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind 
   }, 10_000);
 });
 
-s('a TCP tunnel: the root helper writes its stream server where its unit may write, and nginx listens on the public port', async () => {
-  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { protocol: 'tcp', publicPort: STREAM_PORT, port: APP_PORT + 1 } });
-  assert.is(created.status, 201, created.text);
+s('TCP and UDP tunnels: the root helper writes their stream servers; an echo through each, a source outside the allow list refused, a public port already held refused by name, the sessions counted', async () => {
+  const create = async (json: Record<string, unknown>) => {
+    const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json });
+    assert.is(created.status, 201, created.text);
+    return created.body.tunnel as { id: string; tunnelPort: number };
+  };
+  const tcp = await create({ protocol: 'tcp', publicPort: STREAM_PORT, port: APP_PORT + 1 });
+  const udp = await create({ protocol: 'udp', publicPort: STREAM_PORT + 1, port: APP_PORT + 2 });
+  // nginx hands each public port's traffic to the tunnel server's loopback port for that tunnel
   const server = await readFile(join(box.root, 'etc/nginx/relay-streams', `relay-stream-tcp-${STREAM_PORT}.conf`), 'utf8');
-  // nginx hands the public port's connections to the tunnel server's loopback port for this tunnel
-  assert.match(server, `proxy_pass 127.0.0.1:${created.body.tunnel.tunnelPort as number};`);
-  assert.match(await box.sh(['ss', '-Hltn', `sport = :${STREAM_PORT}`]), `:${STREAM_PORT}`, 'nginx listens on the public port');
-  const removed = await client.call('DELETE', `${PANEL}/api/tunnels/${created.body.tunnel.id as string}`, { identity: admin });
-  assert.is(removed.status, 200, removed.text);
+  assert.match(server, `proxy_pass 127.0.0.1:${tcp.tunnelPort};`);
+  // the tunnel client's side of chisel's reverse listeners, played by echoes on those loopback ports
+  await box.sh(['systemd-run', '--unit=relay-test-echo', '--collect', '/usr/local/bin/node', '-e', echoes(tcp.tunnelPort, udp.tunnelPort)]);
+  try {
+    await waitUntil('the echoes listen', async () => (await box.run(['ss', '-Hltn', `sport = :${tcp.tunnelPort}`])).stdout.includes(String(tcp.tunnelPort)), 10_000);
+    assert.is((await box.run(['/usr/local/bin/node', '-e', tcpProbe(STREAM_PORT)])).stdout.trim(), 'ping', 'TCP through the stream server');
+    assert.is((await box.run(['/usr/local/bin/node', '-e', udpProbe(STREAM_PORT + 1)])).stdout.trim(), 'ping', 'UDP through the stream server');
+    await waitUntil('the sessions counted', async () => {
+      const status = await client.call('GET', `${PANEL}/api/tunnels/streams/status`, { identity: admin });
+      return (status.body.streams as Array<{ id: string; traffic: { lastMinute: { requests: number } } }>).find((x) => x.id === tcp.id)?.traffic.lastMinute.requests === 1;
+    }, 10_000);
+    const narrowed = await client.call('PATCH', `${PANEL}/api/tunnels/streams/${tcp.id}`, { identity: admin, json: { allow: ['192.0.2.0/24'] } });
+    assert.is(narrowed.status, 200, narrowed.text);
+    assert.is.not((await box.run(['/usr/local/bin/node', '-e', tcpProbe(STREAM_PORT)])).stdout.trim(), 'ping', 'a source outside the allow list gets nothing');
+    const taken = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { protocol: 'tcp', publicPort: STREAM_PORT, port: 22 } });
+    assert.is(taken.status, 400, taken.text);
+    assert.match(taken.body.error, `Public port ${STREAM_PORT} is already in use by`);
+  } finally {
+    await box.run(['systemctl', 'stop', 'relay-test-echo']);
+    for (const { id } of [tcp, udp]) assert.is((await client.call('DELETE', `${PANEL}/api/tunnels/${id}`, { identity: admin })).status, 200);
+  }
+  assert.is((await box.run(['test', '-e', `/etc/nginx/relay-streams/relay-stream-tcp-${STREAM_PORT}.conf`])).code, 1, 'deleted with its tunnel');
 });
 
 s('a managed site: the uploaded index.html is served over TLS by nginx', async () => {
