@@ -256,7 +256,9 @@ export class AccessService {
     ];
     for (const tunnel of vhosts) {
       const before = edits.tunnels.find((e) => e.after.id === tunnel.id)!.before;
-      steps.push({ failure: NGINX_FAILED, run: () => system.proxy.apply([putVhost(tunnel, tunnel.enabled)]), undo: () => system.proxy.apply([putVhost(before, before.enabled)]) });
+      // in the certificate mode of now: a wildcard box's public tunnel has a server of its own on the lineage, and back a route
+      const mode = this.#deps.config.value;
+      steps.push({ failure: NGINX_FAILED, run: () => system.proxy.apply([putVhost(tunnel, tunnel.enabled, mode)]), undo: () => system.proxy.apply([putVhost(before, before.enabled, mode)]) });
     }
     await runStepsOrFail(summary, steps);
   }

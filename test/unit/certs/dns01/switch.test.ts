@@ -181,6 +181,21 @@ s('back to per-name with a failed issuance: still wildcard, vhosts still on the 
   assert.ok(await t.services.system.certs.has(DOMAIN));
 });
 
+s('in wildcard mode a tunnel made public gets a server of its own on the lineage, never asking the portal, and back a route of the shared server', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  const id = (await createTunnel(t, 'app', 8080)).body.tunnel.id as string;
+  const opened = await t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'public' } });
+  assert.is(opened.status, 200, JSON.stringify(opened.body));
+  const paths = sandboxPaths(t.services.store.dataDir);
+  const own = await vhostText(t, `app.${DOMAIN}`);
+  assert.ok(own.includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'the lineage, not a certificate of its own that is not there');
+  assert.ok(own.includes(`server_name app.${DOMAIN};`) && !own.includes('auth_request'));
+  assert.ok(await exists(join(paths.sitesEnabled, `relay-app-app.${DOMAIN}.conf`)));
+  assert.not.ok(await exists(join(paths.routes, `relay-app-app.${DOMAIN}.conf`)));
+  assert.is((await t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'authenticated' } })).status, 200);
+  await servedByWildcard(t, `app.${DOMAIN}`, 8080);
+});
+
 s('a wildcard box from the release before the shared server: its start writes that server, then turns each tunnel\'s vhost into its route', async ({ t }) => {
   assert.is((await put(t, WILDCARD)).status, 200);
   assert.is((await createTunnel(t, 'app', 8080)).status, 201);
