@@ -34,7 +34,7 @@ export interface SiteContext extends SiteDeps {
 export const SITE_NOT_FOUND = 'Site not found';
 
 /** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
-export function putSiteVhost(site: SiteRecord, domain: string | null, config?: CertModeConfig): VhostChange {
+export function putSiteVhost(site: SiteRecord, domain: string | null, config: CertModeConfig): VhostChange {
   return { op: 'put', spec: siteVhost(site, domain, config), enabled: true };
 }
 

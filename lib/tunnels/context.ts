@@ -30,8 +30,8 @@ export interface TunnelContext extends TunnelDeps {
 
 export const TUNNEL_NOT_FOUND = 'Tunnel not found';
 
-/** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. */
-export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, enabled: boolean, config?: CertModeConfig): VhostChange {
+/** Writes (or rewrites) the tunnel's vhost and links it: enabling restores even a lost file. `config`: the certificate mode, never left out (a wildcard box's vhost must name the lineage, or be a route). */
+export function putVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, enabled: boolean, config: CertModeConfig): VhostChange {
   return { op: 'put', spec: appVhost(tunnel, config), enabled };
 }
 

@@ -73,7 +73,7 @@ s('a stored protected site outside the base domain is closed at start: 403 vhost
   assert.not.match(text, `root "${site.rootPath}"`, 'its files are never served unprotected');
   assert.ok(t.services.log.recent(50).some((e) => e.level === 'warn' && e.message.includes(`site ${site.fqdn}: portal protection cannot work`)));
   // the root helper (host driver) takes the closed vhost too
-  const request = vhostChangesSchema(dirname(site.rootPath)).safeParse([putSiteVhost(site, DOMAIN)]);
+  const request = vhostChangesSchema(dirname(site.rootPath)).safeParse([putSiteVhost(site, DOMAIN, t.services.config.value)]);
   assert.ok(request.success, JSON.stringify(request.error?.issues));
   // a rule change elsewhere leaves it out of the portal's rules
   const managed = await createSite(t, { name: 'blog', type: 'managed', autheliaProtected: true });
