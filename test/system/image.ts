@@ -2,13 +2,14 @@
 // packages once per run: mmdebstrap with the packages the installer would apt-get already in it
 // (the container has no network, so the installer's own package step must find them present),
 // plus what only the test brings: the host's Node, the release tarball, the fake chisel and
-// Authelia at the configured binary paths, pebble (ACME) and dnsmasq set up as the box's own
-// services, and the box's public address on its loopback.
+// Authelia at the configured binary paths, pebble (ACME), dnsmasq and bind (DNS-01, bind-in-box.ts)
+// set up as the box's own services, and the box's public address on its loopback.
 import { execFile } from 'node:child_process';
 import { chmod, copyFile, mkdir, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { bindInImage, dnsmasqForward } from './bind-in-box.ts';
 import { operatorLineage, witnessModule } from './operator-files.ts';
 
 const run = promisify(execFile);
@@ -24,8 +25,9 @@ const PACKAGES = [
   'systemd', 'systemd-sysv', 'dbus', 'ca-certificates', 'curl', 'iproute2', 'procps', 'openssl', 'sudo',
   // what `relay-panel install` would apt-get (nginx, libnginx-mod-stream, certbot, openssl; fail2ban and python3-systemd for harden) and ufw
   'nginx', 'libnginx-mod-stream', 'certbot', 'fail2ban', 'python3-systemd', 'ufw',
-  // the test's ACME server and DNS inside the box
-  'pebble', 'dnsmasq',
+  // the test's ACME server and DNS inside the box; the zone's server and the DNS plugin the wildcard
+  // mode uses (present, the panel's switch installs nothing: the box has no network for apt)
+  'pebble', 'dnsmasq', 'bind9', 'python3-certbot-dns-rfc2136',
 ];
 
 const unit = (lines: string[]) => `${lines.join('\n')}\n`;
@@ -45,10 +47,10 @@ const PEBBLE_UNIT = unit([
   '[Install]', 'WantedBy=multi-user.target',
 ]);
 
-// every name under the domain resolves to the box; nothing is ever forwarded
+// every name under the domain resolves to the box; only the DNS-01 challenge's name is forwarded (to bind)
 const DNSMASQ_CONF = unit([
   'no-resolv', 'no-hosts', 'listen-address=127.0.0.1', 'bind-interfaces',
-  `address=/${BOX_DOMAIN}/${BOX_IP}`, `local=/${BOX_DOMAIN}/`, 'address=/#/',
+  `address=/${BOX_DOMAIN}/${BOX_IP}`, `local=/${BOX_DOMAIN}/`, ...dnsmasqForward(BOX_DOMAIN), 'address=/#/',
 ]);
 
 const PEBBLE_CONFIG = JSON.stringify({
@@ -108,6 +110,7 @@ export async function buildImage(root: string, release: { tarball: string }): Pr
   await pebbleCertificates(join(root, PEBBLE_DIR.slice(1)));
   await writeFile(join(root, PEBBLE_DIR.slice(1), 'config.json'), PEBBLE_CONFIG);
   await writeFile(join(root, 'etc/dnsmasq.d/relay-test.conf'), DNSMASQ_CONF);
+  await bindInImage(root, BOX_DOMAIN, BOX_IP);
   await enable(root, 'relay-test-address.service', ADDRESS_UNIT);
   await enable(root, 'pebble-test.service', PEBBLE_UNIT);
   await writeFile(join(root, 'root/box-system.json'), JSON.stringify(BOX_SYSTEM_CONFIG));

@@ -1,7 +1,7 @@
 // What an uninstall leaves behind: every path of the box's root file system that was not there
-// before the install, less what the box itself makes as it runs (journal, caches, logs, and what
-// Debian's own certbot writes when the test runs it as root). The operator's certificates in
-// /etc/letsencrypt are compared byte for byte by the test itself.
+// before the install, less what the box itself makes as it runs (journal, caches, logs, named's
+// journal of zone updates, and what Debian's own certbot writes when the test runs it as root). The
+// operator's certificates in /etc/letsencrypt are compared byte for byte by the test itself.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 const NOT_THE_INSTALLS = [
   /^\/(proc|sys|dev|run|tmp|var\/tmp)(\/|$)/,
   /^\/var\/log(\/|$)/,
-  /^\/var\/lib\/(systemd|dbus|private|apt|dpkg|ucf|nginx|sudo|fail2ban|ufw|dhcp)(\/|$)/,
-  /^\/var\/cache\/(apt|debconf|ldconfig|private|man)(\/|$)/,
+  /^\/var\/lib\/(systemd|dbus|private|apt|dpkg|ucf|nginx|sudo|fail2ban|ufw|dhcp|bind)(\/|$)/,
+  /^\/var\/cache\/(apt|debconf|ldconfig|private|man|bind)(\/|$)/,
   /^\/etc\/(machine-id|mtab|resolv\.conf|\.pwd\.lock|ld\.so\.cache)$/,
   /^\/root\/relay-panel-\d[^/]*(\/|$)/,
   /^\/root\/\.[^/]+(\/|$)/,

@@ -3,11 +3,12 @@
 // had here) at the configured binary paths. Driven only as an operator (commands as root inside
 // the box) and an admin (HTTPS through nginx with the admin P12) would.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTimeout } from '../helpers/timeout.ts';
+import { BIND_KEY_NAME, BIND_PORT, bindSecret } from './bind-in-box.ts';
 import { bootBox, consoleLog, type Box } from './box.ts';
 import { boxClient, multipart, type BoxClient, type Identity } from './client.ts';
 import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR } from './image.ts';
@@ -346,6 +347,80 @@ s('the panel\'s own timer renews as its user in its sandbox, in its own director
   await noWitnesses();
   // the operator's own certificates are as they were before the install
   assert.equal(await operatorFiles(), operatorBefore);
+});
+
+s('wildcard mode on the box: DNS-01 through its bind (dnsmasq forwards the challenge), a new tunnel served under the wildcard by the shared server, the panel\'s timer renews through bind as the panel\'s user, and back to a certificate per name', async () => {
+  const started = Date.now();
+  const acme = '/etc/relay-panel/letsencrypt';
+  const wild = `wild.${BOX_DOMAIN}`;
+  const available = (file: string) => join(box.root, 'etc/nginx/sites-available', file);
+  const shared = `relay-tunnels-${BOX_DOMAIN}.conf`;
+  const route = `relay-app-${wild}.conf`;
+  const exists = async (path: string) => (await box.run(['test', '-e', path])).code === 0;
+  const fingerprint = (name: string) => box.sh(['openssl', 'x509', '-noout', '-fingerprint', '-sha256', '-in', `${acme}/live/${name}/cert.pem`]);
+  const served = (name: string) => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername ${name} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
+  // named's query log: each order makes pebble look the challenge up, through dnsmasq, here
+  const lookups = async () => (await box.sh(['journalctl', '-u', 'named', '--no-pager', '-o', 'cat'])).split(`_acme-challenge.${BOX_DOMAIN} IN TXT`).length - 1;
+  const settings = (json: unknown) => client.call('PUT', `${PANEL}/api/settings/certificates`, { identity: admin, json, timeoutMs: 120_000 });
+
+  // 1. the wildcard lineage, through bind
+  const credentials = { server: '127.0.0.1', port: BIND_PORT, name: BIND_KEY_NAME, secret: await bindSecret(box.root) };
+  const toWildcard = await settings({ mode: 'wildcard', provider: 'rfc2136', credentials, propagationSeconds: 0 });
+  assert.is(toWildcard.status, 200, toWildcard.text);
+  assert.is(toWildcard.body.mode, 'wildcard');
+  assert.match(await box.sh(['openssl', 'x509', '-noout', '-ext', 'subjectAltName', '-in', `${acme}/live/${BOX_DOMAIN}/cert.pem`]), `DNS:${BOX_DOMAIN}, DNS:*.${BOX_DOMAIN}`);
+  await waitUntil('pebble\'s lookups of the challenge in bind\'s query log', async () => (await lookups()) > 0, 10_000);
+
+  // 2. a tunnel under it: no certificate of its own, a route of the one shared server
+  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { subdomain: 'wild', port: APP_PORT + 2 } });
+  assert.is(created.status, 201, created.text);
+  const id = created.body.tunnel.id as string;
+  assert.not.ok(await exists(`${acme}/live/${wild}`), 'certbot issued nothing for the tunnel');
+  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', shared)), `/etc/nginx/sites-available/${shared}`);
+  assert.match(await readFile(available(shared), 'utf8'), `server_name *.${BOX_DOMAIN};`);
+  const routeLines = (await readFile(available(route), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.equal(routeLines, [`${wild} ${APP_PORT + 2};`]);
+  assert.is(await readlink(join(box.root, 'etc/nginx/relay-routes', route)), `/etc/nginx/sites-available/${route}`);
+  assert.not.ok(await exists(`/etc/nginx/sites-enabled/${route}`), 'a route, not a server of its own');
+  const page = await client.call('GET', `https://${wild}/some/page`);
+  assert.is(page.status, 302, page.text);
+  assert.ok(String(page.headers.location).startsWith(`https://auth.${BOX_DOMAIN}/`), String(page.headers.location));
+  assert.is(await served(wild), await fingerprint(BOX_DOMAIN), 'the wildcard certificate');
+  assert.is((await client.call('GET', `https://app.${BOX_DOMAIN}/some/page`)).status, 302, 'the earlier tunnel moved into the shared server too');
+
+  // 3. the panel's timer renews the wildcard as the panel's user, its sandbox reaching bind and the credentials file
+  const before = await fingerprint(BOX_DOMAIN);
+  const lookupsBefore = await lookups();
+  await box.sh(inBox(`printf 'force-renewal = true\\ncert-name = ${BOX_DOMAIN}\\n' > /etc/letsencrypt/cli.ini.relay-test && cp -p /etc/letsencrypt/cli.ini /etc/letsencrypt/cli.ini.kept 2>/dev/null; cat /etc/letsencrypt/cli.ini.relay-test >> /etc/letsencrypt/cli.ini`));
+  try {
+    const run = await box.run(['systemctl', 'start', 'relay-panel-renew.service'], { timeoutMs: 120_000 });
+    assert.is(run.code, 0, `${run.stderr}\n${await box.sh(['journalctl', '-u', 'relay-panel-renew.service', '--no-pager', '-n', '30'])}`);
+  } finally {
+    await box.sh(inBox('if [ -e /etc/letsencrypt/cli.ini.kept ]; then mv /etc/letsencrypt/cli.ini.kept /etc/letsencrypt/cli.ini; else rm -f /etc/letsencrypt/cli.ini; fi; rm -f /etc/letsencrypt/cli.ini.relay-test'));
+  }
+  const renewed = await fingerprint(BOX_DOMAIN);
+  assert.is.not(renewed, before, 'a new wildcard certificate');
+  await waitUntil('pebble looking the new challenge up in bind', async () => (await lookups()) > lookupsBefore, 10_000);
+  const owners = await box.sh(inBox(`find ${acme}/archive/${BOX_DOMAIN} ${acme}/live/${BOX_DOMAIN} -printf '%u\\n' | sort -u`));
+  assert.equal(owners.trim().split('\n'), ['relay-panel']);
+  await waitUntil('nginx serving the renewed wildcard', async () => (await served(wild)) === renewed, 10_000);
+
+  // 4. back to per-name: the tunnel's own certificate (HTTP-01) and a server of its own; the shared server gone
+  const toPerName = await settings({ mode: 'per-name' });
+  assert.is(toPerName.status, 200, toPerName.text);
+  assert.match(await box.sh(['openssl', 'x509', '-noout', '-ext', 'subjectAltName', '-in', `${acme}/live/${wild}/cert.pem`]), `DNS:${wild}`);
+  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', route)), `/etc/nginx/sites-available/${route}`);
+  // root's copy of the tunnel's own lineage, no longer the domain's
+  assert.match(await readFile(available(route), 'utf8'), `/${wild}/fullchain.pem";`);
+  assert.not.ok(await exists(`${acme}/live/${BOX_DOMAIN}`), 'the wildcard lineage is deleted');
+  assert.equal((await readdir(join(box.root, 'etc/nginx/relay-routes')).catch(() => [])).filter((f) => f.endsWith('.conf')), [], 'no route left');
+  for (const path of [`/etc/nginx/sites-enabled/${shared}`, `/etc/nginx/sites-available/${shared}`]) assert.not.ok(await exists(path), `${path} is gone`);
+  assert.is((await client.call('GET', `https://${wild}/some/page`)).status, 302);
+  await waitUntil('nginx serving the tunnel\'s own certificate', async () => (await served(wild)) === (await fingerprint(wild)), 10_000);
+  assert.is((await client.call('GET', `https://app.${BOX_DOMAIN}/some/page`)).status, 302);
+  const removed = await client.call('DELETE', `${PANEL}/api/tunnels/${id}`, { identity: admin });
+  assert.is(removed.status, 200, removed.text);
+  console.log(`  wildcard mode on the box: ${Date.now() - started} ms`);
 });
 
 /** The vhosts as an earlier release left them: Debian's default site instead of ours, and the old login redirect. */
