@@ -372,14 +372,14 @@ s('wildcard mode on the box: DNS-01 through its bind (dnsmasq forwards the chall
   await waitUntil('pebble\'s lookups of the challenge in bind\'s query log', async () => (await lookups()) > 0, 10_000);
 
   // 2. a tunnel under it: no certificate of its own, a route of the one shared server
-  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { subdomain: 'wild', port: APP_PORT + 2 } });
+  const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { subdomain: 'wild', port: APP_PORT + 3 } });
   assert.is(created.status, 201, created.text);
   const id = created.body.tunnel.id as string;
   assert.not.ok(await exists(`${acme}/live/${wild}`), 'certbot issued nothing for the tunnel');
   assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', shared)), `/etc/nginx/sites-available/${shared}`);
   assert.match(await readFile(available(shared), 'utf8'), `server_name *.${BOX_DOMAIN};`);
   const routeLines = (await readFile(available(route), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#'));
-  assert.equal(routeLines, [`${wild} ${APP_PORT + 2};`]);
+  assert.equal(routeLines, [`${wild} ${APP_PORT + 3};`]);
   assert.is(await readlink(join(box.root, 'etc/nginx/relay-routes', route)), `/etc/nginx/sites-available/${route}`);
   assert.not.ok(await exists(`/etc/nginx/sites-enabled/${route}`), 'a route, not a server of its own');
   const page = await client.call('GET', `https://${wild}/some/page`);
