@@ -61,7 +61,7 @@ export async function restoreHost(services: HostServices, desired?: DesiredHost)
 export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, desired?: DesiredHost): Promise<VhostRefresh> {
   const { system, log } = services;
   const wanted = desired ?? (await desiredHost(services));
-  let rewritten: string[] = [];
+  let written: string[] = [];
   try {
     const missing = [];
     // the default server is install's to write (beside the IP panel's), never the panel's start
@@ -69,16 +69,20 @@ export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, des
     // before the refresh: an upgrade that makes the tunnels' vhosts routes needs their shared server first
     if (missing.length) {
       await system.proxy.apply(missing.map((spec) => ({ op: 'put' as const, spec, enabled: true })));
-      const names = missing.map((spec) => system.proxy.vhostName(spec));
-      log.info(`wrote ${names.length} missing vhost${names.length === 1 ? '' : 's'} the records call for: ${namesForLog(names)}`);
-      rewritten = names;
+      written = missing.map((spec) => system.proxy.vhostName(spec));
+      log.info(`wrote ${written.length} missing vhost${written.length === 1 ? '' : 's'} the records call for: ${namesForLog(written)}`);
     }
-    const refreshed = await system.proxy.refresh(wanted.current);
+  } catch (error) {
+    log.warn(`writing the missing vhosts the records call for failed: ${errorMessage(error)}`);
+  }
+  let refreshed: string[] = [];
+  try {
+    refreshed = await system.proxy.refresh(wanted.current);
     if (refreshed.length) log.info(`rewrote ${refreshed.length} vhost${refreshed.length === 1 ? '' : 's'} with this release's templates: ${namesForLog(refreshed)}`);
-    rewritten = [...refreshed, ...rewritten];
   } catch (error) {
     log.warn(`rewriting the vhosts with this release's templates failed, the earlier ones stay: ${errorMessage(error)}`);
   }
+  const rewritten = [...refreshed, ...written];
   const closed = wanted.served.flatMap((spec) => (spec.kind === 'site' && spec.closed ? [spec.fqdn] : []));
   const { domain } = services.config.value;
   for (const fqdn of closed) log.warn(`site ${fqdn}: portal protection cannot work outside ${domain}, so it answers 403 to everyone; turn its protection off to open it`);

@@ -213,7 +213,6 @@ const Systemd = z
   })
   .strict();
 
-/** The user a service of the panel runs as (its unit's User= and Group=); null: root. */
 /** Where the shared app tunnels' routes are linked: `relay-routes` beside sites-available, as the streams are. */
 export function routesDirOf(system: { nginx: Pick<SystemConfig['nginx'], 'sitesAvailable'> }): string {
   return join(dirname(system.nginx.sitesAvailable), 'relay-routes');
@@ -224,6 +223,7 @@ export function streamsDirOf(system: { nginx: Pick<SystemConfig['nginx'], 'sites
   return system.nginx.streamsDir ?? join(dirname(system.nginx.sitesAvailable), 'relay-streams');
 }
 
+/** The user a service of the panel runs as (its unit's User= and Group=); null: root. */
 export function serviceUser(system: Pick<SystemConfig, 'systemd'>, service: 'tunnel-server' | 'auth-portal'): string | null {
   const own = service === 'tunnel-server' ? system.systemd.tunnelUser : system.systemd.portalUser;
   return own ?? system.systemd.runAs;

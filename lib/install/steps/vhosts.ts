@@ -4,11 +4,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ipPanelLinked } from '../../host-state/desired.ts';
-import { DEFAULT_VHOST, IP_PANEL_VHOST } from '../../host-state/vhost-specs.ts';
+import { DEFAULT_VHOST, IP_PANEL_VHOST, tunnelsVhost } from '../../host-state/vhost-specs.ts';
+import { routesDirOf } from '../../system/config.ts';
 import { applyVhostChanges } from '../../root-helper/apply.ts';
 import { rewriteTlsPaths } from '../../root-helper/tls-paths-rewrite.ts';
 import { hostVhostDirs } from '../../system/proxy/host.ts';
-import { vhostName } from '../../system/proxy/templates.ts';
+import { isVhostNameOfKind, vhostName } from '../../system/proxy/templates.ts';
 import { VhostDirs } from '../../system/proxy/vhost-dirs.ts';
 import type { VhostChange, VhostSpec } from '../../system/types.ts';
 import { asPanelUser } from '../as-panel-user.ts';
@@ -66,15 +67,25 @@ export async function defaultServer(inst: Installation, owner: Owner): Promise<O
 /**
  * What the vhost steps of an upgrade may write, for its rollback: every vhost and link as it is now,
  * and what the default server adds (its certificate is the panel's, made by the panel's user: root
- * neither saves nor puts back files in the panel's directories).
+ * neither saves nor puts back files in the panel's directories). Also what the new release's first
+ * start may add on a wildcard box, so a rollback takes it away again: the shared tunnels' server and
+ * each tunnel's route link (an earlier release's full vhosts under that server's map would make
+ * nginx refuse every reload).
  */
 export async function vhostFiles(inst: Installation): Promise<string[]> {
   const { sitesAvailable, sitesEnabled } = inst.system.nginx;
-  const present = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).map((name) => join(dir, name));
+  const routes = routesDirOf(inst.system);
+  const names = async (dir: string) => readdir(dir).catch(() => [] as string[]);
+  const present = async (dir: string) => (await names(dir)).map((name) => join(dir, name));
   const name = vhostName(DEFAULT_VHOST);
+  const apps = (await names(sitesAvailable)).filter((file) => isVhostNameOfKind(file, 'app'));
+  const domain = (await readInstalledConfig(inst).catch(() => null))?.domain ?? null;
+  const shared = domain ? vhostName(tunnelsVhost(domain)) : null;
   return [
-    ...(await present(sitesAvailable)), ...(await present(sitesEnabled)),
+    ...(await present(sitesAvailable)), ...(await present(sitesEnabled)), ...(await present(routes)),
     join(sitesAvailable, name), join(sitesEnabled, name), debianDefaultSiteLink(inst.system.nginx),
+    ...apps.map((file) => join(routes, file)),
+    ...(shared ? [join(sitesAvailable, shared), join(sitesEnabled, shared)] : []),
   ];
 }
 

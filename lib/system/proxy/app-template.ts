@@ -62,14 +62,17 @@ const TUNNEL_PORT = '$relay_tunnel_port';
 
 /**
  * Every shared app under `*.<domain>` in one server, behind the portal, with the domain's wildcard
- * certificate: a map of name to port built from the linked routes. A name without a route (a
- * disabled or unknown tunnel) gets the default server's plain 404; a name with a vhost of its own
- * (the stack, a site, a public tunnel) is served by that vhost, since nginx prefers an exact name.
+ * certificate: a map of name to port built from the linked routes. nginx's `*.<domain>` matches
+ * deeper names too, so every name under the domain without a vhost of its own comes here: one
+ * without a route (a disabled or unknown tunnel, a deeper name) gets the default server's plain 404,
+ * and the ACME location stays on port 80 for the deeper names that use HTTP-01. A name with a vhost
+ * of its own (the stack, a site, a public tunnel) is served by that vhost: nginx prefers an exact name.
  */
 export function renderTunnels(domain: string, ctx: TemplateContext): string {
   assertFqdn(domain);
   const unknown = [`if (${TUNNEL_PORT} = "") {`, ...indent(['return 404 "Not found\\n";']), '}'];
-  const format = 'relay_traffic_tunnels';
+  // named after the domain: log_format names are global, and two of one name make nginx refuse
+  const format = `relay_traffic_tunnels_${domain.replace(/[.-]/g, '_')}`;
   const traffic = ctx.trafficPort === null ? [] : [
     `log_format ${format} escape=json '{${trafficFields('app', '$host')}}';`,
   ];

@@ -44,6 +44,9 @@ s('a shared app is one line of the shared server\'s map; that server loads the l
   assert.ok(shared.includes(`include "${ctx.routesDir}/*.conf";`));
   assert.ok(shared.includes('proxy_pass http://127.0.0.1:$relay_tunnel_port;'));
   assert.ok(shared.includes('auth_request /internal/relay-authz;'), 'behind the portal');
+  const logged = renderVhost(tunnelsVhost('relay.test'), { ...ctx, trafficPort: 5555 });
+  assert.ok(logged.includes('log_format relay_traffic_tunnels_relay_test escape=json'), 'a log format named after its domain: nginx refuses two of one name');
+  assert.ok(logged.includes('"v":"app:$host"') && logged.includes('if=$relay_tunnel_port;'), 'each request under the name it was for, routed names only');
 });
 
 s('a public app\'s vhost loads the lineage\'s files and still answers its own name', () => {
