@@ -73,6 +73,8 @@ s('a public port the box uses is refused with what holds it', async ({ t }) => {
   assert.is(await refusal(t, tcp(18080)), 'Public port 18080 is already in use by the HTTP tunnel app');
   const first = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
   assert.is(await refusal(t, tcp(42022)), 'Public port 42022 is already in use by the TCP tunnel on public port 42022');
+  const onField = await t.call('POST', '/api/tunnels', { body: tcp(42022) });
+  assert.equal(onField.body.details.issues, [{ path: 'publicPort', message: 'Public port 42022 is already in use by the TCP tunnel on public port 42022' }], 'on its field, for the form');
   // UDP beside TCP on one number, as DNS has it
   assert.is((await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42022, port: 53 } })).status, 201);
   // an HTTP tunnel may not take a stream tunnel's ports either
