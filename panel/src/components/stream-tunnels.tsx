@@ -81,20 +81,27 @@ function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): P
   );
 }
 
-/** The client's state and the last hour's sessions (a sparkline per minute), bytes each way and 502s (no client listened). */
+/**
+ * The client's state and its traffic: the last hour's sessions per minute (a sparkline), sessions
+ * and bytes each way over the hour and over the last minute (what is going on now, which a busy
+ * hour hides), and 502s (no client listened).
+ */
 function StreamState({ state }: { state: StreamState | undefined }) {
   if (!state || !state.enabled) return <span class="muted">—</span>;
-  const hour = state.traffic.lastHour;
+  const { lastHour: hour, lastMinute: minute } = state.traffic;
   const badge = state.connected ? <span class="badge badge-active">connected</span> : <span class="badge badge-failed">offline</span>;
   if (hour.requests === 0) return <>{badge} <span class="muted">no sessions</span></>;
   return (
-    <span class="traffic">
+    <span class="traffic traffic-wrap">
       {badge}
       <Sparkline values={state.traffic.perMinute} label={`Sessions per minute over the last hour: at most ${Math.max(...state.traffic.perMinute)}, ${state.traffic.perMinute.at(-1)} this minute`} />
-      <span>{hour.requests} sessions, {bytes(hour.bytesIn)} in, {bytes(hour.bytesOut)} out{hour.unreachable ? `, ${hour.unreachable} without a client` : ''}</span>
+      <span>last hour: {sessions(hour)}{hour.unreachable ? `, ${hour.unreachable} without a client` : ''}</span>
+      <span class="muted">last minute: {minute.requests ? sessions(minute) : 'no sessions'}</span>
     </span>
   );
 }
+
+const sessions = (w: StreamState['traffic']['lastHour']) => `${w.requests} ${w.requests === 1 ? 'session' : 'sessions'}, ${bytes(w.bytesIn)} in, ${bytes(w.bytesOut)} out`;
 
 export function StreamTunnels() {
   const [filter, setFilter] = useState<Filter>('all');
@@ -104,9 +111,12 @@ export function StreamTunnels() {
   // the client's state and traffic, asked again every 5 s as the HTTP tunnels' status is pushed
   const status = useResource('/api/tunnels/streams/status', 5000);
   const stateOf = (id: string) => status.data?.streams.find((x) => x.id === id);
+  // a tunnel made, changed or toggled has its state at once, not at the next poll (up to 5 s of
+  // "—" for a new one, or the old state beside the new badge)
+  const reload = async () => { await Promise.all([list.reload(), status.reload()]); };
   return (
     <>
-      <CreateStream onCreated={list.reload} />
+      <CreateStream onCreated={reload} />
       <section class="card" aria-labelledby="stream-list">
         <h2 id="stream-list">TCP and UDP tunnels</h2>
         <ErrorText message={list.error} />
@@ -114,7 +124,7 @@ export function StreamTunnels() {
         {!list.data ? <Loading /> : list.data.streams.length === 0 ? <p class="muted">No {filter === 'all' ? 'TCP or UDP' : filter.toUpperCase()} tunnels.</p> : (
           <div class="table-wrap">
             <table>
-              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client and last hour', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
+              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client and traffic', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
               <tbody>
                 {list.data.streams.map((s) => (
                   <tr key={s.id}>
@@ -130,9 +140,9 @@ export function StreamTunnels() {
                     <td class="actions">
                       <button type="button" class="btn" aria-label={`Edit ${label(s)}`} onClick={() => setEditing(s.id)}>Edit</button>
                       <Action label={`${s.enabled ? 'Disable' : 'Enable'} ${label(s)}`} done={`Tunnel ${label(s)} ${s.enabled ? 'disabled' : 'enabled'}.`}
-                        run={async () => { await api('PATCH', `/api/tunnels/${s.id}`, { enabled: !s.enabled }); await list.reload(); }}>{s.enabled ? 'Disable' : 'Enable'}</Action>
+                        run={async () => { await api('PATCH', `/api/tunnels/${s.id}`, { enabled: !s.enabled }); await reload(); }}>{s.enabled ? 'Disable' : 'Enable'}</Action>
                       <Action kind="danger" label={`Delete ${label(s)}`} confirm={`Delete the tunnel on ${label(s)}? Nothing listens on the port afterwards.`} done={`Tunnel ${label(s)} deleted.`}
-                        run={async () => { await api('DELETE', `/api/tunnels/${s.id}`); await list.reload(); }}>Delete</Action>
+                        run={async () => { await api('DELETE', `/api/tunnels/${s.id}`); await reload(); }}>Delete</Action>
                     </td>
                   </tr>
                 ))}
@@ -141,7 +151,7 @@ export function StreamTunnels() {
           </div>
         )}
       </section>
-      {edited && <EditStream key={edited.id} stream={edited} onSaved={list.reload} onClose={() => setEditing(undefined)} />}
+      {edited && <EditStream key={edited.id} stream={edited} onSaved={reload} onClose={() => setEditing(undefined)} />}
     </>
   );
 }
