@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
 import { unusedPort } from '../helpers/loopback-listener.ts';
-import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+import { axeViolations, completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const s = suite('browser: TCP and UDP tunnels created, refused, edited, toggled and deleted on their real API (chromium)');
 let panel: PanelServer;
@@ -145,6 +145,10 @@ s('traffic: a stream server\'s sessions show in its row, the last hour and the l
   // the UDP tunnel on its own number has none of them
   assert.match(await row(`UDP ${UDP_PORT}`).locator('td').nth(5).innerText(), /^offline\s+no sessions$/);
   await expectAccessible('streams-traffic');
+  // at rest with its rows, held to every impact as the page walk holds the others
+  assert.equal(await axeViolations(browser.page), [], 'axe, every impact, on the listed streams');
+  // the copy button names the tunnel as the row does
+  await row(`TCP ${TCP_PORT}`).getByRole('button', { name: `Copy client remote of TCP ${TCP_PORT}`, exact: true }).waitFor();
 }));
 
 s('delete asks first, then the row and the record are gone', timed(15_000, async () => {
