@@ -96,7 +96,7 @@ s('create a TCP and a UDP tunnel through the form: listed with their public port
   await expectAccessible('streams-listed');
 }));
 
-s('a public port already taken: the server\'s message is next to the field, and nothing is created', timed(15_000, async () => {
+s('a public port already taken, a source that is no address: the server\'s message is next to its field, and nothing is created', timed(15_000, async () => {
   await create('TCP', TCP_PORT, 2222, '');
   const field = createForm().locator('.field', { has: browser.page.getByLabel('Public port', { exact: true }) });
   const message = `Public port ${TCP_PORT} is already in use by the TCP tunnel on public port ${TCP_PORT}`;
@@ -105,6 +105,16 @@ s('a public port already taken: the server\'s message is next to the field, and 
   assert.is(await createForm().getByLabel('Public port', { exact: true }).inputValue(), String(TCP_PORT), 'what was typed stays, to be corrected');
   assert.is((await stored()).length, 2, 'nothing created');
   assert.is(await list().locator('tbody tr').count(), 2);
+
+  // a source that is no address: named under the sources field, not as a path above the form
+  await create('TCP', TCP_PORT + 2, 2222, '203.0.113.0/24, example.com');
+  const sources = createForm().locator('.field', { has: browser.page.getByLabel('Allowed sources', { exact: true }) });
+  await sources.locator('.field-error').filter({ hasText: "'example.com' is not an IPv4 or IPv6 address, nor a network in CIDR form (203.0.113.0/24)" }).waitFor();
+  assert.is(await createForm().getByLabel('Allowed sources', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.is(await field.locator('.field-error').count(), 0, 'the public port\'s old refusal is gone');
+  assert.match(await createForm().getByRole('alert').innerText(), /see the fields below/);
+  assert.not.match(await createForm().innerText(), /allow\.1/);
+  assert.is((await stored()).length, 2, 'nothing created');
 }));
 
 s('edit the allowed sources: the row and the stored record say the new list', timed(15_000, async () => {

@@ -28,7 +28,7 @@ const label = (s: Pick<Stream, 'protocol' | 'publicPort'>) => `${s.protocol.toUp
 const remote = (s: Stream) => `R:127.0.0.1:${s.tunnelPort}:127.0.0.1:${s.port}${s.protocol === 'udp' ? '/udp' : ''}`;
 
 function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
-  const form = useForm({ protocol: 'tcp' as Protocol, publicPort: '', port: '', allow: '', proxyProtocol: false, description: '' });
+  const form = useForm({ protocol: 'tcp' as Protocol, publicPort: '', port: '', allow: '', proxyProtocol: false, description: '' }, { lists: ['allow'] });
   const v = form.values;
   return (
     <form class="card" aria-labelledby="new-stream" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -57,7 +57,7 @@ function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
 }
 
 function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): Promise<void>; onClose(): void }) {
-  const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' });
+  const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' }, { lists: ['allow'] });
   const v = form.values;
   return (
     <form class="card" aria-labelledby="edit-stream" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {

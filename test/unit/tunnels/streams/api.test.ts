@@ -59,6 +59,8 @@ s('400 for a PROXY protocol on UDP, a bad source and a port out of bounds', asyn
     assert.ok(res.body.details.issues.some((i: { path: string }) => i.path === path), JSON.stringify(res.body.details));
   }
   assert.equal(await files(t), []);
+  const bad = await t.call('POST', '/api/tunnels', { body: tcp(42022, { allow: ['203.0.113.0/24', 'example.com'] }) });
+  assert.equal(bad.body.details.issues, [{ path: 'allow.1', message: "'example.com' is not an IPv4 or IPv6 address, nor a network in CIDR form (203.0.113.0/24)" }], 'the source named');
 });
 
 async function refusal(t: TunnelTestApp, body: Record<string, unknown>): Promise<string> {
