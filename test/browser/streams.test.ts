@@ -117,15 +117,24 @@ s('a public port already taken, a source that is no address: the server\'s messa
   assert.is((await stored()).length, 2, 'nothing created');
 }));
 
-s('edit the allowed sources: the row and the stored record say the new list', timed(15_000, async () => {
+s('edit: opened in focus, a port out of range refused on its field, the allowed sources saved; the row and the stored record say the new list, focus back on Edit', timed(15_000, async () => {
   const { page } = browser;
   await page.getByRole('button', { name: `Edit TCP ${TCP_PORT}` }).click();
   const edit = page.locator('form[aria-labelledby="edit-stream"]');
+  // opened below the list: focus on its heading, so a keyboard or screen reader user is taken there
+  await page.waitForFunction(() => document.activeElement?.id === 'edit-stream');
   assert.is(await edit.getByLabel('Allowed sources', { exact: true }).inputValue(), '203.0.113.0/24, 198.51.100.7');
+  // a public port out of the range: refused under its field, the form kept open
+  await edit.getByLabel('Public port', { exact: true }).fill('443');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.locator('.field-error').filter({ hasText: 'Public port 443 is outside the range for TCP and UDP tunnels (10000-60000)' }).waitFor();
+  await edit.getByLabel('Public port', { exact: true }).fill(String(TCP_PORT));
   await edit.getByLabel('Allowed sources', { exact: true }).fill('192.0.2.0/24 198.51.100.8');
   await edit.getByRole('button', { name: 'Save' }).click();
   await toast(`Tunnel TCP ${TCP_PORT} saved.`).waitFor();
   await edit.waitFor({ state: 'detached' });
+  // and focus is back on the Edit button that opened it, the user's place in the list
+  assert.is(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Edit TCP ${TCP_PORT}`);
   assert.match(await row(`TCP ${TCP_PORT}`).innerText(), /192\.0\.2\.0\/24, 198\.51\.100\.8/);
   assert.equal((await stored())[0]!.allow, ['192.0.2.0/24', '198.51.100.8']);
 }));

@@ -1,7 +1,7 @@
 // TCP and UDP tunnels on the tunnels page: create (protocol, public port, client port, sources,
 // PROXY protocol), the list with a protocol filter, edit, enable/disable and delete, and each one's
 // client remote. Their records come from GET /api/tunnels/streams, apart from the HTTP tunnels'.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, withQuery, type GetAnswer } from '../api.ts';
 import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
@@ -9,6 +9,7 @@ import { useResource } from '../resource.ts';
 import { Action, Submit } from './action.tsx';
 import { Check, Field, Select } from './field.tsx';
 import { ErrorText, Loading } from './notice.tsx';
+import { rememberFocus, useRevealed } from './focus-return.ts';
 import { Copyable } from './secret.tsx';
 import { Sparkline } from './sparkline.tsx';
 import { bytes } from '../format.ts';
@@ -57,6 +58,8 @@ function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
 }
 
 function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): Promise<void>; onClose(): void }) {
+  // opened below the list: brought into view with focus on its heading, as the HTTP tunnels' edit
+  const heading = useRevealed<HTMLHeadingElement>();
   const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' }, { lists: ['allow'] });
   const v = form.values;
   return (
@@ -67,7 +70,7 @@ function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): P
       await onSaved();
       onClose();
     }, `Tunnel ${label(stream)} saved.`); }}>
-      <h2 id="edit-stream">Edit {label(stream)}</h2>
+      <h2 id="edit-stream" ref={heading} tabIndex={-1}>Edit {label(stream)}</h2>
       <ErrorText message={form.error} />
       <div class="grid">
         <Field label="Public port" value={v.publicPort} onInput={(x) => form.set('publicPort', x)} error={form.fieldErrors.publicPort} inputMode="numeric" required />
@@ -106,7 +109,11 @@ const sessions = (w: StreamState['traffic']['lastHour']) => `${w.requests} ${w.r
 export function StreamTunnels() {
   const [filter, setFilter] = useState<Filter>('all');
   const list = useResource(filter === 'all' ? '/api/tunnels/streams' : withQuery('GET', '/api/tunnels/streams', { protocol: filter }));
+  // the tunnel being edited, and the Edit button's place, where focus goes back when the form closes
   const [editing, setEditing] = useState<string>();
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const openEdit = (id: string) => { focusBack.current = rememberFocus(); setEditing(id); };
+  const closeEdit = () => { setEditing(undefined); focusBack.current?.(); };
   const edited = list.data?.streams.find((s) => s.id === editing);
   // the client's state and traffic, asked again every 5 s as the HTTP tunnels' status is pushed
   const status = useResource('/api/tunnels/streams/status', 5000);
@@ -138,7 +145,7 @@ export function StreamTunnels() {
                     <td><Copyable text={remote(s)} label={`Client remote of ${label(s)}`} /></td>
                     <td>{when(s.createdAt)}</td>
                     <td class="actions">
-                      <button type="button" class="btn" aria-label={`Edit ${label(s)}`} onClick={() => setEditing(s.id)}>Edit</button>
+                      <button type="button" class="btn" aria-label={`Edit ${label(s)}`} onClick={() => openEdit(s.id)}>Edit</button>
                       <Action label={`${s.enabled ? 'Disable' : 'Enable'} ${label(s)}`} done={`Tunnel ${label(s)} ${s.enabled ? 'disabled' : 'enabled'}.`}
                         run={async () => { await api('PATCH', `/api/tunnels/${s.id}`, { enabled: !s.enabled }); await reload(); }}>{s.enabled ? 'Disable' : 'Enable'}</Action>
                       <Action kind="danger" label={`Delete ${label(s)}`} confirm={`Delete the tunnel on ${label(s)}? Nothing listens on the port afterwards.`} done={`Tunnel ${label(s)} deleted.`}
@@ -151,7 +158,7 @@ export function StreamTunnels() {
           </div>
         )}
       </section>
-      {edited && <EditStream key={edited.id} stream={edited} onSaved={reload} onClose={() => setEditing(undefined)} />}
+      {edited && <EditStream key={edited.id} stream={edited} onSaved={reload} onClose={closeEdit} />}
     </>
   );
 }
