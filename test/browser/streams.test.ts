@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
 import { unusedPort } from '../helpers/loopback-listener.ts';
-import { axeViolations, completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+import { axeViolations, completeOnboarding, screenshot, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
 
 const s = suite('browser: TCP and UDP tunnels created, refused, edited, toggled and deleted on their real API (chromium)');
 let panel: PanelServer;
@@ -166,6 +166,12 @@ s('traffic: a stream server\'s sessions show in its row, the last hour and the l
   await expectAccessible('streams-traffic');
   // at rest with its rows, held to every impact as the page walk holds the others
   assert.equal(await axeViolations(browser.page), [], 'axe, every impact, on the listed streams');
+  // on a phone the rows scroll in their own box: the page is no wider than the screen
+  await browser.page.setViewportSize({ width: 390, height: 844 });
+  assert.is(await browser.page.evaluate(() => document.documentElement.scrollWidth > innerWidth), false, 'no page wider than a phone');
+  assert.equal(await axeViolations(browser.page), [], 'axe, every impact, at 390 px');
+  await screenshot(browser.page, 'streams-traffic-390');
+  await browser.page.setViewportSize({ width: 1200, height: 900 });
   // the copy button names the tunnel as the row does
   await row(`TCP ${TCP_PORT}`).getByRole('button', { name: `Copy client remote of TCP ${TCP_PORT}`, exact: true }).waitFor();
 }));
