@@ -114,6 +114,12 @@ s('a public port already taken, a source that is no address: the server\'s messa
   assert.is(await field.locator('.field-error').count(), 0, 'the public port\'s old refusal is gone');
   assert.match(await createForm().getByRole('alert').innerText(), /see the fields below/);
   assert.not.match(await createForm().innerText(), /allow\.1/);
+
+  // a client port typed as a word: what to type instead, under that field
+  await createForm().getByLabel('Allowed sources', { exact: true }).fill('');
+  await createForm().getByLabel('Client port', { exact: true }).fill('ssh');
+  await createForm().getByRole('button', { name: 'Create TCP or UDP tunnel' }).click();
+  await createForm().locator('.field', { has: browser.page.getByLabel('Client port', { exact: true }) }).locator('.field-error').filter({ hasText: 'Port must be a number from 1 to 65535' }).waitFor();
   assert.is((await stored()).length, 2, 'nothing created');
 }));
 

@@ -6,8 +6,9 @@ import { TunnelCreate } from '../schema.ts';
 
 export const MAX_ALLOW_ENTRIES = 64;
 
+// a port typed as words ("ssh") reaches here as text: the message says what to type instead of zod's type names
 const anyPort = (what: string) =>
-  z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`).max(65535, `${what} must be at most 65535`);
+  z.number({ error: `${what} must be a number from 1 to 65535` }).int(`${what} must be an integer`).min(1, `${what} must be at least 1`).max(65535, `${what} must be at most 65535`);
 
 const Allow = z
   // the message names the source: in a list of several, the path's index alone leaves a person counting

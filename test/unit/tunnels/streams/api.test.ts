@@ -60,6 +60,8 @@ s('400 for a PROXY protocol on UDP, a bad source and a port out of bounds', asyn
   }
   assert.equal(await files(t), []);
   const bad = await t.call('POST', '/api/tunnels', { body: tcp(42022, { allow: ['203.0.113.0/24', 'example.com'] }) });
+  const words = await t.call('POST', '/api/tunnels', { body: tcp(42022, { port: 'ssh' }) });
+  assert.equal(words.body.details.issues, [{ path: 'port', message: 'Port must be a number from 1 to 65535' }], 'a port typed as a word');
   assert.equal(bad.body.details.issues, [{ path: 'allow.1', message: "'example.com' is not an IPv4 or IPv6 address, nor a network in CIDR form (203.0.113.0/24)" }], 'the source named');
 });
 
