@@ -66,7 +66,7 @@ async function create(protocol: 'TCP' | 'UDP', publicPort: number, port: number,
   await f.getByRole('button', { name: 'Create TCP or UDP tunnel' }).click();
 }
 
-s('create a TCP and a UDP tunnel through the form: listed with their public ports, stored as typed, filtered by protocol', timed(20_000, async () => {
+s('create a TCP and a UDP tunnel through the form: listed with their public ports, stored as typed, filtered by protocol in the URL', timed(20_000, async () => {
   const { page } = browser;
   await page.goto(`${panel.url}/tunnels`);
   await list().getByText('No TCP or UDP tunnels.').waitFor();
@@ -91,8 +91,20 @@ s('create a TCP and a UDP tunnel through the form: listed with their public port
   await list().getByLabel('Show', { exact: true }).selectOption({ label: 'UDP' });
   await row(`TCP ${TCP_PORT}`).waitFor({ state: 'detached' });
   assert.is(await row(`UDP ${UDP_PORT}`).count(), 1);
+  // kept in the URL: a reload (or a link) opens the list filtered, Back undoes the filter
+  assert.is(new URL(page.url()).search, '?streams=udp');
+  await page.reload();
+  await row(`UDP ${UDP_PORT}`).waitFor();
+  assert.is(await list().getByLabel('Show', { exact: true }).inputValue(), 'udp');
+  assert.is(await row(`TCP ${TCP_PORT}`).count(), 0);
+  await list().getByLabel('Show', { exact: true }).selectOption({ label: 'TCP' });
+  await row(`TCP ${TCP_PORT}`).waitFor();
+  await page.goBack();
+  await row(`UDP ${UDP_PORT}`).waitFor();
+  assert.is(await row(`TCP ${TCP_PORT}`).count(), 0, 'back to UDP only');
   await list().getByLabel('Show', { exact: true }).selectOption({ label: 'TCP and UDP' });
   await row(`TCP ${TCP_PORT}`).waitFor();
+  assert.is(new URL(page.url()).search, '');
   await expectAccessible('streams-listed');
 }));
 

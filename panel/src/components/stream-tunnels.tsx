@@ -6,6 +6,8 @@ import { api, withQuery, type GetAnswer } from '../api.ts';
 import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { currentPath, currentQuery, navigate } from '../router.ts';
+import { readStreamFilter, writeStreamFilter, type StreamFilter } from '../stream-filter.ts';
 import { Action, Submit } from './action.tsx';
 import { Check, Field, Select } from './field.tsx';
 import { ErrorText, Loading } from './notice.tsx';
@@ -17,7 +19,7 @@ import { bytes } from '../format.ts';
 type Stream = GetAnswer<'/api/tunnels/streams'>['streams'][number];
 type StreamState = GetAnswer<'/api/tunnels/streams/status'>['streams'][number];
 type Protocol = 'tcp' | 'udp';
-type Filter = 'all' | Protocol;
+type Filter = StreamFilter;
 
 const PROTOCOLS = [{ value: 'tcp', label: 'TCP' }, { value: 'udp', label: 'UDP' }] as const;
 const FILTERS: readonly { value: Filter; label: string }[] = [{ value: 'all', label: 'TCP and UDP' }, ...PROTOCOLS];
@@ -107,7 +109,9 @@ function StreamState({ state }: { state: StreamState | undefined }) {
 const sessions = (w: StreamState['traffic']['lastHour']) => `${w.requests} ${w.requests === 1 ? 'session' : 'sessions'}, ${bytes(w.bytesIn)} in, ${bytes(w.bytesOut)} out`;
 
 export function StreamTunnels() {
-  const [filter, setFilter] = useState<Filter>('all');
+  // in the URL, as the HTTP list's filters: a link opens it filtered, Back undoes a filter
+  const filter = readStreamFilter(currentQuery.value);
+  const setFilter = (f: Filter) => navigate(currentPath.value + writeStreamFilter(currentQuery.value, f));
   const list = useResource(filter === 'all' ? '/api/tunnels/streams' : withQuery('GET', '/api/tunnels/streams', { protocol: filter }));
   // the tunnel being edited, and the Edit button's place, where focus goes back when the form closes
   const [editing, setEditing] = useState<string>();
