@@ -18,7 +18,22 @@ export interface Form<V> {
   reset(): void;
 }
 
-export function useForm<V extends object>(initial: V): Form<V> {
+export interface FormOptions<V> {
+  /**
+   * Inputs that hold a list as text (sources separated by commas): an issue on one item
+   * (`allow.1`) is shown under that input, not summarised above the form.
+   */
+  lists?: readonly (keyof V & string)[];
+}
+
+/** The input an issue's path belongs to, or null for one of no input. */
+export function inputOf<V extends object>(path: string, values: V, lists: readonly string[]): string | null {
+  if (path in values) return path;
+  const head = path.split('.')[0]!;
+  return lists.includes(head) && /^\d+$/.test(path.slice(head.length + 1)) ? head : null;
+}
+
+export function useForm<V extends object>(initial: V, options: FormOptions<V> = {}): Form<V> {
   const [values, setValues] = useState(initial);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   // with the count of actions started when it was set: a later action makes it old news
@@ -42,9 +57,17 @@ export function useForm<V extends object>(initial: V): Form<V> {
         if (said) showToast('ok', said);
       } catch (e) {
         const issues = e instanceof ApiError ? e.issues : [];
-        setFieldErrors(e instanceof ApiError ? e.fieldErrors() : {});
-        // Issues of no input (a list item, a nested field, a JSON text) are summarised above the form.
-        const unplaced = issues.filter((i) => !(i.path in values)).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+        const lists = options.lists ?? [];
+        // by path, as sent (a page may show a nested one itself), then each list item's under its list
+        const byInput = e instanceof ApiError ? e.fieldErrors() : {};
+        for (const i of issues) {
+          const input = inputOf(i.path, values, lists);
+          // several items wrong: each one's message under the input
+          if (input !== null && input !== i.path) byInput[input] = byInput[input] ? `${byInput[input]}; ${i.message}` : i.message;
+        }
+        setFieldErrors(byInput);
+        // Issues of no input (an item of a list not declared so, a nested field, a JSON text) are summarised above the form.
+        const unplaced = issues.filter((i) => inputOf(i.path, values, lists) === null).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
         const placed = unplaced.length < issues.length ? 'see the fields below' : '';
         setError({ message: [describe(e), [...unplaced, placed].filter(Boolean).join('; ')].filter(Boolean).join(': '), at });
       } finally {

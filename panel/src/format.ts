@@ -24,3 +24,12 @@ export function percent(part: number, whole: number): number {
 export function commaList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter(Boolean);
 }
+
+/**
+ * A label inside a sentence ("Copy client remote of TCP 47122"): its first letter small, unless its
+ * first word is an acronym (TOTP URI); the rest as written, since it may name a protocol, a tunnel
+ * or a variable (TCP 47122, RELAY_TOKEN).
+ */
+export function inSentence(label: string): string {
+  return /^[A-Z][A-Z0-9]/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+}

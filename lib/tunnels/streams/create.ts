@@ -15,7 +15,8 @@ import type { StreamCreate } from './schema.ts';
 export async function createStream(ctx: StreamContext, input: StreamCreate): Promise<StreamRecord> {
   const live = await ctx.liveSockets();
   const use = portUse(ctx, live);
-  checkPublicPort(use, input.protocol, input.publicPort);
+  // on its field, as the edit's: the panel's form shows it under the public port typed
+  checkPublicPort(use, input.protocol, input.publicPort, { onField: true });
   const tunnelPort = pickTunnelPort(use, new Set([input.publicPort]));
   const releases = [ctx.reservations.claimPort(input.publicPort), ctx.reservations.claimPort(tunnelPort)];
   const stream: StreamRecord = {

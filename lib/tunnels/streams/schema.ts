@@ -6,11 +6,13 @@ import { TunnelCreate } from '../schema.ts';
 
 export const MAX_ALLOW_ENTRIES = 64;
 
+// a port typed as words ("ssh") reaches here as text: the message says what to type instead of zod's type names
 const anyPort = (what: string) =>
-  z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`).max(65535, `${what} must be at most 65535`);
+  z.number({ error: `${what} must be a number from 1 to 65535` }).int(`${what} must be an integer`).min(1, `${what} must be at least 1`).max(65535, `${what} must be at most 65535`);
 
 const Allow = z
-  .array(z.string().max(64).refine(isCidr, 'must be an IPv4 or IPv6 address, or a network in CIDR form (203.0.113.0/24)'))
+  // the message names the source: in a list of several, the path's index alone leaves a person counting
+  .array(z.string().max(64, 'A source is at most 64 characters').refine(isCidr, { error: (issue) => `'${String(issue.input)}' is not an IPv4 or IPv6 address, nor a network in CIDR form (203.0.113.0/24)` }))
   .max(MAX_ALLOW_ENTRIES, `At most ${MAX_ALLOW_ENTRIES} sources`);
 
 const Description = z.string().max(200, 'Description must be at most 200 characters').nullable();

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
+import { inSentence } from '../format.ts';
 
 /** Copies `text`; says so, or says how to copy by hand when the clipboard is not available. */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -25,7 +26,7 @@ export function Copyable({ text, label }: { text: string; label: string }) {
   return (
     <div class="copyable">
       <code aria-label={label} tabIndex={0}>{text}</code>
-      <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} />
+      <CopyButton text={text} label={`Copy ${inSentence(label)}`} />
     </div>
   );
 }

@@ -1,14 +1,17 @@
 // TCP and UDP tunnels on the tunnels page: create (protocol, public port, client port, sources,
 // PROXY protocol), the list with a protocol filter, edit, enable/disable and delete, and each one's
 // client remote. Their records come from GET /api/tunnels/streams, apart from the HTTP tunnels'.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, withQuery, type GetAnswer } from '../api.ts';
 import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
+import { currentPath, currentQuery, navigate } from '../router.ts';
+import { readStreamFilter, writeStreamFilter, type StreamFilter } from '../stream-filter.ts';
 import { Action, Submit } from './action.tsx';
 import { Check, Field, Select } from './field.tsx';
 import { ErrorText, Loading } from './notice.tsx';
+import { rememberFocus, useRevealed } from './focus-return.ts';
 import { Copyable } from './secret.tsx';
 import { Sparkline } from './sparkline.tsx';
 import { bytes } from '../format.ts';
@@ -16,7 +19,7 @@ import { bytes } from '../format.ts';
 type Stream = GetAnswer<'/api/tunnels/streams'>['streams'][number];
 type StreamState = GetAnswer<'/api/tunnels/streams/status'>['streams'][number];
 type Protocol = 'tcp' | 'udp';
-type Filter = 'all' | Protocol;
+type Filter = StreamFilter;
 
 const PROTOCOLS = [{ value: 'tcp', label: 'TCP' }, { value: 'udp', label: 'UDP' }] as const;
 const FILTERS: readonly { value: Filter; label: string }[] = [{ value: 'all', label: 'TCP and UDP' }, ...PROTOCOLS];
@@ -28,7 +31,7 @@ const label = (s: Pick<Stream, 'protocol' | 'publicPort'>) => `${s.protocol.toUp
 const remote = (s: Stream) => `R:127.0.0.1:${s.tunnelPort}:127.0.0.1:${s.port}${s.protocol === 'udp' ? '/udp' : ''}`;
 
 function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
-  const form = useForm({ protocol: 'tcp' as Protocol, publicPort: '', port: '', allow: '', proxyProtocol: false, description: '' });
+  const form = useForm({ protocol: 'tcp' as Protocol, publicPort: '', port: '', allow: '', proxyProtocol: false, description: '' }, { lists: ['allow'] });
   const v = form.values;
   return (
     <form class="card" aria-labelledby="new-stream" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -57,7 +60,9 @@ function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
 }
 
 function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): Promise<void>; onClose(): void }) {
-  const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' });
+  // opened below the list: brought into view with focus on its heading, as the HTTP tunnels' edit
+  const heading = useRevealed<HTMLHeadingElement>();
+  const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' }, { lists: ['allow'] });
   const v = form.values;
   return (
     <form class="card" aria-labelledby="edit-stream" onSubmit={(e) => { e.preventDefault(); void form.submit(async () => {
@@ -67,7 +72,7 @@ function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): P
       await onSaved();
       onClose();
     }, `Tunnel ${label(stream)} saved.`); }}>
-      <h2 id="edit-stream">Edit {label(stream)}</h2>
+      <h2 id="edit-stream" ref={heading} tabIndex={-1}>Edit {label(stream)}</h2>
       <ErrorText message={form.error} />
       <div class="grid">
         <Field label="Public port" value={v.publicPort} onInput={(x) => form.set('publicPort', x)} error={form.fieldErrors.publicPort} inputMode="numeric" required />
@@ -81,32 +86,48 @@ function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): P
   );
 }
 
-/** The client's state and the last hour's sessions (a sparkline per minute), bytes each way and 502s (no client listened). */
+/**
+ * The client's state and its traffic: the last hour's sessions per minute (a sparkline), sessions
+ * and bytes each way over the hour and over the last minute (what is going on now, which a busy
+ * hour hides), and 502s (no client listened).
+ */
 function StreamState({ state }: { state: StreamState | undefined }) {
   if (!state || !state.enabled) return <span class="muted">—</span>;
-  const hour = state.traffic.lastHour;
+  const { lastHour: hour, lastMinute: minute } = state.traffic;
   const badge = state.connected ? <span class="badge badge-active">connected</span> : <span class="badge badge-failed">offline</span>;
   if (hour.requests === 0) return <>{badge} <span class="muted">no sessions</span></>;
   return (
-    <span class="traffic">
+    <span class="traffic traffic-wrap">
       {badge}
       <Sparkline values={state.traffic.perMinute} label={`Sessions per minute over the last hour: at most ${Math.max(...state.traffic.perMinute)}, ${state.traffic.perMinute.at(-1)} this minute`} />
-      <span>{hour.requests} sessions, {bytes(hour.bytesIn)} in, {bytes(hour.bytesOut)} out{hour.unreachable ? `, ${hour.unreachable} without a client` : ''}</span>
+      <span>last hour: {sessions(hour)}{hour.unreachable ? `, ${hour.unreachable} without a client` : ''}</span>
+      <span class="muted">last minute: {minute.requests ? sessions(minute) : 'no sessions'}</span>
     </span>
   );
 }
 
+const sessions = (w: StreamState['traffic']['lastHour']) => `${w.requests} ${w.requests === 1 ? 'session' : 'sessions'}, ${bytes(w.bytesIn)} in, ${bytes(w.bytesOut)} out`;
+
 export function StreamTunnels() {
-  const [filter, setFilter] = useState<Filter>('all');
+  // in the URL, as the HTTP list's filters: a link opens it filtered, Back undoes a filter
+  const filter = readStreamFilter(currentQuery.value);
+  const setFilter = (f: Filter) => navigate(currentPath.value + writeStreamFilter(currentQuery.value, f));
   const list = useResource(filter === 'all' ? '/api/tunnels/streams' : withQuery('GET', '/api/tunnels/streams', { protocol: filter }));
+  // the tunnel being edited, and the Edit button's place, where focus goes back when the form closes
   const [editing, setEditing] = useState<string>();
+  const focusBack = useRef<(() => void) | undefined>(undefined);
+  const openEdit = (id: string) => { focusBack.current = rememberFocus(); setEditing(id); };
+  const closeEdit = () => { setEditing(undefined); focusBack.current?.(); };
   const edited = list.data?.streams.find((s) => s.id === editing);
   // the client's state and traffic, asked again every 5 s as the HTTP tunnels' status is pushed
   const status = useResource('/api/tunnels/streams/status', 5000);
   const stateOf = (id: string) => status.data?.streams.find((x) => x.id === id);
+  // a tunnel made, changed or toggled has its state at once, not at the next poll (up to 5 s of
+  // "—" for a new one, or the old state beside the new badge)
+  const reload = async () => { await Promise.all([list.reload(), status.reload()]); };
   return (
     <>
-      <CreateStream onCreated={list.reload} />
+      <CreateStream onCreated={reload} />
       <section class="card" aria-labelledby="stream-list">
         <h2 id="stream-list">TCP and UDP tunnels</h2>
         <ErrorText message={list.error} />
@@ -114,7 +135,7 @@ export function StreamTunnels() {
         {!list.data ? <Loading /> : list.data.streams.length === 0 ? <p class="muted">No {filter === 'all' ? 'TCP or UDP' : filter.toUpperCase()} tunnels.</p> : (
           <div class="table-wrap">
             <table>
-              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client and last hour', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
+              <thead><tr>{['Public port', 'Client port', 'Sources', 'PROXY', 'Note', 'State', 'Client and traffic', 'Client remote', 'Created', 'Actions'].map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
               <tbody>
                 {list.data.streams.map((s) => (
                   <tr key={s.id}>
@@ -128,11 +149,11 @@ export function StreamTunnels() {
                     <td><Copyable text={remote(s)} label={`Client remote of ${label(s)}`} /></td>
                     <td>{when(s.createdAt)}</td>
                     <td class="actions">
-                      <button type="button" class="btn" aria-label={`Edit ${label(s)}`} onClick={() => setEditing(s.id)}>Edit</button>
+                      <button type="button" class="btn" aria-label={`Edit ${label(s)}`} onClick={() => openEdit(s.id)}>Edit</button>
                       <Action label={`${s.enabled ? 'Disable' : 'Enable'} ${label(s)}`} done={`Tunnel ${label(s)} ${s.enabled ? 'disabled' : 'enabled'}.`}
-                        run={async () => { await api('PATCH', `/api/tunnels/${s.id}`, { enabled: !s.enabled }); await list.reload(); }}>{s.enabled ? 'Disable' : 'Enable'}</Action>
+                        run={async () => { await api('PATCH', `/api/tunnels/${s.id}`, { enabled: !s.enabled }); await reload(); }}>{s.enabled ? 'Disable' : 'Enable'}</Action>
                       <Action kind="danger" label={`Delete ${label(s)}`} confirm={`Delete the tunnel on ${label(s)}? Nothing listens on the port afterwards.`} done={`Tunnel ${label(s)} deleted.`}
-                        run={async () => { await api('DELETE', `/api/tunnels/${s.id}`); await list.reload(); }}>Delete</Action>
+                        run={async () => { await api('DELETE', `/api/tunnels/${s.id}`); await reload(); }}>Delete</Action>
                     </td>
                   </tr>
                 ))}
@@ -141,7 +162,7 @@ export function StreamTunnels() {
           </div>
         )}
       </section>
-      {edited && <EditStream key={edited.id} stream={edited} onSaved={list.reload} onClose={() => setEditing(undefined)} />}
+      {edited && <EditStream key={edited.id} stream={edited} onSaved={reload} onClose={closeEdit} />}
     </>
   );
 }

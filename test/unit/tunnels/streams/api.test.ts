@@ -59,6 +59,10 @@ s('400 for a PROXY protocol on UDP, a bad source and a port out of bounds', asyn
     assert.ok(res.body.details.issues.some((i: { path: string }) => i.path === path), JSON.stringify(res.body.details));
   }
   assert.equal(await files(t), []);
+  const bad = await t.call('POST', '/api/tunnels', { body: tcp(42022, { allow: ['203.0.113.0/24', 'example.com'] }) });
+  const words = await t.call('POST', '/api/tunnels', { body: tcp(42022, { port: 'ssh' }) });
+  assert.equal(words.body.details.issues, [{ path: 'port', message: 'Port must be a number from 1 to 65535' }], 'a port typed as a word');
+  assert.equal(bad.body.details.issues, [{ path: 'allow.1', message: "'example.com' is not an IPv4 or IPv6 address, nor a network in CIDR form (203.0.113.0/24)" }], 'the source named');
 });
 
 async function refusal(t: TunnelTestApp, body: Record<string, unknown>): Promise<string> {
@@ -73,6 +77,8 @@ s('a public port the box uses is refused with what holds it', async ({ t }) => {
   assert.is(await refusal(t, tcp(18080)), 'Public port 18080 is already in use by the HTTP tunnel app');
   const first = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
   assert.is(await refusal(t, tcp(42022)), 'Public port 42022 is already in use by the TCP tunnel on public port 42022');
+  const onField = await t.call('POST', '/api/tunnels', { body: tcp(42022) });
+  assert.equal(onField.body.details.issues, [{ path: 'publicPort', message: 'Public port 42022 is already in use by the TCP tunnel on public port 42022' }], 'on its field, for the form');
   // UDP beside TCP on one number, as DNS has it
   assert.is((await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42022, port: 53 } })).status, 201);
   // an HTTP tunnel may not take a stream tunnel's ports either
