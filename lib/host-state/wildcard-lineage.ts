@@ -10,7 +10,8 @@ export type CertModeConfig = Pick<Config, 'domain' | 'certificateMode'>;
 export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string | null {
   // a configuration without the key (built by hand, not parsed) is per-name, as its default says
   const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
-  if (mode?.mode !== 'wildcard' || !config.domain) return null;
+  // a lineage of another domain (the domain changed after the switch) covers none of this one's names
+  if (mode?.mode !== 'wildcard' || !config.domain || mode.lineage !== config.domain) return null;
   const suffix = `.${config.domain}`;
   if (!fqdn.endsWith(suffix)) return null;
   const label = fqdn.slice(0, -suffix.length);
@@ -20,7 +21,7 @@ export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string
 /** The lineage whose `*.<lineage>` serves the shared apps in one server, or null in per-name mode. */
 export function sharedLineage(config: CertModeConfig): string | null {
   const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
-  return mode?.mode === 'wildcard' && config.domain ? mode.lineage : null;
+  return mode?.mode === 'wildcard' && config.domain && mode.lineage === config.domain ? mode.lineage : null;
 }
 
 /** What a vhost spec names as its certificate: the lineage when it is not the name's own. */

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigSchema } from '../../../lib/config.ts';
 import type { Installation } from '../../../lib/install/installation.ts';
@@ -12,7 +12,9 @@ import { vhostFiles } from '../../../lib/install/steps/vhosts.ts';
 import { restoreFiles, saveFiles } from '../../../lib/install/file-snapshot.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 
-test('a rollback after a wildcard box\'s first start removes the shared server and the route links, and puts the vhost back', async () => {
+const s = suite('upgrade rollback of the vhosts');
+
+s('a rollback after a wildcard box\'s first start removes the shared server and the route links, and puts the vhost back', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'vhost-files-'));
   try {
     const nginx = { sitesAvailable: join(dir, 'nginx', 'sites-available'), sitesEnabled: join(dir, 'nginx', 'sites-enabled') };
@@ -44,4 +46,4 @@ test('a rollback after a wildcard box\'s first start removes the shared server a
   }
 });
 
-test.run();
+s.run();

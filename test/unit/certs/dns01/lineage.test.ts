@@ -22,6 +22,7 @@ s('one label under the domain: the wildcard lineage; anything else: its own', ()
   assert.is(wildcardLineageFor('shop.example.com', wildcard), null, 'a custom domain keeps HTTP-01');
   assert.is(wildcardLineageFor('xrelay.test', wildcard), null);
   assert.is(wildcardLineageFor('app.relay.test', perName), null);
+  assert.is(wildcardLineageFor('app.other.test', { ...wildcard, domain: 'other.test' }), null, 'the domain changed after the switch: its lineage covers none of the new names');
 });
 
 s('app and site specs name the lineage in wildcard mode, nothing in per-name mode; a covered app is shared unless public', () => {
