@@ -10,22 +10,15 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { enrollCommand } from '../../panel/src/enroll-command.ts';
 import { timed } from '../helpers/timeout.ts';
-import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+import { onboardedSession, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
 
 const s = suite('browser: dashboard, sites, users, agents and 2FA on their real APIs (chromium)');
 let panel: PanelServer;
 let browser: Browser;
 
-s.before(async () => {
-  panel = await startPanel();
-  await completeOnboarding(panel);
-  browser = await openBrowser();
-});
-
-s.after(() => closeBoth(browser, panel));
-
-s.after.each(() => {
-  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+onboardedSession(s, (p, b) => {
+  panel = p;
+  browser = b;
 });
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);

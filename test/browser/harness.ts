@@ -1,4 +1,5 @@
 import * as assert from 'uvu/assert';
+import type * as uvu from 'uvu';
 // Browser tests: the bundle (server + client) built into a temp directory, run as a process on a
 // fresh sandbox in development mode (admin without certificates), driven by Debian's chromium
 // through playwright-core. Screenshots go to .artifacts/screenshots (git-ignored).
@@ -151,4 +152,28 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 export async function closeBoth(browser: Browser | undefined, panel: PanelServer | undefined): Promise<void> {
   await browser?.close();
   await panel?.stop();
+}
+
+/**
+ * The common life of a browser suite: an onboarded panel (`start`, a fresh sandbox unless given)
+ * and a browser opened before its tests and closed after; no page error may escape a test.
+ * `use` hears the two once they are up.
+ */
+export function onboardedSession(
+  s: Pick<uvu.Test, 'before' | 'after'>,
+  use: (panel: PanelServer, browser: Browser) => void,
+  start: () => Promise<PanelServer> = () => startPanel(),
+): void {
+  let panel: PanelServer | undefined;
+  let browser: Browser | undefined;
+  s.before(async () => {
+    panel = await start();
+    await completeOnboarding(panel);
+    browser = await openBrowser();
+    use(panel, browser);
+  });
+  s.after(() => closeBoth(browser, panel));
+  s.after.each(() => {
+    assert.equal(browser?.pageErrors, [], 'no uncaught error in the page');
+  });
 }

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
 import { unusedPort } from '../helpers/loopback-listener.ts';
-import { axeViolations, completeOnboarding, screenshot, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+import { axeViolations, onboardedSession, screenshot, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
 
 const s = suite('browser: TCP and UDP tunnels created, refused, edited, toggled and deleted on their real API (chromium)');
 let panel: PanelServer;
@@ -21,18 +21,13 @@ const UDP_PORT = 47153;
 
 interface StoredStream { id: string; protocol: 'tcp' | 'udp'; publicPort: number; port: number; allow: string[]; enabled: boolean }
 
-s.before(async () => {
+onboardedSession(s, (p, b) => {
+  panel = p;
+  browser = b;
+}, async () => {
   // the sandbox counts traffic from nginx's log lines on this port; the test sends a stream server's
   trafficPort = await unusedPort();
-  panel = await startPanel({ config: { system: { driver: 'sandbox', nginx: { trafficPort } } } });
-  await completeOnboarding(panel);
-  browser = await openBrowser();
-});
-
-s.after(() => closeBoth(browser, panel));
-
-s.after.each(() => {
-  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
+  return startPanel({ config: { system: { driver: 'sandbox', nginx: { trafficPort } } } });
 });
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);
