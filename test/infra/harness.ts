@@ -3,7 +3,8 @@
 // PID and removes the prefix. Nothing here ever talks to an address outside loopback.
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,8 +54,19 @@ export interface InfraOptions {
   pebbleDnsServer?: string;
 }
 
+/**
+ * Where the infrastructure's directory goes: nginx's workers and dnsmasq run as nobody and must pass
+ * through every directory above the ACME webroot and the hosts file, and a worker lane's TMPDIR
+ * (test/run.mjs) is a 0700 directory of its own.
+ */
+async function passableTmp(): Promise<string> {
+  const base = tmpdir();
+  if (((await stat(base)).mode & 0o001) !== 0) return base;
+  return existsSync('/dev/shm') ? '/dev/shm' : '/tmp';
+}
+
 export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
-  const dir = await mkdtemp(join(tmpdir(), 'relay-infra-'));
+  const dir = await mkdtemp(join(await passableTmp(), 'relay-infra-'));
   // dnsmasq drops to nobody and must still read its hostsdir
   await chmod(dir, 0o755);
   const [dnsPort, http, https, ipPanel, pebble, pebbleManagement, panel, tunnelServer, authPortal] = await freePorts(9);

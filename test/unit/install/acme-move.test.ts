@@ -1,6 +1,6 @@
 // The move of an earlier release's lineages out of /etc/letsencrypt (lib/install/acme-move.ts) on
 // trees laid out as certbot 2.1 lays them out (checked against the real certbot in
-// test/integration/certs/acme-move-real-certbot.test.ts): which lineages are the panel's, what the
+// test/integration/local/certs/acme-move-real-certbot.test.ts): which lineages are the panel's, what the
 // new directory holds, what stays, and a run stopped halfway finishing on the next one.
 import { chown, cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

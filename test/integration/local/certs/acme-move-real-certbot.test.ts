@@ -7,15 +7,15 @@ import { chmod, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { moveLegacyLineages } from '../../../lib/install/acme-move.ts';
-import type { SystemConfig } from '../../../lib/system/config.ts';
-import { run } from '../../../lib/system/common/exec.ts';
-import { certbotDirArgs, createHostCerts } from '../../../lib/system/certs/host.ts';
-import { renewCommand } from '../../../lib/system/certs/renew-units.ts';
-import type { RootActions } from '../../../lib/system/root/root-actions.ts';
-import { parseCertbotCertificates } from '../../../lib/system/certs/certbot-output.ts';
-import { timed } from '../../helpers/timeout.ts';
-import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
+import { moveLegacyLineages } from '../../../../lib/install/acme-move.ts';
+import type { SystemConfig } from '../../../../lib/system/config.ts';
+import { run } from '../../../../lib/system/common/exec.ts';
+import { certbotDirArgs, createHostCerts } from '../../../../lib/system/certs/host.ts';
+import { renewCommand } from '../../../../lib/system/certs/renew-units.ts';
+import type { RootActions } from '../../../../lib/system/root/root-actions.ts';
+import { parseCertbotCertificates } from '../../../../lib/system/certs/certbot-output.ts';
+import { timed } from '../../../helpers/timeout.ts';
+import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
 
 const s = suite("moving the panel's lineages with the real certbot against pebble");
 let infra: Infra;

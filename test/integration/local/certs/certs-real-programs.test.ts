@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestApp, type Caller, type TestApp } from '../../../lib/testing.ts';
-import { serve } from '../../helpers/http-server.ts';
-import { timed } from '../../helpers/timeout.ts';
-import { startInfra, TEST_DOMAIN, type Infra } from '../../infra/harness.ts';
-import { loopbackRequest, type TestResponse } from '../../infra/http.ts';
+import { createTestApp, type Caller, type TestApp } from '../../../../lib/testing.ts';
+import { serve } from '../../../helpers/http-server.ts';
+import { timed } from '../../../helpers/timeout.ts';
+import { startInfra, TEST_DOMAIN, type Infra } from '../../../infra/harness.ts';
+import { loopbackRequest, type TestResponse } from '../../../infra/http.ts';
 
 const s = suite('certificates and 2FA against real nginx, the openssl PKI, certbot and pebble');
 let infra: Infra;
