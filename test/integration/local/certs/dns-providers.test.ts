@@ -13,33 +13,23 @@ import * as assert from 'uvu/assert';
 import { dnsCredentialsDir, dnsCredentialsPath, putCredentialsFile } from '../../../../lib/certs/dns01/credentials-file.ts';
 import { credentialsText } from '../../../../lib/certs/dns01/credentials-text.ts';
 import { DNS_PROVIDERS, PROVIDERS, type DnsProvider } from '../../../../lib/certs/dns01/providers.ts';
+import { SAMPLE_CREDENTIALS } from '../../../helpers/dns-credentials.ts';
 
 const run = promisify(execFile);
 const s = suite('DNS providers: Debian packages and the credentials files their plugins read');
 
-const CREDENTIALS: Record<DnsProvider, Record<string, unknown>> = {
-  rfc2136: { server: '192.0.2.53', name: 'certbot-key', secret: 'c2VjcmV0K2tleS9mb3I9dGVzdHM=' },
-  cloudflare: { apiToken: 'cf-0123456789abcdef_0123456789abcdef-01' },
-  digitalocean: { token: 'dop_v1_0123456789abcdef0123456789abcdef' },
-  route53: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
-  ovh: { endpoint: 'ovh-eu', applicationKey: 'MDAwMDAwMDAwMDAw', applicationSecret: 'MDAwMDAw+MDAw/MDAw=', consumerKey: 'MDAwMDAwMDAwMDAwMDAw' },
-  linode: { key: 'linode-0123456789abcdef' },
-  gandi: { apiKey: 'gandi-0123456789' },
-  google: { serviceAccountJson: JSON.stringify({ type: 'service_account', client_email: 'c@p.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }) },
-  dnsimple: { token: 'dnsimple-0123456789' },
-};
 
 /** What each plugin looks up in its file (certbot's dns_<p>_ prefix dropped, as the plugins ask). */
 const EXPECTED: Record<DnsProvider, Record<string, string>> = {
-  rfc2136: { server: '192.0.2.53', port: '53', name: 'certbot-key', secret: 'c2VjcmV0K2tleS9mb3I9dGVzdHM=', algorithm: 'HMAC-SHA256' },
-  cloudflare: { api_token: 'cf-0123456789abcdef_0123456789abcdef-01' },
-  digitalocean: { token: 'dop_v1_0123456789abcdef0123456789abcdef' },
+  rfc2136: { server: '127.0.0.1', port: '15353', name: 'certbot-key', secret: 'c2VjcmV0K2tleS9mb3I9dGVzdHM=', algorithm: 'HMAC-SHA256' },
+  cloudflare: { api_token: '0123456789abcdef0123456789abcdef01234567' },
+  digitalocean: { token: 'dop_v1_0123456789abcdef' },
   route53: { aws_access_key_id: 'AKIAIOSFODNN7EXAMPLE', aws_secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
   ovh: { endpoint: 'ovh-eu', application_key: 'MDAwMDAwMDAwMDAw', application_secret: 'MDAwMDAw+MDAw/MDAw=', consumer_key: 'MDAwMDAwMDAwMDAwMDAw' },
-  linode: { key: 'linode-0123456789abcdef', version: '4' },
-  gandi: { api_key: 'gandi-0123456789' },
-  google: { type: 'service_account', client_email: 'c@p.iam.gserviceaccount.com' },
-  dnsimple: { token: 'dnsimple-0123456789' },
+  linode: { key: '0123456789abcdef', version: '4' },
+  gandi: { api_key: 'gandi-api-key-0123' },
+  google: { type: 'service_account', client_email: 'certbot@p.iam.gserviceaccount.com' },
+  dnsimple: { token: 'dnsimple-token-0123' },
 };
 
 // certbot's interpreter (the plugins run under /usr/bin/python3, whatever python3 is on PATH)
@@ -73,7 +63,7 @@ s('each provider\'s file, as the panel writes it, reads back as its plugin reads
   const args: string[] = [];
   for (const provider of DNS_PROVIDERS) {
     const path = dnsCredentialsPath(dir, provider);
-    await putCredentialsFile(path, dnsCredentialsDir(dir), credentialsText(provider, CREDENTIALS[provider]));
+    await putCredentialsFile(path, dnsCredentialsDir(dir), credentialsText(provider, SAMPLE_CREDENTIALS[provider]));
     args.push(`${provider}=${path}`);
   }
   const { stdout, stderr } = await run('/usr/bin/python3', ['-c', READER, ...args]);

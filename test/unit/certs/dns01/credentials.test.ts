@@ -5,23 +5,13 @@ import * as assert from 'uvu/assert';
 import { credentialsText } from '../../../../lib/certs/dns01/credentials-text.ts';
 import { CertificateModeUpdate } from '../../../../lib/certs/dns01/mode.ts';
 import { DNS_PROVIDERS, PROVIDERS, ProviderCredentials, type DnsProvider } from '../../../../lib/certs/dns01/providers.ts';
+import { SAMPLE_CREDENTIALS, SAMPLE_SECRET, SAMPLE_SERVICE_ACCOUNT } from '../../../helpers/dns-credentials.ts';
 
 const s = suite('dns01: provider credentials');
 
-const SECRET = 'c2VjcmV0LWtleS1mb3ItdGVzdHM=';
-const SERVICE_ACCOUNT = JSON.stringify({ type: 'service_account', client_email: 'certbot@p.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' });
-
-const GOOD: Record<DnsProvider, Record<string, unknown>> = {
-  rfc2136: { server: '127.0.0.1', port: 15353, name: 'certbot-key', secret: SECRET, algorithm: 'HMAC-SHA256' },
-  cloudflare: { apiToken: '0123456789abcdef0123456789abcdef01234567' },
-  digitalocean: { token: 'dop_v1_0123456789abcdef' },
-  route53: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
-  ovh: { endpoint: 'ovh-eu', applicationKey: 'MDAwMDAwMDAwMDAw', applicationSecret: 'MDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAw', consumerKey: 'MDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAw' },
-  linode: { key: '0123456789abcdef' },
-  gandi: { apiKey: 'gandi-api-key-0123' },
-  google: { serviceAccountJson: SERVICE_ACCOUNT },
-  dnsimple: { token: 'dnsimple-token-0123' },
-};
+const SECRET = SAMPLE_SECRET;
+const SERVICE_ACCOUNT = SAMPLE_SERVICE_ACCOUNT;
+const GOOD = SAMPLE_CREDENTIALS;
 
 /** One wrong value per provider: the shape check refuses it before any file is written. */
 const BAD: Record<DnsProvider, Record<string, unknown>> = {
