@@ -2,7 +2,7 @@ import type { AlertService } from './service.ts';
 import type { LimitCount, LimitName } from '../certs/limits/schema.ts';
 
 /** The share of a weekly limit at which `cert.limit_near` is sent. */
-export const NEAR_FRACTION = 0.8;
+const NEAR_FRACTION = 0.8;
 /** The limits counted over a week: the hourly ones refill before an operator could act on an alert. */
 const WEEKLY: ReadonlySet<LimitName> = new Set(['newPerRegisteredDomain', 'duplicatePerNameSet']);
 

@@ -10,7 +10,7 @@ type Emitter = Pick<AlertService, 'emit' | 'subscribers'>;
  * What the watch reads of a tunnel's status. `tunnel`: what the alert names, when not the HTTP
  * tunnel's `{id, subdomain, port}` (a TCP or UDP tunnel: `{id, protocol, publicPort, port}`).
  */
-export type WatchedTunnel = Pick<TunnelStatusItem, 'id' | 'enabled' | 'connected' | 'lastSeen'> & ({ subdomain: string; port: number } | { tunnel: Record<string, unknown> });
+type WatchedTunnel = Pick<TunnelStatusItem, 'id' | 'enabled' | 'connected' | 'lastSeen'> & ({ subdomain: string; port: number } | { tunnel: Record<string, unknown> });
 
 export class TunnelWatch {
   /** tunnel id -> when its client was first seen gone */

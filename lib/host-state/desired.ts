@@ -82,7 +82,7 @@ export function streamSpec(record: StreamRecord): StreamSpec {
 }
 
 /** The enabled TCP and UDP tunnels' servers: a disabled one has none (nothing listens on its port). */
-export function desiredStreams(streams: readonly StreamRecord[]): StreamSpec[] {
+function desiredStreams(streams: readonly StreamRecord[]): StreamSpec[] {
   return streams.filter((s) => s.enabled).map(streamSpec);
 }
 

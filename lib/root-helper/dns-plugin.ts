@@ -10,23 +10,23 @@
 import { dirname, join } from 'node:path';
 import { programFailure, run, summarizeStderr } from '../system/common/exec.ts';
 import type { SystemConfig } from '../system/config.ts';
-import { aptInstallArgs } from '../system/packages/apt.ts';
+import { aptInstallArgs, aptRemoveArgs } from '../system/packages/apt.ts';
 import { isDnsPluginPackage } from '../system/packages/dns-plugin-packages.ts';
 import { SystemError } from '../system/types.ts';
 
 export type DnsPluginOp = 'install' | 'remove';
 
 /** One transient unit name: a second request cannot run beside a first that is still going. */
-export const DNS_PLUGIN_UNIT = 'relay-panel-dns-plugin';
+const DNS_PLUGIN_UNIT = 'relay-panel-dns-plugin';
 
 /** apt-get's arguments; throws for any name off the list. */
 export function dnsPluginArgs(op: DnsPluginOp, name: string): string[] {
   if (!isDnsPluginPackage(name)) throw new SystemError(`Refused: ${JSON.stringify(name)} is not one of certbot's DNS plugin packages`, undefined, undefined, 'refused');
-  return op === 'install' ? aptInstallArgs([name]) : ['remove', '-y', name];
+  return op === 'install' ? aptInstallArgs([name]) : aptRemoveArgs([name]);
 }
 
 /** systemd-run's argv for apt-get with these arguments. */
-export function transientAptArgs(config: SystemConfig, aptArgs: string[]): string[] {
+function transientAptArgs(config: SystemConfig, aptArgs: string[]): string[] {
   return [
     `--unit=${DNS_PLUGIN_UNIT}`, '--description=relay-panel: certbot DNS plugin package', '--quiet', '--wait', '--pipe', '--collect',
     '--service-type=exec', '--setenv=DEBIAN_FRONTEND=noninteractive', '--', config.binaries.aptGet, ...aptArgs,

@@ -15,8 +15,8 @@ import { credentialKeys, PROVIDERS, type DnsProvider } from './providers.ts';
 import { namesLeavingWildcard, servedSpecs, type ServedRecords } from './served-specs.ts';
 import { refreshServed, shareTunnels, unshareTunnels } from './shared-server.ts';
 
-export const PACKAGE_FAILED = 'DNS plugin installation failed';
-export const CREDENTIALS_FAILED = 'Credentials file failed';
+const PACKAGE_FAILED = 'DNS plugin installation failed';
+const CREDENTIALS_FAILED = 'Credentials file failed';
 
 export interface SwitchDeps {
   system: Pick<System, 'certs' | 'proxy' | 'packages'>;
@@ -32,7 +32,7 @@ export interface WildcardRequest {
   propagationSeconds?: number;
 }
 
-export function dnsChallenge(dataDir: string, provider: DnsProvider, propagationSeconds: number | null): DnsChallenge {
+function dnsChallenge(dataDir: string, provider: DnsProvider, propagationSeconds: number | null): DnsChallenge {
   const spec = PROVIDERS[provider];
   return {
     authenticator: spec.authenticator,

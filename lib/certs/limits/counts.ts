@@ -1,6 +1,6 @@
 import { registeredDomain } from './registered-domain.ts';
 import { WINDOW_MS, type Limits, type LimitsSource } from './defaults.ts';
-import type { CertIssuanceRecord, LimitCount, LimitName } from './schema.ts';
+import { LIMIT_NAMES, type CertIssuanceRecord, type LimitCount, type LimitName } from './schema.ts';
 
 // The four counts over the ledger, as sliding windows: an order counts until its time plus the
 // window has passed. (Let's Encrypt refills by token bucket, which frees slots sooner than this
@@ -15,7 +15,7 @@ export interface Order {
   kind: 'new' | 'renewal';
 }
 
-export const nameSetKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
+const nameSetKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
 
 /** The keys an order is counted under, per limit; `issued` false keeps only what a failure counts. */
 function keysOf(order: CountedOrder, server: string): Array<[LimitName, string]> {
@@ -74,8 +74,7 @@ export function countAll(orders: readonly CountedOrder[], server: string, limits
   };
   zero('ordersPerAccount', server);
   for (const domain of alwaysDomains) zero('newPerRegisteredDomain', registeredDomain(domain));
-  const order: LimitName[] = ['newPerRegisteredDomain', 'duplicatePerNameSet', 'failedValidationsPerHostname', 'ordersPerAccount'];
-  return out.sort((a, b) => order.indexOf(a.limit) - order.indexOf(b.limit) || b.count - a.count || a.key.localeCompare(b.key));
+  return out.sort((a, b) => LIMIT_NAMES.indexOf(a.limit) - LIMIT_NAMES.indexOf(b.limit) || b.count - a.count || a.key.localeCompare(b.key));
 }
 
 /** The first count the order would take past its limit, or null when the order fits them all. */

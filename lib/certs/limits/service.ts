@@ -123,7 +123,7 @@ export class IssuanceLimits {
     const wasIssued = (result: { issued: boolean }) => result.issued;
     const issue: CertsAdapter['issue'] = async (fqdn, email) => {
       // a valid certificate is reused: no order, nothing to count
-      if (await inner.has(fqdn)) return inner.issue(fqdn, email);
+      if (await inner.has(fqdn)) return { issued: false, paths: inner.paths(fqdn) };
       return this.#ordered({ names: [fqdn], kind: await kindOf(fqdn) }, () => inner.issue(fqdn, email), wasIssued);
     };
     // the wildcard is one order for two names (the domain and `*.<domain>`), counted like any other

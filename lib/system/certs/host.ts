@@ -72,6 +72,11 @@ export function deployHookPath(config: SystemConfig): string {
 }
 
 /** Where certbot keeps a name's current certificate (the `live` lineage). */
+/** certbot's `--email`: one address, nothing an argument could be mistaken for. */
+function assertEmail(email: unknown): void {
+  if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+}
+
 export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
   const live = join(config.acme.configDir, 'live', assertFqdn(fqdn));
   return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
@@ -99,7 +104,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
     changes: () => changes,
     async issue(fqdn, email) {
       assertFqdn(fqdn);
-      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      assertEmail(email);
       if (await has(fqdn)) return { issued: false, paths: paths(fqdn) };
       await mkdir(config.acme.webroot, { recursive: true });
       try {
@@ -113,7 +118,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
     },
     async issueWildcard(domain, email, dns) {
       assertFqdn(domain);
-      if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
+      assertEmail(email);
       if ((await has(domain)) && (await coversWildcard(paths(domain).fullchain, domain))) return { issued: false, paths: paths(domain) };
       try {
         await certbot(wildcardCertonlyArgs(config, domain, email, dns), dns.credentialsEnv ? { [dns.credentialsEnv]: dns.credentialsPath } : {});

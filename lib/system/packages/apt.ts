@@ -5,6 +5,10 @@ export function aptInstallArgs(packages: readonly string[]): string[] {
   return ['install', '-y', '--no-install-recommends', ...packages];
 }
 
+export function aptRemoveArgs(packages: readonly string[]): string[] {
+  return ['remove', '-y', ...packages];
+}
+
 export const DPKG_STATUS_ARGS = (pkg: string): string[] => ['-W', '-f', '${Status}', pkg];
 
 /** dpkg-query's status line of an installed package */

@@ -6,7 +6,7 @@ import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../common/exec.ts';
 import { summarizeStderr } from '../common/exec.ts';
 import { SystemError } from '../errors.ts';
-import { aptInstallArgs, assertPackageName, DPKG_STATUS_ARGS, isInstalledStatus } from './apt.ts';
+import { aptInstallArgs, aptRemoveArgs, assertPackageName, DPKG_STATUS_ARGS, isInstalledStatus } from './apt.ts';
 import { isDnsPluginPackage, type DnsPluginPackage } from './dns-plugin-packages.ts';
 import type { PackagesAdapter } from './types.ts';
 
@@ -43,7 +43,7 @@ export function createHostPackages(config: SystemConfig, root: RootPackages | nu
     },
     async remove(name) {
       if (root) return throughRoot('remove', assertPackageName(name));
-      await apt(['remove', '-y', assertPackageName(name)], `apt-get could not remove ${name}`);
+      await apt(aptRemoveArgs([assertPackageName(name)]), `apt-get could not remove ${name}`);
     },
   };
 }

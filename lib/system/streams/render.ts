@@ -5,7 +5,7 @@ import { isCidr } from '../common/cidr.ts';
 import { streamTrafficName } from '../../traffic/names.ts';
 import type { StreamProtocol, StreamSpec } from './types.ts';
 
-export const STREAM_HEADER = '# relay-panel stream tunnel: written by relay-panel, edits are replaced';
+const STREAM_HEADER = '# relay-panel stream tunnel: written by relay-panel, edits are replaced';
 const NAME = /^relay-stream-(tcp|udp)-(\d{1,5})\.conf$/;
 
 /** The file of a stream server: its protocol and public port name it (one server per port and protocol). */
@@ -24,7 +24,7 @@ function assertCidr(text: string): string {
   return text;
 }
 
-export interface StreamRenderContext {
+interface StreamRenderContext {
   /** `nginx.listenAddress`: `0.0.0.0`, `[::]` or one address */
   listenAddress: string;
   /** the panel's traffic port; null: no traffic log */

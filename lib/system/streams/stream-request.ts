@@ -7,7 +7,7 @@ import { isStreamFileName } from './render.ts';
 import type { StreamChange } from './types.ts';
 
 /** Far above the TCP and UDP tunnels of one box, far below a memory problem. */
-export const MAX_STREAM_CHANGES = 2000;
+const MAX_STREAM_CHANGES = 2000;
 /** As many sources as the API takes for one tunnel. */
 const MAX_SOURCES = 64;
 

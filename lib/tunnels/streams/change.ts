@@ -79,7 +79,6 @@ export function deleteStream(ctx: StreamContext, id: string): Promise<void> {
 /** Public port, client port, sources, PROXY protocol, description; the tunnel listener's port stays. */
 export function editStream(ctx: StreamContext, id: string, input: StreamSettings): Promise<StreamRecord> {
   return ctx.locks.run(id, async () => {
-    const live = await ctx.liveSockets();
     const current = found(ctx, id);
     const next: StreamRecord = {
       ...current,
@@ -93,7 +92,8 @@ export function editStream(ctx: StreamContext, id: string, input: StreamSettings
       throw new AppError(400, 'The PROXY protocol is offered for TCP tunnels only', { issues: [{ path: 'proxyProtocol', message: 'The PROXY protocol is offered for TCP tunnels only' }] });
     }
     const moves = next.publicPort !== current.publicPort;
-    if (moves) checkPublicPort(portUse(ctx, live), next.protocol, next.publicPort, { exceptId: id, onField: true });
+    // the kernel's sockets are read only when the port moves: a 404 or another setting reads no /proc
+    if (moves) checkPublicPort(portUse(ctx, await ctx.liveSockets()), next.protocol, next.publicPort, { exceptId: id, onField: true });
     const release = moves ? ctx.reservations.claimPort(next.publicPort) : () => undefined;
     try {
       await runStepsOrFail('Failed to update tunnel', [

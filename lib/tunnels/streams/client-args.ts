@@ -14,7 +14,7 @@ export interface StreamClient {
   chiselArgs: string[];
 }
 
-export function streamRemote(stream: Pick<StreamRecord, 'protocol' | 'tunnelPort' | 'port'>): string {
+function streamRemote(stream: Pick<StreamRecord, 'protocol' | 'tunnelPort' | 'port'>): string {
   return `R:127.0.0.1:${stream.tunnelPort}:127.0.0.1:${stream.port}${stream.protocol === 'udp' ? '/udp' : ''}`;
 }
 

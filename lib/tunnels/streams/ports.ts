@@ -5,7 +5,7 @@ import { badRequest } from '../../errors.ts';
 import type { StreamRecord, TunnelRecord } from '../../state/schemas.ts';
 import type { StreamProtocol } from '../../system/streams/types.ts';
 
-export interface PortRange {
+interface PortRange {
   from: number;
   to: number;
 }

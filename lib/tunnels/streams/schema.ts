@@ -4,7 +4,7 @@ import { TunnelCreate } from '../schema.ts';
 
 // API inputs of the TCP and UDP tunnels; the stored record shape is lib/state/schemas.ts#StreamRecord.
 
-export const MAX_ALLOW_ENTRIES = 64;
+const MAX_ALLOW_ENTRIES = 64;
 
 // a port typed as words ("ssh") reaches here as text: the message says what to type instead of zod's type names
 const anyPort = (what: string) =>
@@ -35,7 +35,7 @@ export type StreamCreate = z.infer<typeof StreamCreate>;
 /** POST /api/tunnels without `protocol` (or with `http`): the spec's HTTP tunnel, validated exactly as before. */
 export const HttpTunnelCreate = TunnelCreate.extend({ protocol: z.literal('http').optional() });
 
-/** PATCH /api/tunnels/:id/settings of a stream tunnel: any of these, at least one. */
+/** PATCH /api/tunnels/streams/:id: any of these, at least one. */
 export const StreamSettings = z
   .object({
     publicPort: anyPort('Public port').optional(),

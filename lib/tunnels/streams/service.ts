@@ -15,7 +15,8 @@ export class StreamService {
 
   /** Newest first, optionally of one protocol. */
   list(protocol?: StreamRecord['protocol']): StreamRecord[] {
-    return [...this.ctx.store.streams.value].reverse().sort(newestFirst).filter((s) => !protocol || s.protocol === protocol);
+    // filtered first; reversed before the stable sort so records of one createdAt stay newest first
+    return this.ctx.store.streams.value.filter((s) => !protocol || s.protocol === protocol).reverse().sort(newestFirst);
   }
 
   /** Each one's client state (the loopback listeners the tunnel server's sessions hold now) and traffic. */

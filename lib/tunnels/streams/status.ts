@@ -21,7 +21,7 @@ export const StreamStatusItem = z.object({
 export type StreamStatusItem = z.infer<typeof StreamStatusItem>;
 
 /** The tunnel ports a session holds on loopback, per protocol (lib/system/tunnel-server/loopback-listeners.ts). */
-export type HeldPorts = Record<'tcp' | 'udp', ReadonlySet<number>>;
+type HeldPorts = Record<'tcp' | 'udp', ReadonlySet<number>>;
 
 export function streamStatus(streams: readonly StreamRecord[], held: HeldPorts, meter: Pick<TrafficMeter, 'traffic'>): StreamStatusItem[] {
   return streams.map((s) => {

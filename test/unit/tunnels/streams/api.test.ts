@@ -159,6 +159,14 @@ s('edit moves the server to a new public port and keeps the tunnel listener; a t
   assert.is((await t.call('PATCH', `/api/tunnels/streams/${a.id}`, { body: {} })).status, 400);
 });
 
+s('edit: the PROXY protocol on a UDP tunnel is refused on its field and nothing changes', async ({ t }) => {
+  const u = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42053, port: 53 } })).body.tunnel;
+  const refused = await t.call('PATCH', `/api/tunnels/streams/${u.id}`, { body: { proxyProtocol: true } });
+  assert.is(refused.status, 400);
+  assert.equal(refused.body.details.issues, [{ path: 'proxyProtocol', message: 'The PROXY protocol is offered for TCP tunnels only' }]);
+  assert.equal(t.services.store.streams.get(u.id), u);
+});
+
 s('start-up and restore bring the stream servers to the records: a lost one written, one no tunnel names removed', async ({ t }) => {
   const on = (await t.call('POST', '/api/tunnels', { body: tcp(42022) })).body.tunnel;
   const off = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42053, port: 53 } })).body.tunnel;
