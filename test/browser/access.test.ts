@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { completeOnboarding, openBrowser, startPanel, type Browser, type PanelServer, expectAccessible as expectAccessibleOn, closeBoth } from './harness.ts';
+import { onboardedSession, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
 
 const s = suite('browser: a tunnel\'s access, groups and who can reach what on their real APIs (chromium)');
 let panel: PanelServer;
@@ -14,9 +14,12 @@ let tunnel: { id: string; fqdn: string };
 
 const user = (username: string, groups: string[]) => ({ username, displayname: username, email: `${username}@example.test`, password: `${username}-long-password`, groups });
 
+onboardedSession(s, (p, b) => {
+  panel = p;
+  browser = b;
+});
+
 s.before(async () => {
-  panel = await startPanel();
-  await completeOnboarding(panel);
   for (const u of [user('alice', []), user('bob', ['ops']), user('carol', [])]) {
     const r = await panel.call('POST', '/api/users', u);
     assert.is(r.status, 201, JSON.stringify(r.body));
@@ -24,13 +27,6 @@ s.before(async () => {
   const created = await panel.call('POST', '/api/tunnels', { subdomain: 'wiki', port: 9101 });
   assert.is(created.status, 201, JSON.stringify(created.body));
   tunnel = created.body.tunnel;
-  browser = await openBrowser();
-});
-
-s.after(() => closeBoth(browser, panel));
-
-s.after.each(() => {
-  assert.equal(browser.pageErrors, [], 'no uncaught error in the page');
 });
 
 const expectAccessible = (name: string) => expectAccessibleOn(browser.page, name);

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { tsigSecret, zoneText } from '../helpers/bind-zone-text.ts';
 
 const run = promisify(execFile);
 
@@ -20,16 +21,6 @@ export function dnsmasqForward(domain: string): string[] {
   // no cache: a renewal's new TXT values must not meet the last order's, kept for their TTL
   return [`server=/_acme-challenge.${domain}/127.0.0.1#${BIND_PORT}`, 'cache-size=0'];
 }
-
-const zone = (domain: string, ip: string) => [
-  '$TTL 60',
-  `@   IN SOA ns1.${domain}. hostmaster.${domain}. ( 1 60 60 3600 60 )`,
-  `    IN NS  ns1.${domain}.`,
-  `    IN A   ${ip}`,
-  'ns1 IN A   127.0.0.1',
-  `*   IN A   ${ip}`,
-  '',
-].join('\n');
 
 // Debian's named.service runs `named -f -u bind` on /etc/bind/named.conf; rndc's default control
 // channel stays (the unit stops named with `rndc stop`). The zone lives in /var/lib/bind, which
@@ -52,7 +43,7 @@ export async function bindInImage(root: string, domain: string, ip: string): Pro
   const key = (await chroot(root, ['/usr/sbin/tsig-keygen', '-a', 'hmac-sha256', BIND_KEY_NAME])).stdout;
   await writeFile(join(root, KEY_FILE), key, { mode: 0o640 });
   await writeFile(join(root, 'etc/bind/named.conf'), namedConf(domain));
-  await writeFile(join(root, 'var/lib/bind', `${domain}.zone`), zone(domain, ip));
+  await writeFile(join(root, 'var/lib/bind', `${domain}.zone`), zoneText(domain, ip));
   await chroot(root, ['/bin/chown', 'root:bind', `/${KEY_FILE}`]);
   await chroot(root, ['/bin/chown', 'bind:bind', `/var/lib/bind/${domain}.zone`]);
 }
@@ -60,7 +51,5 @@ export async function bindInImage(root: string, domain: string, ip: string): Pro
 /** The TSIG key's secret (base64), read from the image root as certbot's plugin is given it. */
 export async function bindSecret(root: string): Promise<string> {
   const key = await readFile(join(root, KEY_FILE), 'utf8');
-  const secret = /secret "([^"]+)";/.exec(key)?.[1];
-  if (!secret) throw new Error(`no secret in ${KEY_FILE}: ${key}`);
-  return secret;
+  return tsigSecret(key, KEY_FILE);
 }

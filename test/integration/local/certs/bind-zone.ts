@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { promises as dns } from 'node:dns';
 import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor } from '../../../infra/processes.ts';
+import { tsigSecret, zoneText } from '../../../helpers/bind-zone-text.ts';
 
 const run = promisify(execFile);
 
@@ -28,18 +29,9 @@ export async function startBindZone(dir: string, zone: string): Promise<BindZone
   await mkdir(bindDir, { recursive: true });
   const keyName = 'certbot-key';
   const key = (await run('/usr/sbin/tsig-keygen', ['-a', 'hmac-sha256', keyName])).stdout;
-  const secret = /secret "([^"]+)";/.exec(key)?.[1];
-  if (!secret) throw new Error(`tsig-keygen gave no secret: ${key}`);
+  const secret = tsigSecret(key, 'tsig-keygen\'s output');
   await writeFile(join(bindDir, 'tsig.key'), key);
-  await writeFile(join(bindDir, `${zone}.zone`), [
-    '$TTL 60',
-    `@   IN SOA ns1.${zone}. hostmaster.${zone}. ( 1 60 60 3600 60 )`,
-    `    IN NS  ns1.${zone}.`,
-    '    IN A   127.0.0.1',
-    'ns1 IN A   127.0.0.1',
-    '*   IN A   127.0.0.1',
-    '',
-  ].join('\n'));
+  await writeFile(join(bindDir, `${zone}.zone`), zoneText(zone, '127.0.0.1'));
   // the directory must be writable: named keeps the zone's journal of updates beside it
   await writeFile(join(bindDir, 'named.conf'), `include "${join(bindDir, 'tsig.key')}";
 options {
