@@ -138,6 +138,15 @@ s('a TCP echo and a UDP echo through the stream servers to the tunnel listeners'
   assert.is(await udpRoundTrip(ctx.ports[1]!, 'hello over udp'), 'echo:hello over udp');
 });
 
+s('the PROXY protocol: the client machine\'s app reads the real source address in a v1 header before the first byte', async (ctx) => {
+  await ctx.streams.apply([{ op: 'put', spec: tcpSpec(ctx, { proxyProtocol: true }) }]);
+  // the tunnel listener is an echo: what nginx sent it comes back, header first
+  const got = await tcpRoundTrip(ctx.ports[0]!, 'after the header', '127.0.0.2');
+  assert.match(got ?? '', new RegExp(`^PROXY TCP4 127\\.0\\.0\\.2 127\\.0\\.0\\.1 \\d+ ${ctx.ports[0]}\\r\\n`));
+  await ctx.streams.apply([{ op: 'put', spec: tcpSpec(ctx) }]);
+  assert.is(await tcpRoundTrip(ctx.ports[0]!, 'no header', '127.0.0.2'), 'no header', 'off again: the bytes alone');
+});
+
 s('a source outside the allow list is refused before a byte reaches the tunnel; one inside passes', async (ctx) => {
   let reached = 0;
   ctx.echoTcp!.on('connection', () => reached++);
