@@ -14,6 +14,7 @@ import tunnelsAccessUpdate from './access/update.ts';
 import tunnelsStreamsList from './streams/list.ts';
 import tunnelsStreamsUpdate from './streams/update.ts';
 import tunnelsStreamsStatus from './streams/status/show.ts';
+import tunnelsStreamsTraffic from './streams/traffic/show.ts';
 
 /** The routes under /api/tunnels, each in the file its URL names (the registry test checks it). */
-export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsAccess, tunnelsAccessUpdate, tunnelsStreamsList, tunnelsStreamsUpdate, tunnelsStreamsStatus] as const satisfies readonly AnyRoute[];
+export const routes = [tunnelsList, tunnelsCreate, tunnelsAgentConfig, tunnelsStatus, tunnelsStatusLive, tunnelsMacPlist, tunnelsToggle, tunnelsSettings, tunnelsTraffic, tunnelsDelete, tunnelsAccess, tunnelsAccessUpdate, tunnelsStreamsList, tunnelsStreamsUpdate, tunnelsStreamsStatus, tunnelsStreamsTraffic] as const satisfies readonly AnyRoute[];

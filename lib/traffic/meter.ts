@@ -40,6 +40,9 @@ export const TrafficMinute = z.object({
   /** ISO time the minute starts */
   start: z.string(),
   requests: z.number().int(),
+  /** bytes from and to the clients (a stream tunnel's chart draws them: its sessions alone say little of a transfer) */
+  bytesIn: z.number().int(),
+  bytesOut: z.number().int(),
   /** answers with a 5xx status */
   errors: z.number().int(),
   /** upper bound of the latency bucket holding the minute's median and 95th percentile; null without requests */
@@ -167,7 +170,7 @@ export class TrafficMeter {
   }
 
   /**
-   * The last hour of a vhost per minute: requests, errors and latency percentiles, from the same
+   * The last hour of a vhost per minute: requests, bytes each way, errors and latency percentiles, from the same
    * 60 buckets `traffic` reads (each already holds its minute's latency histogram), so it costs no memory.
    */
   series(vhost: string): TrafficMinute[] {
@@ -177,8 +180,8 @@ export class TrafficMeter {
       const minute = now - KEEP_MINUTES + 1 + i;
       const b = byMinute.get(minute);
       const start = new Date(minute * MINUTE).toISOString();
-      if (!b) return { start, requests: 0, errors: 0, p50Ms: null, p95Ms: null };
-      return { start, requests: b.requests, errors: b.errors, p50Ms: percentile(b.latency, b.requests, 0.5), p95Ms: percentile(b.latency, b.requests, 0.95) };
+      if (!b) return { start, requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, p50Ms: null, p95Ms: null };
+      return { start, requests: b.requests, bytesIn: b.bytesIn, bytesOut: b.bytesOut, errors: b.errors, p50Ms: percentile(b.latency, b.requests, 0.5), p95Ms: percentile(b.latency, b.requests, 0.95) };
     });
   }
 

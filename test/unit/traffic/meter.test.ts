@@ -47,7 +47,7 @@ s('per vhost: requests, bytes, 5xx and 502, latency percentiles; the last minute
   assert.is(meter.traffic('app:a.example.test').lastHour.requests, 0, 'an hour later nothing is left');
 });
 
-s('series: per minute for the last hour, requests, 5xx errors and that minute\'s own p50/p95, oldest first', () => {
+s('series: per minute for the last hour, requests, bytes, 5xx errors and that minute\'s own p50/p95, oldest first', () => {
   const clock = new ManualClock(Date.parse('2026-11-27T10:00:10Z'));
   const meter = meterOf(clock);
   const a = 'app:a.example.test';
@@ -57,13 +57,13 @@ s('series: per minute for the last hour, requests, 5xx errors and that minute\'s
   for (let i = 0; i < 4; i++) meter.record(line(a, 500, 2000));
   const series = meter.series(a);
   assert.is(series.length, 60);
-  assert.equal(series.at(-1), { start: '2026-11-27T10:02:00.000Z', requests: 4, errors: 4, p50Ms: 2500, p95Ms: 2500 });
-  assert.equal(series.at(-2), { start: '2026-11-27T10:01:00.000Z', requests: 0, errors: 0, p50Ms: null, p95Ms: null });
-  assert.equal(series.at(-3), { start: '2026-11-27T10:00:00.000Z', requests: 20, errors: 1, p50Ms: 10, p95Ms: 10 });
+  assert.equal(series.at(-1), { start: '2026-11-27T10:02:00.000Z', requests: 4, bytesIn: 400, bytesOut: 4000, errors: 4, p50Ms: 2500, p95Ms: 2500 });
+  assert.equal(series.at(-2), { start: '2026-11-27T10:01:00.000Z', requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, p50Ms: null, p95Ms: null });
+  assert.equal(series.at(-3), { start: '2026-11-27T10:00:00.000Z', requests: 20, bytesIn: 2000, bytesOut: 20000, errors: 1, p50Ms: 10, p95Ms: 10 });
   assert.is(series[0]!.start, '2026-11-27T09:03:00.000Z');
   assert.is(meter.series('app:none.example.test').reduce((n, m) => n + m.requests, 0), 0);
   clock.advance(58 * 60_000);
-  assert.equal(meter.series(a)[0], { start: '2026-11-27T10:01:00.000Z', requests: 0, errors: 0, p50Ms: null, p95Ms: null }, 'the first minute slid out');
+  assert.equal(meter.series(a)[0], { start: '2026-11-27T10:01:00.000Z', requests: 0, bytesIn: 0, bytesOut: 0, errors: 0, p50Ms: null, p95Ms: null }, 'the first minute slid out');
   assert.is(meter.series(a)[1]!.requests, 4);
 });
 

@@ -125,7 +125,7 @@ s('agents: tunnels:write edits; tunnels:read does not', async ({ t, id }) => {
   assert.is((await edit(t, id, { description: 'y' }, { agent: 'writer' })).status, 200);
 });
 
-s('traffic: the last hour per minute (requests, errors, p50/p95) of the tunnel; 404 for no tunnel', async ({ t, id }) => {
+s('traffic: the last hour per minute (requests, bytes, errors, p50/p95) of the tunnel; 404 for no tunnel', async ({ t, id }) => {
   const fqdn = `app.${DOMAIN}`;
   for (const [status, seconds] of [[200, '0.004'], [200, '0.004'], [502, '0.300']] as const) {
     t.services.traffic.record(`<190>Nov 27 05:28:33 relay: {"v":"app:${fqdn}","s":${status},"in":1,"out":1,"t":${seconds},"u":"${status}"}`);
@@ -134,7 +134,7 @@ s('traffic: the last hour per minute (requests, errors, p50/p95) of the tunnel; 
   assert.is(res.status, 200);
   assert.is(res.body.id, id);
   assert.is(res.body.minutes.length, 60);
-  assert.equal({ ...res.body.minutes.at(-1), start: 0 }, { start: 0, requests: 3, errors: 1, p50Ms: 5, p95Ms: 500 });
+  assert.equal({ ...res.body.minutes.at(-1), start: 0 }, { start: 0, requests: 3, bytesIn: 3, bytesOut: 3, errors: 1, p50Ms: 5, p95Ms: 500 });
   assert.is(res.body.minutes.slice(0, -1).reduce((n: number, m: { requests: number }) => n + m.requests, 0), 0);
   assert.is((await t.call('GET', '/api/tunnels/00000000-0000-4000-8000-000000000000/traffic')).status, 404);
 });
