@@ -21,6 +21,7 @@ import { SitesPage } from './pages/sites.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
 import { TunnelsPage } from './pages/tunnels.tsx';
 import { TunnelPage } from './pages/tunnel.tsx';
+import { StreamTunnelPage } from './pages/stream-tunnel.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { currentPath } from './router.ts';
 import { publicBase } from './public-links.ts';
@@ -44,6 +45,8 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
 function Page({ path }: { path: string }) {
   const Found = PAGES[path];
   if (Found) return <Found />;
+  // before the HTTP tunnel's page: `/tunnels/streams/<id>` is a TCP or UDP tunnel's
+  if (path.startsWith('/tunnels/streams/')) return <StreamTunnelPage id={decodeURIComponent(path.slice('/tunnels/streams/'.length))} />;
   if (path.startsWith('/tunnels/')) return <TunnelPage id={decodeURIComponent(path.slice('/tunnels/'.length))} />;
   if (path.startsWith('/plugins/')) return <PluginPage name={decodeURIComponent(path.slice('/plugins/'.length))} />;
   return <><h1>Page not found</h1><p>No page at {path}. <a href="/">Back to the dashboard</a>.</p></>;

@@ -56,12 +56,31 @@ export function readListParams(search: string): ListParams {
 /** The query string with `change` applied; defaults are left out, other parameters kept. */
 export function writeListParams(search: string, change: Partial<ListParams>): string {
   const next = { ...readListParams(search), ...change };
+  return writeQuery(search, {
+    q: next.q,
+    state: next.state,
+    sort: next.sort ? `${next.desc ? '-' : ''}${next.sort}` : '',
+    page: next.page > 1 ? String(next.page) : '',
+  });
+}
+
+/**
+ * A second list's filter on the same page keeps a parameter of its own beside the first list's
+ * (the TCP and UDP tunnels' `streams=tcp|udp` under the HTTP tunnels' `state`): one of `choices`,
+ * anything else '' (the whole list).
+ */
+export function readChoice<C extends string>(search: string, name: string, choices: readonly C[]): C | '' {
+  const value = new URLSearchParams(search).get(name);
+  return choices.find((choice) => choice === value) ?? '';
+}
+
+/** The query string with each of `values` set, or left out when '' (its default); other parameters kept. */
+export function writeQuery(search: string, values: Readonly<Record<string, string>>): string {
   const query = new URLSearchParams(search);
-  const put = (name: string, value: string) => (value ? query.set(name, value) : query.delete(name));
-  put('q', next.q);
-  put('state', next.state);
-  put('sort', next.sort ? `${next.desc ? '-' : ''}${next.sort}` : '');
-  put('page', next.page > 1 ? String(next.page) : '');
+  for (const [name, value] of Object.entries(values)) {
+    if (value) query.set(name, value);
+    else query.delete(name);
+  }
   const text = query.toString();
   return text ? `?${text}` : '';
 }

@@ -1,7 +1,8 @@
 // The panel's TCP and UDP tunnels against the real API on a fresh sandbox in development mode:
 // created through the form (public port, client port, sources), listed with their public ports, a
 // taken public port refused next to its field, the sources edited, disabled and enabled, each
-// row's client state and traffic (sessions and bytes from the stream server's log lines), deleted.
+// row's client state and traffic (sessions and bytes from the stream server's log lines), its own
+// page charting them, deleted.
 // One page session, the steps in order: each builds on the state the last left.
 import { createSocket } from 'node:dgram';
 import { suite } from 'uvu';
@@ -187,6 +188,20 @@ s('traffic: a stream server\'s sessions show in its row, the last hour and the l
   await browser.page.setViewportSize({ width: 1200, height: 900 });
   // the copy button names the tunnel as the row does
   await row(`TCP ${TCP_PORT}`).getByRole('button', { name: `Copy client remote of TCP ${TCP_PORT}`, exact: true }).waitFor();
+}));
+
+s('the tunnel\'s page from its row: the hour\'s sessions and bytes charted; Back to the list', timed(15_000, async () => {
+  const { page } = browser;
+  await row(`TCP ${TCP_PORT}`).getByRole('link', { name: `TCP ${TCP_PORT}`, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: `TCP tunnel on port ${TCP_PORT}` }).waitFor();
+  const traffic = page.locator('section[aria-labelledby="stream-traffic"]');
+  // the two sessions may fall in two minutes: the hour's sums, not the peak
+  await traffic.getByRole('img', { name: /^Sessions and errors per minute over the last hour: 2 sessions, 0 errors,/ }).waitFor();
+  await traffic.getByRole('img', { name: /^Bytes per minute over the last hour: 500 B in, 5\.0 KiB out,/ }).waitFor();
+  await traffic.getByText(/^2 sessions, 500 B in, 5\.0 KiB out, 0 errors/).waitFor();
+  await expectAccessible('stream-page');
+  await page.goBack();
+  await row(`UDP ${UDP_PORT}`).waitFor();
 }));
 
 s('delete asks first, then the row and the record are gone', timed(15_000, async () => {

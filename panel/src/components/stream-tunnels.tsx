@@ -1,13 +1,14 @@
 // TCP and UDP tunnels on the tunnels page: create (protocol, public port, client port, sources,
 // PROXY protocol), the list with a protocol filter, edit, enable/disable and delete, and each one's
-// client remote. Their records come from GET /api/tunnels/streams, apart from the HTTP tunnels'.
+// client remote; each row links to the tunnel's own page (pages/stream-tunnel.tsx). Their records
+// come from GET /api/tunnels/streams, apart from the HTTP tunnels'.
 import { useRef, useState } from 'preact/hooks';
 import { api, withQuery, type GetAnswer } from '../api.ts';
 import { numberField, useForm } from '../form.ts';
 import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { currentPath, currentQuery, navigate } from '../router.ts';
-import { readStreamFilter, writeStreamFilter, type StreamFilter } from '../stream-filter.ts';
+import { readChoice, writeQuery } from '../list-view.ts';
 import { Action, Submit } from './action.tsx';
 import { Check, Field, Select } from './field.tsx';
 import { ErrorText, Loading } from './notice.tsx';
@@ -16,19 +17,22 @@ import { Copyable } from './secret.tsx';
 import { Sparkline } from './sparkline.tsx';
 import { bytes } from '../format.ts';
 
-type Stream = GetAnswer<'/api/tunnels/streams'>['streams'][number];
-type StreamState = GetAnswer<'/api/tunnels/streams/status'>['streams'][number];
+export type Stream = GetAnswer<'/api/tunnels/streams'>['streams'][number];
+export type StreamState = GetAnswer<'/api/tunnels/streams/status'>['streams'][number];
 type Protocol = 'tcp' | 'udp';
-type Filter = StreamFilter;
+type Filter = 'all' | Protocol;
 
 const PROTOCOLS = [{ value: 'tcp', label: 'TCP' }, { value: 'udp', label: 'UDP' }] as const;
+const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.value);
+/** The protocol filter's query parameter (`/tunnels?streams=udp`), apart from the HTTP list's `state`. */
+const FILTER_PARAM = 'streams';
 const FILTERS: readonly { value: Filter; label: string }[] = [{ value: 'all', label: 'TCP and UDP' }, ...PROTOCOLS];
 const PROXY_HINT = 'Sends the PROXY protocol header before the data, so the app sees the real client address. Turn it on only when the app expects it: to any other app the header is garbage and connections fail.';
 
 /** The sources field's text as the list the route takes: split on commas and white space. */
 const sources = (text: string) => text.split(/[\s,]+/).filter(Boolean);
-const label = (s: Pick<Stream, 'protocol' | 'publicPort'>) => `${s.protocol.toUpperCase()} ${s.publicPort}`;
-const remote = (s: Stream) => `R:127.0.0.1:${s.tunnelPort}:127.0.0.1:${s.port}${s.protocol === 'udp' ? '/udp' : ''}`;
+export const label = (s: Pick<Stream, 'protocol' | 'publicPort'>) => `${s.protocol.toUpperCase()} ${s.publicPort}`;
+export const remote = (s: Stream) => `R:127.0.0.1:${s.tunnelPort}:127.0.0.1:${s.port}${s.protocol === 'udp' ? '/udp' : ''}`;
 
 function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
   const form = useForm({ protocol: 'tcp' as Protocol, publicPort: '', port: '', allow: '', proxyProtocol: false, description: '' }, { lists: ['allow'] });
@@ -59,7 +63,7 @@ function CreateStream({ onCreated }: { onCreated(): Promise<void> }) {
   );
 }
 
-function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): Promise<void>; onClose(): void }) {
+export function EditStream({ stream, onSaved, onClose }: { stream: Stream; onSaved(): Promise<void>; onClose(): void }) {
   // opened below the list: brought into view with focus on its heading, as the HTTP tunnels' edit
   const heading = useRevealed<HTMLHeadingElement>();
   const form = useForm({ publicPort: String(stream.publicPort), port: String(stream.port), allow: stream.allow.join(', '), proxyProtocol: stream.proxyProtocol, description: stream.description ?? '' }, { lists: ['allow'] });
@@ -110,8 +114,8 @@ const sessions = (w: StreamState['traffic']['lastHour']) => `${w.requests} ${w.r
 
 export function StreamTunnels() {
   // in the URL, as the HTTP list's filters: a link opens it filtered, Back undoes a filter
-  const filter = readStreamFilter(currentQuery.value);
-  const setFilter = (f: Filter) => navigate(currentPath.value + writeStreamFilter(currentQuery.value, f));
+  const filter: Filter = readChoice(currentQuery.value, FILTER_PARAM, PROTOCOL_NAMES) || 'all';
+  const setFilter = (f: Filter) => navigate(currentPath.value + writeQuery(currentQuery.value, { [FILTER_PARAM]: f === 'all' ? '' : f }));
   const list = useResource(filter === 'all' ? '/api/tunnels/streams' : withQuery('GET', '/api/tunnels/streams', { protocol: filter }));
   // the tunnel being edited, and the Edit button's place, where focus goes back when the form closes
   const [editing, setEditing] = useState<string>();
@@ -139,7 +143,7 @@ export function StreamTunnels() {
               <tbody>
                 {list.data.streams.map((s) => (
                   <tr key={s.id}>
-                    <th scope="row">{label(s)}</th>
+                    <th scope="row"><a href={`/tunnels/streams/${encodeURIComponent(s.id)}`}>{label(s)}</a></th>
                     <td>{s.port}</td>
                     <td>{s.allow.length ? s.allow.join(', ') : 'everyone'}</td>
                     <td>{s.proxyProtocol ? 'on' : 'off'}</td>

@@ -13,12 +13,8 @@ import { when } from '../format.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 import { publicUrl } from '../public-links.ts';
-import type { GetAnswer } from '../api.ts';
+import { clockTime, TRAFFIC_MINUTES as MINUTES, type TrafficMinute } from '../traffic.ts';
 
-type TrafficMinute = GetAnswer<'/api/tunnels/:id/traffic'>['minutes'][number];
-
-const MINUTES = 60;
-const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 const ms = (v: number | null) => (v === null ? '—' : `≤ ${v} ms`);
 
 function TrafficCharts({ minutes }: { minutes: TrafficMinute[] }) {

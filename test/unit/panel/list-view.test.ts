@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { filterRows, pageOf, readListParams, viewList, writeListParams, type ListSpec } from '../../../panel/src/list-view.ts';
+import { filterRows, pageOf, readChoice, readListParams, viewList, writeListParams, writeQuery, type ListSpec } from '../../../panel/src/list-view.ts';
 
 // The panel's long lists (panel/src/list-view.ts): search, state, sort and page from the
 // URL's query, computed without a browser.
@@ -76,6 +76,24 @@ s('a page of 50, its place in the list, and a page past the end shows the last',
   assert.equal([none.rows.length, none.from, none.to, none.pages, none.matched, none.total], [0, 0, 0, 1, 0, 120]);
   const searched = viewList(rows, spec, params('?q=app-11&page=2'));
   assert.equal([searched.page, searched.from, searched.to, searched.matched], [1, 1, 10, 10], 'a search shorter than a page');
+});
+
+// the TCP and UDP tunnel list's protocol filter, beside the HTTP tunnel list's parameters
+const protocols = ['tcp', 'udp'] as const;
+
+s('a second list\'s choice: one of its values, anything else none', () => {
+  assert.is(readChoice('?streams=udp', 'streams', protocols), 'udp');
+  assert.is(readChoice('?q=app&streams=tcp', 'streams', protocols), 'tcp');
+  assert.is(readChoice('', 'streams', protocols), '');
+  assert.is(readChoice('?streams=http', 'streams', protocols), '');
+});
+
+s('written beside the first list\'s parameters, left out when none', () => {
+  assert.is(writeQuery('?q=app&page=2', { streams: 'udp' }), '?q=app&page=2&streams=udp');
+  assert.is(writeQuery('?streams=udp', { streams: 'tcp' }), '?streams=tcp');
+  assert.is(writeQuery('?q=app&streams=udp', { streams: '' }), '?q=app');
+  assert.is(writeQuery('?streams=udp', { streams: '' }), '');
+  assert.is(writeListParams('?streams=udp', { q: 'app' }), '?streams=udp&q=app', 'and the first list keeps the second\'s');
 });
 
 s.run();
