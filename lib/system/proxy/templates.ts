@@ -6,6 +6,7 @@ import type { VhostSpec } from '../types.ts';
 import { assertFqdn, assertPort, isFqdn } from '../common/names.ts';
 import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, indent, listen, tls, tlsVhost, UNLOGGED, websocket, type TemplateContext } from './template-parts.ts';
 import { renderIpPanel, renderPanel } from './panel-template.ts';
+import { HTTP_CONTEXT } from './http-context.ts';
 import { renderApp, renderRoute, renderSite, renderTunnels } from './app-template.ts';
 
 export { NO_PUBLIC_LOCATIONS, type TemplateContext } from './template-parts.ts';
@@ -76,6 +77,8 @@ export function renderDefault(ctx: TemplateContext): string {
   const notFound = ['location / {', ...indent(['default_type text/plain;', 'return 404 "Not found\\n";']), '}'];
   return [
     header('default server: every name without a vhost, and the bare address, gets a plain 404'),
+    // the http context's settings the relay's vhosts need, here because this file is there once
+    ...HTTP_CONTEXT,
     'server {',
     // certbot's http-01 challenge for a name arrives before that name has a vhost
     ...indent([`listen ${listen(ctx, ctx.ports.http)} default_server;`, 'server_name _;', ...UNLOGGED, ...acmeLocation(ctx), ...notFound]),
