@@ -29,9 +29,17 @@ export function assertFqdn(name: string): string {
   return name;
 }
 
+/**
+ * The longest file name we generate: the atomic writer's temp file beside it
+ * (`.<name>.<pid>.<12 hex>.tmp`, 26 more with a 7-digit pid) stays within Linux's 255 per name.
+ */
+export const MAX_FILE_NAME = 229;
+
+const FILE_NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${MAX_FILE_NAME - 1}}$`);
+
 /** A single path component we generated: no separators, no dot files, no traversal. */
 export function assertFileName(name: string): string {
-  if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) || name.includes('..')) {
+  if (typeof name !== 'string' || !FILE_NAME.test(name) || name.includes('..')) {
     throw new SystemError(`Invalid file name '${String(name)}'`);
   }
   return name;

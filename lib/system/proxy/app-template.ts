@@ -3,7 +3,7 @@
 // and the traffic log line each request sends to the panel.
 import type { VhostSpec } from '../types.ts';
 import { assertAbsolutePath, assertFqdn, assertPort } from '../common/names.ts';
-import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, httpsSuffix, indent, listen, tls, tlsVhost, websocket, type TemplateContext } from './template-parts.ts';
+import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, httpsSuffix, indent, listen, servedHost, tls, tlsVhost, websocket, type TemplateContext } from './template-parts.ts';
 
 const REMOTE_HEADERS: Array<[header: string, variable: string, upstream: string]> = [
   ['Remote-User', '$relay_remote_user', '$upstream_http_remote_user'],
@@ -43,7 +43,7 @@ function appBody(upstream: string, ctx: TemplateContext, open: boolean): string[
     ...indent([
       ...guard,
       `proxy_pass http://127.0.0.1:${upstream};`,
-      ...forwardedHeaders(),
+      ...forwardedHeaders(servedHost(ctx)),
       ...dropClientCertHeaders(),
       ...websocket(),
       'proxy_read_timeout 3600s;',
@@ -202,10 +202,12 @@ function authzLocation(ctx: TemplateContext): string[] {
       'proxy_set_header Content-Length "";',
       'proxy_set_header Connection "";',
       'proxy_set_header X-Original-Method $request_method;',
-      'proxy_set_header X-Original-URL $scheme://$http_host$request_uri;',
+      // the portal judges the name nginx serves (servedHost): the client's Host header may name
+      // another, whose access rule would then decide who reaches this one
+      `proxy_set_header X-Original-URL $scheme://${servedHost(ctx)}$request_uri;`,
       'proxy_set_header X-Forwarded-For $remote_addr;',
       'proxy_set_header X-Forwarded-Proto $scheme;',
-      'proxy_set_header X-Forwarded-Host $http_host;',
+      `proxy_set_header X-Forwarded-Host ${servedHost(ctx)};`,
       'proxy_set_header X-Forwarded-URI $request_uri;',
     ]),
     '}',

@@ -108,14 +108,30 @@ export function acmeLocation(ctx: TemplateContext): string[] {
   ];
 }
 
-export function forwardedHeaders(): string[] {
+/**
+ * The name (and port, when not 443) a TLS server serves this request under: nginx chose the server,
+ * and the shared server's route, by `$host`, which is the request line's host when the target is in
+ * absolute form (`GET https://b/` with `Host: a`, as RFC 9112 3.2.2 says), so whatever judges or
+ * describes the request (the portal's check, the app's X-Forwarded-Host) names this, never the
+ * client's Host header. Browsers send no absolute form, so for them it equals `$http_host`.
+ */
+export function servedHost(ctx: TemplateContext): string {
+  return `$host${httpsSuffix(ctx)}`;
+}
+
+/**
+ * `forwardedHost`: `$http_host` for the panel's, the portal's and the tunnel server's vhosts (the
+ * panel compares a browser's Origin with it, port included; nginx refuses with 421 a name other
+ * than the SNI on the panel's servers, which verify client certificates); `servedHost` behind the portal.
+ */
+export function forwardedHeaders(forwardedHost = '$http_host'): string[] {
   return [
     'proxy_set_header Host $host;',
     'proxy_set_header X-Real-IP $remote_addr;',
     // exactly one trusted hop: the client's own X-Forwarded-For is replaced, not appended to
     'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
-    'proxy_set_header X-Forwarded-Host $http_host;',
+    `proxy_set_header X-Forwarded-Host ${forwardedHost};`,
   ];
 }
 

@@ -3,9 +3,11 @@
 // names the vhosts and renders each kind; the panel's and the portal-protected kinds have files of
 // their own (panel-template.ts, app-template.ts), and their shared pieces are in template-parts.ts.
 import type { VhostSpec } from '../types.ts';
-import { assertFqdn, assertPort, isFqdn } from '../common/names.ts';
+import { assertFqdn, assertPort } from '../common/names.ts';
 import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, indent, listen, tls, tlsVhost, UNLOGGED, websocket, type TemplateContext } from './template-parts.ts';
 import { renderIpPanel, renderPanel } from './panel-template.ts';
+import { HTTP_CONTEXT } from './http-context.ts';
+import { isNamedVhostMiddle, namedVhostFile } from './vhost-file-name.ts';
 import { renderApp, renderRoute, renderSite, renderTunnels } from './app-template.ts';
 
 export { NO_PUBLIC_LOCATIONS, type TemplateContext } from './template-parts.ts';
@@ -21,7 +23,7 @@ const isUnnamed = (kind: VhostSpec['kind']): kind is UnnamedKind => kind in UNNA
 
 export function vhostName(spec: VhostSpec): string {
   if (spec.kind === 'ip-panel' || spec.kind === 'default') return UNNAMED_VHOSTS[spec.kind];
-  return `relay-${spec.kind}-${assertFqdn(spec.fqdn)}.conf`;
+  return namedVhostFile(spec.kind, assertFqdn(spec.fqdn));
 }
 
 const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site', 'tunnels'] as const;
@@ -35,7 +37,7 @@ export function isRouteSpec(spec: VhostSpec): boolean {
 export function isVhostName(name: string): boolean {
   if (Object.values(UNNAMED_VHOSTS).includes(name)) return true;
   const kind = NAMED_KINDS.find((k) => name.startsWith(`relay-${k}-`) && name.endsWith('.conf'));
-  return kind !== undefined && isFqdn(name.slice(`relay-${kind}-`.length, -'.conf'.length));
+  return kind !== undefined && isNamedVhostMiddle(name, name.slice(`relay-${kind}-`.length, -'.conf'.length));
 }
 
 /** Whether a file name is one `vhostName` gives to a vhost of this kind. */
@@ -76,6 +78,8 @@ export function renderDefault(ctx: TemplateContext): string {
   const notFound = ['location / {', ...indent(['default_type text/plain;', 'return 404 "Not found\\n";']), '}'];
   return [
     header('default server: every name without a vhost, and the bare address, gets a plain 404'),
+    // the http context's settings the relay's vhosts need, here because this file is there once
+    ...HTTP_CONTEXT,
     'server {',
     // certbot's http-01 challenge for a name arrives before that name has a vhost
     ...indent([`listen ${listen(ctx, ctx.ports.http)} default_server;`, 'server_name _;', ...UNLOGGED, ...acmeLocation(ctx), ...notFound]),

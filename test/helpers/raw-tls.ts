@@ -1,0 +1,45 @@
+// A request head written as is over TLS to 127.0.0.1:port with the SNI given (clients would never
+// send an absolute-form target with another Host, nor a Host other than their SNI): the answer
+// parsed as test/helpers/raw-http.ts does. The server's certificate is not checked.
+import { connect } from 'node:tls';
+import { parseAnswer, type RawAnswer } from './raw-http.ts';
+
+export interface RawTlsRequest {
+  port: number;
+  /** null: no SNI at all */
+  servername: string | null;
+  head: string;
+  clientCert?: { cert: string; key: string };
+  timeoutMs?: number;
+}
+
+export function rawTlsExchange({ port, servername, head, clientCert, timeoutMs = 4000 }: RawTlsRequest): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...(servername === null ? {} : { servername }), ...clientCert }, () => socket.write(head));
+    const chunks: Buffer[] = [];
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no close within ${timeoutMs} ms`)));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      try {
+        const answer = parseAnswer(Buffer.concat(chunks));
+        resolve(answer.headers['transfer-encoding'] === 'chunked' ? { ...answer, body: dechunked(answer.body) } : answer);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** A chunked body's data (the whole body read: the connection was closed). */
+function dechunked(body: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const end = body.indexOf('\r\n', at);
+    const size = parseInt(body.slice(at, end), 16);
+    if (!(size > 0)) return out;
+    out += body.slice(end + 2, end + 2 + size);
+    at = end + 2 + size + 2;
+  }
+}
