@@ -1,6 +1,8 @@
-import { test } from 'uvu';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { haveCertificates } from '../../../lib/host-state/cert-checks.ts';
+
+const test = suite('certificate checks of the desired host state');
 
 test('answers each name in order, at most 16 reads at once, however many names', async () => {
   let open = 0;
