@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
 const vm = require('node:vm') as typeof import('node:vm');
 const { createHash } = require('node:crypto') as typeof import('node:crypto');
+const { isAscii } = require('node:buffer') as typeof import('node:buffer');
 
 /**
  * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs) and
@@ -86,7 +87,9 @@ export function readBundle(file: string, key: string): string {
   const bytes = readFileSync(file);
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== key) throw new Error(`${file} is not the bundle its launcher was built with (SHA-256 ${actual}, expected ${key}): build again, or unpack the whole release again`);
-  return bytes.toString('utf8');
+  // esbuild writes ASCII (its default charset escapes the rest), where latin1 is the same text and
+  // decodes in about two thirds of UTF-8's time (2 MB: 9 against 14 ms of CPU on the bench machine)
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**

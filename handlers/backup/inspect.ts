@@ -1,4 +1,4 @@
-import { BackupSummary } from '../../lib/backup/inspect.ts';
+import { BackupSummary } from '../../lib/backup/summary.ts';
 import { inspectUpload } from '../../lib/backup/panel-restore.ts';
 import { BACKUP_UPLOAD_LIMITS } from '../../lib/upload-limits.ts';
 import { badRequest } from '../../lib/errors.ts';

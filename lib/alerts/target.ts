@@ -2,7 +2,6 @@
 // and at each delivery the addresses its name resolves to are checked, and those checked addresses
 // are the only ones the delivery connects to (lib/alerts/pinned-post.ts), so a name that resolves
 // inward later, or between the check and the connection, reaches nothing inward.
-import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { classifyAddress, classifyHost, type HostClass } from '../host-class.ts';
 
@@ -30,8 +29,11 @@ export class TargetRefused extends Error {
   }
 }
 
-export const systemResolve: ResolveHost = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+// node:dns is loaded with the first delivery: a start sends none (cold start)
+export const systemResolve: ResolveHost = async (hostname) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
 
 /** Why a webhook may not have `url` under `policy` (the message of the 400's `url` issue); null when it may. */
 export function refusedUrl(url: string, policy: TargetPolicy): string | null {

@@ -1,22 +1,10 @@
 import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { extract, list } from 'tar';
-import { z } from 'zod';
 import { openStore } from '../state/store.ts';
 import { parseUsersDatabase } from '../system/auth-portal/users-database.ts';
+import type { BackupSummary } from './summary.ts';
 import { verifyArchive } from './verify-archive.ts';
-
-export const BackupSummary = z.object({
-  created: z.string(),
-  domain: z.string().nullable(),
-  onboarding: z.string(),
-  sections: z.array(z.string()),
-  counts: z.object({
-    tunnels: z.number(), sites: z.number(), users: z.number(), agents: z.number(),
-    certificates: z.number(), plugins: z.number(), webhooks: z.number(),
-  }),
-});
-export type BackupSummary = z.infer<typeof BackupSummary>;
 
 /** The records (`data/<name>.json` and its journals) and the portal's users, wherever the box kept them. */
 const RECORDS = /^data\/[a-zA-Z]+\.json(\.[^/]*)?$|^data\/[^/]*\.journal$/;
@@ -51,6 +39,3 @@ export async function inspectArchive(file: string, beside: string): Promise<Back
     await rm(scratch, { recursive: true, force: true });
   }
 }
-
-/** Where uploads and scratch directories go: beside the data dir, on its file system, never inside it (a restore moves it). */
-export const besideDataDir = (dataDir: string) => dirname(dataDir);

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { besideDataDir, inspectArchive, type BackupSummary } from './inspect.ts';
+import { besideDataDir, type BackupSummary } from './summary.ts';
 import type { RestoreRequests } from './restore-requests.ts';
 import { sectionsOf } from './sections.ts';
 import { keepUpload } from './staging.ts';
@@ -41,6 +41,8 @@ export async function stageRestore(upload: Upload, config: Config, requests: Res
 
 /** The archive's summary, refused as the restore command would refuse it: not ours, or sections this box has no place for. */
 async function checkedSummary(file: string, config: Config): Promise<BackupSummary> {
+  // loaded with its first archive: tar and zlib are not part of a start (cold start)
+  const { inspectArchive } = await import('./inspect.ts');
   const summary = await inspectArchive(file, besideDataDir(config.dataDir));
   const places = new Set<string>(sectionsOf(config).map((s) => s.name));
   const missing = summary.sections.filter((name) => !places.has(name));

@@ -5,6 +5,7 @@
 // restore, onboarding and the tunnel repair bring the host to it (reconcile.ts, stack.ts,
 // lib/tunnels/host-repair.ts) and keep no list of their own, so a new kind of vhost is added here alone.
 import type { ConfigStore } from '../config.ts';
+import { haveCertificates } from './cert-checks.ts';
 import { portalReaches } from '../portal-reach.ts';
 import { sharedLineage, wildcardLineageFor, type CertModeConfig } from './wildcard-lineage.ts';
 import type { AccessRecord, SiteRecord, StreamRecord, TunnelRecord } from '../state/schemas.ts';
@@ -57,13 +58,18 @@ export async function desiredHost(records: HostRecords): Promise<DesiredHost> {
 async function servedVhosts({ config, store, system }: HostRecords): Promise<VhostSpec[]> {
   const { domain, onboarding } = config.value;
   if (onboarding.status !== 'COMPLETED' || !domain) return [];
-  const specs: VhostSpec[] = [DEFAULT_VHOST];
-  for (const { spec, certified } of await stackOf(system.certs, domain)) if (certified) specs.push(spec);
-  specs.push(...(await sharedServer(system.certs, config.value)));
-  for (const site of store.sites.value) {
-    if (site.certIssued && (await system.certs.has(wildcardLineageFor(site.fqdn, config.value) ?? site.fqdn))) specs.push(siteVhost(site, domain, config.value));
-  }
-  return specs;
+  const issued = store.sites.value.filter((site) => site.certIssued);
+  const [stack, shared, siteCerts] = await Promise.all([
+    stackOf(system.certs, domain),
+    sharedServer(system.certs, config.value),
+    haveCertificates(system.certs, issued.map((site) => wildcardLineageFor(site.fqdn, config.value) ?? site.fqdn)),
+  ]);
+  return [
+    DEFAULT_VHOST,
+    ...stack.flatMap(({ spec, certified }) => (certified ? [spec] : [])),
+    ...shared,
+    ...issued.flatMap((site, i) => (siteCerts[i] ? [siteVhost(site, domain, config.value)] : [])),
+  ];
 }
 
 /** `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. */
@@ -156,9 +162,9 @@ async function sharedServer(certs: Pick<CertsAdapter, 'has'>, config: CertModeCo
 }
 
 async function stackOf(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<Array<{ spec: StackVhost; certified: boolean }>> {
-  const stack = [];
-  for (const spec of stackVhosts(domain)) stack.push({ spec, certified: await certs.has(spec.fqdn) });
-  return stack;
+  const specs = stackVhosts(domain);
+  const certified = await haveCertificates(certs, specs.map((spec) => spec.fqdn));
+  return specs.map((spec, i) => ({ spec, certified: certified[i]! }));
 }
 
 export interface HostRepairReport {

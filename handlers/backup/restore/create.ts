@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BackupSummary } from '../../../lib/backup/inspect.ts';
+import { BackupSummary } from '../../../lib/backup/summary.ts';
 import { RESTORE_UNSUPPORTED, stageRestore } from '../../../lib/backup/panel-restore.ts';
 import { BACKUP_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { badRequest } from '../../../lib/errors.ts';

@@ -104,4 +104,12 @@ s('the bundle file is read only when it is the one the launcher was built for, e
   assert.throws(() => readBundle(file, sha256(bundleOf(1))), /is not the bundle its launcher was built with/);
 });
 
+s('the bundle text is the same whether it is plain ASCII or holds other characters', async ({ dir }) => {
+  const file = join(dir, 'server.bundle.cjs');
+  for (const text of [bundleOf(1), `${bundleOf(1)}\n// ünïcödé ✓`]) {
+    await writeFile(file, text);
+    assert.is(readBundle(file, sha256(text)), text);
+  }
+});
+
 s.run();
