@@ -16,6 +16,9 @@ export const STREAM_BLOCK_FILE = '60-relay-panel-streams.conf';
 
 export const modulesEnabledDir = (system: SystemConfig) => join(dirname(system.nginx.conf), 'modules-enabled');
 
+/** The block's file: an upgrade saves it before it starts and puts it back when it fails. */
+export const streamBlockPath = (system: SystemConfig) => join(modulesEnabledDir(system), STREAM_BLOCK_FILE);
+
 /** Whether a file of modules-enabled loads the stream module. */
 export async function streamModuleLoaded(dir: string): Promise<boolean> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -30,7 +33,7 @@ export async function streamModuleLoaded(dir: string): Promise<boolean> {
 export async function ensureStreamBlock(system: SystemConfig): Promise<{ changed: boolean; loaded: boolean }> {
   let changed = await ensureDir(streamsDirOf(system), 0o755, ROOT);
   const dir = modulesEnabledDir(system);
-  const block = join(dir, STREAM_BLOCK_FILE);
+  const block = streamBlockPath(system);
   if (!(await streamModuleLoaded(dir))) {
     // a block left from before the module went away would stop nginx at its next start
     await rm(block, { force: true });
@@ -43,7 +46,7 @@ export async function ensureStreamBlock(system: SystemConfig): Promise<{ changed
 
 /** uninstall: the stream block and the stream servers gone (nothing of the relay's stays in nginx); the count of servers removed. */
 export async function removeStreamBlock(system: SystemConfig): Promise<number> {
-  await rm(join(modulesEnabledDir(system), STREAM_BLOCK_FILE), { force: true });
+  await rm(streamBlockPath(system), { force: true });
   const servers = await listStreamFiles(streamsDirOf(system));
   await rm(streamsDirOf(system), { recursive: true, force: true });
   return servers.length;

@@ -1,9 +1,10 @@
 // `relay-panel upgrade`, run from the new release: put it beside the old one, switch `current`,
-// bring privileges, units, pinned programs and the default server up to date, restart, and wait for
-// /api/health (the new panel rewrites the vhosts whose templates changed before it answers). It is
-// all or nothing: when any step fails, every file it may have written, vhosts and their links
-// included, is put back as it was, the units and nginx are reloaded, and a panel it restarted runs
-// the previous release again.
+// bring packages, privileges, units, pinned programs, the default server and nginx's stream block up
+// to date, restart, and wait for /api/health (the new panel rewrites the vhosts whose templates
+// changed before it answers). It is all or nothing: when any step fails, every file it may have
+// written, vhosts and their links included, is put back as it was, the units and nginx are
+// reloaded, and a panel it restarted runs the previous release again. Packages it apt-got stay
+// (steps/upgrade-streams.ts says why).
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
@@ -23,15 +24,17 @@ import type { Installation } from './installation.ts';
 import { readInstalledConfig, readInstalledConfigText } from './installed-config.ts';
 import { asPanelUser } from './as-panel-user.ts';
 import { panelOwner } from './users.ts';
-import { recordKeepReleases } from './install-record.ts';
+import { noteCreated, recordKeepReleases } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { isUnitActive } from './unit-state.ts';
+import { streamBlockPath } from './stream-block.ts';
+import { streamServers, upgradePackages } from './steps/upgrade-streams.ts';
 
 /** Every file an upgrade may write: what a failed one puts back. */
 export function upgradeFiles(inst: Installation): string[] {
   const { layout: l, system: s } = inst;
   return [
-    l.current, l.installRecord, ...rootHelperFiles(inst),
+    l.current, l.installRecord, ...rootHelperFiles(inst), streamBlockPath(s),
     l.unitFile(s.units.panel), l.unitFile(s.units.panel, 'socket'), l.unitFile(s.units['tunnel-server']), l.unitFile(s.units['auth-portal']),
     s.binaries.chisel, `${s.binaries.chisel}.release`, s.binaries.authelia, `${s.binaries.authelia}.release`,
     // not the drop-in an earlier release put on Debian's certbot: removing it goes forward only, since
@@ -61,11 +64,17 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   const fix = `journalctl -u ${panel} -n 50 shows why ${join(l.releasesDir, version)} did not start`;
   let step = 'release';
   let restarted = false;
+  let added: string[] = [];
   try {
     await placeRelease(inst, inst.options.release);
     report.step({ step, status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
     // a newer release may need users, directories or a layout an earlier one did not have
     const state: InstallState = {};
+    // a box installed before the TCP and UDP tunnels lacks nginx's stream module
+    step = 'packages';
+    const apt = await upgradePackages(inst);
+    added = apt.installed;
+    report.step({ step, ...apt.outcome });
     step = 'user';
     report.step({ step, ...(await user(inst, state)) });
     step = 'directories';
@@ -83,17 +92,22 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     report.step({ step, ...(await renewals(inst)) });
     step = 'vhosts';
     report.step({ step, ...(await defaultServer(inst, owner)) });
+    step = 'streams';
+    report.step({ step, ...(await streamServers(inst, saved.find((f) => f.path === streamBlockPath(system)))) });
     step = 'health';
     restarted = true;
     if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
     if (!(await waitForHealth(config.listen.port, inst.options.healthTimeoutMs))) throw new InstallError(`release ${version} did not answer /api/health`, fix);
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {
-    const vhostsTouched = step === 'vhosts' || step === 'health';
+    // nginx may have read the stream block the directories step wrote only from the streams step on
+    const vhostsTouched = step === 'vhosts' || step === 'streams' || step === 'health';
     if (configText !== null && (await readInstalledConfigText(inst).catch(() => null)) !== configText) {
       await asPanelUser(inst, owner, { task: 'write-config', file: l.configFile, text: configText }).catch(() => null);
     }
     const back = await rollBack(inst, saved, { socketWasActive, helperWasActive, restarted, vhostsTouched, healthPort: config.listen.port });
+    // packages go forward only: the record put back must still say they are install's, for --purge
+    if (added.length) await noteCreated(inst, { packages: added }).catch(() => null);
     const how = restarted ? `, which ${back ? 'answers' : 'does not answer either'}` : ' (the panel was not restarted)';
     report.step({
       step, status: 'failed', fix: e instanceof InstallError && e.fix ? e.fix : fix,

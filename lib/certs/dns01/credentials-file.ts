@@ -4,18 +4,11 @@
 // directory out (lib/backup/create-archive.ts): a stolen archive must not hold a key that edits
 // the zone; after a restore the admin enters the credentials again.
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { writeSecretFile } from '../../system/common/atomic-write.ts';
 import { readOrNull } from '../../system/common/fs.ts';
-import { PROVIDERS, type DnsProvider } from './providers.ts';
 
-export function dnsCredentialsDir(dataDir: string): string {
-  return join(dataDir, 'dns01');
-}
-
-export function dnsCredentialsPath(dataDir: string, provider: DnsProvider): string {
-  return join(dnsCredentialsDir(dataDir), `${provider}.${PROVIDERS[provider].extension}`);
-}
+// the place is the system layer's, which names route53's file in certbot's environment too
+export { dnsCredentialsDir, dnsCredentialsPath } from '../../system/certs/dns-credentials-path.ts';
 
 /**
  * Writes the file and answers how to take it back: the earlier text put back, or the file removed

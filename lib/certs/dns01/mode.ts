@@ -17,20 +17,13 @@ const wildcardInput = <P extends DnsProvider>(provider: P) =>
     propagationSeconds: propagationSeconds.optional(),
   });
 
+/** One wildcard body per provider, in DNS_PROVIDERS' order: the provider list is written once (lib/cert-settings.ts). */
+type WildcardInputs<T extends readonly DnsProvider[]> = { [K in keyof T]: T[K] extends DnsProvider ? ReturnType<typeof wildcardInput<T[K]>> : never };
+
 /** PUT /api/settings/certificates: credentials are checked for the shape of the chosen provider. */
 export const CertificateModeUpdate = z.union([
   z.strictObject({ mode: z.literal('per-name') }),
-  z.discriminatedUnion('provider', [
-    wildcardInput('rfc2136'),
-    wildcardInput('cloudflare'),
-    wildcardInput('digitalocean'),
-    wildcardInput('route53'),
-    wildcardInput('ovh'),
-    wildcardInput('linode'),
-    wildcardInput('gandi'),
-    wildcardInput('google'),
-    wildcardInput('dnsimple'),
-  ]),
+  z.discriminatedUnion('provider', DNS_PROVIDERS.map((provider) => wildcardInput(provider)) as unknown as WildcardInputs<typeof DNS_PROVIDERS>),
 ]);
 export type CertificateModeUpdate = z.infer<typeof CertificateModeUpdate>;
 

@@ -77,8 +77,6 @@ export interface ProviderSpec {
   credentialsEnv?: string;
   /** `--<authenticator>-propagation-seconds`; null when the plugin waits on its own (route53 asks the API) */
   propagationOption: string | null;
-  /** the file's extension: what the plugin expects to read */
-  extension: 'ini' | 'json';
 }
 
 const dnsPlugin = (p: string, pkg = `python3-certbot-dns-${p}`): ProviderSpec => ({
@@ -86,7 +84,6 @@ const dnsPlugin = (p: string, pkg = `python3-certbot-dns-${p}`): ProviderSpec =>
   authenticator: `dns-${p}`,
   credentialsOption: `--dns-${p}-credentials`,
   propagationOption: `--dns-${p}-propagation-seconds`,
-  extension: 'ini',
 });
 
 export const PROVIDERS: Record<DnsProvider, ProviderSpec> = {
@@ -94,11 +91,12 @@ export const PROVIDERS: Record<DnsProvider, ProviderSpec> = {
   cloudflare: dnsPlugin('cloudflare'),
   digitalocean: dnsPlugin('digitalocean'),
   // boto3 reads the key from the AWS shared credentials file that this variable names
-  route53: { package: 'python3-certbot-dns-route53', authenticator: 'dns-route53', credentialsOption: null, credentialsEnv: 'AWS_SHARED_CREDENTIALS_FILE', propagationOption: null, extension: 'ini' },
+  route53: { package: 'python3-certbot-dns-route53', authenticator: 'dns-route53', credentialsOption: null, credentialsEnv: 'AWS_SHARED_CREDENTIALS_FILE', propagationOption: null },
   ovh: dnsPlugin('ovh'),
   linode: dnsPlugin('linode'),
   gandi: dnsPlugin('gandi'),
-  google: { ...dnsPlugin('google'), extension: 'json' },
+  // its credentials file is a service account's JSON key (lib/system/certs/dns-credentials-path.ts)
+  google: dnsPlugin('google'),
   dnsimple: dnsPlugin('dnsimple'),
 };
 

@@ -15,8 +15,9 @@ import { ROOT, type InstallState, type Outcome } from './step.ts';
 import { aptInstallArgs, DPKG_STATUS_ARGS, isInstalledStatus } from '../../system/packages/apt.ts';
 import { ensureStreamBlock } from '../stream-block.ts';
 
-// libnginx-mod-stream: nginx's stream module, for the TCP and UDP tunnels (Debian's nginx only suggests it)
-const PACKAGES = ['nginx', 'libnginx-mod-stream', 'certbot', 'openssl'];
+/** nginx's stream module, for the TCP and UDP tunnels: Debian's nginx only suggests it */
+export const STREAM_MODULE = 'libnginx-mod-stream';
+const PACKAGES = ['nginx', STREAM_MODULE, 'certbot', 'openssl'];
 
 export async function preflight(inst: Installation, state: InstallState): Promise<Outcome> {
   if (process.getuid?.() !== 0) throw new InstallError('install must run as root', 'run it with sudo');
@@ -26,19 +27,37 @@ export async function preflight(inst: Installation, state: InstallState): Promis
   return { status: 'done', message: `${os}, ${cpu}, address ${state.ip}` };
 }
 
-export async function packages(inst: Installation): Promise<Outcome> {
-  if (!inst.options.packages) return { status: 'skipped', message: 'skipped (--no-packages): nginx, certbot and openssl must be installed' };
+/** What install apt-gets, and an upgrade too (a box installed before a package joined the list gets it then). */
+export function wantedPackages(inst: Installation): string[] {
   // fail2ban's journal backend (the sshd jail's on Debian 12) needs python3-systemd, only recommended
-  const wanted = [...PACKAGES, ...(inst.options.harden ? ['fail2ban', 'python3-systemd'] : [])];
+  return [...PACKAGES, ...(inst.options.harden ? ['fail2ban', 'python3-systemd'] : [])];
+}
+
+/** The ones dpkg does not call installed. */
+export async function missingPackages(inst: Installation, wanted: readonly string[]): Promise<string[]> {
   const missing: string[] = [];
   for (const pkg of wanted) {
     const r = await inst.run(inst.tools.dpkgQuery, DPKG_STATUS_ARGS(pkg), [1]).catch(() => null);
     if (!r || !isInstalledStatus(r.stdout)) missing.push(pkg);
   }
-  if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
+  return missing;
+}
+
+/** apt-get update and install, noted as install's (uninstall --purge removes them). */
+export async function aptInstall(inst: Installation, missing: readonly string[]): Promise<void> {
   await inst.run(inst.tools.aptGet, ['update']);
   await inst.run(inst.tools.aptGet, aptInstallArgs(missing));
-  await noteCreated(inst, { packages: missing });
+  await noteCreated(inst, { packages: [...missing] });
+}
+
+const NO_PACKAGES = `skipped (--no-packages): ${PACKAGES.join(', ')} must be installed (${STREAM_MODULE} for the TCP and UDP tunnels only)`;
+
+export async function packages(inst: Installation): Promise<Outcome> {
+  if (!inst.options.packages) return { status: 'skipped', message: NO_PACKAGES };
+  const wanted = wantedPackages(inst);
+  const missing = await missingPackages(inst, wanted);
+  if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
+  await aptInstall(inst, missing);
   return { status: 'changed', message: `installed ${missing.join(', ')}` };
 }
 

@@ -3,13 +3,13 @@
 // that certbot would keep in a lineage's renewal configuration: it finds its key only through
 // AWS_SHARED_CREDENTIALS_FILE, so a variable set for issuance alone leaves renewals without it.
 // The variable names where the wildcard mode keeps route53's credentials
-// (lib/certs/dns01/credentials-file.ts, a test holds the two equal); only boto3 reads it, so it is
+// (dns-credentials-path.ts, which the mode writes through); only boto3 reads it, so it is
 // set whatever the provider, and a missing file is the same as none (renewal then fails with
 // the plugin's words, as after a restore).
-import { join } from 'node:path';
+import { dnsCredentialsPath } from './dns-credentials-path.ts';
 
 export const ROUTE53_CREDENTIALS_ENV = 'AWS_SHARED_CREDENTIALS_FILE';
 
 export function renewalEnvironment(dataDir: string): Record<string, string> {
-  return { [ROUTE53_CREDENTIALS_ENV]: join(dataDir, 'dns01', 'route53.ini') };
+  return { [ROUTE53_CREDENTIALS_ENV]: dnsCredentialsPath(dataDir, 'route53') };
 }

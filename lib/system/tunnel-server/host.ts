@@ -3,7 +3,7 @@ import { AuthfileStore } from './authfile.ts';
 import { ensureHostKey, hostKeyPath } from './host-key.ts';
 import { watchedHostKeyFingerprint } from './host-key-watch.ts';
 import { grantOnly } from './revoked-sessions.ts';
-import { loopbackListening } from './loopback-listeners.ts';
+import { loopbackSessions } from './loopback-listeners.ts';
 import { serviceUser, type SystemConfig } from '../config.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import { ensureProgram } from '../pinned/provided-binary.ts';
@@ -44,7 +44,7 @@ export function createHostTunnelServer(config: SystemConfig, root: RootActions):
     // revoked port's session is still up
     setAllowedPorts: (ports) => grantOnly(store, ports, () => root.controlUnit('tunnel-server', 'restart')),
     allowedPorts: () => store.allowedPorts(),
-    connectedPorts: (ports) => loopbackListening(ports),
+    connectedPorts: (ports, protocol) => loopbackSessions(ports, protocol),
     credential: () => store.credential(),
     // a read never makes the key: a new one would silently break every client that pinned the old
     async fingerprint() {

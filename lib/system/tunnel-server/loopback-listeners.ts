@@ -32,3 +32,11 @@ export async function loopbackUdpBound(ports: readonly number[], procDir = '/pro
   const wanted = new Set(ports);
   return new Set((sockets ? reached(sockets) : []).filter((p) => wanted.has(p)));
 }
+
+/**
+ * Which of these ports a tunnel client's session holds on loopback: chisel's reverse listener for
+ * a TCP remote, its UDP socket for a `/udp` one. The tunnel server adapters' `connectedPorts`.
+ */
+export function loopbackSessions(ports: readonly number[], protocol: 'tcp' | 'udp' = 'tcp'): Promise<Set<number>> {
+  return protocol === 'udp' ? loopbackUdpBound(ports) : loopbackListening(ports);
+}

@@ -3,7 +3,7 @@ import { AuthfileStore } from './authfile.ts';
 import { ensureHostKey } from './host-key.ts';
 import { watchedHostKeyFingerprint } from './host-key-watch.ts';
 import { grantOnly } from './revoked-sessions.ts';
-import { loopbackListening } from './loopback-listeners.ts';
+import { loopbackSessions } from './loopback-listeners.ts';
 import type { TunnelServerAdapter } from '../types.ts';
 import type { SandboxControls } from '../sandbox/controls.ts';
 import { sandboxPaths } from '../sandbox/paths.ts';
@@ -32,7 +32,9 @@ export function createSandboxTunnelServer(dataDir: string, controls: SandboxCont
       controls.appendLog('tunnel-server', `chisel: authfile reloaded (${ports.length} ports)`);
     },
     allowedPorts: () => store.allowedPorts(),
-    connectedPorts: (ports) => loopbackListening(ports),
+    // nothing runs chisel here: a listener or UDP socket on this machine's loopback (a test's, a
+    // developer's `nc -l`) plays a client's session, as it does for the revoked sessions above
+    connectedPorts: (ports, protocol) => loopbackSessions(ports, protocol),
     credential: () => store.credential(),
     // the sandbox has no installer: the key is made on first use
     fingerprint: async () => (await readFingerprint()) ?? (await ensureHostKey(dir)).fingerprint,

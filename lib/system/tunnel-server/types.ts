@@ -16,9 +16,10 @@ export interface TunnelServerAdapter {
   allowedPorts(): Promise<number[]>;
   /**
    * Which of these ports have a client connected: while a client's session is up, chisel listens on
-   * 127.0.0.1:<port> for each of its reverse remotes (it has no status API).
+   * 127.0.0.1:<port> for each of its reverse remotes (it has no status API), a UDP socket for a
+   * `/udp` remote (a UDP stream tunnel's; `protocol` says which to look for, TCP by default).
    */
-  connectedPorts(ports: readonly number[]): Promise<Set<number>>;
+  connectedPorts(ports: readonly number[], protocol?: 'tcp' | 'udp'): Promise<Set<number>>;
   /** The client credential, created once; clients take it from the AUTH environment variable. */
   credential(): Promise<TunnelCredential>;
   /**

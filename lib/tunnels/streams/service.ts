@@ -5,7 +5,6 @@ import { createStream } from './create.ts';
 import type { StreamCreate, StreamSettings } from './schema.ts';
 import { streamStatus, type StreamStatusItem } from './status.ts';
 import type { TrafficMeter } from '../../traffic/meter.ts';
-import { loopbackListening, loopbackUdpBound } from '../../system/tunnel-server/loopback-listeners.ts';
 
 const newestFirst = (a: StreamRecord, b: StreamRecord) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 
@@ -19,11 +18,13 @@ export class StreamService {
     return this.ctx.store.streams.value.filter((s) => !protocol || s.protocol === protocol).reverse().sort(newestFirst);
   }
 
-  /** Each one's client state (the loopback listeners the tunnel server's sessions hold now) and traffic. */
+  /** Each one's client state (the tunnel server's sessions, as its adapter tells them) and traffic. */
   async status(meter: Pick<TrafficMeter, 'traffic'>): Promise<StreamStatusItem[]> {
     const streams = this.list();
-    const portsOf = (protocol: StreamRecord['protocol']) => streams.filter((s) => s.enabled && s.protocol === protocol).map((s) => s.tunnelPort);
-    const [tcp, udp] = await Promise.all([loopbackListening(portsOf('tcp')), loopbackUdpBound(portsOf('udp'))]);
+    const server = this.ctx.system.tunnelServer;
+    const connected = (protocol: StreamRecord['protocol']) =>
+      server.connectedPorts(streams.filter((s) => s.enabled && s.protocol === protocol).map((s) => s.tunnelPort), protocol);
+    const [tcp, udp] = await Promise.all([connected('tcp'), connected('udp')]);
     return streamStatus(streams, { tcp, udp }, meter);
   }
 

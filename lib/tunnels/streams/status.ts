@@ -20,7 +20,7 @@ export const StreamStatusItem = z.object({
 });
 export type StreamStatusItem = z.infer<typeof StreamStatusItem>;
 
-/** The tunnel ports a session holds on loopback, per protocol (lib/system/tunnel-server/loopback-listeners.ts). */
+/** The tunnel ports a client's session holds, per protocol (the tunnel server adapter's `connectedPorts`). */
 type HeldPorts = Record<'tcp' | 'udp', ReadonlySet<number>>;
 
 export function streamStatus(streams: readonly StreamRecord[], held: HeldPorts, meter: Pick<TrafficMeter, 'traffic'>): StreamStatusItem[] {

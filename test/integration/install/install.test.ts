@@ -32,7 +32,7 @@ async function withFile<T>(file: string, change: (json: Record<string, any>) => 
 }
 
 /** An upgrade's steps, each reported once. */
-const UPGRADE_STEPS = ['release', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'health', 'prune'];
+const UPGRADE_STEPS = ['release', 'packages', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'streams', 'health', 'prune'];
 
 const s = suite('install (fake systemd)');
 /** the P12 password the first install printed */
