@@ -147,7 +147,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const plugins = new PluginService(base);
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
-  const certLimits = new IssuanceLimits({ config: deps.config, store: deps.store, clock, log });
+  const certLimits = new IssuanceLimits({ config: deps.config, store: deps.store, clock, log, certs: deps.system.certs });
   // what orders certificates sees the certificates adapter through the limits: refused before certbot runs
   const ordering = { ...base, system: certLimits.guard(deps.system) };
   const certs = createCertServices({ ...ordering, scopeCapabilities: extraCapabilities });
