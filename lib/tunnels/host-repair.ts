@@ -15,8 +15,18 @@ import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
  * tunnel's vhost written (again, over a hand edit) and linked; a disabled one's link removed.
  */
 function hostChange(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined): VhostChange | null {
-  if (tunnel.enabled) return vhost?.written && vhost.enabled && !vhost.edited ? null : { op: 'put', spec: tunnel.spec, enabled: true };
+  if (tunnel.enabled) return vhost?.written && vhost.enabled && !vhost.edited && linkedWhereItBelongs(tunnel, vhost) ? null : { op: 'put', spec: tunnel.spec, enabled: true };
   return vhost?.enabled ? { op: 'disable', name: ctx.system.proxy.vhostName(tunnel.spec) } : null;
+}
+
+/**
+ * A shared tunnel's route is linked in the routes directory alone, any other vhost in sites-enabled
+ * alone: a link left in the other one (a mode switch cut short, a hand move) would make nginx read a
+ * map entry as a directive, or serve the name from neither place. The put moves it.
+ */
+function linkedWhereItBelongs(tunnel: DesiredTunnel, vhost: VhostState): boolean {
+  const route = tunnel.spec.kind === 'app' && tunnel.spec.shared === true;
+  return route ? vhost.linkedIn === 'routes' : vhost.linkedIn === undefined;
 }
 
 /** The steps of `hostChange`, a put after the tunnel's certificate (issued only when missing); none when in line. */

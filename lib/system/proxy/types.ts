@@ -41,6 +41,12 @@ export interface VhostState {
   enabled: boolean;
   /** present when the file was edited after relay-panel wrote it (lib/system/proxy/vhost-stamp.ts) */
   edited?: true;
+  /**
+   * present when a link is in the routes directory (a shared app's route): `routes` alone, or
+   * `both` with one in sites-enabled too. Absent: linked in sites-enabled, if at all. A repair
+   * compares it with where the spec's kind belongs (a mode switch moves the link).
+   */
+  linkedIn?: 'routes' | 'both';
 }
 
 export interface ProxyAdapter {

@@ -25,17 +25,20 @@ export class VhostDirs {
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
     const text = await this.textUnlessUntouched(name);
-    return { name, written: await entryExists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
+    const [enabled, routed] = await Promise.all([entryExists(this.enabled(name)), entryExists(this.routeLink(name))]);
+    return { name, written: await entryExists(this.available(name)), enabled: enabled || routed, ...editedMark(text), ...placeMark(enabled, routed) };
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
     const [available, enabled, routed] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
     const written = new Set(available);
+    const inEnabled = new Set(enabled);
+    const inRoutes = new Set(routed);
     const linked = new Set([...enabled, ...routed]);
     const names = [...new Set([...available, ...linked])].filter((name) => isVhostNameOfKind(name, kind)).sort();
     return Promise.all(names.map(async (name) => {
       const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
-      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
+      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text), ...placeMark(inEnabled.has(name), inRoutes.has(name)) };
     }));
   }
 
@@ -72,6 +75,10 @@ export class VhostDirs {
   protected async routedNames(): Promise<Set<string>> {
     return new Set(await namesIn(this.dirs.routesDir));
   }
+}
+
+function placeMark(enabled: boolean, routed: boolean): Pick<VhostState, 'linkedIn'> {
+  return routed ? { linkedIn: enabled ? 'both' : 'routes' } : {};
 }
 
 function editedMark(text: string | null): { edited?: true } {
