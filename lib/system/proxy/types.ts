@@ -41,12 +41,11 @@ export interface VhostState {
   enabled: boolean;
   /** present when the file was edited after relay-panel wrote it (lib/system/proxy/vhost-stamp.ts) */
   edited?: true;
-  /**
-   * present when a link is in the routes directory (a shared app's route): `routes` alone, or
-   * `both` with one in sites-enabled too. Absent: linked in sites-enabled, if at all. A repair
-   * compares it with where the spec's kind belongs (a mode switch moves the link).
-   */
-  linkedIn?: 'routes' | 'both';
+}
+
+export interface LinkPlaces {
+  enabled: ReadonlySet<string>;
+  routes: ReadonlySet<string>;
 }
 
 export interface ProxyAdapter {
@@ -66,6 +65,12 @@ export interface ProxyAdapter {
   state(name: string): Promise<VhostState>;
   /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
   list(kind: VhostSpec['kind']): Promise<VhostState[]>;
+  /**
+   * The names linked in sites-enabled and in the routes directory, two listings: where each link
+   * is, which `state` and `list` do not tell (a link in either is `enabled`). The tunnel repair
+   * compares it with where the spec's kind belongs.
+   */
+  linkPlaces(): Promise<LinkPlaces>;
   /** Reload without changes (for example after a new CRL). */
   reload(): Promise<void>;
 }

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../common/names.ts';
-import type { VhostSpec, VhostState } from '../types.ts';
+import type { LinkPlaces, VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
@@ -25,21 +25,23 @@ export class VhostDirs {
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
     const text = await this.textUnlessUntouched(name);
-    const [enabled, routed] = await Promise.all([entryExists(this.enabled(name)), entryExists(this.routeLink(name))]);
-    return { name, written: await entryExists(this.available(name)), enabled: enabled || routed, ...editedMark(text), ...placeMark(enabled, routed) };
+    return { name, written: await entryExists(this.available(name)), enabled: await this.isLinked(name), ...editedMark(text) };
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
     const [available, enabled, routed] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
     const written = new Set(available);
-    const inEnabled = new Set(enabled);
-    const inRoutes = new Set(routed);
     const linked = new Set([...enabled, ...routed]);
     const names = [...new Set([...available, ...linked])].filter((name) => isVhostNameOfKind(name, kind)).sort();
     return Promise.all(names.map(async (name) => {
       const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
-      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text), ...placeMark(inEnabled.has(name), inRoutes.has(name)) };
+      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
     }));
+  }
+
+  async linkPlaces(): Promise<LinkPlaces> {
+    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    return { enabled: new Set(enabled), routes: new Set(routed) };
   }
 
   /** The file's text, or null when it is gone or untouched since the panel wrote it (so not edited). */
@@ -75,10 +77,6 @@ export class VhostDirs {
   protected async routedNames(): Promise<Set<string>> {
     return new Set(await namesIn(this.dirs.routesDir));
   }
-}
-
-function placeMark(enabled: boolean, routed: boolean): Pick<VhostState, 'linkedIn'> {
-  return routed ? { linkedIn: enabled ? 'both' : 'routes' } : {};
 }
 
 function editedMark(text: string | null): { edited?: true } {
