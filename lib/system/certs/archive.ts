@@ -29,14 +29,19 @@ async function entries(dir: string): Promise<string[]> {
 }
 
 /**
- * The versions written at or after `since` (epoch ms), oldest first. Only the files in the window
- * are read (and the one before each, for `renewal`): a stat per version otherwise. `namesOf` reads
+ * The versions written at or after `since` (epoch ms), oldest first. A stat per lineage; only the
+ * lineages changed within the window are listed, and only their versions in it read (with the one
+ * before each, for `renewal`). `namesOf` reads
  * a certificate's names, null when it cannot (the version is skipped).
  */
 export async function readArchive(archiveDir: string, since: number, namesOf: (path: string) => Promise<string[] | null>): Promise<IssuedVersion[]> {
   const out: IssuedVersion[] = [];
   for (const lineage of await entries(archiveDir)) {
     const dir = join(archiveDir, lineage);
+    // a version added within the window changed its directory within it (certbot never rewrites a
+    // version, and a restore puts back both times): an older directory is not listed
+    const changed = await stat(dir).catch(() => null);
+    if (!changed?.isDirectory() || changed.mtimeMs < since) continue;
     const versions = (await entries(dir)).map((f) => Number(VERSION.exec(f)?.[1] ?? NaN)).filter((n) => Number.isInteger(n));
     for (const version of versions) {
       const path = join(dir, `cert${version}.pem`);

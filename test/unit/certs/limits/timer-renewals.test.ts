@@ -103,6 +103,11 @@ s('certbot\'s archive: the versions in the window with their names and times; a 
     await put(FQDN, 2, [FQDN], now - 2 * DAY);
     await put(DOMAIN, 1, [DOMAIN], now - 40 * DAY);
     await put(DOMAIN, 2, [DOMAIN, `*.${DOMAIN}`], now - DAY);
+    // as certbot leaves them: each directory changed when its last version was added
+    await utimes(join(dir, FQDN), (now - 2 * DAY) / 1000, (now - 2 * DAY) / 1000);
+    await utimes(join(dir, DOMAIN), (now - DAY) / 1000, (now - DAY) / 1000);
+    await put('old.example.com', 1, ['old.example.com'], now - 20 * DAY);
+    await utimes(join(dir, 'old.example.com'), (now - 20 * DAY) / 1000, (now - 20 * DAY) / 1000);
     const versions = await readArchive(dir, now - 7 * DAY, (path) => maker.names(path));
     assert.equal(versions.map((v) => [v.lineage, v.version, v.names, v.at - now, v.renewal]), [
       [FQDN, 2, [FQDN], -2 * DAY, true],
