@@ -44,6 +44,8 @@ import { UserService } from './users/service.ts';
 import { AccessService } from './access/service.ts';
 import type { Mode } from './mode.ts';
 import { PublicLinks } from './public-links.ts';
+import { KeyedLock } from './keyed-lock.ts';
+import { SharedGate } from './shared-gate.ts';
 
 export type { Mode };
 
@@ -147,9 +149,13 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const plugins = new PluginService(base);
   // agents may be granted the capabilities of ticket scopes and of the enabled plugins
   const extraCapabilities = () => new Set([...ticketing.capabilityNames(), ...plugins.capabilityNames()]);
-  const certLimits = new IssuanceLimits({ config: deps.config, store: deps.store, clock, log });
+  const certLimits = new IssuanceLimits({ config: deps.config, store: deps.store, clock, log, certs: deps.system.certs });
   // what orders certificates sees the certificates adapter through the limits: refused before certbot runs
-  const ordering = { ...base, system: certLimits.guard(deps.system) };
+  // a tunnel's vhost is rendered by its own changes and by access changes: one lock per tunnel for
+  // both, and a certificate mode switch runs alone against all of them (lib/shared-gate.ts)
+  const tunnelLocks = new KeyedLock();
+  const modeGate = new SharedGate();
+  const ordering = { ...base, system: certLimits.guard(deps.system), tunnelLocks, modeGate };
   const certs = createCertServices({ ...ordering, scopeCapabilities: extraCapabilities });
   const sites = new SiteService({ ...ordering, users });
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
@@ -179,7 +185,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     alertWatch,
     onboarding: new OnboardingService({ ...ordering, audit }, { hashPassword: hasher.hash, ...onboardingOptions }),
     users,
-    access: new AccessService({ ...base, users, audit }),
+    access: new AccessService({ ...base, users, audit, tunnelLocks, modeGate }),
     invitations: new InvitationService({ ...base, users }),
     plugins,
     pushInstall: new PushInstallService({ ...base, identities }),

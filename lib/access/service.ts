@@ -7,7 +7,8 @@ import type { AuditActor, AuditSink } from '../audit/entry.ts';
 import type { ConfigStore } from '../config.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { isDefaultAccess, portalRules } from '../host-state/desired.ts';
-import { serialQueue } from '../keyed-lock.ts';
+import { KeyedLock, serialQueue } from '../keyed-lock.ts';
+import { SharedGate } from '../shared-gate.ts';
 import type { Logger } from '../log.ts';
 import type { AccessRecord, SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
@@ -26,6 +27,10 @@ export interface AccessDeps {
   log: Logger;
   users: Pick<UserService, 'whileUsersUnchanged' | 'editGroups'>;
   audit: AuditSink;
+  /** the tunnel service's per-tunnel locks: an access change and a port edit of one tunnel each render its vhost */
+  tunnelLocks?: KeyedLock;
+  /** held shared while a tunnel's vhost changes, so a certificate mode switch is never in between */
+  modeGate?: SharedGate;
 }
 
 export const DEFAULT_ACCESS: AccessRecord = { mode: 'authenticated', users: [], groups: [], rules: [] };
@@ -46,9 +51,13 @@ export function accessOf(record: { access?: AccessRecord | undefined; allowedUse
 export class AccessService {
   readonly #deps: AccessDeps;
   readonly #serial = serialQueue();
+  readonly #tunnelLocks: KeyedLock;
+  readonly #gate: SharedGate;
 
   constructor(deps: AccessDeps) {
     this.#deps = deps;
+    this.#tunnelLocks = deps.tunnelLocks ?? new KeyedLock();
+    this.#gate = deps.modeGate ?? new SharedGate();
   }
 
   tunnel(id: string): { app: AppRef; access: AccessRecord } {
@@ -67,7 +76,7 @@ export class AccessService {
   }
 
   setTunnel(id: string, input: AccessInput, actor: AuditActor): Promise<AccessRecord> {
-    return this.#change(async (users) => {
+    return this.#gate.shared(() => this.#change(async (users) => {
       const current = this.#tunnel(id);
       const access = checked(input, users);
       const next: TunnelRecord = { ...current, access };
@@ -76,7 +85,7 @@ export class AccessService {
       this.#audit(actor, 'access.changed', current.fqdn, summary(access));
       if (access.mode === 'public') this.#deps.log.warn(`Tunnel ${current.fqdn} is now PUBLIC: anyone on the internet reaches it without the portal`);
       return access;
-    });
+    }));
   }
 
   setSite(id: string, input: AccessInput, actor: AuditActor): Promise<AccessRecord> {
@@ -256,9 +265,17 @@ export class AccessService {
     ];
     for (const tunnel of vhosts) {
       const before = edits.tunnels.find((e) => e.after.id === tunnel.id)!.before;
-      // in the certificate mode of now: a wildcard box's public tunnel has a server of its own on the lineage, and back a route
-      const mode = this.#deps.config.value;
-      steps.push({ failure: NGINX_FAILED, run: () => system.proxy.apply([putVhost(tunnel, tunnel.enabled, mode)]), undo: () => system.proxy.apply([putVhost(before, before.enabled, mode)]) });
+      // Under the tunnel's lock and from its record as it is then: a port edit, toggle or delete of
+      // the same tunnel renders its vhost too, each from the record it read, so the vhost written
+      // last must be rendered from the record after both (the access this change stored, the port
+      // the edit stored). Only this step holds it: the portal's change never waits on an nginx run.
+      const render = (access: AccessRecord | undefined) => this.#tunnelLocks.run(tunnel.id, async () => {
+        const fresh = store.tunnels.get(tunnel.id);
+        if (!fresh) return; // deleted meanwhile: its vhost went with it
+        // in the certificate mode of now: a wildcard box's public tunnel has a server of its own on the lineage, and back a route
+        await system.proxy.apply([putVhost({ ...fresh, access }, fresh.enabled, this.#deps.config.value)]);
+      });
+      steps.push({ failure: NGINX_FAILED, run: () => render(tunnel.access), undo: () => render(before.access) });
     }
     await runStepsOrFail(summary, steps);
   }

@@ -23,6 +23,7 @@ export interface RunnerDeps {
   tasks: readonly ProvisioningTask[];
   serviceCheck: TaskContext['serviceCheck'];
   hashPassword: TaskContext['hashPassword'];
+  modeGate?: TaskContext['modeGate'];
   /** where the final event's links point (the sandbox's own server, or nginx) */
   publicLinks?: PublicLinks;
 }
@@ -78,6 +79,7 @@ export class ProvisioningRunner {
       adminPassword: null,
       serviceCheck: this.deps.serviceCheck,
       hashPassword: this.deps.hashPassword,
+      ...(this.deps.modeGate ? { modeGate: this.deps.modeGate } : {}),
     };
     try {
       for (const [index, task] of tasks.entries()) {

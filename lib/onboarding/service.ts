@@ -15,6 +15,7 @@ import { ProgressBoard } from './progress-board.ts';
 import { ProvisioningRunner } from './runner.ts';
 import { assertStatusFor } from './states.ts';
 import { attachProgressStream } from './stream.ts';
+import type { SharedGate } from '../shared-gate.ts';
 import { PROVISIONING_TASKS, type ProvisioningTask } from './tasks/index.ts';
 
 export interface OnboardingDeps {
@@ -26,6 +27,8 @@ export interface OnboardingDeps {
   audit?: AuditSink;
   /** links, the sandbox's suggested domain and whether `*.localhost` names are accepted */
   publicLinks?: PublicLinks;
+  /** the certificate mode switch's gate (lib/shared-gate.ts), held by the vhosts task */
+  modeGate?: SharedGate;
 }
 
 export interface OnboardingOptions {
@@ -66,6 +69,7 @@ export class OnboardingService {
       serviceCheck: options.serviceCheck ?? { attempts: 20, delayMs: 500 },
       hashPassword: options.hashPassword ?? hashPassword,
       publicLinks: deps.publicLinks,
+      ...(deps.modeGate ? { modeGate: deps.modeGate } : {}),
     });
   }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { System, VhostChange } from '../system/types.ts';
+import type { SharedGate } from '../shared-gate.ts';
 import type { SiteReservations } from './reservations.ts';
 
 /** The portal's usernames, held unchanged while `task` runs (lib/users/service.ts). */
@@ -22,6 +23,8 @@ export interface SiteDeps {
   system: System;
   clock: Clock;
   log: Logger;
+  /** held shared by a site's create, update and delete, exclusive by a certificate mode switch; the service's own when not given */
+  modeGate?: SharedGate;
 }
 
 /** What the site operations share: the app's dependencies plus the in-memory coordination. */

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { KeyedLock } from '../keyed-lock.ts';
+import { SharedGate } from '../shared-gate.ts';
 import type { SiteRecord } from '../state/schemas.ts';
 import { findSite, SITE_NOT_FOUND, type SiteContext, type SiteDeps } from './context.ts';
 import { createSite } from './create.ts';
@@ -44,12 +45,15 @@ export class SiteService {
   readonly listJson: () => Uint8Array<ArrayBuffer>;
   readonly #newestFirst: () => SiteRecord[];
   readonly #ctx: SiteContext;
+  /** a certificate mode switch waits for the changes under way and holds back new ones (lib/shared-gate.ts) */
+  readonly #gate: SharedGate;
 
   constructor(deps: SiteDeps) {
     // reversed first: the sort is stable, so records created in the same millisecond stay newest first
     this.#newestFirst = deps.store.sites.memo((sites) => [...sites].reverse().sort(newestFirst));
     this.listJson = deps.store.sites.memo(() => jsonBytes({ sites: this.#newestFirst() }));
     this.#ctx = { ...deps, reservations: new SiteReservations(), locks: new KeyedLock() };
+    this.#gate = deps.modeGate ?? new SharedGate();
   }
 
   /** The list as an agent sees it: only its allowedSites. */
@@ -63,15 +67,15 @@ export class SiteService {
   }
 
   create(input: SiteCreate): Promise<SiteRecord> {
-    return createSite(this.#ctx, input);
+    return this.#gate.shared(() => createSite(this.#ctx, input));
   }
 
   update(id: string, patch: SitePatch): Promise<SiteUpdate> {
-    return updateSite(this.#ctx, id, patch);
+    return this.#gate.shared(() => updateSite(this.#ctx, id, patch));
   }
 
   delete(id: string): Promise<void> {
-    return deleteSite(this.#ctx, id);
+    return this.#gate.shared(() => deleteSite(this.#ctx, id));
   }
 
   verifyDns(id: string): Promise<DnsVerification> {

@@ -4,6 +4,7 @@ import { appVhost } from '../host-state/vhost-specs.ts';
 import type { CertModeConfig } from '../certs/dns01/lineage.ts';
 import type { Logger } from '../log.ts';
 import type { KeyedLock } from '../keyed-lock.ts';
+import type { SharedGate } from '../shared-gate.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
 import type { VhostChange, System } from '../system/types.ts';
@@ -18,6 +19,10 @@ export interface TunnelDeps {
   log: Logger;
   /** the kernel's listeners and UDP sockets by port, for the TCP and UDP tunnels' port checks (tests give their own) */
   liveSockets?: () => Promise<Record<'tcp' | 'udp', ReadonlyMap<number, string> | null>>;
+  /** the per-tunnel locks, shared with the access changes (which rewrite a tunnel's vhost too); the service's own when not given */
+  tunnelLocks?: KeyedLock;
+  /** held shared by every tunnel change, exclusive by a certificate mode switch; the service's own when not given */
+  modeGate?: SharedGate;
 }
 
 /** What the tunnel operations share: the app's dependencies plus the in-memory coordination. */

@@ -6,7 +6,7 @@ import { errorMessage } from '../errors.ts';
 import { desiredTunnels, type DesiredTunnel, type HostRepairReport } from '../host-state/desired.ts';
 import type { Step } from '../steps.ts';
 import { ensureCertificate } from '../certs/dns01/lineage.ts';
-import type { VhostChange, VhostState } from '../system/types.ts';
+import type { LinkPlaces, VhostChange, VhostState } from '../system/types.ts';
 import type { TunnelContext } from './context.ts';
 import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
 
@@ -14,9 +14,19 @@ import { CERTIFICATE_FAILED, NGINX_FAILED } from './steps.ts';
  * The one proxy change that brings a tunnel's vhost in line, null when it already is: an enabled
  * tunnel's vhost written (again, over a hand edit) and linked; a disabled one's link removed.
  */
-function hostChange(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined): VhostChange | null {
-  if (tunnel.enabled) return vhost?.written && vhost.enabled && !vhost.edited ? null : { op: 'put', spec: tunnel.spec, enabled: true };
+function hostChange(ctx: TunnelContext, tunnel: DesiredTunnel, vhost: VhostState | undefined, places?: LinkPlaces): VhostChange | null {
+  if (tunnel.enabled) return vhost?.written && vhost.enabled && !vhost.edited && (!places || linkedWhereItBelongs(tunnel, vhost.name, places)) ? null : { op: 'put', spec: tunnel.spec, enabled: true };
   return vhost?.enabled ? { op: 'disable', name: ctx.system.proxy.vhostName(tunnel.spec) } : null;
+}
+
+/**
+ * A shared tunnel's route is linked in the routes directory alone, any other vhost in sites-enabled
+ * alone: a link left in the other one (a mode switch cut short, a hand move) would make nginx read a
+ * map entry as a directive, or serve the name from neither place. The put moves it.
+ */
+function linkedWhereItBelongs(tunnel: DesiredTunnel, name: string, places: LinkPlaces): boolean {
+  const route = tunnel.spec.kind === 'app' && tunnel.spec.shared === true;
+  return route ? places.routes.has(name) && !places.enabled.has(name) : !places.routes.has(name);
 }
 
 /** The steps of `hostChange`, a put after the tunnel's certificate (issued only when missing); none when in line. */
@@ -51,7 +61,8 @@ export type { HostRepairReport };
 export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value, ctx.config.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
-  const present = new Map((await proxy.list('app')).map((vhost) => [vhost.name, vhost]));
+  const [listed, places] = await Promise.all([proxy.list('app'), proxy.linkPlaces()]);
+  const present = new Map(listed.map((vhost) => [vhost.name, vhost]));
   const named = new Set(tunnels.map((tunnel) => proxy.vhostName(tunnel.spec)));
   const orphans = [...present.keys()].filter((name) => !named.has(name));
   if (orphans.length > 0) {
@@ -63,7 +74,7 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
     }
   }
   const astray = tunnels.flatMap((tunnel) => {
-    const change = hostChange(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec)));
+    const change = hostChange(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec)), places);
     return change ? [{ tunnel, change }] : [];
   });
   if (astray.length > 0) await ctx.locks.runAll(astray.map(({ tunnel }) => tunnel.id), () => repairTogether(ctx, astray, report));

@@ -2,6 +2,7 @@ import type { DesiredTunnel } from '../host-state/desired.ts';
 import { repairHost, type HostRepairReport } from './host-repair.ts';
 import { jsonBytes } from '../json-bytes.ts';
 import { KeyedLock } from '../keyed-lock.ts';
+import { SharedGate } from '../shared-gate.ts';
 import type { TunnelRecord } from '../state/schemas.ts';
 import { AllowedPortsSync } from './allowed-ports.ts';
 import { ClientConfig, type MacPlist } from './client-config.ts';
@@ -26,6 +27,8 @@ export class TunnelService {
   readonly #client: ClientConfig;
   /** the TCP and UDP tunnels, which share this service's authfile, port claims and locks */
   readonly streams: StreamService;
+  /** a certificate mode switch waits for the changes under way and holds back new ones (lib/shared-gate.ts) */
+  readonly #gate: SharedGate;
 
   constructor(deps: TunnelDeps) {
     // reversed first: the sort is stable, so records created in the same millisecond stay newest first
@@ -33,28 +36,29 @@ export class TunnelService {
     this.#ctx = {
       ...deps,
       reservations: new TunnelReservations(),
-      locks: new KeyedLock(),
+      locks: deps.tunnelLocks ?? new KeyedLock(),
       allowedPorts: new AllowedPortsSync(() => deps.store.tunnels.value, deps.system.tunnelServer, () => deps.store.streams.value),
     };
+    this.#gate = deps.modeGate ?? new SharedGate();
     this.#client = new ClientConfig(deps);
     this.streams = new StreamService({ ...this.#ctx, liveSockets: deps.liveSockets ?? kernelSockets });
   }
 
   create(input: TunnelCreate): Promise<TunnelRecord> {
-    return createTunnel(this.#ctx, input);
+    return this.#gate.shared(() => createTunnel(this.#ctx, input));
   }
 
   setEnabled(id: string, enabled: boolean): Promise<TunnelRecord> {
-    return setTunnelEnabled(this.#ctx, id, enabled);
+    return this.#gate.shared(() => setTunnelEnabled(this.#ctx, id, enabled));
   }
 
   /** Port and description; the same all-or-nothing steps as a create. */
   edit(id: string, input: TunnelSettings): Promise<TunnelRecord> {
-    return editTunnel(this.#ctx, id, input);
+    return this.#gate.shared(() => editTunnel(this.#ctx, id, input));
   }
 
   delete(id: string): Promise<void> {
-    return deleteTunnel(this.#ctx, id);
+    return this.#gate.shared(() => deleteTunnel(this.#ctx, id));
   }
 
   agentConfigJson(): Promise<Uint8Array<ArrayBuffer>> {

@@ -7,6 +7,7 @@ import type { Logger } from '../../log.ts';
 import type { Store } from '../../state/store.ts';
 import { runStepsOrFail } from '../../steps.ts';
 import type { System } from '../../system/types.ts';
+import { SharedGate } from '../../shared-gate.ts';
 import { dnsCredentialsPath } from './credentials-file.ts';
 import type { CertificateModeUpdate, CertificateModeView } from './mode.ts';
 import { credentialKeys, DNS_PROVIDERS, PROVIDERS } from './providers.ts';
@@ -20,12 +21,17 @@ export interface CertificateModeDeps {
   store: Store;
   system: System;
   log: Logger;
+  /** held exclusive by a switch: no tunnel or site change runs across it (lib/shared-gate.ts) */
+  modeGate?: SharedGate;
 }
 
 export class CertificateModeService {
-  #running: Promise<unknown> = Promise.resolve();
+  /** one switch at a time, and none beside a tunnel's or site's change */
+  readonly #gate: SharedGate;
 
-  constructor(private readonly deps: CertificateModeDeps) {}
+  constructor(private readonly deps: CertificateModeDeps) {
+    this.#gate = deps.modeGate ?? new SharedGate();
+  }
 
   view(): CertificateModeView {
     const mode = this.deps.config.value.certificateMode;
@@ -36,9 +42,7 @@ export class CertificateModeService {
 
   /** Switches (or, in wildcard mode with the same provider, replaces the credentials); one switch at a time. */
   set(update: CertificateModeUpdate): Promise<CertificateModeView> {
-    const next = this.#running.then(() => this.#set(update));
-    this.#running = next.catch(() => undefined);
-    return next;
+    return this.#gate.exclusive(() => this.#set(update));
   }
 
   async #set(update: CertificateModeUpdate): Promise<CertificateModeView> {

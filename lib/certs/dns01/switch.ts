@@ -14,6 +14,7 @@ import { PER_NAME, type CertificateModeRecord, type WildcardMode } from './mode.
 import { credentialKeys, PROVIDERS, type DnsProvider } from './providers.ts';
 import { namesLeavingWildcard, servedSpecs, type ServedRecords } from './served-specs.ts';
 import { refreshServed, shareTunnels, unshareTunnels } from './shared-server.ts';
+import { stackVhosts, tunnelsVhost } from '../../host-state/vhost-specs.ts';
 
 const PACKAGE_FAILED = 'DNS plugin installation failed';
 const CREDENTIALS_FAILED = 'Credentials file failed';
@@ -58,8 +59,12 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
   const before = deps.config();
   const after: Config = { ...before, certificateMode: mode };
   // the shared tunnels' server is written here unless it is there (a wildcard box asking again) or
-  // nothing is served yet (onboarding's vhosts task writes it with the stack)
-  const shares = before.onboarding.status === 'COMPLETED' && before.certificateMode.mode !== 'wildcard';
+  // nothing is served yet (onboarding's vhosts task writes it with the stack). Asked of the host,
+  // not of the status: a switch during provisioning after the vhosts task has written the stack
+  // would otherwise leave every later tunnel a route of a server that is not there.
+  const stackServed = async () => before.onboarding.status === 'COMPLETED' || (await proxy.state(proxy.vhostName(stackVhosts(domain)[0]!))).written;
+  const hubMissing = async () => !(await proxy.state(proxy.vhostName(tunnelsVhost(domain)))).written;
+  let shares = false;
   // rendered before anything changes: a credential of the wrong shape stops the switch here
   const text = credentialsText(request.provider, request.credentials);
   const path = dnsCredentialsPath(deps.dataDir, request.provider);
@@ -99,7 +104,10 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
     },
     {
       failure: NGINX_FAILED,
-      run: () => (shares ? shareTunnels(proxy, domain, servedSpecs(deps.records(), after)) : refreshServed(proxy, servedSpecs(deps.records(), after))),
+      async run() {
+        shares = (await hubMissing()) && (await stackServed());
+        await (shares ? shareTunnels(proxy, domain, servedSpecs(deps.records(), after)) : refreshServed(proxy, servedSpecs(deps.records(), after)));
+      },
       undo: () => (shares
         ? unshareTunnels(proxy, domain, servedSpecs(deps.records(), before), servedSpecs(deps.records(), after))
         : refreshServed(proxy, servedSpecs(deps.records(), before))),

@@ -4,11 +4,13 @@ import type { ConfigStore } from '../../config.ts';
 import { errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../state/store.ts';
+import { sameNames } from '../../system/certs/archive.ts';
 import type { CertsAdapter, System } from '../../system/types.ts';
 import { countAll, describeRefusal, wouldExceed, type CountedOrder, type Order } from './counts.ts';
-import { limitsFor } from './defaults.ts';
+import { LEDGER_KEEP_MS, limitsFor } from './defaults.ts';
 import { failedValidations } from './failed-validation.ts';
 import { IssuanceLedger } from './ledger.ts';
+import { outsideOrders } from './outside-orders.ts';
 import { loadPublicSuffixList } from './registered-domain.ts';
 import { CertLimitRefusal } from './refusal.ts';
 import type { LimitsAnswer } from './schema.ts';
@@ -18,6 +20,8 @@ export interface IssuanceLimitsDeps {
   store: Pick<Store, 'certIssuances'>;
   clock: Clock;
   log: Pick<Logger, 'warn'>;
+  /** the unguarded adapter, whose archive holds the renewal timer's certificates too; none: the ledger alone */
+  certs?: Pick<CertsAdapter, 'issuedSince'>;
 }
 
 /**
@@ -29,6 +33,8 @@ export class IssuanceLimits {
   readonly ledger: IssuanceLedger;
   readonly #underWay = new Set<CountedOrder>();
   readonly #listeners = new Set<() => void>();
+  /** the certificates stored outside the panel's orders, as last read (the timer's renewals) */
+  #outside: CountedOrder[] = [];
 
   constructor(private readonly deps: IssuanceLimitsDeps) {
     this.ledger = new IssuanceLedger(deps);
@@ -44,12 +50,28 @@ export class IssuanceLimits {
   }
 
   #orders(): CountedOrder[] {
-    return [...this.ledger.records, ...this.#underWay];
+    return [...this.ledger.records, ...this.#underWay, ...this.#outside];
+  }
+
+  /**
+   * Reads what certbot stored within the longest window and keeps what no order of the panel
+   * accounts for. A failed read keeps the last one: the ledger still counts, and the warning says why.
+   */
+  async #readOutside(): Promise<void> {
+    if (!this.deps.certs) return;
+    try {
+      const versions = await this.deps.certs.issuedSince(this.deps.clock.now() - LEDGER_KEEP_MS);
+      const { timeouts } = this.deps.config.value.system;
+      this.#outside = outsideOrders(versions, { recorded: this.ledger.records, underWay: [...this.#underWay] }, this.#server(), timeouts.certbotMs);
+    } catch (error) {
+      this.deps.log.warn(`certificate limits: reading certbot's archive failed: ${errorMessage(error)}`);
+    }
   }
 
   /** Each limit's counts now (GET /api/certs/limits); the box's domain is listed even with none. */
   async counts(): Promise<LimitsAnswer> {
     await loadPublicSuffixList();
+    await this.#readOutside();
     return this.countsLoaded();
   }
 
@@ -73,6 +95,7 @@ export class IssuanceLimits {
    */
   async reserve(order: Order): Promise<CountedOrder> {
     await loadPublicSuffixList();
+    await this.#readOutside();
     // from here to the add, nothing awaits: no other order can be checked in between
     const { source, limits } = this.#inForce();
     const now = this.deps.clock.now();
@@ -127,9 +150,22 @@ export class IssuanceLimits {
       return this.#ordered({ names: [fqdn], kind: await kindOf(fqdn) }, () => inner.issue(fqdn, email), wasIssued);
     };
     // the wildcard is one order for two names (the domain and `*.<domain>`), counted like any other
-    const issueWildcard: CertsAdapter['issueWildcard'] = async (domain, email, dns) =>
-      this.#ordered({ names: [domain, `*.${domain}`], kind: await kindOf(domain) }, () => inner.issueWildcard(domain, email, dns), wasIssued);
-    const renew: CertsAdapter['renew'] = (fqdn) => this.#ordered({ names: [fqdn], kind: 'renewal' }, () => inner.renew(fqdn), () => true);
+    const issueWildcard: CertsAdapter['issueWildcard'] = async (domain, email, dns) => {
+      const names = [domain, `*.${domain}`];
+      const current = await inner.names(domain);
+      const covers = current !== null && current.includes(`*.${domain}`);
+      // a valid wildcard is reused (a PUT sent again, a retry after a later step failed): no order,
+      // so no limit may refuse it
+      if (covers && (await inner.has(domain))) return { issued: false, paths: inner.paths(domain) };
+      // a renewal is the same set of names again; a lineage of the bare domain grown by --expand is a new certificate
+      const kind = current !== null && sameNames(current, names) ? 'renewal' : 'new';
+      return this.#ordered({ names, kind }, () => inner.issueWildcard(domain, email, dns), wasIssued);
+    };
+    // counted under the lineage's own names (the wildcard's two), as the CA counts the certificate
+    const renew: CertsAdapter['renew'] = async (fqdn) => {
+      const current = await inner.names(fqdn);
+      return this.#ordered({ names: current && current.length > 0 ? current : [fqdn], kind: 'renewal' }, () => inner.renew(fqdn), () => true);
+    };
     // every other method (and any added later) is the adapter's own, called on it
     return new Proxy(inner, {
       get(target, key) {

@@ -1,4 +1,5 @@
 import type { ConfigStore } from '../../config.ts';
+import type { SharedGate } from '../../shared-gate.ts';
 import type { System } from '../../system/types.ts';
 import type { TaskId } from '../events.ts';
 
@@ -16,6 +17,8 @@ export interface TaskContext {
   serviceCheck: { attempts: number; delayMs: number };
   /** bcrypt at the spec's cost; tests that run many provisionings pass a cheaper one */
   hashPassword(password: string): Promise<string>;
+  /** held shared while the stack is written: a certificate mode switch is then before or after it, never across */
+  modeGate?: SharedGate;
 }
 
 export interface ProvisioningTask {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { daysLeft, hasValidCert } from './cert-validity.ts';
+import { readArchive } from './archive.ts';
+import { certificateNames } from '../pki/self-signed.ts';
 import { programFailure, run } from '../common/exec.ts';
 import { assertFqdn } from '../common/names.ts';
 import { certbotFailureSummary, parseCertbotCertificates } from './certbot-output.ts';
@@ -101,6 +103,9 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
   return {
     paths,
     has,
+    names: (lineage) => certificateNames(paths(lineage).fullchain),
+    // the panel's user owns the configuration directory (certbot runs as it), so it reads the archive itself
+    issuedSince: (since) => readArchive(join(config.acme.configDir, 'archive'), since, certificateNames),
     changes: () => changes,
     async issue(fqdn, email) {
       assertFqdn(fqdn);

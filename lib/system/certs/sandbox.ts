@@ -1,7 +1,8 @@
 // Sandbox certificates: a local CA signs a 90-day certificate per name, as ACME would issue it.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
+import { readArchive } from './archive.ts';
 import { daysLeft, staysValid } from './cert-validity.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn } from '../common/names.ts';
@@ -37,15 +38,29 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     caReady = null;
     throw error;
   }));
-  const sign = async (fqdn: string) => {
+  /** The signed certificate kept as certbot keeps each version, dated by the sandbox's clock. */
+  const archive = async (lineage: string) => {
+    const dir = join(p.certsArchive, lineage);
+    await mkdir(dir, { recursive: true });
+    const last = Math.max(0, ...(await readdir(dir)).map((f) => Number(/^cert(\d+)\.pem$/.exec(f)?.[1] ?? 0)));
+    const file = join(dir, `cert${last + 1}.pem`);
+    await copyFile(paths(lineage).fullchain, file);
+    await utimes(file, now() / 1000, now() / 1000);
+    // the directory too: the archive's reader skips a lineage whose directory is older than its window
+    await utimes(dir, now() / 1000, now() / 1000);
+  };
+  const sign = async (fqdn: string, names: readonly string[] = [fqdn]) => {
     await ensureCa();
-    await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${fqdn}`], days: 90, issuer: ca });
+    await maker.create({ ...tool, paths: paths(fqdn), commonName: fqdn.length <= MAX_COMMON_NAME ? fqdn : 'relay-sandbox-certificate', subjectAltNames: names.map((n) => `DNS:${n}`), days: 90, issuer: ca });
+    await archive(fqdn);
   };
 
   let changes = 0;
   return {
     paths,
     has,
+    names: (lineage) => maker.names(paths(lineage).fullchain),
+    issuedSince: (since) => readArchive(p.certsArchive, since, (path) => maker.names(path)),
     changes: () => changes,
     async issue(fqdn) {
       assertFqdn(fqdn);
@@ -67,6 +82,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       await rm(paths(domain).fullchain, { force: true });
       await maker.create({ ...tool, paths: paths(domain), commonName: domain.length <= MAX_COMMON_NAME ? domain : 'relay-sandbox-certificate', subjectAltNames: [`DNS:${domain}`, `DNS:*.${domain}`], days: 90, issuer: ca });
       await writeFileAtomic(join(p.certsLive, domain, WILDCARD_MARK), `*.${domain}\n`);
+      await archive(domain);
       changes++;
       controls.record('certs.issueWildcard', { domain, authenticator: dns.authenticator });
       return { issued: true, paths: paths(domain) };
@@ -74,6 +90,7 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     async remove(name) {
       assertFqdn(name);
       await rm(join(p.certsLive, name), { recursive: true, force: true });
+      await rm(join(p.certsArchive, name), { recursive: true, force: true });
       changes++;
       controls.record('certs.remove', { name });
     },
@@ -94,9 +111,11 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
       return out;
     },
     async renew(fqdn) {
-      if ((await maker.expiry(paths(fqdn).fullchain)) === null) throw new SystemError(`No certificate for ${fqdn}`);
+      const names = await maker.names(paths(fqdn).fullchain);
+      if ((await maker.expiry(paths(fqdn).fullchain)) === null || names === null) throw new SystemError(`No certificate for ${fqdn}`);
       await rm(paths(fqdn).fullchain, { force: true });
-      await sign(fqdn);
+      // as certbot renews: the same names again (the wildcard's two)
+      await sign(fqdn, names.length > 0 ? names : [fqdn]);
       changes++;
       controls.record('certs.renew', { fqdn });
       controls.record('proxy.reload', { by: 'certs.renew' });

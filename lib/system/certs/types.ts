@@ -1,4 +1,7 @@
 // The certificates (certbot) adapter as the domain services see it; host.ts drives the real program, sandbox.ts plays it.
+import type { IssuedVersion } from './archive.ts';
+
+export type { IssuedVersion } from './archive.ts';
 
 export interface CertPaths {
   fullchain: string;
@@ -37,6 +40,13 @@ export interface CertsAdapter {
   paths(fqdn: string): CertPaths;
   /** A valid (unexpired) certificate exists for the name. */
   has(fqdn: string): Promise<boolean>;
+  /** The names the lineage's current certificate covers (`*.<domain>` for the wildcard); null when there is none. */
+  names(lineage: string): Promise<string[] | null>;
+  /**
+   * Every certificate version stored since `since` (epoch ms), whoever ordered it: the panel, or
+   * the renewal timer running outside it (the limits count both).
+   */
+  issuedSince(since: number): Promise<IssuedVersion[]>;
   /** Issues unless a valid certificate exists; `issued` says which. */
   issue(fqdn: string, email: string): Promise<{ issued: boolean; paths: CertPaths }>;
   /**

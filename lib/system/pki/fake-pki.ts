@@ -7,7 +7,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { assertClientCommonName } from '../common/names.ts';
 import { InvalidCsrError, SystemError, type IssuedClientCert, type PkiAdapter } from '../types.ts';
-import { certificateExpiry, type ServerCertMaker } from './self-signed.ts';
+import { certificateExpiry, certificateNames, type ServerCertMaker } from './self-signed.ts';
 
 const fakePem = (label: string, content: object) =>
   `-----BEGIN FAKE ${label}-----\n${Buffer.from(JSON.stringify(content)).toString('base64')}\n-----END FAKE ${label}-----\n`;
@@ -89,6 +89,14 @@ export function createFakeServerCerts(now: () => number = Date.now): ServerCertM
       if (!fake) return certificateExpiry(path);
       const { notAfter } = JSON.parse(Buffer.from(fake[1]!, 'base64').toString()) as { notAfter: string };
       return new Date(notAfter);
+    },
+    async names(path) {
+      const pem = await readFile(path, 'utf8').catch(() => null);
+      if (pem === null) return null;
+      const fake = FAKE_CERTIFICATE.exec(pem);
+      if (!fake) return certificateNames(path);
+      const { subjectAltNames = [] } = JSON.parse(Buffer.from(fake[1]!, 'base64').toString()) as { subjectAltNames?: string[] };
+      return subjectAltNames.filter((n) => n.startsWith('DNS:')).map((n) => n.slice('DNS:'.length));
     },
   };
 }

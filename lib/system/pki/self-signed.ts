@@ -54,11 +54,23 @@ export async function certificateExpiry(path: string): Promise<Date | null> {
   }
 }
 
-/** Makes server certificates and reads their expiry: openssl, or the testing kit's fake. */
+/** The DNS names of the first certificate in a PEM file (its subject alternative names), or null when there is none. */
+export async function certificateNames(path: string): Promise<string[] | null> {
+  try {
+    const pem = await readFile(path, 'utf8');
+    return (new X509Certificate(pem).subjectAltName ?? '').split(', ').filter((n) => n.startsWith('DNS:')).map((n) => n.slice('DNS:'.length));
+  } catch {
+    return null;
+  }
+}
+
+/** Makes server certificates and reads their expiry and names: openssl, or the testing kit's fake. */
 export interface ServerCertMaker {
   create(req: ServerCertRequest): Promise<void>;
   /** Expiry of the certificate at `path`, or null when there is none. */
   expiry(path: string): Promise<Date | null>;
+  /** The DNS names the certificate at `path` covers, or null when there is none. */
+  names(path: string): Promise<string[] | null>;
 }
 
-export const opensslServerCerts: ServerCertMaker = { create: createServerCert, expiry: certificateExpiry };
+export const opensslServerCerts: ServerCertMaker = { create: createServerCert, expiry: certificateExpiry, names: certificateNames };

@@ -43,6 +43,11 @@ export interface VhostState {
   edited?: true;
 }
 
+export interface LinkPlaces {
+  enabled: ReadonlySet<string>;
+  routes: ReadonlySet<string>;
+}
+
 export interface ProxyAdapter {
   /** The file name a spec is stored under (stable, derived from kind and fqdn). */
   vhostName(spec: VhostSpec): string;
@@ -60,6 +65,12 @@ export interface ProxyAdapter {
   state(name: string): Promise<VhostState>;
   /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
   list(kind: VhostSpec['kind']): Promise<VhostState[]>;
+  /**
+   * The names linked in sites-enabled and in the routes directory, two listings: where each link
+   * is, which `state` and `list` do not tell (a link in either is `enabled`). The tunnel repair
+   * compares it with where the spec's kind belongs.
+   */
+  linkPlaces(): Promise<LinkPlaces>;
   /** Reload without changes (for example after a new CRL). */
   reload(): Promise<void>;
 }

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../common/names.ts';
-import type { VhostSpec, VhostState } from '../types.ts';
+import type { LinkPlaces, VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
@@ -37,6 +37,11 @@ export class VhostDirs {
       const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
       return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
     }));
+  }
+
+  async linkPlaces(): Promise<LinkPlaces> {
+    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    return { enabled: new Set(enabled), routes: new Set(routed) };
   }
 
   /** The file's text, or null when it is gone or untouched since the panel wrote it (so not edited). */

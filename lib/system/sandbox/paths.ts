@@ -12,6 +12,8 @@ export function sandboxPaths(dataDir: string) {
     selfSigned: join(root, 'nginx', 'ip-panel-cert'),
     acmeWebroot: join(root, 'acme-webroot'),
     certsLive: join(root, 'certs', 'live'),
+    /** each version signed, as certbot's archive keeps them (what the limits read of renewals) */
+    certsArchive: join(root, 'certs', 'archive'),
     localCa: join(root, 'certs', 'local-ca'),
     certsState: join(root, 'certs', 'auto-renew.json'),
     chisel: join(root, 'chisel'),

@@ -1,0 +1,171 @@
+// Races around the wildcard mode's shared tunnels' server, each played on the sandbox with a
+// controlled interleaving: a proxy change held until the test lets it go.
+import { readFile, readlink, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { provisionedStack } from '../../../../lib/host-state/desired.ts';
+import { writeStack } from '../../../../lib/host-state/stack.ts';
+import { stackHosts } from '../../../../lib/stack-hosts.ts';
+import { sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
+import { createTestApp } from '../../../../lib/testing.ts';
+import type { VhostChange } from '../../../../lib/system/types.ts';
+import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
+
+const SECRET = 'c2VjcmV0LWtleS1mb3ItdGVzdHM=';
+const WILDCARD = { mode: 'wildcard', provider: 'rfc2136', credentials: { server: '127.0.0.1', port: 15353, name: 'certbot-key', secret: SECRET }, propagationSeconds: 0 };
+
+const exists = (path: string) => stat(path).then(() => true, () => false);
+const vhostText = (t: TunnelTestApp, fqdn: string) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-app-${fqdn}.conf`), 'utf8');
+
+/**
+ * The next proxy change that `matches` is made, then held (the caller's next step waits) until
+ * `release()`; `reached` resolves once it is held.
+ */
+function holdAfter(t: TunnelTestApp, matches: (changes: readonly VhostChange[]) => boolean) {
+  const { proxy } = t.services.system;
+  const apply = proxy.apply.bind(proxy);
+  let release!: () => void;
+  let reached!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  let armed = true;
+  proxy.apply = async (changes) => {
+    const result = await apply(changes);
+    if (armed && matches(changes)) {
+      armed = false;
+      reached();
+      await released;
+    }
+    return result;
+  };
+  return { release, reached: held };
+}
+const puts = (fqdn: string) => (changes: readonly VhostChange[]) => changes.some((c) => c.op === 'put' && 'fqdn' in c.spec && c.spec.fqdn === fqdn);
+/** Resolves with `promise`'s settling or after `ms`, whichever is first: a step that waits (as it should) does not hang the test. */
+const settledOrWaiting = (promise: Promise<unknown>, ms = 300) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('waiting'), ms))]);
+
+const s = suite<{ t: TunnelTestApp }>('dns01: races around the shared tunnels\' server', {} as { t: TunnelTestApp });
+s.before.each(async (ctx) => {
+  ctx.t = await tunnelApp();
+});
+s.after.each(async (ctx) => {
+  await ctx.t.close();
+});
+
+s('a switch back to per-name while a create runs: the switch waits, and the tunnel gets its own certificate and server, no orphan route', async ({ t }) => {
+  assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
+  const fqdn = `late.${DOMAIN}`;
+  // the create's route is written (wildcard mode), its save still to come
+  const hold = holdAfter(t, puts(fqdn));
+  const create = createTunnel(t, 'late', 9100);
+  await hold.reached;
+  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
+  const whileHeld = await settledOrWaiting(switched);
+  hold.release();
+  assert.is((await create).status, 201);
+  const answer = await switched;
+  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  const paths = sandboxPaths(t.services.store.dataDir);
+  assert.ok(await t.services.system.certs.has(fqdn), 'the tunnel has its own certificate');
+  assert.ok((await vhostText(t, fqdn)).includes(`ssl_certificate "${t.services.system.certs.paths(fqdn).fullchain}";`));
+  assert.ok(await exists(join(paths.sitesEnabled, `relay-app-${fqdn}.conf`)), 'a server of its own');
+  assert.not.ok(await exists(join(paths.routes, `relay-app-${fqdn}.conf`)), 'no route left behind');
+  assert.not.ok(await exists(join(paths.sitesAvailable, `relay-tunnels-${DOMAIN}.conf`)), 'the shared server is gone');
+  assert.is(whileHeld, 'waiting', 'the switch waited for the create under way');
+});
+
+s('a create asked while a switch runs waits for it and is made in the new mode', async ({ t }) => {
+  const hold = holdAfter(t, (changes) => changes.some((c) => c.op === 'put' && c.spec.kind === 'tunnels'));
+  const switched = t.call('PUT', '/api/settings/certificates', { body: WILDCARD });
+  await hold.reached;
+  const create = createTunnel(t, 'during', 9101);
+  const whileHeld = await settledOrWaiting(create);
+  hold.release();
+  assert.is((await switched).status, 200);
+  assert.is((await create).status, 201);
+  const paths = sandboxPaths(t.services.store.dataDir);
+  assert.ok(await exists(join(paths.routes, `relay-app-during.${DOMAIN}.conf`)), 'a route of the shared server');
+  assert.not.ok(await t.services.system.certs.has(`during.${DOMAIN}`), 'no certificate of its own issued');
+  assert.is(whileHeld, 'waiting', 'the create waited for the switch');
+});
+
+s('a port edit racing an access change on the same tunnel: the vhost ends as the record says (public, new port)', async ({ t }) => {
+  const id = (await createTunnel(t, 'app', 8080)).body.tunnel.id as string;
+  const fqdn = `app.${DOMAIN}`;
+  const hold = holdAfter(t, puts(fqdn));
+  const edit = t.call('PATCH', `/api/tunnels/${id}/settings`, { body: { port: 8081 } });
+  await hold.reached;
+  const opened = t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'public' } });
+  await settledOrWaiting(opened);
+  hold.release();
+  assert.is((await edit).status, 200);
+  assert.is((await opened).status, 200);
+  const record = t.services.store.tunnels.get(id)!;
+  assert.equal([record.port, record.access?.mode], [8081, 'public']);
+  const text = await vhostText(t, fqdn);
+  assert.ok(text.includes('proxy_pass http://127.0.0.1:8081;'), 'the new port');
+  assert.not.ok(text.includes('auth_request'), 'public: the portal is not asked');
+});
+
+s('the other way: an access change to authenticated racing a port edit never leaves the vhost public', async ({ t }) => {
+  const id = (await createTunnel(t, 'app', 8080)).body.tunnel.id as string;
+  assert.is((await t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'public' } })).status, 200);
+  const fqdn = `app.${DOMAIN}`;
+  const hold = holdAfter(t, puts(fqdn));
+  const edit = t.call('PATCH', `/api/tunnels/${id}/settings`, { body: { port: 8081 } });
+  await hold.reached;
+  const closed = t.call('PUT', `/api/tunnels/${id}/access`, { body: { mode: 'authenticated' } });
+  await settledOrWaiting(closed);
+  hold.release();
+  assert.is((await edit).status, 200);
+  assert.is((await closed).status, 200);
+  const text = await vhostText(t, fqdn);
+  assert.ok(text.includes('auth_request'), 'the portal is asked, as the record says');
+  assert.ok(text.includes('proxy_pass http://127.0.0.1:8081;'));
+});
+
+s('host repair sees a link in the wrong directory (a route in sites-enabled, a server in the routes directory) and moves it', async ({ t }) => {
+  assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
+  const shared = (await createTunnel(t, 'app', 8080)).body.tunnel.id as string;
+  const open = (await createTunnel(t, 'web', 8081)).body.tunnel.id as string;
+  assert.is((await t.call('PUT', `/api/tunnels/${open}/access`, { body: { mode: 'public' } })).status, 200);
+  const paths = sandboxPaths(t.services.store.dataDir);
+  const route = `relay-app-app.${DOMAIN}.conf`;
+  const server = `relay-app-web.${DOMAIN}.conf`;
+  // each link moved into the other directory, as a switch cut short between its two moves would leave it
+  assert.ok(await readlink(join(paths.routes, route)));
+  await rename(join(paths.routes, route), join(paths.sitesEnabled, route));
+  await rename(join(paths.sitesEnabled, server), join(paths.routes, server));
+  const report = await t.services.tunnels.repairHost();
+  assert.equal(report.failures, []);
+  assert.equal([...report.repaired].sort(), [shared, open].sort());
+  assert.ok(await exists(join(paths.routes, route)), 'the route is linked where the shared server reads it');
+  assert.not.ok(await exists(join(paths.sitesEnabled, route)), 'and no longer as a server');
+  assert.ok(await exists(join(paths.sitesEnabled, server)), 'the public tunnel\'s server is linked in sites-enabled');
+  assert.not.ok(await exists(join(paths.routes, server)));
+  assert.equal((await t.services.tunnels.repairHost()).repaired, [], 'in line now: nothing more to do');
+});
+
+s('wildcard chosen during provisioning after the stack is written: the shared server is written then, so the first tunnel\'s route is served', async () => {
+  const t = await createTestApp();
+  try {
+    const { config, system } = t.services;
+    const email = `ops@${DOMAIN}`;
+    await config.update({ domain: DOMAIN, email, onboarding: { status: 'PROVISIONING' } });
+    // onboarding's certificates and vhosts tasks, done in per-name mode
+    for (const fqdn of Object.values(stackHosts(DOMAIN))) await system.certs.issue(fqdn, email);
+    await writeStack(system.proxy, await provisionedStack(system.certs, DOMAIN, config.value), () => {});
+    const put = await t.call('PUT', '/api/settings/certificates', { body: WILDCARD });
+    assert.is(put.status, 200, JSON.stringify(put.body));
+    await config.update({ onboarding: { status: 'COMPLETED' } });
+    assert.is((await createTunnel(t, 'first', 9200)).status, 201);
+    const paths = sandboxPaths(t.services.store.dataDir);
+    assert.ok(await exists(join(paths.routes, `relay-app-first.${DOMAIN}.conf`)), 'the tunnel is a route');
+    assert.ok(await exists(join(paths.sitesEnabled, `relay-tunnels-${DOMAIN}.conf`)), 'and the shared server that reads it is there');
+  } finally {
+    await t.close();
+  }
+});
+
+s.run();
