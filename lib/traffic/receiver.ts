@@ -119,8 +119,12 @@ function readInTurns(socket: Socket, handle: UdpHandle, meter: TrafficMeter, onE
         bytes = readSync(handle.fd, buffer, 0, MAX_DATAGRAM_BYTES, null);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') onError(e as Error);
-        break;
+        if (code === 'EAGAIN' || code === 'EWOULDBLOCK') break;
+        // not the end of what waits: said once, and node reads the socket from now on, each datagram as it comes
+        onError(e as Error);
+        stopped = true;
+        handle.recvStart();
+        return;
       }
       meter.record(buffer.toString('utf8', 0, bytes));
     }
