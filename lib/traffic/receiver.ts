@@ -3,13 +3,16 @@
 // panel beyond the socket's buffer, and nginx never waits for it.
 //
 // nginx cannot batch these (`logs to syslog cannot be buffered`) and a FIFO would block its master
-// when the panel is down (docs/decisions.md, Traffic meter), so the batching is
-// done here: the socket is read in turns. Between turns the datagrams wait in the kernel's buffer;
-// a turn reads them all in one wake-up of the event loop, 32 a poll, until a poll finds none. One
-// wake-up per datagram cost ~80 µs of CPU a line at 1,000 lines/s; turns up to MAX_WAIT_MS apart
-// cost it once per batch (test/bench/traffic-receiver.mjs). The wait shrinks with the rate so a
-// turn's datagrams never fill more than a share of the socket's buffer.
+// when the panel is down (docs/decisions.md, Traffic meter), so the batching is done here: the
+// socket is read in turns. Between turns the datagrams wait in the kernel's buffer; a turn reads
+// them all with one read(2) each into one reused buffer, synchronously, until the socket has none
+// (EAGAIN), then waits for the next. node's own reading cost a call from C++ into JS, a 64 KiB
+// allocation, a Buffer and an address object per datagram, and a turn of the event loop per 32
+// (docs/decisions.md, Traffic meter (Scale)). The wait shrinks with the rate so a turn's datagrams
+// never fill more than a share of the socket's buffer; a turn that finds none leaves the socket to
+// node until the next datagram, so a quiet panel runs no timer for it.
 import { createSocket, type Socket } from 'node:dgram';
+import { readSync } from 'node:fs';
 import type { TrafficMeter } from './meter.ts';
 
 /** The longest datagrams wait between turns: a batch of 100 at 1,000 lines/s. */
@@ -36,29 +39,25 @@ export function nextWaitMs(lastBatch: number, lastPeriodMs: number, bufferBytes:
   return Math.max(MIN_WAIT_MS, Math.min(MAX_WAIT_MS, Math.floor(wait)));
 }
 
-/** The UDP handle's recvStart/recvStop (node's dgram keeps them internal); null: not found, read each datagram as it comes. */
-interface ReceiveSwitch {
+/** The UDP handle's file descriptor, recvStart and recvStop (node's dgram keeps them internal); null: not found, read each datagram as it comes. */
+interface UdpHandle {
+  fd: number;
   recvStart(): number;
   recvStop(): number;
 }
-export function receiveSwitch(socket: Socket): ReceiveSwitch | null {
+export function udpHandle(socket: Socket): UdpHandle | null {
   const state = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol');
-  const handle = state ? (socket as unknown as Record<symbol, { handle?: Partial<ReceiveSwitch> }>)[state]?.handle : undefined;
-  return typeof handle?.recvStart === 'function' && typeof handle.recvStop === 'function' ? (handle as ReceiveSwitch) : null;
+  const handle = state ? (socket as unknown as Record<symbol, { handle?: Partial<UdpHandle> }>)[state]?.handle : undefined;
+  return typeof handle?.recvStart === 'function' && typeof handle.recvStop === 'function' && typeof handle.fd === 'number' && handle.fd >= 0 ? (handle as UdpHandle) : null;
 }
 
 export interface ReceiveOptions {
-  /** false: every datagram as it comes, one wake-up each (the bench's before) */
+  /** false: every datagram as node reads it, one call into JS each (the bench's before) */
   inTurns?: boolean;
 }
 
 export async function receiveTraffic(port: number, meter: TrafficMeter, onError: (e: Error) => void, { inTurns = true }: ReceiveOptions = {}): Promise<() => Promise<void>> {
   const socket: Socket = createSocket('udp4');
-  let received = 0;
-  socket.on('message', (message) => {
-    received++;
-    meter.record(message.toString('utf8'));
-  });
   socket.on('error', onError);
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -72,7 +71,9 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
   } catch {
     // the kernel's default buffer still holds a turn at 1,000 lines/s
   }
-  const turns = inTurns ? readInTurns(socket, () => received) : null;
+  const handle = inTurns ? udpHandle(socket) : null;
+  const turns = handle ? readInTurns(socket, handle, meter, onError) : null;
+  if (!turns) socket.on('message', (message) => meter.record(message.toString('utf8')));
   return () =>
     new Promise((resolve) => {
       turns?.stop();
@@ -80,42 +81,84 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
     });
 }
 
-/** Reads the socket in turns, each until a poll of the event loop brings no datagram, then stops reading it until the next. */
-function readInTurns(socket: Socket, received: () => number): { stop(): void } | null {
-  const handle = receiveSwitch(socket);
-  if (!handle) return null;
+/** The largest UDP payload over IPv4: no datagram is cut short, so a long one is refused by its length as before. */
+const MAX_DATAGRAM_BYTES = 65_507;
+/** A turn reads at most this many, then lets the event loop run before it reads on: a flood cannot hold the panel. */
+const MAX_TURN_DATAGRAMS = 4096;
+
+/**
+ * Quiet turns before the socket is left to node: one quiet turn is a gap between requests, where a
+ * wake-up per datagram would cost more turns than the timer (two: MAX_WAIT_MS twice with none).
+ */
+const EMPTY_TURNS_BEFORE_IDLE = 2;
+
+/**
+ * Stops node's reading of the socket and reads it in turns instead. The socket is non-blocking
+ * (libuv opens every socket so), so a read with nothing waiting fails with EAGAIN at once: the turn's end.
+ * Turns that find nothing hand the socket back to node until a datagram comes: a quiet panel
+ * wakes for no timer, and the first datagram starts the turns again, MAX_WAIT_MS later as a timer's turn would.
+ */
+function readInTurns(socket: Socket, handle: UdpHandle, meter: TrafficMeter, onError: (e: Error) => void): { stop(): void } {
+  const buffer = Buffer.allocUnsafe(MAX_DATAGRAM_BYTES);
+  const bufferBytes = socket.getRecvBufferSize();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let seen = received();
-  let turnStartedAt = performance.now();
-  let turnStartCount = seen;
-  let lastTurnAt = turnStartedAt;
-  const pause = () => {
+  let lastWaitAt = performance.now();
+  /** read since the last wait: the rate the next wait is cut to */
+  let batch = 0;
+  /** turns in a row that found nothing */
+  let emptyTurns = 0;
+  /** node reads the socket: the panel was quiet, and the first datagram wakes it */
+  let idle = false;
+  const turn = () => {
     if (stopped) return;
-    handle.recvStop();
-    const batch = received() - turnStartCount;
-    const wait = nextWaitMs(batch, turnStartedAt - lastTurnAt, socket.getRecvBufferSize());
+    let read = 0;
+    for (; read < MAX_TURN_DATAGRAMS; read++) {
+      let bytes: number;
+      try {
+        bytes = readSync(handle.fd, buffer, 0, MAX_DATAGRAM_BYTES, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN' || code === 'EWOULDBLOCK') break;
+        // not the end of what waits: said once, and node reads the socket from now on, each datagram as it comes
+        onError(e as Error);
+        stopped = true;
+        handle.recvStart();
+        return;
+      }
+      meter.record(buffer.toString('utf8', 0, bytes));
+    }
+    batch += read;
+    if (read === MAX_TURN_DATAGRAMS) {
+      setImmediate(turn);
+      return;
+    }
+    emptyTurns = batch === 0 ? emptyTurns + 1 : 0;
+    if (emptyTurns >= EMPTY_TURNS_BEFORE_IDLE) {
+      idle = true;
+      handle.recvStart();
+      return;
+    }
+    const now = performance.now();
+    const wait = nextWaitMs(batch, now - lastWaitAt, bufferBytes);
+    lastWaitAt = now;
+    batch = 0;
     // not unref'd: a stopped UDP handle no longer holds the event loop, the timer does as the socket did
     timer = setTimeout(turn, wait);
   };
-  // setImmediate runs after each poll phase: the poll before it read what the socket held (32 at most)
-  const drain = () => {
-    if (stopped) return;
-    const now = received();
-    if (now === seen) return pause();
-    seen = now;
-    setImmediate(drain);
-  };
-  const turn = () => {
-    if (stopped) return;
-    lastTurnAt = turnStartedAt;
-    turnStartedAt = performance.now();
-    turnStartCount = seen = received();
-    handle.recvStart();
-    setImmediate(drain);
-  };
-  // bound and reading now: a first turn
-  setImmediate(drain);
+  socket.on('message', (message) => {
+    meter.record(message.toString('utf8'));
+    if (!idle || stopped) return;
+    // the rest of the burst waits in the kernel's buffer for the turn; the rate is measured from now
+    idle = false;
+    emptyTurns = 0;
+    handle.recvStop();
+    lastWaitAt = performance.now();
+    timer = setTimeout(turn, MAX_WAIT_MS);
+  });
+  // bound and read by node until now: a first turn reads what came, from then on the turns read
+  handle.recvStop();
+  setImmediate(turn);
   return {
     stop() {
       stopped = true;

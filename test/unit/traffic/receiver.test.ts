@@ -86,4 +86,34 @@ s('the wait between turns: the longest at low rates, shorter as the rate grows s
   }
 });
 
+s('a quiet receiver holds no timer, and the first datagram after the quiet starts the turns again', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  const { meter, port, client, close } = await started();
+  try {
+    // two turns that find nothing (MAX_WAIT_MS apart), then node reads the socket until a datagram comes
+    for (const end = Date.now() + 2000; timers() > before && Date.now() < end; ) await sleep(10);
+    assert.is(timers(), before, 'no timer of the receiver while nothing comes');
+    client.send(LINE, port, '127.0.0.1');
+    assert.is(await countedWithin(meter, 1, 2000), 1, 'the first datagram is counted');
+    for (let i = 0; i < 50; i++) client.send(LINE, port, '127.0.0.1');
+    assert.is(await countedWithin(meter, 51, 2000), 51, 'and the turns read the rest');
+  } finally {
+    await close();
+  }
+});
+
+s('a datagram past the line length or empty is read whole and refused, as one given to the meter', async () => {
+  const { meter, port, client, close } = await started();
+  try {
+    const long = Buffer.concat([LINE, Buffer.alloc(3000, ' ')]);
+    for (const datagram of [long, Buffer.alloc(0), LINE]) client.send(datagram, port, '127.0.0.1');
+    assert.is(await countedWithin(meter, 1, 2000), 1);
+    for (const end = Date.now() + 2000; meter.dropped().invalid < 2 && Date.now() < end; ) await sleep(10);
+    assert.equal(meter.dropped(), { invalid: 2, unknownVhost: 0 });
+  } finally {
+    await close();
+  }
+});
+
 s.run();
