@@ -21,7 +21,8 @@
 // delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once,
 // per-name and wildcard certificates beside each other.
 // BENCH_ONLY=fuzz (`--only=fuzz`, never part of the full run) the route-table fuzz of the unit suite
-// with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one.
+// with BENCH_FUZZ_RUNS generated requests per route (2000; the suite runs 40), BENCH_FUZZ_SEED to repeat one,
+// and the sites' random file sequences, a tenth as many (the suite runs 20).
 // BENCH_ONLY=stream (`--only=stream`, never part of the full run) nginx's stream proxy of a TCP tunnel against direct
 // loopback: throughput and connection setup as ratios (test/bench/stream.ts).
 // BENCH_ONLY=scale (`--only=scale`, never part of the full run) a box of 1,000 tunnels beside one of 10:

@@ -22,6 +22,10 @@ const s = pkiSuite('fake', 'agent enrollment: POST /api/certs/agent/enroll and P
 const newToken = (body?: Record<string, unknown>) => newEnrollmentToken(t, body);
 
 const enroll = (token: string, csr: string, headers?: Record<string, string>) => enrollWith(t, token, csr, headers);
+// One openssl-made CSR serves every case: the fake PKI checks only that it is a PEM certificate
+// request (the openssl suite checks signatures), and a CSR per case was a synchronous openssl run each
+let sharedCsr: { csr: string } | undefined;
+const aCsr = () => (sharedCsr ??= makeCsr());
 
 s('a token is 32 random bytes, expires in 15 minutes by default, and is stored only hashed in a 0600 file', async () => {
   const { token, label, expiresAt } = await newToken();
@@ -61,14 +65,14 @@ s('a second token for a label is 409 while the first is unexpired and unused; on
   assert.is((await t.call('POST', '/api/certs/agent/enroll', { body: { label: 'laptop-2' } })).status, 201, 'other labels are free');
   clock.advance(15 * 60_000);
   const { token } = await newToken();
-  assert.is((await enroll(token, makeCsr().csr)).status, 200);
+  assert.is((await enroll(token, aCsr().csr)).status, 200);
   assert.is((await t.call('DELETE', '/api/certs/agent/laptop-1')).status, 200);
   await newToken();
 });
 
 s('an agent enrolled by CSR is listed as hardware-bound and has no bundle to download (404); one issued as a bundle is p12', async () => {
   const { token } = await newToken();
-  assert.is((await enroll(token, makeCsr().csr)).status, 200);
+  assert.is((await enroll(token, aCsr().csr)).status, 200);
   assert.is((await t.call('POST', '/api/certs/agent', { body: { label: 'bundled' } })).status, 201);
   const { agents } = (await t.call('GET', '/api/certs/agent')).body as { agents: { label: string; enrollmentMethod: string }[] };
   assert.equal(agents.map((a) => [a.label, a.enrollmentMethod]), [['laptop-1', 'hardware-bound'], ['bundled', 'p12']]);
@@ -83,13 +87,13 @@ s('a token naming a site deleted before redemption does not grant a later site o
   clock.advance(1000);
   assert.is((await t.call('DELETE', `/api/sites/${docs.body.site.id}`)).status, 200);
   assert.is((await t.call('POST', '/api/sites', { body: { name: 'docs', type: 'managed' } })).status, 201);
-  const r = await enroll(token, makeCsr().csr);
+  const r = await enroll(token, aCsr().csr);
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.equal(t.services.identities.activeAgent('laptop-1')?.allowedSites, ['blog']);
 });
 
 s('unknown, used and expired tokens get one generic 401: Invalid enrollment token', async () => {
-  const { csr } = makeCsr();
+  const { csr } = aCsr();
   const unknown = await enroll('x'.repeat(43), csr);
   const { token } = await newToken();
   assert.is((await enroll(token, csr)).status, 200);
@@ -106,7 +110,7 @@ s('unknown, used and expired tokens get one generic 401: Invalid enrollment toke
 s('20 concurrent enrollments with one token give exactly one certificate', async () => {
   const { token } = await newToken();
   // the token is what the 20 contend for: one CSR serves them all
-  const { csr } = makeCsr();
+  const { csr } = aCsr();
   const results = await Promise.all(Array.from({ length: 20 }, (_, i) => enroll(token, csr, { 'x-forwarded-for': `198.51.100.${i}` })));
   const ok = results.filter((r) => r.status === 200);
   assert.is(ok.length, 1, JSON.stringify(results.map((r) => r.status)));
@@ -115,7 +119,7 @@ s('20 concurrent enrollments with one token give exactly one certificate', async
 });
 
 s('enrollment is rate-limited per client address: the 11th try in a minute gets 429', async () => {
-  const { csr } = makeCsr();
+  const { csr } = aCsr();
   for (let i = 0; i < 10; i++) assert.is((await enroll(`bad-${i}`, csr)).status, 401);
   const limited = await enroll('bad', csr);
   assert.is(limited.status, 429);
@@ -127,7 +131,7 @@ s('enrollment is rate-limited per client address: the 11th try in a minute gets 
 
 s('the limit is per client address: behind the proxy, another X-Forwarded-For address has its own count', async () => {
   const server = await serve(t.app);
-  const { csr } = makeCsr();
+  const { csr } = aCsr();
   try {
     const post = (ip: string) => fetch(`${server.url}/api/enroll`, {
       method: 'POST',
@@ -144,7 +148,7 @@ s('the limit is per client address: behind the proxy, another X-Forwarded-For ad
 
 s('POST /api/enroll needs no certificate; the token never shows in logs', async () => {
   const { token } = await newToken();
-  const r = await enroll(token, makeCsr().csr);
+  const r = await enroll(token, aCsr().csr);
   assert.is(r.status, 200);
   assert.not.ok(t.services.log.recent(500).some((e) => e.message.includes(token)));
 });

@@ -12,7 +12,7 @@ export const HOST_IP = '203.0.113.10'; // createTestApp's config ip
 
 /**
  * bcryptjs at cost 12 takes about a second per hash; suites that provision many times hash at
- * cost 4 (one test checks the real cost). Task 5's second look comes after 10 ms instead of 500.
+ * cost 4 (test/integration/local/users/real-cost.test.ts checks the real cost). Task 5's second look comes after 10 ms instead of 500.
  */
 export const CHEAP_ONBOARDING: OnboardingOptions = {
   hashPassword: (p) => bcrypt.hash(p, 4),

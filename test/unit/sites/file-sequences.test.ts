@@ -11,6 +11,11 @@ import { managedSite, siteApp } from './helpers.ts';
 // files and as folders (`a/b`, then `a/b/c.html`): no answer is a 5xx, every refusal is a 4xx
 // {error}, and the site's totalSize is what is on disk after every step (less the placeholder page
 // while it is still there: it is not an uploaded file).
+// SITE_SEQUENCE_RUNS sequences (20), each on an app of its own, with a new seed each run; `npm run
+// bench -- --only=fuzz` runs many more (test/bench/fuzz.mjs). 40 here cost about 1.5 s of the unit
+// stage's CPU for the same ten names and seven folders, which 20 sequences of up to 12 steps already
+// draw against each other many times.
+const RUNS = Number(process.env.SITE_SEQUENCE_RUNS ?? 20);
 
 const names = fc.constantFrom('index.html', 'a', 'a/b', 'a/b/c.html', 'img', 'img/x.png', 'a/index.html', '../x.html', '.hidden', 'run.sh');
 const dirs = fc.constantFrom('.', 'a', 'a/b', 'img', 'index.html', '..', 'new/deep');
@@ -67,7 +72,7 @@ s('never a 5xx; refusals are 4xx {error}; totalSize follows the disk', async () 
         await t.close();
       }
     }),
-    { numRuns: 40 },
+    { numRuns: RUNS },
   );
 });
 

@@ -9,6 +9,7 @@ import { readFromOffset, readOrNull } from '../../../lib/system/common/fs.ts';
 import { portalTotpSecret } from '../../../lib/system/auth-portal/portal-files.ts';
 import { systemConfig } from '../../../lib/system/config.ts';
 import { createSystem, sandboxControls, SystemError, type ServiceAction } from '../../../lib/system/index.ts';
+import { createFakeServerCerts } from '../../../lib/system/pki/fake-pki.ts';
 import { createServerCert } from '../../../lib/system/pki/self-signed.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
@@ -180,10 +181,12 @@ s('sandbox services: the same action and panel rules as the host', async () => {
 
 s('sandbox certificates honour acme.minValidDays like the host', timed(10_000, async () => {
   const clock = new ManualClock(Date.now());
-  const system = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir });
+  // the sandbox's certificates as the kit's fakes (the rule is the subject, not openssl's output);
+  // the one signed elsewhere below is openssl's, which the fake reads as openssl's would
+  const system = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir, sandboxServerCerts: createFakeServerCerts() });
   await system.certs.issue('app.example.com', 'ops@example.com');
   assert.is(await system.certs.has('app.example.com'), true);
-  const sys2 = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir, clock });
+  const sys2 = createSystem(systemConfig({ acme: { minValidDays: 30 } }), { dataDir: dir, clock, sandboxServerCerts: createFakeServerCerts(() => clock.now()) });
   clock.advance(61 * 86_400_000); // 29 days left of 90
   assert.is(await sys2.certs.has('app.example.com'), false);
   assert.is((await sys2.certs.issue('app.example.com', 'ops@example.com')).issued, true, 'reissued before it runs out');

@@ -1,5 +1,5 @@
-// A sandbox app after onboarding, hashing at bcrypt cost 4 (cost 12 takes a second per hash; one
-// test checks the real cost), with helpers to seed and read the portal's users.
+// A sandbox app after onboarding, hashing at bcrypt cost 4 (cost 12 takes a second per hash;
+// test/integration/local/users/real-cost.test.ts checks the real cost), with helpers to seed and read the portal's users.
 import bcrypt from 'bcryptjs';
 import { InvitationService } from '../../../lib/invitations/service.ts';
 import { sandboxControls, type SandboxControls } from '../../../lib/system/sandbox-system.ts';
@@ -15,7 +15,7 @@ export interface UserTestApp extends TestApp {
 }
 
 // On the calling thread: a cost-4 hash takes about a millisecond, starting the worker thread per
-// hash (it stops when idle) took 60. The worker itself is password-hasher.test.ts's subject.
+// hash (it stops when idle) took 60. The worker itself is test/integration/local/users/password-hasher.test.ts's subject.
 const cheapHasher: PasswordHasher = { hash: (password) => bcrypt.hash(password, 4), close: async () => {} };
 
 export function withCheapHashing(t: TestApp): TestApp {

@@ -251,16 +251,4 @@ s('access: admin only; agents get 403; 503 before onboarding completes', async (
   }
 });
 
-// Worker hashes verifying is proved at a cheap cost in password-hasher.test.ts: a cost-12
-// bcrypt.compare here would hold this thread for another second.
-s('the real cost: bcrypt $2b$12 from the worker thread', async () => {
-  const real = await createTestApp();
-  try {
-    const hash = await real.services.hasher.hash('a-password');
-    assert.match(hash, /^\$2b\$12\$/);
-  } finally {
-    await real.close();
-  }
-});
-
 s.run();

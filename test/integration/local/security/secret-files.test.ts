@@ -45,7 +45,7 @@ async function filesUnder(dir: string): Promise<{ path: string; mode: number }[]
 
 s('after provisioning and every secret-making route, only public files are readable by others', async () => {
   const umask = process.umask(0);
-  // bcrypt cost 4 for alice too (file modes are the subject here; users.test.ts checks the real cost)
+  // bcrypt cost 4 for alice too (file modes are the subject here; users/real-cost.test.ts checks the real cost)
   const t = withCheapHashing(await createTestApp({ durable: true, pki: 'openssl', onboarding: CHEAP_ONBOARDING }));
   try {
     await walkToDnsReady(t);
