@@ -1,5 +1,6 @@
-// Races around the wildcard mode's shared tunnels' server, each played on the sandbox with a
-// controlled interleaving: a proxy change held until the test lets it go.
+// Races around the wildcard mode's shared tunnels' server and the switch itself, each played on the
+// sandbox with a controlled interleaving: a proxy change (or a certificate order) held until the
+// test lets it go. Tunnels and sites share the switch's gate (lib/shared-gate.ts).
 import { readFile, readlink, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -17,12 +18,17 @@ const WILDCARD = { mode: 'wildcard', provider: 'rfc2136', credentials: { server:
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 const vhostText = (t: TunnelTestApp, fqdn: string) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-app-${fqdn}.conf`), 'utf8');
+const siteVhostText = (t: TunnelTestApp, fqdn: string) => readFile(join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-site-${fqdn}.conf`), 'utf8');
+/** The certificate a vhost's text names. */
+const namesCert = (t: TunnelTestApp, text: string, lineage: string) => text.includes(`ssl_certificate "${t.services.system.certs.paths(lineage).fullchain}";`);
+const createSite = (t: TunnelTestApp, name: string) => t.call('POST', '/api/sites', { body: { name, type: 'managed' } });
 
 /**
  * The next proxy change that `matches` is made, then held (the caller's next step waits) until
- * `release()`; `reached` resolves once it is held.
+ * `release()`; `reached` resolves once it is held. `before`: held before it is made instead (its
+ * text already rendered).
  */
-function holdAfter(t: TunnelTestApp, matches: (changes: readonly VhostChange[]) => boolean) {
+function holdAfter(t: TunnelTestApp, matches: (changes: readonly VhostChange[]) => boolean, when: 'after' | 'before' = 'after') {
   const { proxy } = t.services.system;
   const apply = proxy.apply.bind(proxy);
   let release!: () => void;
@@ -31,9 +37,14 @@ function holdAfter(t: TunnelTestApp, matches: (changes: readonly VhostChange[]) 
   const held = new Promise<void>((resolve) => (reached = resolve));
   let armed = true;
   proxy.apply = async (changes) => {
+    const hold = armed && matches(changes);
+    if (hold) armed = false;
+    if (hold && when === 'before') {
+      reached();
+      await released;
+    }
     const result = await apply(changes);
-    if (armed && matches(changes)) {
-      armed = false;
+    if (hold && when === 'after') {
       reached();
       await released;
     }
@@ -45,7 +56,7 @@ const puts = (fqdn: string) => (changes: readonly VhostChange[]) => changes.some
 /** Resolves with `promise`'s settling or after `ms`, whichever is first: a step that waits (as it should) does not hang the test. */
 const settledOrWaiting = (promise: Promise<unknown>, ms = 300) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('waiting'), ms))]);
 
-const s = suite<{ t: TunnelTestApp }>('dns01: races around the shared tunnels\' server', {} as { t: TunnelTestApp });
+const s = suite<{ t: TunnelTestApp }>('dns01: races around the mode switch and the shared tunnels\' server', {} as { t: TunnelTestApp });
 s.before.each(async (ctx) => {
   ctx.t = await tunnelApp();
 });
@@ -166,6 +177,66 @@ s('wildcard chosen during provisioning after the stack is written: the shared se
   } finally {
     await t.close();
   }
+});
+
+s('a switch back to per-name while a site create runs: the switch waits; the site gets its own certificate and its vhost names it', async ({ t }) => {
+  assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
+  const fqdn = `blog.${DOMAIN}`;
+  // the create's vhost is written naming the wildcard lineage, its record still to come
+  const hold = holdAfter(t, puts(fqdn));
+  const create = createSite(t, 'blog');
+  await hold.reached;
+  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
+  const whileHeld = await settledOrWaiting(switched);
+  hold.release();
+  assert.is((await create).status, 201);
+  const answer = await switched;
+  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  const { certs } = t.services.system;
+  assert.ok(await certs.has(fqdn), 'the site has its own certificate');
+  assert.not.ok(await certs.has(DOMAIN), 'the wildcard lineage is gone');
+  const text = await siteVhostText(t, fqdn);
+  assert.ok(namesCert(t, text, fqdn), 'its vhost names its own certificate');
+  assert.not.ok(namesCert(t, text, DOMAIN), 'and not the wildcard lineage');
+  assert.is(whileHeld, 'waiting', 'the switch waited for the create under way');
+});
+
+s('a site create asked while a switch to wildcard runs waits for it and is made in the new mode', async ({ t }) => {
+  const hold = holdAfter(t, (changes) => changes.some((c) => c.op === 'put' && c.spec.kind === 'tunnels'));
+  const switched = t.call('PUT', '/api/settings/certificates', { body: WILDCARD });
+  await hold.reached;
+  const create = createSite(t, 'during');
+  const whileHeld = await settledOrWaiting(create);
+  hold.release();
+  assert.is((await switched).status, 200);
+  assert.is((await create).status, 201);
+  const fqdn = `during.${DOMAIN}`;
+  assert.not.ok(await t.services.system.certs.has(fqdn), 'no certificate of its own issued');
+  assert.ok(namesCert(t, await siteVhostText(t, fqdn), DOMAIN), 'its vhost names the wildcard lineage');
+  assert.is(whileHeld, 'waiting', 'the create waited for the switch');
+});
+
+s('a switch back to per-name while a site update runs: the switch waits, then rewrites the updated vhost to name the site\'s own certificate', async ({ t }) => {
+  assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
+  const id = (await createSite(t, 'docs')).body.site.id as string;
+  const fqdn = `docs.${DOMAIN}`;
+  // the update's vhost is rendered in wildcard mode, its write still to come
+  const hold = holdAfter(t, puts(fqdn), 'before');
+  const updated = t.call('PATCH', `/api/sites/${id}`, { body: { spaMode: true } });
+  await hold.reached;
+  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
+  const whileHeld = await settledOrWaiting(switched);
+  hold.release();
+  const answer = await updated;
+  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  assert.is((await switched).status, 200);
+  const { certs } = t.services.system;
+  assert.not.ok(await certs.has(DOMAIN), 'the wildcard lineage is gone');
+  const text = await siteVhostText(t, fqdn);
+  assert.ok(namesCert(t, text, fqdn), 'its vhost names its own certificate');
+  assert.not.ok(namesCert(t, text, DOMAIN), 'and not the removed lineage');
+  assert.ok(t.services.store.sites.get(id)!.spaMode, 'the update is kept');
+  assert.is(whileHeld, 'waiting', 'the switch waited for the update under way');
 });
 
 s.run();
