@@ -134,7 +134,7 @@ function fakeTurns(read: (buffer: Buffer) => number) {
   const recorded: string[] = [];
   const errors: Error[] = [];
   let reads = 0;
-  const turns = readInTurns(socket, handle, (buffer) => (reads++, read(buffer)), { record: (text) => void recorded.push(text) }, (e) => void errors.push(e));
+  const turns = readInTurns(socket, handle, (buffer) => (reads++, read(buffer)), { record: (text) => (recorded.push(text), true) }, (e) => void errors.push(e));
   return { socket, handle, recorded, errors, reads: () => reads, stop: () => turns.stop() };
 }
 
