@@ -45,7 +45,7 @@ interface UdpHandle {
   recvStart(): number;
   recvStop(): number;
 }
-export function udpHandle(socket: Socket): UdpHandle | null {
+function udpHandle(socket: Socket): UdpHandle | null {
   const state = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol');
   const handle = state ? (socket as unknown as Record<symbol, { handle?: Partial<UdpHandle> }>)[state]?.handle : undefined;
   return typeof handle?.recvStart === 'function' && typeof handle.recvStop === 'function' && typeof handle.fd === 'number' && handle.fd >= 0 ? (handle as UdpHandle) : null;
@@ -72,7 +72,7 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
     // the kernel's default buffer still holds a turn at 1,000 lines/s
   }
   const handle = inTurns ? udpHandle(socket) : null;
-  const turns = handle ? readInTurns(socket, handle, meter, onError) : null;
+  const turns = handle ? readInTurns(socket, handle, (buffer) => readSync(handle.fd, buffer, 0, buffer.length, null), meter, onError) : null;
   if (!turns) socket.on('message', (message) => meter.record(message.toString('utf8')));
   return () =>
     new Promise((resolve) => {
@@ -84,7 +84,7 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
 /** The largest UDP payload over IPv4: no datagram is cut short, so a long one is refused by its length as before. */
 const MAX_DATAGRAM_BYTES = 65_507;
 /** A turn reads at most this many, then lets the event loop run before it reads on: a flood cannot hold the panel. */
-const MAX_TURN_DATAGRAMS = 4096;
+export const MAX_TURN_DATAGRAMS = 4096;
 
 /**
  * Quiet turns before the socket is left to node: one quiet turn is a gap between requests, where a
@@ -97,8 +97,16 @@ const EMPTY_TURNS_BEFORE_IDLE = 2;
  * (libuv opens every socket so), so a read with nothing waiting fails with EAGAIN at once: the turn's end.
  * Turns that find nothing hand the socket back to node until a datagram comes: a quiet panel
  * wakes for no timer, and the first datagram starts the turns again, MAX_WAIT_MS later as a timer's turn would.
+ * `readDatagram` is one read(2) of the socket into the buffer (its datagram's length); a parameter so the
+ * unit tests can fail it or flood it without a socket.
  */
-function readInTurns(socket: Socket, handle: UdpHandle, meter: TrafficMeter, onError: (e: Error) => void): { stop(): void } {
+export function readInTurns(
+  socket: Pick<Socket, 'on' | 'getRecvBufferSize'>,
+  handle: Pick<UdpHandle, 'recvStart' | 'recvStop'>,
+  readDatagram: (buffer: Buffer) => number,
+  meter: Pick<TrafficMeter, 'record'>,
+  onError: (e: Error) => void,
+): { stop(): void } {
   const buffer = Buffer.allocUnsafe(MAX_DATAGRAM_BYTES);
   const bufferBytes = socket.getRecvBufferSize();
   let stopped = false;
@@ -116,7 +124,7 @@ function readInTurns(socket: Socket, handle: UdpHandle, meter: TrafficMeter, onE
     for (; read < MAX_TURN_DATAGRAMS; read++) {
       let bytes: number;
       try {
-        bytes = readSync(handle.fd, buffer, 0, MAX_DATAGRAM_BYTES, null);
+        bytes = readDatagram(buffer);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN' || code === 'EWOULDBLOCK') break;

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { median } from './cold-start.mjs';
 import { cpuNs } from './proc.mjs';
 import { freeUdpPort } from './ports.mjs';
 
@@ -138,11 +139,6 @@ async function phase(file, rate, seconds, vhosts = 1) {
   return { rate, vhosts, sent, counted, usPerLine: perLine(cpu), netUsPerLine: perLine(cpu - idleCpu), idleMsPerS: idleCpu / 1e3 / wallMs, load };
 }
 
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const describe = (r) => `${r.usPerLine.toFixed(1)} µs CPU per line raw, ${r.netUsPerLine.toFixed(1)} net of idle (${r.idleMsPerS.toFixed(2)} ms/s idle), counted ${r.counted}/${r.sent}, load ${r.load.toFixed(2)}`;
 
 export async function measureTrafficReceiver({ seconds = 3, base = process.env.BENCH_TRAFFIC_BASE || BEFORE_BATCHING, rounds = 3, log = console.log } = {}) {

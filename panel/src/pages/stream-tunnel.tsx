@@ -3,40 +3,41 @@
 // and bytes each way, which say what a session count cannot (one SSH session may move gigabytes).
 // Its status is asked every 5 s, as on the list; the chart is asked again only when that status says
 // the tunnel's traffic moved.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { LineChart } from '../components/chart.tsx';
+import { useRef, useState } from 'preact/hooks';
 import { rememberFocus } from '../components/focus-return.ts';
+import { MinuteCharts, type MinuteChart, type MinuteTable } from '../components/minute-charts.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
 import { Copyable } from '../components/secret.tsx';
 import { EditStream, label, remote, type StreamState } from '../components/stream-tunnels.tsx';
-import { Table } from '../components/table.tsx';
 import { bytes, when } from '../format.ts';
+import { useReloadWhenMoved } from '../reload-when-moved.ts';
 import { useResource } from '../resource.ts';
-import { clockTime, TRAFFIC_MINUTES as MINUTES, type TrafficMinute } from '../traffic.ts';
 
-function StreamCharts({ minutes }: { minutes: TrafficMinute[] }) {
-  const busy = minutes.filter((m) => m.requests > 0);
-  const peak = Math.max(1, ...minutes.map((m) => m.requests));
-  const peakBytes = Math.max(1, ...minutes.flatMap((m) => [m.bytesIn, m.bytesOut]));
-  const sum = (pick: (m: TrafficMinute) => number) => busy.reduce((n, m) => n + pick(m), 0);
-  return (
-    <>
-      <h3>Sessions and errors per minute, an hour ago to now</h3>
-      <LineChart label={`Sessions and errors per minute over the last hour: ${sum((m) => m.requests)} sessions, ${sum((m) => m.errors)} errors, at most ${peak} a minute`}
-        capacity={MINUTES} max={peak} format={(v) => `${v}/min`}
-        series={[{ name: 'Sessions', values: minutes.map((m) => m.requests), className: 'requests' }, { name: 'Errors', values: minutes.map((m) => m.errors), className: 'errors' }]} />
-      <h3>Bytes per minute from and to the sources, an hour ago to now</h3>
-      <LineChart label={`Bytes per minute over the last hour: ${bytes(sum((m) => m.bytesIn))} in, ${bytes(sum((m) => m.bytesOut))} out, at most ${bytes(peakBytes)} a minute`}
-        capacity={MINUTES} max={peakBytes} format={(v) => `${bytes(v)}/min`}
-        series={[{ name: 'In', values: minutes.map((m) => m.bytesIn), className: 'in' }, { name: 'Out', values: minutes.map((m) => m.bytesOut), className: 'out' }]} />
-      <details>
-        <summary>The minutes with sessions, as a table</summary>
-        <Table caption="Sessions, errors and bytes per minute" head={['Minute', 'Sessions', 'Errors', 'In', 'Out']} empty="No sessions in the last hour."
-          rows={busy.map((m) => [clockTime(m.start), m.requests, m.errors, bytes(m.bytesIn), bytes(m.bytesOut)])} />
-      </details>
-    </>
-  );
-}
+// a minute's sessions and errors, then its bytes: an SSH session may move gigabytes in a few minutes
+const charts: MinuteChart[] = [
+  {
+    title: 'Sessions and errors per minute, an hour ago to now',
+    label: (sum, peak) => `Sessions and errors per minute over the last hour: ${sum((m) => m.requests)} sessions, ${sum((m) => m.errors)} errors, at most ${peak} a minute`,
+    format: (v) => `${v}/min`,
+    series: [{ name: 'Sessions', className: 'requests', value: (m) => m.requests }, { name: 'Errors', className: 'errors', value: (m) => m.errors }],
+  },
+  {
+    title: 'Bytes per minute from and to the sources, an hour ago to now',
+    label: (sum, peak) => `Bytes per minute over the last hour: ${bytes(sum((m) => m.bytesIn))} in, ${bytes(sum((m) => m.bytesOut))} out, at most ${bytes(peak)} a minute`,
+    format: (v) => `${bytes(v)}/min`,
+    series: [{ name: 'In', className: 'in', value: (m) => m.bytesIn }, { name: 'Out', className: 'out', value: (m) => m.bytesOut }],
+  },
+];
+
+const table: MinuteTable = {
+  summary: 'The minutes with sessions, as a table',
+  caption: 'Sessions, errors and bytes per minute',
+  empty: 'No sessions in the last hour.',
+  columns: [
+    { head: 'Sessions', cell: (m) => m.requests }, { head: 'Errors', cell: (m) => m.errors },
+    { head: 'In', cell: (m) => bytes(m.bytesIn) }, { head: 'Out', cell: (m) => bytes(m.bytesOut) },
+  ],
+};
 
 function ClientState({ state }: { state: StreamState | undefined }) {
   if (!state) return <Loading />;
@@ -53,8 +54,7 @@ export function StreamTunnelPage({ id }: { id: string }) {
   const live = status.data?.streams.find((s) => s.id === id);
   // each poll carries every stream's per-minute sessions: when this one's move, the chart is asked again
   const moved = live ? `${live.traffic.perMinute.join(',')}/${live.traffic.lastHour.errors}/${live.traffic.lastHour.bytesIn}/${live.traffic.lastHour.bytesOut}` : '';
-  const { reload } = traffic;
-  useEffect(() => { if (moved) void reload(); }, [moved, reload]);
+  useReloadWhenMoved(traffic, moved);
   const back = <p><a href="/tunnels">← Back to the tunnel list</a></p>;
   if (list.unavailable) return <><h1>TCP or UDP tunnel</h1>{back}<Unavailable feature="TCP and UDP tunnels" /></>;
   if (!list.data) return <><h1>TCP or UDP tunnel</h1>{back}<ErrorText message={list.error} />{!list.error && <Loading />}</>;
@@ -90,7 +90,7 @@ export function StreamTunnelPage({ id }: { id: string }) {
         <h2 id="stream-traffic">Traffic of the last hour</h2>
         {hour && <p>{hour.requests} sessions, {bytes(hour.bytesIn)} in, {bytes(hour.bytesOut)} out, {hour.errors} errors ({hour.unreachable} without a client).</p>}
         <ErrorText message={traffic.error} />
-        {traffic.data ? <StreamCharts minutes={traffic.data.minutes} /> : !traffic.error && <Loading />}
+        {traffic.data ? <MinuteCharts minutes={traffic.data.minutes} charts={charts} table={table} /> : !traffic.error && <Loading />}
       </section>
     </>
   );

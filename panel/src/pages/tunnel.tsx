@@ -1,46 +1,46 @@
 // One tunnel: its settings (editable), who may reach it (its Access), its client, and its last hour per minute drawn the way frp's
 // dashboard shows a proxy: requests and errors, p50 and p95 latency (GET /api/tunnels/:id/traffic),
 // drawn again whenever the status stream says its traffic moved.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { LineChart } from '../components/chart.tsx';
+import { useRef, useState } from 'preact/hooks';
 import { rememberFocus } from '../components/focus-return.ts';
+import { MinuteCharts, type MinuteChart, type MinuteTable } from '../components/minute-charts.tsx';
 import { ErrorText, Loading, Unavailable } from '../components/notice.tsx';
-import { Table } from '../components/table.tsx';
 import { ClientBadge } from '../components/tunnel-state.tsx';
 import { TunnelSettings } from '../components/tunnel-settings.tsx';
 import { TunnelAccess } from '../components/access-editor.tsx';
 import { when } from '../format.ts';
+import { useReloadWhenMoved } from '../reload-when-moved.ts';
 import { useResource } from '../resource.ts';
 import { useTunnelStatus, type TunnelStatus } from '../tunnel-status.ts';
 import { publicUrl } from '../public-links.ts';
-import { clockTime, TRAFFIC_MINUTES as MINUTES, type TrafficMinute } from '../traffic.ts';
 
 const ms = (v: number | null) => (v === null ? '—' : `≤ ${v} ms`);
 
-function TrafficCharts({ minutes }: { minutes: TrafficMinute[] }) {
-  const busy = minutes.filter((m) => m.requests > 0);
-  const peak = Math.max(1, ...minutes.map((m) => m.requests));
-  const slowest = Math.max(1, ...minutes.map((m) => m.p95Ms ?? 0));
-  const requests = busy.reduce((n, m) => n + m.requests, 0);
-  const errors = busy.reduce((n, m) => n + m.errors, 0);
-  return (
-    <>
-      <h3>Requests and errors per minute, an hour ago to now</h3>
-      <LineChart label={`Requests and errors per minute over the last hour: ${requests} requests, ${errors} errors, at most ${peak} a minute`}
-        capacity={MINUTES} max={peak} format={(v) => `${v}/min`}
-        series={[{ name: 'Requests', values: minutes.map((m) => m.requests), className: 'requests' }, { name: 'Errors', values: minutes.map((m) => m.errors), className: 'errors' }]} />
-      <h3>Latency per minute (median and 95th percentile), an hour ago to now</h3>
-      <LineChart label={`Latency per minute over the last hour, median and 95th percentile: at most ${slowest} ms`}
-        capacity={MINUTES} max={slowest} format={(v) => `≤ ${v} ms`}
-        series={[{ name: 'p50', values: minutes.map((m) => m.p50Ms), className: 'p50' }, { name: 'p95', values: minutes.map((m) => m.p95Ms), className: 'p95' }]} />
-      <details>
-        <summary>The minutes with requests, as a table</summary>
-        <Table caption="Requests, errors and latency per minute" head={['Minute', 'Requests', 'Errors', 'p50', 'p95']} empty="No requests in the last hour."
-          rows={busy.map((m) => [clockTime(m.start), m.requests, m.errors, ms(m.p50Ms), ms(m.p95Ms)])} />
-      </details>
-    </>
-  );
-}
+// a minute's requests and errors, then its latency, as frp's dashboard draws a proxy's
+const charts: MinuteChart[] = [
+  {
+    title: 'Requests and errors per minute, an hour ago to now',
+    label: (sum, peak) => `Requests and errors per minute over the last hour: ${sum((m) => m.requests)} requests, ${sum((m) => m.errors)} errors, at most ${peak} a minute`,
+    format: (v) => `${v}/min`,
+    series: [{ name: 'Requests', className: 'requests', value: (m) => m.requests }, { name: 'Errors', className: 'errors', value: (m) => m.errors }],
+  },
+  {
+    title: 'Latency per minute (median and 95th percentile), an hour ago to now',
+    label: (_sum, peak) => `Latency per minute over the last hour, median and 95th percentile: at most ${peak} ms`,
+    format: (v) => `≤ ${v} ms`,
+    series: [{ name: 'p50', className: 'p50', value: (m) => m.p50Ms }, { name: 'p95', className: 'p95', value: (m) => m.p95Ms }],
+  },
+];
+
+const table: MinuteTable = {
+  summary: 'The minutes with requests, as a table',
+  caption: 'Requests, errors and latency per minute',
+  empty: 'No requests in the last hour.',
+  columns: [
+    { head: 'Requests', cell: (m) => m.requests }, { head: 'Errors', cell: (m) => m.errors },
+    { head: 'p50', cell: (m) => ms(m.p50Ms) }, { head: 'p95', cell: (m) => ms(m.p95Ms) },
+  ],
+};
 
 function ClientState({ status }: { status: TunnelStatus | undefined }) {
   if (!status) return <Loading />;
@@ -62,8 +62,7 @@ export function TunnelPage({ id }: { id: string }) {
   const live = status.data?.tunnels.find((t) => t.id === id);
   // the status stream carries every tunnel's per-minute requests: when this one's move, the chart is asked again
   const moved = live?.traffic ? `${live.traffic.perMinute.join(',')}/${live.traffic.lastHour.errors}` : '';
-  const { reload } = traffic;
-  useEffect(() => { if (moved) void reload(); }, [moved, reload]);
+  useReloadWhenMoved(traffic, moved);
   if (list.unavailable) return <><h1>Tunnel</h1><Unavailable feature="Tunnels" /></>;
   const tunnel = list.data?.tunnels.find((t) => t.id === id);
   const back = <p><a href="/tunnels">← Back to the tunnel list</a></p>;
@@ -99,7 +98,7 @@ export function TunnelPage({ id }: { id: string }) {
         <h2 id="tunnel-traffic">Traffic of the last hour</h2>
         {hour && <p>{hour.requests} requests, {hour.errors} errors ({hour.unreachable} unreachable); latency p50 {ms(hour.p50Ms)}, p95 {ms(hour.p95Ms)}.</p>}
         <ErrorText message={traffic.error} />
-        {traffic.data ? <TrafficCharts minutes={traffic.data.minutes} /> : !traffic.error && <Loading />}
+        {traffic.data ? <MinuteCharts minutes={traffic.data.minutes} charts={charts} table={table} /> : !traffic.error && <Loading />}
       </section>
     </>
   );

@@ -1,10 +1,11 @@
 // The receiver reads nginx's datagrams in turns, a batch per wake-up of the event
 // loop instead of one wake-up per request, and loses none of a burst the socket's buffer can hold.
 import { createSocket, type Socket } from 'node:dgram';
+import { EventEmitter } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TrafficMeter } from '../../../lib/traffic/meter.ts';
-import { MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, receiveTraffic } from '../../../lib/traffic/receiver.ts';
+import { MAX_TURN_DATAGRAMS, MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, readInTurns, receiveTraffic } from '../../../lib/traffic/receiver.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { unusedPort } from '../../helpers/loopback-listener.ts';
 
@@ -14,6 +15,7 @@ const LINE = Buffer.from(`<190>Nov 27 05:28:33 relay: {"v":"${V}","s":200,"in":7
 /** What the kernel gives a socket by default (net.core.rmem_default) and its cap doubled, as getRecvBufferSize reports it. */
 const DEFAULT_BUFFER = 212_992;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function started(): Promise<{ meter: TrafficMeter; port: number; client: Socket; close: () => Promise<void> }> {
   const meter = new TrafficMeter(new ManualClock());
@@ -91,11 +93,17 @@ s('a quiet receiver holds no timer, and the first datagram after the quiet start
   const before = timers();
   const { meter, port, client, close } = await started();
   try {
+    // the turns are in use (had the receiver fallen back to node's reading, it would never hold a
+    // timer and the wait below would prove nothing): the first turn found nothing and waits on one
+    await tick();
+    await tick();
+    assert.is(timers(), before + 1, 'the first turn waits on a timer for the next');
     // two turns that find nothing (MAX_WAIT_MS apart), then node reads the socket until a datagram comes
     for (const end = Date.now() + 2000; timers() > before && Date.now() < end; ) await sleep(10);
     assert.is(timers(), before, 'no timer of the receiver while nothing comes');
     client.send(LINE, port, '127.0.0.1');
     assert.is(await countedWithin(meter, 1, 2000), 1, 'the first datagram is counted');
+    assert.is(timers(), before + 1, 'and starts the turns again: a timer for the next');
     for (let i = 0; i < 50; i++) client.send(LINE, port, '127.0.0.1');
     assert.is(await countedWithin(meter, 51, 2000), 51, 'and the turns read the rest');
   } finally {
@@ -113,6 +121,64 @@ s('a datagram past the line length or empty is read whole and refused, as one gi
     assert.equal(meter.dropped(), { invalid: 2, unknownVhost: 0 });
   } finally {
     await close();
+  }
+});
+
+/**
+ * readInTurns over fakes: a socket that only emits what the test says, a handle that counts node's
+ * reading stopped and started, and `read` taking from a queue (EAGAIN when it is empty) or failing.
+ */
+function fakeTurns(read: (buffer: Buffer) => number) {
+  const socket = Object.assign(new EventEmitter(), { getRecvBufferSize: () => DEFAULT_BUFFER }) as unknown as Socket;
+  const handle = { starts: 0, stops: 0, recvStart() { return ++this.starts; }, recvStop() { return ++this.stops; } };
+  const recorded: string[] = [];
+  const errors: Error[] = [];
+  let reads = 0;
+  const turns = readInTurns(socket, handle, (buffer) => (reads++, read(buffer)), { record: (text) => (recorded.push(text), true) }, (e) => void errors.push(e));
+  return { socket, handle, recorded, errors, reads: () => reads, stop: () => turns.stop() };
+}
+
+const errno = (code: string) => Object.assign(new Error(`read: ${code}`), { code });
+
+/** `count` datagrams waiting, then EAGAIN as a drained non-blocking socket answers. */
+function queued(count: number) {
+  let left = count;
+  return (buffer: Buffer) => {
+    if (left === 0) throw errno('EAGAIN');
+    left--;
+    return LINE.copy(buffer);
+  };
+}
+
+s('a read that fails otherwise than EAGAIN is said once, and node reads the socket from then on', async () => {
+  const fake = fakeTurns(() => { throw errno('EBADF'); });
+  try {
+    await tick(); // the first turn
+    assert.is(fake.errors.length, 1);
+    assert.is((fake.errors[0] as NodeJS.ErrnoException).code, 'EBADF');
+    assert.equal({ stops: fake.handle.stops, starts: fake.handle.starts }, { stops: 1, starts: 1 }, 'node\'s reading stopped for the turns, then started again');
+    await sleep(MAX_WAIT_MS + 50);
+    assert.is(fake.reads(), 1, 'no turn after the failure');
+    assert.is(fake.errors.length, 1, 'said once, not each turn');
+    fake.socket.emit('message', LINE);
+    assert.equal(fake.recorded, [LINE.toString('utf8')], 'a datagram node reads is counted');
+    assert.is(fake.handle.stops, 1, 'and does not start the turns again');
+  } finally {
+    fake.stop();
+  }
+});
+
+s('a turn reads at most MAX_TURN_DATAGRAMS, lets the event loop run, then reads on', async () => {
+  const fake = fakeTurns(queued(MAX_TURN_DATAGRAMS + 1));
+  try {
+    // queued after the receiver's first turn: runs between that turn and the next
+    const between = new Promise<number>((resolve) => setImmediate(() => resolve(fake.recorded.length)));
+    assert.is(await between, MAX_TURN_DATAGRAMS, 'the first turn stops at the limit and yields');
+    await tick();
+    assert.is(fake.recorded.length, MAX_TURN_DATAGRAMS + 1, 'the next turn, without the wait, reads the last one');
+    assert.is(fake.errors.length, 0);
+  } finally {
+    fake.stop();
   }
 });
 
