@@ -105,7 +105,7 @@ export function createHostProxy(
       reload: control.reload,
     }, stamps);
   }
-  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer(options), ...control, stamps });
+  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer({ ...options, mainConf: config.nginx.conf }), ...control, stamps });
 }
 
 /**
