@@ -34,6 +34,7 @@ import type { Reporter } from './report.ts';
 import { dns01Findings, statProbe } from './doctor-dns01.ts';
 import { DPKG_STATUS_ARGS, isInstalledStatus } from '../system/packages/apt.ts';
 import { streamFindings } from './stream-doctor.ts';
+import { bucketFindings } from './bucket-doctor.ts';
 
 export interface Finding {
   check: string;
@@ -126,6 +127,9 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   const edited = await handEditedVhosts(s.nginx.sitesAvailable);
   add('vhost-edits', edited.length === 0, edited.length ? `edited by hand since relay-panel wrote them: ${edited.join(', ')}` : 'every relay vhost is as relay-panel wrote it',
     `nginx serves the edit until relay-panel writes the vhost again: systemctl restart ${s.units.panel} rewrites every relay vhost from the records; keep nginx changes of your own in files not named relay-*`);
+
+  // an operator's own bucket size stands (the default server leaves it out): too small fails the next long name
+  for (const f of await bucketFindings(s.nginx.conf, s.nginx.sitesAvailable)) add('nginx-buckets', f.ok, f.message, f.fix);
 
   const streams = await streamFindings(s);
   add('stream-tunnels', streams.ok, streams.message, streams.fix);

@@ -12,6 +12,7 @@ import { pkiPaths } from '../system/pki/openssl-pki.ts';
 import { templateContext } from '../system/proxy/renderer.ts';
 import { renderVhost, vhostName, type TemplateContext } from '../system/proxy/templates.ts';
 import { VhostStore } from '../system/proxy/vhost-store.ts';
+import { httpContextSetInMainConf } from '../system/proxy/main-conf-directives.ts';
 import type { SystemConfig } from '../system/config.ts';
 import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts';
 import { pruneTlsCopies, stageEntries } from './tls-copies.ts';
@@ -44,7 +45,10 @@ export function helperTemplateContext(config: SystemConfig, publicLocations: Pub
 
 export function helperVhostStore(config: SystemConfig, publicLocations: PublicLocations): VhostStore {
   const context = helperTemplateContext(config, publicLocations);
-  return new VhostStore({ ...hostVhostDirs(config), render: async (spec) => renderVhost(spec, context), ...hostNginxControl(config) });
+  // the default server's file leaves out the http context's settings nginx.conf already gives
+  const render = async (spec: VhostSpec) =>
+    renderVhost(spec, spec.kind === 'default' ? { ...context, setInMainConf: await httpContextSetInMainConf(config.nginx.conf) } : context);
+  return new VhostStore({ ...hostVhostDirs(config), render, ...hostNginxControl(config) });
 }
 
 /**

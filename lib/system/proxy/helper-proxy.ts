@@ -18,6 +18,8 @@ export interface HelperProxyOptions {
   refresh(specs: VhostSpec[]): Promise<string[]>;
   prepare(spec: VhostSpec): Promise<unknown>;
   reload(): Promise<void>;
+  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts) */
+  drifted?(spec: VhostSpec, path: string): Promise<boolean>;
 }
 
 export class HelperProxy extends VhostDirs implements ProxyAdapter {
@@ -48,7 +50,10 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
       // only vhosts the panel has no current stamp of may differ: the helper reads those alone
       const unsure: VhostSpec[] = [];
-      for (const spec of unique) if (!(await this.stamps?.current(vhostName(spec), fileMark(this.available(vhostName(spec))), spec))) unsure.push(spec);
+      for (const spec of unique) {
+        const path = this.available(vhostName(spec));
+        if (!(await this.stamps?.current(vhostName(spec), fileMark(path), spec)) || (await this.opts.drifted?.(spec, path))) unsure.push(spec);
+      }
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
       for (let at = 0; at < unsure.length; at += MAX_VHOST_CHANGES) {

@@ -11,6 +11,7 @@ import { vhostFingerprint } from './fingerprint.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from './vhost-store.ts';
 import { VHOST_STAMPS_FILE, VhostStamps } from './vhost-stamps.ts';
 import { HelperProxy } from './helper-proxy.ts';
+import { defaultServerDrift } from './default-server-drift.ts';
 import { type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from '../systemd/systemctl.ts';
 import { childPids, logSize, logTail, nginxMasterPid, workerShuttingDown } from './nginx-proc.ts';
@@ -103,9 +104,10 @@ export function createHostProxy(
       refresh: deps.helper.refreshVhosts,
       prepare: createVhostPreparer(options),
       reload: control.reload,
+      drifted: defaultServerDrift(config.nginx.conf),
     }, stamps);
   }
-  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer(options), ...control, stamps });
+  return new VhostStore({ ...hostVhostDirs(config), render: createVhostRenderer({ ...options, mainConf: config.nginx.conf }), ...control, stamps, drifted: defaultServerDrift(config.nginx.conf) });
 }
 
 /**

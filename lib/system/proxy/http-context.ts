@@ -11,7 +11,18 @@
 // Debian's nginx.conf leaves server_names_hash_bucket_size commented out and sets neither.
 export const NAME_HASH_BUCKET_SIZE = 512;
 
-export const HTTP_CONTEXT = [
-  `server_names_hash_bucket_size ${NAME_HASH_BUCKET_SIZE};`,
-  `map_hash_bucket_size ${NAME_HASH_BUCKET_SIZE};`,
-];
+export const HTTP_CONTEXT_DIRECTIVES = ['server_names_hash_bucket_size', 'map_hash_bucket_size'] as const;
+
+/**
+ * The lines of the default server's file that set them, but not those the box's main configuration
+ * already sets (main-conf-directives.ts): nginx refuses a second one, so the operator's value stands
+ * and a comment says so (doctor says when it is too small for the longest name).
+ */
+export function httpContextLines(setInMainConf: ReadonlyMap<string, string> = new Map()): string[] {
+  return HTTP_CONTEXT_DIRECTIVES.map((name) => {
+    const theirs = setInMainConf.get(name);
+    if (theirs === undefined) return `${name} ${NAME_HASH_BUCKET_SIZE};`;
+    // a quoted value could hold a line break: only a plain one is repeated in the comment
+    return `# ${name}${/^\w{1,16}$/.test(theirs) ? ` ${theirs}` : ''}: set by nginx's main configuration`;
+  });
+}

@@ -6,6 +6,7 @@ import { pathExists } from '../common/fs.ts';
 import type { SystemConfig } from '../config.ts';
 import { opensslServerCerts, type ServerCertMaker } from '../pki/self-signed.ts';
 import type { CertPaths, CertsAdapter, PkiAdapter, PublicLocations, VhostSpec } from '../types.ts';
+import { httpContextSetInMainConf } from './main-conf-directives.ts';
 import { HELP_PAGE_NAME, NO_PUBLIC_LOCATIONS, renderHelpPage, renderVhost, type TemplateContext } from './templates.ts';
 
 export interface RendererOptions {
@@ -25,6 +26,8 @@ export interface RendererOptions {
   trafficPort?: number | null;
   /** Makes the self-signed certificates (IP panel, default server); openssl unless given. */
   serverCerts?: ServerCertMaker;
+  /** nginx's main configuration on a host: the default server leaves out the http context's settings it gives */
+  mainConf?: string;
 }
 
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
@@ -111,7 +114,11 @@ export function templateContext(
 
 export function createVhostRenderer(o: RendererOptions): (spec: VhostSpec) => Promise<string> {
   const prepare = createVhostPreparer(o);
-  return async (spec) => renderVhost(spec, templateContext(o, await prepare(spec)));
+  return async (spec) => {
+    const ctx = templateContext(o, await prepare(spec));
+    if (spec.kind === 'default' && o.mainConf) ctx.setInMainConf = await httpContextSetInMainConf(o.mainConf);
+    return renderVhost(spec, ctx);
+  };
 }
 
 async function ensureHelpPage(dir: string): Promise<void> {

@@ -21,6 +21,8 @@ export interface TemplateContext {
   /** where the shared apps' routes are linked: the `tunnels` vhost's map includes every file there */
   routesDir: string;
   certFor(fqdn: string): CertPaths;
+  /** the http context's settings nginx's main configuration already gives (value by name): the default server leaves them out */
+  setInMainConf?: ReadonlyMap<string, string>;
 }
 
 export const NO_PUBLIC_LOCATIONS: PublicLocations = { exact: [], prefix: [] };

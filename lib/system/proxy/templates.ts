@@ -6,7 +6,7 @@ import type { VhostSpec } from '../types.ts';
 import { assertFqdn, assertPort } from '../common/names.ts';
 import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, indent, listen, tls, tlsVhost, UNLOGGED, websocket, type TemplateContext } from './template-parts.ts';
 import { renderIpPanel, renderPanel } from './panel-template.ts';
-import { HTTP_CONTEXT } from './http-context.ts';
+import { httpContextLines } from './http-context.ts';
 import { isNamedVhostMiddle, namedVhostFile } from './vhost-file-name.ts';
 import { renderApp, renderRoute, renderSite, renderTunnels } from './app-template.ts';
 
@@ -79,7 +79,7 @@ export function renderDefault(ctx: TemplateContext): string {
   return [
     header('default server: every name without a vhost, and the bare address, gets a plain 404'),
     // the http context's settings the relay's vhosts need, here because this file is there once
-    ...HTTP_CONTEXT,
+    ...httpContextLines(ctx.setInMainConf),
     'server {',
     // certbot's http-01 challenge for a name arrives before that name has a vhost
     ...indent([`listen ${listen(ctx, ctx.ports.http)} default_server;`, 'server_name _;', ...UNLOGGED, ...acmeLocation(ctx), ...notFound]),

@@ -22,6 +22,8 @@ export interface VhostStoreOptions extends VhostDirPaths {
   reload(): Promise<void>;
   /** the panel's knowledge of what it wrote (none in the root helper, which the panel asks) */
   stamps?: VhostStamps;
+  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts) */
+  drifted?(spec: VhostSpec, path: string): Promise<boolean>;
 }
 
 /** A put whose file applyNow already wrote with the others. */
@@ -65,7 +67,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       // start with nothing changed reads no vhost; the others are read and rendered, all at once
       const found = await Promise.all(unique.map(async ([name, spec]) => {
         const mark = fileMark(this.available(name));
-        if (mark === null || (await this.stamps?.current(name, mark, spec))) return null;
+        if (mark === null || ((await this.stamps?.current(name, mark, spec)) && !(await this.opts.drifted?.(spec, this.available(name))))) return null;
         const written = await readOrNull(this.available(name));
         if (written === null) return null;
         const content = await this.opts.render(spec);

@@ -33,7 +33,7 @@ s.before.each(async (ctx) => {
   ctx.config = systemConfig({
     driver: 'host',
     binaries: { nginx: '/bin/true', systemctl: FAKE_SYSTEMCTL },
-    nginx: { sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
+    nginx: { conf: join(ctx.dir, 'nginx.conf'), sitesAvailable: join(ctx.dir, 'available'), sitesEnabled: join(ctx.dir, 'enabled'), tlsDir: join(ctx.dir, 'tls'), errorLog: join(ctx.dir, 'error.log'), reloadCheckMs: 0, reloadWith: 'systemctl' },
     sites: { root: SITES },
     // a panel with a user of its own: its vhosts name root's copies (runAs null: a root panel's own files)
     systemd: { runAs: 'root' },
@@ -88,6 +88,19 @@ s('vhosts: the checked changes are rendered from the helper\'s configuration, wr
   await root.applyVhosts([{ op: 'remove', name: 'relay-site-docs.example.com.conf' }]);
   assert.equal(await readdir(config.nginx.sitesAvailable), []);
   assert.equal(await readdir(config.nginx.sitesEnabled), []);
+});
+
+s('the default server leaves out a hash bucket setting nginx.conf gives (nginx refuses it twice), and writes it again once the operator removes theirs', async ({ config, socket }) => {
+  const root = socketRootActions(rootCall(socket, 10_000));
+  await writeFile(config.nginx.conf, 'events {}\nhttp {\n    server_names_hash_bucket_size 64;\n    # map_hash_bucket_size 64;\n}\n');
+  await root.applyVhosts([{ op: 'put', spec: { kind: 'default' }, enabled: true }]);
+  const file = join(config.nginx.sitesAvailable, 'relay-default.conf');
+  const text = await readFile(file, 'utf8');
+  assert.not.match(text, /^server_names_hash_bucket_size/m);
+  assert.match(text, "\n# server_names_hash_bucket_size 64: set by nginx's main configuration\nmap_hash_bucket_size 512;\n");
+  await writeFile(config.nginx.conf, 'events {}\nhttp {\n}\n');
+  assert.equal(await root.refreshVhosts([{ kind: 'default' }]), ['relay-default.conf']);
+  assert.match(await readFile(file, 'utf8'), '\nserver_names_hash_bucket_size 512;\nmap_hash_bucket_size 512;\n');
 });
 
 s('vhosts-refresh: only a vhost whose text the templates would change is rewritten, its link kept; nothing is created; no reload when nothing differs', async ({ dir, socket, config }) => {

@@ -1,11 +1,12 @@
 // Long names through a REAL `nginx -t`: the templates' vhosts for names of 60 and 120 characters, a
 // vhost per name and routes in the shared server's map, with the default server's file that sets
 // the http context's hash buckets once (lib/system/proxy/http-context.ts); that file inside
-// Debian's own nginx.conf as the package installs it, which must not set them a second time; and
+// Debian's own nginx.conf as the package installs it, which must not set them a second time, and
+// as admins edit it (either setting given there: the default server's file leaves it out); and
 // the longest names the rules allow (a 253-character tunnel or site, the stack of a 246-character
 // domain) written, tested, disabled, enabled and removed by the vhost store, as a box does.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import * as assert from 'uvu/assert';
 import { isFqdn } from '../../../../lib/system/common/names.ts';
 import { OpensslPki } from '../../../../lib/system/pki/openssl-pki.ts';
 import { isRouteSpec, isVhostName, renderVhost, vhostName, type TemplateContext } from '../../../../lib/system/proxy/templates.ts';
+import { httpContextSetInMainConf } from '../../../../lib/system/proxy/main-conf-directives.ts';
 import { VhostStore } from '../../../../lib/system/proxy/vhost-store.ts';
 import type { CertPaths, VhostSpec } from '../../../../lib/system/types.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
@@ -54,9 +56,9 @@ function context(ctx: Ctx, dir: string): TemplateContext {
 }
 
 /** The vhosts as the store lays them out (routes in the routes directory), the default server's among them. */
-async function writeVhosts(ctx: Ctx, dir: string, specs: VhostSpec[]): Promise<void> {
+async function writeVhosts(ctx: Ctx, dir: string, specs: VhostSpec[], setInMainConf?: Map<string, string>): Promise<void> {
   for (const d of ['logs', 'tmp', 'sites-enabled', 'routes']) await mkdir(join(dir, d), { recursive: true });
-  const template = context(ctx, dir);
+  const template = { ...context(ctx, dir), setInMainConf };
   for (const spec of [{ kind: 'default' } as VhostSpec, ...specs]) {
     await writeFile(join(dir, isRouteSpec(spec) ? 'routes' : 'sites-enabled', vhostName(spec)), renderVhost(spec, template));
   }
@@ -70,6 +72,7 @@ async function nginxTest(ctx: Ctx, specs: VhostSpec[]): Promise<{ ok: boolean; o
   return run(['-t', '-p', dir, '-c', 'nginx.conf', '-e', 'logs/error.log']);
 }
 
+const readFileSyncText = (path: string) => readFileSync(path, 'utf8');
 const app = (fqdn: string, port = 8080): VhostSpec => ({ kind: 'app', fqdn, port });
 const route = (fqdn: string, port = 8080): VhostSpec => ({ kind: 'app', fqdn, port, shared: true });
 const site = (fqdn: string): VhostSpec => ({ kind: 'site', fqdn, root: '/srv/relay-sites/one', spaMode: false, protected: true });
@@ -108,6 +111,43 @@ s('Debian\'s own nginx.conf with the default server\'s file: the buckets are set
   const outcome = await run(['-t', '-c', join(dir, 'nginx.conf')]);
   assert.ok(outcome.ok, outcome.output);
 });
+
+/** Debian's nginx.conf with its sites-enabled include pointing at `dir`'s vhosts, edited by `edit`. */
+async function debianConf(dir: string, edit: (conf: string) => string): Promise<string> {
+  const debian = await readFile(DEBIAN_CONF, 'utf8');
+  const conf = edit(debian.replace(/include\s+\/etc\/nginx\/sites-enabled\/\*;/, `include ${join(dir, 'sites-enabled')}/*.conf;`));
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'nginx.conf'), conf);
+  return join(dir, 'nginx.conf');
+}
+
+// the line admins uncomment in Debian's nginx.conf; and the other setting, added beside it
+const UNCOMMENT = (conf: string) => conf.replace(/#\s*(server_names_hash_bucket_size\s+64;)/, '$1');
+const MAP_TOO = (conf: string) => conf.replace(/(\n\s*)(sendfile on;)/, '$1$2$1map_hash_bucket_size 128;');
+
+for (const [what, edit, directives] of [
+  ['server_names_hash_bucket_size 64 uncommented', UNCOMMENT, [['server_names_hash_bucket_size', '64']]],
+  ['map_hash_bucket_size 128 added', MAP_TOO, [['map_hash_bucket_size', '128']]],
+  ['both', (c: string) => MAP_TOO(UNCOMMENT(c)), [['server_names_hash_bucket_size', '64'], ['map_hash_bucket_size', '128']]],
+] as const) {
+  s(`Debian's nginx.conf with ${what}: the default server leaves that out and nginx -t passes`, async (ctx) => {
+    if (!existsSync(DEBIAN_CONF)) return console.log(`    skipped: no ${DEBIAN_CONF}`);
+    const dir = join(ctx.dir, `operator-${++ctx.cases}`);
+    const conf = await debianConf(dir, edit);
+    assert.ok(directives.every(([name]) => new RegExp(`^\\s*${name}`, 'm').test(readFileSyncText(conf))), 'the test edited nginx.conf');
+    // names nginx's default bucket holds: the operator's 64 is theirs to judge (doctor says so)
+    const specs = [app('short.example.test'), { kind: 'tunnels', fqdn: 'wild.test' } as VhostSpec, route('one.wild.test', 8081)];
+    await writeVhosts(ctx, dir, specs);
+    const before = await run(['-t', '-c', conf]);
+    assert.not.ok(before.ok, 'both settings written: nginx refuses the duplicate');
+    assert.match(before.output, 'is duplicate');
+    const set = await httpContextSetInMainConf(conf);
+    assert.equal([...set].sort(), directives.map(([n, v]) => [n, v]).sort());
+    await writeVhosts(ctx, dir, specs, set);
+    const after = await run(['-t', '-c', conf]);
+    assert.ok(after.ok, after.output);
+  });
+}
 
 s('the longest names: a 253-character tunnel (its own vhost, or a route of the shared server), a site, and a 246-character domain\'s stack', async (ctx) => {
   const domain = nameOfLength(246, 'test');
