@@ -19,10 +19,10 @@ export interface IssuedVersion {
 
 const VERSION = /^cert([1-9][0-9]*)\.pem$/;
 
-export const sameNames = (a: readonly string[], b: readonly string[]): boolean => {
-  const key = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
-  return key(a) === key(b);
-};
+/** A set of names as one string (lower case, each once, sorted): the CA's duplicate-certificate key. */
+export const nameSetKey = (names: readonly string[]): string => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
+
+export const sameNames = (a: readonly string[], b: readonly string[]): boolean => nameSetKey(a) === nameSetKey(b);
 
 async function entries(dir: string): Promise<string[]> {
   return readdir(dir).catch(() => []);
