@@ -163,7 +163,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const alerts = new AlertService(base);
   const tunnels = new TunnelService(ordering);
   const alertWatch = new AlertWatch({
-    alerts, tunnelStatus, streamStatus: () => tunnels.streams.status(traffic), serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, clock, log,
+    alerts, tunnelStatus, streamStatus: () => tunnels.streams.status(traffic), serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, certLimits, clock, log,
   });
   const services: Runtime = {
     ...base,

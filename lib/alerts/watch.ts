@@ -1,12 +1,13 @@
 // What the alerts look at, and how often: tunnels every 30 s (the status's one read of the kernel's
 // socket tables), services every minute, the disk every 5 minutes, certificates every hour (certbot's
-// listing is slow), agents at each change of their collection. One 30 s tick runs what is due; a
+// listing is slow) and the renewal timer's certificates against the limits as often, agents at each change of their collection. One 30 s tick runs what is due; a
 // check runs only while some webhook asks for its events (so the first one comes within 30 s of a
 // webhook's creation), never twice at once, and a failed one is logged and tried at the next tick.
 import type { Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { LetsEncrypt } from '../certs/letsencrypt.ts';
+import type { IssuanceLimits } from '../certs/limits/service.ts';
 import type { ServiceControl } from '../service-control/service-control.ts';
 import type { AlertEventName } from '../state/schemas.ts';
 import type { Store } from '../state/store.ts';
@@ -33,6 +34,8 @@ interface AlertSources {
   stats: Pick<StatsAdapter, 'snapshot'>;
   letsEncrypt: Pick<LetsEncrypt, 'list' | 'onRenewalFailure'>;
   store: Pick<Store, 'agents'>;
+  /** reads certbot's archive again; its listeners check cert.limit_near. None: not checked here */
+  certLimits?: Pick<IssuanceLimits, 'refresh'>;
   clock: Clock;
   log: Logger;
 }
@@ -66,6 +69,7 @@ export class AlertWatch {
     if (due('services', SERVICES_EVERY_MS)) void this.checkServices();
     if (due('disk', DISK_EVERY_MS)) void this.checkDisk();
     if (due('certs', CERTS_EVERY_MS)) void this.checkCerts();
+    if (due('certLimits', CERTS_EVERY_MS)) void this.checkCertLimits();
   }
 
   checkTunnels(): Promise<void> {
@@ -87,6 +91,13 @@ export class AlertWatch {
 
   checkCerts(): Promise<void> {
     return this.#check('certs', ['cert.expiring', 'cert.renewal_failed'], async () => this.box.observeCerts(await this.sources.letsEncrypt.list()));
+  }
+
+  /** The timer's renewals are counted only when read: a read finding one that crosses 80 % sends the alert. */
+  checkCertLimits(): Promise<void> {
+    const limits = this.sources.certLimits;
+    if (!limits) return Promise.resolve();
+    return this.#check('certLimits', ['cert.limit_near'], () => limits.refresh());
   }
 
   /** Resolves when no check is under way (tests). */

@@ -1,3 +1,4 @@
+import { mapAtMost } from '../map-at-most.ts';
 import type { CertsAdapter } from '../system/types.ts';
 
 /**
@@ -11,14 +12,5 @@ const CHECKS_AT_ONCE = 16;
  * file in turn (a read and a parse each, the thread pool idle in between); these overlap.
  */
 export async function haveCertificates(certs: Pick<CertsAdapter, 'has'>, names: readonly string[]): Promise<boolean[]> {
-  const answers: boolean[] = new Array(names.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < names.length) {
-      const at = next++;
-      answers[at] = await certs.has(names[at]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, names.length) }, worker));
-  return answers;
+  return mapAtMost(names, CHECKS_AT_ONCE, (name) => certs.has(name));
 }

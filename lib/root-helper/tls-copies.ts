@@ -11,6 +11,7 @@
 // A source that does not exist is not a refusal: a vhost may be written before its certificate
 // is issued, and nginx -t then names the missing copy, as it named the missing original before.
 import { join } from 'node:path';
+import { mapAtMost } from '../map-at-most.ts';
 import { RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { SystemError } from '../system/types.ts';
@@ -73,10 +74,9 @@ async function writeEntry(tlsDir: string, prepared: PreparedEntry): Promise<void
   for (const { path, bytes } of prepared.writes) await writeCopy(path, bytes);
 }
 
-export async function inBatches<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let at = 0; at < items.length; at += AT_ONCE) out.push(...(await Promise.all(items.slice(at, at + AT_ONCE).map(each))));
-  return out;
+/** `each` of the items, AT_ONCE at a time, the answers in the items' order. */
+export function inBatches<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+  return mapAtMost(items, AT_ONCE, (item) => each(item));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { mapAtMost } from '../map-at-most.ts';
 
 export interface AtomicWriteOptions {
   /** 0o600 for anything secret. */
@@ -39,15 +40,14 @@ const TEMPS_AT_ONCE = 16;
  */
 export async function writeFilesAtomic(files: readonly AtomicFile[]): Promise<void> {
   const temps: Array<string | undefined> = new Array(files.length);
-  let next = 0;
-  const writer = async () => {
-    for (let at = next++; at < files.length; at = next++) temps[at] = await writeTemp(files[at]!.path, files[at]!.data, files[at]!.mode ?? 0o644);
-  };
-  const written = await Promise.allSettled(Array.from({ length: Math.min(TEMPS_AT_ONCE, files.length) }, writer));
-  const failed = written.find((result) => result.status === 'rejected');
-  if (failed) {
+  try {
+    // a failure starts no further write and is thrown once the running ones ended: every temp made is in `temps`
+    await mapAtMost(files, TEMPS_AT_ONCE, async (file, at) => {
+      temps[at] = await writeTemp(file.path, file.data, file.mode ?? 0o644);
+    });
+  } catch (error) {
     await Promise.all(temps.map((temp) => temp && rm(temp, { force: true })));
-    throw failed.reason;
+    throw error;
   }
   let at = 0;
   try {

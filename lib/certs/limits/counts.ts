@@ -1,3 +1,4 @@
+import { nameSetKey } from '../../system/certs/archive.ts';
 import { registeredDomain } from './registered-domain.ts';
 import { WINDOW_MS, type Limits, type LimitsSource } from './defaults.ts';
 import { LIMIT_NAMES, type CertIssuanceRecord, type LimitCount, type LimitName } from './schema.ts';
@@ -14,8 +15,6 @@ export interface Order {
   names: readonly string[];
   kind: 'new' | 'renewal';
 }
-
-const nameSetKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
 
 /** The keys an order is counted under, per limit; `issued` false keeps only what a failure counts. */
 function keysOf(order: CountedOrder, server: string): Array<[LimitName, string]> {

@@ -2,10 +2,9 @@
 // (certbot renew, run by systemd as the panel's user outside the panel), or a certbot run by hand in
 // the panel's configuration directory. Let's Encrypt counts each of them as an order of the account
 // and a certificate of its set of names, so the limits count them too.
-import type { IssuedVersion } from '../../system/certs/archive.ts';
+import { nameSetKey as key, type IssuedVersion } from '../../system/certs/archive.ts';
 import type { CountedOrder } from './counts.ts';
 
-const key = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
 /** the file's time and the panel's clock are the same clock, read a moment apart */
 const SLACK_MS = 5_000;
 

@@ -15,6 +15,9 @@ import { loadPublicSuffixList } from './registered-domain.ts';
 import { CertLimitRefusal } from './refusal.ts';
 import type { LimitsAnswer } from './schema.ts';
 
+/** The outside orders as one string: a read that finds the same ones changes no count. */
+const outsideKey = (orders: readonly CountedOrder[]) => orders.map((o) => `${o.at} ${o.kind} ${o.names.join(',')}`).join('\n');
+
 export interface IssuanceLimitsDeps {
   config: ConfigStore;
   store: Pick<Store, 'certIssuances'>;
@@ -62,10 +65,26 @@ export class IssuanceLimits {
     try {
       const versions = await this.deps.certs.issuedSince(this.deps.clock.now() - LEDGER_KEEP_MS);
       const { timeouts } = this.deps.config.value.system;
+      const before = this.#outside;
       this.#outside = outsideOrders(versions, { recorded: this.ledger.records, underWay: [...this.#underWay] }, this.#server(), timeouts.certbotMs);
+      // a timer renewal found here is counted from now on: the 80 % alert hears of it as of an order
+      if (outsideKey(this.#outside) !== outsideKey(before)) this.#tell();
     } catch (error) {
       this.deps.log.warn(`certificate limits: reading certbot's archive failed: ${errorMessage(error)}`);
     }
+  }
+
+  #tell(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  /**
+   * Reads certbot's archive again (the alerts' hourly check): the renewal timer's certificates
+   * reach the counts, and the listeners, without waiting for a count or an order of the panel.
+   */
+  async refresh(): Promise<void> {
+    await loadPublicSuffixList();
+    await this.#readOutside();
   }
 
   /** Each limit's counts now (GET /api/certs/limits); the box's domain is listed even with none. */
@@ -83,7 +102,10 @@ export class IssuanceLimits {
     return { server: this.#server(), source, limits, counts: countAll(this.#orders(), this.#server(), limits, this.deps.clock.now(), domain ? [domain] : []) };
   }
 
-  /** Tells `listener` after each order is written to the ledger (the 80 % alert); returns its removal. */
+  /**
+   * Tells `listener` after each order is written to the ledger, and after a read of the archive
+   * that changed what it counts (the 80 % alert); returns its removal.
+   */
   onRecorded(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -114,7 +136,7 @@ export class IssuanceLimits {
       await this.ledger.add({ server: underWay.server, names: underWay.names, kind: underWay.kind, outcome, failedValidations: failed });
       // in the ledger now, and before the listeners count: an order under way and written is counted once
       this.#underWay.delete(underWay);
-      for (const listener of this.#listeners) listener();
+      this.#tell();
     } catch (e) {
       // the certificate is there (or certbot's failure is the answer): a ledger that missed one is logged, not the caller's failure
       this.deps.log.warn(`certificate limits: recording the order for ${underWay.names.join(', ')} failed: ${errorMessage(e)}`);

@@ -34,7 +34,7 @@ export function wantedPackages(inst: Installation): string[] {
 }
 
 /** The ones dpkg does not call installed. */
-export async function missingPackages(inst: Installation, wanted: readonly string[]): Promise<string[]> {
+async function missingPackages(inst: Installation, wanted: readonly string[]): Promise<string[]> {
   const missing: string[] = [];
   for (const pkg of wanted) {
     const r = await inst.run(inst.tools.dpkgQuery, DPKG_STATUS_ARGS(pkg), [1]).catch(() => null);
@@ -43,22 +43,38 @@ export async function missingPackages(inst: Installation, wanted: readonly strin
   return missing;
 }
 
+/** apt-get failing to install `missing` (its own error's message): the upgrade makes it a warning. */
+export class AptFailure extends Error {
+  constructor(readonly missing: readonly string[], cause: unknown) {
+    super((cause as Error).message, { cause });
+  }
+}
+
 /** apt-get update and install, noted as install's (uninstall --purge removes them). */
-export async function aptInstall(inst: Installation, missing: readonly string[]): Promise<void> {
-  await inst.run(inst.tools.aptGet, ['update']);
-  await inst.run(inst.tools.aptGet, aptInstallArgs(missing));
+async function aptInstall(inst: Installation, missing: readonly string[]): Promise<void> {
+  try {
+    await inst.run(inst.tools.aptGet, ['update']);
+    await inst.run(inst.tools.aptGet, aptInstallArgs(missing));
+  } catch (e) {
+    throw new AptFailure(missing, e);
+  }
   await noteCreated(inst, { packages: [...missing] });
 }
 
 const NO_PACKAGES = `skipped (--no-packages): ${PACKAGES.join(', ')} must be installed (${STREAM_MODULE} for the TCP and UDP tunnels only)`;
 
-export async function packages(inst: Installation): Promise<Outcome> {
-  if (!inst.options.packages) return { status: 'skipped', message: NO_PACKAGES };
+/** Install's package step (and the upgrade's): what it did, and the packages it installed. */
+export async function installPackages(inst: Installation): Promise<{ outcome: Outcome; installed: string[] }> {
+  if (!inst.options.packages) return { outcome: { status: 'skipped', message: NO_PACKAGES }, installed: [] };
   const wanted = wantedPackages(inst);
   const missing = await missingPackages(inst, wanted);
-  if (missing.length === 0) return { status: 'done', message: `${wanted.join(', ')} already installed` };
+  if (missing.length === 0) return { outcome: { status: 'done', message: `${wanted.join(', ')} already installed` }, installed: [] };
   await aptInstall(inst, missing);
-  return { status: 'changed', message: `installed ${missing.join(', ')}` };
+  return { outcome: { status: 'changed', message: `installed ${missing.join(', ')}` }, installed: missing };
+}
+
+export async function packages(inst: Installation): Promise<Outcome> {
+  return (await installPackages(inst)).outcome;
 }
 
 export async function user(inst: Installation, state: InstallState): Promise<Outcome> {

@@ -9,7 +9,7 @@ import { nginxMasterPid } from '../../system/proxy/nginx-proc.ts';
 import type { SavedFile } from '../file-snapshot.ts';
 import type { Installation } from '../installation.ts';
 import { streamBlockPath } from '../stream-block.ts';
-import { aptInstall, missingPackages, packages, wantedPackages } from './host.ts';
+import { AptFailure, installPackages } from './host.ts';
 import type { Outcome } from './step.ts';
 
 /**
@@ -20,21 +20,17 @@ import type { Outcome } from './step.ts';
  * `installed` is what the rollback notes again in the install record it puts back.
  */
 export async function upgradePackages(inst: Installation): Promise<{ outcome: Outcome; installed: string[] }> {
-  if (!inst.options.packages) return { outcome: await packages(inst), installed: [] };
-  const wanted = wantedPackages(inst);
-  const missing = await missingPackages(inst, wanted);
-  if (missing.length === 0) return { outcome: { status: 'done', message: `${wanted.join(', ')} already installed` }, installed: [] };
   try {
-    await aptInstall(inst, missing);
+    return await installPackages(inst);
   } catch (e) {
+    if (!(e instanceof AptFailure)) throw e;
     const outcome: Outcome = {
       status: 'warning',
-      message: `apt-get could not install ${missing.join(', ')}: ${(e as Error).message.split('\n')[0]}; the upgrade goes on without them`,
-      fix: `apt-get install ${missing.join(' ')}, then ./relay-panel install from this release (it keeps what is there and loads the stream module)`,
+      message: `apt-get could not install ${e.missing.join(', ')}: ${e.message.split('\n')[0]}; the upgrade goes on without them`,
+      fix: `apt-get install ${e.missing.join(' ')}, then ./relay-panel install from this release (it keeps what is there and loads the stream module)`,
     };
     return { outcome, installed: [] };
   }
-  return { outcome: { status: 'changed', message: `installed ${missing.join(', ')}` }, installed: missing };
 }
 
 /** nginx as the upgrade sees it: whether its master runs, its test and its checked reload. */

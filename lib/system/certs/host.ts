@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { SystemConfig } from '../config.ts';
 import { daysLeft, hasValidCert } from './cert-validity.ts';
-import { readArchive } from './archive.ts';
+import { archiveReader } from './archive.ts';
 import { certificateNames } from '../pki/self-signed.ts';
 import { programFailure, run } from '../common/exec.ts';
 import { assertFqdn } from '../common/names.ts';
@@ -99,13 +99,15 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
 
+  const readArchive = archiveReader(certificateNames);
+
   let changes = 0;
   return {
     paths,
     has,
     names: (lineage) => certificateNames(paths(lineage).fullchain),
     // the panel's user owns the configuration directory (certbot runs as it), so it reads the archive itself
-    issuedSince: (since) => readArchive(join(config.acme.configDir, 'archive'), since, certificateNames),
+    issuedSince: (since) => readArchive(join(config.acme.configDir, 'archive'), since),
     changes: () => changes,
     async issue(fqdn, email) {
       assertFqdn(fqdn);

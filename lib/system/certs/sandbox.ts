@@ -2,7 +2,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
-import { readArchive } from './archive.ts';
+import { archiveReader } from './archive.ts';
 import { daysLeft, staysValid } from './cert-validity.ts';
 import type { SystemConfig } from '../config.ts';
 import { assertFqdn } from '../common/names.ts';
@@ -55,12 +55,14 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     await archive(fqdn);
   };
 
+  const readArchive = archiveReader((path) => maker.names(path));
+
   let changes = 0;
   return {
     paths,
     has,
     names: (lineage) => maker.names(paths(lineage).fullchain),
-    issuedSince: (since) => readArchive(p.certsArchive, since, (path) => maker.names(path)),
+    issuedSince: (since) => readArchive(p.certsArchive, since),
     changes: () => changes,
     async issue(fqdn) {
       assertFqdn(fqdn);

@@ -1,8 +1,6 @@
 // The certificates (certbot) adapter as the domain services see it; host.ts drives the real program, sandbox.ts plays it.
 import type { IssuedVersion } from './archive.ts';
 
-export type { IssuedVersion } from './archive.ts';
-
 export interface CertPaths {
   fullchain: string;
   privkey: string;

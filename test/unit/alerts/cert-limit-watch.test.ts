@@ -48,4 +48,35 @@ s('in the running panel: the 4th new certificate of a 5-a-week domain sends it t
   }
 });
 
+s('a timer renewal that crosses 80 % sends it once, found by the hourly check (no order of the panel needed)', async () => {
+  const clock = new ManualClock();
+  const t = await createTestApp({ clock, config: { certLimits: { duplicatePerNameSet: 5 } } });
+  const sent: Array<[string, Record<string, unknown>]> = [];
+  // the other checks run on the advanced clock's ticks too: their events are not this test's
+  t.services.alerts.emit = (event, data) => void (event === 'cert.limit_near' && sent.push([event, data]));
+  // a webhook asks for the event: the check runs only then
+  t.services.alerts.subscribers = () => [{}] as never;
+  try {
+    await t.completeOnboarding('example.com');
+    const fqdn = 'app.example.com';
+    assert.is((await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port: 9001 } })).status, 201);
+    // certbot renew run by the timer: the unguarded adapter, nothing in the ledger
+    for (const _ of [1, 2]) {
+      clock.advance(DAY);
+      await t.services.system.certs.renew(fqdn);
+    }
+    await t.services.alertWatch.checkCertLimits();
+    assert.equal(sent, [], '3 of 5: under 80 %');
+    clock.advance(DAY);
+    await t.services.system.certs.renew(fqdn);
+    await t.services.alertWatch.checkCertLimits();
+    assert.equal(sent, [['cert.limit_near', { limit: 'duplicatePerNameSet', key: fqdn, count: 4, max: 5, percent: 80, nextFreeAt: null }]]);
+    await t.services.alertWatch.checkCertLimits();
+    assert.is((await t.call('GET', '/api/certs/limits')).status, 200);
+    assert.is(sent.length, 1, 'once: read again, nothing new');
+  } finally {
+    await t.close();
+  }
+});
+
 s.run();
