@@ -9,7 +9,7 @@
 // server_names_hash" (or map_hash) and refuses every change. 512 is the next power of two, so it is
 // a whole number of cache lines on any CPU (32 to 256 bytes), as nginx rounds it to one anyway.
 // Debian's nginx.conf leaves server_names_hash_bucket_size commented out and sets neither.
-const NAME_HASH_BUCKET_SIZE = 512;
+export const NAME_HASH_BUCKET_SIZE = 512;
 
 export const HTTP_CONTEXT_DIRECTIVES = ['server_names_hash_bucket_size', 'map_hash_bucket_size'] as const;
 
