@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface RawAnswer {
   status: number;
@@ -39,15 +39,20 @@ export function parseAnswer(bytes: Buffer): RawAnswer {
  * and reads until the server closes the connection; send `connection: close` in the request.
  */
 export function rawExchange(port: number, request: string | Buffer, timeoutMs = 4000): Promise<RawAnswer> {
+  const socket = connect(port, '127.0.0.1', () => socket.write(request));
+  return answerAtClose(socket, timeoutMs);
+}
+
+/** The answer `socket` brings until the server closes it (destroyed after `timeoutMs` without a close). */
+export function answerAtClose(socket: Socket, timeoutMs: number, parse: (bytes: Buffer) => RawAnswer = parseAnswer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
     const chunks: Buffer[] = [];
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no close within ${timeoutMs} ms`)));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       try {
-        resolve(parseAnswer(Buffer.concat(chunks)));
+        resolve(parse(Buffer.concat(chunks)));
       } catch (error) {
         reject(error);
       }

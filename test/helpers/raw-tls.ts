@@ -2,7 +2,7 @@
 // send an absolute-form target with another Host, nor a Host other than their SNI): the answer
 // parsed as test/helpers/raw-http.ts does. The server's certificate is not checked.
 import { connect } from 'node:tls';
-import { parseAnswer, type RawAnswer } from './raw-http.ts';
+import { answerAtClose, parseAnswer, type RawAnswer } from './raw-http.ts';
 
 export interface RawTlsRequest {
   port: number;
@@ -14,20 +14,10 @@ export interface RawTlsRequest {
 }
 
 export function rawTlsExchange({ port, servername, head, clientCert, timeoutMs = 4000 }: RawTlsRequest): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...(servername === null ? {} : { servername }), ...clientCert }, () => socket.write(head));
-    const chunks: Buffer[] = [];
-    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no close within ${timeoutMs} ms`)));
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      try {
-        const answer = parseAnswer(Buffer.concat(chunks));
-        resolve(answer.headers['transfer-encoding'] === 'chunked' ? { ...answer, body: dechunked(answer.body) } : answer);
-      } catch (error) {
-        reject(error);
-      }
-    });
+  const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...(servername === null ? {} : { servername }), ...clientCert }, () => socket.write(head));
+  return answerAtClose(socket, timeoutMs, (bytes) => {
+    const answer = parseAnswer(bytes);
+    return answer.headers['transfer-encoding'] === 'chunked' ? { ...answer, body: dechunked(answer.body) } : answer;
   });
 }
 

@@ -2,7 +2,9 @@
 // follow processes (fake journalctl children) of this test process.
 import { readdirSync, readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { callerHeaders, type Caller } from '../../lib/testing.ts';
+import type { Test } from 'uvu';
+import { callerHeaders, createTestApp, type Caller, type TestApp } from '../../lib/testing.ts';
+import { serve } from './http-server.ts';
 
 export interface LogMessage {
   timestamp: string;
@@ -74,4 +76,32 @@ export async function eventually(what: string, check: () => boolean, ms = 5000):
     if (Date.now() > deadline) throw new Error(`${what}: still not true after ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Each test of `s` gets an onboarded panel served on a loopback port, read through the returned
+ * object; after the test the app closes first (it closes the WebSockets the server would wait for).
+ */
+export function servedPanelPerTest(s: Test): { readonly t: TestApp; readonly port: number } {
+  let t: TestApp | undefined;
+  let http: Awaited<ReturnType<typeof serve>> | undefined;
+  s.before.each(async () => {
+    t = await createTestApp();
+    await t.completeOnboarding();
+    http = await serve(t.app);
+  });
+  s.after.each(async () => {
+    await t?.close();
+    await http?.close();
+  });
+  return {
+    get t() {
+      if (!t) throw new Error('no panel outside a test');
+      return t;
+    },
+    get port() {
+      if (!http) throw new Error('no server outside a test');
+      return http.port;
+    },
+  };
 }

@@ -2,32 +2,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/index.ts';
-import { createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { serve } from '../../helpers/http-server.ts';
-import { eventually, logsUrl, openLogViewer } from '../../helpers/service-logs.ts';
+import { eventually, logsUrl, openLogViewer, servedPanelPerTest } from '../../helpers/service-logs.ts';
 import { timed } from '../../helpers/timeout.ts';
 import { refusedUpgrade } from '../../helpers/websocket.ts';
 
 const s = suite('service logs stream');
-let t: TestApp;
-let http: Awaited<ReturnType<typeof serve>>;
-s.before.each(async () => {
-  t = await createTestApp();
-  await t.completeOnboarding();
-  http = await serve(t.app);
-});
-s.after.each(async () => {
-  // the app first: it closes the WebSockets, which the HTTP server would otherwise wait for
-  await t.close();
-  await http.close();
-});
+const panel = servedPanelPerTest(s);
 
-const sandbox = () => sandboxControls(t.services.system);
+const sandbox = () => sandboxControls(panel.t.services.system);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 s('a backlog of the last 100 lines, then new lines, each {timestamp, message}', timed(5000, async () => {
   for (let i = 0; i < 150; i++) sandbox().appendLog('proxy', `old ${i}`);
-  const viewer = await openLogViewer(http.port, 'proxy');
+  const viewer = await openLogViewer(panel.port, 'proxy');
   await viewer.waitForLines(100);
   assert.equal(viewer.lines.map((l) => l.message), Array.from({ length: 100 }, (_, i) => `old ${i + 50}`));
   sandbox().appendLog('proxy', 'live');
@@ -40,14 +27,14 @@ s('a backlog of the last 100 lines, then new lines, each {timestamp, message}', 
 }));
 
 s('many viewers of one service share one follow; it ends when the last one leaves', timed(10_000, async () => {
-  const viewers = await Promise.all(Array.from({ length: 20 }, () => openLogViewer(http.port, 'tunnel-server')));
+  const viewers = await Promise.all(Array.from({ length: 20 }, () => openLogViewer(panel.port, 'tunnel-server')));
   assert.is(sandbox().listenerCount('tunnel-server'), 1);
-  assert.is(t.services.serviceControl.followCount(), 1);
+  assert.is(panel.t.services.serviceControl.followCount(), 1);
   sandbox().appendLog('tunnel-server', 'for everyone');
   await Promise.all(viewers.map((v) => v.waitForLines(1)));
   for (const v of viewers) assert.is(v.lines.at(-1)!.message, 'for everyone');
-  const other = await openLogViewer(http.port, 'proxy');
-  assert.is(t.services.serviceControl.followCount(), 2, 'one follow per service');
+  const other = await openLogViewer(panel.port, 'proxy');
+  assert.is(panel.t.services.serviceControl.followCount(), 2, 'one follow per service');
   for (const v of viewers.slice(1)) v.close();
   await Promise.all(viewers.slice(1).map((v) => v.closed));
   await new Promise((r) => setTimeout(r, 20));
@@ -55,43 +42,43 @@ s('many viewers of one service share one follow; it ends when the last one leave
   viewers[0]!.ws.terminate(); // an abrupt end (no close handshake) counts too
   await eventually('the follow ends with the last viewer', () => sandbox().listenerCount('tunnel-server') === 0);
   other.close();
-  await eventually('every follow ended', () => t.services.serviceControl.followCount() === 0);
+  await eventually('every follow ended', () => panel.t.services.serviceControl.followCount() === 0);
 }));
 
 s('200 open/close cycles leave no follow behind', timed(30_000, async () => {
   for (let i = 0; i < 200; i++) {
-    const v = await openLogViewer(http.port, 'auth-portal');
+    const v = await openLogViewer(panel.port, 'auth-portal');
     v.close();
     await v.closed;
   }
-  await eventually('no follow left', () => sandbox().listenerCount('auth-portal') === 0 && t.services.serviceControl.followCount() === 0);
+  await eventually('no follow left', () => sandbox().listenerCount('auth-portal') === 0 && panel.t.services.serviceControl.followCount() === 0);
 }));
 
 s('shutdown ends every follow and closes the viewers', timed(5000, async () => {
-  const viewer = await openLogViewer(http.port, 'panel');
+  const viewer = await openLogViewer(panel.port, 'panel');
   assert.is(sandbox().listenerCount('panel'), 1);
-  await t.app.close();
+  await panel.t.app.close();
   assert.is((await viewer.closed).code, 1001);
   assert.is(sandbox().listenerCount('panel'), 0);
-  assert.is(t.services.serviceControl.followCount(), 0);
+  assert.is(panel.t.services.serviceControl.followCount(), 0);
 }));
 
 s('a follow that cannot start closes the socket with 1011 and the reason', timed(5000, async () => {
   sandbox().failNext('services.follow', 'journalctl: permission denied');
-  const viewer = await openLogViewer(http.port, 'proxy');
+  const viewer = await openLogViewer(panel.port, 'proxy');
   assert.equal(await viewer.closed, { code: 1011, reason: 'Log stream failed: journalctl: permission denied' });
-  assert.is(t.services.serviceControl.followCount(), 0);
+  assert.is(panel.t.services.serviceControl.followCount(), 0);
 }));
 
 s('refused upgrades: unknown service 400, agent without services:read 403, with it accepted', timed(5000, async () => {
-  const unknown = await refusedUpgrade(logsUrl(http.port, 'postgres'));
+  const unknown = await refusedUpgrade(logsUrl(panel.port, 'postgres'));
   assert.is(unknown.status, 400);
   assert.is((unknown.body as { error: string }).error, 'Validation failed');
-  await t.addAgent('ops', ['services:write'], [], 'A1');
-  await t.addAgent('reader', ['services:read'], [], 'A2');
-  const denied = await refusedUpgrade(logsUrl(http.port, 'proxy'), { agent: 'ops', serial: 'A1' });
+  await panel.t.addAgent('ops', ['services:write'], [], 'A1');
+  await panel.t.addAgent('reader', ['services:read'], [], 'A2');
+  const denied = await refusedUpgrade(logsUrl(panel.port, 'proxy'), { agent: 'ops', serial: 'A1' });
   assert.equal(denied, { status: 403, body: { error: 'Insufficient certificate capability' } });
-  const reader = await openLogViewer(http.port, 'proxy', { agent: 'reader', serial: 'A2' });
+  const reader = await openLogViewer(panel.port, 'proxy', { agent: 'reader', serial: 'A2' });
   reader.close();
 }));
 

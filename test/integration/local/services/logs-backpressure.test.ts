@@ -5,32 +5,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../../lib/system/index.ts';
-import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
-import { serve } from '../../../helpers/http-server.ts';
-import { openLogViewer } from '../../../helpers/service-logs.ts';
+import { openLogViewer, servedPanelPerTest } from '../../../helpers/service-logs.ts';
 import { timed } from '../../../helpers/timeout.ts';
 
 const s = suite('service logs stream: a viewer that does not read');
-let t: TestApp;
-let http: Awaited<ReturnType<typeof serve>>;
-s.before.each(async () => {
-  t = await createTestApp();
-  await t.completeOnboarding();
-  http = await serve(t.app);
-});
-s.after.each(async () => {
-  // the app first: it closes the WebSockets, which the HTTP server would otherwise wait for
-  await t.close();
-  await http.close();
-});
+const panel = servedPanelPerTest(s);
 
-const sandbox = () => sandboxControls(t.services.system);
+const sandbox = () => sandboxControls(panel.t.services.system);
 
 // 24 MB through one process's server and clients: ~1 s on a quiet machine, but twice past 20 s on a
 // 2-core box under a load average of 5, so the bound only catches a hang.
 s('a viewer that does not read is dropped; the others get every line', timed(60_000, async () => {
-  const slow = await openLogViewer(http.port, 'proxy');
-  const fast = await openLogViewer(http.port, 'proxy');
+  const slow = await openLogViewer(panel.port, 'proxy');
+  const fast = await openLogViewer(panel.port, 'proxy');
   // the slow client stops reading its socket: the server's send buffer fills up
   const slowSocket = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
   slowSocket.pause();
