@@ -1,5 +1,5 @@
 // Sandbox certificates: a local CA signs a 90-day certificate per name, as ACME would issue it.
-import { copyFile, mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import { archiveReader } from './archive.ts';
@@ -45,6 +45,8 @@ export function createSandboxCerts(config: SystemConfig, dataDir: string, contro
     const last = Math.max(0, ...(await readdir(dir)).map((f) => Number(/^cert(\d+)\.pem$/.exec(f)?.[1] ?? 0)));
     const file = join(dir, `cert${last + 1}.pem`);
     await copyFile(paths(lineage).fullchain, file);
+    // a certificate, public as certbot's own archive copies are (0644), whatever the umask
+    await chmod(file, 0o644);
     await utimes(file, now() / 1000, now() / 1000);
     // the directory too: the archive's reader skips a lineage whose directory is older than its window
     await utimes(dir, now() / 1000, now() / 1000);

@@ -16,7 +16,7 @@ const s = suite('security: secrets on disk are owner-only from creation');
 /** Certificates, the CRL, openssl's bookkeeping, vhosts, the help page: made to be read by nginx. */
 const PUBLIC = [
   /^data\/system\/pki\/(ca\.pem|crl\.pem|ca\.cnf|newcerts\/[0-9A-F]+\.pem|(index\.txt|serial|crlnumber)(\.attr)?(\.old)?)$/,
-  /^data\/system\/certs\/(live\/[^/]+\/fullchain\.pem|local-ca\/ca\.pem|auto-renew\.json)$/,
+  /^data\/system\/certs\/(live\/[^/]+\/fullchain\.pem|archive\/[^/]+\/cert\d+\.pem|local-ca\/ca\.pem|auto-renew\.json)$/,
   /^data\/system\/nginx\/(sites-available|sites-enabled)\/relay-[a-z-]+-[a-z0-9.-]+\.conf$/,
   /^data\/system\/nginx\/(sites-available|sites-enabled)\/relay-default\.conf$/,
   // the default server's self-signed certificate (its key stays owner-only)
