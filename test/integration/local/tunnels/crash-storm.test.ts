@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigSchema } from '../../../lib/config.ts';
-import type { TunnelRecord } from '../../../lib/state/schemas.ts';
-import { openStore } from '../../../lib/state/store.ts';
-import { createSystem } from '../../../lib/system/index.ts';
-import type { System } from '../../../lib/system/types.ts';
-import { callerHeaders } from '../../../lib/testing.ts';
-import { withTimeout } from '../../helpers/timeout.ts';
+import { ConfigSchema } from '../../../../lib/config.ts';
+import type { TunnelRecord } from '../../../../lib/state/schemas.ts';
+import { openStore } from '../../../../lib/state/store.ts';
+import { createSystem } from '../../../../lib/system/index.ts';
+import type { System } from '../../../../lib/system/types.ts';
+import { callerHeaders } from '../../../../lib/testing.ts';
+import { withTimeout } from '../../../helpers/timeout.ts';
 
-const cli = fileURLToPath(new URL('../../../lib/cli.ts', import.meta.url));
-const register = fileURLToPath(new URL('../../helpers/register.mjs', import.meta.url));
+const cli = fileURLToPath(new URL('../../../../lib/cli.ts', import.meta.url));
+const register = fileURLToPath(new URL('../../../helpers/register.mjs', import.meta.url));
 const s = suite('tunnels: crash storm (sandbox)');
 
 const ROUNDS = 8;
