@@ -177,6 +177,9 @@ if (times) {
   console.log(`\n   wall     cpu  file (slowest first)\n${slowest.map(([file, { wall, cpu }]) => `${seconds(wall)} ${seconds(cpu)}  ${file}`).join('\n')}`);
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
+// a worker that dies before taking a file (its TypeScript hooks did not load) leaves files that never
+// ran and printed nothing: each is a failure, not a silent pass
+for (const file of files.map(name)) if (!durations.has(file) && !unfinished.includes(file)) unfinished.push(file);
 if (unfinished.length) console.log(`\n${unfinished.length} file(s) did not finish, each counted as one failure: ${unfinished.join(', ')}`);
 totals.failed += unfinished.length;
 console.log(`\n${files.length} files in ${seconds}s`);

@@ -1,4 +1,4 @@
-// Makes sure the programs of the integration, browser and system tests are installed (nginx, pebble,
+// Makes sure the programs of the integration, browser and system tests are installed (nginx and its stream module, pebble,
 // certbot, dnsmasq, openssl, chromium, systemd-nspawn, mmdebstrap, gcc, bind9 and certbot's rfc2136 plugin). As root it installs the missing Debian packages; otherwise it names them
 // and the command, and exits 1. Plain JS: it runs before anything is compiled.
 import { execFile } from 'node:child_process';
@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 
 export const REQUIRED = [
   { pkg: 'nginx', binary: '/usr/sbin/nginx' },
+  // TCP and UDP tunnels: nginx's stream module, a package of its own in Debian (not pulled in by nginx)
+  { pkg: 'libnginx-mod-stream', binary: '/usr/lib/nginx/modules/ngx_stream_module.so' },
   { pkg: 'pebble', binary: '/usr/bin/pebble' },
   { pkg: 'certbot', binary: '/usr/bin/certbot' },
   { pkg: 'dnsmasq', binary: '/usr/sbin/dnsmasq' },
@@ -23,14 +25,14 @@ export const REQUIRED = [
   // updates (tsig-keygen makes its key), answered by certbot's rfc2136 plugin
   { pkg: 'bind9', binary: '/usr/sbin/named' },
   { pkg: 'bind9-utils', binary: '/usr/sbin/tsig-keygen' },
-  // a Python module, no program: its package directory (searchable, so the same X_OK check holds)
+  // a Python module, no program: its package directory
   { pkg: 'python3-certbot-dns-rfc2136', binary: '/usr/lib/python3/dist-packages/certbot_dns_rfc2136' },
 ];
 
 export const INSTALL_ARGS = ['install', '-y', ...REQUIRED.map((r) => r.pkg)];
 
-export function missingPackages(isExecutable = executable) {
-  return REQUIRED.filter((r) => !isExecutable(r.binary)).map((r) => r.pkg);
+export function missingPackages(isPresent = present) {
+  return REQUIRED.filter((r) => !isPresent(r.binary)).map((r) => r.pkg);
 }
 
 /** What a non-root user is told; pure so it can be tested on a machine that has everything. */
@@ -42,9 +44,10 @@ export function notRootMessage(missing) {
   ].join('\n');
 }
 
-function executable(path) {
+// presence, not X_OK: the stream module is a shared object Debian installs 0644
+function present(path) {
   try {
-    accessSync(path, constants.X_OK);
+    accessSync(path, constants.F_OK);
     return true;
   } catch {
     return false;

@@ -221,7 +221,7 @@ s('ensure-packages: names what is missing and the install command', () => {
   assert.equal(missingPackages((p) => !p.endsWith('pebble') && !p.endsWith('dnsmasq')), ['pebble', 'dnsmasq']);
   const msg = notRootMessage(['pebble', 'dnsmasq']);
   assert.match(msg, 'Missing programs for the integration, browser and system tests: pebble, dnsmasq');
-  assert.match(msg, 'DEBIAN_FRONTEND=noninteractive apt-get install -y nginx pebble certbot dnsmasq openssl chromium');
+  assert.match(msg, 'DEBIAN_FRONTEND=noninteractive apt-get install -y nginx libnginx-mod-stream pebble certbot dnsmasq openssl chromium');
   assert.equal(missingPackages((p) => p !== '/usr/bin/chromium'), ['chromium']);
 });
 

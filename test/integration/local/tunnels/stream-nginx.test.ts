@@ -94,7 +94,7 @@ s.after(async (ctx) => {
   ctx.echoTcp?.close();
   ctx.echoUdp?.close();
   ctx.traffic?.close();
-  await rm(ctx.dir, { recursive: true, force: true });
+  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
 });
 
 const tcpSpec = (ctx: Ctx, over: Partial<StreamSpec> = {}): StreamSpec => ({ protocol: 'tcp', publicPort: ctx.ports[0]!, tunnelPort: ctx.ports[2]!, allow: [], proxyProtocol: false, ...over });
