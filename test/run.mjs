@@ -1,17 +1,20 @@
 // Test runner: loads uvu suites from TypeScript sources and prints a closing line CI can read.
 //
-//   node test/run.mjs [--jobs N] [--times] <folder-or-file relative to test/> ...
+//   node test/run.mjs [--jobs N] [--times] [--typecheck] <folder-or-file relative to test/> ...
+//
+// --typecheck runs build/typecheck.mjs beside the tests (npm test's type check) and counts its failure.
 //
 // --times prints each file's wall time, slowest first, and for pooled files the CPU time its worker
 // spent on it (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
 // in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq, the
 // install tests' system users) on this machine, so they run one after the other in this process;
-// four lanes run beside them, each a worker taking its files one after the other: the system group
+// five lanes run beside them, each a worker taking its files one after the other: the system group
 // (a booted container with its own network), the browser group (Chromium on a sandbox panel of
-// its own, on free ports), integration/build (bundles on free ports) and integration/local (real
+// its own, on free ports), integration/build (bundles on free ports), integration/local (real
 // processes and real waiting that share nothing: openssl, the fake systemd programs, child
-// processes killed mid-write, a second user by setpriv; what keeps the unit stage fast).
+// processes killed mid-write, a second user by setpriv; what keeps the unit stage fast) and
+// integration/install (releases installed under prefixes of their own).
 // --jobs 1 runs everything here, in order.
 //
 // Workers get a fresh TMPDIR on /dev/shm (tmpfs) when the machine has one, removed after the run
@@ -21,11 +24,12 @@
 //
 // uvu has no per-test timeout and exits 0 when a pending promise empties the event loop, so this
 // runner marks the run failed unless every file's suites really finished, in a worker or here.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const SERIAL_GROUPS = new Set(['integration', 'browser', 'system']);
 
@@ -35,6 +39,7 @@ function parseArgs(argv) {
   const targets = [];
   let jobs = availableParallelism();
   const times = argv.includes('--times');
+  const typecheck = argv.includes('--typecheck');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = arg === '--jobs' ? argv[++i] : arg.startsWith('--jobs=') ? arg.slice('--jobs='.length) : null;
@@ -43,7 +48,7 @@ function parseArgs(argv) {
       if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a whole number of at least 1, got '${value}'`);
     } else if (!arg.startsWith('--')) targets.push(arg);
   }
-  return { targets: targets.length ? targets : ['unit'], jobs, times };
+  return { targets: targets.length ? targets : ['unit'], jobs, times, typecheck };
 }
 
 function findTests(dir) {
@@ -56,7 +61,7 @@ function findTests(dir) {
   return out;
 }
 
-const { targets, jobs, times } = parseArgs(process.argv.slice(2));
+const { targets, jobs, times, typecheck } = parseArgs(process.argv.slice(2));
 const files = [];
 for (const target of targets) {
   const full = resolve(root, target);
@@ -126,10 +131,29 @@ async function runPool(pooled, lanes = jobs, niceness = 0) {
   }
 }
 
+/**
+ * `npm test`'s type check (build/typecheck.mjs) as a lane of the run: its output printed in one piece
+ * when it ends, a failure counted as one failed file.
+ */
+async function runTypecheck(niceness) {
+  const script = fileURLToPath(new URL('../build/typecheck.mjs', import.meta.url));
+  const child = spawn('/usr/bin/nice', ['-n', String(niceness), process.execPath, script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const [code, signal] = await once(child, 'close');
+  const verdict = code === 0 ? 'passed' : `FAILED (${signal ? `signal ${signal}` : `exit code ${code}`})`;
+  process.stdout.write(`\ntypecheck (build/typecheck.mjs) ${verdict}\n${output}`);
+  if (code !== 0) totals.failed += 1;
+}
+
 /** A new directory on tmpfs for the workers' temporary files, or null where there is no /dev/shm. */
 function memoryTmpdir() {
   try {
-    return mkdtempSync('/dev/shm/relay-test-');
+    const dir = mkdtempSync('/dev/shm/relay-test-');
+    // as /tmp is: the install lane's system users reach the 0755 directories made for them in it
+    chmodSync(dir, 0o1777);
+    return dir;
   } catch {
     return null;
   }
@@ -153,28 +177,43 @@ async function runHere(here) {
 }
 
 const pooled = files.filter((file) => !serial(file));
-if (pooled.length) await runPool(pooled);
 // the lanes beside the integration files, which mostly wait on programs (the run's two cores are
 // half idle during them); each lane keeps its own files one after the other. integration/build
-// builds and runs bundles on free ports, and integration/local runs programs of its own in
-// temporary directories: neither uses the shared programs.
-const BESIDE_LANES = ['system', 'browser', `integration${sep}build`, `integration${sep}local`];
+// builds and runs bundles on free ports, integration/local runs programs of its own in temporary
+// directories, and integration/install installs releases under a prefix of its own, as system users
+// of random names, on a loopback harness of its own (free ports): none uses the shared programs.
+const BESIDE_LANES = ['system', 'browser', `integration${sep}build`, `integration${sep}local`, `integration${sep}install`];
 const laneOf = (file) => BESIDE_LANES.find((lane) => name(file).startsWith(lane + sep)) ?? null;
 const beside = files.filter((file) => serial(file) && jobs > 1 && laneOf(file) !== null);
 const here = files.filter((file) => serial(file) && !beside.includes(file));
 const lanes = BESIDE_LANES.map((lane) => beside.filter((file) => laneOf(file) === lane)).filter((laneFiles) => laneFiles.length);
-// The serial integration files are the run's longest path; the booted box (the system lane: a
-// Debian image built, two boots) is its heaviest CPU user and has time to spare, so it yields the
-// CPU to the rest (its own limits allow for it).
-const NICENESS = { system: 5 };
-const besideStages = Promise.all(lanes.map((laneFiles) => runPool(laneFiles, 1, NICENESS[laneOf(laneFiles[0])] ?? 0)));
-if (here.length) await runHere(here);
-await besideStages;
+// Everything starts at once: the serial integration files and the booted box are the run's longest
+// paths and mostly wait on programs, so neither waits for the unit pool or the type check, which
+// only need CPU and take what those leave (their niceness; the children they start inherit it).
+// The booted box (a Debian image built, two boots) is the heaviest CPU user beside them and has
+// time to spare, so it yields too (its own limits allow for it).
+const others = here.length + lanes.length > 0;
+const NICENESS = { system: 5, pool: others ? 5 : 0, typecheck: 10 };
+/** When each lane started and ended, in ms from the run's start, for --times. */
+const laneTimes = new Map();
+const timedLane = async (lane, work) => {
+  const start = Date.now() - started;
+  await work;
+  laneTimes.set(lane, { start, end: Date.now() - started });
+};
+const stages = [
+  typecheck ? timedLane('typecheck', runTypecheck(NICENESS.typecheck)) : null,
+  pooled.length ? timedLane('pool', runPool(pooled, jobs, NICENESS.pool)) : null,
+  ...lanes.map((laneFiles) => timedLane(laneOf(laneFiles[0]), runPool(laneFiles, 1, NICENESS[laneOf(laneFiles[0])] ?? 0))),
+];
+if (here.length) await timedLane('serial', runHere(here));
+await Promise.all(stages);
 
 if (times) {
   const slowest = [...durations].sort((a, b) => b[1].wall - a[1].wall);
   const seconds = (ms) => `${(ms / 1000).toFixed(2).padStart(6)}s`;
   console.log(`\n   wall     cpu  file (slowest first)\n${slowest.map(([file, { wall, cpu }]) => `${seconds(wall)} ${seconds(cpu)}  ${file}`).join('\n')}`);
+  console.log(`\n  start     end  lane\n${[...laneTimes].sort((a, b) => b[1].end - a[1].end).map(([lane, { start, end }]) => `${seconds(start)} ${seconds(end)}  ${lane}`).join('\n')}`);
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 // a worker that dies before taking a file (its TypeScript hooks did not load) leaves files that never

@@ -88,8 +88,9 @@ async function enable(root: string, name: string, text: string): Promise<void> {
   await symlink(`/etc/systemd/system/${name}`, join(wants, name));
 }
 
-/** Builds the root file system in `root` (which must not exist yet); about a minute on 2 cores. */
-export async function buildImage(root: string, release: { tarball: string }): Promise<void> {
+/** Builds the root file system in `root` (which must not exist yet); about a minute on 2 cores. The release the
+ * operator installs is placed apart (placeRelease), so the releases can be built at the same time. */
+export async function buildImage(root: string): Promise<void> {
   // the host's own apt sources (Debian's registry is the one network this machine reaches)
   await run('/usr/bin/mmdebstrap', ['--quiet', '--variant=minbase', `--include=${PACKAGES.join(',')}`, 'bookworm', root, '/etc/apt/sources.list.d/debian.sources'],
     // about a minute alone; the other lanes of `npm test` share the machine meanwhile (one run took over 300 s)
@@ -114,8 +115,12 @@ export async function buildImage(root: string, release: { tarball: string }): Pr
   await enable(root, 'relay-test-address.service', ADDRESS_UNIT);
   await enable(root, 'pebble-test.service', PEBBLE_UNIT);
   await writeFile(join(root, 'root/box-system.json'), JSON.stringify(BOX_SYSTEM_CONFIG));
-  await copyFile(release.tarball, join(root, 'root/relay-panel.tar.gz'));
   // the operator's own certificate, from before relay-panel: install and uninstall must leave it be
   await operatorLineage(root);
   await witnessModule(root, join(root, '..'));
+}
+
+/** The tarball the README's install command unpacks, where the operator put it. */
+export async function placeRelease(root: string, release: { tarball: string }): Promise<void> {
+  await copyFile(release.tarball, join(root, 'root/relay-panel.tar.gz'));
 }

@@ -11,15 +11,17 @@ import { withTimeout } from '../helpers/timeout.ts';
 import { BIND_KEY_NAME, BIND_PORT, bindSecret } from './bind-in-box.ts';
 import { bootBox, consoleLog, type Box } from './box.ts';
 import { boxClient, multipart, type BoxClient, type Identity } from './client.ts';
-import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR } from './image.ts';
+import { BOX_DOMAIN, BOX_IP, buildImage, PEBBLE_DIR, placeRelease } from './image.ts';
 import { underLoad, type LoadReport } from './load.ts';
 import { exposure, inSandbox, sandboxProperties } from './least-privilege.ts';
 import { pathsOf, leftovers } from './leftovers.ts';
 import { buildReleases, type Releases } from './releases.ts';
 import { OPENSSL_WITNESS, WITNESS_MODULE } from './operator-files.ts';
 import { stampVhost } from '../../lib/system/proxy/vhost-stamp.ts';
+import { printStepTimes } from '../helpers/step-times.ts';
 
 const s = suite('a real box (booted Debian 12, systemd, sudo, nginx, certbot + pebble, dnsmasq; fake chisel and Authelia): install, onboard, serve, upgrade, roll back, reboot, doctor, uninstall');
+printStepTimes(s);
 
 const IP_PANEL = `https://${BOX_IP}:9292`;
 const PANEL = `https://panel.${BOX_DOMAIN}`;
@@ -102,13 +104,20 @@ s.before(async () => {
 async function prepare(): Promise<void> {
   if (process.getuid?.() !== 0) throw new Error('the system test boots a container and installs as root: run npm test as root');
   dir = await mkdtemp('/var/tmp/relay-system-');
-  releases = await buildReleases(dir);
   const root = join(dir, 'root');
-  await buildImage(root, { tarball: releases.first.tarball });
+  // the releases' builds (CPU) beside mmdebstrap (mostly downloads and dpkg): each is about a minute
+  // both settle before a failure is thrown: the after hook removes the directory the other still writes
+  const prepared = Date.now();
+  const [built, image] = await Promise.allSettled([buildReleases(dir), buildImage(root)]);
+  if (built.status === 'rejected') throw built.reason;
+  if (image.status === 'rejected') throw image.reason;
+  releases = built.value;
+  await placeRelease(root, releases.first);
   before = await pathsOf(root);
   box = await bootBox(root, `relaybox-${randomBytes(3).toString('hex')}`, dir).catch(async (e) => {
     throw new Error(`${(e as Error).message}\nconsole: ${(await consoleLog(dir)).slice(-2000)}`);
   });
+  console.log(`\n  [${((Date.now() - prepared) / 1000).toFixed(1)} s] the releases and the image built, the box booted`);
   client = boxClient(box);
   for (const r of [releases.first, releases.second, releases.broken]) await copyIn(r.tarball, r.version);
   operatorBefore = await operatorFiles();

@@ -13,6 +13,7 @@ import { loopbackRequest } from '../../infra/http.ts';
 import { account, lineage } from '../../helpers/certbot-tree.ts';
 import { asPanelUser, fakeSystemctl, install as installOnce, ipPanel, relay, rootRequest, rootSocket, startInstalledBox, step, type InstalledBox, type Run } from './installed-box.ts';
 import { restartJournalArgs } from '../../../lib/install/unit-restarts.ts';
+import { printStepTimes } from '../../helpers/step-times.ts';
 
 let box: InstalledBox;
 const doctor = (): Promise<Run> => relay(box, join(box.releaseDir, 'server.mjs'), ['doctor']);
@@ -35,6 +36,7 @@ async function withFile<T>(file: string, change: (json: Record<string, any>) => 
 const UPGRADE_STEPS = ['release', 'packages', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'streams', 'health', 'prune'];
 
 const s = suite('install (fake systemd)');
+printStepTimes(s);
 /** the P12 password the first install printed */
 let password = '';
 const install = () => installOnce(box);
