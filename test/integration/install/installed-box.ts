@@ -47,8 +47,8 @@ export interface Run {
 let builtOnce: Promise<{ outDir: string; version: string }> | undefined;
 
 /**
- * A copy of this checkout's release at `outDir`. The install files run one after the other in the
- * test runner's own process, and the sources do not change during a run, so they share one build
+ * A copy of this checkout's release at `outDir`. The install files run one after the other in one
+ * process (their lane's worker), and the sources do not change during a run, so they share one build
  * (a bundle and a release cost seconds of CPU each time); each box gets its own copy, so a test
  * that changes its box's release changes no other box's.
  */
