@@ -1,19 +1,23 @@
+type Document = Uint8Array<ArrayBuffer>;
+
 /**
  * GET /api/openapi.json's answer as bytes. The HTTP layer hands over how to build the document
  * (lib/http/openapi/document.ts) whenever the served routes change; it is built on the first read
- * after that, not at start-up (about 40 ms of a cold start), and kept until the next change.
+ * after that, not at start-up (about 40 ms of a cold start), and kept until the next change. The
+ * build may wait: a server's routes load their modules on first use, and the document reads every
+ * route's schemas.
  */
 export class ApiDescription {
-  #build: () => Uint8Array<ArrayBuffer> = () => new TextEncoder().encode('{}');
-  #bytes: Uint8Array<ArrayBuffer> | undefined;
+  #build: () => Document | Promise<Document> = () => new TextEncoder().encode('{}');
+  #bytes: Document | Promise<Document> | undefined;
 
   /** The routes changed: the next read builds the serialized document with `build` (the bytes may be shared between apps: kept unchanged). */
-  describeWith(build: () => Uint8Array<ArrayBuffer>): void {
+  describeWith(build: () => Document | Promise<Document>): void {
     this.#build = build;
     this.#bytes = undefined;
   }
 
-  json(): Uint8Array<ArrayBuffer> {
+  json(): Document | Promise<Document> {
     return (this.#bytes ??= this.#build());
   }
 }

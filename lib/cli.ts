@@ -4,7 +4,7 @@ import { USAGE } from './install/options.ts';
 import { start } from './main.ts';
 import { firstAnswerOrIdle } from './node/first-answer.ts';
 import { publicLocations } from './http/public-locations.ts';
-import { routes } from '../handlers/index.ts';
+import { routes } from '../handlers/start-table.ts';
 import { startBanner } from './start-banner.ts';
 import { isRootHelperCommand } from './root-helper/command.ts';
 

@@ -7,7 +7,7 @@ import type { ConfigStore } from './config.ts';
 import { createApp, type App } from './http/app.ts';
 import { pluginHost } from './http/plugin-host.ts';
 import { publicLocations } from './http/public-locations.ts';
-import type { AnyRoute } from './http/route.ts';
+import type { RouteEntry } from './http/lazy-route.ts';
 import type { Logger } from './log.ts';
 import { createClientFiles } from './node/client-files.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
@@ -22,7 +22,7 @@ export interface PanelParts {
   store: Store;
   clock: Clock;
   log: Logger;
-  routes: readonly AnyRoute[];
+  routes: readonly RouteEntry[];
   /** The host adapters; built from `config.value.system` when absent. */
   system?: System;
   /**

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { routes } from '../handlers/index.ts';
+import { routes } from '../handlers/start-table.ts';
 import { systemClock } from './clock.ts';
 import { composePanel, type Panel, type PanelParts } from './compose.ts';
 import { ConfigStore, portOverride, type ConfigInput } from './config.ts';
 import type { App } from './http/app.ts';
-import type { AnyRoute } from './http/route.ts';
+import type { RouteEntry } from './http/lazy-route.ts';
 import { reconcileAtStart } from './host-state/reconcile.ts';
 import { createLogger, parseLogLevel } from './log.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
@@ -21,7 +21,7 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Defaults to every route in handlers/index.ts. */
-  routes?: readonly AnyRoute[];
+  routes?: readonly RouteEntry[];
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: PanelParts['ticketLimits'];
 }
@@ -65,7 +65,7 @@ function sandboxConfig(cwd: string): ConfigInput {
  */
 export async function openPanel(
   config: ConfigStore,
-  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly AnyRoute[]; ticketLimits?: PanelParts['ticketLimits'] },
+  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly RouteEntry[]; ticketLimits?: PanelParts['ticketLimits'] },
 ): Promise<Panel> {
   const { env, cwd } = options;
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';

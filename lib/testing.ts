@@ -13,7 +13,7 @@ import { ConfigStore, type ConfigInput } from './config.ts';
 import { composePanel } from './compose.ts';
 import type { App } from './http/app.ts';
 import { pluginRoutes } from './http/plugin-host.ts';
-import type { AnyRoute } from './http/route.ts';
+import type { RouteEntry } from './http/lazy-route.ts';
 import { silentLogger } from './log.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
 import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
@@ -31,8 +31,8 @@ export interface Seed {
 }
 
 export interface TestAppOptions {
-  /** Defaults to every route of handlers/index.ts. */
-  routes?: readonly AnyRoute[];
+  /** Defaults to every route of handlers/index.ts, loaded (handlers/start-table.ts loads each on first use, as a server does). */
+  routes?: readonly RouteEntry[];
   seed?: Seed;
   /** `production` (default) reads the certificate headers; `development` treats every caller as admin. */
   mode?: Mode;

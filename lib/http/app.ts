@@ -5,6 +5,7 @@ import { builtInEntryDocument } from './entry-document.ts';
 import { Mounts, firstSegments } from './mounts.ts';
 import type { RequestObserver } from './observer.ts';
 import { Response } from './responses.ts';
+import type { RouteEntry } from './lazy-route.ts';
 import type { AnyRoute } from './route.ts';
 import { fallback, routeTable, type ClientFiles } from './router.ts';
 import type { EdgeContext, RequestState, RoutedRequest } from './state.ts';
@@ -35,7 +36,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function createApp(services: Runtime, routes: readonly AnyRoute[], options: AppOptions = {}): App {
+export function createApp(services: Runtime, routes: readonly RouteEntry[], options: AppOptions = {}): App {
   const { observer } = options;
   const mounts = new Mounts(services, firstSegments(routes), observer);
   const clientFiles = options.clientFiles ?? builtInEntryDocument;

@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime.ts';
 import type { RequestObserver } from './observer.ts';
+import type { RouteEntry } from './lazy-route.ts';
 import type { AnyRoute } from './route.ts';
 import { routeTable, type RouteTable } from './router.ts';
 import type { RequestState } from './state.ts';
@@ -45,6 +46,6 @@ export class Mounts {
 }
 
 /** `tunnels` for /api/tunnels/:id; the built-in routes' first segments. */
-export function firstSegments(routes: readonly AnyRoute[]): Set<string> {
+export function firstSegments(routes: readonly RouteEntry[]): Set<string> {
   return new Set(routes.filter((r) => r.path.startsWith('/api/')).map((r) => r.path.slice(5).split('/')[0]!));
 }

@@ -1,6 +1,7 @@
 import type { Role } from '../auth/identity.ts';
 import type { LoadedPlugin, PluginHost } from '../plugins/host.ts';
 import type { App } from './app.ts';
+import type { RouteEntry } from './lazy-route.ts';
 import { firstSegments } from './mounts.ts';
 import { Response } from './responses.ts';
 import { ADMIN_ONLY, route, type Access, type AnyRoute, type HttpMethod, type HttpRoute } from './route.ts';
@@ -9,7 +10,7 @@ const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 
 const ROLES: ReadonlySet<string> = new Set<Role>(['admin', 'agent']);
 
 /** The plugin service's view of the app: mounts what a plugin's server module exports. */
-export function pluginHost(app: Pick<App, 'mount' | 'unmount'>, builtIn: readonly AnyRoute[]): PluginHost {
+export function pluginHost(app: Pick<App, 'mount' | 'unmount'>, builtIn: readonly RouteEntry[]): PluginHost {
   return {
     reservedNames: firstSegments(builtIn),
     mount: (plugin) => app.mount(plugin.name, pluginRoutes(plugin)),

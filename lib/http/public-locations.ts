@@ -1,5 +1,5 @@
 import type { PublicLocations } from '../system/types.ts';
-import type { AnyRoute } from './route.ts';
+import type { RouteEntry } from './lazy-route.ts';
 
 /**
  * Parts of the single-page client (not routes) that must open without a certificate: the
@@ -12,7 +12,7 @@ const PUBLIC_CLIENT_PAGES = ['/assets/', '/invite/'];
  * The nginx locations of the routes marked public: a static path is an exact location; a path
  * with parameters opens everything under its static part (`/api/invite/:token/accept` -> `/api/invite/`).
  */
-export function publicLocations(routes: readonly AnyRoute[]): PublicLocations {
+export function publicLocations(routes: readonly RouteEntry[]): PublicLocations {
   const exact = new Set<string>();
   const prefix = new Set<string>(PUBLIC_CLIENT_PAGES);
   for (const { path, access } of routes) {

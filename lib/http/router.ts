@@ -13,6 +13,7 @@ import { errorResponse } from './responses.ts';
 import { withPageHeaders } from './page-headers.ts';
 import { handlerContext } from './handler-context.ts';
 import type { RequestObserver, RouteRecorder } from './observer.ts';
+import { isLazy, type RouteEntry } from './lazy-route.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
 import { bySpecificity } from './route-order.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
@@ -79,9 +80,9 @@ type IttyEntry = [method: string, pattern: RegExp, steps: Middleware[], path: st
  * compiled patterns were most of what an app's set-up cost. A pattern without the g or y flag
  * keeps no state between matches, so tables can share it.
  */
-const entriesOf = new WeakMap<readonly AnyRoute[], { length: number; entries: { route: AnyRoute; entry: IttyEntry }[] }>();
+const entriesOf = new WeakMap<readonly RouteEntry[], { length: number; entries: { route: RouteEntry; entry: IttyEntry }[] }>();
 
-function compiledEntries(routes: readonly AnyRoute[]): { route: AnyRoute; entry: IttyEntry }[] {
+function compiledEntries(routes: readonly RouteEntry[]): { route: RouteEntry; entry: IttyEntry }[] {
   // a list that grew or shrank since (an embedder's own array) is worked out again
   const known = entriesOf.get(routes);
   if (known?.length === routes.length) return known.entries;
@@ -89,7 +90,7 @@ function compiledEntries(routes: readonly AnyRoute[]): { route: AnyRoute; entry:
   // itty compiles a pattern as it is registered; a throwaway router does it, with no steps
   const router = Router();
   const register = router as unknown as Record<string, (path: string) => void>;
-  const owners: AnyRoute[] = [];
+  const owners: RouteEntry[] = [];
   for (const route of ordered) {
     register[route.method.toLowerCase()]!(route.path);
     owners.push(route);
@@ -108,14 +109,19 @@ function compiledEntries(routes: readonly AnyRoute[]): { route: AnyRoute; entry:
  * chains up front, and most apps (a test kit's, one per case; a restore's) answer a few routes in
  * their life. The stand-in step puts the built steps in its own place in the array itty walks
  * (itty reads the array's next index after each step, so the request goes on with the built
- * second step), then runs the first; later requests find the built steps.
+ * second step), then runs the first; later requests find the built steps. A lazy route's stand-in
+ * waits for its module once; the steps it leaves behind are the same as a loaded route's, so later
+ * requests await nothing more.
  */
-function builtOnFirstRequest(build: () => Middleware[]): Middleware[] {
+function builtOnFirstRequest(build: () => Middleware[] | Promise<Middleware[]>): Middleware[] {
+  const install = (chain: Middleware[], request: RoutedRequest, state: RequestState) => {
+    steps.splice(0, steps.length, ...chain);
+    return chain[0]!(request, state);
+  };
   const steps: Middleware[] = [
     (request, state) => {
       const chain = build();
-      steps.splice(0, steps.length, ...chain);
-      return chain[0]!(request, state);
+      return Array.isArray(chain) ? install(chain, request, state) : chain.then((built) => install(built, request, state));
     },
   ];
   return steps;
@@ -125,7 +131,7 @@ function builtOnFirstRequest(build: () => Middleware[]): Middleware[] {
  * Registers each route with its chain, in the order and with the patterns of `compiledEntries`.
  * `otherwise`, when given, answers every request no route took.
  */
-export function routeTable(routes: readonly AnyRoute[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
+export function routeTable(routes: readonly RouteEntry[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
   const chains = new Map<AnyRoute, Middleware[]>();
   const chainOf = (route: AnyRoute): Middleware[] => {
     let chain = chains.get(route);
@@ -136,7 +142,8 @@ export function routeTable(routes: readonly AnyRoute[], services: Runtime, other
     }
     return chain;
   };
-  const entries = compiledEntries(routes).map(({ route, entry: [method, pattern, , path] }): IttyEntry => [method, pattern, builtOnFirstRequest(() => chainOf(route)), path]);
+  const stepsOf = (route: RouteEntry) => (isLazy(route) ? builtOnFirstRequest(() => route.load().then(chainOf)) : builtOnFirstRequest(() => chainOf(route)));
+  const entries = compiledEntries(routes).map(({ route, entry: [method, pattern, , path] }): IttyEntry => [method, pattern, stepsOf(route), path]);
   const router = Router<RoutedRequest, [RequestState]>({ routes: entries as never, catch: (error: unknown) => renderError(error, services) });
   if (otherwise) router.all('*', otherwise);
   return router as unknown as RouteTable;

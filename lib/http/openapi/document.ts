@@ -1,21 +1,30 @@
 import type { ApiDescription } from '../../api-description.ts';
 import { jsonBytes } from '../../json-bytes.ts';
+import { isLazy, loadedRoutes, type RouteEntry } from '../lazy-route.ts';
 import type { AnyRoute } from '../route.ts';
 import { describeRoutes } from './describe.ts';
 
 const INFO = { title: 'relay-panel API', version: '1' };
 
+type Document = Uint8Array<ArrayBuffer>;
+
 // A route table is a module constant, shared by every app a process builds (the unit suites build
 // hundreds): its document is described and serialized once.
-const builtInDocuments = new WeakMap<readonly AnyRoute[], Uint8Array<ArrayBuffer>>();
+const builtInDocuments = new WeakMap<readonly RouteEntry[], Document | Promise<Document>>();
 
-function describe(routes: readonly AnyRoute[]): Uint8Array<ArrayBuffer> {
+function describe(routes: readonly AnyRoute[]): Document {
   return jsonBytes(describeRoutes(routes, INFO));
 }
 
-function describeBuiltIn(routes: readonly AnyRoute[]): Uint8Array<ArrayBuffer> {
+/** A table of loaded routes is described at once; a start's table loads every route's module first (the document reads their schemas). */
+function describeEntries(entries: readonly RouteEntry[], mounted: readonly AnyRoute[]): Document | Promise<Document> {
+  if (!entries.some(isLazy)) return describe([...(entries as readonly AnyRoute[]), ...mounted]);
+  return loadedRoutes(entries).then((routes) => describe([...routes, ...mounted]));
+}
+
+function describeBuiltIn(routes: readonly RouteEntry[]): Document | Promise<Document> {
   let bytes = builtInDocuments.get(routes);
-  if (!bytes) builtInDocuments.set(routes, (bytes = describe(routes)));
+  if (!bytes) builtInDocuments.set(routes, (bytes = describeEntries(routes, [])));
   return bytes;
 }
 
@@ -29,7 +38,7 @@ export class ApiDocument {
 
   constructor(
     private readonly target: ApiDescription,
-    private readonly builtIn: readonly AnyRoute[],
+    private readonly builtIn: readonly RouteEntry[],
   ) {
     this.#publish();
   }
@@ -48,6 +57,6 @@ export class ApiDocument {
 
   #publish(): void {
     const mounted = [...this.#mounted.values()].flat();
-    this.target.describeWith(() => (mounted.length === 0 ? describeBuiltIn(this.builtIn) : describe([...this.builtIn, ...mounted])));
+    this.target.describeWith(() => (mounted.length === 0 ? describeBuiltIn(this.builtIn) : describeEntries(this.builtIn, mounted)));
   }
 }
