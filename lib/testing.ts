@@ -18,6 +18,7 @@ import { silentLogger } from './log.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
 import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
+import { skipSyncUnder } from './state/unsynced-dirs.ts';
 import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
 import { ADMIN_SERIAL, AgentSerials, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders } from './testing-callers.ts';
 
@@ -55,6 +56,12 @@ export interface TestAppOptions {
   pki?: 'fake' | 'openssl';
   /** The ticket limits (stored tickets, requests per agent per minute), lifted for load measurements. */
   ticketLimits?: RuntimeDeps['ticketLimits'];
+  /**
+   * Sync the files written in the kit's directory to disk. Off by default in a directory the kit
+   * makes and removes at `close()` (no `dir`, not `durable`): nothing reads it after a crash, and
+   * the syncs were a large share of a unit test's CPU. On with `dir` or `durable`, or when true.
+   */
+  fsync?: boolean;
 }
 
 /** What `request` and `call` send besides the method and path. */
@@ -130,6 +137,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-kit-')));
   if (!options.dir) madeByKit.add(dir);
   const onDisk = options.dir !== undefined || options.durable === true;
+  const syncAgain = (options.fsync ?? onDisk) ? () => {} : skipSyncUnder(dir);
   const config = await openConfig(dir, options);
   const log = silentLogger();
   const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log });
@@ -227,6 +235,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mountPlugin: ({ name, module, capabilities = [], panel }) => app.mount(name, pluginRoutes({ name, module, capabilities, panel: panel ?? null })),
     async close({ keep = false } = {}) {
       await app.close();
+      syncAgain();
       if (keep || !madeByKit.has(dir)) return;
       madeByKit.delete(dir);
       await rm(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { needsSync } from '../../state/unsynced-dirs.ts';
 import { writeSecretFile } from '../common/atomic-write.ts';
 import { readOrNull } from '../common/fs.ts';
 import { assertPort } from '../common/names.ts';
@@ -140,7 +141,7 @@ async function writeInPlace(path: string, content: string): Promise<void> {
     const body = Buffer.from(content);
     const padded = body.length >= st.size ? body : Buffer.concat([body, Buffer.alloc(st.size - body.length, 0x20)]);
     await fh.write(padded, 0, padded.length, 0);
-    await fh.sync();
+    if (needsSync(path)) await fh.sync();
   } finally {
     await fh.close();
   }
