@@ -1,12 +1,13 @@
 // What a server start evaluates: the modules lib/cli.ts reaches by static imports alone (esbuild's
 // metafile, packages left external). Packages the start does not need are imported where first used
 // (`await import(...)`); one static import of them from a handler brings them back into every start.
+// Not a unit test: esbuild's service, a program of its own, makes the metafile (about a second).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const s = suite('the start imports');
 
 /** Loaded on first use: archives (tar), uploads (formidable), WebSocket handshakes (ws). */
