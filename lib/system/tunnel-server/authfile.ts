@@ -57,8 +57,11 @@ export class AuthfileStore {
   private readonly credentialFile: string;
   private cached: Promise<TunnelCredential> | null = null;
   private lastWrite = 0;
+  private readonly rewriteGapMs: number;
 
-  constructor(dir: string) {
+  /** `rewriteGapMs`: 0 where no chisel reads the file (the sandbox runs none). */
+  constructor(dir: string, { rewriteGapMs = REWRITE_GAP_MS }: { rewriteGapMs?: number } = {}) {
+    this.rewriteGapMs = rewriteGapMs;
     this.authfile = join(dir, 'users.json');
     this.savedFile = join(dir, 'users.json.saved');
     this.credentialFile = join(dir, 'credential.json');
@@ -103,11 +106,11 @@ export class AuthfileStore {
 
   /**
    * chisel reads the file right after each write event; a second rewrite while it reads would give
-   * it a page copied half old, half new. Rewrites are therefore spaced by REWRITE_GAP_MS (writes
+   * it a page copied half old, half new. Rewrites are therefore spaced by rewriteGapMs (writes
    * are already one at a time: AllowedPortsSync).
    */
   private async rewrite(content: string): Promise<void> {
-    const wait = this.lastWrite + REWRITE_GAP_MS - Date.now();
+    const wait = this.lastWrite + this.rewriteGapMs - Date.now();
     if (wait > 0) await sleep(wait);
     await writeInPlace(this.authfile, content);
     this.lastWrite = Date.now();
