@@ -62,6 +62,11 @@ export interface TestAppOptions {
    * the syncs were a large share of a unit test's CPU. On with `dir` or `durable`, or when true.
    */
   fsync?: boolean;
+  /**
+   * How long audit entries wait to share one synchronized write, on disk (`dir`, `durable`): 0
+   * unless given, where the server waits 20 ms, which every audit read and `close()` waited out.
+   */
+  auditCommitWindowMs?: number;
 }
 
 /** What `request` and `call` send besides the method and path. */
@@ -158,6 +163,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     systemExtras: pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {},
     onboarding: options.onboarding,
     ticketLimits: options.ticketLimits,
+    auditCommitWindowMs: options.auditCommitWindowMs ?? 0,
   });
   const { app, services } = panel;
   await panel.start();
