@@ -29,7 +29,7 @@ export interface PanelParts {
    * What the built system gets besides the data dir, the clock, the log, the routes' public
    * locations and the sandbox's DNS: the server's live journal of its own log, the kit's fake PKI.
    */
-  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts'>;
+  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs'>;
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: RuntimeDeps['ticketLimits'];
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */

@@ -160,7 +160,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     log,
     routes,
-    systemExtras: pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {},
+    // a CPU figure waits its sample gap in real time: a tenth of the server's 100 ms is enough for a test
+    systemExtras: { sandboxStatsSampleGapMs: 10, ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}) },
     onboarding: options.onboarding,
     ticketLimits: options.ticketLimits,
     auditCommitWindowMs: options.auditCommitWindowMs ?? 0,
