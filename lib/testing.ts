@@ -58,8 +58,8 @@ export interface TestAppOptions {
   ticketLimits?: RuntimeDeps['ticketLimits'];
   /**
    * Sync the files written in the kit's directory to disk. Off by default in a directory the kit
-   * makes and removes at `close()` (no `dir`, not `durable`): nothing reads it after a crash, and
-   * the syncs were a large share of a unit test's CPU. On with `dir` or `durable`, or when true.
+   * makes and removes at `close()` (no `dir`, not `durable`): nothing reads it after a crash, so
+   * the syncs are only CPU spent. On with `dir` or `durable`, or when true.
    */
   fsync?: boolean;
   /**
