@@ -29,11 +29,12 @@ export interface PanelParts {
    * What the built system gets besides the data dir, the clock, the log, the routes' public
    * locations and the sandbox's DNS: the server's live journal of its own log, the kit's fake PKI.
    */
-  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts'>;
+  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs'>;
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: RuntimeDeps['ticketLimits'];
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
   onboarding?: OnboardingOptions;
+  auditCommitWindowMs?: RuntimeDeps['auditCommitWindowMs'];
 }
 
 /** A panel built and not yet running: it answers requests, but no timer, watcher or listener runs until `start()`. */
@@ -58,7 +59,7 @@ export function composePanel(parts: PanelParts): Panel {
     sandboxDns: hostIpResolver(() => config.value),
     ...parts.systemExtras,
   });
-  const services = createRuntime({ mode: parts.mode, config, store, system, clock, log, ticketLimits: parts.ticketLimits, onboarding: parts.onboarding });
+  const services = createRuntime({ mode: parts.mode, config, store, system, clock, log, ticketLimits: parts.ticketLimits, onboarding: parts.onboarding, auditCommitWindowMs: parts.auditCommitWindowMs });
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),

@@ -130,6 +130,8 @@ export interface RuntimeDeps {
   ticketLimits?: Partial<TicketLimits>;
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
   onboarding?: OnboardingOptions;
+  /** How long audit entries wait to share one synchronized write (the audit log's 20 ms unless given; the testing kit passes 0). */
+  auditCommitWindowMs?: number;
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
@@ -141,7 +143,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const publicLinks = new PublicLinks(() => deps.config.value);
   const base = { ...rest, clock, log, publicLinks };
   const identities = new IdentityRegistry(deps.store);
-  const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence, log });
+  const audit = new AuditLog({ dir: join(deps.store.dataDir, 'audit'), clock, persistence: deps.store.persistence, log, ...(deps.auditCommitWindowMs === undefined ? {} : { commitWindowMs: deps.auditCommitWindowMs }) });
   auditRegistry(deps.store, audit);
   const hasher = createPasswordHasher();
   const users = new UserService({ ...base, hasher });

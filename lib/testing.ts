@@ -18,6 +18,7 @@ import { silentLogger } from './log.ts';
 import type { OnboardingOptions } from './onboarding/service.ts';
 import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
+import { skipSyncUnder } from './state/unsynced-dirs.ts';
 import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
 import { ADMIN_SERIAL, AgentSerials, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders } from './testing-callers.ts';
 
@@ -55,6 +56,17 @@ export interface TestAppOptions {
   pki?: 'fake' | 'openssl';
   /** The ticket limits (stored tickets, requests per agent per minute), lifted for load measurements. */
   ticketLimits?: RuntimeDeps['ticketLimits'];
+  /**
+   * Sync the files written in the kit's directory to disk. Off by default in a directory the kit
+   * makes and removes at `close()` (no `dir`, not `durable`): nothing reads it after a crash, so
+   * the syncs are only CPU spent. On with `dir` or `durable`, or when true.
+   */
+  fsync?: boolean;
+  /**
+   * How long audit entries wait to share one synchronized write, on disk (`dir`, `durable`): 0
+   * unless given, where the server waits 20 ms, which every audit read and `close()` waited out.
+   */
+  auditCommitWindowMs?: number;
 }
 
 /** What `request` and `call` send besides the method and path. */
@@ -130,6 +142,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-kit-')));
   if (!options.dir) madeByKit.add(dir);
   const onDisk = options.dir !== undefined || options.durable === true;
+  const syncAgain = (options.fsync ?? onDisk) ? () => {} : skipSyncUnder(dir);
   const config = await openConfig(dir, options);
   const log = silentLogger();
   const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log });
@@ -147,9 +160,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     log,
     routes,
-    systemExtras: pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {},
+    // a CPU figure waits its sample gap in real time: a tenth of the server's 100 ms is enough for a test
+    systemExtras: { sandboxStatsSampleGapMs: 10, ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}) },
     onboarding: options.onboarding,
     ticketLimits: options.ticketLimits,
+    auditCommitWindowMs: options.auditCommitWindowMs ?? 0,
   });
   const { app, services } = panel;
   await panel.start();
@@ -227,6 +242,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mountPlugin: ({ name, module, capabilities = [], panel }) => app.mount(name, pluginRoutes({ name, module, capabilities, panel: panel ?? null })),
     async close({ keep = false } = {}) {
       await app.close();
+      syncAgain();
       if (keep || !madeByKit.has(dir)) return;
       madeByKit.delete(dir);
       await rm(dir, { recursive: true, force: true });

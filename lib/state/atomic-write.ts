@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { mapAtMost } from '../map-at-most.ts';
+import { needsSync } from './unsynced-dirs.ts';
 
 export interface AtomicWriteOptions {
   /** 0o600 for anything secret. */
@@ -66,7 +67,7 @@ async function writeTemp(path: string, data: string | Uint8Array, mode: number):
   try {
     await file.writeFile(data);
     await file.chmod(mode); // the umask may have narrowed it; the caller's mode is the contract
-    await file.sync();
+    if (needsSync(temp)) await file.sync();
   } catch (error) {
     await file.close();
     await rm(temp, { force: true });
@@ -93,6 +94,7 @@ async function replaceWith(temp: string, path: string): Promise<void> {
 }
 
 export async function syncDirectory(dir: string): Promise<void> {
+  if (!needsSync(dir)) return;
   const handle = await open(dir, 'r');
   try {
     await handle.sync();

@@ -31,6 +31,8 @@ export interface SystemContext {
   sandboxPki?: PkiAdapter;
   /** Sandbox only: makes the server certificates (ACME stand-in, IP panel) instead of openssl (lib/testing.ts passes its fake). */
   sandboxServerCerts?: ServerCertMaker;
+  /** Sandbox only: the real time between the two /proc/stat samples of a CPU figure (100 ms; lib/testing.ts passes 10). */
+  sandboxStatsSampleGapMs?: number;
 }
 
 /**

@@ -78,7 +78,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
     services: createSandboxServices(config, controls, clock, ctx),
     dns: createSandboxDns(controls, ctx.sandboxDns),
-    stats: createStats({ now }),
+    stats: createStats({ now, sampleGapMs: ctx.sandboxStatsSampleGapMs }),
     pki,
     siteStorage: createSiteStorage(sandboxPaths(ctx.dataDir).sites),
     packages: createSandboxPackages(ctx.dataDir, controls),

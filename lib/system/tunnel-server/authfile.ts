@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { needsSync } from '../../state/unsynced-dirs.ts';
 import { writeSecretFile } from '../common/atomic-write.ts';
 import { readOrNull } from '../common/fs.ts';
 import { assertPort } from '../common/names.ts';
@@ -56,8 +57,11 @@ export class AuthfileStore {
   private readonly credentialFile: string;
   private cached: Promise<TunnelCredential> | null = null;
   private lastWrite = 0;
+  private readonly rewriteGapMs: number;
 
-  constructor(dir: string) {
+  /** `rewriteGapMs`: 0 where no chisel reads the file (the sandbox runs none). */
+  constructor(dir: string, { rewriteGapMs = REWRITE_GAP_MS }: { rewriteGapMs?: number } = {}) {
+    this.rewriteGapMs = rewriteGapMs;
     this.authfile = join(dir, 'users.json');
     this.savedFile = join(dir, 'users.json.saved');
     this.credentialFile = join(dir, 'credential.json');
@@ -102,11 +106,11 @@ export class AuthfileStore {
 
   /**
    * chisel reads the file right after each write event; a second rewrite while it reads would give
-   * it a page copied half old, half new. Rewrites are therefore spaced by REWRITE_GAP_MS (writes
+   * it a page copied half old, half new. Rewrites are therefore spaced by rewriteGapMs (writes
    * are already one at a time: AllowedPortsSync).
    */
   private async rewrite(content: string): Promise<void> {
-    const wait = this.lastWrite + REWRITE_GAP_MS - Date.now();
+    const wait = this.lastWrite + this.rewriteGapMs - Date.now();
     if (wait > 0) await sleep(wait);
     await writeInPlace(this.authfile, content);
     this.lastWrite = Date.now();
@@ -140,7 +144,7 @@ async function writeInPlace(path: string, content: string): Promise<void> {
     const body = Buffer.from(content);
     const padded = body.length >= st.size ? body : Buffer.concat([body, Buffer.alloc(st.size - body.length, 0x20)]);
     await fh.write(padded, 0, padded.length, 0);
-    await fh.sync();
+    if (needsSync(path)) await fh.sync();
   } finally {
     await fh.close();
   }

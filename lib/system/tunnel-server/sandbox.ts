@@ -10,7 +10,9 @@ import { sandboxPaths } from '../sandbox/paths.ts';
 
 export function createSandboxTunnelServer(dataDir: string, controls: SandboxControls): TunnelServerAdapter {
   const dir = sandboxPaths(dataDir).chisel;
-  const store = new AuthfileStore(dir);
+  // no chisel reads the file as it is rewritten (a test that runs one writes through a store of
+  // its own), so rewrites are not spaced: unit tests waited the gap out in real time
+  const store = new AuthfileStore(dir, { rewriteGapMs: 0 });
   const readFingerprint = watchedHostKeyFingerprint(dir);
   return {
     async install() {

@@ -42,7 +42,7 @@ s('two timer renewals of a tunnel\'s certificate count as duplicates (not as new
     assert.is((await countOf(t, 'duplicatePerNameSet', FQDN))?.count, 1, 'the panel\'s issuance, in the ledger and the archive, counted once');
     // certbot renew run by the timer: the adapter itself, not the panel's guarded one, so nothing in the ledger
     for (const _ of [1, 2]) {
-      clock.advance(DAY);
+      clock.jump(DAY);
       await t.services.system.certs.renew(FQDN);
     }
     assert.is(t.services.store.certIssuances.value.length, 1, 'the timer writes nothing the panel keeps');
@@ -54,7 +54,7 @@ s('two timer renewals of a tunnel\'s certificate count as duplicates (not as new
     assert.equal([refused.status, refused.body.error], [500, 'Certificate renewal failed']);
     assert.match(refused.body.details, new RegExp(`\\(duplicatePerNameSet\\); ${FQDN.replaceAll('.', '\\.')} has 3`));
     // the first one leaves the window: a slot frees
-    clock.advance(issuedAt + 7 * DAY - clock.now());
+    clock.jump(issuedAt + 7 * DAY - clock.now());
     assert.is((await t.call('POST', `/api/certs/${FQDN}/renew`)).status, 200);
     assert.is((await countOf(t, 'duplicatePerNameSet', FQDN))?.count, 3, 'two timer renewals and the panel\'s renewal');
   } finally {
@@ -66,7 +66,7 @@ s('the wildcard lineage: a timer renewal and a forced one are counted under its 
   const { t, clock } = await app({ duplicatePerNameSet: 3 });
   try {
     assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
-    clock.advance(DAY);
+    clock.jump(DAY);
     await t.services.system.certs.renew(DOMAIN);
     assert.is((await t.call('POST', `/api/certs/${DOMAIN}/renew`)).status, 200);
     assert.equal(t.services.store.certIssuances.value.map((r) => [r.kind, r.names]), [['new', [`*.${DOMAIN}`, DOMAIN]], ['renewal', [`*.${DOMAIN}`, DOMAIN]]]);

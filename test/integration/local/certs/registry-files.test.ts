@@ -1,10 +1,12 @@
+// The registry files (agents.json, revocations.json) edited by hand while the panel runs. Not a unit
+// test: the panel sees an edit through a file watch (inotify), and the tests poll for it in real time.
 import { writeFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { reloadRegistryFile } from '../../../lib/auth/registry-files.ts';
-import { createLogger, type LogEntry } from '../../../lib/log.ts';
-import { createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { timed } from '../../helpers/timeout.ts';
+import { reloadRegistryFile } from '../../../../lib/auth/registry-files.ts';
+import { createLogger, type LogEntry } from '../../../../lib/log.ts';
+import { createTestApp, type TestApp } from '../../../../lib/testing.ts';
+import { timed } from '../../../helpers/timeout.ts';
 
 const s = suite('the live registry: agents.json and revocations.json edited by hand');
 let t: TestApp;

@@ -1,6 +1,7 @@
 // Portlama's `packageName` installs a registry plugin end to end, with npm replaced by
 // test/fixtures/fake-npm (plugins.npm, the panel's own setting for which npm to run), so the
 // registry path is covered without a registry; test/integration/plugins runs the real npm.
+// Not a unit test: the fake npm is a child program (sh, then node).
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestApp } from '../../../lib/testing.ts';
+import { createTestApp } from '../../../../lib/testing.ts';
 
 const s = suite('plugin install by packageName');
-const FAKE_NPM = fileURLToPath(new URL('../../fixtures/fake-npm/npm.mjs', import.meta.url));
+const FAKE_NPM = fileURLToPath(new URL('../../../fixtures/fake-npm/npm.mjs', import.meta.url));
 
 /** An executable that runs the fake npm and logs its arguments, one JSON array a line. */
 async function fakeNpm(dir: string): Promise<{ path: string; calls: () => Promise<string[][]> }> {

@@ -1,13 +1,14 @@
 // The receiver reads nginx's datagrams in turns, a batch per wake-up of the event
 // loop instead of one wake-up per request, and loses none of a burst the socket's buffer can hold.
+// Not a unit test: a real UDP socket on loopback, and the turns' waits (up to MAX_WAIT_MS) in real time.
 import { createSocket, type Socket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TrafficMeter } from '../../../lib/traffic/meter.ts';
-import { MAX_TURN_DATAGRAMS, MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, readInTurns, receiveTraffic } from '../../../lib/traffic/receiver.ts';
-import { ManualClock } from '../../helpers/manual-clock.ts';
-import { unusedPort } from '../../helpers/loopback-listener.ts';
+import { TrafficMeter } from '../../../../lib/traffic/meter.ts';
+import { MAX_TURN_DATAGRAMS, MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, readInTurns, receiveTraffic } from '../../../../lib/traffic/receiver.ts';
+import { ManualClock } from '../../../helpers/manual-clock.ts';
+import { unusedPort } from '../../../helpers/loopback-listener.ts';
 
 const s = suite('traffic receiver: datagrams in turns');
 const V = 'app:a.example.test';

@@ -3,12 +3,13 @@
 // (`await import(...)`); one static import of them from a handler brings them back into every start.
 // In the one-file bundle a module reached only by `import()` is wrapped to run on that call, so the
 // handler modules, which handlers/start-table.ts imports that way, run on their route's first request.
+// Not a unit test: esbuild's service, a program of its own, makes the metafile (about a second).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const s = suite('the start imports');
 
 /** Loaded on first use: archives (tar), uploads (formidable), WebSocket handshakes (ws). */

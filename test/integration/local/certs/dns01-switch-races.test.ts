@@ -1,6 +1,7 @@
 // Races around the wildcard mode's shared tunnels' server and the switch itself, each played on the
 // sandbox with a controlled interleaving: a proxy change (or a certificate order) held until the
 // test lets it go. Tunnels and sites share the switch's gate (lib/shared-gate.ts).
+// Not a unit test: each "still waiting" check gives the held side 300 ms of real time to go wrong.
 import { readFile, readlink, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -11,7 +12,7 @@ import { stackHosts } from '../../../../lib/stack-hosts.ts';
 import { sandboxPaths } from '../../../../lib/system/sandbox-system.ts';
 import { createTestApp } from '../../../../lib/testing.ts';
 import type { VhostChange } from '../../../../lib/system/types.ts';
-import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
+import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../../unit/tunnels/helpers.ts';
 
 const SECRET = 'c2VjcmV0LWtleS1mb3ItdGVzdHM=';
 const WILDCARD = { mode: 'wildcard', provider: 'rfc2136', credentials: { server: '127.0.0.1', port: 15353, name: 'certbot-key', secret: SECRET }, propagationSeconds: 0 };
