@@ -64,6 +64,22 @@ export async function recentRestarts(inst: Installation, service: string): Promi
   }
 }
 
+/** Automatic restarts after which an upgrade stops waiting for the new release's answer: it crashed at start twice. */
+export const CRASH_LOOP_RESTARTS = 2;
+
+/**
+ * Why `unit` (just restarted by hand, so its NRestarts counts from 0) is not coming up, or null
+ * while it may still: systemd restarted it CRASH_LOOP_RESTARTS times (Restart=always, 2 s apart),
+ * or gave up on it (failed). Anything unreadable is no reason: the wait's own timeout decides then.
+ */
+export async function crashLoop(inst: Installation, unit: string): Promise<string | null> {
+  const service = serviceName(unit);
+  if (!service) return null;
+  if ((await unitState(inst, service)) === 'failed') return `systemd reports ${service} failed`;
+  const restarts = await inst.run(inst.system.binaries.systemctl, ['show', '-p', 'NRestarts', '--value', service]).then((r) => parseNRestarts(r.stdout), () => null);
+  return restarts !== null && restarts >= CRASH_LOOP_RESTARTS ? `it exited at start and systemd restarted it ${restarts} times` : null;
+}
+
 /** The finding for one unit from its state and its restarts (null: not a service). */
 export function unitFinding(unit: string, state: string, restarts: Restarts | null): UnitFinding {
   const base = `${unit} is ${state}`;

@@ -27,6 +27,7 @@ import { panelOwner } from './users.ts';
 import { noteCreated, recordKeepReleases } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { isUnitActive } from './unit-state.ts';
+import { crashLoop } from './unit-restarts.ts';
 import { streamBlockPath } from './stream-block.ts';
 import { streamServers, upgradePackages } from './steps/upgrade-streams.ts';
 
@@ -97,7 +98,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     step = 'health';
     restarted = true;
     if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
-    if (!(await waitForHealth(config.listen.port, inst.options.healthTimeoutMs))) throw new InstallError(`release ${version} did not answer /api/health`, fix);
+    const answered = await waitForHealth(config.listen.port, inst.options.healthTimeoutMs, () => crashLoop(inst, panel));
+    if (answered !== true) throw new InstallError(`release ${version} did not answer /api/health (${answered})`, fix);
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {
     // nginx may have read the stream block the directories step wrote only from the streams step on
@@ -144,5 +146,5 @@ async function rollBack(
   await inst.run(systemctl, ['restart', panel]).catch(() => null);
   // `--health-timeout` is how long the new release gets; the release put back answered before, and
   // on a loaded box its start can take longer than a short timeout chosen for the new one
-  return waitForHealth(o.healthPort, Math.max(inst.options.healthTimeoutMs, ROLLBACK_HEALTH_MS));
+  return (await waitForHealth(o.healthPort, Math.max(inst.options.healthTimeoutMs, ROLLBACK_HEALTH_MS))) === true;
 }

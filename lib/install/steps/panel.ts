@@ -172,7 +172,7 @@ export async function listenThroughSocket(inst: Installation): Promise<boolean> 
 
 export async function health(inst: Installation): Promise<Outcome> {
   if (inst.options.healthTimeoutMs === 0) return { status: 'skipped', message: 'not waited for (--health-timeout 0)' };
-  const ok = await waitForHealth(inst.system.ports.panel, inst.options.healthTimeoutMs);
+  const ok = (await waitForHealth(inst.system.ports.panel, inst.options.healthTimeoutMs)) === true;
   return ok
     ? { status: 'done', message: `http://127.0.0.1:${inst.system.ports.panel}/api/health answers` }
     : { status: 'warning', message: 'the panel did not answer /api/health yet', fix: `journalctl -u ${inst.system.units.panel} -n 50` };

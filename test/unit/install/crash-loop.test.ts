@@ -1,0 +1,49 @@
+// An upgrade stops waiting for a release that crashes at start: systemd's own account of the panel's
+// service (its state and NRestarts since the upgrade's restart) decides, and anything it cannot
+// read leaves the decision to the wait's timeout.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openInstallation, type Runner } from '../../../lib/install/installation.ts';
+import type { CommandOptions } from '../../../lib/install/options.ts';
+import { crashLoop, CRASH_LOOP_RESTARTS } from '../../../lib/install/unit-restarts.ts';
+
+const s = suite('upgrade: a release that crashes at start is not waited out');
+
+/** systemctl answering `state` for is-active and `restarts` for NRestarts (null: the call fails). */
+function box(state: string, restarts: string | null) {
+  const calls: string[] = [];
+  const runner: Runner = async (binary, args) => {
+    calls.push(args.join(' '));
+    if (args[0] === 'is-active') return { stdout: `${state}\n`, stderr: '', exitCode: state === 'active' ? 0 : 3 };
+    if (restarts === null) throw new Error('systemctl exited with 1: Failed to connect to bus');
+    return { stdout: `${restarts}\n`, stderr: '', exitCode: 0 };
+  };
+  const options: CommandOptions = {
+    prefix: '/nonexistent', json: true, user: 'relay-panel', harden: false, packages: false, downloads: false, system: {},
+    release: '/nonexistent', node: process.execPath, healthTimeoutMs: 10_000, purge: false,
+  };
+  return { calls, inst: openInstallation(options, runner) };
+}
+
+s('restarted twice by systemd since the upgrade restarted it: given up, saying why', async () => {
+  const { inst, calls } = box('activating', String(CRASH_LOOP_RESTARTS));
+  assert.is(await crashLoop(inst, 'relay-panel'), `it exited at start and systemd restarted it ${CRASH_LOOP_RESTARTS} times`);
+  assert.ok(calls.includes('show -p NRestarts --value relay-panel.service'), calls.join('\n'));
+});
+
+s('restarted once, or starting, or active: still waited for', async () => {
+  for (const [state, restarts] of [['activating', '1'], ['activating', '0'], ['active', '0']] as const) {
+    assert.is(await crashLoop(box(state, restarts).inst, 'relay-panel.service'), null, `${state} ${restarts}`);
+  }
+});
+
+s('failed (systemd gave up on it): given up at once', async () => {
+  assert.is(await crashLoop(box('failed', '0').inst, 'relay-panel'), 'systemd reports relay-panel.service failed');
+});
+
+s('NRestarts unreadable or not a number: no reason, the timeout decides', async () => {
+  assert.is(await crashLoop(box('activating', null).inst, 'relay-panel'), null);
+  assert.is(await crashLoop(box('activating', '').inst, 'relay-panel'), null);
+});
+
+s.run();
