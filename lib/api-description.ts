@@ -18,6 +18,11 @@ export class ApiDescription {
   }
 
   json(): Document | Promise<Document> {
-    return (this.#bytes ??= this.#build());
+    if (this.#bytes === undefined) {
+      const bytes = (this.#bytes = this.#build());
+      // a build that failed (a route module that did not load) is not kept: the next read builds again
+      if (bytes instanceof Promise) bytes.catch(() => this.#bytes === bytes && (this.#bytes = undefined));
+    }
+    return this.#bytes;
   }
 }

@@ -143,9 +143,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if (!options.dir) madeByKit.add(dir);
   const onDisk = options.dir !== undefined || options.durable === true;
   const syncAgain = (options.fsync ?? onDisk) ? () => {} : skipSyncUnder(dir);
-  const config = await openConfig(dir, options);
+  // a kit that fails to come up leaves neither its directory nor the skip of its syncs behind
+  const notBuilt = async (error: unknown): Promise<never> => {
+    syncAgain();
+    if (madeByKit.delete(dir)) await rm(dir, { recursive: true, force: true });
+    throw error;
+  };
+  const config = await openConfig(dir, options).catch(notBuilt);
   const log = silentLogger();
-  const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log });
+  const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log }).catch(notBuilt);
   // the store keeps nothing there, but the sandbox host and the certificate bundles do
   await mkdir(config.value.dataDir, { recursive: true, mode: 0o700 });
   const routes = options.routes ?? allRoutes;
@@ -167,7 +173,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     auditCommitWindowMs: options.auditCommitWindowMs ?? 0,
   });
   const { app, services } = panel;
-  await panel.start();
+  await panel.start().catch(notBuilt);
 
   const serials = new AgentSerials();
   // Registrations change the registry at once (updates apply synchronously); their writes are

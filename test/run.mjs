@@ -7,8 +7,8 @@
 // --times prints each file's wall time, slowest first, and for pooled files the CPU time its worker
 // spent on it (much less than the wall time: the file waits on timers or child processes), after the run.
 // Files run in N worker processes (default: os.availableParallelism()), each file's output printed
-// in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq, the
-// install tests' system users) on this machine, so they run one after the other in this process;
+// in one piece when it is done. The integration files share programs (nginx, pebble, dnsmasq) on
+// this machine, so they run one after the other in this process;
 // five lanes run beside them, each a worker taking its files one after the other: the system group
 // (a booted container with its own network), the browser group (Chromium on a sandbox panel of
 // its own, on free ports), integration/build (bundles on free ports), integration/local (real
@@ -196,9 +196,16 @@ const others = here.length + lanes.length > 0;
 const NICENESS = { system: 5, pool: others ? 5 : 0, typecheck: 10 };
 /** When each lane started and ended, in ms from the run's start, for --times. */
 const laneTimes = new Map();
+// a lane that throws (a program it needs is missing) is one failure, reported, never an unhandled
+// rejection that would end the run before its summary, with the other lanes' workers still running
 const timedLane = async (lane, work) => {
   const start = Date.now() - started;
-  await work;
+  try {
+    await work;
+  } catch (error) {
+    console.log(`\nlane ${lane} failed: ${error?.stack ?? error}`);
+    totals.failed += 1;
+  }
   laneTimes.set(lane, { start, end: Date.now() - started });
 };
 const stages = [

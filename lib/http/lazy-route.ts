@@ -23,11 +23,19 @@ export const isLazy = (entry: RouteEntry): entry is LazyRoute => 'load' in entry
 /**
  * A route whose module `importModule` brings in (`() => import('./show.ts')`): in the server's
  * single-file bundle such a module and what only it imports are evaluated on that call, not at
- * start. The promise is kept, so every later call answers the same route object.
+ * start. The promise is kept once it succeeds, so every later call answers the same route object.
  */
 export function lazyRoute<R extends AnyRoute>(entry: Omit<LazyRoute<R>, 'load'>, importModule: () => Promise<{ default: R }>): LazyRoute<R> {
   let loading: Promise<R> | undefined;
-  return { ...entry, load: () => (loading ??= importModule().then((module) => module.default)) };
+  const load = (): Promise<R> => {
+    // a load that failed is not kept: the route's next request tries again rather than answering 500 until a restart
+    loading ??= importModule().then((module) => module.default, (error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+  return { ...entry, load };
 }
 
 /** Every entry's route, loaded (the OpenAPI document and tests that read schemas). */

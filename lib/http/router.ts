@@ -137,12 +137,26 @@ export function routeTable(routes: readonly RouteEntry[], services: Runtime, oth
     let chain = chains.get(route);
     if (!chain) {
       const steps = chainFor(route, services);
-      chain = observer ? recorded(steps, observer.route(route.kind === 'ws' ? 'WS' : route.method, route.path)) : steps;
+      const recorder = recorderOf(route);
+      chain = recorder ? recorded(steps, recorder) : steps;
       chains.set(route, chain);
     }
     return chain;
   };
-  const stepsOf = (route: RouteEntry) => (isLazy(route) ? builtOnFirstRequest(() => route.load().then(chainOf)) : builtOnFirstRequest(() => chainOf(route)));
+  // a lazy route's request is the route's in /metrics while its module loads, so a load that fails counts there too
+  const recorderOf = (route: RouteEntry) => observer?.route(route.kind === 'ws' ? 'WS' : route.method, route.path);
+  const loadThenChain = (route: RouteEntry & { load(): Promise<AnyRoute> }): Middleware[] => {
+    const stand: Middleware[] = builtOnFirstRequest(() => route.load().then(chainOf));
+    if (!observer) return stand;
+    const first = stand[0]!;
+    let recorder: RouteRecorder | undefined;
+    stand[0] = (request, state) => {
+      state.recorder = recorder ??= recorderOf(route);
+      return first(request, state);
+    };
+    return stand;
+  };
+  const stepsOf = (route: RouteEntry) => (isLazy(route) ? loadThenChain(route) : builtOnFirstRequest(() => chainOf(route)));
   const entries = compiledEntries(routes).map(({ route, entry: [method, pattern, , path] }): IttyEntry => [method, pattern, stepsOf(route), path]);
   const router = Router<RoutedRequest, [RequestState]>({ routes: entries as never, catch: (error: unknown) => renderError(error, services) });
   if (otherwise) router.all('*', otherwise);

@@ -56,8 +56,8 @@ export interface InfraOptions {
 
 /**
  * Where the infrastructure's directory goes: nginx's workers and dnsmasq run as nobody and must pass
- * through every directory above the ACME webroot and the hosts file, and a worker lane's TMPDIR
- * (test/run.mjs) is a 0700 directory of its own.
+ * through every directory above the ACME webroot and the hosts file, and a TMPDIR may be a 0700
+ * directory of its own (test/run.mjs's lanes get a 1777 one, as /tmp is; a caller's may not be).
  */
 async function passableTmp(): Promise<string> {
   const base = tmpdir();

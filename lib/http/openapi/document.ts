@@ -24,7 +24,12 @@ function describeEntries(entries: readonly RouteEntry[], mounted: readonly AnyRo
 
 function describeBuiltIn(routes: readonly RouteEntry[]): Document | Promise<Document> {
   let bytes = builtInDocuments.get(routes);
-  if (!bytes) builtInDocuments.set(routes, (bytes = describeEntries(routes, [])));
+  if (!bytes) {
+    bytes = describeEntries(routes, []);
+    builtInDocuments.set(routes, bytes);
+    // a route module that failed to load is not kept as the document: the next read tries again
+    if (bytes instanceof Promise) bytes.catch(() => builtInDocuments.delete(routes));
+  }
   return bytes;
 }
 

@@ -7,6 +7,8 @@ import { lazyRoute } from '../../../lib/http/lazy-route.ts';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { createTestApp } from '../../../lib/testing.ts';
+import metricsRoute from '../../../handlers/metrics/show.ts';
+import openapiRoute from '../../../handlers/openapi/show.ts';
 
 const s = suite('routes loaded on first request');
 
@@ -37,6 +39,38 @@ s('the module is loaded at the route\'s first request, once, and every request g
     assert.is((await t.call('GET', '/api/test/word', { as: 'none' })).status, 403, 'the loaded route\'s access rule is enforced');
   } finally {
     await t.close();
+  }
+});
+
+s('a module that fails to load: that request 500, counted under its route; the next request loads it again, and the OpenAPI document too', async () => {
+  let attempts = 0;
+  const flaky = lazyRoute({ kind: 'http', method: 'GET', path: '/api/test/word', access }, async () => {
+    if (++attempts === 1) throw new Error('module evaluation failed');
+    return { default: word };
+  });
+  const t = await createTestApp({ routes: [flaky, other, metricsRoute] });
+  try {
+    const failed = await t.call('GET', '/api/test/word');
+    assert.is(failed.status, 500);
+    const metrics = String((await t.call('GET', '/metrics')).body);
+    assert.match(metrics, 'relay_http_requests_total{route="/api/test/word",method="GET",status="500"} 1');
+    assert.not.match(metrics, 'route="(unmatched)",method="ANY",status="500"');
+    assert.equal((await t.call('GET', '/api/test/word')).body, { word: 'loaded' });
+    assert.is(attempts, 2);
+  } finally {
+    await t.close();
+  }
+  attempts = 0;
+  const u = await createTestApp({ routes: [lazyRoute({ kind: 'http', method: 'GET', path: '/api/test/word', access }, async () => {
+    if (++attempts === 1) throw new Error('module evaluation failed');
+    return { default: word };
+  }), other, openapiRoute] });
+  try {
+    assert.is((await u.call('GET', '/api/openapi.json')).status, 500, 'the document needs every route');
+    const document = (await u.call('GET', '/api/openapi.json')).body as { paths: Record<string, unknown> };
+    assert.ok(document.paths['/api/test/word'], Object.keys(document.paths).join(' '));
+  } finally {
+    await u.close();
   }
 });
 

@@ -81,9 +81,10 @@ function startRacer(ctx: Ctx, args: string[]): { lines: AsyncIterator<string>; c
   return { child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator]() };
 }
 
+// owners and modes, not change times: the install lane's useradd and userdel, beside this file, change those of both
 const etcState = async () => Promise.all(['/etc', '/etc/shadow'].map(async (p) => {
   const st = await lstat(p);
-  return [p, st.uid, st.gid, st.mode, st.ctimeMs];
+  return [p, st.uid, st.gid, st.mode];
 }));
 
 /** What must hold whatever the interleaving: nothing of the panel's, no link but certbot's (and root's own), no FIFO, no directory others can write. */

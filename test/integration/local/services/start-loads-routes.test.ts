@@ -1,15 +1,16 @@
 // A server start loads no route's module: each loads on its route's first request
 // (handlers/start-table.ts). Whatever the start-up runs (composition, plugins, the repair, the
-// edge) and the first /api/health load that one route alone.
+// edge) and the first /api/health load that one route alone. Not a unit test: a real listener and
+// Node's HTTP server, as the server starts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routes as startTable } from '../../../handlers/start-table.ts';
-import type { LazyRoute } from '../../../lib/http/lazy-route.ts';
-import { start } from '../../../lib/main.ts';
-import { timed } from '../../helpers/timeout.ts';
+import { routes as startTable } from '../../../../handlers/start-table.ts';
+import type { LazyRoute } from '../../../../lib/http/lazy-route.ts';
+import { start } from '../../../../lib/main.ts';
+import { timed } from '../../../helpers/timeout.ts';
 
 const s = suite('what a server start loads');
 
