@@ -57,6 +57,25 @@ const puts = (fqdn: string) => (changes: readonly VhostChange[]) => changes.some
 /** Resolves with `promise`'s settling or after `ms`, whichever is first: a step that waits (as it should) does not hang the test. */
 const settledOrWaiting = (promise: Promise<unknown>, ms = 300) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('waiting'), ms))]);
 
+/**
+ * Starts `change` (answering `status`), holds it at its vhost change for `fqdn` (`when`), asks the
+ * switch back to per-name meanwhile, then lets it go: whether the switch was still waiting while
+ * the change was held, once both answered as they should.
+ */
+async function switchDuring(t: TunnelTestApp, fqdn: string, change: () => Promise<{ status: number; body: unknown }>, status: number, when: 'after' | 'before' = 'after'): Promise<unknown> {
+  const hold = holdAfter(t, puts(fqdn), when);
+  const changed = change();
+  await hold.reached;
+  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
+  const whileHeld = await settledOrWaiting(switched);
+  hold.release();
+  const answer = await changed;
+  assert.is(answer.status, status, JSON.stringify(answer.body));
+  const switchAnswer = await switched;
+  assert.is(switchAnswer.status, 200, JSON.stringify(switchAnswer.body));
+  return whileHeld;
+}
+
 const s = suite<{ t: TunnelTestApp }>('dns01: races around the mode switch and the shared tunnels\' server', {} as { t: TunnelTestApp });
 s.before.each(async (ctx) => {
   ctx.t = await tunnelApp();
@@ -69,15 +88,7 @@ s('a switch back to per-name while a create runs: the switch waits, and the tunn
   assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
   const fqdn = `late.${DOMAIN}`;
   // the create's route is written (wildcard mode), its save still to come
-  const hold = holdAfter(t, puts(fqdn));
-  const create = createTunnel(t, 'late', 9100);
-  await hold.reached;
-  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
-  const whileHeld = await settledOrWaiting(switched);
-  hold.release();
-  assert.is((await create).status, 201);
-  const answer = await switched;
-  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  const whileHeld = await switchDuring(t, fqdn, () => createTunnel(t, 'late', 9100), 201);
   const paths = sandboxPaths(t.services.store.dataDir);
   assert.ok(await t.services.system.certs.has(fqdn), 'the tunnel has its own certificate');
   assert.ok((await vhostText(t, fqdn)).includes(`ssl_certificate "${t.services.system.certs.paths(fqdn).fullchain}";`));
@@ -179,15 +190,7 @@ s('a switch back to per-name while a site create runs: the switch waits; the sit
   assert.is((await t.call('PUT', '/api/settings/certificates', { body: WILDCARD })).status, 200);
   const fqdn = `blog.${DOMAIN}`;
   // the create's vhost is written naming the wildcard lineage, its record still to come
-  const hold = holdAfter(t, puts(fqdn));
-  const create = createSite(t, 'blog');
-  await hold.reached;
-  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
-  const whileHeld = await settledOrWaiting(switched);
-  hold.release();
-  assert.is((await create).status, 201);
-  const answer = await switched;
-  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  const whileHeld = await switchDuring(t, fqdn, () => createSite(t, 'blog'), 201);
   const { certs } = t.services.system;
   assert.ok(await certs.has(fqdn), 'the site has its own certificate');
   assert.not.ok(await certs.has(DOMAIN), 'the wildcard lineage is gone');
@@ -217,15 +220,7 @@ s('a switch back to per-name while a site update runs: the switch waits, then re
   const id = (await createSite(t, 'docs')).body.site.id as string;
   const fqdn = `docs.${DOMAIN}`;
   // the update's vhost is rendered in wildcard mode, its write still to come
-  const hold = holdAfter(t, puts(fqdn), 'before');
-  const updated = t.call('PATCH', `/api/sites/${id}`, { body: { spaMode: true } });
-  await hold.reached;
-  const switched = t.call('PUT', '/api/settings/certificates', { body: { mode: 'per-name' } });
-  const whileHeld = await settledOrWaiting(switched);
-  hold.release();
-  const answer = await updated;
-  assert.is(answer.status, 200, JSON.stringify(answer.body));
-  assert.is((await switched).status, 200);
+  const whileHeld = await switchDuring(t, fqdn, () => t.call('PATCH', `/api/sites/${id}`, { body: { spaMode: true } }), 200, 'before');
   const { certs } = t.services.system;
   assert.not.ok(await certs.has(DOMAIN), 'the wildcard lineage is gone');
   const text = await siteVhostText(t, fqdn);
