@@ -19,7 +19,8 @@ import type { TrafficMeter } from './meter.ts';
 
 /**
  * The longest datagrams wait between turns: /metrics and the 5 s live poll read the meter, so a
- * line is seen at most this late. Reached at low rates with a buffer of more than ~6 MiB.
+ * line is seen at most this late. Reached at low rates once the buffer holds 10,000 datagrams
+ * (12.8 MB as getRecvBufferSize reports it; the surge bound below keeps a smaller one's turns shorter).
  */
 export const MAX_WAIT_MS = 1000;
 /**
