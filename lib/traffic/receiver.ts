@@ -78,9 +78,11 @@ function udpHandle(socket: Socket): UdpHandle | null {
 export interface ReceiveOptions {
   /** false: every datagram as node reads it, one call into JS each (the bench's before) */
   inTurns?: boolean;
+  /** the receive buffer asked for: the bench plays a box with the kernel's default cap by asking less */
+  bufferBytes?: number;
 }
 
-export async function receiveTraffic(port: number, meter: TrafficMeter, onError: (e: Error) => void, { inTurns = true }: ReceiveOptions = {}): Promise<() => Promise<void>> {
+export async function receiveTraffic(port: number, meter: TrafficMeter, onError: (e: Error) => void, { inTurns = true, bufferBytes = RECEIVE_BUFFER_BYTES }: ReceiveOptions = {}): Promise<() => Promise<void>> {
   const socket: Socket = createSocket('udp4');
   socket.on('error', onError);
   await new Promise<void>((resolve, reject) => {
@@ -91,7 +93,7 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
     });
   });
   try {
-    socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
+    socket.setRecvBufferSize(bufferBytes);
   } catch {
     // the kernel's default buffer: the turns are shorter (nextWaitMs reads what the socket holds)
   }

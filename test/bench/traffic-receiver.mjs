@@ -14,6 +14,8 @@
 // wake-ups per second of sending (its voluntary context switches) are beside each figure.
 // Rounds alternate base and this so the machine's drift hits both; medians of 5 and their range;
 // the load average is beside each.
+// BENCH_TRAFFIC_BUFFER=212992 plays a box with the kernel's default net.core.rmem_max: the child asks that
+// buffer instead of 4 MiB (a base before that option ignores it and asks 4 MiB).
 // Usage: node test/bench/traffic-receiver.mjs [seconds per phase]   (also `--only=traffic-receiver`).
 // measureMeterAtScale: this tree alone, the meter knowing each box size's vhosts (`--only=scale`).
 import { execFile, spawn } from 'node:child_process';
@@ -47,7 +49,8 @@ const meter = new TrafficMeter({ now: () => Date.now(), every: () => () => {} })
 const names = (${vhostNames.toString()})(Number(process.argv[3] ?? 1));
 meter.know(new Set(names));
 const port = Number(process.argv[2]);
-receiveTraffic(port, meter, (e) => { console.error(e); process.exit(1); }).then(() => console.log('receiving'));
+const bufferBytes = Number(process.env.BENCH_TRAFFIC_BUFFER) || undefined;
+receiveTraffic(port, meter, (e) => { console.error(e); process.exit(1); }, { bufferBytes }).then(() => console.log('receiving'));
 process.stdin.setEncoding('utf8').on('data', () => {
   const totals = meter.totals();
   let requests = 0;
@@ -213,7 +216,8 @@ export async function measureTrafficReceiver({ seconds = 3, base = process.env.B
       base: await bundleChild(await libAt(base, join(dir, 'base')), join(dir, 'base.mjs')),
       this: await bundleChild(join(root, 'lib'), join(dir, 'this.mjs')),
     };
-    log(`traffic receiver: net.core.rmem_max ${rmemMax()} (the receive buffer is twice the 4 MiB ask or this, the smaller); ${rounds} rounds of ${seconds} s; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const asked = Number(process.env.BENCH_TRAFFIC_BUFFER) || 4 * 1024 * 1024;
+    log(`traffic receiver: net.core.rmem_max ${rmemMax()}, this tree's child asks ${asked} bytes (the kernel gives twice the ask or the cap, the smaller); ${rounds} rounds of ${seconds} s; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     const results = [];
     for (let round = 0; round < rounds; round++) {
       for (const rate of RATES) {
