@@ -35,6 +35,7 @@ import { dns01Findings, statProbe } from './doctor-dns01.ts';
 import { DPKG_STATUS_ARGS, isInstalledStatus } from '../system/packages/apt.ts';
 import { streamFindings } from './stream-doctor.ts';
 import { bucketFindings } from './bucket-doctor.ts';
+import { trafficFindings } from './traffic-doctor.ts';
 
 export interface Finding {
   check: string;
@@ -133,6 +134,9 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
 
   const streams = await streamFindings(s);
   add('stream-tunnels', streams.ok, streams.message, streams.fix);
+
+  const traffic = await trafficFindings(s.nginx.trafficPort, s.units.panel);
+  add('traffic', traffic.ok, traffic.message, traffic.fix);
 
   const catchAll = join(s.nginx.sitesEnabled, vhostName(DEFAULT_VHOST));
   const linked = await entryExists(catchAll);

@@ -8,35 +8,59 @@
 // them all with one read(2) each into one reused buffer, synchronously, until the socket has none
 // (EAGAIN), then waits for the next. node's own reading cost a call from C++ into JS, a 64 KiB
 // allocation, a Buffer and an address object per datagram, and a turn of the event loop per 32
-// (docs/decisions.md, Traffic meter (Scale)). The wait shrinks with the rate so a turn's datagrams
-// never fill more than a share of the socket's buffer; a turn that finds none leaves the socket to
-// node until the next datagram, so a quiet panel runs no timer for it.
+// (docs/decisions.md, Traffic meter (Scale)). The wait follows the rate and what the socket's buffer
+// really holds, so a turn's datagrams never fill more than a share of it: a box whose
+// net.core.rmem_max lets the 4 MiB ask through takes turns ~650 ms apart at 1,000 lines/s, one with
+// the kernel's default about twelve a second. A turn that finds none leaves the socket to node
+// until the next datagram, so a quiet panel runs no timer for it.
 import { createSocket, type Socket } from 'node:dgram';
 import { readSync } from 'node:fs';
 import type { TrafficMeter } from './meter.ts';
 
-/** The longest datagrams wait between turns: a batch of 100 at 1,000 lines/s. */
-export const MAX_WAIT_MS = 100;
+/**
+ * The longest datagrams wait between turns: /metrics and the 5 s live poll read the meter, so a
+ * line is seen at most this late. Reached at low rates once the buffer holds 10,000 datagrams
+ * (12.8 MB as getRecvBufferSize reports it; the surge bound below keeps a smaller one's turns shorter).
+ */
+export const MAX_WAIT_MS = 1000;
+/**
+ * The wait when the last turn found nothing (a quiet moment: two such turns leave the socket to
+ * node) and before the first turn after a quiet spell, when the rate is not known yet.
+ */
+export const FIRST_WAIT_MS = 100;
 /** The shortest: a turn's datagrams must fit in the buffer however fast they come. */
 export const MIN_WAIT_MS = 2;
 /**
  * The socket's receive buffer asked for. The kernel caps it at net.core.rmem_max (208 KiB by
- * default) and doubles it; a datagram takes ~832 bytes of it (measured on loopback).
+ * default) and doubles it (getRecvBufferSize reports the doubled size).
  */
 export const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
-const KERNEL_BYTES_PER_DATAGRAM = 1024;
-/** A turn fills at most this share of the buffer: the rest is for an event loop running late. */
+/**
+ * What one datagram takes of that buffer: the kernel counts its whole allocation (truesize), not
+ * the payload. Measured on loopback: 832 bytes for a line up to ~190 bytes, 1,280 up to ~640 (a
+ * line naming a 258-character vhost is ~360), 2,304 to 1,500, 4,352 at the 2 KiB a line may be.
+ */
+export const KERNEL_BYTES_PER_DATAGRAM = 1280;
+/** A turn fills at most this share of the buffer: the rest is for an event loop running late or a rate that jumps within a wait. */
 const TURN_SHARE_OF_BUFFER = 1 / 4;
 
 /**
+ * The most lines a second the panel is sized for: a wait past FIRST_WAIT_MS is never longer than the
+ * buffer takes to fill at this rate, so a rate that jumps to it within a long wait loses nothing.
+ */
+const SURGE_LINES_PER_S = 10_000;
+
+/**
  * The wait before the next turn: as long as MAX_WAIT_MS, but short enough that at the rate the last
- * turn saw, the datagrams in between fill no more than TURN_SHARE_OF_BUFFER of the buffer.
+ * turn saw, the datagrams in between fill no more than TURN_SHARE_OF_BUFFER of the buffer, and,
+ * past FIRST_WAIT_MS, that a surge to SURGE_LINES_PER_S fits in it; FIRST_WAIT_MS when the last turn found none.
  */
 export function nextWaitMs(lastBatch: number, lastPeriodMs: number, bufferBytes: number): number {
-  if (lastBatch <= 0 || lastPeriodMs <= 0) return MAX_WAIT_MS;
-  const fits = (bufferBytes / KERNEL_BYTES_PER_DATAGRAM) * TURN_SHARE_OF_BUFFER;
-  const wait = (fits / lastBatch) * lastPeriodMs;
-  return Math.max(MIN_WAIT_MS, Math.min(MAX_WAIT_MS, Math.floor(wait)));
+  if (lastBatch <= 0 || lastPeriodMs <= 0) return FIRST_WAIT_MS;
+  const holds = bufferBytes / KERNEL_BYTES_PER_DATAGRAM;
+  const atThisRate = ((holds * TURN_SHARE_OF_BUFFER) / lastBatch) * lastPeriodMs;
+  const surgeFits = Math.max(FIRST_WAIT_MS, (holds / SURGE_LINES_PER_S) * 1000);
+  return Math.max(MIN_WAIT_MS, Math.floor(Math.min(MAX_WAIT_MS, atThisRate, surgeFits)));
 }
 
 /** The UDP handle's file descriptor, recvStart and recvStop (node's dgram keeps them internal); null: not found, read each datagram as it comes. */
@@ -54,9 +78,11 @@ function udpHandle(socket: Socket): UdpHandle | null {
 export interface ReceiveOptions {
   /** false: every datagram as node reads it, one call into JS each (the bench's before) */
   inTurns?: boolean;
+  /** the receive buffer asked for: the bench plays a box with the kernel's default cap by asking less */
+  bufferBytes?: number;
 }
 
-export async function receiveTraffic(port: number, meter: TrafficMeter, onError: (e: Error) => void, { inTurns = true }: ReceiveOptions = {}): Promise<() => Promise<void>> {
+export async function receiveTraffic(port: number, meter: TrafficMeter, onError: (e: Error) => void, { inTurns = true, bufferBytes = RECEIVE_BUFFER_BYTES }: ReceiveOptions = {}): Promise<() => Promise<void>> {
   const socket: Socket = createSocket('udp4');
   socket.on('error', onError);
   await new Promise<void>((resolve, reject) => {
@@ -67,9 +93,9 @@ export async function receiveTraffic(port: number, meter: TrafficMeter, onError:
     });
   });
   try {
-    socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
+    socket.setRecvBufferSize(bufferBytes);
   } catch {
-    // the kernel's default buffer still holds a turn at 1,000 lines/s
+    // the kernel's default buffer: the turns are shorter (nextWaitMs reads what the socket holds)
   }
   const handle = inTurns ? udpHandle(socket) : null;
   const turns = handle ? readInTurns(socket, handle, (buffer) => readSync(handle.fd, buffer, 0, buffer.length, null), meter, onError) : null;
@@ -88,7 +114,7 @@ export const MAX_TURN_DATAGRAMS = 4096;
 
 /**
  * Quiet turns before the socket is left to node: one quiet turn is a gap between requests, where a
- * wake-up per datagram would cost more turns than the timer (two: MAX_WAIT_MS twice with none).
+ * wake-up per datagram would cost more turns than the timer (two: a turn that found none, then FIRST_WAIT_MS with none).
  */
 const EMPTY_TURNS_BEFORE_IDLE = 2;
 
@@ -96,7 +122,7 @@ const EMPTY_TURNS_BEFORE_IDLE = 2;
  * Stops node's reading of the socket and reads it in turns instead. The socket is non-blocking
  * (libuv opens every socket so), so a read with nothing waiting fails with EAGAIN at once: the turn's end.
  * Turns that find nothing hand the socket back to node until a datagram comes: a quiet panel
- * wakes for no timer, and the first datagram starts the turns again, MAX_WAIT_MS later as a timer's turn would.
+ * wakes for no timer, and the first datagram starts the turns again, FIRST_WAIT_MS later.
  * `readDatagram` is one read(2) of the socket into the buffer (its datagram's length); a parameter so the
  * unit tests can fail it or flood it without a socket.
  */
@@ -162,7 +188,7 @@ export function readInTurns(
     emptyTurns = 0;
     handle.recvStop();
     lastWaitAt = performance.now();
-    timer = setTimeout(turn, MAX_WAIT_MS);
+    timer = setTimeout(turn, FIRST_WAIT_MS);
   });
   // bound and read by node until now: a first turn reads what came, from then on the turns read
   handle.recvStop();

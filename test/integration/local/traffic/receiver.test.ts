@@ -3,10 +3,11 @@
 // Not a unit test: a real UDP socket on loopback, and the turns' waits (up to MAX_WAIT_MS) in real time.
 import { createSocket, type Socket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TrafficMeter } from '../../../../lib/traffic/meter.ts';
-import { MAX_TURN_DATAGRAMS, MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, readInTurns, receiveTraffic } from '../../../../lib/traffic/receiver.ts';
+import { FIRST_WAIT_MS, KERNEL_BYTES_PER_DATAGRAM, MAX_TURN_DATAGRAMS, MAX_WAIT_MS, MIN_WAIT_MS, nextWaitMs, readInTurns, receiveTraffic } from '../../../../lib/traffic/receiver.ts';
 import { ManualClock } from '../../../helpers/manual-clock.ts';
 import { unusedPort } from '../../../helpers/loopback-listener.ts';
 
@@ -57,8 +58,8 @@ s('20 datagrams 2 ms apart are counted in a few wake-ups of the event loop, not 
     // ~40 ms on a quiet machine; a loaded one stretches the 2 ms sleeps, and the bound with them
     const sendingMs = Date.now() - sendingFrom;
     assert.is(await countedWithin(meter, 20, 2000), 20, 'every datagram counted');
-    // a turn at most MAX_WAIT_MS apart reads what came meanwhile: one turn per MAX_WAIT_MS of sending, and the two at its ends
-    const most = Math.ceil(sendingMs / MAX_WAIT_MS) + 2;
+    // at 500 lines/s turns are at least FIRST_WAIT_MS apart, whatever the buffer: one turn per FIRST_WAIT_MS of sending, and the two at its ends
+    const most = Math.ceil(sendingMs / FIRST_WAIT_MS) + 2;
     assert.ok(turnsCounting.size <= most, `counted in ${turnsCounting.size} turns of the event loop, at most ${most} for ${sendingMs} ms of sending`);
   } finally {
     spinning = false;
@@ -81,15 +82,49 @@ s('a burst of 400 datagrams while the panel is busy is counted whole (the socket
 });
 
 s('the wait between turns: the longest at low rates, shorter as the rate grows so a turn fills a quarter of the buffer at most', () => {
-  assert.is(nextWaitMs(0, 100, DEFAULT_BUFFER), MAX_WAIT_MS, 'nothing came: the longest wait');
-  assert.is(nextWaitMs(100, 100, DEFAULT_BUFFER * 2), MAX_WAIT_MS, '1,000 lines/s');
-  for (const perSecond of [1000, 10_000, 50_000, 100_000, 1_000_000]) {
-    for (const buffer of [DEFAULT_BUFFER, DEFAULT_BUFFER * 2, 8 * 1024 * 1024]) {
+  /** what getRecvBufferSize reports after the 4 MiB ask where net.core.rmem_max lets it through (the kernel doubles it) */
+  const RAISED = 8 * 1024 * 1024;
+  assert.is(nextWaitMs(0, 100, RAISED), FIRST_WAIT_MS, 'nothing came: back soon, to leave a quiet socket to node');
+  assert.is(nextWaitMs(1, 1000, 256 * 1024 * 1024), MAX_WAIT_MS, 'a line a second and a huge buffer: the longest wait, no more');
+  const atThousand = nextWaitMs(100, 100, RAISED);
+  assert.ok(atThousand > 5 * FIRST_WAIT_MS, `1,000 lines/s with the raised buffer: far fewer turns than one per FIRST_WAIT_MS (${atThousand} ms)`);
+  const defaultAtThousand = nextWaitMs(100, 100, DEFAULT_BUFFER * 2);
+  assert.ok(defaultAtThousand < atThousand && defaultAtThousand <= FIRST_WAIT_MS, `1,000 lines/s with the default buffer: shorter (${defaultAtThousand} ms)`);
+  for (const perSecond of [1, 100, 1000, 10_000, 50_000, 100_000, 1_000_000]) {
+    for (const buffer of [DEFAULT_BUFFER, DEFAULT_BUFFER * 2, RAISED, 64 * 1024 * 1024]) {
       const wait = nextWaitMs(perSecond / 10, 100, buffer);
       assert.ok(wait >= MIN_WAIT_MS && wait <= MAX_WAIT_MS, `${wait} ms`);
-      // ~832 bytes of the buffer per datagram (measured); a turn's datagrams within a quarter of it, but at MIN_WAIT_MS
-      if (wait > MIN_WAIT_MS) assert.ok((perSecond * wait) / 1000 <= buffer / 832 / 4, `${perSecond}/s, ${buffer} bytes: ${wait} ms`);
+      const holds = buffer / KERNEL_BYTES_PER_DATAGRAM;
+      // a turn's datagrams within a quarter of the buffer, but at MIN_WAIT_MS
+      if (wait > MIN_WAIT_MS) assert.ok((perSecond * wait) / 1000 <= holds / 4, `${perSecond}/s, ${buffer} bytes: ${wait} ms`);
+      // a wait past FIRST_WAIT_MS holds a surge to 10,000 lines/s that starts with it
+      if (wait > FIRST_WAIT_MS) assert.ok((10_000 * wait) / 1000 <= holds, `a surge within ${wait} ms fits ${buffer} bytes`);
     }
+  }
+});
+
+s('what a datagram takes of the buffer is no less than the kernel counts for a traffic line', async () => {
+  // sk_rmem_alloc of a socket nobody reads, from /proc/net/udp's rx_queue: the kernel's own accounting
+  const receiver = createSocket('udp4');
+  const sender = createSocket('udp4');
+  try {
+    await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
+    const { port } = receiver.address();
+    const state = Object.getOwnPropertySymbols(receiver).find((sym) => sym.description === 'state symbol')!;
+    (receiver as unknown as Record<symbol, { handle: { recvStop(): void } } | undefined>)[state]?.handle.recvStop();
+    // the longest line within the bounds: a 258-character name
+    const longest = Buffer.from(LINE.toString('utf8').replace(V, `app:${'a'.repeat(254)}`));
+    for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => sender.send(longest, port, '127.0.0.1', () => resolve()));
+    // a row: `sl local_address rem_address st tx_queue:rx_queue ...`, addresses and queues in hex
+    const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+    const row = new RegExp(`^\\s*\\d+: ${local} [0-9A-F:]+ [0-9A-F]+ [0-9A-F]+:([0-9A-F]+) `, 'm').exec(await readFile('/proc/net/udp', 'utf8'));
+    assert.ok(row, 'the socket in /proc/net/udp');
+    const queued = parseInt(row?.[1] ?? '0', 16);
+    assert.ok(queued > 0, 'the datagrams wait in the buffer');
+    assert.ok(queued / 20 <= KERNEL_BYTES_PER_DATAGRAM, `${queued / 20} bytes a datagram against ${KERNEL_BYTES_PER_DATAGRAM}`);
+  } finally {
+    sender.close();
+    receiver.close();
   }
 });
 
@@ -103,7 +138,7 @@ s('a quiet receiver holds no timer, and the first datagram after the quiet start
     await tick();
     await tick();
     assert.is(timers(), before + 1, 'the first turn waits on a timer for the next');
-    // two turns that find nothing (MAX_WAIT_MS apart), then node reads the socket until a datagram comes
+    // two turns that find nothing (FIRST_WAIT_MS apart), then node reads the socket until a datagram comes
     for (const end = Date.now() + 2000; timers() > before && Date.now() < end; ) await sleep(10);
     assert.is(timers(), before, 'no timer of the receiver while nothing comes');
     client.send(LINE, port, '127.0.0.1');
@@ -162,7 +197,7 @@ s('a read that fails otherwise than EAGAIN is said once, and node reads the sock
     assert.is(fake.errors.length, 1);
     assert.is((fake.errors[0] as NodeJS.ErrnoException).code, 'EBADF');
     assert.equal({ stops: fake.handle.stops, starts: fake.handle.starts }, { stops: 1, starts: 1 }, 'node\'s reading stopped for the turns, then started again');
-    await sleep(MAX_WAIT_MS + 50);
+    await sleep(FIRST_WAIT_MS + 50); // when a turn that found nothing would have come next
     assert.is(fake.reads(), 1, 'no turn after the failure');
     assert.is(fake.errors.length, 1, 'said once, not each turn');
     fake.socket.emit('message', LINE);
