@@ -15,6 +15,7 @@ import { createRuntime, type Mode, type Runtime, type RuntimeDeps } from './runt
 import type { Store } from './state/store.ts';
 import type { SystemContext } from './system/context.ts';
 import { createSystem, hostIpResolver, type System } from './system/index.ts';
+import { liveSocketsOf } from './tunnels/streams/context.ts';
 
 export interface PanelParts {
   mode: Mode;
@@ -29,7 +30,7 @@ export interface PanelParts {
    * What the built system gets besides the data dir, the clock, the log, the routes' public
    * locations and the sandbox's DNS: the server's live journal of its own log, the kit's fake PKI.
    */
-  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs'>;
+  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs' | 'sandboxSockets'>;
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: RuntimeDeps['ticketLimits'];
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */
@@ -59,7 +60,9 @@ export function composePanel(parts: PanelParts): Panel {
     sandboxDns: hostIpResolver(() => config.value),
     ...parts.systemExtras,
   });
-  const services = createRuntime({ mode: parts.mode, config, store, system, clock, log, ticketLimits: parts.ticketLimits, onboarding: parts.onboarding, auditCommitWindowMs: parts.auditCommitWindowMs });
+  const services = createRuntime({ mode: parts.mode, config, store, system, clock, log, ticketLimits: parts.ticketLimits, onboarding: parts.onboarding, auditCommitWindowMs: parts.auditCommitWindowMs,
+    // the sandbox's own socket table, when given, is what the stream tunnels' port checks read too
+    ...(parts.systemExtras?.sandboxSockets ? { liveSockets: liveSocketsOf(parts.systemExtras.sandboxSockets) } : {}) });
   const app = createApp(services, routes, {
     clientFiles: createClientFiles(() => config.value.staticDir),
     onResponse: auditRequests(services.audit),

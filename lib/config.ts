@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { JsonCollection, StoreLoadError } from './state/collection.ts';
+import { InvalidRecordError, JsonCollection, StoreLoadError } from './state/collection.ts';
+import { describeZodIssues } from './state/zod-issues.ts';
 import { MAX_IP_TEXT, SystemConfigSchema } from './system/config.ts';
 import { DEFAULT_POLICY_ID, PushInstallConfigSchema } from './push-install-config.ts';
 import { CertificateModeRecord, CertLimitsSetting } from './cert-settings.ts';
@@ -99,6 +100,34 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 /** An update merges `onboarding` into the current value and replaces every other key it names. */
 export type ConfigPatch = Partial<Omit<Config, 'onboarding'>> & { onboarding?: Partial<Config['onboarding']> };
 
+// The whole configuration is checked at load; an update replaces top-level fields only, and the
+// schema checks nothing across fields, so checking the replaced ones checks the whole (the
+// `system` section alone is most of a whole check's millisecond). A check across fields added to
+// the schema turns this back into the whole check.
+const FIELDS_STAND_ALONE = (ConfigSchema.def.checks ?? []).length === 0;
+const fieldSchemas = new Map<string, z.ZodType>();
+
+function replacedFieldsCheck(keys: string[], file: string): ((next: Config) => Config) | undefined {
+  const shape = ConfigSchema.shape as Record<string, z.ZodType>;
+  if (!FIELDS_STAND_ALONE || keys.some((k) => !Object.hasOwn(shape, k))) return undefined;
+  const name = keys.join(',');
+  let schema = fieldSchemas.get(name);
+  if (!schema) {
+    schema = z.object(Object.fromEntries(keys.map((k) => [k, shape[k]]))).strict();
+    fieldSchemas.set(name, schema);
+  }
+  const fields = schema;
+  return (next) => {
+    const parsed = fields.safeParse(Object.fromEntries(keys.map((k) => [k, (next as Record<string, unknown>)[k]])), { jitless: true });
+    if (!parsed.success) throw new InvalidRecordError(file, describeZodIssues(parsed.error.issues));
+    // the schema's key order, as a whole parse gives (the file people read keeps its order)
+    const merged: Record<string, unknown> = { ...next, ...(parsed.data as object) };
+    const ordered: Record<string, unknown> = {};
+    for (const k of Object.keys(shape)) if (Object.hasOwn(merged, k)) ordered[k] = merged[k];
+    return ordered as Config;
+  };
+}
+
 /** The configuration file, validated on load and on every update, written atomically with mode 0600. */
 export class ConfigStore {
   private constructor(private readonly document: JsonCollection<Config>) {}
@@ -158,7 +187,7 @@ export class ConfigStore {
       const { onboarding, ...rest } = patch;
       Object.assign(draft, rest);
       if (onboarding) draft.onboarding = { ...draft.onboarding, ...onboarding };
-    });
+    }, replacedFieldsCheck(Object.keys(patch), this.document.file));
     return this.document.value;
   }
 

@@ -33,6 +33,7 @@ import type { TicketLimits } from './tickets/limits.ts';
 import { TicketService } from './tickets/service.ts';
 import { startTicketTimers } from './tickets/timers.ts';
 import { InvitationService } from './invitations/service.ts';
+import type { TunnelDeps } from './tunnels/context.ts';
 import { TunnelService } from './tunnels/service.ts';
 import { TunnelStatus } from './tunnels/status.ts';
 import { TrafficMeter } from './traffic/meter.ts';
@@ -132,6 +133,8 @@ export interface RuntimeDeps {
   onboarding?: OnboardingOptions;
   /** How long audit entries wait to share one synchronized write (the audit log's 20 ms unless given; the testing kit passes 0). */
   auditCommitWindowMs?: number;
+  /** The sockets in use by port, for the TCP and UDP tunnels' port checks: the kernel's unless given (the testing kit gives its sandbox's table). */
+  liveSockets?: TunnelDeps['liveSockets'];
 }
 
 export function createRuntime(deps: RuntimeDeps): Runtime {
@@ -163,7 +166,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const tunnelStatus = new TunnelStatus(() => deps.store.tunnels.value, deps.system.tunnelServer, clock, log, traffic);
   const serviceControl = new ServiceControl(deps.system.services);
   const alerts = new AlertService(base);
-  const tunnels = new TunnelService(ordering);
+  const tunnels = new TunnelService({ ...ordering, liveSockets: deps.liveSockets });
   const alertWatch = new AlertWatch({
     alerts, tunnelStatus, streamStatus: () => tunnels.streams.status(traffic), serviceControl, stats: deps.system.stats, letsEncrypt: certs.letsEncrypt, store: deps.store, certLimits, clock, log,
   });

@@ -20,6 +20,7 @@ import type { Mode, Runtime, RuntimeDeps } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { skipSyncUnder } from './state/unsynced-dirs.ts';
 import { createFakePki, createFakeServerCerts, type FakePki } from './system/pki/fake-pki.ts';
+import { SocketTable } from './system/sandbox/socket-table.ts';
 import { ADMIN_SERIAL, AgentSerials, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders } from './testing-callers.ts';
 
 export { ADMIN_SERIAL, callerHeaders, certificateHeaders, type Caller, type CertificateHeaders };
@@ -67,6 +68,12 @@ export interface TestAppOptions {
    * unless given, where the server waits 20 ms, which every audit read and `close()` waited out.
    */
   auditCommitWindowMs?: number;
+  /**
+   * `kit` (default): a tunnel client's session and a port a program holds are what `sockets.hold`
+   * puts in the kit's own table. `kernel`: this machine's socket tables, as the sandbox reads them
+   * (a test's real listener on loopback), for tests of that reading.
+   */
+  sockets?: 'kit' | 'kernel';
 }
 
 /** What `request` and `call` send besides the method and path. */
@@ -85,6 +92,8 @@ export interface TestApp {
   pki: FakePki | undefined;
   /** Where the sandbox system keeps its files (and the state, with the `dir` option). */
   dir: string;
+  /** The sockets the sandbox sees (a client's session on a tunnel port, a program on a public port); absent with `sockets: 'kernel'`. */
+  sockets: SocketTable | undefined;
   /** `app.fetch`; a path is resolved against http://panel.test. */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
   as: {
@@ -159,6 +168,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
   const pki = options.pki === 'openssl' ? undefined : createFakePki(join(store.dataDir, 'system', 'fake-pki'), now);
+  // the kernel's tables cost kernel time per read that grows with the machine's sockets, and list other programs'
+  const sockets = options.sockets === 'kernel' ? undefined : new SocketTable();
   const panel = composePanel({
     mode: options.mode ?? 'production',
     config,
@@ -167,7 +178,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     log,
     routes,
     // a CPU figure waits its sample gap in real time: a tenth of the server's 100 ms is enough for a test
-    systemExtras: { sandboxStatsSampleGapMs: 10, ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}) },
+    systemExtras: { sandboxStatsSampleGapMs: 10, sandboxSockets: sockets, ...(pki ? { sandboxPki: pki, sandboxServerCerts: createFakeServerCerts(now) } : {}) },
     onboarding: options.onboarding,
     ticketLimits: options.ticketLimits,
     auditCommitWindowMs: options.auditCommitWindowMs ?? 0,
@@ -215,6 +226,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     services,
     pki,
     dir,
+    sockets,
     fetch,
     as: {
       admin: () => headers('admin'),

@@ -116,7 +116,12 @@ export class JsonCollection<T> {
     return this.#version;
   }
 
-  update<R>(change: (draft: T) => R): Promise<R> {
+  /**
+   * `validate`, when given, checks the changed copy in place of the whole schema: it must refuse
+   * whatever the schema would refuse of a copy whose previous value was valid, and return what the
+   * schema's parse would (the configuration checks only the fields an update replaced).
+   */
+  update<R>(change: (draft: T) => R, validate?: (next: T) => T): Promise<R> {
     let result: R;
     let next: T;
     try {
@@ -124,7 +129,7 @@ export class JsonCollection<T> {
       result = change(next);
       if (result instanceof Promise) throw new TypeError('update functions must be synchronous');
       // what the next start would refuse to load is refused now, before anything changes
-      next = this.#validated(next);
+      next = validate ? validate(next) : this.#validated(next);
     } catch (error) {
       return Promise.reject(error);
     }

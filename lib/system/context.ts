@@ -7,6 +7,7 @@ export type SandboxDnsResolver = (name: string) => string[] | null | Promise<str
 
 import type { ServerCertMaker } from './pki/self-signed.ts';
 import type { PkiAdapter, PublicLocations } from './types.ts';
+import type { SocketTables } from './common/tcp-listeners.ts';
 
 export interface SystemContext {
   dataDir: string;
@@ -33,6 +34,12 @@ export interface SystemContext {
   sandboxServerCerts?: ServerCertMaker;
   /** Sandbox only: the real time between the two /proc/stat samples of a CPU figure (100 ms; lib/testing.ts passes 10). */
   sandboxStatsSampleGapMs?: number;
+  /**
+   * Sandbox only: the sockets a tunnel client's session is looked for in, instead of the kernel's
+   * tables (a listener on this machine's loopback plays a session). lib/testing.ts passes its own
+   * table, which the stream tunnels' port checks read too.
+   */
+  sandboxSockets?: SocketTables;
 }
 
 /**

@@ -74,7 +74,7 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
   const raw: System = {
     proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations, serverCerts }),
     certs,
-    tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls),
+    tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls, ctx.sandboxSockets),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
     services: createSandboxServices(config, controls, clock, ctx),
     dns: createSandboxDns(controls, ctx.sandboxDns),

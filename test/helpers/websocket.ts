@@ -34,6 +34,11 @@ export interface Feed<T> {
   next(count: number, ms?: number): Promise<void>;
   /** the close code, once the server or the client closed it */
   readonly closed: Promise<number>;
+  /**
+   * Resolves once a ping sent now is answered: the server sends in order, so whatever it had sent
+   * before has arrived. "Nothing more came" without waiting a while, once what would send is done.
+   */
+  quiet(): Promise<void>;
   close(): void;
 }
 
@@ -52,6 +57,11 @@ export async function openFeed<T>(url: string, caller: Caller = 'admin'): Promis
         if (Date.now() > end) throw new Error(`${messages.length} messages, waited for ${count}`);
       }
     },
+    quiet: () =>
+      new Promise<void>((resolve, reject) => {
+        ws.once('pong', () => resolve());
+        ws.ping((error?: Error) => error && reject(error));
+      }),
     close: () => ws.close(),
   };
 }

@@ -17,6 +17,18 @@ export async function readTcpListeners(procDir = '/proc'): Promise<TcpListener[]
   return texts.flatMap((t) => (t === null ? [] : parseTcpListeners(t)));
 }
 
+/** Where the listeners and bound UDP sockets are read: the kernel's tables, or a sandbox's own (lib/system/sandbox/socket-table.ts). */
+export interface SocketTables {
+  tcp(): Promise<TcpListener[] | null>;
+  udp(): Promise<TcpListener[] | null>;
+}
+
+export function kernelSocketTables(procDir = '/proc'): SocketTables {
+  return { tcp: () => readTcpListeners(procDir), udp: () => readUdpSockets(procDir) };
+}
+
+export const KERNEL_SOCKET_TABLES = kernelSocketTables();
+
 const UDP_TABLES = ['net/udp', 'net/udp6'] as const;
 
 /** Every bound UDP socket in both tables, as readTcpListeners reads TCP's; null when neither can be read. */

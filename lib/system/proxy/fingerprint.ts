@@ -3,7 +3,7 @@
 // (or another layout) and is read and compared at the next start; one stamped under this one and
 // made from the same spec holds this release's text without being rendered again.
 import { createHash } from 'node:crypto';
-import type { VhostSpec } from '../types.ts';
+import type { CertPaths, VhostSpec } from '../types.ts';
 import { templateContext, type RendererOptions } from './renderer.ts';
 import { renderVhost } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
@@ -23,13 +23,64 @@ const SAMPLES: VhostSpec[] = [
   { kind: 'site', fqdn: 'closed.fingerprint.invalid', root: '/fingerprint/closed', spaMode: false, protected: true, closed: true },
 ];
 
+/** every name a sample's vhost may ask the certificate paths of */
+const SAMPLE_NAMES = [...new Set(SAMPLES.flatMap((s) => ('fqdn' in s ? [s.fqdn, ...('cert' in s && s.cert ? [s.cert] : [])] : [])))];
+
+export type FingerprintOptions = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>;
+
+// Rendering the samples costs 1-2 ms; a process that builds many systems from the same inputs
+// (the test kits) renders them once. Bounded, as a long-lived process could see many inputs.
+const MEMO_LIMIT = 64;
+const memo = new Map<string, string>();
+
 /**
  * `pkiDir`: where the client CA and CRL the panel vhosts name lie (made at the first panel
  * vhost's render, so not asked of the PKI here).
  */
-export function vhostFingerprint(o: Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>, pkiDir: string): string {
+export function vhostFingerprint(o: FingerprintOptions, pkiDir: string): string {
+  const certPaths = new Map<string, CertPaths>(SAMPLE_NAMES.map((n) => [n, o.certs.paths(n)]));
+  const key = JSON.stringify([pkiDir, o.listenAddress, o.acmeWebroot, o.helpDir, o.selfSignedDir, o.routesDir, o.ports, o.publicLocations ?? null, o.trafficPort ?? null, [...certPaths]]);
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const fingerprint = renderedFingerprint({ ...o, certs: { paths: (fqdn) => certPaths.get(fqdn) ?? unknownSampleName(fqdn) } }, pkiDir);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, fingerprint);
+  return fingerprint;
+}
+
+/**
+ * The fingerprint of a layout that lies under `root` (a sandbox's data directory): the samples
+ * render with `root` as a placeholder, so systems that differ only in where they lie share one
+ * render, and `root` itself goes into the hash, so a moved directory still changes it.
+ */
+export function relocatableVhostFingerprint(o: FingerprintOptions, pkiDir: string, root: string): string {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  const placed = (path: string): string => (path.startsWith(prefix) ? `${ROOT_PLACEHOLDER}/${path.slice(prefix.length)}` : path);
+  const relocated: FingerprintOptions = {
+    ...o,
+    acmeWebroot: placed(o.acmeWebroot),
+    helpDir: placed(o.helpDir),
+    selfSignedDir: placed(o.selfSignedDir),
+    routesDir: placed(o.routesDir),
+    certs: {
+      paths(fqdn) {
+        const p = o.certs.paths(fqdn);
+        return { fullchain: placed(p.fullchain), privkey: placed(p.privkey) };
+      },
+    },
+  };
+  return createHash('sha256').update(root).update('\0').update(vhostFingerprint(relocated, placed(pkiDir))).digest('hex').slice(0, 32);
+}
+
+const ROOT_PLACEHOLDER = '/relay-fingerprint-root';
+
+function renderedFingerprint(o: FingerprintOptions, pkiDir: string): string {
   const ctx = templateContext(o, { caPath: `${pkiDir}/ca.pem`, crlPath: `${pkiDir}/crl.pem` });
   const hash = createHash('sha256').update(pkiDir);
   for (const spec of SAMPLES) hash.update(stampVhost(renderVhost(spec, ctx)));
   return hash.digest('hex').slice(0, 32);
+}
+
+function unknownSampleName(fqdn: string): never {
+  throw new Error(`vhost fingerprint: a sample asked the certificate of ${fqdn}, which SAMPLE_NAMES leaves out`);
 }

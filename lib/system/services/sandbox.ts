@@ -44,7 +44,7 @@ export function createSandboxServices(config: SystemConfig, controls: SandboxCon
     },
     follow(name, backlog) {
       assertServiceName(name);
-      if (name === 'panel' && config.sandbox.panelLogFile) return createLogFollow(tailFile(config.sandbox.panelLogFile, backlog, now));
+      if (name === 'panel' && config.sandbox.panelLogFile) return createLogFollow(tailFile(config.sandbox.panelLogFile, backlog, clock));
       if (name === 'panel' && sources.panelLog) return followPanelLog(sources.panelLog, backlog);
       return createLogFollow((producer) => {
         for (const line of controls.journal(name, backlog)) producer.push(line);

@@ -1,6 +1,8 @@
 // Follows a growing text file: the last `backlog` lines, then whatever is appended (polled, so it
-// works on every filesystem). Lines starting with an ISO timestamp keep it.
+// works on every filesystem). Lines starting with an ISO timestamp keep it. The polls are timed by
+// the clock given (the app's), so a test moves them with a manual clock.
 import { stat } from 'node:fs/promises';
+import type { Clock } from '../../clock.ts';
 import type { LogLine } from '../types.ts';
 import { readFromOffset } from '../common/fs.ts';
 import type { LogProducer } from './log-follow.ts';
@@ -13,12 +15,15 @@ export function fileLine(line: string, now: () => number): LogLine {
   return { timestamp: new Date(now()).toISOString(), message: line };
 }
 
-export function tailFile(path: string, backlog: number, now: () => number, pollMs = 250) {
+export function tailFile(path: string, backlog: number, clock: Clock, pollMs = 250) {
+  const now = () => clock.now();
   return (producer: LogProducer): (() => void) => {
     let offset = 0;
     let partial = '';
     let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
+    // a poll runs from the first read's end, and never beside another (a slow disk skips ticks)
+    let ready = false;
+    let polling = false;
 
     const readFrom = async (from: number): Promise<string> => {
       const { text, size } = await readFromOffset(path, from);
@@ -32,24 +37,25 @@ export function tailFile(path: string, backlog: number, now: () => number, pollM
       for (const l of limit === undefined ? out : out.slice(-limit)) producer.push(fileLine(l, now));
     };
     const poll = async () => {
-      if (stopped) return;
+      if (stopped || !ready || polling) return;
+      polling = true;
       try {
         const { size } = await stat(path);
-        if (size !== offset) emit(await readFrom(offset));
+        if (size !== offset && !stopped) emit(await readFrom(offset));
       } catch {
         // the file may not exist yet
+      } finally {
+        polling = false;
       }
-      if (!stopped) timer = setTimeout(poll, pollMs);
     };
+    const stop = clock.every(pollMs, () => void poll());
     readFrom(0)
       .then((text) => emit(text, backlog))
       .catch(() => {})
-      .finally(() => {
-        if (!stopped) timer = setTimeout(poll, pollMs);
-      });
+      .finally(() => (ready = true));
     return () => {
       stopped = true;
-      clearTimeout(timer);
+      stop();
     };
   };
 }

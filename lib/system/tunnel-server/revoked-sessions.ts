@@ -7,17 +7,18 @@
 // whole when any one of its remotes is not granted, so agent-config gives a client session per
 // tunnel (client-args.ts clientSessions): only the revoked tunnel's session stays out.
 import type { AuthfileStore } from './authfile.ts';
+import { KERNEL_SOCKET_TABLES, type SocketTables } from '../common/tcp-listeners.ts';
 import { loopbackListening, loopbackUdpBound } from './loopback-listeners.ts';
 
 /** Grants exactly `ports`, then ends the sessions that still hold a revoked one. */
-export async function grantOnly(store: AuthfileStore, ports: number[], endSessions: (live: number[]) => Promise<void>): Promise<void> {
+export async function grantOnly(store: AuthfileStore, ports: number[], endSessions: (live: number[]) => Promise<void>, tables: SocketTables = KERNEL_SOCKET_TABLES): Promise<void> {
   const before = await store.allowedPorts();
   await store.setAllowedPorts(ports);
   const kept = new Set(ports);
   const revoked = before.filter((p) => !kept.has(p));
   if (revoked.length === 0) return;
   // a UDP tunnel's session holds its port as a UDP socket; the grant is the same pattern (authfile.ts)
-  const [tcp, udp] = await Promise.all([loopbackListening(revoked), loopbackUdpBound(revoked)]);
+  const [tcp, udp] = await Promise.all([loopbackListening(revoked, tables), loopbackUdpBound(revoked, tables)]);
   const live = new Set([...tcp, ...udp]);
   if (live.size) await endSessions([...live].sort((x, y) => x - y));
 }

@@ -1,5 +1,5 @@
 import type { StreamRecord } from '../../state/schemas.ts';
-import { readTcpListeners, readUdpSockets } from '../../system/common/tcp-listeners.ts';
+import { KERNEL_SOCKET_TABLES, type SocketTables } from '../../system/common/tcp-listeners.ts';
 import type { StreamChange } from '../../system/streams/types.ts';
 import { streamSpec } from '../../host-state/desired.ts';
 import { streamFileName } from '../../system/streams/render.ts';
@@ -14,10 +14,13 @@ export interface StreamContext extends TunnelContext {
   liveSockets(): Promise<PortUse['live']>;
 }
 
-export const kernelSockets = async (): Promise<PortUse['live']> => {
-  const [tcp, udp] = await Promise.all([readTcpListeners(), readUdpSockets()]);
+/** The sockets in use by port, as `tables` (the kernel's unless given) list them. */
+export const liveSocketsOf = (tables: SocketTables) => async (): Promise<PortUse['live']> => {
+  const [tcp, udp] = await Promise.all([tables.tcp(), tables.udp()]);
   return { tcp: byPort(tcp), udp: byPort(udp) };
 };
+
+export const kernelSockets = liveSocketsOf(KERNEL_SOCKET_TABLES);
 
 /** The ports in use as the records, the configuration and the given sockets say. */
 export function portUse(ctx: StreamContext, live: PortUse['live']): PortUse {

@@ -3,14 +3,12 @@
 // 127.0.0.1 plays the client), a service stopped, a forced renewal failed, an agent revoked.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Server } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sandboxControls } from '../../../lib/system/sandbox-system.ts';
 import { MAX_WEBHOOKS } from '../../../lib/alerts/schema.ts';
 import { TICK_MS } from '../../../lib/alerts/watch.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
-import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { storedText } from '../../helpers/store-files.ts';
 import { expectedSignature, startReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
@@ -125,12 +123,13 @@ s('POST .../test to a receiver that fails: answered after the one attempt, `pend
 });
 
 s('a tunnel whose client is gone for tunnelDownMinutes: tunnel.down; the client back: tunnel.up', async () => {
-  let session: Server = await listenOnLoopback();
-  const port = portOf(session);
+  // chisel's listener on the tunnel's port, in the kit's socket table: the client's session
+  const port = 41001;
+  let release = t.sockets!.hold('tcp', port);
   assert.is((await t.call('POST', '/api/tunnels', { body: { subdomain: 'app', port } })).status, 201);
   await hook({ tunnelDownMinutes: 1 });
   await tick();
-  await closeServer(session);
+  release();
   await tick(2);
   assert.equal(events(), [], 'gone for 30 s only');
   await tick();
@@ -138,15 +137,12 @@ s('a tunnel whose client is gone for tunnelDownMinutes: tunnel.down; the client 
   assert.equal(receiver.received[0]!.json.data.tunnel, { id: receiver.received[0]!.json.data.tunnel.id, subdomain: 'app', port });
   await tick(2);
   assert.equal(events(), ['tunnel.down'], 'once');
-  session = await listenOnLoopback(port);
-  try {
-    await tick();
-    assert.equal(events(), ['tunnel.down', 'tunnel.up']);
-    // first seen gone at the second check (60 s), back at 210 s: 2.5 minutes
-    assert.is(receiver.received[1]!.json.data.downMinutes, 3);
-  } finally {
-    await closeServer(session);
-  }
+  release = t.sockets!.hold('tcp', port);
+  await tick();
+  assert.equal(events(), ['tunnel.down', 'tunnel.up']);
+  // first seen gone at the second check (60 s), back at 210 s: 2.5 minutes
+  assert.is(receiver.received[1]!.json.data.downMinutes, 3);
+  release();
 });
 
 s('a service stopped, a forced renewal failed, an agent revoked: one alert each; a disabled webhook gets none', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigStore } from '../../../lib/config.ts';
+import { ConfigSchema, ConfigStore, type ConfigPatch } from '../../../lib/config.ts';
 
 const s = suite<{ dir: string }>('configuration', { dir: '' });
 s.before.each(async (ctx) => {
@@ -87,6 +87,37 @@ s('an invalid update is refused and changes nothing, in memory or on disk', asyn
   assert.match(message, 'email');
   assert.is(config.value.email, null);
   assert.is(await readFile(file, 'utf8'), before);
+});
+
+// An update checks only the fields it replaces: each kind of refusal a whole check gives must
+// still come, from inside a field, across a field's own parts, and for a key the schema lacks.
+s('updates refused inside a replaced field, across its parts, and for an unknown key', async ({ dir }) => {
+  const config = await ConfigStore.inMemory(minimal(dir) as never);
+  const before = JSON.stringify(config.value);
+  const refusals: [ConfigPatch, string][] = [
+    [{ onboarding: { status: 'DONE' as 'FRESH' } }, 'onboarding.status'],
+    [{ streams: { publicPorts: { from: 30000, to: 20000 } } }, 'from must not be above to'],
+    [{ listen: { host: '0.0.0.0', port: 3100 } }, 'must be a loopback address'],
+    [{ alerts: { allowPrivateTargets: true, extra: 1 } as never }, 'extra'],
+    [{ domian: 'typo.test' } as never, 'domian'],
+    [{ domain: 'ok.test', email: 'nope' }, 'email'],
+  ];
+  for (const [patch, problem] of refusals) {
+    let message = '';
+    await config.update(patch).catch((e: Error) => (message = e.message));
+    assert.match(message, problem, JSON.stringify(patch));
+    assert.is(JSON.stringify(config.value), before);
+  }
+});
+
+s('an accepted update holds what a whole check of it gives: defaults, values and key order', async ({ dir }) => {
+  const config = await ConfigStore.inMemory(minimal(dir) as never);
+  await config.update({ alerts: {} as never, onboarding: { status: 'DOMAIN_SET' }, domain: 'example.test', certLimits: undefined });
+  await config.update({ metrics: { enabled: false } });
+  assert.is(config.value.alerts.allowPrivateTargets, false);
+  const whole = ConfigSchema.parse(config.value);
+  assert.equal(config.value, whole);
+  assert.equal(Object.keys(config.value), Object.keys(whole));
 });
 
 s('create refuses to replace an existing file', async ({ dir }) => {

@@ -21,7 +21,6 @@ s.after.each(async (ctx) => {
 
 const line = (fqdn: string, status: number) => `<190>Nov 27 05:28:33 relay: {"v":"site:${fqdn}","s":${status},"in":80,"out":500,"t":0.002,"u":""}`;
 type Answer = { sites: Array<{ id: string; name: string; traffic: { lastHour: { requests: number }; perMinute: number[] } }> };
-const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
 const requestsByName = (answer: Answer | undefined) => Object.fromEntries((answer?.sites ?? []).map((x) => [x.name, x.traffic.lastHour.requests]));
 
 s('requests, bytes and errors per site; an agent sees its allowedSites only; sites:read needed', async ({ t }) => {
@@ -52,18 +51,19 @@ s('live: the answer at once, then again after a check that saw traffic (never pe
     await feed.next(1);
     assert.equal(feed.messages[0], (await t.call('GET', '/api/sites/status')).body, 'as GET answers');
     clock.advance(5_000);
-    await settled();
+    // the feed's check and the traffic record are synchronous: anything they sent is ahead of the ping
+    await feed.quiet();
     assert.is(feed.messages.length, 1, 'nothing moved');
     t.services.traffic.record(line(docs.fqdn, 200));
     t.services.traffic.record(line(docs.fqdn, 200));
-    await settled();
+    await feed.quiet();
     assert.is(feed.messages.length, 1, 'lines wait for the check');
     clock.advance(5_000);
     await feed.next(2);
     assert.equal(requestsByName(feed.messages[1]), { docs: 2 });
     assert.is(feed.messages[1]!.sites[0]!.traffic.perMinute.at(-1), 2);
     clock.advance(5_000);
-    await settled();
+    await feed.quiet();
     assert.is(feed.messages.length, 2, 'told once');
     await managedSite(t, 'blog');
     clock.advance(5_000);
@@ -89,7 +89,7 @@ s('live: an agent is told of its allowedSites only, as they stand, and not of th
     t.services.traffic.record(line(docs.fqdn, 200));
     clock.advance(5_000);
     await admin.next(2);
-    await settled();
+    await agent.quiet();
     assert.is(agent.messages.length, 1, 'traffic of a site it does not see is not told');
     t.services.traffic.record(line(blog.fqdn, 200));
     clock.advance(5_000);

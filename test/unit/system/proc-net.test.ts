@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loopbackListening } from '../../../lib/system/tunnel-server/loopback-listeners.ts';
-import { readTcpListeners } from '../../../lib/system/common/tcp-listeners.ts';
+import { kernelSocketTables, readTcpListeners } from '../../../lib/system/common/tcp-listeners.ts';
 import { canonicalHost, hostPort, parseTcpListeners } from '../../../lib/system/common/proc-net.ts';
 
 const s = suite('/proc/net/tcp and tcp6 listeners');
@@ -86,7 +86,7 @@ s('the reader takes a /proc of fixture files: both tables, tcp alone (IPv6 off),
     await writeFile(join(dir, 'net/tcp6'), TCP6);
     assert.is((await readTcpListeners(dir))!.length, 7);
     // the loopback view reads the same tables: 10.0.0.10 and ::1 are not reached from 127.0.0.1
-    assert.equal([...(await loopbackListening([9292, 3100, 443, 3101, 8081], dir))].sort(), [3100, 443, 8081, 9292]);
+    assert.equal([...(await loopbackListening([9292, 3100, 443, 3101, 8081], kernelSocketTables(dir)))].sort(), [3100, 443, 8081, 9292]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

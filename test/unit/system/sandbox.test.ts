@@ -8,6 +8,7 @@ import { createSystem, hostIpResolver, sandboxControls, systemConfig, SystemErro
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createFakePki, createFakeServerCerts } from '../../../lib/system/pki/fake-pki.ts';
 import { timed } from '../../helpers/timeout.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { createLogger } from '../../../lib/log.ts';
 
 const s = suite('sandbox system');
@@ -189,12 +190,16 @@ s('services: simulated states, panel always active and cannot stop, journal foll
 s('services: the panel journal follows the configured log file', timed(5000, async () => {
   const logFile = join(dataDir, 'panel.log');
   await writeFile(logFile, '2026-01-01T00:00:00.000Z old\n2026-01-01T00:00:01.000Z started\n');
-  const sys = createSystem(systemConfig({ sandbox: { panelLogFile: logFile } }), { dataDir });
+  // the file is polled on the system's clock: one poll's interval moved by hand
+  const clock = new ManualClock(Date.now());
+  const sys = createSystem(systemConfig({ sandbox: { panelLogFile: logFile } }), { dataDir, clock });
   const follow = sys.services.follow('panel', 1);
   const it = follow[Symbol.asyncIterator]();
   assert.equal((await it.next()).value, { timestamp: '2026-01-01T00:00:01.000Z', message: 'started' });
   await appendFile(logFile, 'appended\n');
-  assert.is((await it.next()).value.message, 'appended');
+  clock.advance(250);
+  const appended = (await it.next()).value;
+  assert.equal(appended, { timestamp: new Date(clock.now()).toISOString(), message: 'appended' });
   follow.close();
 }));
 
@@ -214,19 +219,22 @@ s('services: without a log file the panel journal is the panel\'s own logger', t
 }));
 
 s('services: made-up lines for an active unit while it is followed, none once the follow ends', timed(5000, async () => {
-  const sys = createSystem(systemConfig({}), { dataDir, madeUpLogsEveryMs: 20 });
+  // the lines come on the system's clock: a manual one moves them, no real time passes
+  const clock = new ManualClock(Date.now());
+  const sys = createSystem(systemConfig({}), { dataDir, madeUpLogsEveryMs: 20, clock });
   const sb = sandboxControls(sys);
   sb.appendLog('proxy', 'before the follow');
   const follow = sys.services.follow('proxy', 0); // no backlog: only new lines
   const it = follow[Symbol.asyncIterator]();
   assert.match((await it.next()).value.message, 'HTTP/1.1');
+  clock.advance(20);
   assert.match((await it.next()).value.message, 'HTTP/1.1');
   follow.close();
   const kept = sb.journal('proxy', 1000).length;
-  await new Promise((r) => setTimeout(r, 80));
+  clock.advance(80);
   assert.is(sb.journal('proxy', 1000).length, kept, 'the feed stopped with the follow');
   const idle = sys.services.follow('tunnel-server', 0); // inactive in the sandbox: nothing made up
-  await new Promise((r) => setTimeout(r, 60));
+  clock.advance(60);
   assert.is(sb.journal('tunnel-server', 1000).length, 0);
   idle.close();
 }));

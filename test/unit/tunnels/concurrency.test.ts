@@ -16,7 +16,10 @@ type Ctx = { t: TunnelTestApp };
 /** `timed` for tests that take the suite context. */
 const timed = (ms: number, body: (ctx: Ctx) => Promise<void>) => (ctx: Ctx) => withTimeout('test', ms, () => body(ctx));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `count` turns of the event loop: a delay that orders concurrent work without real time. */
+const turns = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((r) => setImmediate(r));
+};
 
 /**
  * Slows authfile writes down, alternately a lot and a little: unserialized writes would finish out
@@ -27,7 +30,7 @@ function slowTunnelServer(t: TunnelTestApp) {
   const original = server.setAllowedPorts;
   let calls = 0;
   server.setAllowedPorts = async (ports) => {
-    await sleep(calls++ % 2 === 0 ? 15 : 1);
+    await turns(calls++ % 2 === 0 ? 15 : 1);
     return original(ports);
   };
 }
@@ -79,12 +82,16 @@ s('a slow certificate step blocks neither listing, health, agent-config nor othe
   const certs = t.services.system.certs;
   const issue = certs.issue;
   const held = deferred();
+  const reached = deferred();
   certs.issue = async (fqdn, email) => {
-    if (fqdn === `slow.${DOMAIN}`) await held.promise;
+    if (fqdn === `slow.${DOMAIN}`) {
+      reached.resolve();
+      await held.promise;
+    }
     return issue(fqdn, email);
   };
   const slow = createTunnel(t, 'slow', 8080);
-  await sleep(20);
+  await reached.promise;
   assert.is((await t.call('GET', '/api/health', { as: 'none' })).status, 200);
   assert.equal((await t.call('GET', '/api/tunnels')).body.tunnels.map((x: { subdomain: string }) => x.subdomain), ['fast0']);
   assert.is((await t.call('GET', '/api/tunnels/agent-config')).status, 200);

@@ -1,6 +1,5 @@
 import * as assert from 'uvu/assert';
 import { type Caller } from '../../../lib/testing.ts';
-import { closeServer, listenOnLoopback, portOf } from '../../helpers/loopback-listener.ts';
 import { allowedPorts, createTunnel, DOMAIN, twoTunnelSuite, vhostState, type TunnelTestApp } from './helpers.ts';
 
 const s = twoTunnelSuite('tunnels: toggle and delete');
@@ -176,22 +175,21 @@ s('DELETE: a failed save puts the vhost back and grants the port again (State pe
 });
 
 s('a connected client (a listener on the tunnel\'s port, as chisel keeps for its session) is cut off when its tunnel is disabled or deleted; without one nothing restarts', async ({ t }) => {
-  const [one, two] = await Promise.all([listenOnLoopback(), listenOnLoopback()]);
-  try {
-    const first = (await createTunnel(t, 'live-one', portOf(one))).body.tunnel.id;
-    const second = (await createTunnel(t, 'live-two', portOf(two))).body.tunnel.id;
-    assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 0, 'a grant ends no session');
-    assert.is((await toggle(t, first, false)).status, 200);
-    assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }]);
-    assert.is((await t.call('DELETE', `/api/tunnels/${second}`)).status, 200);
-    assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [portOf(one)] }, { endedPorts: [portOf(two)] }]);
-    await closeServer(one);
-    assert.is((await toggle(t, first, true)).status, 200);
-    assert.is((await toggle(t, first, false)).status, 200);
-    assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 2, 'no session on the port: no restart');
-  } finally {
-    for (const server of [one, two]) await closeServer(server);
-  }
+  // chisel's listeners for the two clients' sessions, in the kit's socket table
+  const [one, two] = [41001, 41002];
+  const releaseOne = t.sockets!.hold('tcp', one);
+  t.sockets!.hold('tcp', two);
+  const first = (await createTunnel(t, 'live-one', one)).body.tunnel.id;
+  const second = (await createTunnel(t, 'live-two', two)).body.tunnel.id;
+  assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 0, 'a grant ends no session');
+  assert.is((await toggle(t, first, false)).status, 200);
+  assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [one] }]);
+  assert.is((await t.call('DELETE', `/api/tunnels/${second}`)).status, 200);
+  assert.equal(t.sandbox.eventsOf('tunnelServer.restart').map((e) => e.detail), [{ endedPorts: [one] }, { endedPorts: [two] }]);
+  releaseOne();
+  assert.is((await toggle(t, first, true)).status, 200);
+  assert.is((await toggle(t, first, false)).status, 200);
+  assert.is(t.sandbox.eventsOf('tunnelServer.restart').length, 2, 'no session on the port: no restart');
 });
 
 s('agents: tunnels:write toggles and deletes any tunnel; tunnels:read alone gets 403', async ({ t, id }) => {

@@ -1,7 +1,5 @@
-// tunnel.down and tunnel.up for a TCP tunnel: a listener on its tunnel port plays the client's session.
-import { createServer, type Server } from 'node:net';
-import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
+// tunnel.down and tunnel.up for a TCP tunnel: a listener on its tunnel port (in the kit's socket
+// table) plays the client's session.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TICK_MS } from '../../../../lib/alerts/watch.ts';
@@ -32,30 +30,22 @@ async function tick(times = 1): Promise<void> {
   }
 }
 
-const listen = async (port: number): Promise<Server> => {
-  const server = createServer();
-  server.listen(port, '127.0.0.1');
-  await once(server, 'listening');
-  return server;
-};
+/** chisel's reverse listener on the tunnel port; the returned function closes it */
+const listen = (port: number): (() => void) => t.sockets!.hold('tcp', port);
 
 s('a TCP tunnel whose client is gone for tunnelDownMinutes: tunnel.down naming its ports; back: tunnel.up', async () => {
   const stream = (await t.call('POST', '/api/tunnels', { body: { protocol: 'tcp', publicPort: 43022, port: 22 } })).body.tunnel;
-  let session = await listen(stream.tunnelPort);
+  let close = listen(stream.tunnelPort);
   await t.call('POST', '/api/alerts/webhooks', { body: { url: receiver.url, events: ['tunnel.down', 'tunnel.up'], tunnelDownMinutes: 1 } });
   await tick();
-  session.close();
-  await once(session, 'close');
+  close();
   await tick(3);
   assert.equal(receiver.received.map((r) => r.json.event), ['tunnel.down']);
   assert.equal(receiver.received[0]!.json.data.tunnel, { id: stream.id, protocol: 'tcp', publicPort: 43022, port: 22 });
-  session = await listen(stream.tunnelPort);
-  try {
-    await tick();
-    assert.equal(receiver.received.map((r) => r.json.event), ['tunnel.down', 'tunnel.up']);
-  } finally {
-    session.close();
-  }
+  close = listen(stream.tunnelPort);
+  await tick();
+  assert.equal(receiver.received.map((r) => r.json.event), ['tunnel.down', 'tunnel.up']);
+  close();
 });
 
 s('/metrics: each enabled stream tunnel connected or not, and its sessions in the vhost counters', async () => {
@@ -65,14 +55,8 @@ s('/metrics: each enabled stream tunnel connected or not, and its sessions in th
   assert.match(text, 'relay_stream_tunnel_connected{tunnel="udp:43053"} 0');
   assert.match(text, 'relay_vhost_requests_total{vhost="udp:43053"} 1');
   // the tunnel's client connected: chisel holds the UDP remote on loopback
-  const remote = createSocket('udp4');
-  remote.bind(stream.tunnelPort, '127.0.0.1');
-  await once(remote, 'listening');
-  try {
-    assert.match(await (await t.request('GET', '/metrics')).text(), 'relay_stream_tunnel_connected{tunnel="udp:43053"} 1');
-  } finally {
-    remote.close();
-  }
+  t.sockets!.hold('udp', stream.tunnelPort);
+  assert.match(await (await t.request('GET', '/metrics')).text(), 'relay_stream_tunnel_connected{tunnel="udp:43053"} 1');
 });
 
 s.run();

@@ -89,7 +89,9 @@ s('a public port the box uses is refused with what holds it', async ({ t }) => {
   }
 });
 
-s('a public port a program listens on right now is refused, TCP and UDP', async ({ t }) => {
+// through this machine's own socket tables: real sockets, as a program on the box would hold them
+s('a public port a program listens on right now is refused, TCP and UDP', async () => {
+  const t = await tunnelApp({ sockets: 'kernel' });
   const server: Server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -105,7 +107,17 @@ s('a public port a program listens on right now is refused, TCP and UDP', async 
   } finally {
     server.close();
     udp.close();
+    await t.close();
   }
+});
+
+s("a public port the kit's socket table holds is refused the same way", async ({ t }) => {
+  await t.services.config.update({ streams: { publicPorts: { from: 1024, to: 65535 } } });
+  const release = [t.sockets!.hold('tcp', 43100, '0.0.0.0'), t.sockets!.hold('udp', 43101)];
+  assert.is(await refusal(t, tcp(43100)), 'Public port 43100 is already in use: a program listens on 0.0.0.0:43100 (TCP)');
+  assert.is(await refusal(t, { protocol: 'udp', publicPort: 43101, port: 53 }), 'Public port 43101 is already in use: a program listens on 127.0.0.1:43101 (UDP)');
+  for (const r of release) r();
+  assert.is((await t.call('POST', '/api/tunnels', { body: tcp(43100) })).status, 201);
 });
 
 s('disable removes the server and the grant; enable puts both back; delete removes all', async ({ t }) => {
@@ -204,12 +216,9 @@ s('status: connected while a client holds the tunnel listener on loopback, sessi
   const b = (await t.call('POST', '/api/tunnels', { body: { protocol: 'udp', publicPort: 42053, port: 53 } })).body.tunnel;
   const status = async () => (await t.call('GET', '/api/tunnels/streams/status')).body.streams as Array<{ id: string; connected: boolean; traffic: { lastMinute: { requests: number; bytesIn: number; bytesOut: number } } }>;
   assert.equal((await status()).map((x) => x.connected), [false, false]);
-  const client = createServer();
-  client.listen(a.tunnelPort, '127.0.0.1');
-  await once(client, 'listening');
-  const udpClient = createSocket('udp4');
-  udpClient.bind(b.tunnelPort, '127.0.0.1');
-  await once(udpClient, 'listening');
+  // the clients' sessions: chisel's reverse listener (TCP) and UDP socket on the tunnel ports
+  const client = t.sockets!.hold('tcp', a.tunnelPort);
+  const udpClient = t.sockets!.hold('udp', b.tunnelPort);
   try {
     assert.ok(t.services.traffic.record(`<190>Nov 28 12:00:00 relay: {"v":"tcp:42022","s":200,"in":1000,"out":2000,"t":1.5}`));
     const now = await status();
@@ -217,8 +226,8 @@ s('status: connected while a client holds the tunnel listener on loopback, sessi
     const minute = now.find((x) => x.id === a.id)!.traffic.lastMinute;
     assert.equal([minute.requests, minute.bytesIn, minute.bytesOut], [1, 1000, 2000]);
   } finally {
-    client.close();
-    udpClient.close();
+    client();
+    udpClient();
   }
 });
 
