@@ -193,13 +193,12 @@ const laneOf = (file) => BESIDE_LANES.find((lane) => name(file).startsWith(lane 
 const beside = files.filter((file) => serial(file) && jobs > 1 && laneOf(file) !== null);
 const here = files.filter((file) => serial(file) && !beside.includes(file));
 const lanes = BESIDE_LANES.map((lane) => beside.filter((file) => laneOf(file) === lane)).filter((laneFiles) => laneFiles.length);
-// Everything starts at once: the booted box (a Debian image built and booted, about 100 s alone,
-// then its steps) and the install and serial integration files are the run's longest paths, so
-// none waits for the unit pool, the type check or the bundles of integration/build, which only
-// need CPU and take what the others leave (their niceness; the children they start inherit it).
-// The box's image build and boot (about 105 s alone, the CPU of mmdebstrap's dpkg and three
-// release builds) come first on the longest path: started with everything else they took 232-354 s
-// at niceness 0 and 5, so the box goes ahead of the rest (-5, as root, which it needs anyway).
+// Everything starts at once: the booted box and the install and serial integration files are the
+// run's longest paths, so none waits for the unit pool, the type check or the bundles of
+// integration/build, which only need CPU and take what the others leave (their niceness; the
+// children they start inherit it). The box's image build and boot (about 105 s alone: mmdebstrap's
+// dpkg and three release builds) lead the longest path; started with everything else they took
+// 232-354 s at niceness 0 and 5, so the box goes ahead of the rest (-5, as root, which it needs anyway).
 const others = here.length + lanes.length > 0;
 const NICENESS = { system: -5, pool: others ? 5 : 0, typecheck: 10, [`integration${sep}build`]: 5 };
 /** When each lane started and ended, in ms from the run's start, for --times. */
