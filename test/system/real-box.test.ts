@@ -26,8 +26,12 @@ printStepTimes(s);
 const IP_PANEL = `https://${BOX_IP}:9292`;
 const PANEL = `https://panel.${BOX_DOMAIN}`;
 const APP_PORT = 8765;
-/** a TCP tunnel's public port on the box; the UDP tunnel's is the next one */
-const STREAM_PORT = 43022;
+/**
+ * A TCP tunnel's public port on the box; the UDP tunnel's is the next one. Below the kernel's
+ * ephemeral range (32768-60999): a port in it can be a client socket's local port at the moment
+ * nginx binds it (a run failed so, `bind() to 0.0.0.0:43022 failed (98: Address already in use)`).
+ */
+const STREAM_PORT = 30022;
 
 /** Node one-liners run in the box: a TCP and a UDP echo on loopback, and probes that print what came back. */
 const echoes = (tcp: number, udp: number) => `const u = require('dgram').createSocket('udp4'); u.on('message', (m, r) => u.send(m, r.port, r.address)); u.bind(${udp}, '127.0.0.1'); require('net').createServer((c) => c.pipe(c)).listen(${tcp}, '127.0.0.1');`;
