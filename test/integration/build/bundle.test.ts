@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
 // @ts-expect-error plain JS build script
 import { bundle, bundleFileOf } from '../../../build/build.mjs';
+import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite<{ dir: string; outfile: string }>('bundle', { dir: '', outfile: '' });
 
@@ -184,12 +185,8 @@ s('an invalid configuration stops start-up naming the file and the field', ({ di
 
 s('the bundle hashes portal passwords on its inlined worker thread (bcrypt $2b$12, no file beside it)', ({ dir, outfile }) =>
   withTimeout('bundle users', 20_000, async () => {
-    const configFile = join(dir, 'users.json');
     const dataDir = join(dir, 'users-data');
-    await writeFile(configFile, JSON.stringify({
-      ip: '203.0.113.10', domain: 'example.test', email: 'ops@example.test', dataDir,
-      onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
-    }));
+    const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir });
     const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     const done = exited(child);
     const admin = { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'x-ssl-client-serial': '1000', 'content-type': 'application/json' };

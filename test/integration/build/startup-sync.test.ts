@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { start } from '../../../lib/main.ts';
+import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('start-up');
 
@@ -16,11 +17,7 @@ s('after onboarding, start-up rewrites the tunnel server grants from the stored 
   const dir = await mkdtemp(join(tmpdir(), 'relay-startup-'));
   await mkdir(join(dir, 'data'));
   await writeFile(join(dir, 'data', 'tunnels.json'), JSON.stringify([tunnel(4001, true), tunnel(4002, false), tunnel(4003, true)]));
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({
-    ip: '203.0.113.10', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
-  }));
+  const config = await writeOnboardedConfig(dir);
   const running = await start({ argv: ['--config', config], env: { NODE_ENV: 'production', LOG_LEVEL: 'error' }, cwd: dir });
   try {
     const ports = await running.app.services.system.tunnelServer.allowedPorts();

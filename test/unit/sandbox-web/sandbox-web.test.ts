@@ -15,6 +15,7 @@ import { sandboxWeb } from '../../../lib/sandbox-web/dispatch.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox/paths.ts';
 import { rawExchange, rawHead } from '../../helpers/raw-http.ts';
 import { freePorts } from '../../infra/ports.ts';
+import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 
 const DOMAIN = 'relay.localhost';
 const s = suite('sandbox web: tunnel and site names answered by the sandbox server');
@@ -73,11 +74,7 @@ s.before(async () => {
     id: SITE_ID, name: 'docs', fqdn: `docs.${DOMAIN}`, type: 'managed', spaMode: false, autheliaProtected: false, allowedUsers: [],
     dnsVerified: true, certIssued: true, rootPath: siteDir, createdAt: CREATED, totalSize: 0,
   }]));
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({
-    ip: '127.0.0.1', domain: DOMAIN, email: 'ops@example.test', dataDir: join(dir, 'data'),
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
-  }));
+  const config = await writeOnboardedConfig(dir, { ip: '127.0.0.1', domain: DOMAIN });
   running = await start({ argv: ['--config', config], env: { NODE_ENV: 'development', LOG_LEVEL: 'error' }, cwd: dir });
   port = Number(new URL(running.url).port);
 });

@@ -1,5 +1,5 @@
 // What `npm start` shows on a laptop: the panel's own log and made-up lines for the other units.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -7,16 +7,13 @@ import * as assert from 'uvu/assert';
 import { start } from '../../../lib/main.ts';
 import { openLogViewer } from '../../helpers/service-logs.ts';
 import { timed } from '../../helpers/timeout.ts';
+import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('service logs in the started sandbox');
 
 s('the panel journal is the panel log; proxy shows made-up live lines', timed(15_000, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-sandbox-logs-'));
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({
-    ip: '203.0.113.10', domain: 'relay.example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
-  }));
+  const config = await writeOnboardedConfig(dir, { domain: 'relay.example.test' });
   const running = await start({ argv: ['--config', config], env: { NODE_ENV: 'development', LOG_LEVEL: 'error' }, cwd: dir });
   try {
     const port = Number(new URL(running.url).port);

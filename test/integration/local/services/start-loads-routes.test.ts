@@ -2,7 +2,7 @@
 // (handlers/start-table.ts). Whatever the start-up runs (composition, plugins, the repair, the
 // edge) and the first /api/health load that one route alone. Not a unit test: a real listener and
 // Node's HTTP server, as the server starts.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -11,16 +11,13 @@ import { routes as startTable } from '../../../../handlers/start-table.ts';
 import type { LazyRoute } from '../../../../lib/http/lazy-route.ts';
 import { start } from '../../../../lib/main.ts';
 import { timed } from '../../../helpers/timeout.ts';
+import { writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
 
 const s = suite('what a server start loads');
 
 s('a start loads no route module; its first /api/health loads that route\'s alone', timed(15_000, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-start-loads-'));
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({
-    ip: '203.0.113.10', domain: 'relay.example.test', email: 'ops@example.test', dataDir: join(dir, 'data'),
-    onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 },
-  }));
+  const config = await writeOnboardedConfig(dir, { domain: 'relay.example.test' });
   const loaded: string[] = [];
   const watched = startTable.map((entry): LazyRoute => ({ ...entry, load: () => (loaded.push(`${entry.method} ${entry.path}`), entry.load()) }));
   const running = await start({ argv: ['--config', config], env: { NODE_ENV: 'production', LOG_LEVEL: 'error' }, cwd: dir, routes: watched });
