@@ -24,8 +24,13 @@ const runnerPath = fileURLToPath(new URL('../../../run.mjs', import.meta.url));
 
 /** The runner's exit code (a signal name when it was killed at the time limit) and its stdout. */
 function runner(...args: string[]): Promise<{ code: number | string | null; stdout: string }> {
+  return runnerWith({}, ...args);
+}
+
+/** The runner with `env` over this process's environment. */
+function runnerWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | string | null; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [runnerPath, ...args], { timeout: 20_000 }, (error, stdout) =>
+    execFile(process.execPath, [runnerPath, ...args], { timeout: 20_000, env: { ...process.env, ...env } }, (error, stdout) =>
       resolve({ code: error ? (error.code ?? error.signal ?? null) : 0, stdout }),
     );
   });
@@ -67,6 +72,30 @@ p('a run where everything passes exits 0; a warning shows in the block of the fi
   assert.is(code, 0, stdout);
   assert.equal(closing(stdout)[1], '3 passed, 0 failed, 0 skipped');
   assert.match(blocks(stdout, files).get(fixture('warns'))!, /\(node:\d+\) \[FIXTURE1\] Warning: fixture warning\n/);
+});
+
+const exitIn = (script: string) => ({ FIXTURE_EXIT_IN: script, NODE_OPTIONS: `--import=${fileURLToPath(new URL('../../../fixtures/runner/exit-in.mjs', import.meta.url))}` });
+
+p('workers that die before taking a file: every file that never ran is a failure, not a silent pass', async () => {
+  const files = [fixture('passes'), fixture('fails')];
+  const { code, stdout } = await runnerWith(exitIn('run-worker.mjs'), '--jobs', '2', ...files);
+  assert.is(code, 1, stdout);
+  assert.match(stdout, /2 file\(s\) did not finish, each counted as one failure: fixtures\/runner\/(passes|fails)\.ts, fixtures\/runner\/(passes|fails)\.ts\n/);
+  assert.equal(closing(stdout)[1], '0 passed, 2 failed, 0 skipped');
+});
+
+p('--typecheck: a type check that fails fails the run, named, beside passing files', async () => {
+  const { code, stdout } = await runnerWith(exitIn('typecheck.mjs'), '--typecheck', '--jobs', '2', fixture('passes'));
+  assert.is(code, 1, stdout);
+  assert.match(stdout, 'typecheck (build/typecheck.mjs) FAILED (exit code 3)');
+  assert.equal(closing(stdout)[1], '2 passed, 1 failed, 0 skipped');
+});
+
+p('a suite whose before hook throws: its tests count as failed and the run says where', async () => {
+  const { code, stdout } = await runner('--jobs', '2', fixture('before-throws'));
+  assert.is(code, 1, stdout);
+  assert.match(stdout, "2 test(s) did not run: the suite's before hook threw");
+  assert.equal(closing(stdout)[1], '0 passed, 2 failed, 0 skipped');
 });
 
 p('--jobs 1 runs in one process, and still fails a run whose promise never settled', async () => {
