@@ -4,6 +4,7 @@
 // While a file runs, the IPC channel does not hold the event loop open, so a suite whose promise
 // never settles ends this process (as it ends the serial runner) instead of hanging it; the runner
 // sees the process go with a file unfinished.
+import { writeSync } from 'node:fs';
 import { runSuites } from './suites.mjs';
 
 const root = process.argv[2];
@@ -37,6 +38,16 @@ process.on('message', async ({ file }) => {
     // a file that does not load: the runner reports the worker's end with this file unfinished
     process.send({ type: 'output', text: `\n${error?.stack ?? error}\n` }, () => process.exit(1));
   }
+});
+
+// The runner disconnects once every file it gave is done and reported. What a test left open (a
+// server it never closed) would keep this process, and so the whole run, waiting for ever (a CI
+// run hung on three listening servers of a unit worker): name it and go.
+process.on('disconnect', () => {
+  // its own stdout and stderr show as TTYWrap or PipeWrap; a leaked server or socket as TCP*Wrap
+  const left = process.getActiveResourcesInfo().filter((r) => !['TTYWrap', 'PipeWrap', 'Timeout'].includes(r));
+  if (left.length) writeSync(2, `run-worker ${process.pid}: still open after its last file, left by a test: ${left.join(', ')}\n`);
+  process.exit(0);
 });
 
 process.send({ type: 'ready' });

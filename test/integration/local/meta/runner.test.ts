@@ -98,6 +98,12 @@ p('a suite whose before hook throws: its tests count as failed and the run says 
   assert.equal(closing(stdout)[1], '0 passed, 2 failed, 0 skipped');
 });
 
+p('a worker whose test left a server listening still ends after its last file (the run would wait for ever)', async () => {
+  const { code, stdout } = await runnerWith({}, '--jobs', '2', fixture('leaks-server'), fixture('passes'));
+  assert.is(code, 0, stdout);
+  assert.equal(closing(stdout)[1], '3 passed, 0 failed, 0 skipped');
+});
+
 p('--jobs 1 runs in one process, and still fails a run whose promise never settled', async () => {
   const { code, stdout } = await runner('--jobs', '1', fixture('passes'), fixture('never-settles'));
   assert.is(code, 1, stdout);
