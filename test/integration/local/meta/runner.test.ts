@@ -28,10 +28,10 @@ function runner(...args: string[]): Promise<{ code: number | string | null; stdo
 }
 
 /** The runner with `env` over this process's environment. */
-function runnerWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | string | null; stdout: string }> {
+function runnerWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [runnerPath, ...args], { timeout: 20_000, env: { ...process.env, ...env } }, (error, stdout) =>
-      resolve({ code: error ? (error.code ?? error.signal ?? null) : 0, stdout }),
+    execFile(process.execPath, [runnerPath, ...args], { timeout: 20_000, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (error.code ?? error.signal ?? null) : 0, stdout, stderr }),
     );
   });
 }
@@ -99,9 +99,10 @@ p('a suite whose before hook throws: its tests count as failed and the run says 
 });
 
 p('a worker whose test left a server listening still ends after its last file (the run would wait for ever)', async () => {
-  const { code, stdout } = await runnerWith({}, '--jobs', '2', fixture('leaks-server'), fixture('passes'));
+  const { code, stdout, stderr } = await runnerWith({}, '--jobs', '2', fixture('leaks-server'), fixture('passes'));
   assert.is(code, 0, stdout);
   assert.equal(closing(stdout)[1], '3 passed, 0 failed, 0 skipped');
+  assert.match(stderr, `opened by ${fixture('leaks-server')} (TCPServerWrap ×1)`, 'names the file that left it');
 });
 
 p('--jobs 1 runs in one process, and still fails a run whose promise never settled', async () => {
