@@ -1,0 +1,113 @@
+// Entry of `node --build-snapshot` (build/snapshot.mjs, bundled as dist/server.snapshot.cjs):
+//
+//   node <flags> --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher>
+//
+// evaluates the panel's bundle, which reads no configuration, environment or clock at evaluation
+// (lib/cli.ts defers its main() while a snapshot is built), and V8 serializes the heap into <blob>.
+// A start from it, `node <flags> --snapshot-blob <blob> <launcher> [args]`, begins with the bundle
+// evaluated and runs its main(): everything the process environment decides is read from there on.
+// Node 20 keeps no compiled code in a user snapshot: the functions a start runs compile as it runs them.
+import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startupSnapshot } from 'node:v8';
+import vm from 'node:vm';
+import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
+
+/**
+ * The builtins Node 20 can serialize (its list in lib/internal/main/mksnapshot.js). Any other that the
+ * bundle requires as it evaluates gets a stand-in, loaded on its first property read after the start:
+ * node:http's parser binding, for one, cannot be serialized (the builder aborts), and node:http cannot
+ * even load in the builder (it calls Array.prototype.toSorted, which the builder's context lacks).
+ */
+const SERIALIZABLE = new Set(['assert', 'assert/strict', 'buffer', 'console', 'constants', 'crypto', 'diagnostics_channel', 'dns', 'events', 'fs', 'fs/promises', 'net', 'os', 'path', 'path/posix', 'path/win32', 'process', 'punycode', 'querystring', 'stream', 'stream/promises', 'string_decoder', 'sys', 'timers', 'timers/promises', 'url', 'util', 'util/types', 'v8', 'zlib']);
+
+/** The builder's own `require`: builtins only. */
+declare const require: (id: string) => unknown;
+
+const [bundleArgument, launcherArgument] = process.argv.slice(2);
+if (!bundleArgument || !launcherArgument) throw new Error('usage: node --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher>');
+const bundleFile = resolve(bundleArgument);
+const launcherFile = resolve(launcherArgument);
+
+/** Reading it while the snapshot is built is an error: it would be the builder's, frozen into every start. */
+function deferredBuiltin(id: string): object {
+  let real: Record<PropertyKey, unknown> | undefined;
+  const load = () => {
+    if (startupSnapshot.isBuildingSnapshot()) throw new Error(`${id} is read while the startup snapshot is built: the bundle must load it on first use`);
+    return (real ??= process.getBuiltinModule(id) as Record<PropertyKey, unknown>);
+  };
+  return new Proxy({}, {
+    // esbuild's interop asks whether a module is an ES module's namespace; a builtin never is
+    get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
+    has: (_, key) => key in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
+
+let launcherRequire: NodeJS.Require | undefined;
+/** The bundle's `require`: what the launcher's createRequire gives it, with builtins the builder cannot keep deferred. */
+function bundleRequire(id: string): unknown {
+  const builtin = id.startsWith('node:') ? id.slice(5) : id;
+  if (startupSnapshot.isBuildingSnapshot()) return SERIALIZABLE.has(builtin) ? require(`node:${builtin}`) : deferredBuiltin(`node:${builtin}`);
+  const module = process.getBuiltinModule(`node:${builtin}`);
+  if (module) return module;
+  // a package outside the bundle (ws's optional speed-ups), from the launcher's directory
+  const { createRequire } = process.getBuiltinModule('node:module');
+  return (launcherRequire ??= createRequire(launcherFile))(id);
+}
+
+let importer: ((specifier: string) => Promise<unknown>) | undefined;
+/** `import()` of a plugin: a start from a snapshot has no dynamic import callback of its own. */
+const importModule = (specifier: string): Promise<unknown> =>
+  (importer ??= new vm.Script('(specifier) => import(specifier)', { filename: launcherFile, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }).runInThisContext() as typeof importer)!(specifier);
+
+// node:http calls Array.prototype.toSorted as it loads, on the first request's stand-in or here if a
+// later bundle loads it; V8 installs its own again when the snapshot is deserialized
+if (typeof Array.prototype.toSorted !== 'function') {
+  Object.defineProperty(Array.prototype, 'toSorted', { value: function toSorted<T>(this: T[], compare?: (a: T, b: T) => number) { return [...this].sort(compare); }, writable: true, configurable: true });
+  startupSnapshot.addSerializeCallback(() => delete (Array.prototype as { toSorted?: unknown }).toSorted);
+}
+
+const bytes = readFileSync(bundleFile);
+const bundleHash = createHash('sha256').update(bytes).digest('hex');
+const run = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile }).runInThisContext() as BundleFunction;
+const bundle: { exports: { main?: () => Promise<void> } } = { exports: {} };
+run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule);
+if (typeof bundle.exports.main !== 'function') throw new Error(`${bundleFile} exports no main(): not the panel's bundle`);
+
+/**
+ * Whether `launcher` is the one this snapshot's bundle was built with (build/build.mjs writes the
+ * bundle's SHA-256 into it). A release replaced since the blob was made starts through its own
+ * launcher and code cache instead, in this process: the snapshot's heap is then left unused.
+ */
+function madeFor(launcher: string | undefined): launcher is string {
+  if (!launcher) return false;
+  try {
+    return readFileSync(launcher, 'latin1').includes(`"${bundleHash}"`);
+  } catch {
+    return false;
+  }
+}
+
+startupSnapshot.setDeserializeMainFunction(() => {
+  const launcher = process.argv[1];
+  if (madeFor(launcher)) {
+    void bundle.exports.main!();
+    return;
+  }
+  if (!launcher) {
+    console.error('relay-panel: a start from the startup snapshot names the launcher: node --snapshot-blob <blob> <dir>/server.mjs [args]');
+    process.exit(1);
+  }
+  importModule(pathToFileURL(resolve(launcher)).href).catch((error: unknown) => {
+    console.error(`relay-panel: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+});
