@@ -21,7 +21,7 @@ export const snapshotEntryOf = (outfile) => join(dirname(outfile), 'server.snaps
 export const blobOf = (outfile) => join(dirname(outfile), 'server.snapshot.blob');
 export const startScriptOf = (outfile) => join(dirname(outfile), 'server-start');
 /** device, inode, size, modification and change time: a replaced or rewritten file differs in one */
-const STAT_FORMAT = '%d:%i:%s:%Y:%Z';
+export const STAT_FORMAT = '%d:%i:%s:%Y:%Z';
 
 /**
  * The start script. `node` is RELAY_PANEL_NODE or the first on PATH, as for the release launcher;

@@ -22,9 +22,10 @@ s('npm start (its start script), the release launcher and the bench pass them be
   assert.match(text('test/bench/run.mjs'), `PANEL_FLAGS = ${JSON.stringify([...NODE_FLAGS]).replaceAll('"', "'")}`);
 });
 
-s('the systemd unit passes them', () => {
+s('the systemd unit runs the release\'s start script, which passes them', () => {
   const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/bin/node', server: '/opt/r/server.mjs', configFile: '/etc/r/config.json', writable: ['/var/lib/r'], socket: 'r.socket' });
-  assert.match(unit, `ExecStart=/usr/bin/node ${flags} /opt/r/server.mjs --config /etc/r/config.json`);
+  assert.match(unit, 'ExecStart=/opt/r/server-start --config /etc/r/config.json');
+  assert.match(startScript(), `exec "$node" $flags "$here/server.mjs" "$@"`);
 });
 
 s.run();

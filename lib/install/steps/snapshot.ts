@@ -1,0 +1,49 @@
+// The snapshot step: the V8 startup snapshot of the current release's bundle, made in the release by
+// the node the unit runs (build/snapshot.mjs makes the same for a checkout's dist/). A release carries
+// only its builder entry: a blob is tied to one node binary and its flags, so it is made on the box.
+// The unit starts the panel through the release's server-start, which uses the blob only while the
+// record beside it names that node, that blob and those flags; after a node upgrade the panel starts
+// through its code cache again until the next install or upgrade makes the blob anew.
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathExists } from '../../system/common/fs.ts';
+import { NODE_FLAGS } from '../../node-flags.ts';
+import type { Installation } from '../installation.ts';
+import type { Outcome } from './step.ts';
+
+/** build/snapshot.mjs's, which the start script compares (test/unit/install/snapshot-record.test.ts keeps them in step). */
+export const SNAPSHOT_STAT_FORMAT = '%d:%i:%s:%Y:%Z';
+const STAT = '/usr/bin/stat';
+
+/** The record server-start compares: `stat` of the node binary and of the blob, then the flags. */
+async function recordNow(inst: Installation, blob: string): Promise<string | null> {
+  const { stdout, exitCode } = await inst.run(STAT, ['-L', '-c', SNAPSHOT_STAT_FORMAT, '--', inst.options.node, blob], [0, 1]);
+  return exitCode === 0 ? `${stdout}${NODE_FLAGS.join(' ')}\n` : null;
+}
+
+export async function snapshot(inst: Installation): Promise<Outcome> {
+  const dir = inst.layout.current;
+  const entry = join(dir, 'server.snapshot.cjs');
+  const blob = join(dir, 'server.snapshot.blob');
+  const record = `${blob}.made`;
+  if (!(await pathExists(entry))) return { status: 'done', message: `${dir} has no startup snapshot entry: the panel starts through its code cache` };
+  const made = await readFile(record, 'utf8').catch(() => null);
+  if (made !== null && made === (await recordNow(inst, blob))) return { status: 'done', message: `startup snapshot ${blob} kept (made by ${inst.options.node})` };
+  const temp = `${blob}.${process.pid}.tmp`;
+  try {
+    await rm(record, { force: true });
+    await inst.run(inst.options.node, [...NODE_FLAGS, '--snapshot-blob', temp, '--build-snapshot', entry, join(dir, 'server.bundle.cjs'), join(dir, 'server.mjs')]);
+    await rename(temp, blob);
+    const now = await recordNow(inst, blob);
+    if (now === null) throw new Error(`${STAT} could not read ${blob}`);
+    await writeFile(record, now, { mode: 0o644 });
+  } catch (error) {
+    await rm(temp, { force: true });
+    return {
+      status: 'warning',
+      message: `no startup snapshot (the panel starts through its code cache): ${(error as Error).message.split('\n')[0]}`,
+      fix: 'run the upgrade or install again; a start without the snapshot only takes longer',
+    };
+  }
+  return { status: 'changed', message: `startup snapshot ${blob} made by ${inst.options.node}` };
+}
