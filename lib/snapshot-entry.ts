@@ -75,11 +75,45 @@ if (typeof Array.prototype.toSorted !== 'function') {
   startupSnapshot.addSerializeCallback(() => delete (Array.prototype as { toSorted?: unknown }).toSorted);
 }
 
+/**
+ * Runs `evaluate` with the process's environment, arguments, working directory, clock and randomness
+ * refusing to be read: whatever the bundle read from them as it evaluates would be the builder's,
+ * frozen into every start from the blob (one session secret, one clock for every box). The build
+ * fails naming what was read, and test/integration/build/snapshot.test.ts with it.
+ */
+function refusingProcessState<T>(evaluate: () => T): T {
+  const refuse = (what: string) => {
+    throw new Error(`${what} is read while the startup snapshot is built: every start from it would get the builder's; read it when main() runs`);
+  };
+  const refusing = (what: string) => new Proxy({}, {
+    get: (_, key) => (typeof key === 'symbol' ? undefined : refuse(`${what}.${key}`)),
+    has: (_, key) => refuse(`${what}.${String(key)}`),
+    ownKeys: () => refuse(what),
+  });
+  const crypto = require('node:crypto') as Record<string, unknown>;
+  const saved: Array<[object, PropertyKey, unknown]> = [];
+  const replace = (owner: object, key: PropertyKey, value: unknown) => {
+    saved.push([owner, key, (owner as Record<PropertyKey, unknown>)[key]]);
+    Object.defineProperty(owner, key, { value, writable: true, configurable: true });
+  };
+  replace(process, 'env', refusing('process.env'));
+  replace(process, 'argv', refusing('process.argv'));
+  replace(process, 'cwd', () => refuse('process.cwd()'));
+  replace(Date, 'now', () => refuse('Date.now()'));
+  replace(Math, 'random', () => refuse('Math.random()'));
+  for (const name of ['randomBytes', 'randomUUID', 'randomInt', 'randomFillSync']) replace(crypto, name, () => refuse(`crypto.${name}()`));
+  try {
+    return evaluate();
+  } finally {
+    for (const [owner, key, value] of saved.reverse()) Object.defineProperty(owner, key, { value, writable: true, configurable: true });
+  }
+}
+
 const bytes = readFileSync(bundleFile);
 const bundleHash = createHash('sha256').update(bytes).digest('hex');
 const run = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile }).runInThisContext() as BundleFunction;
 const bundle: { exports: { main?: () => Promise<void> } } = { exports: {} };
-run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule);
+refusingProcessState(() => run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule));
 if (typeof bundle.exports.main !== 'function') throw new Error(`${bundleFile} exports no main(): not the panel's bundle`);
 
 /**

@@ -166,4 +166,25 @@ s('a blob made for another bundle starts the launcher beside it, through the cod
   }),
 );
 
+s('a bundle that reads the environment, clock, randomness or a builtin it cannot keep as it evaluates is refused by the builder', ({ dir, outfile }) =>
+  withTimeout('snapshot refusals', 30_000, async () => {
+    const fake = join(dir, 'fake');
+    await mkdir(fake);
+    const launcher = join(fake, 'server.mjs');
+    await writeFile(launcher, '');
+    await copyFile(join(outfile, '..', 'server.snapshot.cjs'), join(fake, 'server.snapshot.cjs'));
+    const refused = async (evaluation: string) => {
+      await writeFile(bundleFileOf(launcher), `exports.main = async () => {};\n${evaluation}\n`);
+      return makeSnapshot({ outfile: launcher }).then(() => '', (error: Error) => error.message);
+    };
+    assert.is(await refused('const later = () => process.env.HOME;'), '', 'a bundle that reads nothing at evaluation');
+    assert.match(await refused('const home = process.env.HOME;'), 'process.env.HOME is read while the startup snapshot is built');
+    assert.match(await refused('const args = process.argv.slice(2);'), 'process.argv.slice is read');
+    assert.match(await refused('const started = Date.now();'), 'Date.now() is read');
+    assert.match(await refused('const seed = Math.random();'), 'Math.random() is read');
+    assert.match(await refused('const secret = require("node:crypto").randomBytes(32);'), 'crypto.randomBytes() is read');
+    assert.match(await refused('const { createServer } = require("node:http");'), 'node:http is read while the startup snapshot is built');
+  }),
+);
+
 s.run();
