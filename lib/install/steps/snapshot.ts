@@ -21,14 +21,37 @@ async function recordNow(inst: Installation, blob: string): Promise<string | nul
   return exitCode === 0 ? `${stdout}${NODE_FLAGS.join(' ')}\n` : null;
 }
 
-export async function snapshot(inst: Installation): Promise<Outcome> {
+function snapshotFiles(inst: Installation) {
   const dir = inst.layout.current;
-  const entry = join(dir, 'server.snapshot.cjs');
   const blob = join(dir, 'server.snapshot.blob');
-  const record = `${blob}.made`;
-  if (!(await pathExists(entry))) return { status: 'done', message: `${dir} has no startup snapshot entry: the panel starts through its code cache` };
+  return { dir, entry: join(dir, 'server.snapshot.cjs'), blob, record: `${blob}.made` };
+}
+
+/** Whether the release has a snapshot entry, and whether its blob's record names this node, this blob and the flags. */
+async function snapshotState(inst: Installation): Promise<'no entry' | 'fresh' | 'missing' | 'stale'> {
+  const { entry, blob, record } = snapshotFiles(inst);
+  if (!(await pathExists(entry))) return 'no entry';
   const made = await readFile(record, 'utf8').catch(() => null);
-  if (made !== null && made === (await recordNow(inst, blob))) return { status: 'done', message: `startup snapshot ${blob} kept (made by ${inst.options.node})` };
+  if (made === null) return 'missing';
+  return made === (await recordNow(inst, blob)) ? 'fresh' : 'stale';
+}
+
+/** doctor's finding: a start without the snapshot works, only slower, so this names the fix. */
+export async function snapshotFinding(inst: Installation): Promise<{ ok: boolean; message: string; fix: string }> {
+  const { dir, blob } = snapshotFiles(inst);
+  const state = await snapshotState(inst);
+  const fix = 'relay-panel install makes it again (a second run keeps everything else); so does the next upgrade';
+  if (state === 'no entry') return { ok: true, message: `${dir} has no startup snapshot entry: the panel starts through its code cache`, fix };
+  if (state === 'fresh') return { ok: true, message: `the panel starts from its startup snapshot ${blob}, made by ${inst.options.node}`, fix };
+  const why = state === 'missing' ? `no startup snapshot in ${dir}` : `${blob} was made by another node binary or with other flags than ${inst.options.node} now (Node upgraded since?)`;
+  return { ok: false, message: `${why}: the panel starts through its code cache, slower`, fix };
+}
+
+export async function snapshot(inst: Installation): Promise<Outcome> {
+  const { dir, entry, blob, record } = snapshotFiles(inst);
+  const state = await snapshotState(inst);
+  if (state === 'no entry') return { status: 'done', message: `${dir} has no startup snapshot entry: the panel starts through its code cache` };
+  if (state === 'fresh') return { status: 'done', message: `startup snapshot ${blob} kept (made by ${inst.options.node})` };
   const temp = `${blob}.${process.pid}.tmp`;
   try {
     await rm(record, { force: true });

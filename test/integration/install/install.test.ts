@@ -652,6 +652,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
     assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
     assert.equal(ok.events.filter((e) => e.step === 'nginx').map((e) => e.message), ['configuration test passes', 'reload succeeds']);
+    assert.match(String(ok.events.find((e) => e.step === 'snapshot')!.message), 'the panel starts from its startup snapshot ');
     // DNS for the domain, through the harness's dnsmasq (example.test -> 127.0.0.1, nothing else resolves)
     const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
     const original = await readFile(configFile, 'utf8');
@@ -678,15 +679,22 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     const renewService = join(ctx.infra.dir, 'systemd', 'relay-panel-renew.service');
     const renewText = await readFile(renewService, 'utf8');
     await rm(renewService);
+    // and the startup snapshot's record naming another node binary, as after a Node upgrade
+    const record = join(ctx.prefix, 'opt/relay-panel/current/server.snapshot.blob.made');
+    const made = await readFile(record, 'utf8');
+    await writeFile(record, made.replace(/^\d+:\d+:/, '1:1:'));
     try {
       const bad = await relay(ctx, server, ['doctor']);
       assert.is(bad.code, 1);
       const failed = bad.events.filter((e) => e.status === 'failed');
-      assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports']);
+      assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports', 'snapshot']);
       assert.match(String(failed[0]!.message), `not what this release writes: ${renewService}`);
       assert.match(String(failed[2]!.fix), 'put it back from a backup');
       assert.match(String(failed[3]!.fix), 'systemctl restart relay-panel');
+      assert.match(String(failed[5]!.message), 'was made by another node binary or with other flags');
+      assert.match(String(failed[5]!.fix), 'relay-panel install makes it again');
     } finally {
+      await writeFile(record, made);
       await writeFile(hostKey(ctx), key, { mode: 0o640 });
       await symlink(join(d.available, 'relay-default.conf'), join(d.enabled, 'relay-default.conf'));
       await writeFile(renewService, renewText);
