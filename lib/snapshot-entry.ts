@@ -17,10 +17,10 @@ import vm from 'node:vm';
 import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
 
 /**
- * The builtins Node 20 can serialize (its list in lib/internal/main/mksnapshot.js). Any other that the
- * bundle requires as it evaluates gets a stand-in, loaded on its first property read after the start:
- * node:http's parser binding, for one, cannot be serialized (the builder aborts), and node:http cannot
- * even load in the builder (it calls Array.prototype.toSorted, which the builder's context lacks).
+ * The builtins Node 20 can serialize (its list in lib/internal/main/mksnapshot.js). Any other module
+ * the bundle requires as it evaluates gets a stand-in that loads it on its first property read after
+ * the start: node:http, for one, cannot be kept (its parser binding makes V8 abort the build) and
+ * cannot even load in the builder (it calls Array.prototype.toSorted, which the builder's context lacks).
  */
 const SERIALIZABLE = new Set(['assert', 'assert/strict', 'buffer', 'console', 'constants', 'crypto', 'diagnostics_channel', 'dns', 'events', 'fs', 'fs/promises', 'net', 'os', 'path', 'path/posix', 'path/win32', 'process', 'punycode', 'querystring', 'stream', 'stream/promises', 'string_decoder', 'sys', 'timers', 'timers/promises', 'url', 'util', 'util/types', 'v8', 'zlib']);
 
@@ -32,12 +32,21 @@ if (!bundleArgument || !launcherArgument) throw new Error('usage: node --snapsho
 const bundleFile = resolve(bundleArgument);
 const launcherFile = resolve(launcherArgument);
 
-/** Reading it while the snapshot is built is an error: it would be the builder's, frozen into every start. */
-function deferredBuiltin(id: string): object {
+let launcherRequire: NodeJS.Require | undefined;
+/** After the start: a builtin, else a package beside the launcher (ws's optional speed-ups), as the launcher's own `require` finds it. */
+function runtimeRequire(id: string): unknown {
+  const builtin = process.getBuiltinModule(id);
+  if (builtin) return builtin;
+  const { createRequire } = process.getBuiltinModule('node:module');
+  return (launcherRequire ??= createRequire(launcherFile))(id);
+}
+
+/** Read while the snapshot is built, it throws: what it gave would be the builder's, frozen into every start. */
+function deferred(id: string): object {
   let real: Record<PropertyKey, unknown> | undefined;
   const load = () => {
     if (startupSnapshot.isBuildingSnapshot()) throw new Error(`${id} is read while the startup snapshot is built: the bundle must load it on first use`);
-    return (real ??= process.getBuiltinModule(id) as Record<PropertyKey, unknown>);
+    return (real ??= runtimeRequire(id) as Record<PropertyKey, unknown>);
   };
   return new Proxy({}, {
     // esbuild's interop asks whether a module is an ES module's namespace; a builtin never is
@@ -51,29 +60,17 @@ function deferredBuiltin(id: string): object {
   });
 }
 
-let launcherRequire: NodeJS.Require | undefined;
-/** The bundle's `require`: what the launcher's createRequire gives it, with builtins the builder cannot keep deferred. */
+/** The bundle's `require`: while the snapshot is built, the builtins it can keep and stand-ins for the rest. */
 function bundleRequire(id: string): unknown {
-  const builtin = id.startsWith('node:') ? id.slice(5) : id;
-  if (startupSnapshot.isBuildingSnapshot()) return SERIALIZABLE.has(builtin) ? require(`node:${builtin}`) : deferredBuiltin(`node:${builtin}`);
-  const module = process.getBuiltinModule(`node:${builtin}`);
-  if (module) return module;
-  // a package outside the bundle (ws's optional speed-ups), from the launcher's directory
-  const { createRequire } = process.getBuiltinModule('node:module');
-  return (launcherRequire ??= createRequire(launcherFile))(id);
+  if (!startupSnapshot.isBuildingSnapshot()) return runtimeRequire(id);
+  const name = id.startsWith('node:') ? id.slice(5) : id;
+  return SERIALIZABLE.has(name) ? require(`node:${name}`) : deferred(id);
 }
 
 let importer: ((specifier: string) => Promise<unknown>) | undefined;
 /** `import()` of a plugin: a start from a snapshot has no dynamic import callback of its own. */
 const importModule = (specifier: string): Promise<unknown> =>
   (importer ??= new vm.Script('(specifier) => import(specifier)', { filename: launcherFile, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }).runInThisContext() as typeof importer)!(specifier);
-
-// node:http calls Array.prototype.toSorted as it loads, on the first request's stand-in or here if a
-// later bundle loads it; V8 installs its own again when the snapshot is deserialized
-if (typeof Array.prototype.toSorted !== 'function') {
-  Object.defineProperty(Array.prototype, 'toSorted', { value: function toSorted<T>(this: T[], compare?: (a: T, b: T) => number) { return [...this].sort(compare); }, writable: true, configurable: true });
-  startupSnapshot.addSerializeCallback(() => delete (Array.prototype as { toSorted?: unknown }).toSorted);
-}
 
 /**
  * Runs `evaluate` with the process's environment, arguments, working directory, clock and randomness
