@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { packFixtures } from '../../helpers/plugins.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 // @ts-expect-error plain JS build script
@@ -162,6 +163,36 @@ s('a blob made for another bundle starts the launcher beside it, through the cod
       }
     } finally {
       await stop(started);
+    }
+  }),
+);
+
+s('a start from the blob installs a plugin (npm through child_process), imports its ES module and mounts it again after a restart', ({ dir, outfile }) =>
+  withTimeout('snapshot plugin', 120_000, async () => {
+    const packed = await packFixtures('hello');
+    const configFile = join(dir, 'plugins.json');
+    await writeFile(configFile, JSON.stringify({
+      ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'plugins-data'),
+      onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver: 'sandbox' },
+    }));
+    // development mode: every caller is admin, and any file: tarball may be installed
+    const first = await start(outfile, ['--config', configFile], { NODE_ENV: 'development' }, dir);
+    try {
+      assert.ok(first.fromBlob, 'started without the blob');
+      const post = (path: string, body?: unknown) =>
+        fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+      const installed = await post('/api/plugins/install', { spec: packed.specs.hello });
+      assert.is(installed.status, 201, await installed.clone().text());
+      assert.is((await post('/api/plugins/hello/enable')).status, 200);
+      assert.equal(await (await fetch(`${first.url}/api/hello/greet`)).json(), { hello: 'world', role: 'admin', calls: 1 });
+    } finally {
+      await stop(first);
+    }
+    const second = await start(outfile, ['--config', configFile], { NODE_ENV: 'development' }, dir);
+    try {
+      assert.equal(await (await fetch(`${second.url}/api/hello/greet`)).json(), { hello: 'world', role: 'admin', calls: 1 });
+    } finally {
+      await stop(second);
     }
   }),
 );
