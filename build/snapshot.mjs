@@ -34,6 +34,10 @@ export const startScript = (flags = SNAPSHOT_NODE_FLAGS) => `#!/bin/sh
 # blob made by another binary or with other flags, and exit before the panel could fall back.
 case "$0" in */*) here=\${0%/*} ;; *) here=. ;; esac
 node=\${RELAY_PANEL_NODE:-$(command -v node)}
+if [ -z "$node" ]; then
+  echo "relay-panel needs Node.js 20 or later: see README 'Production'" >&2
+  exit 1
+fi
 blob=\${RELAY_PANEL_SNAPSHOT:-$here/server.snapshot.blob}
 flags='${flags.join(' ')}'
 if [ -r "$blob.made" ] && { read -r made_node && read -r made_blob && read -r made_flags; } < "$blob.made" \\
