@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { format, promisify } from 'node:util';
 // @ts-expect-error plain JS build script
 import { TSC } from '../../build/typescript-compiler.mjs';
+import { importSource } from './import-source.ts';
 
 // A README example run exactly as printed: the section's ```ts block is written to the repository
-// root (where the README says to save it) and imported through the same TypeScript hook; the
+// root (where the README says to save it) and loaded as the test process loads TypeScript; the
 // caller compares what it logged with the ```text block that follows. The hook only strips types,
 // so the example is also checked by tsc with the project's own compiler options.
 
@@ -44,7 +45,7 @@ export function runExample(code: string): Promise<string> {
     const log = console.log;
     console.log = (...args: unknown[]) => void printed.push(format(...args));
     try {
-      await import(pathToFileURL(join(rootDir, `${name}.ts`)).href);
+      await importSource(join(rootDir, `${name}.ts`));
     } finally {
       console.log = log;
     }
