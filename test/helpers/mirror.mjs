@@ -147,22 +147,35 @@ function staleOf(sources) {
 // One process compiles at a time: the runner's workers start together and, on a new checkout, would
 // each compile every source. The others wait, then find the copies current.
 const lock = join(cacheRoot, '.compiling');
+
+/** The lock's process has ended (killed while compiling), or left it without its pid for a minute. */
+function holderGone() {
+  try {
+    const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    if (error.code === 'ESRCH') return true;
+    if (error.code === 'EPERM') return false;
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 60_000;
+    } catch {
+      return false;
+    }
+  }
+}
 async function compileOnce(sources) {
   mkdirSync(cacheRoot, { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
     }
-    // a lock older than two minutes was left by a process that died compiling
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
-    } catch {
-      // gone meanwhile
-    }
-    await new Promise((done) => setTimeout(done, 50));
+    if (holderGone()) rmSync(lock, { recursive: true, force: true });
+    else await new Promise((done) => setTimeout(done, 50));
   }
   try {
     const stale = staleOf(sources);

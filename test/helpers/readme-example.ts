@@ -8,6 +8,8 @@ import { format, promisify } from 'node:util';
 // @ts-expect-error plain JS build script
 import { TSC } from '../../build/typescript-compiler.mjs';
 import { importSource } from './import-source.ts';
+// @ts-expect-error plain JS test helper
+import { mirrorOf } from './mirror.mjs';
 
 // A README example run exactly as printed: the section's ```ts block is written to the repository
 // root (where the README says to save it) and loaded as the test process loads TypeScript; the
@@ -35,6 +37,7 @@ async function withExampleFile<T>(code: string, body: (name: string) => Promise<
     return await body(name);
   } finally {
     await rm(join(rootDir, `${name}.ts`), { force: true });
+    await rm(mirrorOf(join(rootDir, `${name}.ts`)), { force: true });
   }
 }
 
