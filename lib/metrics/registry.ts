@@ -3,13 +3,16 @@ import { registerBoxMetrics, type BoxSources } from './box-metrics.ts';
 import { registerStreamMetrics, type StreamSources } from './stream-metrics.ts';
 import type { RequestMetrics } from './request-metrics.ts';
 import type { StoreMetrics } from './store-metrics.ts';
-import type { Series } from './tally.ts';
+import { familyText, type Series } from './tally.ts';
 import { vhostLatencySeries } from './vhost-latency.ts';
+
+/** Printed by `familyText` when scraped, not by prom-client. */
+const OWN_TEXT = Symbol('own text');
 
 /** A metric whose series are made from our own tallies when scraped. */
 function fromTallies(name: string, help: string, type: 'counter' | 'histogram', values: () => Series[]): PromClient.Metric {
   const get = async () => ({ name, help, type, values: values(), aggregator: 'sum' as const });
-  return { name, help, type, get } as unknown as PromClient.Metric;
+  return { name, help, type, get, [OWN_TEXT]: () => familyText(name, help, type, values()) } as unknown as PromClient.Metric;
 }
 
 /**
@@ -18,7 +21,16 @@ function fromTallies(name: string, help: string, type: 'counter' | 'histogram', 
  */
 export async function createRegistry(sources: BoxSources & Partial<StreamSources>, requests: RequestMetrics, store: StoreMetrics): Promise<PromClient.Registry> {
   const client = await import('prom-client');
-  const registry = new client.Registry();
+  // the tallies' families print themselves; prom-client's own metrics (process, box) as before
+  // (getMetricsAsString is what registry.metrics() calls per metric; prom-client's types leave it out)
+  const Base = client.Registry as unknown as new () => PromClient.Registry & { getMetricsAsString(metric: PromClient.Metric): Promise<string> };
+  class Registry extends Base {
+    override getMetricsAsString(metric: PromClient.Metric): Promise<string> {
+      const own = (metric as { [OWN_TEXT]?: () => string })[OWN_TEXT];
+      return own ? Promise.resolve(own()) : super.getMetricsAsString(metric);
+    }
+  }
+  const registry = new Registry();
   client.collectDefaultMetrics({ register: registry });
   const metric = (name: string, help: string, type: 'counter' | 'histogram', values: () => Series[]) => registry.registerMetric(fromTallies(name, help, type, values));
   metric('relay_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', 'counter', () => requests.requestSeries());

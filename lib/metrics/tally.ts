@@ -52,3 +52,28 @@ export function histogramSeries(name: string, labels: Record<string, string>, bo
   out.push({ metricName: `${name}_count`, labels, value: cumulative });
   return out;
 }
+
+// The text exposition of series, as prom-client's registry prints them (same escapes, label order
+// and value spelling), without its per-series arrays and the WeakMap entry it makes for each
+// series' empty shared labels: a scrape's request histograms are thousands of lines (a route
+// pattern, method and status each), and prom-client's printing was most of a scrape's CPU.
+const escapeText = (text: string) => (/[\\\n]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n') : text);
+const escapeLabelValue = (value: string | number) => (typeof value !== 'string' ? value : /[\\\n"]/.test(value) ? escapeText(value).replace(/"/g, '\\"') : value);
+
+function valueText(value: number): string {
+  if (Number.isNaN(value)) return 'Nan';
+  if (!Number.isFinite(value)) return value < 0 ? '-Inf' : '+Inf';
+  return `${value}`;
+}
+
+/** One metric family in Prometheus' text format: HELP, TYPE and a line per series. */
+export function familyText(name: string, help: string, type: string, values: readonly Series[]): string {
+  const escapedName = escapeText(name);
+  let text = `# HELP ${escapedName} ${escapeText(help)}\n# TYPE ${escapedName} ${type}`;
+  for (const { metricName = name, labels, value } of values) {
+    let labelText = '';
+    for (const key in labels) labelText += `${labelText ? ',' : '{'}${key}="${escapeLabelValue(labels[key]!)}"`;
+    text += `\n${metricName}${labelText ? `${labelText}}` : ''} ${valueText(value)}`;
+  }
+  return text;
+}

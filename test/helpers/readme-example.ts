@@ -3,13 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { format, promisify } from 'node:util';
 // @ts-expect-error plain JS build script
 import { TSC } from '../../build/typescript-compiler.mjs';
+import { importSource } from './import-source.ts';
+// @ts-expect-error plain JS test helper
+import { mirrorOf } from './mirror.mjs';
 
 // A README example run exactly as printed: the section's ```ts block is written to the repository
-// root (where the README says to save it) and imported through the same TypeScript hook; the
+// root (where the README says to save it) and loaded as the test process loads TypeScript; the
 // caller compares what it logged with the ```text block that follows. The hook only strips types,
 // so the example is also checked by tsc with the project's own compiler options.
 
@@ -34,6 +37,7 @@ async function withExampleFile<T>(code: string, body: (name: string) => Promise<
     return await body(name);
   } finally {
     await rm(join(rootDir, `${name}.ts`), { force: true });
+    await rm(mirrorOf(join(rootDir, `${name}.ts`)), { force: true });
   }
 }
 
@@ -44,7 +48,7 @@ export function runExample(code: string): Promise<string> {
     const log = console.log;
     console.log = (...args: unknown[]) => void printed.push(format(...args));
     try {
-      await import(pathToFileURL(join(rootDir, `${name}.ts`)).href);
+      await importSource(join(rootDir, `${name}.ts`));
     } finally {
       console.log = log;
     }

@@ -106,9 +106,7 @@ async function check(t: TestApp, doc: Doc, r: AnyRoute, req: Request): Promise<A
   const query = new URLSearchParams(req.query).toString();
   const headers: Record<string, string> = { ...t.headers(req.caller), ...req.headers };
   if (req.body) headers['content-type'] = req.body.type;
-  const response = await t.app.fetch(
-    new Request(`http://panel.test${req.path}${query ? `?${query}` : ''}`, { method: r.method, headers, body: req.body && r.method !== 'GET' ? req.body.text : undefined }),
-  );
+  const response = await t.fetch(`${req.path}${query ? `?${query}` : ''}`, { method: r.method, headers, body: req.body && r.method !== 'GET' ? req.body.text : undefined });
   const where = `${r.method} ${req.path}?${query} as ${JSON.stringify(req.caller)} body ${JSON.stringify(req.body)}`;
   const text = await response.text();
   const documented = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()]?.responses ?? {};

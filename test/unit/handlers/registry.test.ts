@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routes } from '../../../handlers/index.ts';
 import type { AnyRoute } from '../../../lib/http/route.ts';
 import { chainFor } from '../../../lib/http/router.ts';
 import { createTestApp } from '../../../lib/testing.ts';
+import { importSource } from '../../helpers/import-source.ts';
 
 const handlersDir = fileURLToPath(new URL('../../../handlers/', import.meta.url));
 const s = suite('handler registry');
@@ -95,7 +96,7 @@ function fileMatches(file: string, route: AnyRoute): boolean {
 s('folders mirror the URLs and files use one vocabulary', async () => {
   const misplaced: string[] = [];
   for (const file of handlerFiles(handlersDir)) {
-    const route = ((await import(pathToFileURL(join(handlersDir, file)).href)) as { default: AnyRoute }).default;
+    const route = ((await importSource(join(handlersDir, file))) as { default: AnyRoute }).default;
     if (!fileMatches(file, route)) misplaced.push(`${file}: ${route.method} ${route.path}`);
   }
   assert.equal(misplaced, []);
