@@ -10,6 +10,8 @@ import { promisify } from 'node:util';
 import { bundleFileOf } from '../../build/build.mjs';
 // @ts-expect-error plain JS build script
 import { release } from '../../build/release.mjs';
+// @ts-expect-error plain JS build script
+import { snapshotEntryOf, startScriptOf } from '../../build/snapshot.mjs';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,14 +29,22 @@ export interface Releases {
 
 const OPERATOR_COMMANDS = "['install', 'upgrade', 'uninstall', 'doctor', 'panel-task', 'root-helper', 'root-call']";
 
-async function variant(dir: string, name: string, prelude: string): Promise<Release> {
+/**
+ * A copy of the built release with `prelude` run first by its launcher, and `startPrelude` by the
+ * start script the unit runs (a start from the snapshot never runs the launcher's code).
+ */
+async function variant(dir: string, name: string, prelude: string, startPrelude = ''): Promise<Release> {
   const out = join(dir, name);
   await mkdir(out, { recursive: true });
+  const built = (file: string) => join(repo, 'dist', file);
   const server = join(out, 'server.mjs');
-  await writeFile(server, `${prelude}\n${await readFile(join(repo, 'dist/server.mjs'), 'utf8')}`);
-  await copyFile(bundleFileOf(join(repo, 'dist/server.mjs')), bundleFileOf(server));
-  const built = await release({ serverFile: server, outDir: join(out, 'release'), clientDirs: [join(repo, 'dist/panel')], quiet: true });
-  return { version: built.version, tarball: built.tarball };
+  await writeFile(server, `${prelude}\n${await readFile(built('server.mjs'), 'utf8')}`);
+  await copyFile(bundleFileOf(built('server.mjs')), bundleFileOf(server));
+  await copyFile(snapshotEntryOf(built('server.mjs')), snapshotEntryOf(server));
+  const start = (await readFile(startScriptOf(built('server.mjs')), 'utf8')).replace('\n', `\n${startPrelude}`);
+  await writeFile(startScriptOf(server), start, { mode: 0o755 });
+  const made = await release({ serverFile: server, outDir: join(out, 'release'), clientDirs: [join(repo, 'dist/panel')], quiet: true });
+  return { version: made.version, tarball: made.tarball };
 }
 
 export async function buildReleases(dir: string): Promise<Releases> {
@@ -48,6 +58,10 @@ export async function buildReleases(dir: string): Promise<Releases> {
   return {
     first: { version: m[1]!, tarball: m[2]! },
     second: await variant(dir, 'second', '// a second build of the same code: another version'),
-    broken: await variant(dir, 'broken', `if (!${OPERATOR_COMMANDS}.includes(process.argv[2])) { console.error('this build cannot start'); process.exit(1); }`),
+    broken: await variant(
+      dir, 'broken',
+      `if (!${OPERATOR_COMMANDS}.includes(process.argv[2])) { console.error('this build cannot start'); process.exit(1); }`,
+      "echo 'this build cannot start' >&2; exit 1\n",
+    ),
   };
 }
