@@ -4,6 +4,7 @@
 import { errorMessage } from '../errors.ts';
 import { namesForLog, type Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
+import { startMark } from '../start-marks.ts';
 import { repairStreams } from './streams.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
@@ -27,11 +28,16 @@ export interface VhostRefresh {
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
   const wanted = desired ?? (await desiredHost(services));
+  startMark('desired host');
   if (services.config.value.onboarding.status === 'COMPLETED') {
     await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
+    startMark('tunnel repair');
     await repairStreams(services.system.streams, wanted.streams, services.log);
+    startMark('streams');
   }
-  return refreshVhosts(services, wanted);
+  const refreshed = await refreshVhosts(services, wanted);
+  startMark('vhost refresh');
+  return refreshed;
 }
 
 /**
