@@ -18,8 +18,8 @@ export interface HelperProxyOptions {
   refresh(specs: VhostSpec[]): Promise<string[]>;
   prepare(spec: VhostSpec): Promise<unknown>;
   reload(): Promise<void>;
-  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts) */
-  drifted?(spec: VhostSpec, path: string): Promise<boolean>;
+  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts); false at once when it cannot be */
+  drifted?(spec: VhostSpec, path: string): false | Promise<boolean>;
 }
 
 export class HelperProxy extends VhostDirs implements ProxyAdapter {
@@ -49,10 +49,12 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       for (const spec of specs) await this.opts.prepare(spec);
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
       // only vhosts the panel has no current stamp of may differ: the helper reads those alone
+      const stamps = await this.stamps?.view();
       const unsure: VhostSpec[] = [];
       for (const spec of unique) {
-        const path = this.available(vhostName(spec));
-        if (!(await this.stamps?.current(vhostName(spec), fileMark(path), spec)) || (await this.opts.drifted?.(spec, path))) unsure.push(spec);
+        const name = vhostName(spec);
+        const path = this.available(name);
+        if (!stamps?.current(name, fileMark(path), spec) || (await this.opts.drifted?.(spec, path))) unsure.push(spec);
       }
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something

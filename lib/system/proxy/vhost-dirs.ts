@@ -19,8 +19,14 @@ export interface VhostDirPaths {
 }
 
 export class VhostDirs {
+  /** `<availableDir>/`: a vhost's path is this and its name (a file name: no join to normalize it) */
+  readonly #availablePrefix: string;
+  readonly #listings = new Map<string, Promise<string[]>>();
+
   /** `stamps`: what the panel last wrote of each vhost; a file untouched since is not read */
-  constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {}
+  constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {
+    this.#availablePrefix = join(dirs.availableDir, '/');
+  }
 
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
@@ -29,19 +35,35 @@ export class VhostDirs {
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
-    const [available, enabled, routed] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [available, enabled, routed, stamps] = await Promise.all([this.namesIn(this.dirs.availableDir), this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir), this.stamps?.view()]);
     const written = new Set(available);
     const linked = new Set([...enabled, ...routed]);
     const names = [...new Set([...available, ...linked])].filter((name) => isVhostNameOfKind(name, kind)).sort();
-    return Promise.all(names.map(async (name) => {
-      const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
-      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
-    }));
+    const states: VhostState[] = names.map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
+    // only a file touched since its stamp (or without one) is read, to tell a hand edit
+    const unsure = states.filter((state) => state.written && !stamps?.untouched(state.name, fileMark(this.available(state.name))));
+    await Promise.all(unsure.map(async (state) => Object.assign(state, editedMark(await readOrNull(this.available(state.name))))));
+    return states;
   }
 
   async linkPlaces(): Promise<LinkPlaces> {
-    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [enabled, routed] = await Promise.all([this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir)]);
     return { enabled: new Set(enabled), routes: new Set(routed) };
+  }
+
+  /**
+   * The directory's names. Listings asked at the same instant (in one synchronous run: the start's
+   * tunnel repair asks `list` and `linkPlaces` together, the link directories twice, 1,000 names
+   * each) share one read; a listing asked later reads again, so it sees every write before it.
+   */
+  protected namesIn(dir: string): Promise<string[]> {
+    let listing = this.#listings.get(dir);
+    if (!listing) {
+      listing = namesIn(dir);
+      this.#listings.set(dir, listing);
+      queueMicrotask(() => this.#listings.delete(dir));
+    }
+    return listing;
   }
 
   /** The file's text, or null when it is gone or untouched since the panel wrote it (so not edited). */
@@ -51,7 +73,7 @@ export class VhostDirs {
   }
 
   protected available(name: string): string {
-    return join(this.dirs.availableDir, name);
+    return this.#availablePrefix + name;
   }
 
   protected enabled(name: string): string {
@@ -69,13 +91,13 @@ export class VhostDirs {
 
   /** The names linked in sites-enabled or the routes directory, in two listings: a change of 1,000 vhosts asked 1,000 lstats. */
   protected async linkedNames(): Promise<Set<string>> {
-    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [enabled, routed] = await Promise.all([this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir)]);
     return new Set([...enabled, ...routed]);
   }
 
   /** The names linked in the routes directory. */
   protected async routedNames(): Promise<Set<string>> {
-    return new Set(await namesIn(this.dirs.routesDir));
+    return new Set(await this.namesIn(this.dirs.routesDir));
   }
 }
 
