@@ -113,7 +113,8 @@ export const describeColdStarts = (cold) =>
 // restart or a reboot. (A copy of the box would give every vhost a new inode, which the stamps
 // count as touched: an upgrade-like start, not a restart.) `before` is a git ref whose lib is
 // bundled from a temporary checkout; `after` is this tree. The floor is `node -e 0`, spawn to exit.
-// Every start alternates before, after and floor, so the load from others falls on all alike.
+// Every round starts each size's before, after and floor in turn, so the load from others falls
+// on all alike, the growth from the smallest box included (also read round by round).
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -183,7 +184,7 @@ function logMarks(rows, log) {
 }
 
 export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count, marks = false, log = console.log }) {
-  const rows = [];
+  const sizes = [];
   for (const tunnels of tunnelCounts) {
     const boxes = {};
     for (const [name, bundle] of Object.entries(bundles)) {
@@ -192,25 +193,33 @@ export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count
       const made = await template(dir, [...SCALE_FLAGS, bundle], { tunnelCount: tunnels }, 600_000);
       boxes[name] = { args: [...SCALE_FLAGS, bundle, '--config', made.configPath], dir, runs: [], env: marks ? { RELAY_PANEL_START_MARKS: join(workDir, `marks-${tunnels}-${name}.jsonl`) } : {} };
     }
-    const floor = [];
-    const load = [];
-    for (let i = 1; i <= count; i++) {
-      load.push(loadavg()[0]);
-      for (const [name, box] of Object.entries(boxes)) box.runs.push(await coldStart(box.dir, box.args, `${name} start ${i}`, box.env));
-      floor.push(await floorMs());
+    sizes.push({ tunnels, boxes, floor: [], load: [] });
+  }
+  // every round starts every box of every size, so a change of the load between rounds falls on
+  // each size alike and the growth from the smallest box is read round by round
+  for (let i = 1; i <= count; i++) {
+    for (const size of sizes) {
+      size.load.push(loadavg()[0]);
+      for (const [name, box] of Object.entries(size.boxes)) box.runs.push(await coldStart(box.dir, box.args, `${name} ${size.tunnels} tunnels start ${i}`, box.env));
+      size.floor.push(await floorMs());
     }
-    const row = { tunnels, vhosts: await vhostFiles(boxes.after.dir), floorMs: median(floor), load: median(load) };
+  }
+  const rows = [];
+  for (const { tunnels, boxes, floor, load } of sizes) {
+    const row = { tunnels, vhosts: await vhostFiles(boxes.after.dir), floorMs: median(floor), load: median(load), loadRange: [Math.min(...load), Math.max(...load)] };
     for (const [name, box] of Object.entries(boxes)) {
       row[name] = { medianMs: median(box.runs.map((r) => r.firstOkMs)), cpuMs: median(box.runs.map((r) => r.cpuMs)), runs: box.runs };
       if (marks) row[name].marks = stepMedians(await readMarks(box.env.RELAY_PANEL_START_MARKS));
     }
     rows.push(row);
-    log(`${tunnels} tunnels (${row.vhosts} vhosts): before ${row.before.medianMs.toFixed(0)} ms (CPU ${row.before.cpuMs.toFixed(0)} ms), after ${row.after.medianMs.toFixed(0)} ms (CPU ${row.after.cpuMs.toFixed(0)} ms): ${(row.after.medianMs / row.before.medianMs).toFixed(2)}× before; node -e floor ${row.floorMs.toFixed(0)} ms (after ${(row.after.medianMs / row.floorMs).toFixed(2)}× floor, before ${(row.before.medianMs / row.floorMs).toFixed(2)}×); load average ${row.load.toFixed(2)}`);
+    log(`${tunnels} tunnels (${row.vhosts} vhosts): before ${row.before.medianMs.toFixed(0)} ms (CPU ${row.before.cpuMs.toFixed(0)} ms), after ${row.after.medianMs.toFixed(0)} ms (CPU ${row.after.cpuMs.toFixed(0)} ms): ${(row.after.medianMs / row.before.medianMs).toFixed(2)}× before; node -e floor ${row.floorMs.toFixed(0)} ms (after ${(row.after.medianMs / row.floorMs).toFixed(2)}× floor, before ${(row.before.medianMs / row.floorMs).toFixed(2)}×); load average ${row.load.toFixed(2)} (${row.loadRange.map((l) => l.toFixed(2)).join('-')})`);
   }
   const [smallest] = rows;
   for (const row of rows) {
     const growth = (name, key) => (row[name][key] / smallest[name][key]).toFixed(2);
-    log(`at ${row.tunnels} tunnels, against ${smallest.tunnels}: after ${growth('after', 'medianMs')}× (CPU ${growth('after', 'cpuMs')}×), before ${growth('before', 'medianMs')}× (CPU ${growth('before', 'cpuMs')}×)`);
+    // the same round's starts of the two sizes, one ratio a round
+    const paired = (name) => median(row[name].runs.map((r, i) => r.firstOkMs / smallest[name].runs[i].firstOkMs)).toFixed(2);
+    log(`at ${row.tunnels} tunnels, against ${smallest.tunnels}: after ${growth('after', 'medianMs')}× (CPU ${growth('after', 'cpuMs')}×; median of each round's ratio ${paired('after')}×), before ${growth('before', 'medianMs')}× (CPU ${growth('before', 'cpuMs')}×; each round's ${paired('before')}×)`);
   }
   if (marks) logMarks(rows, log);
   return rows;

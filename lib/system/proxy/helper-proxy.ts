@@ -26,6 +26,7 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
   /** changes that arrive while a request runs go together in the next one: one test and reload in the helper */
   private readonly group = groupCommit((changes) => this.serial(async () => {
+    this.forgetMarks();
     for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
     await asNginxFailure(() => this.opts.send(changes));
     if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
@@ -53,9 +54,13 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       const unsure: VhostSpec[] = [];
       for (const spec of unique) {
         const name = vhostName(spec);
-        const path = this.available(name);
-        if (!stamps?.current(name, fileMark(path), spec) || (await this.opts.drifted?.(spec, path))) unsure.push(spec);
+        if (!stamps?.current(name, this.markOf(name), spec)) unsure.push(spec);
+        else {
+          const drift = this.opts.drifted?.(spec, this.available(name));
+          if (drift && (await drift)) unsure.push(spec);
+        }
       }
+      if (unsure.length > 0) this.forgetMarks();
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
       for (let at = 0; at < unsure.length; at += MAX_VHOST_CHANGES) {

@@ -76,7 +76,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       const compared: Promise<Stale | null>[] = [];
       for (const [name, spec] of unique) {
         const path = this.available(name);
-        const mark = fileMark(path);
+        const mark = this.markOf(name);
         if (mark === null) continue;
         if (!stamps?.current(name, mark, spec)) compared.push(this.compare(name, spec, mark));
         else {
@@ -108,6 +108,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
 
   /** `rendered`: vhost texts already made from these changes' specs (a refresh compared them). */
   private async applyNow(changes: VhostChange[], known: ReadonlyMap<string, string> = new Map()): Promise<void> {
+    this.forgetMarks();
     await this.ensureDirs();
     const rendered = await Promise.all(changes.map(async (c) => {
       if (c.op !== 'put') return null;
