@@ -1,11 +1,12 @@
 // Bundles the server: dist/server.mjs (an ES module launcher) and the bundle it runs beside it,
 // dist/server.bundle.cjs (see bundleFileOf).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyBuild, writeStamp } from './build-stamp.mjs';
+import { blobOf, bundleSnapshotEntry, makeSnapshot, snapshotEntryOf, startScriptOf } from './snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -122,10 +123,26 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
   await writeFile(bundleFile, source);
   await writeFile(outfile, launcher.outputFiles[0].contents);
   await writeFile(`${outfile}.map`, map.contents);
+  const snapshotInputs = await bundleSnapshotEntry(outfile, build);
   const bytes = launcher.outputFiles[0].contents.length + source.length;
   if (!quiet) console.log(`built ${outfile} and ${basename(bundleFile)} (${(bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms`);
-  const inputs = [...hashWorker.inputs, ...Object.keys(app.metafile.inputs), ...Object.keys(launcher.metafile.inputs)];
+  const inputs = [...hashWorker.inputs, ...Object.keys(app.metafile.inputs), ...Object.keys(launcher.metafile.inputs), ...snapshotInputs];
   return { outfile, bundleFile, bytes, inputs };
+}
+
+/**
+ * The startup snapshot beside `outfile` (build/snapshot.mjs), made by this node. A bundle the builder
+ * refuses leaves the start on its code cache (dist/server-start falls back by itself): a warning, since
+ * test/integration/build/snapshot.test.ts fails on it anyway.
+ */
+async function snapshotOf(outfile) {
+  const started = Date.now();
+  try {
+    await makeSnapshot({ outfile });
+    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms`);
+  } catch (error) {
+    console.warn(`warning: no startup snapshot (the start uses the code cache): ${error.message}`);
+  }
 }
 
 /** Files among esbuild's metafile inputs (relative to the working directory; plugins' virtual modules are not files). */
@@ -134,11 +151,13 @@ const filesOf = (inputs) => inputs.map((input) => resolve(input)).filter((file) 
 /** The server and the panel, as `npm start` and `npm run build` make them. Returns the files they were made from. */
 async function buildAll() {
   const server = await bundle();
+  await snapshotOf(server.outfile);
   const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
-  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
-  return [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made];
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  // the startup snapshot is made by this node binary: another one builds again
+  return [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made, realpathSync(process.execPath)];
 }
 
 /**
@@ -147,7 +166,7 @@ async function buildAll() {
  */
 export async function buildIfChanged({
   stampFile = `${root}dist/.build-inputs.json`,
-  outputs = [`${root}dist/server.mjs`, bundleFileOf(`${root}dist/server.mjs`), `${root}dist/server.mjs.map`, `${root}dist/panel/index.html`],
+  outputs = [`${root}dist/server.mjs`, bundleFileOf(`${root}dist/server.mjs`), `${root}dist/server.mjs.map`, snapshotEntryOf(`${root}dist/server.mjs`), startScriptOf(`${root}dist/server.mjs`), `${root}dist/panel/index.html`],
   make = buildAll,
   force = false,
   base = root,

@@ -1,5 +1,6 @@
-// Assembles what an operator copies to a box: dist/release/ (the bundle and its launcher, the panel
-// client when one was built, a shell launcher, VERSION) and dist/relay-panel-<version>.tar.gz.
+// Assembles what an operator copies to a box: dist/release/ (the bundle and its launcher, the startup
+// snapshot's builder entry and start script, the panel client when one was built, a shell launcher,
+// VERSION) and dist/relay-panel-<version>.tar.gz.
 // Nothing in it needs `npm install`: the bundle carries every dependency, Node 20+ is the one thing
 // the box needs.
 import { createHash } from 'node:crypto';
@@ -8,6 +9,7 @@ import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleFileOf } from './build.mjs';
+import { snapshotEntryOf, startScriptOf } from './snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -36,10 +38,10 @@ async function exists(path) {
   return stat(path).then(() => true, () => false);
 }
 
-/** The version names the exact bundle: package version plus the launcher's and the bundle's content hash. */
+/** The version names the exact bundle: package version plus the content hash of the launcher, the bundle and the snapshot's entry and start script. */
 async function releaseVersion(serverFile) {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const hash = createHash('sha256').update(await readFile(serverFile)).update(await readFile(bundleFileOf(serverFile))).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(await readFile(serverFile)).update(await readFile(bundleFileOf(serverFile))).update(await readFile(snapshotEntryOf(serverFile))).update(await readFile(startScriptOf(serverFile))).digest('hex').slice(0, 12);
   return `${pkg.version}-${hash}`;
 }
 
@@ -55,6 +57,8 @@ export async function release({
   await cp(serverFile, join(outDir, 'server.mjs'));
   await cp(bundleFileOf(serverFile), bundleFileOf(join(outDir, 'server.mjs')));
   if (await exists(`${serverFile}.map`)) await cp(`${serverFile}.map`, join(outDir, 'server.mjs.map'));
+  // the startup snapshot's builder entry and start script; the blob itself is made on the box (lib/install/steps/snapshot.ts)
+  for (const file of [snapshotEntryOf(serverFile), startScriptOf(serverFile)]) await cp(file, join(outDir, basename(file)));
   let client = null;
   for (const candidate of clientDirs) {
     if (await exists(join(candidate, 'index.html'))) {

@@ -7,6 +7,7 @@ import { publicLocations } from './http/public-locations.ts';
 import { routes } from '../handlers/start-table.ts';
 import { startBanner } from './start-banner.ts';
 import { isRootHelperCommand } from './root-helper/command.ts';
+import { startupSnapshot } from 'node:v8';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
@@ -17,7 +18,7 @@ import { isRootHelperCommand } from './root-helper/command.ts';
 /** A start that gets no request writes its code cache this long after it listens. */
 const CODE_CACHE_IDLE_MS = 3000;
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (isCommand(command)) {
     const { runCommand } = await import('./install/main.ts');
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
 
 /**
  * Settles once the server has answered its first request, or CODE_CACHE_IDLE_MS after it listens
- * without one: the launcher then writes its code cache. Operator commands exit first.
+ * without one: the launcher then writes its code cache. Operator commands exit first. While a startup
+ * snapshot of the bundle is built (lib/snapshot-entry.ts) nothing runs: a start from it calls main().
  */
-export const warmed = main();
+export const warmed = startupSnapshot.isBuildingSnapshot() ? undefined : main();

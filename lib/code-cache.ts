@@ -4,6 +4,7 @@
 // only used for the exact bundle it was made from: its header is the bundle's SHA-256, set at build
 // time, and V8 itself refuses data from another Node version or other V8 flags.
 import { createRequire } from 'node:module';
+import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
 
 // Required, not imported: an ES module import of node:fs builds its ESM facade, which reads every
 // export, fs.ReadStream's lazy getter included (it loads fs streams: about 5 ms of a cold start).
@@ -13,21 +14,7 @@ const vm = require('node:vm') as typeof import('node:vm');
 const { createHash } = require('node:crypto') as typeof import('node:crypto');
 const { isAscii } = require('node:buffer') as typeof import('node:buffer');
 
-/**
- * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs) and
- * the launcher's `import()` (lib/import-module.ts).
- */
-export const BUNDLE_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', 'RELAY_IMPORT_META_URL', 'RELAY_IMPORT'] as const;
-
-export type BundleFunction = (
-  exports: object,
-  require: NodeJS.Require,
-  module: { exports: object },
-  filename: string,
-  dirname: string,
-  importMetaUrl: string,
-  importModule: (specifier: string) => Promise<unknown>,
-) => void;
+export { BUNDLE_PARAMETERS, type BundleFunction } from './bundle-parameters.ts';
 
 export interface CompiledBundle {
   run: BundleFunction;
@@ -100,9 +87,7 @@ export function compileBundle(source: string, options: { key: string; cacheFile:
   const { key, cacheFile, filename } = options;
   if (!/^[0-9a-f]{64}$/.test(key)) throw new Error('code cache key must be a SHA-256 in hex');
   const cachedData = readCache(cacheFile, key);
-  // on the first line, so the bundle's line numbers (and its source map) stay as they are
-  const wrapped = `(function (${BUNDLE_PARAMETERS.join(', ')}) {"use strict";${source}\n})`;
-  const script = new vm.Script(wrapped, { filename, cachedData });
+  const script = new vm.Script(wrapBundle(source), { filename, cachedData });
   return {
     run: script.runInThisContext() as BundleFunction,
     stale: cachedData === undefined || script.cachedDataRejected === true,

@@ -36,6 +36,7 @@ import { DPKG_STATUS_ARGS, isInstalledStatus } from '../system/packages/apt.ts';
 import { streamFindings } from './stream-doctor.ts';
 import { bucketFindings } from './bucket-doctor.ts';
 import { trafficFindings } from './traffic-doctor.ts';
+import { snapshotFinding } from './steps/snapshot.ts';
 
 export interface Finding {
   check: string;
@@ -205,6 +206,9 @@ export async function diagnose(inst: Installation, now = Date.now()): Promise<Fi
   } else {
     add('dns', true, 'no domain yet (onboarding not started)');
   }
+
+  const snapshot = await snapshotFinding(inst);
+  add('snapshot', snapshot.ok, snapshot.message, snapshot.fix);
 
   const fs = await statfs(config.dataDir).catch(() => null);
   if (fs) {

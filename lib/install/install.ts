@@ -10,6 +10,7 @@ import { ipVhost } from './steps/vhosts.ts';
 import { acme } from './steps/acme.ts';
 import { privileges } from './steps/root-helper.ts';
 import { release } from './steps/release.ts';
+import { snapshot } from './steps/snapshot.ts';
 import type { InstallState, Outcome } from './steps/step.ts';
 
 export async function install(inst: Installation, report: Reporter): Promise<void> {
@@ -20,6 +21,7 @@ export async function install(inst: Installation, report: Reporter): Promise<voi
     ['user', () => user(inst, state)],
     ['directories', () => directories(inst, state.owner!)],
     ['release', () => release(inst)],
+    ['snapshot', () => snapshot(inst)],
     ['config', () => config(inst, state)],
     ['acme', () => acme(inst, state.owner!)],
     ['certificates', () => certificates(inst, state)],

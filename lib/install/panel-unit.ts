@@ -1,6 +1,6 @@
 // The panel's systemd unit: its own user, systemd's full sandbox for an unprivileged service, writes
 // only where it keeps state. It has no way to root but the root helper's socket (privileges.ts).
-import { NODE_FLAGS } from '../node-flags.ts';
+import { dirname, join } from 'node:path';
 import { readWritePaths, renderUnit, unprivilegedSandbox } from '../system/systemd/units.ts';
 
 /** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
@@ -41,11 +41,14 @@ WantedBy=sockets.target
 export function renderPanelUnit(o: PanelUnitOptions): string {
   return renderUnit({
     description: 'relay-panel management service',
-    execStart: [o.node, ...NODE_FLAGS, o.server, '--config', o.configFile].join(' '),
+    // the release's start script (build/snapshot.mjs) passes lib/node-flags.ts's flags and the
+    // startup snapshot when it was made by this node (steps/snapshot.ts), else runs server.mjs alone
+    execStart: [join(dirname(o.server), 'server-start'), '--config', o.configFile].join(' '),
     hardening: [
       `User=${o.user}`,
       `Group=${o.user}`,
       'Environment=NODE_ENV=production',
+      `Environment=RELAY_PANEL_NODE=${o.node}`,
       // the launcher's V8 code cache (lib/code-cache.ts): the release is root's, read-only to the
       // panel, so the cache lives in a directory systemd makes for the panel's user
       'CacheDirectory=relay-panel',

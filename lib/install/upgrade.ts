@@ -17,6 +17,7 @@ import type { InstallState } from './steps/step.ts';
 import { privileges, rootHelperFiles, rootHelperServiceUnit, rootHelperSocketUnit } from './steps/root-helper.ts';
 import { pruneReleases } from './steps/prune-releases.ts';
 import { placeRelease, releaseVersion } from './steps/release.ts';
+import { snapshot } from './steps/snapshot.ts';
 import { defaultServer, vhostFiles } from './steps/vhosts.ts';
 import { renewalUnits } from './renewals.ts';
 import { hostNginxControl } from '../system/proxy/host.ts';
@@ -69,6 +70,8 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
   try {
     await placeRelease(inst, inst.options.release);
     report.step({ step, status: 'changed', message: `release ${version} in place (was ${previous}); configuration and data kept` });
+    step = 'snapshot';
+    report.step({ step, ...(await snapshot(inst)) });
     // a newer release may need users, directories or a layout an earlier one did not have
     const state: InstallState = {};
     // a box installed before the TCP and UDP tunnels lacks nginx's stream module

@@ -19,11 +19,10 @@ export interface PasswordHasher {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-
 function startWorker(): Worker {
-  // required here, not imported: worker_threads would otherwise load on every start (cold start)
-  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+  // required here, not imported: worker_threads would otherwise load on every start (cold start); the
+  // require made here too, since node:module is not loaded while a startup snapshot is built (build/snapshot.mjs)
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   return typeof RELAY_HASH_WORKER_SOURCE === 'string'
     ? new Worker(RELAY_HASH_WORKER_SOURCE, { eval: true })
     : new Worker(new URL('./hash-worker.mjs', import.meta.url));

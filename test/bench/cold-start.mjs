@@ -183,15 +183,20 @@ function logMarks(rows, log) {
   }
 }
 
+/**
+ * `bundles` maps before/after to a launcher file, or to the node arguments that start it (the
+ * snapshot comparison's `--snapshot-blob`); SCALE_FLAGS come first either way.
+ */
 export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count, marks = false, log = console.log }) {
   const sizes = [];
   for (const tunnels of tunnelCounts) {
     const boxes = {};
     for (const [name, bundle] of Object.entries(bundles)) {
       const dir = join(workDir, `box-${tunnels}-${name}`);
+      const start = [...SCALE_FLAGS, ...[bundle].flat()];
       // the first start of a seeded box writes every vhost, one tunnel repair at a time
-      const made = await template(dir, [...SCALE_FLAGS, bundle], { tunnelCount: tunnels }, 600_000);
-      boxes[name] = { args: [...SCALE_FLAGS, bundle, '--config', made.configPath], dir, runs: [], env: marks ? { RELAY_PANEL_START_MARKS: join(workDir, `marks-${tunnels}-${name}.jsonl`) } : {} };
+      const made = await template(dir, start, { tunnelCount: tunnels }, 600_000);
+      boxes[name] = { args: [...start, '--config', made.configPath], dir, runs: [], env: marks ? { RELAY_PANEL_START_MARKS: join(workDir, `marks-${tunnels}-${name}.jsonl`) } : {} };
     }
     sizes.push({ tunnels, boxes, floor: [], load: [] });
   }
@@ -229,9 +234,11 @@ const USAGE = `node test/bench/cold-start.mjs --scale [--before=<git ref, defaul
     [--tunnels=<box sizes, default 0,200,1000>] [--marks]
   Restarts of one box per size, this tree's panel interleaved with the ref's and with \`node -e 0\`.
   --marks: each step's median CPU / wall time of the panels that mark their steps (RELAY_PANEL_START_MARKS).
+node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000] [--marks]
+  This tree's launcher through its code cache against its startup snapshot.
 (npm run bench -- --only=cold-start: the panel against a bare node:http server.)`;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.argv.includes('--scale')) console.log(USAGE);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.argv.includes('--scale') && !process.argv.includes('--snapshot')) console.log(USAGE);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--scale')) {
   const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -239,6 +246,27 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   try {
     const bundles = { before: await bundleOfRef(arg('before', 'main'), workDir), after: await bundleOf(root, join(workDir, 'after', 'server.mjs')) };
     await measureScaleStarts({ workDir, bundles, tunnelCounts: arg('tunnels', '0,200,1000').split(',').map(Number), count: Number(arg('runs', '5')), marks: process.argv.includes('--marks') });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- code cache against a startup snapshot
+//
+//   node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000]
+//
+// This tree's bundle started by its launcher through its code cache ("before") and from a V8
+// startup snapshot of the same bundle's evaluation ("after", build/snapshot.mjs; node is given the
+// blob directly, as dist/server-start does once its record matches), interleaved with the floor.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--snapshot')) {
+  const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+  const workDir = await mkdtemp(join(tmpdir(), 'relay-snapshot-starts-'));
+  try {
+    const launcher = await bundleOf(root, join(workDir, 'after', 'server.mjs'));
+    const { makeSnapshot } = await import(pathToFileURL(join(root, 'build', 'snapshot.mjs')).href);
+    const { blob } = await makeSnapshot({ outfile: launcher, flags: SCALE_FLAGS });
+    console.log('before: the launcher through its code cache; after: the startup snapshot');
+    await measureScaleStarts({ workDir, bundles: { before: launcher, after: ['--snapshot-blob', blob, launcher] }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

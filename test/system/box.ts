@@ -7,7 +7,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -147,10 +147,15 @@ export async function bootBox(root: string, name: string, dir: string): Promise<
 
   // one loopback listener on the host per box port, kept across reboots: a reboot only changes
   // which bridge the Unix socket belongs to
+  // a connection whose far end never closed (the box powered off under it) would outlive the test
+  const connections = new Set<Socket>();
   for (const port of BOX_PORTS) {
     const server = createServer((client) => {
+      connections.add(client);
+      client.on('close', () => connections.delete(client));
       const upstream = createConnection(join(sockets, `${port}.sock`));
       client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
     });
@@ -182,6 +187,7 @@ export async function bootBox(root: string, name: string, dir: string): Promise<
     async stop() {
       await powerOff();
       for (const server of forwards.values()) server.close();
+      for (const connection of connections) connection.destroy();
     },
   };
   return box;

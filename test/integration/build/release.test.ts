@@ -15,6 +15,9 @@ s.before(async (ctx) => {
   // a stand-in launcher that shows how the shell launcher called it, and a stand-in bundle beside it
   await writeFile(ctx.server, 'console.log(JSON.stringify(process.argv.slice(2)));\n');
   await writeFile(join(ctx.dir, 'server.bundle.cjs'), 'the bundle\n');
+  // the startup snapshot's builder entry and start script (build/snapshot.mjs), which the unit runs
+  await writeFile(join(ctx.dir, 'server.snapshot.cjs'), 'the snapshot entry\n');
+  await writeFile(join(ctx.dir, 'server-start'), '#!/bin/sh\n', { mode: 0o755 });
 });
 s.after(async (ctx) => rm(ctx.dir, { recursive: true, force: true }));
 
@@ -30,7 +33,8 @@ s('the folder holds the bundle, VERSION and a launcher that runs the bundle with
   const said = execFileSync(join(out, 'relay-panel'), ['install', '--ip', '203.0.113.9'], { encoding: 'utf8', env: { ...process.env, RELAY_PANEL_NODE: process.execPath } });
   assert.equal(JSON.parse(said), ['install', '--ip', '203.0.113.9']);
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
-  assert.equal(listing, [`relay-panel-${version}/`, `relay-panel-${version}/VERSION`, `relay-panel-${version}/relay-panel`, `relay-panel-${version}/server.bundle.cjs`, `relay-panel-${version}/server.mjs`]);
+  assert.equal(listing, [`relay-panel-${version}/`, `relay-panel-${version}/VERSION`, `relay-panel-${version}/relay-panel`, `relay-panel-${version}/server-start`, `relay-panel-${version}/server.bundle.cjs`, `relay-panel-${version}/server.mjs`, `relay-panel-${version}/server.snapshot.cjs`]);
+  assert.is((await stat(join(out, 'server-start'))).mode & 0o111, 0o111);
 });
 
 s('a built panel client is copied in as panel/; the version follows the bundle content (the file beside the launcher)', async ({ dir, server }) => {

@@ -33,7 +33,7 @@ async function withFile<T>(file: string, change: (json: Record<string, any>) => 
 }
 
 /** An upgrade's steps, each reported once. */
-const UPGRADE_STEPS = ['release', 'packages', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'streams', 'health', 'prune'];
+const UPGRADE_STEPS = ['release', 'snapshot', 'packages', 'user', 'directories', 'acme', 'privileges', 'units', 'renewals', 'vhosts', 'streams', 'health', 'prune'];
 
 const s = suite('install (fake systemd)');
 printStepTimes(s);
@@ -111,7 +111,7 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     const run = await install();
     assert.is(run.code, 0, `${run.stderr}\n${JSON.stringify(run.events, null, 1)}`);
     const names = run.events.map((e) => e.step);
-    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'config', 'acme', 'certificates', 'privileges', 'ip-vhost', 'units', 'renewals', 'harden', 'start', 'health', 'summary']);
+    assert.equal(names, ['preflight', 'packages', 'user', 'directories', 'release', 'snapshot', 'config', 'acme', 'certificates', 'privileges', 'ip-vhost', 'units', 'renewals', 'harden', 'start', 'health', 'summary']);
     assert.is(step(run, 'health')!.status, 'done');
     assert.is(step(run, 'harden')!.status, 'skipped');
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
@@ -125,7 +125,15 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     const unit = await readFile(join(ctx.infra.dir, 'systemd', 'relay-panel.service'), 'utf8');
     assert.match(unit, `User=${ctx.user}\n`);
     assert.match(unit, 'ProtectSystem=strict');
-    assert.match(unit, join(ctx.prefix, 'opt/relay-panel/current/server.mjs'));
+    const current = join(ctx.prefix, 'opt/relay-panel/current');
+    assert.match(unit, `\nExecStart=${current}/server-start --config `);
+    assert.match(unit, `\nEnvironment=RELAY_PANEL_NODE=${process.execPath}\n`);
+    // the startup snapshot made by the node the unit names: its start script passes it to node
+    assert.is(step(run, 'snapshot')!.status, 'changed', String(step(run, 'snapshot')!.message));
+    const traced = spawnSync('/bin/sh', ['-x', join(current, 'server-start'), 'help'], { env: { ...process.env, RELAY_PANEL_NODE: process.execPath }, encoding: 'utf8' });
+    assert.is(traced.status, 0, traced.stderr);
+    assert.match(traced.stderr, `--snapshot-blob ${current}/server.snapshot.blob ${current}/server.mjs help`);
+    assert.match(traced.stdout, 'usage: relay-panel');
     assert.match(unit, '\nNoNewPrivileges=yes\n');
     assert.is(await stat(join(ctx.prefix, 'etc/sudoers.d/relay-panel')).catch(() => null), null, 'no sudo rule');
     const helperConfig = await stat(join(ctx.prefix, 'opt/relay-panel/root-helper.json'));
@@ -425,8 +433,8 @@ s('a working upgrade switches the release and keeps configuration and data', () 
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
     assert.is(await readlink(join(ctx.prefix, 'opt/relay-panel/current')), `releases/${ctx.version}-next`);
-    // the same root helper and units serve the new release: nothing else changed (prune: the release the failed download left)
-    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'prune']);
+    // the same root helper and units serve the new release, which gets its own startup snapshot: nothing else changed (prune: the release the failed download left)
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'snapshot', 'prune']);
     assert.equal(run.events.map((e) => e.step), UPGRADE_STEPS);
     assert.is(await readFile(join(ctx.prefix, 'etc/relay-panel/config.json'), 'utf8'), config);
     assert.is(await readFile(hostKey(ctx), 'utf8'), key, 'the tunnel server keeps its host key: clients pinned it');
@@ -450,7 +458,7 @@ s('an upgrade from a release without the host key makes one for chisel\'s user, 
     await writeFile(join(next, 'VERSION'), `${ctx.version}-next2\n`);
     const run = await relay(ctx, join(next, 'server.mjs'), ['upgrade', '--health-timeout', '20', '--no-downloads']);
     assert.is(run.code, 0, JSON.stringify(run.events) + run.stderr);
-    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'units', 'prune']);
+    assert.equal(run.events.filter((e) => e.status === 'changed').map((e) => e.step), ['release', 'snapshot', 'units', 'prune']);
     const uid = Number(execFileSync('/usr/bin/id', ['-u', ctx.user], { encoding: 'utf8' }).trim());
     const key = await stat(hostKey(ctx));
     assert.equal([key.mode & 0o777, key.uid], [0o640, uid]);
@@ -644,6 +652,7 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     assert.is(ok.code, 0, JSON.stringify(ok.events.filter((e) => e.status !== 'done')));
     assert.ok(ok.events.some((e) => e.step === 'crl' && e.status === 'done'));
     assert.equal(ok.events.filter((e) => e.step === 'nginx').map((e) => e.message), ['configuration test passes', 'reload succeeds']);
+    assert.match(String(ok.events.find((e) => e.step === 'snapshot')!.message), 'the panel starts from its startup snapshot ');
     // DNS for the domain, through the harness's dnsmasq (example.test -> 127.0.0.1, nothing else resolves)
     const configFile = join(ctx.prefix, 'etc/relay-panel/config.json');
     const original = await readFile(configFile, 'utf8');
@@ -670,15 +679,22 @@ s('doctor passes on the running box and names a stopped panel with its fix', () 
     const renewService = join(ctx.infra.dir, 'systemd', 'relay-panel-renew.service');
     const renewText = await readFile(renewService, 'utf8');
     await rm(renewService);
+    // and the startup snapshot's record naming another node binary, as after a Node upgrade
+    const record = join(ctx.prefix, 'opt/relay-panel/current/server.snapshot.blob.made');
+    const made = await readFile(record, 'utf8');
+    await writeFile(record, made.replace(/^\d+:\d+:/, '1:1:'));
     try {
       const bad = await relay(ctx, server, ['doctor']);
       assert.is(bad.code, 1);
       const failed = bad.events.filter((e) => e.status === 'failed');
-      assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports']);
+      assert.equal(failed.map((e) => e.step), ['renewals', 'default-server', 'tunnel-key', 'units', 'ports', 'snapshot']);
       assert.match(String(failed[0]!.message), `not what this release writes: ${renewService}`);
       assert.match(String(failed[2]!.fix), 'put it back from a backup');
       assert.match(String(failed[3]!.fix), 'systemctl restart relay-panel');
+      assert.match(String(failed[5]!.message), 'was made by another node binary or with other flags');
+      assert.match(String(failed[5]!.fix), 'relay-panel install makes it again');
     } finally {
+      await writeFile(record, made);
       await writeFile(hostKey(ctx), key, { mode: 0o640 });
       await symlink(join(d.available, 'relay-default.conf'), join(d.enabled, 'relay-default.conf'));
       await writeFile(renewService, renewText);

@@ -9,7 +9,9 @@ const unit = renderPanelUnit({ user: 'relay-panel', node: '/usr/local/bin/node',
   configFile: '/etc/relay-panel/config.json', writable: ['/etc/relay-panel', '/var/lib/relay-panel'], socket: 'relay-panel.socket' });
 
 test('the panel runs as its user, in production, from the current release, with a read-only system', () => {
-  assert.match(unit, '\nExecStart=/usr/local/bin/node --max-semi-space-size=4 /opt/relay-panel/current/server.mjs --config /etc/relay-panel/config.json\n');
+  // the release's start script: node's flags, and the startup snapshot when this node made it
+  assert.match(unit, '\nExecStart=/opt/relay-panel/current/server-start --config /etc/relay-panel/config.json\n');
+  assert.match(unit, '\nEnvironment=RELAY_PANEL_NODE=/usr/local/bin/node\n');
   assert.match(unit, '\nUser=relay-panel\nGroup=relay-panel\n');
   assert.match(unit, '\nEnvironment=NODE_ENV=production\n');
   assert.match(unit, '\nProtectSystem=strict\n');
