@@ -184,7 +184,7 @@ s('an invalid configuration stops start-up naming the file and the field', ({ di
 );
 
 s('the bundle hashes portal passwords on its inlined worker thread (bcrypt $2b$12, no file beside it)', ({ dir, outfile }) =>
-  withTimeout('bundle users', 20_000, async () => {
+  withTimeout('bundle users', 60_000, async () => {
     const dataDir = join(dir, 'users-data');
     const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir });
     const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);

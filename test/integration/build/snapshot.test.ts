@@ -81,7 +81,7 @@ async function copyServer(outfile: string, to: string) {
 }
 
 s('server-start starts from the blob: it answers, hashes a password on the worker thread and exits 0', ({ dir, outfile }) =>
-  withTimeout('snapshot start', 30_000, async () => {
+  withTimeout('snapshot start', 120_000, async () => {
     const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir: join(dir, 'users-data') });
     const started = await start(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     try {
@@ -98,7 +98,7 @@ s('server-start starts from the blob: it answers, hashes a password on the worke
 );
 
 s('two starts from one blob read their own environment and make their own secrets', ({ dir, outfile }) =>
-  withTimeout('snapshot environment', 30_000, async () => {
+  withTimeout('snapshot environment', 120_000, async () => {
     const first = await freshConfig(dir, 'first');
     const second = await freshConfig(dir, 'second');
     const a = await start(outfile, ['--config', first], { NODE_ENV: 'production' }, dir);
@@ -120,7 +120,7 @@ s('two starts from one blob read their own environment and make their own secret
 );
 
 s('a blob its record does not describe (another node binary, a rewritten blob) is not used', ({ dir, outfile }) =>
-  withTimeout('snapshot fallback', 30_000, async () => {
+  withTimeout('snapshot fallback', 120_000, async () => {
     const other = await copyServer(outfile, join(dir, 'other-node'));
     await makeSnapshot({ outfile: other });
     const record = `${blobOf(other)}.made`;
@@ -143,7 +143,7 @@ s('a blob its record does not describe (another node binary, a rewritten blob) i
 );
 
 s('a blob made for another bundle starts the launcher beside it, through the code cache', ({ dir, outfile }) =>
-  withTimeout('snapshot of another bundle', 30_000, async () => {
+  withTimeout('snapshot of another bundle', 120_000, async () => {
     const launcher = await copyServer(outfile, join(dir, 'replaced'));
     await makeSnapshot({ outfile: launcher });
     // a new release in place: another bundle, and its hash in the launcher; the blob and its record stay
@@ -198,7 +198,7 @@ s('a start from the blob installs a plugin (npm through child_process), imports 
 );
 
 s('a bundle that reads the environment, clock, randomness or a builtin it cannot keep as it evaluates is refused by the builder', ({ dir, outfile }) =>
-  withTimeout('snapshot refusals', 30_000, async () => {
+  withTimeout('snapshot refusals', 120_000, async () => {
     const fake = join(dir, 'fake');
     await mkdir(fake);
     const launcher = join(fake, 'server.mjs');
