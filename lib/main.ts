@@ -15,6 +15,7 @@ import { takeListenFd } from './node/systemd-socket.ts';
 import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import type { Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
+import { startMark, writeStartMarks } from './start-marks.ts';
 
 export interface StartOptions {
   argv: readonly string[];
@@ -71,7 +72,8 @@ export async function openPanel(
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   const log = createLogger({ level: parseLogLevel(env.LOG_LEVEL) });
   const store = await openStore(resolve(cwd, config.value.dataDir), { log });
-  return composePanel({
+  startMark('store');
+  const panel = composePanel({
     mode,
     config,
     store,
@@ -82,11 +84,14 @@ export async function openPanel(
     // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
     systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000 },
   });
+  startMark('compose');
+  return panel;
 }
 
 /** The server: config -> a built panel -> started -> the host brought in line with the records -> node edge. */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { argv, env, cwd } = options;
+  startMark('start');
   // the environment is checked before anything is made: a bad value is one line, and no sandbox is left behind
   const portFromEnv = portOverride(env.PORT);
   parseLogLevel(env.LOG_LEVEL);
@@ -101,6 +106,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   if (config.value.system.driver === 'host' && !env.NODE_ENV) throw new Error('NODE_ENV is unset (development mode: no client-certificate check) with system.driver host: set NODE_ENV=production, or NODE_ENV=development on purpose');
   // A sandbox made before the client existed gets it too.
   if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
+  startMark('config');
 
   const panel = await openPanel(config, { env, cwd, routes: options.routes, ticketLimits: options.ticketLimits });
   const { app, services } = panel;
@@ -110,6 +116,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     throw error;
   });
   await panel.start();
+  startMark('panel start');
   await reconcileAtStart(services);
 
   const server = createServer();
@@ -125,6 +132,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   if (sandboxDispatch) services.publicLinks.servedHere(boundPort);
   const host = config.value.listen.host.includes(':') ? `[${config.value.listen.host}]` : config.value.listen.host;
   const url = `http://${host}:${boundPort}`;
+  startMark('listen');
+  writeStartMarks();
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= shutdown(server, edge, app));

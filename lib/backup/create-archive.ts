@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, type Manifest } from './manifest.ts';
 import { CONFIG_ENTRY, MANIFEST_ENTRY, renderedPaths, sectionsOf, type Section } from './sections.ts';
 import { dnsCredentialsDir } from '../certs/dns01/credentials-file.ts';
+import { CHECKED_SNAPSHOTS_FILE } from '../state/checked-snapshots.ts';
 
 /** A file or directory on disk and the name it takes in the archive. */
 interface Placement {
@@ -66,7 +67,8 @@ export async function backupStream(configFile: string, config: Config, now: Date
     return placement ? placement.to + path.slice(placement.from.length) : path;
   };
   // the DNS provider's credentials are left out: an archive must not carry a key that edits the zone
-  const skipped = [...renderedPaths(config), dnsCredentialsDir(config.dataDir)];
+  // and the store's note of what it checked: a cache of this box's, which a restore never takes (restore.ts)
+  const skipped = [...renderedPaths(config), dnsCredentialsDir(config.dataDir), join(config.dataDir, CHECKED_SNAPSHOTS_FILE)];
   const pack = new Pack({
     cwd: '/',
     gzip: true,

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { extract } from 'tar';
 import { ConfigStore, type Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { CHECKED_SNAPSHOTS_FILE } from '../state/checked-snapshots.ts';
 import { rebaseRenewalConfs } from './rebase-acme.ts';
 import { sectionsOf, sitesRootOf } from './sections.ts';
 import { verifyArchive } from './verify-archive.ts';
@@ -65,6 +66,8 @@ export async function restoreBackup(configFile: string, archive: string): Promis
   try {
     // run as root, tar keeps the archived owners (the panel's user); as anyone else, the caller's
     await extract({ file: archive, cwd: scratch, strict: true });
+    // an archive's word that its records were checked is not taken: the first start checks them all
+    await rm(join(scratch, 'data', CHECKED_SNAPSHOTS_FILE), { recursive: true, force: true });
     // the lineages renew in this box's certbot directories, not the backed-up box's
     if (wanted.includes('letsencrypt')) await rebaseRenewalConfs(join(scratch, 'letsencrypt'), backedUp.system.acme, config.system.acme);
     for (const section of sections.filter((s) => wanted.includes(s.name))) await place(join(scratch, section.name), section.dir);

@@ -4,6 +4,7 @@
 import { errorMessage } from '../errors.ts';
 import { namesForLog, type Logger } from '../log.ts';
 import type { System } from '../system/types.ts';
+import { startMark } from '../start-marks.ts';
 import { repairStreams } from './streams.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
@@ -27,11 +28,21 @@ export interface VhostRefresh {
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
   const wanted = desired ?? (await desiredHost(services));
-  if (services.config.value.onboarding.status === 'COMPLETED') {
-    await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
-    await repairStreams(services.system.streams, wanted.streams, services.log);
-  }
-  return refreshVhosts(services, wanted);
+  startMark('desired host');
+  const { proxy } = services.system;
+  // the repair and the refresh ask of the same vhost files: one look at each serves both
+  const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run) : run());
+  return onePass(async () => {
+    if (services.config.value.onboarding.status === 'COMPLETED') {
+      await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
+      startMark('tunnel repair');
+      await repairStreams(services.system.streams, wanted.streams, services.log);
+      startMark('streams');
+    }
+    const refreshed = await refreshVhosts(services, wanted);
+    startMark('vhost refresh');
+    return refreshed;
+  });
 }
 
 /**

@@ -32,8 +32,21 @@ export async function load<R>(options: RecordCollectionOptions<R>, starting = tr
   const loader = new Loader(options);
   // A snapshot the directory listing lacks is not opened: at start most collections have none,
   // and each failed open builds an error with its stack. An unreadable directory reads as before.
-  const text = listed && !listed.includes(basename(file)) ? '[]' : await readSnapshotText(file);
-  loader.snapshot(text);
+  const absent = listed !== undefined && !listed.includes(basename(file));
+  const text = absent ? '[]' : await readSnapshotText(file);
+  const snapshotFingerprint = fingerprint(text);
+  const { checked } = options;
+  let rewrite = false;
+  if (checked?.has(file, snapshotFingerprint, options.record)) loader.checkedSnapshot(text);
+  else {
+    loader.snapshot(text);
+    // Checked in full: remembered when the text is what this release writes of these records (so
+    // reading it as it is gives the records the check gave), else rewritten so the next start can skip.
+    if (checked && !absent) {
+      if (JSON.stringify([...loader.records.values()]) === text) checked.note(file, snapshotFingerprint, options.record);
+      else rewrite = true;
+    }
+  }
   const journals = journalsOf(file, names);
   let journalBytes = 0;
   for (const journal of journals) {
@@ -43,7 +56,7 @@ export async function load<R>(options: RecordCollectionOptions<R>, starting = tr
     for (const frame of frames) loader.frame(journal.path, frame);
     journalBytes += bytes;
   }
-  return { records: loader.records, snapshotBytes: text.length, snapshotFingerprint: fingerprint(text), journalBytes, lastGeneration: journals.at(-1)?.generation ?? 0 };
+  return { records: loader.records, snapshotBytes: text.length, snapshotFingerprint, rewrite, journalBytes, lastGeneration: journals.at(-1)?.generation ?? 0 };
 }
 
 /**
@@ -76,6 +89,21 @@ export class Loader<R> {
       throw new StoreLoadError(file, `not valid JSON (${(error as Error).message})`);
     }
     this.#replaceAll(file, raw);
+  }
+
+  /**
+   * A snapshot text this release checked with the same schema (checked-snapshots.ts): the records
+   * are what the check gave when this text was written, so it is parsed without the check.
+   */
+  checkedSnapshot(text: string): void {
+    const { file } = this.options;
+    const raw = JSON.parse(text) as R[];
+    this.records.clear();
+    for (const record of raw) {
+      const key = this.options.key(record);
+      if (this.records.has(key)) throw new StoreLoadError(file, `two records with the key '${key}'`);
+      this.records.set(key, Object.freeze(record));
+    }
   }
 
   frame(path: string, frame: unknown[]): void {

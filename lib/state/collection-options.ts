@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import type { Logger } from '../log.ts';
+import type { CheckedSnapshots } from './checked-snapshots.ts';
 
 export type Persistence = 'disk' | 'memory';
 
@@ -21,6 +22,12 @@ export interface RecordCollectionOptions<R> {
   log?: Pick<Logger, 'error' | 'info'>;
   /** The first retry of a failed snapshot comes this long after it; each failure doubles the wait, up to a minute. */
   snapshotRetryMs?: number;
+  /**
+   * The snapshot texts this release checked (the store's): a snapshot that is one of them is read
+   * without its schema check, and one checked in full is noted, or rewritten at the next snapshot
+   * when its text is not what this release writes. Without it every start checks every record.
+   */
+  checked?: CheckedSnapshots;
 }
 
 /** Everything in the data directory is the panel's alone. */

@@ -124,9 +124,12 @@ export class RecordCollection<R> {
 
   static async open<R>(options: RecordCollectionOptions<R>): Promise<RecordCollection<R>> {
     if (options.persistence === 'memory') return new RecordCollection(options, new Map(), memoryJournal, 0, fingerprint('[]'));
-    const { records, snapshotBytes, snapshotFingerprint, journalBytes, lastGeneration } = await load(options);
+    const { records, snapshotBytes, snapshotFingerprint, rewrite, journalBytes, lastGeneration } = await load(options);
     const writer = new JournalWriter(options.file, lastGeneration + 1, journalBytes, options.mode ?? DEFAULT_MODE);
-    return new RecordCollection(options, records, writer, snapshotBytes, snapshotFingerprint);
+    const collection = new RecordCollection(options, records, writer, snapshotBytes, snapshotFingerprint);
+    // a snapshot this release would write otherwise is written its way at the next snapshot (at the latest on shutdown)
+    if (rewrite) collection.#folded = false;
+    return collection;
   }
 
   /**
@@ -341,10 +344,13 @@ export class RecordCollection<R> {
   async #writeSnapshot(records: readonly R[], covered: number): Promise<unknown> {
     try {
       const text = JSON.stringify(records);
+      const written = fingerprint(text);
       // known before it lands, so a reader of the new file never mistakes it for an outside edit
-      this.#ownSnapshots.push(fingerprint(text));
+      this.#ownSnapshots.push(written);
       if (this.#ownSnapshots.length > OWN_SNAPSHOTS_KEPT) this.#ownSnapshots.shift();
       await writeFileAtomic(this.file, text, { mode: this.#options.mode ?? DEFAULT_MODE });
+      // every record in it went through the schema (#parse, or the load's check)
+      this.#options.checked?.note(this.file, written, this.#options.record);
       this.#snapshotBytes = text.length;
       await this.#journal.removeUpTo(covered);
       this.#folded = this.#journal.bytes === 0;

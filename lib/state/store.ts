@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z, ZodType } from 'zod';
 import type { Logger } from '../log.ts';
+import { CheckedSnapshots } from './checked-snapshots.ts';
 import { openDocuments, type Documents } from './documents.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
 import {
@@ -88,6 +89,7 @@ export interface StoreOptions {
 export async function openStore(dataDir: string, { persistence = 'disk', log, snapshotRetryMs, compactAfterBytes }: StoreOptions = {}): Promise<Store> {
   if (persistence === 'disk') await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const listing = persistence === 'disk' ? await readdir(dataDir) : [];
+  const checked = persistence === 'disk' ? await CheckedSnapshots.open(dataDir, listing) : undefined;
   const entries = await Promise.all(
     (Object.keys(COLLECTIONS) as CollectionName[]).map(async (name) => {
       const { record, key } = COLLECTIONS[name];
@@ -100,6 +102,7 @@ export async function openStore(dataDir: string, { persistence = 'disk', log, sn
         log,
         snapshotRetryMs,
         compactAfterBytes,
+        checked,
       });
       return [name, collection] as const;
     }),
@@ -116,9 +119,11 @@ export async function openStore(dataDir: string, { persistence = 'disk', log, sn
     },
     async flush() {
       await Promise.all([...entries.map(([, c]) => c.flush()), documents.adminCert.flush(), documents.enrollmentTokens.flush()]);
+      await checked?.flush();
     },
     async close() {
       const failed = (await Promise.allSettled(entries.map(([, c]) => c.compact()))).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      await checked?.flush();
       if (failed.length === 1) throw failed[0];
       if (failed.length > 1) throw new AggregateError(failed, failed.map((e) => (e instanceof Error ? e.message : String(e))).join('; '));
     },

@@ -63,7 +63,9 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
   const [listed, places] = await Promise.all([proxy.list('app'), proxy.linkPlaces()]);
   const present = new Map(listed.map((vhost) => [vhost.name, vhost]));
-  const named = new Set(tunnels.map((tunnel) => proxy.vhostName(tunnel.spec)));
+  // each tunnel's name once: a start asks them of 1,000 tunnels
+  const names = tunnels.map((tunnel) => proxy.vhostName(tunnel.spec));
+  const named = new Set(names);
   const orphans = [...present.keys()].filter((name) => !named.has(name));
   if (orphans.length > 0) {
     try {
@@ -73,10 +75,11 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
       report.failures.push(`removing ${orphans.join(', ')}: ${errorMessage(error)}`);
     }
   }
-  const astray = tunnels.flatMap((tunnel) => {
-    const change = hostChange(ctx, tunnel, present.get(proxy.vhostName(tunnel.spec)), places);
-    return change ? [{ tunnel, change }] : [];
-  });
+  const astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> = [];
+  for (const [i, tunnel] of tunnels.entries()) {
+    const change = hostChange(ctx, tunnel, present.get(names[i]!), places);
+    if (change) astray.push({ tunnel, change });
+  }
   if (astray.length > 0) await ctx.locks.runAll(astray.map(({ tunnel }) => tunnel.id), () => repairTogether(ctx, astray, report));
   try {
     await ctx.allowedPorts.sync();

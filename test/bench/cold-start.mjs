@@ -4,7 +4,7 @@
 // this part alone; `node test/bench/cold-start.mjs --scale` the starts at 0, 200 and 1,000 tunnels
 // of another ref's panel beside this tree's (at the end of this file).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,9 +44,9 @@ async function template(dir, panelArgs, seedOptions = {}, timeoutMs = undefined)
 }
 
 /** Spawn `args` (the config path appended for the panel) and time it to the first 200 on /api/health. */
-async function coldStart(dir, args, name) {
+async function coldStart(dir, args, name, env = {}) {
   const spawnedAt = performance.now();
-  const server = startNode(args, { env: { NODE_ENV: 'production' }, cwd: dir, name });
+  const server = startNode(args, { env: { NODE_ENV: 'production', ...env }, cwd: dir, name });
   try {
     await server.ready;
     const listeningMs = performance.now() - spawnedAt;
@@ -104,14 +104,17 @@ export const describeColdStarts = (cold) =>
 
 // ---------------------------------------------------------------- starts at scale
 //
-//   node test/bench/cold-start.mjs --scale [--before=main] [--runs=5] [--tunnels=0,200,1000]
+//   node test/bench/cold-start.mjs --scale [--before=main] [--runs=5] [--tunnels=0,200,1000] [--marks]
 //
+// `--marks` also prints, for each panel that takes them (lib/start-marks.ts), the median CPU and
+// wall time of each step of its starts, and each step's difference from the smallest box's.
 // Restarts of one box per size and per panel, in place: a box that has run once (its vhosts
 // written, and on this tree their stamps taken), started again with nothing changed, as on a
 // restart or a reboot. (A copy of the box would give every vhost a new inode, which the stamps
 // count as touched: an upgrade-like start, not a restart.) `before` is a git ref whose lib is
 // bundled from a temporary checkout; `after` is this tree. The floor is `node -e 0`, spawn to exit.
-// Every start alternates before, after and floor, so the load from others falls on all alike.
+// Every round starts each size's before, after and floor in turn, so the load from others falls
+// on all alike, the growth from the smallest box included (also read round by round).
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -142,12 +145,50 @@ async function floorMs() {
 
 const vhostFiles = async (dir) => (await readdir(join(dir, 'data', 'system'), { recursive: true })).filter((f) => /sites-available\/relay-.*\.conf$/.test(f)).length;
 
+/** Each step's CPU and wall time (ms since the step before; `start`: since the spawn) of each marked start. */
+async function readMarks(file) {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => {
+    let cpu = 0;
+    let wall = 0;
+    return JSON.parse(line).map(([step, cpuMs, wallMs]) => {
+      const row = { step, cpuMs: cpuMs - cpu, wallMs: wallMs - wall };
+      [cpu, wall] = [cpuMs, wallMs];
+      return row;
+    });
+  });
+}
+
+/** Median per step over the starts: { step: { cpuMs, wallMs } }, in the order the steps came. */
+function stepMedians(starts) {
+  const steps = new Map();
+  for (const start of starts) for (const { step, cpuMs, wallMs } of start) {
+    if (!steps.has(step)) steps.set(step, { cpu: [], wall: [] });
+    steps.get(step).cpu.push(cpuMs);
+    steps.get(step).wall.push(wallMs);
+  }
+  return new Map([...steps].map(([step, { cpu, wall }]) => [step, { cpuMs: median(cpu), wallMs: median(wall) }]));
+}
+
+function logMarks(rows, log) {
+  const [smallest] = rows;
+  for (const name of ['before', 'after']) {
+    if (!rows.every((row) => row[name].marks?.size)) continue;
+    log(`${name}: CPU / wall ms per step, medians (${rows.map((row) => `${row.tunnels} tunnels`).join(' | ')} | difference)`);
+    for (const [step, base] of smallest[name].marks) {
+      const cells = rows.map((row) => row[name].marks.get(step)).map((m) => (m ? `${m.cpuMs.toFixed(1)} / ${m.wallMs.toFixed(1)}` : '-'));
+      const last = rows.at(-1)[name].marks.get(step);
+      log(`  ${step.padEnd(14)} ${cells.join(' | ')} | ${last ? `${(last.cpuMs - base.cpuMs).toFixed(1)} / ${(last.wallMs - base.wallMs).toFixed(1)}` : '-'}`);
+    }
+  }
+}
+
 /**
  * `bundles` maps before/after to a launcher file, or to the node arguments that start it (the
  * snapshot comparison's `--snapshot-blob`); SCALE_FLAGS come first either way.
  */
-export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count, log = console.log }) {
-  const rows = [];
+export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count, marks = false, log = console.log }) {
+  const sizes = [];
   for (const tunnels of tunnelCounts) {
     const boxes = {};
     for (const [name, bundle] of Object.entries(bundles)) {
@@ -155,34 +196,56 @@ export async function measureScaleStarts({ workDir, bundles, tunnelCounts, count
       const start = [...SCALE_FLAGS, ...[bundle].flat()];
       // the first start of a seeded box writes every vhost, one tunnel repair at a time
       const made = await template(dir, start, { tunnelCount: tunnels }, 600_000);
-      boxes[name] = { args: [...start, '--config', made.configPath], dir, runs: [] };
+      boxes[name] = { args: [...start, '--config', made.configPath], dir, runs: [], env: marks ? { RELAY_PANEL_START_MARKS: join(workDir, `marks-${tunnels}-${name}.jsonl`) } : {} };
     }
-    const floor = [];
-    const load = [];
-    for (let i = 1; i <= count; i++) {
-      load.push(loadavg()[0]);
-      for (const [name, box] of Object.entries(boxes)) box.runs.push(await coldStart(box.dir, box.args, `${name} start ${i}`));
-      floor.push(await floorMs());
+    sizes.push({ tunnels, boxes, floor: [], load: [] });
+  }
+  // every round starts every box of every size, so a change of the load between rounds falls on
+  // each size alike and the growth from the smallest box is read round by round
+  for (let i = 1; i <= count; i++) {
+    for (const size of sizes) {
+      size.load.push(loadavg()[0]);
+      for (const [name, box] of Object.entries(size.boxes)) box.runs.push(await coldStart(box.dir, box.args, `${name} ${size.tunnels} tunnels start ${i}`, box.env));
+      size.floor.push(await floorMs());
     }
-    const row = { tunnels, vhosts: await vhostFiles(boxes.after.dir), floorMs: median(floor), load: median(load) };
-    for (const [name, box] of Object.entries(boxes)) row[name] = { medianMs: median(box.runs.map((r) => r.firstOkMs)), cpuMs: median(box.runs.map((r) => r.cpuMs)), runs: box.runs };
+  }
+  const rows = [];
+  for (const { tunnels, boxes, floor, load } of sizes) {
+    const row = { tunnels, vhosts: await vhostFiles(boxes.after.dir), floorMs: median(floor), load: median(load), loadRange: [Math.min(...load), Math.max(...load)] };
+    for (const [name, box] of Object.entries(boxes)) {
+      row[name] = { medianMs: median(box.runs.map((r) => r.firstOkMs)), cpuMs: median(box.runs.map((r) => r.cpuMs)), runs: box.runs };
+      if (marks) row[name].marks = stepMedians(await readMarks(box.env.RELAY_PANEL_START_MARKS));
+    }
     rows.push(row);
-    log(`${tunnels} tunnels (${row.vhosts} vhosts): before ${row.before.medianMs.toFixed(0)} ms (CPU ${row.before.cpuMs.toFixed(0)} ms), after ${row.after.medianMs.toFixed(0)} ms (CPU ${row.after.cpuMs.toFixed(0)} ms): ${(row.after.medianMs / row.before.medianMs).toFixed(2)}× before; node -e floor ${row.floorMs.toFixed(0)} ms (after ${(row.after.medianMs / row.floorMs).toFixed(2)}× floor, before ${(row.before.medianMs / row.floorMs).toFixed(2)}×); load average ${row.load.toFixed(2)}`);
+    log(`${tunnels} tunnels (${row.vhosts} vhosts): before ${row.before.medianMs.toFixed(0)} ms (CPU ${row.before.cpuMs.toFixed(0)} ms), after ${row.after.medianMs.toFixed(0)} ms (CPU ${row.after.cpuMs.toFixed(0)} ms): ${(row.after.medianMs / row.before.medianMs).toFixed(2)}× before; node -e floor ${row.floorMs.toFixed(0)} ms (after ${(row.after.medianMs / row.floorMs).toFixed(2)}× floor, before ${(row.before.medianMs / row.floorMs).toFixed(2)}×); load average ${row.load.toFixed(2)} (${row.loadRange.map((l) => l.toFixed(2)).join('-')})`);
   }
   const [smallest] = rows;
   for (const row of rows) {
     const growth = (name, key) => (row[name][key] / smallest[name][key]).toFixed(2);
-    log(`at ${row.tunnels} tunnels, against ${smallest.tunnels}: after ${growth('after', 'medianMs')}× (CPU ${growth('after', 'cpuMs')}×), before ${growth('before', 'medianMs')}× (CPU ${growth('before', 'cpuMs')}×)`);
+    // the same round's starts of the two sizes, one ratio a round
+    const paired = (name) => median(row[name].runs.map((r, i) => r.firstOkMs / smallest[name].runs[i].firstOkMs)).toFixed(2);
+    log(`at ${row.tunnels} tunnels, against ${smallest.tunnels}: after ${growth('after', 'medianMs')}× (CPU ${growth('after', 'cpuMs')}×; median of each round's ratio ${paired('after')}×), before ${growth('before', 'medianMs')}× (CPU ${growth('before', 'cpuMs')}×; each round's ${paired('before')}×)`);
   }
+  if (marks) logMarks(rows, log);
   return rows;
 }
+
+const USAGE = `node test/bench/cold-start.mjs --scale [--before=<git ref, default main>] [--runs=<starts per box, default 5>]
+    [--tunnels=<box sizes, default 0,200,1000>] [--marks]
+  Restarts of one box per size, this tree's panel interleaved with the ref's and with \`node -e 0\`.
+  --marks: each step's median CPU / wall time of the panels that mark their steps (RELAY_PANEL_START_MARKS).
+node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000] [--marks]
+  This tree's launcher through its code cache against its startup snapshot.
+(npm run bench -- --only=cold-start: the panel against a bare node:http server.)`;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.argv.includes('--scale') && !process.argv.includes('--snapshot')) console.log(USAGE);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--scale')) {
   const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
   const workDir = await mkdtemp(join(tmpdir(), 'relay-scale-starts-'));
   try {
     const bundles = { before: await bundleOfRef(arg('before', 'main'), workDir), after: await bundleOf(root, join(workDir, 'after', 'server.mjs')) };
-    await measureScaleStarts({ workDir, bundles, tunnelCounts: arg('tunnels', '0,200,1000').split(',').map(Number), count: Number(arg('runs', '5')) });
+    await measureScaleStarts({ workDir, bundles, tunnelCounts: arg('tunnels', '0,200,1000').split(',').map(Number), count: Number(arg('runs', '5')), marks: process.argv.includes('--marks') });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -203,7 +266,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
     const { makeSnapshot } = await import(pathToFileURL(join(root, 'build', 'snapshot.mjs')).href);
     const { blob } = await makeSnapshot({ outfile: launcher, flags: SCALE_FLAGS });
     console.log('before: the launcher through its code cache; after: the startup snapshot');
-    await measureScaleStarts({ workDir, bundles: { before: launcher, after: ['--snapshot-blob', blob, launcher] }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')) });
+    await measureScaleStarts({ workDir, bundles: { before: launcher, after: ['--snapshot-blob', blob, launcher] }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -18,14 +18,15 @@ export interface HelperProxyOptions {
   refresh(specs: VhostSpec[]): Promise<string[]>;
   prepare(spec: VhostSpec): Promise<unknown>;
   reload(): Promise<void>;
-  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts) */
-  drifted?(spec: VhostSpec, path: string): Promise<boolean>;
+  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts); false at once when it cannot be */
+  drifted?(spec: VhostSpec, path: string): false | Promise<boolean>;
 }
 
 export class HelperProxy extends VhostDirs implements ProxyAdapter {
   private readonly serial = serialQueue();
   /** changes that arrive while a request runs go together in the next one: one test and reload in the helper */
   private readonly group = groupCommit((changes) => this.serial(async () => {
+    this.forgetMarks();
     for (const change of changes) if (change.op === 'put') await this.opts.prepare(change.spec);
     await asNginxFailure(() => this.opts.send(changes));
     if (this.stamps) await stampChanges(this.stamps, changes, changes.map((c) => (c.op === 'put' ? vhostName(c.spec) : c.name)), (name) => this.available(name));
@@ -49,11 +50,17 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       for (const spec of specs) await this.opts.prepare(spec);
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
       // only vhosts the panel has no current stamp of may differ: the helper reads those alone
+      const stamps = await this.stamps?.view();
       const unsure: VhostSpec[] = [];
       for (const spec of unique) {
-        const path = this.available(vhostName(spec));
-        if (!(await this.stamps?.current(vhostName(spec), fileMark(path), spec)) || (await this.opts.drifted?.(spec, path))) unsure.push(spec);
+        const name = vhostName(spec);
+        if (!stamps?.current(name, this.markOf(name), spec)) unsure.push(spec);
+        else {
+          const drift = this.opts.drifted?.(spec, this.available(name));
+          if (drift && (await drift)) unsure.push(spec);
+        }
       }
+      if (unsure.length > 0) this.forgetMarks();
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
       for (let at = 0; at < unsure.length; at += MAX_VHOST_CHANGES) {

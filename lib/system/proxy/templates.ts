@@ -23,7 +23,20 @@ const isUnnamed = (kind: VhostSpec['kind']): kind is UnnamedKind => kind in UNNA
 
 export function vhostName(spec: VhostSpec): string {
   if (spec.kind === 'ip-panel' || spec.kind === 'default') return UNNAMED_VHOSTS[spec.kind];
-  return namedVhostFile(spec.kind, assertFqdn(spec.fqdn));
+  return namedVhostFile(spec.kind, checkedFqdn(spec.fqdn));
+}
+
+// A start names each tunnel's vhost several times (the repair, the refresh), and the name check
+// is a long regular expression: a name that passed it once is not tested again. Bounded.
+const CHECKED_FQDNS_KEPT = 16_384;
+const checkedFqdns = new Set<string>();
+
+function checkedFqdn(fqdn: string): string {
+  if (checkedFqdns.has(fqdn)) return fqdn;
+  assertFqdn(fqdn);
+  if (checkedFqdns.size >= CHECKED_FQDNS_KEPT) checkedFqdns.clear();
+  checkedFqdns.add(fqdn);
+  return fqdn;
 }
 
 const NAMED_KINDS = ['panel', 'auth-portal', 'tunnel-server', 'app', 'site', 'tunnels'] as const;

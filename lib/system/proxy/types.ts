@@ -73,4 +73,10 @@ export interface ProxyAdapter {
   linkPlaces(): Promise<LinkPlaces>;
   /** Reload without changes (for example after a new CRL). */
   reload(): Promise<void>;
+  /**
+   * Runs `run` (the start's tunnel repair and vhost refresh) with one look at each vhost file: a
+   * file's size, times and inode taken in it serve every later question of the same run, until
+   * the adapter writes a vhost. Without it each question looks again.
+   */
+  onePass?<T>(run: () => Promise<T>): Promise<T>;
 }

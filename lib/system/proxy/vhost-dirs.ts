@@ -10,7 +10,7 @@ import type { LinkPlaces, VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
-import { fileMark, type VhostStamps } from './vhost-stamps.ts';
+import { fileMark, type FileMark, type VhostStamps } from './vhost-stamps.ts';
 
 export interface VhostDirPaths {
   availableDir: string;
@@ -19,8 +19,16 @@ export interface VhostDirPaths {
 }
 
 export class VhostDirs {
+  /** `<availableDir>/`: a vhost's path is this and its name (a file name: no join to normalize it) */
+  readonly #availablePrefix: string;
+  readonly #listings = new Map<string, Promise<string[]>>();
+  /** The marks taken in `onePass`, by name (null: no file); none outside one. */
+  #passMarks: Map<string, FileMark | null> | null = null;
+
   /** `stamps`: what the panel last wrote of each vhost; a file untouched since is not read */
-  constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {}
+  constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {
+    this.#availablePrefix = join(dirs.availableDir, '/');
+  }
 
   async state(name: string): Promise<VhostState> {
     assertFileName(name);
@@ -29,29 +37,78 @@ export class VhostDirs {
   }
 
   async list(kind: VhostSpec['kind']): Promise<VhostState[]> {
-    const [available, enabled, routed] = await Promise.all([namesIn(this.dirs.availableDir), namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [available, enabled, routed, stamps] = await Promise.all([this.namesIn(this.dirs.availableDir), this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir), this.stamps?.view()]);
     const written = new Set(available);
     const linked = new Set([...enabled, ...routed]);
     const names = [...new Set([...available, ...linked])].filter((name) => isVhostNameOfKind(name, kind)).sort();
-    return Promise.all(names.map(async (name) => {
-      const text = written.has(name) ? await this.textUnlessUntouched(name) : null;
-      return { name, written: written.has(name), enabled: linked.has(name), ...editedMark(text) };
-    }));
+    const states: VhostState[] = names.map((name) => ({ name, written: written.has(name), enabled: linked.has(name) }));
+    // only a file touched since its stamp (or without one) is read, to tell a hand edit
+    const unsure = states.filter((state) => state.written && !stamps?.untouched(state.name, this.markOf(state.name)));
+    await Promise.all(unsure.map(async (state) => Object.assign(state, editedMark(await readOrNull(this.available(state.name))))));
+    return states;
+  }
+
+  /**
+   * At 1,000 vhosts the start's repair and refresh each looked at every file (a stat is cheap, the
+   * Stats object node builds of it is not: about 10 ms for 1,000 at a cold start); in one pass a
+   * file is looked at once. Whatever this adapter writes ends the reuse for every file (forgetMarks),
+   * so only a start that changed nothing, a few milliseconds from repair to refresh, reuses a mark.
+   */
+  async onePass<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#passMarks) return run();
+    this.#passMarks = new Map();
+    try {
+      return await run();
+    } finally {
+      this.#passMarks = null;
+    }
+  }
+
+  /** The file's mark: the one taken earlier in this pass, or a new look. */
+  protected markOf(name: string): FileMark | null {
+    const marks = this.#passMarks;
+    if (!marks) return fileMark(this.available(name));
+    let mark = marks.get(name);
+    if (mark === undefined) {
+      mark = fileMark(this.available(name));
+      marks.set(name, mark);
+    }
+    return mark;
+  }
+
+  /** A vhost is being written: every later question of the pass looks at the files again. */
+  protected forgetMarks(): void {
+    this.#passMarks?.clear();
   }
 
   async linkPlaces(): Promise<LinkPlaces> {
-    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [enabled, routed] = await Promise.all([this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir)]);
     return { enabled: new Set(enabled), routes: new Set(routed) };
+  }
+
+  /**
+   * The directory's names. Listings asked at the same instant (in one synchronous run: the start's
+   * tunnel repair asks `list` and `linkPlaces` together, the link directories twice, 1,000 names
+   * each) share one read; a listing asked later reads again, so it sees every write before it.
+   */
+  protected namesIn(dir: string): Promise<string[]> {
+    let listing = this.#listings.get(dir);
+    if (!listing) {
+      listing = namesIn(dir);
+      this.#listings.set(dir, listing);
+      queueMicrotask(() => this.#listings.delete(dir));
+    }
+    return listing;
   }
 
   /** The file's text, or null when it is gone or untouched since the panel wrote it (so not edited). */
   private async textUnlessUntouched(name: string): Promise<string | null> {
-    if (this.stamps && (await this.stamps.untouched(name, fileMark(this.available(name))))) return null;
+    if (this.stamps && (await this.stamps.untouched(name, this.markOf(name)))) return null;
     return readOrNull(this.available(name));
   }
 
   protected available(name: string): string {
-    return join(this.dirs.availableDir, name);
+    return this.#availablePrefix + name;
   }
 
   protected enabled(name: string): string {
@@ -69,13 +126,13 @@ export class VhostDirs {
 
   /** The names linked in sites-enabled or the routes directory, in two listings: a change of 1,000 vhosts asked 1,000 lstats. */
   protected async linkedNames(): Promise<Set<string>> {
-    const [enabled, routed] = await Promise.all([namesIn(this.dirs.enabledDir), namesIn(this.dirs.routesDir)]);
+    const [enabled, routed] = await Promise.all([this.namesIn(this.dirs.enabledDir), this.namesIn(this.dirs.routesDir)]);
     return new Set([...enabled, ...routed]);
   }
 
   /** The names linked in the routes directory. */
   protected async routedNames(): Promise<Set<string>> {
-    return new Set(await namesIn(this.dirs.routesDir));
+    return new Set(await this.namesIn(this.dirs.routesDir));
   }
 }
 

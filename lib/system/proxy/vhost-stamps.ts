@@ -34,6 +34,12 @@ export function fileMark(path: string): FileMark | null {
   return st ? { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino } : null;
 }
 
+/** VhostStamps' questions, answered from the stamps as they were read. */
+export interface StampsView {
+  untouched(name: string, mark: FileMark | null): boolean;
+  current(name: string, mark: FileMark | null, spec: VhostSpec): boolean;
+}
+
 const sameMark = (a: FileMark, b: FileMark) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 
 export class VhostStamps {
@@ -58,14 +64,30 @@ export class VhostStamps {
 
   /** Whether the file is as the panel wrote it: not touched since its stamp was taken. */
   async untouched(name: string, mark: FileMark | null): Promise<boolean> {
-    const stamp = (await this.load()).get(name);
-    return stamp !== undefined && mark !== null && sameMark(stamp, mark);
+    return (await this.view()).untouched(name, mark);
   }
 
   /** Whether the file is untouched and holds what this release makes of this spec: nothing to read. */
   async current(name: string, mark: FileMark | null, spec: VhostSpec): Promise<boolean> {
-    const stamp = (await this.load()).get(name);
-    return stamp !== undefined && mark !== null && sameMark(stamp, mark) && stamp.release === this.fingerprint && stamp.spec === JSON.stringify(spec);
+    return (await this.view()).current(name, mark, spec);
+  }
+
+  /**
+   * `untouched` and `current` without a promise each, once the stamps are read: a start asks them
+   * of every vhost, and at 1,000 vhosts two promises a vhost cost more than the answers.
+   */
+  async view(): Promise<StampsView> {
+    const stamps = await this.load();
+    return {
+      untouched: (name, mark) => {
+        const stamp = stamps.get(name);
+        return stamp !== undefined && mark !== null && sameMark(stamp, mark);
+      },
+      current: (name, mark, spec) => {
+        const stamp = stamps.get(name);
+        return stamp !== undefined && mark !== null && sameMark(stamp, mark) && stamp.release === this.fingerprint && stamp.spec === JSON.stringify(spec);
+      },
+    };
   }
 
   /** The file at its mark holds what this release makes of the spec (written or checked so). */

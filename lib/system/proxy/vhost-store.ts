@@ -10,7 +10,7 @@ import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from
 import { isRouteSpec, isRouteText, vhostName } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
-import { fileMark, type VhostStamps } from './vhost-stamps.ts';
+import { fileMark, type FileMark, type VhostStamps } from './vhost-stamps.ts';
 import { groupCommit } from './group-commit.ts';
 import { MAX_VHOST_CHANGES } from './vhost-request.ts';
 
@@ -22,8 +22,15 @@ export interface VhostStoreOptions extends VhostDirPaths {
   reload(): Promise<void>;
   /** the panel's knowledge of what it wrote (none in the root helper, which the panel asks) */
   stamps?: VhostStamps;
-  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts) */
-  drifted?(spec: VhostSpec, path: string): Promise<boolean>;
+  /** a stamped vhost stale for a reason outside its file (default-server-drift.ts); false at once when it cannot be */
+  drifted?(spec: VhostSpec, path: string): false | Promise<boolean>;
+}
+
+/** A vhost whose file holds other text than this release makes of its spec. */
+interface Stale {
+  name: string;
+  spec: VhostSpec;
+  content: string;
 }
 
 /** A put whose file applyNow already wrote with the others. */
@@ -65,16 +72,19 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
       // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
       // start with nothing changed reads no vhost; the others are read and rendered, all at once
-      const found = await Promise.all(unique.map(async ([name, spec]) => {
-        const mark = fileMark(this.available(name));
-        if (mark === null || ((await this.stamps?.current(name, mark, spec)) && !(await this.opts.drifted?.(spec, this.available(name))))) return null;
-        const written = await readOrNull(this.available(name));
-        if (written === null) return null;
-        const content = await this.opts.render(spec);
-        if (written !== stampVhost(content)) return { name, spec, content };
-        await this.stamps?.take(name, spec, mark);
-        return null;
-      }));
+      const stamps = await this.stamps?.view();
+      const compared: Promise<Stale | null>[] = [];
+      for (const [name, spec] of unique) {
+        const path = this.available(name);
+        const mark = this.markOf(name);
+        if (mark === null) continue;
+        if (!stamps?.current(name, mark, spec)) compared.push(this.compare(name, spec, mark));
+        else {
+          const drift = this.opts.drifted?.(spec, path);
+          if (drift) compared.push(drift.then((drifted) => (drifted ? this.compare(name, spec, mark) : null)));
+        }
+      }
+      const found = await Promise.all(compared);
       const stale = found.filter((vhost) => vhost !== null);
       if (stale.length > 0) {
         // links kept as they are: one listing, and only when something is rewritten
@@ -86,8 +96,19 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     });
   }
 
+  /** The vhost's text when this release makes other text of its spec than the file holds; else the file is stamped as current. */
+  private async compare(name: string, spec: VhostSpec, mark: FileMark): Promise<Stale | null> {
+    const written = await readOrNull(this.available(name));
+    if (written === null) return null;
+    const content = await this.opts.render(spec);
+    if (written !== stampVhost(content)) return { name, spec, content };
+    await this.stamps?.take(name, spec, mark);
+    return null;
+  }
+
   /** `rendered`: vhost texts already made from these changes' specs (a refresh compared them). */
   private async applyNow(changes: VhostChange[], known: ReadonlyMap<string, string> = new Map()): Promise<void> {
+    this.forgetMarks();
     await this.ensureDirs();
     const rendered = await Promise.all(changes.map(async (c) => {
       if (c.op !== 'put') return null;

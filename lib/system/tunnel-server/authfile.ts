@@ -95,13 +95,21 @@ export class AuthfileStore {
     return text === null ? [] : parseAuthfilePorts(text);
   }
 
-  /** Writes only when a file differs: an unchanged sync (every start) costs no fsync and no chisel reload. */
-  async setAllowedPorts(ports: number[]): Promise<void> {
+  /**
+   * Writes only when a file differs: an unchanged sync (every start) costs no fsync and no chisel
+   * reload. Answers the ports granted before (as `allowedPorts` read them) when it wrote, null when
+   * the files already granted exactly `ports`: so a caller that wants what was revoked reads and
+   * parses the grants only when they change (at 1,000 tunnels, a start's sync read them twice).
+   */
+  async setAllowedPorts(ports: number[]): Promise<number[] | null> {
     const content = renderAuthfile(await this.credential(), ports);
     const [saved, live] = await Promise.all([readOrNull(this.savedFile), readOrNull(this.authfile)]);
-    if (saved === content && live !== null && live.trimEnd() === content.trimEnd()) return;
+    if (saved === content && live !== null && live.trimEnd() === content.trimEnd()) return null;
+    const before = saved ?? live;
+    const granted = before === null ? [] : parseAuthfilePorts(before);
     await writeSecretFile(this.savedFile, content);
     await this.rewrite(content);
+    return granted;
   }
 
   /**
@@ -119,7 +127,10 @@ export class AuthfileStore {
   /** Creates the authfile (no grants) or repairs it from the saved copy; never revokes live tunnels. */
   async ensureAuthfile(): Promise<void> {
     const saved = await readOrNull(this.savedFile);
-    if (saved === null) return this.setAllowedPorts(await this.allowedPorts());
+    if (saved === null) {
+      await this.setAllowedPorts(await this.allowedPorts());
+      return;
+    }
     if ((await readOrNull(this.authfile))?.trimEnd() !== saved.trimEnd()) await this.rewrite(saved);
   }
 }

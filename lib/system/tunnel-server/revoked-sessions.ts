@@ -12,8 +12,9 @@ import { loopbackListening, loopbackUdpBound } from './loopback-listeners.ts';
 
 /** Grants exactly `ports`, then ends the sessions that still hold a revoked one. */
 export async function grantOnly(store: AuthfileStore, ports: number[], endSessions: (live: number[]) => Promise<void>, tables: SocketTables = KERNEL_SOCKET_TABLES): Promise<void> {
-  const before = await store.allowedPorts();
-  await store.setAllowedPorts(ports);
+  // the grants before, read by the write itself; none when it changed nothing (so revoked nothing)
+  const before = await store.setAllowedPorts(ports);
+  if (before === null) return;
   const kept = new Set(ports);
   const revoked = before.filter((p) => !kept.has(p));
   if (revoked.length === 0) return;

@@ -45,6 +45,23 @@ s('only a revoked port that still listens ends the sessions, and the restart clo
   }
 });
 
+s('the grants before a change are read by the write itself; an unchanged grant reads and parses them no second time', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-revoked-'));
+  try {
+    const store = new AuthfileStore(dir, { rewriteGapMs: 0 });
+    assert.equal(await store.setAllowedPorts([20001, 20002]), [], 'nothing was granted before');
+    assert.equal(await store.setAllowedPorts([20002, 20003]), [20001, 20002]);
+    assert.is(await store.setAllowedPorts([20003, 20002]), null, 'the same grants: nothing written');
+    // a start's sync with nothing changed: the old grants are not read apart from the write
+    store.allowedPorts = () => Promise.reject(new Error('read the grants again'));
+    let ended = false;
+    await grantOnly(store, [20002, 20003], async () => void (ended = true));
+    assert.not.ok(ended);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 s("a revoked UDP tunnel's session (a UDP socket on loopback) ends the sessions too", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-revoked-udp-'));
   const socket = createSocket('udp4');

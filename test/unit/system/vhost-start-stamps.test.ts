@@ -2,6 +2,7 @@
 // and the start-up refresh, the tunnel repair's listing and the doctor's state read only a vhost
 // whose file was touched since, whose record changed, which has no stamp, or which an earlier
 // release made. Reads are counted at node:fs/promises itself, so no path of the adapter escapes.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -150,6 +151,55 @@ s('the installed panel (root helper) asks the helper about unstamped or touched 
   assert.equal(await proxy.refresh(specs), [nameOf(specs[6]!)]);
   assert.equal(asked, [[nameOf(specs[6]!)]]);
   assert.equal(box.reads, []);
+});
+
+/** Looks (stats) at vhost files while `run` runs, counted at node:fs itself. */
+async function looksDuring(box: Box, run: () => Promise<void>): Promise<string[]> {
+  const looks: string[] = [];
+  // node:fs's exports are writable at run time; its types say read-only
+  const writable = fs as { statSync: typeof fs.statSync };
+  const realStatSync = fs.statSync;
+  writable.statSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+    if (String(path).startsWith(box.available)) looks.push(String(path));
+    return (realStatSync as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof realStatSync;
+  syncBuiltinESMExports();
+  try {
+    await run();
+  } finally {
+    writable.statSync = realStatSync;
+    syncBuiltinESMExports();
+  }
+  return looks;
+}
+
+s('in one pass (the start\'s repair, then its refresh) each vhost file is looked at once; outside one, each question looks again', async ({ box }) => {
+  await written(box);
+  const proxy = start(box);
+  const once = await looksDuring(box, () => proxy.onePass(async () => {
+    await proxy.list('app');
+    assert.equal(await proxy.refresh(specs), []);
+  }));
+  assert.equal(once.sort(), specs.map((spec) => join(box.available, nameOf(spec))).sort());
+  const twice = await looksDuring(box, async () => {
+    await proxy.list('app');
+    await proxy.refresh(specs);
+  });
+  assert.is(twice.length, once.length + apps(5).length);
+});
+
+s('in one pass, a vhost the adapter writes after the listing makes the refresh look again: a hand edit made meanwhile is found', async ({ box }) => {
+  await written(box);
+  const edited = join(box.available, nameOf(specs[3]!));
+  const proxy = start(box);
+  await proxy.onePass(async () => {
+    assert.equal((await proxy.list('app')).filter((v) => v.edited), []);
+    await writeFile(edited, `${await readFile(edited, 'utf8')}# added by hand\n`);
+    const moved = { kind: 'app' as const, fqdn: 't4.example.test', port: 31000 };
+    await proxy.apply([{ op: 'put', spec: moved, enabled: true }]);
+    assert.equal(await proxy.refresh(specs.map((spec) => (nameOf(spec) === nameOf(moved) ? moved : spec))), [nameOf(specs[3]!)]);
+  });
+  assert.not.match(await readFile(edited, 'utf8'), /added by hand/);
 });
 
 s.run();

@@ -1,0 +1,81 @@
+// The store's note of the snapshots it checked (lib/state/checked-snapshots.ts) is this box's cache:
+// a backup leaves it out, and a restore drops one an archive carries, so an archive's records are
+// always checked in full by the first start after it.
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { gzipSync } from 'node:zlib';
+import { Header, list, type ReadEntry } from 'tar';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { backupStream } from '../../../lib/backup/create-archive.ts';
+import { restoreBackup } from '../../../lib/backup/restore.ts';
+import { ConfigSchema } from '../../../lib/config.ts';
+import { CHECKED_SNAPSHOTS_FILE } from '../../../lib/state/checked-snapshots.ts';
+import { fingerprint } from '../../../lib/state/collection-loader.ts';
+import { StoreLoadError } from '../../../lib/state/collection.ts';
+import { TunnelRecord } from '../../../lib/state/schemas.ts';
+import { schemaFingerprint } from '../../../lib/state/schema-fingerprint.ts';
+import { openStore } from '../../../lib/state/store.ts';
+
+const s = suite('backup: the store\'s checked snapshots stay on their box');
+let dir: string;
+s.before.each(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-backup-checked-'));
+});
+s.after.each(() => rm(dir, { recursive: true, force: true }));
+
+s('a backup leaves the note out and keeps the snapshots', async () => {
+  const dataDir = join(dir, 'data');
+  const store = await openStore(dataDir);
+  await store.tunnels.edit((d) => d.put({ id: '5b0c6a4e-8f7d-4f7e-9a55-0a4c1c3b2d11', subdomain: 'app', fqdn: 'app.relay.test', port: 3000, description: null, enabled: true, createdAt: '2026-11-28T00:00:00.000Z' }));
+  await store.close();
+  assert.ok((await readdir(dataDir)).includes(CHECKED_SNAPSHOTS_FILE), 'the store noted the snapshot it wrote');
+  const configFile = join(dir, 'config.json');
+  await writeFile(configFile, '{}');
+  const config = ConfigSchema.parse({ ip: '127.0.0.1', domain: 'relay.test', email: 'ops@relay.test', dataDir, onboarding: { status: 'COMPLETED' }, system: { driver: 'sandbox' } });
+  const entries: string[] = [];
+  const lister = list({ onReadEntry: (entry: ReadEntry) => void entries.push(entry.path) });
+  await pipeline(await backupStream(configFile, config, new Date(0)), lister as unknown as Writable);
+  assert.ok(entries.includes('data/tunnels.json'), entries.join(', '));
+  assert.not.ok(entries.some((p) => p.endsWith(CHECKED_SNAPSHOTS_FILE)), entries.join(', '));
+});
+
+function block(entry: { path: string; type?: 'File' | 'Directory'; body?: string }): Buffer {
+  const body = Buffer.from(entry.body ?? '');
+  const type = entry.type ?? 'File';
+  const header = new Header({ path: entry.path, type, size: type === 'File' ? body.length : 0, mode: type === 'Directory' ? 0o700 : 0o600, mtime: new Date(0) });
+  header.encode();
+  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
+  body.copy(padded);
+  return Buffer.concat([header.block!, type === 'File' ? padded : Buffer.alloc(0)]);
+}
+
+s('a restored archive\'s note that vouches for a bad record is dropped: the first start checks it and refuses it', async () => {
+  const bad = JSON.stringify([{ id: 'not-a-uuid', subdomain: 'app', fqdn: 'app.relay.test', port: 'many', description: null, enabled: true, createdAt: '' }]);
+  const note = JSON.stringify({ 'tunnels.json': { text: fingerprint(bad), schema: schemaFingerprint(TunnelRecord) } });
+  const base = { ip: '203.0.113.10', domain: 'relay.test', email: 'ops@relay.test', onboarding: { status: 'COMPLETED' } };
+  const archive = join(dir, 'backup.tar.gz');
+  await writeFile(archive, gzipSync(Buffer.concat([
+    { path: 'manifest.json', body: JSON.stringify({ format: 'relay-panel-backup', version: 1, created: '2026-11-28T12:00:00.000Z', sections: ['data'] }) },
+    { path: 'config.json', body: JSON.stringify({ ...base, dataDir: '/var/lib/relay-panel', system: { driver: 'sandbox' } }) },
+    { path: 'data/', type: 'Directory' as const },
+    { path: 'data/tunnels.json', body: bad },
+    { path: `data/${CHECKED_SNAPSHOTS_FILE}`, body: note },
+  ].map(block).concat(Buffer.alloc(1024)))));
+  const dataDir = join(dir, 'restored', 'data');
+  await mkdir(join(dir, 'restored'));
+  const configFile = join(dir, 'restored', 'config.json');
+  await writeFile(configFile, JSON.stringify({ ...base, dataDir, system: { driver: 'sandbox' } }));
+
+  await restoreBackup(configFile, archive);
+  const restored = await readdir(dataDir);
+  assert.ok(restored.includes('tunnels.json'), restored.join(', '));
+  assert.not.ok(restored.includes(CHECKED_SNAPSHOTS_FILE), restored.join(', '));
+  const error = await openStore(dataDir).then(() => null, (e: unknown) => e);
+  assert.instance(error, StoreLoadError);
+});
+
+s.run();
