@@ -19,3 +19,19 @@ export async function packFixtures(...names: string[]): Promise<{ dir: string; s
   );
   return { dir, specs };
 }
+
+/**
+ * Installs the `hello` fixture plugin (`spec`) through a running panel's API at `url` (development
+ * mode: every caller is admin), enables it, and returns what its route answers (nothing more once
+ * the install failed).
+ */
+export async function installAndGreet(url: string, spec: string): Promise<{ installed: number; installText: string; enabled: number; greeting: unknown }> {
+  const post = (path: string, body?: unknown) =>
+    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  const install = await post('/api/plugins/install', { spec });
+  const installText = await install.text();
+  if (install.status !== 201) return { installed: install.status, installText, enabled: 0, greeting: null };
+  const enabled = (await post('/api/plugins/hello/enable')).status;
+  const greeting = await (await fetch(`${url}/api/hello/greet`)).json();
+  return { installed: install.status, installText, enabled, greeting };
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { packFixtures } from '../../helpers/plugins.ts';
+import { installAndGreet, packFixtures } from '../../helpers/plugins.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 // @ts-expect-error plain JS build script
 import { bundle } from '../../../build/build.mjs';
@@ -42,12 +42,10 @@ s('install and enable through the bundled server; the plugin answers, and again 
       }));
       const first = await startBundle(outfile, configFile, dir);
       try {
-        const post = (path: string, body?: unknown) =>
-          fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-        const installed = await post('/api/plugins/install', { spec: packed.specs.hello });
-        assert.is(installed.status, 201, await installed.clone().text());
-        assert.is((await post('/api/plugins/hello/enable')).status, 200);
-        assert.equal(await (await fetch(`${first.url}/api/hello/greet`)).json(), { hello: 'world', role: 'admin', calls: 1 });
+        const hello = await installAndGreet(first.url, packed.specs.hello!);
+        assert.is(hello.installed, 201, hello.installText);
+        assert.is(hello.enabled, 200);
+        assert.equal(hello.greeting, { hello: 'world', role: 'admin', calls: 1 });
       } finally {
         first.child.kill('SIGTERM');
       }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { packFixtures } from '../../helpers/plugins.ts';
+import { installAndGreet, packFixtures } from '../../helpers/plugins.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 // @ts-expect-error plain JS build script
@@ -179,12 +179,10 @@ s('a start from the blob installs a plugin (npm through child_process), imports 
     const first = await start(outfile, ['--config', configFile], { NODE_ENV: 'development' }, dir);
     try {
       assert.ok(first.fromBlob, 'started without the blob');
-      const post = (path: string, body?: unknown) =>
-        fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-      const installed = await post('/api/plugins/install', { spec: packed.specs.hello });
-      assert.is(installed.status, 201, await installed.clone().text());
-      assert.is((await post('/api/plugins/hello/enable')).status, 200);
-      assert.equal(await (await fetch(`${first.url}/api/hello/greet`)).json(), { hello: 'world', role: 'admin', calls: 1 });
+      const hello = await installAndGreet(first.url, packed.specs.hello!);
+      assert.is(hello.installed, 201, hello.installText);
+      assert.is(hello.enabled, 200);
+      assert.equal(hello.greeting, { hello: 'world', role: 'admin', calls: 1 });
     } finally {
       await stop(first);
     }
