@@ -19,7 +19,9 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const hash = (text) => createHash('sha256').update(text).digest('hex');
 const cacheRoot = join(repo, 'node_modules', '.cache', 'relay-mirror', hash(repo).slice(0, 16));
 const esbuildVersion = JSON.parse(readFileSync(join(repo, 'node_modules', 'esbuild', 'package.json'), 'utf8')).version;
-const OPTIONS = { format: 'esm', platform: 'node', target: 'node20', layout: 3, esbuild: esbuildVersion };
+const OPTIONS = { format: 'esm', platform: 'node', target: 'node20', layout: 4, esbuild: esbuildVersion };
+// `uvu` as test/helpers/ts-hooks.mjs resolves it: with a before or after hook's error printed
+const UVU_WITH_HOOK_ERRORS = pathToFileURL(join(repo, 'test', 'helpers', 'uvu-hook-errors.mjs')).href;
 const optionsStamp = hash(JSON.stringify(OPTIONS)).slice(0, 16);
 
 /** The copy of a source file of this checkout. */
@@ -88,6 +90,7 @@ async function compile(sources) {
     plugins: [{
       name: 'mirror',
       setup(b) {
+        b.onResolve({ filter: /^uvu$/ }, () => ({ path: UVU_WITH_HOOK_ERRORS, external: true }));
         b.onResolve({ filter: /^(\.|\/|relay-panel\/)/ }, (args) => {
           if (args.kind === 'entry-point') return undefined;
           const imports = importsOf.get(args.importer);

@@ -75,8 +75,8 @@ export async function runSuites(files, root, write, timed = () => {}) {
       counts.skipped += skips;
       counts.failed += total - ran;
       if (errors !== true) write(`\n${errors}\n`);
-      // uvu returns from its `finally`, which drops a before hook's error: say at least where it failed
-      else if (ran < total) write(`\n${total - ran} test(s) did not run: the suite's before hook threw (uvu does not pass its error on)\n`);
+      // uvu returns from its `finally`, which drops a before hook's error (test/helpers/uvu-hook-errors.mjs prints it)
+      else if (ran < total) write(`\n${total - ran} test(s) did not run: the suite's before hook threw (its error is printed above)\n`);
     }
     timed(file, Date.now() - started);
   }

@@ -43,7 +43,11 @@ async function compile(path, source) {
 // sources here: the exports map's `relay-panel-source` condition, so no dist-lib/ build is needed.
 const SOURCE_CONDITION = 'relay-panel-source';
 
+// `uvu` as the tests import it prints a before or after hook's error, which uvu itself drops
+const UVU_WITH_HOOK_ERRORS = new URL('./uvu-hook-errors.mjs', import.meta.url).href;
+
 export async function resolve(specifier, context, nextResolve) {
+  if (specifier === 'uvu' && context.parentURL !== UVU_WITH_HOOK_ERRORS) return { url: UVU_WITH_HOOK_ERRORS, shortCircuit: true };
   if (!specifier.startsWith('relay-panel/')) return nextResolve(specifier, context);
   return nextResolve(specifier, { ...context, conditions: [...context.conditions, SOURCE_CONDITION] });
 }

@@ -95,6 +95,7 @@ p('a suite whose before hook throws: its tests count as failed and the run says 
   const { code, stdout } = await runner('--jobs', '2', fixture('before-throws'));
   assert.is(code, 1, stdout);
   assert.match(stdout, "2 test(s) did not run: the suite's before hook threw");
+  assert.match(stdout, 'before hook threw: Error: fixture: the before hook fails', 'the hook\'s own error, which uvu drops');
   assert.equal(closing(stdout)[1], '0 passed, 2 failed, 0 skipped');
 });
 
