@@ -96,14 +96,7 @@ export class Loader<R> {
    * are what the check gave when this text was written, so it is parsed without the check.
    */
   checkedSnapshot(text: string): void {
-    const { file } = this.options;
-    const raw = JSON.parse(text) as R[];
-    this.records.clear();
-    for (const record of raw) {
-      const key = this.options.key(record);
-      if (this.records.has(key)) throw new StoreLoadError(file, `two records with the key '${key}'`);
-      this.records.set(key, Object.freeze(record));
-    }
+    this.#keep(this.options.file, JSON.parse(text) as R[]);
   }
 
   frame(path: string, frame: unknown[]): void {
@@ -123,8 +116,13 @@ export class Loader<R> {
   #replaceAll(file: string, raw: unknown): void {
     const parsed = this.#list.safeParse(raw);
     if (!parsed.success) throw new StoreLoadError(file, describeZodIssues(parsed.error.issues));
+    this.#keep(file, parsed.data);
+  }
+
+  /** `records`, keyed, in place of the ones before: a key given twice is refused. */
+  #keep(file: string, records: readonly R[]): void {
     this.records.clear();
-    for (const record of parsed.data) {
+    for (const record of records) {
       const key = this.options.key(record);
       if (this.records.has(key)) throw new StoreLoadError(file, `two records with the key '${key}'`);
       this.records.set(key, Object.freeze(record));
