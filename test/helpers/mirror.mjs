@@ -19,10 +19,16 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const hash = (text) => createHash('sha256').update(text).digest('hex');
 const cacheRoot = join(repo, 'node_modules', '.cache', 'relay-mirror', hash(repo).slice(0, 16));
 const esbuildVersion = JSON.parse(readFileSync(join(repo, 'node_modules', 'esbuild', 'package.json'), 'utf8')).version;
-const OPTIONS = { format: 'esm', platform: 'node', target: 'node20', layout: 4, esbuild: esbuildVersion };
+const OPTIONS = { format: 'esm', platform: 'node', target: 'node20', esbuild: esbuildVersion };
 // `uvu` as test/helpers/ts-hooks.mjs resolves it: with a before or after hook's error printed
 const UVU_WITH_HOOK_ERRORS = pathToFileURL(join(repo, 'test', 'helpers', 'uvu-hook-errors.mjs')).href;
-const optionsStamp = hash(JSON.stringify(OPTIONS)).slice(0, 16);
+// what a copy is made with besides its source: the options, this file's own rules and the package's
+// exports (the targets of `relay-panel/...`); a change to any of them makes every copy again
+const optionsStamp = hash([
+  JSON.stringify(OPTIONS),
+  readFileSync(fileURLToPath(import.meta.url), 'utf8'),
+  JSON.stringify(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).exports),
+].join('\0')).slice(0, 16);
 
 /** The copy of a source file of this checkout. */
 export const mirrorOf = (source) => `${join(cacheRoot, relative(repo, source))}.mjs`;
@@ -110,7 +116,8 @@ async function compile(sources) {
         b.onLoad({ filter: /\.ts$/ }, (args) => {
           const text = readFileSync(args.path, 'utf8');
           stamps.set(args.path, stampOf(text));
-          // the original's import.meta (see `define`), on the first line: line numbers stay the source's
+          // the original's import.meta (see `define`), on the first line, so it adds no line (the copy's
+          // line numbers are esbuild's output's, not the source's: there is no source map)
           const meta = { url: pathToFileURL(args.path).href, dirname: dirname(args.path), filename: args.path };
           return { contents: `const ${META} = ${JSON.stringify(meta)};${text}`, loader: 'ts' };
         });
@@ -217,10 +224,11 @@ export async function mirrored(source) {
     const next = [];
     for (const file of pending) {
       if (followed.has(file)) continue;
-      followed.add(file);
       if (!current.has(file)) await compileOnce([file]);
       const imports = current.get(file);
       if (!imports) throw new Error(`${file}: no compiled copy`);
+      // only once its copy is current: a call meanwhile must not take it as done
+      followed.add(file);
       next.push(...imports);
     }
     pending = next;

@@ -25,3 +25,5 @@ function withHookErrors(s) {
 export const suite = (...args) => withHookErrors(uvuSuite(...args));
 export const test = withHookErrors(uvuTest);
 export { exec };
+/** That `uvu` resolved here (test/unit/meta/source-copies.test.ts checks it in the unit workers' copies). */
+export const PRINTS_HOOK_ERRORS = true;

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as uvu from 'uvu';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 // @ts-expect-error plain JS test helper
@@ -35,6 +36,10 @@ s('a source imported at run time is the module the test files share', async () =
   const testing = (await importSource(join(repo, 'lib/testing.ts'))) as typeof import('../../../lib/testing.ts');
   const { createTestApp } = await import('../../../lib/testing.ts');
   assert.is(testing.createTestApp, createTestApp);
+});
+
+s('uvu is the wrapper that prints a before or after hook\'s error, which uvu itself drops', () => {
+  assert.is((uvu as { PRINTS_HOOK_ERRORS?: boolean }).PRINTS_HOOK_ERRORS, true);
 });
 
 s.run();
