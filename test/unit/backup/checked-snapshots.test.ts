@@ -4,10 +4,9 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { Header } from 'tar';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { gzippedTar } from '../../helpers/tar-archive.ts';
 import { backupEntries } from '../../helpers/backup-entries.ts';
 import { restoreBackup } from '../../../lib/backup/restore.ts';
 import { CHECKED_SNAPSHOTS_FILE } from '../../../lib/state/checked-snapshots.ts';
@@ -35,28 +34,19 @@ s('a backup leaves the note out and keeps the snapshots', async () => {
   assert.not.ok(entries.some((p) => p.endsWith(CHECKED_SNAPSHOTS_FILE)), entries.join(', '));
 });
 
-function block(entry: { path: string; type?: 'File' | 'Directory'; body?: string }): Buffer {
-  const body = Buffer.from(entry.body ?? '');
-  const type = entry.type ?? 'File';
-  const header = new Header({ path: entry.path, type, size: type === 'File' ? body.length : 0, mode: type === 'Directory' ? 0o700 : 0o600, mtime: new Date(0) });
-  header.encode();
-  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
-  body.copy(padded);
-  return Buffer.concat([header.block!, type === 'File' ? padded : Buffer.alloc(0)]);
-}
 
 s('a restored archive\'s note that vouches for a bad record is dropped: the first start checks it and refuses it', async () => {
   const bad = JSON.stringify([{ id: 'not-a-uuid', subdomain: 'app', fqdn: 'app.relay.test', port: 'many', description: null, enabled: true, createdAt: '' }]);
   const note = JSON.stringify({ 'tunnels.json': { text: fingerprint(bad), schema: schemaFingerprint(TunnelRecord) } });
   const base = { ip: '203.0.113.10', domain: 'relay.test', email: 'ops@relay.test', onboarding: { status: 'COMPLETED' } };
   const archive = join(dir, 'backup.tar.gz');
-  await writeFile(archive, gzipSync(Buffer.concat([
+  await writeFile(archive, gzippedTar([
     { path: 'manifest.json', body: JSON.stringify({ format: 'relay-panel-backup', version: 1, created: '2026-11-28T12:00:00.000Z', sections: ['data'] }) },
     { path: 'config.json', body: JSON.stringify({ ...base, dataDir: '/var/lib/relay-panel', system: { driver: 'sandbox' } }) },
     { path: 'data/', type: 'Directory' as const },
     { path: 'data/tunnels.json', body: bad },
     { path: `data/${CHECKED_SNAPSHOTS_FILE}`, body: note },
-  ].map(block).concat(Buffer.alloc(1024)))));
+  ]));
   const dataDir = join(dir, 'restored', 'data');
   await mkdir(join(dir, 'restored'));
   const configFile = join(dir, 'restored', 'config.json');

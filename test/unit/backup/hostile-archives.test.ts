@@ -5,10 +5,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { Header } from 'tar';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { gzippedTar, type TarEntry } from '../../helpers/tar-archive.ts';
 import { verifyArchive } from '../../../lib/backup/verify-archive.ts';
 
 const s = suite('backup: hostile archives are refused before anything is written');
@@ -18,33 +17,17 @@ s.before(async () => {
 });
 s.after(() => rm(dir, { recursive: true, force: true }));
 
-interface Entry {
-  path: string;
-  type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'CharacterDevice' | 'FIFO';
-  linkpath?: string;
-  body?: string;
-}
-
-const MANIFEST: Entry = { path: 'manifest.json', body: JSON.stringify({ format: 'relay-panel-backup', version: 1, created: '2026-11-23T12:00:00.000Z', sections: ['data', 'sites'] }) };
-const CONFIG: Entry = {
+const MANIFEST: TarEntry = { path: 'manifest.json', body: JSON.stringify({ format: 'relay-panel-backup', version: 1, created: '2026-11-23T12:00:00.000Z', sections: ['data', 'sites'] }) };
+const CONFIG: TarEntry = {
   path: 'config.json',
   body: JSON.stringify({ ip: '203.0.113.10', domain: null, email: null, dataDir: '/var/lib/relay-panel', onboarding: { status: 'FRESH' } }),
 };
 
-function block(entry: Entry): Buffer {
-  const body = Buffer.from(entry.body ?? '');
-  const type = entry.type ?? 'File';
-  const header = new Header({ path: entry.path, type, linkpath: entry.linkpath, size: type === 'File' ? body.length : 0, mode: 0o644, mtime: new Date(0) });
-  header.encode();
-  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
-  body.copy(padded);
-  return Buffer.concat([header.block!, type === 'File' ? padded : Buffer.alloc(0)]);
-}
 
 let count = 0;
-async function archive(...entries: Entry[]): Promise<string> {
+async function archive(...entries: TarEntry[]): Promise<string> {
   const file = join(dir, `a${++count}.tar.gz`);
-  await writeFile(file, gzipSync(Buffer.concat([...[MANIFEST, CONFIG, ...entries].map(block), Buffer.alloc(1024)])));
+  await writeFile(file, gzippedTar([MANIFEST, CONFIG, ...entries]));
   return file;
 }
 
@@ -65,7 +48,7 @@ s('a well-formed archive with links inside their section is accepted (the checks
   assert.equal((await verifyArchive(file)).manifest.sections, ['data', 'sites']);
 });
 
-const HOSTILE: [string, Entry[], RegExp][] = [
+const HOSTILE: [string, TarEntry[], RegExp][] = [
   ['a name that climbs out', [{ path: 'data/../../etc/cron.d/x', body: 'x' }], /unsafe entry path/],
   ['an absolute name', [{ path: '/etc/cron.d/x', body: 'x' }], /unsafe entry path/],
   ['a backslash name', [{ path: 'data\\..\\..\\x', body: 'x' }], /unsafe entry path/],

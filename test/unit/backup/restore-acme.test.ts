@@ -4,10 +4,9 @@
 import { lstat, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { Header } from 'tar';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { gzippedTar } from '../../helpers/tar-archive.ts';
 import { restoreBackup } from '../../../lib/backup/restore.ts';
 
 const s = suite('restore: the letsencrypt section renews in this box\'s certbot directories');
@@ -17,17 +16,6 @@ s.before(async () => {
 });
 s.after(() => rm(dir, { recursive: true, force: true }));
 
-interface Entry { path: string; type?: 'File' | 'Directory' | 'SymbolicLink'; linkpath?: string; body?: string }
-
-function block(entry: Entry): Buffer {
-  const body = Buffer.from(entry.body ?? '');
-  const type = entry.type ?? 'File';
-  const header = new Header({ path: entry.path, type, linkpath: entry.linkpath, size: type === 'File' ? body.length : 0, mode: type === 'Directory' ? 0o755 : 0o644, mtime: new Date(0) });
-  header.encode();
-  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
-  body.copy(padded);
-  return Buffer.concat([header.block!, type === 'File' ? padded : Buffer.alloc(0)]);
-}
 
 const OLD = { configDir: '/etc/letsencrypt', workDir: '/var/lib/letsencrypt', logsDir: '/var/log/letsencrypt', webroot: '/var/www/html' };
 const conf = (a: typeof OLD) => `version = 2.1.0
@@ -46,7 +34,7 @@ panel.example.com = ${a.webroot}
 s('an earlier release\'s lineage comes back with this box\'s paths in its renewal configuration; its links and files as they were', async () => {
   const base = { ip: '203.0.113.10', domain: 'example.com', email: 'ops@example.com', onboarding: { status: 'COMPLETED' } };
   const archive = join(dir, 'backup.tar.gz');
-  await writeFile(archive, gzipSync(Buffer.concat([
+  await writeFile(archive, gzippedTar([
     { path: 'manifest.json', body: JSON.stringify({ format: 'relay-panel-backup', version: 1, created: '2026-11-23T12:00:00.000Z', sections: ['data', 'letsencrypt'] }) },
     { path: 'config.json', body: JSON.stringify({ ...base, dataDir: '/var/lib/relay-panel', system: { driver: 'host', acme: OLD } }) },
     { path: 'data/', type: 'Directory' as const },
@@ -58,7 +46,7 @@ s('an earlier release\'s lineage comes back with this box\'s paths in its renewa
     { path: 'letsencrypt/archive/panel.example.com/cert1.pem', body: 'cert 1\n' },
     { path: 'letsencrypt/live/panel.example.com/', type: 'Directory' as const },
     { path: 'letsencrypt/live/panel.example.com/cert.pem', type: 'SymbolicLink' as const, linkpath: '../../archive/panel.example.com/cert1.pem' },
-  ].map(block).concat(Buffer.alloc(1024)))));
+  ]));
   const here = { configDir: join(dir, 'etc/relay-panel/letsencrypt'), workDir: join(dir, 'var/lib/relay-panel-acme'), logsDir: join(dir, 'var/log/relay-panel-acme'), webroot: join(dir, 'var/www/relay-panel-acme') };
   const configFile = join(dir, 'config.json');
   await writeFile(configFile, JSON.stringify({ ...base, dataDir: join(dir, 'data'), system: { driver: 'host', acme: here } }));
