@@ -14,8 +14,6 @@ const vm = require('node:vm') as typeof import('node:vm');
 const { createHash } = require('node:crypto') as typeof import('node:crypto');
 const { isAscii } = require('node:buffer') as typeof import('node:buffer');
 
-export { BUNDLE_PARAMETERS, type BundleFunction } from './bundle-parameters.ts';
-
 export interface CompiledBundle {
   run: BundleFunction;
   /** Whether the cache file was missing, made for another bundle, or refused by V8. */

@@ -67,11 +67,6 @@ export class VhostStamps {
     return (await this.view()).untouched(name, mark);
   }
 
-  /** Whether the file is untouched and holds what this release makes of this spec: nothing to read. */
-  async current(name: string, mark: FileMark | null, spec: VhostSpec): Promise<boolean> {
-    return (await this.view()).current(name, mark, spec);
-  }
-
   /**
    * `untouched` and `current` without a promise each, once the stamps are read: a start asks them
    * of every vhost, and at 1,000 vhosts two promises a vhost cost more than the answers.
