@@ -45,6 +45,7 @@ function runtimeRequire(id: string): unknown {
 function deferred(id: string): object {
   let real: Record<PropertyKey, unknown> | undefined;
   const load = () => {
+    if (real) return real;
     if (startupSnapshot.isBuildingSnapshot()) throw new Error(`${id} is read while the startup snapshot is built: the bundle must load it on first use`);
     return (real ??= runtimeRequire(id) as Record<PropertyKey, unknown>);
   };
@@ -79,13 +80,21 @@ const importModule = (specifier: string): Promise<unknown> =>
  * fails naming what was read, and test/integration/build/snapshot.test.ts with it.
  */
 function refusingProcessState<T>(evaluate: () => T): T {
-  const refuse = (what: string) => {
+  const refuse = (what: string): never => {
     throw new Error(`${what} is read while the startup snapshot is built: every start from it would get the builder's; read it when main() runs`);
   };
-  const refusing = (what: string) => new Proxy({}, {
-    get: (_, key) => (typeof key === 'symbol' ? undefined : refuse(`${what}.${key}`)),
-    has: (_, key) => refuse(`${what}.${String(key)}`),
-    ownKeys: () => refuse(what),
+  // a stand-in a module kept a reference to (`const now = Date.now`) lives on in the blob: after the
+  // start it answers as the real one, and only while the snapshot is built does it refuse
+  const building = () => startupSnapshot.isBuildingSnapshot();
+  const refusing = (what: string, live: () => object) => new Proxy({}, {
+    get: (_, key) => (building() ? (typeof key === 'symbol' ? undefined : refuse(`${what}.${key}`)) : Reflect.get(live(), key)),
+    set: (_, key, value) => (building() ? refuse(`${what}.${String(key)}`) : Reflect.set(live(), key, value)),
+    has: (_, key) => (building() ? refuse(`${what}.${String(key)}`) : Reflect.has(live(), key)),
+    ownKeys: () => (building() ? refuse(what) : Reflect.ownKeys(live())),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = building() ? refuse(`${what}.${String(key)}`) : Reflect.getOwnPropertyDescriptor(live(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
   });
   const crypto = require('node:crypto') as Record<string, unknown>;
   const saved: Array<[object, PropertyKey, unknown]> = [];
@@ -93,12 +102,18 @@ function refusingProcessState<T>(evaluate: () => T): T {
     saved.push([owner, key, (owner as Record<PropertyKey, unknown>)[key]]);
     Object.defineProperty(owner, key, { value, writable: true, configurable: true });
   };
-  replace(process, 'env', refusing('process.env'));
-  replace(process, 'argv', refusing('process.argv'));
-  replace(process, 'cwd', () => refuse('process.cwd()'));
-  replace(Date, 'now', () => refuse('Date.now()'));
-  replace(Math, 'random', () => refuse('Math.random()'));
-  for (const name of ['randomBytes', 'randomUUID', 'randomInt', 'randomFillSync']) replace(crypto, name, () => refuse(`crypto.${name}()`));
+  const refusingCall = (owner: Record<string, unknown>, name: string, what: string) => {
+    const real = owner[name] as (...args: unknown[]) => unknown;
+    replace(owner, name, function (this: unknown, ...args: unknown[]) {
+      return building() ? refuse(what) : real.apply(this, args);
+    });
+  };
+  replace(process, 'env', refusing('process.env', () => process.env));
+  replace(process, 'argv', refusing('process.argv', () => process.argv));
+  refusingCall(process as unknown as Record<string, unknown>, 'cwd', 'process.cwd()');
+  refusingCall(Date as unknown as Record<string, unknown>, 'now', 'Date.now()');
+  refusingCall(Math as unknown as Record<string, unknown>, 'random', 'Math.random()');
+  for (const name of ['randomBytes', 'randomUUID', 'randomInt', 'randomFillSync']) refusingCall(crypto, name, `crypto.${name}()`);
   try {
     return evaluate();
   } finally {

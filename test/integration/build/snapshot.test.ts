@@ -14,7 +14,7 @@ import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 // @ts-expect-error plain JS build script
 import { bundle, bundleFileOf } from '../../../build/build.mjs';
 // @ts-expect-error plain JS build script
-import { blobOf, makeSnapshot, startScriptOf } from '../../../build/snapshot.mjs';
+import { blobOf, makeSnapshot, SNAPSHOT_NODE_FLAGS, startScriptOf } from '../../../build/snapshot.mjs';
 
 const s = suite<{ dir: string; outfile: string }>('startup snapshot', { dir: '', outfile: '' });
 
@@ -213,6 +213,31 @@ s('a bundle that reads the environment, clock, randomness or a builtin it cannot
     assert.match(await refused('const seed = Math.random();'), 'Math.random() is read');
     assert.match(await refused('const secret = require("node:crypto").randomBytes(32);'), 'crypto.randomBytes() is read');
     assert.match(await refused('const { createServer } = require("node:http");'), 'node:http is read while the startup snapshot is built');
+  }),
+);
+
+s('a reference the bundle kept to the clock, randomness or environment answers with the start\'s own after the start', ({ dir, outfile }) =>
+  withTimeout('snapshot kept references', 120_000, async () => {
+    const kept = join(dir, 'kept');
+    await mkdir(kept);
+    const launcher = join(kept, 'server.mjs');
+    await copyFile(join(outfile, '..', 'server.snapshot.cjs'), join(kept, 'server.snapshot.cjs'));
+    const source = [
+      'const now = Date.now; const random = Math.random; const env = process.env; const cwd = process.cwd;',
+      'exports.main = async () => console.log(JSON.stringify({ now: now() > 0, random: typeof random(), env: env.RELAY_KEPT, cwd: cwd() }));',
+    ].join('\n');
+    await writeFile(bundleFileOf(launcher), source);
+    // the launcher names its bundle's SHA-256, so a start from the blob runs this bundle's main()
+    await writeFile(launcher, `// "${createHash('sha256').update(source).digest('hex')}"\n`);
+    const { blob } = await makeSnapshot({ outfile: launcher });
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, launcher], { cwd: kept, env: { ...process.env, RELAY_KEPT: 'the start' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+    });
+    assert.equal(JSON.parse(output), { now: true, random: 'number', env: 'the start', cwd: kept });
   }),
 );
 
