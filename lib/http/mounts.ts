@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.ts';
 import type { RequestObserver } from './observer.ts';
-import type { RouteEntry } from './lazy-route.ts';
+import { perRouteList } from './per-route-list.ts';
 import type { AnyRoute } from './route.ts';
 import { routeTable, type RouteTable } from './router.ts';
 import type { RequestState } from './state.ts';
@@ -45,16 +45,6 @@ export class Mounts {
   }
 }
 
-// Worked out once per route list, as the table's order is (router.ts): every app and plugin host
-// built from the same list asks, and a test kit builds one of each per case.
-const segmentsOf = new WeakMap<readonly RouteEntry[], { length: number; segments: ReadonlySet<string> }>();
-
-/** `tunnels` for /api/tunnels/:id; the built-in routes' first segments. */
-export function firstSegments(routes: readonly RouteEntry[]): ReadonlySet<string> {
-  // a list that grew or shrank since (an embedder's own array) is worked out again
-  const known = segmentsOf.get(routes);
-  if (known?.length === routes.length) return known.segments;
-  const segments: ReadonlySet<string> = new Set(routes.filter((r) => r.path.startsWith('/api/')).map((r) => r.path.slice(5).split('/')[0]!));
-  segmentsOf.set(routes, { length: routes.length, segments });
-  return segments;
-}
+/** `tunnels` for /api/tunnels/:id; the built-in routes' first segments (once per list: per-route-list.ts). */
+export const firstSegments = perRouteList((routes): ReadonlySet<string> =>
+  new Set(routes.filter((r) => r.path.startsWith('/api/')).map((r) => r.path.slice(5).split('/')[0]!)));

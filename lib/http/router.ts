@@ -14,6 +14,7 @@ import { withPageHeaders } from './page-headers.ts';
 import { handlerContext } from './handler-context.ts';
 import type { RequestObserver, RouteRecorder } from './observer.ts';
 import { isLazy, type RouteEntry } from './lazy-route.ts';
+import { perRouteList } from './per-route-list.ts';
 import type { AnyRoute, HttpRoute } from './route.ts';
 import { bySpecificity } from './route-order.ts';
 import type { Middleware, RequestState, RoutedRequest } from './state.ts';
@@ -80,12 +81,7 @@ type IttyEntry = [method: string, pattern: RegExp, steps: Middleware[], path: st
  * compiled patterns were most of what an app's set-up cost. A pattern without the g or y flag
  * keeps no state between matches, so tables can share it.
  */
-const entriesOf = new WeakMap<readonly RouteEntry[], { length: number; entries: { route: RouteEntry; entry: IttyEntry }[] }>();
-
-function compiledEntries(routes: readonly RouteEntry[]): { route: RouteEntry; entry: IttyEntry }[] {
-  // a list that grew or shrank since (an embedder's own array) is worked out again
-  const known = entriesOf.get(routes);
-  if (known?.length === routes.length) return known.entries;
+const compiledEntries = perRouteList((routes): { route: RouteEntry; entry: IttyEntry }[] => {
   const ordered = bySpecificity(routes);
   // itty compiles a pattern as it is registered; a throwaway router does it, with no steps
   const router = Router();
@@ -99,10 +95,8 @@ function compiledEntries(routes: readonly RouteEntry[]): { route: RouteEntry; en
       owners.push(route);
     }
   }
-  const entries = (router.routes as unknown as IttyEntry[]).map((entry, i) => ({ route: owners[i]!, entry }));
-  entriesOf.set(routes, { length: routes.length, entries });
-  return entries;
-}
+  return (router.routes as unknown as IttyEntry[]).map((entry, i) => ({ route: owners[i]!, entry }));
+});
 
 /**
  * A route's steps, built when the route first answers: an app of 105 routes built all 210 entries'
