@@ -18,16 +18,10 @@ import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts
 import { pruneTlsCopies, stageEntries } from './tls-copies.ts';
 import { copiedTlsContext, entriesOfSpec } from './tls-entries.ts';
 import { writtenVhostEntries } from './vhost-entries.ts';
+import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
-/**
- * Whether nginx's vhosts name root's copies: only when the panel has a user of its own. With
- * runAs null the panel is root, the certificates, keys, CA and CRL are root's own files, and no
- * copy is made, refreshed or pruned.
- */
-export function usesTlsCopies(config: SystemConfig): boolean {
-  return config.systemd.runAs !== null;
-}
+export { usesTlsCopies };
 
 /**
  * The template context of the helper's vhosts: the configured layout, and tlsDir's copies for every

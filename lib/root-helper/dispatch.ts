@@ -20,6 +20,8 @@ import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';
 import { CLIENT_CA_ENTRY } from './tls-entries.ts';
 import { refuseForeignTlsPaths } from './tls-paths-rewrite.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
+import { sniSources } from '../system/proxy/host.ts';
+import { syncSniFiles } from '../system/proxy/sni-files.ts';
 
 export interface Dispatcher {
   /** the answer and a line for the helper's log */
@@ -71,6 +73,8 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
     if (!usesTlsCopies(config)) return step();
     await refuseForeignTlsPaths(config);
     const clientCa = (await restage()).find((k) => k.entry === CLIENT_CA_ENTRY && k.named);
+    // the unit's start, restart or reload loads the per-name certificate map without our test or reload
+    await syncSniFiles(sniSources(config, log));
     await step();
     if (clientCa) {
       throw new SystemError(

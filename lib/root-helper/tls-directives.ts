@@ -3,6 +3,7 @@
 // ngx_conf_read_token takes them; a `#` that starts a word comments out the rest of the line), so
 // neither a comment nor an odd layout (two directives on a line, an unquoted path) hides one.
 import { posix } from 'node:path';
+import { SNI_DATA } from '../system/proxy/sni-map.ts';
 
 export const TLS_DIRECTIVES = ['ssl_certificate', 'ssl_certificate_key', 'ssl_client_certificate', 'ssl_crl'] as const;
 export type TlsDirective = (typeof TLS_DIRECTIVES)[number];
@@ -78,6 +79,11 @@ export function tlsPathDirectives(text: string): TlsPathDirective[] {
     found.push({ directive: name!.value as TlsDirective, path: argument.value, start: argument.start, end: argument.end });
   }
   return found;
+}
+
+/** Whether nginx would load root's own TLS material: a copy, or the per-name map's entries (sni-map.ts), root's files too. */
+export function isRootTlsSource(tlsDir: string, path: string): boolean {
+  return path === SNI_DATA || isCopyPath(tlsDir, path);
 }
 
 /**

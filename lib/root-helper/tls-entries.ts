@@ -5,27 +5,24 @@
 import { join } from 'node:path';
 import { assertFqdn, isFqdn } from '../system/common/names.ts';
 import { isCopyPath, tlsPathDirectives } from './tls-directives.ts';
-import { isRouteSpec, isRouteText, isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
-import type { CertPaths, VhostSpec } from '../system/types.ts';
+import { isRouteSpec, isRouteText, isVhostNameOfKind, routeName, type TemplateContext } from '../system/proxy/templates.ts';
+import type { VhostSpec } from '../system/types.ts';
+import { CERT_FILE, copiedCertPaths, DEFAULT_ENTRY, KEY_FILE } from '../system/proxy/tls-copy-paths.ts';
+import { SNI_DATA } from '../system/proxy/sni-map.ts';
+
+export { CERT_FILE, copiedCertPaths, DEFAULT_ENTRY, KEY_FILE };
 
 export const IP_PANEL_ENTRY = 'ip-panel';
-export const DEFAULT_ENTRY = 'default';
 export const CLIENT_CA_ENTRY = 'client-ca';
 const FIXED_ENTRIES = [IP_PANEL_ENTRY, DEFAULT_ENTRY, CLIENT_CA_ENTRY];
 
-/** The file names inside an entry: a certificate and its key, or the client CA and its CRL. */
-export const CERT_FILE = 'fullchain.pem';
-export const KEY_FILE = 'privkey.pem';
+/** The file names inside the client CA's entry (a certificate's are tls-copy-paths.ts's). */
 export const CA_FILE = 'ca.pem';
 export const CRL_FILE = 'crl.pem';
 
 /** A name a directory of tlsDir may have; the fixed ones have no dot, so no domain name is one of them. */
 export function isTlsEntry(name: string): boolean {
   return FIXED_ENTRIES.includes(name) || isFqdn(name);
-}
-
-export function copiedCertPaths(tlsDir: string, entry: string): CertPaths {
-  return { fullchain: join(tlsDir, entry, CERT_FILE), privkey: join(tlsDir, entry, KEY_FILE) };
 }
 
 /** What the helper's templates name instead of the panel's files. */
@@ -57,8 +54,10 @@ const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
  */
 export function entriesOfSpec(spec: VhostSpec): string[] {
   if (spec.kind === 'ip-panel' || spec.kind === 'default') return ENTRIES_OF_KIND[spec.kind]('');
-  // a route names no certificate: the `tunnels` vhost that serves it loads the wildcard
-  if (isRouteSpec(spec)) return [];
+  // a route's own lineage, copied where there is one: the per-name map serves it (unused under the wildcard)
+  if (isRouteSpec(spec)) return [assertFqdn(spec.fqdn)];
+  // per name, the shared server loads the map, whose fallback is the default server's certificate
+  if (spec.kind === 'tunnels' && spec.sni) return [DEFAULT_ENTRY];
   const cert = (spec.kind === 'app' || spec.kind === 'site') && spec.cert ? spec.cert : spec.fqdn;
   return ENTRIES_OF_KIND[spec.kind](assertFqdn(cert));
 }
@@ -70,7 +69,11 @@ export function entriesOfSpec(spec: VhostSpec): string[] {
  * release's vhost naming the panel's files, a placeholder) falls back to its file name.
  */
 export function entriesOfVhostText(tlsDir: string, name: string, text: string): string[] {
-  if (isRouteText(text)) return [];
+  if (isRouteText(text)) {
+    const name = routeName(text);
+    return name === null ? [] : [name];
+  }
+  if (text.includes(SNI_DATA)) return [DEFAULT_ENTRY];
   const entries = new Set<string>();
   for (const d of tlsPathDirectives(text)) {
     if (!isCopyPath(tlsDir, d.path)) continue;

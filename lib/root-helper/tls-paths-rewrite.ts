@@ -16,7 +16,7 @@ import { stampVhost } from '../system/proxy/vhost-stamp.ts';
 import { SystemError } from '../system/types.ts';
 import { usesTlsCopies } from './apply.ts';
 import { inBatches, relayVhostNames, stageForVhosts } from './tls-copies.ts';
-import { isCopyPath, tlsPathDirectives, type TlsDirective } from './tls-directives.ts';
+import { isRootTlsSource, tlsPathDirectives, type TlsDirective } from './tls-directives.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
@@ -39,7 +39,7 @@ function rewritePaths(tlsDir: string, vhost: string, text: string): string {
   let out = text;
   // from the end, so the offsets before each replacement hold
   for (const d of tlsPathDirectives(text).reverse()) {
-    if (!isCopyPath(tlsDir, d.path)) out = `${out.slice(0, d.start)}"${copyPath(tlsDir, vhost, d.directive)}"${out.slice(d.end)}`;
+    if (!isRootTlsSource(tlsDir, d.path)) out = `${out.slice(0, d.start)}"${copyPath(tlsDir, vhost, d.directive)}"${out.slice(d.end)}`;
   }
   return out;
 }
@@ -51,7 +51,7 @@ function rewritePaths(tlsDir: string, vhost: string, text: string): string {
  * stamp, which still does not match: doctor goes on naming it.
  */
 export function rewrittenVhost(tlsDir: string, vhost: string, text: string): string | null {
-  if (tlsPathDirectives(text).every((d) => isCopyPath(tlsDir, d.path))) return null;
+  if (tlsPathDirectives(text).every((d) => isRootTlsSource(tlsDir, d.path))) return null;
   const stamp = STAMP_LINE.exec(text);
   const body = stamp ? text.slice(0, stamp.index + 1) : null;
   if (body !== null && stampVhost(body) === text) return stampVhost(rewritePaths(tlsDir, vhost, body));
@@ -84,7 +84,7 @@ export async function foreignTlsPaths(config: SystemConfig, except: ReadonlySet<
   const found: Array<{ vhost: string; path: string }> = [];
   for (const { name, text } of await relayVhostTexts(config)) {
     if (except.has(name)) continue;
-    const foreign = tlsPathDirectives(text).find((d) => !isCopyPath(config.nginx.tlsDir, d.path));
+    const foreign = tlsPathDirectives(text).find((d) => !isRootTlsSource(config.nginx.tlsDir, d.path));
     if (foreign) found.push({ vhost: name, path: foreign.path });
   }
   return found;

@@ -13,5 +13,6 @@ export const SAMPLE_TEMPLATE_CONTEXT: TemplateContext = {
   publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: ['/api/invite/'] },
   trafficPort: null,
   routesDir: '/etc/nginx/relay-routes',
+  sniDir: '/etc/nginx/relay-panel-tls/sni',
   certFor: (fqdn) => ({ fullchain: `/le/live/${fqdn}/fullchain.pem`, privkey: `/le/live/${fqdn}/privkey.pem` }),
 };

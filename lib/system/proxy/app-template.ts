@@ -2,7 +2,8 @@
 // server of the wildcard's tunnels) and a static site's, with the portal's check, its refusal page
 // and the traffic log line each request sends to the panel.
 import type { VhostSpec } from '../types.ts';
-import { assertAbsolutePath, assertFqdn, assertPort } from '../common/names.ts';
+import { assertAbsolutePath, assertFqdn, assertPort, isFqdn } from '../common/names.ts';
+import { sniMapLines, sniTlsLines } from './sni-map.ts';
 import { acmeLocation, dropClientCertHeaders, forwardedHeaders, header, httpsSuffix, indent, listen, servedHost, tls, tlsVhost, websocket, type TemplateContext } from './template-parts.ts';
 
 const REMOTE_HEADERS: Array<[header: string, variable: string, upstream: string]> = [
@@ -58,6 +59,12 @@ export function renderRoute(fqdn: string, port: number): string {
   return `${ROUTE_HEADER}${assertFqdn(fqdn)} -> 127.0.0.1:${assertPort(port)}, served by the shared server of its domain. Changes here are overwritten.\n${fqdn} ${port};\n`;
 }
 
+/** The name a route's text serves (its file name is shortened past 229 characters), or null. */
+export function routeName(text: string): string | null {
+  const name = /^([a-z0-9.-]+) [0-9]+;$/m.exec(text)?.[1];
+  return name !== undefined && isFqdn(name) ? name : null;
+}
+
 const TUNNEL_PORT = '$relay_tunnel_port';
 
 /**
@@ -68,7 +75,7 @@ const TUNNEL_PORT = '$relay_tunnel_port';
  * and the ACME location stays on port 80 for the deeper names that use HTTP-01. A name with a vhost
  * of its own (the stack, a site, a public tunnel) is served by that vhost: nginx prefers an exact name.
  */
-export function renderTunnels(domain: string, ctx: TemplateContext): string {
+export function renderTunnels(domain: string, ctx: TemplateContext, sni = false): string {
   assertFqdn(domain);
   const unknown = [`if (${TUNNEL_PORT} = "") {`, ...indent(['return 404 "Not found\\n";']), '}'];
   // named after the domain: log_format names are global, and two of one name make nginx refuse
@@ -82,6 +89,7 @@ export function renderTunnels(domain: string, ctx: TemplateContext): string {
     `map $host ${TUNNEL_PORT} {`,
     ...indent(['default "";', `include "${ctx.routesDir}/*.conf";`]),
     '}',
+    ...(sni ? sniMapLines(ctx.sniDir) : []),
     ...traffic,
     'server {',
     ...indent([
@@ -94,7 +102,7 @@ export function renderTunnels(domain: string, ctx: TemplateContext): string {
     ]),
     '}',
     'server {',
-    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name *.${domain};`, ...tls(ctx.certFor(domain)), 'default_type text/plain;', ...unknown, ...access, ...appBody(TUNNEL_PORT, ctx, false)]),
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name *.${domain};`, ...(sni ? sniTlsLines() : tls(ctx.certFor(domain))), 'default_type text/plain;', ...unknown, ...access, ...appBody(TUNNEL_PORT, ctx, false)]),
     '}',
     '',
   ].join('\n');

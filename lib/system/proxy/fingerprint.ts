@@ -18,6 +18,7 @@ const SAMPLES: VhostSpec[] = [
   { kind: 'app', fqdn: 'open.fingerprint.invalid', port: 4322, public: true },
   { kind: 'app', fqdn: 'shared.fingerprint.invalid', port: 4323, cert: 'fingerprint.invalid', shared: true },
   { kind: 'tunnels', fqdn: 'fingerprint.invalid' },
+  { kind: 'tunnels', fqdn: 'sni.fingerprint.invalid', sni: true },
   { kind: 'site', fqdn: 'site.fingerprint.invalid', root: '/fingerprint/site', spaMode: false, protected: false },
   { kind: 'site', fqdn: 'spa.fingerprint.invalid', root: '/fingerprint/spa', spaMode: true, protected: true },
   { kind: 'site', fqdn: 'closed.fingerprint.invalid', root: '/fingerprint/closed', spaMode: false, protected: true, closed: true },
@@ -26,7 +27,7 @@ const SAMPLES: VhostSpec[] = [
 /** every name a sample's vhost may ask the certificate paths of */
 const SAMPLE_NAMES = [...new Set(SAMPLES.flatMap((s) => ('fqdn' in s ? [s.fqdn, ...('cert' in s && s.cert ? [s.cert] : [])] : [])))];
 
-export type FingerprintOptions = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>;
+export type FingerprintOptions = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'sniDir' | 'ports' | 'certs' | 'publicLocations' | 'trafficPort'>;
 
 // Rendering the samples costs 1-2 ms; a process that builds many systems from the same inputs
 // (the test kits) renders them once. Bounded, as a long-lived process could see many inputs.
@@ -39,7 +40,7 @@ const memo = new Map<string, string>();
  */
 export function vhostFingerprint(o: FingerprintOptions, pkiDir: string): string {
   const certPaths = new Map<string, CertPaths>(SAMPLE_NAMES.map((n) => [n, o.certs.paths(n)]));
-  const key = JSON.stringify([pkiDir, o.listenAddress, o.acmeWebroot, o.helpDir, o.selfSignedDir, o.routesDir, o.ports, o.publicLocations ?? null, o.trafficPort ?? null, [...certPaths]]);
+  const key = JSON.stringify([pkiDir, o.listenAddress, o.acmeWebroot, o.helpDir, o.selfSignedDir, o.routesDir, o.sniDir, o.ports, o.publicLocations ?? null, o.trafficPort ?? null, [...certPaths]]);
   const known = memo.get(key);
   if (known !== undefined) return known;
   const fingerprint = renderedFingerprint({ ...o, certs: { paths: (fqdn) => certPaths.get(fqdn) ?? unknownSampleName(fqdn) } }, pkiDir);
@@ -62,6 +63,7 @@ export function relocatableVhostFingerprint(o: FingerprintOptions, pkiDir: strin
     helpDir: placed(o.helpDir),
     selfSignedDir: placed(o.selfSignedDir),
     routesDir: placed(o.routesDir),
+    sniDir: placed(o.sniDir),
     certs: {
       paths(fqdn) {
         const p = o.certs.paths(fqdn);

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { routesDirOf, type SystemConfig } from '../config.ts';
 import { programFailure, run } from '../common/exec.ts';
-import { createVhostPreparer, createVhostRenderer, systemRendererOptions, type VhostLayout } from './renderer.ts';
+import { createVhostPreparer, createVhostRenderer, defaultCertPaths, systemRendererOptions, type VhostLayout } from './renderer.ts';
 import type { VhostDirPaths } from './vhost-dirs.ts';
 import { vhostFingerprint } from './fingerprint.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from './vhost-store.ts';
@@ -14,6 +14,11 @@ import { HelperProxy } from './helper-proxy.ts';
 import { defaultServerDrift } from './default-server-drift.ts';
 import { type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from '../systemd/systemctl.ts';
+import { readFile } from 'node:fs/promises';
+import { certPaths } from '../certs/host.ts';
+import { readOwnedFile } from '../common/owned-file.ts';
+import { syncSniFiles, type SniSources } from './sni-files.ts';
+import { copiedCertPaths, DEFAULT_ENTRY, sniDirOf, usesTlsCopies } from './tls-copy-paths.ts';
 import { childPids, logSize, logTail, nginxMasterPid, workerShuttingDown } from './nginx-proc.ts';
 import { masterProblems, reloadOutcome, wallClock, throwIfFailed, type ReloadOutcome } from './reload-outcome.ts';
 
@@ -34,6 +39,7 @@ export function hostVhostLayout(config: SystemConfig): VhostLayout {
     helpDir: config.nginx.helpDir,
     selfSignedDir: config.nginx.selfSignedDir,
     routesDir: routesDirOf(config),
+    sniDir: sniDirOf(config),
   };
 }
 
@@ -41,11 +47,40 @@ export function hostVhostDirs(config: SystemConfig): VhostDirPaths {
   return { availableDir: config.nginx.sitesAvailable, enabledDir: config.nginx.sitesEnabled, routesDir: routesDirOf(config) };
 }
 
-/** `nginx -t` and a reload checked in the error log, through the configured binaries. */
-export function hostNginxControl(config: SystemConfig): Pick<VhostStoreOptions, 'test' | 'reload'> {
+/**
+ * What the per-name certificate map is made from: root's copies where the panel has a user of its
+ * own (each read as root's own file, never through a link), certbot's files on a root panel.
+ */
+export function sniSources(config: SystemConfig, log: (line: string) => void): SniSources {
+  const euid = process.geteuid?.() ?? 0;
+  const copies = usesTlsCopies(config);
+  const { tlsDir } = config.nginx;
+  return {
+    dir: sniDirOf(config),
+    routesDir: routesDirOf(config),
+    enabledDir: config.nginx.sitesEnabled,
+    certFor: (fqdn) => (copies ? copiedCertPaths(tlsDir, fqdn) : certPaths(config, fqdn)),
+    fallback: copies ? copiedCertPaths(tlsDir, DEFAULT_ENTRY) : defaultCertPaths(config.nginx.selfSignedDir),
+    read: (path) => (copies ? readOwnedFile(path, { owners: [euid], maxBytes: MAX_PEM_BYTES }) : readFile(path)),
+    log,
+  };
+}
+
+/** Far above a certificate chain or a key. */
+const MAX_PEM_BYTES = 1024 * 1024;
+
+const logToStderr = (line: string) => void process.stderr.write(`${line}\n`);
+
+/**
+ * `nginx -t` and a reload checked in the error log, through the configured binaries. Before either,
+ * the per-name certificate map is brought in line with the routes (sni-files.ts): what nginx loads.
+ */
+export function hostNginxControl(config: SystemConfig, log: (line: string) => void = logToStderr): Pick<VhostStoreOptions, 'test' | 'reload'> {
   const nginx = (args: string[]) => run(config.binaries.nginx, [...nginxArgs(config), ...args], { timeoutMs: config.timeouts.defaultMs });
+  const sni = sniSources(config, log);
   return {
     async test() {
+      await syncSniFiles(sni);
       try {
         await nginx(['-t', '-q']);
       } catch (e) {
@@ -53,6 +88,7 @@ export function hostNginxControl(config: SystemConfig): Pick<VhostStoreOptions, 
       }
     },
     async reload() {
+      await syncSniFiles(sni);
       // what is there before the signal: the master's workers, where the log ends
       const master = await nginxMasterPid(config.nginx.pidFile);
       const before = master === null ? null : await childPids(master);

@@ -17,6 +17,8 @@ export interface RendererOptions {
   selfSignedDir: string;
   /** where the shared apps' routes are linked (the `tunnels` vhost includes them) */
   routesDir: string;
+  /** root's per-name certificate map of the shared tunnels' server */
+  sniDir: string;
   openssl: string;
   timeoutMs: number;
   certs: Pick<CertsAdapter, 'paths'>;
@@ -31,7 +33,7 @@ export interface RendererOptions {
 }
 
 /** Where a system's vhosts point: the host's configured paths, or the sandbox's under dataDir. */
-export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir'>;
+export type VhostLayout = Pick<RendererOptions, 'listenAddress' | 'acmeWebroot' | 'helpDir' | 'selfSignedDir' | 'routesDir' | 'sniDir'>;
 
 /** The renderer options of a host or sandbox system: its layout, the configured ports, openssl and timeout. */
 export function systemRendererOptions(
@@ -108,6 +110,7 @@ export function templateContext(
     publicLocations: o.publicLocations ?? NO_PUBLIC_LOCATIONS,
     trafficPort: o.trafficPort ?? null,
     routesDir: o.routesDir,
+    sniDir: o.sniDir,
     certFor: (fqdn) => o.certs.paths(fqdn),
   };
 }

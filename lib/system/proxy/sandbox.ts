@@ -27,6 +27,7 @@ export function createSandboxProxy(
     helpDir: p.nginxHelp,
     selfSignedDir: p.selfSigned,
     routesDir: p.routes,
+    sniDir: p.sni,
   }, deps);
   return new VhostStore({
     availableDir: p.sitesAvailable,

@@ -20,6 +20,8 @@ export interface TemplateContext {
   trafficPort: number | null;
   /** where the shared apps' routes are linked: the `tunnels` vhost's map includes every file there */
   routesDir: string;
+  /** root's per-name certificate map (sni-map.ts), which the `tunnels` vhost names in per-name mode */
+  sniDir: string;
   certFor(fqdn: string): CertPaths;
   /** the http context's settings nginx's main configuration already gives (value by name): the default server leaves them out */
   setInMainConf?: ReadonlyMap<string, string>;

@@ -12,7 +12,7 @@ import { renderApp, renderRoute, renderSite, renderTunnels } from './app-templat
 
 export { NO_PUBLIC_LOCATIONS, type TemplateContext } from './template-parts.ts';
 export { HELP_PAGE_NAME, isSecretPath, renderHelpPage, renderIpPanel, renderPanel, SECRET_PATH_PATTERNS, SECRET_PATH_PREFIXES } from './panel-template.ts';
-export { isRouteText, renderApp, renderRoute, renderSite, renderTunnels, trafficLog } from './app-template.ts';
+export { isRouteText, routeName, renderApp, renderRoute, renderSite, renderTunnels, trafficLog } from './app-template.ts';
 
 /** The kinds without a name of their own: one file each. */
 type UnnamedKind = Extract<VhostSpec, { kind: 'ip-panel' | 'default' }>['kind'];
@@ -76,7 +76,7 @@ export function renderVhost(spec: VhostSpec, ctx: TemplateContext): string {
     case 'site':
       return renderSite(spec, ctx);
     case 'tunnels':
-      return renderTunnels(spec.fqdn, ctx);
+      return renderTunnels(spec.fqdn, ctx, spec.sni === true);
   }
 }
 

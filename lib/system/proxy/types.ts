@@ -19,8 +19,9 @@ export type VhostSpec =
   | { kind: 'tunnel-server'; fqdn: string }
   // public: no auth portal at all (an admin's explicit choice)
   | { kind: 'app'; fqdn: string; port: number; public?: true; cert?: string; shared?: true }
-  // one server for every shared app (`shared`) under `fqdn`'s wildcard certificate: `*.<fqdn>`
-  | { kind: 'tunnels'; fqdn: string }
+  // one server for every shared app (`shared`) under `*.<fqdn>`: with `fqdn`'s wildcard
+  // certificate, or (`sni`, per-name mode) each name's own, chosen by the name asked for
+  | { kind: 'tunnels'; fqdn: string; sni?: true }
   | { kind: 'site'; fqdn: string; root: string; spaMode: boolean; protected: boolean; closed?: true; cert?: string };
 // `cert`: the certbot lineage the vhost serves when it is not the name's own (the wildcard
 // certificate of the base domain, lib/host-state/wildcard-lineage.ts). `shared`: served by the

@@ -36,9 +36,12 @@ const cert = { cert: fqdn.optional() };
 const coversName = (s: { fqdn: string; cert?: string }) => s.cert === undefined || isLineageFor(s.fqdn, s.cert);
 const coversNameIssue = { message: 'must be the name\'s own lineage or its parent domain\'s wildcard', path: ['cert'] };
 
-/** A shared app is one the wildcard serves (a `cert` other than its own name) and that asks the portal. */
-const sharedUnderWildcard = (s: { fqdn: string; cert?: string; public?: true; shared?: true }) => !s.shared || (s.cert !== undefined && s.cert !== s.fqdn && !s.public);
-const sharedIssue = { message: 'a shared app must be under a wildcard lineage and not public', path: ['shared'] };
+/**
+ * A shared app is one the `tunnels` server serves, which asks the portal: with the wildcard (a
+ * `cert` other than its own name), or per name (no `cert`: the server's map finds its own).
+ */
+const sharedAndGuarded = (s: { fqdn: string; cert?: string; public?: true; shared?: true }) => !s.shared || (s.cert !== s.fqdn && !s.public);
+const sharedIssue = { message: 'a shared app must not be public or name its own lineage', path: ['shared'] };
 
 const withoutLegacy = <T extends { portalFqdn?: string }>({ portalFqdn: _, ...spec }: T) => spec;
 
@@ -52,10 +55,10 @@ function specSchema(sitesRoot: string) {
     z.strictObject({ kind: z.literal('tunnel-server'), fqdn }),
     z.strictObject({ kind: z.literal('app'), fqdn, port, public: z.literal(true).optional(), ...cert, shared: z.literal(true).optional(), ...legacyPortalFqdn })
       .refine(coversName, coversNameIssue)
-      .refine(sharedUnderWildcard, sharedIssue)
+      .refine(sharedAndGuarded, sharedIssue)
       .transform(withoutLegacy),
-    // the shared apps' server loads the lineage of its own name (`*.<fqdn>` is in it)
-    z.strictObject({ kind: z.literal('tunnels'), fqdn }),
+    // the shared apps' server loads the lineage of its own name (`*.<fqdn>` is in it), or per name (`sni`) root's map
+    z.strictObject({ kind: z.literal('tunnels'), fqdn, sni: z.literal(true).optional() }),
     z.strictObject({ kind: z.literal('site'), fqdn, root: siteRoot, spaMode: z.boolean(), protected: z.boolean(), closed: z.literal(true).optional(), ...cert, ...legacyPortalFqdn }).refine(coversName, coversNameIssue).transform(withoutLegacy),
   ]);
 }

@@ -8,6 +8,7 @@ export function sandboxPaths(dataDir: string) {
     sitesAvailable: join(root, 'nginx', 'sites-available'),
     sitesEnabled: join(root, 'nginx', 'sites-enabled'),
     routes: join(root, 'nginx', 'relay-routes'),
+    sni: join(root, 'nginx', 'relay-sni'),
     nginxHelp: join(root, 'nginx', 'help'),
     selfSigned: join(root, 'nginx', 'ip-panel-cert'),
     acmeWebroot: join(root, 'acme-webroot'),

@@ -14,6 +14,7 @@ function options(root: string, over: Partial<FingerprintOptions> = {}): Fingerpr
     helpDir: `${root}/help`,
     selfSignedDir: `${root}/self`,
     routesDir: `${root}/routes`,
+    sniDir: `${root}/sni`,
     publicLocations: { exact: ['/api/health'], prefix: ['/api/invite/'] },
     trafficPort: null,
     certs: {
