@@ -16,6 +16,7 @@ import { parseSystemdTimestamp } from '../systemd/systemd-output.ts';
 import { SystemError, type CertPaths, type CertsAdapter, type DnsChallenge } from '../types.ts';
 import { nginxArgs } from '../proxy/host.ts';
 import type { RootActions } from '../root/root-actions.ts';
+import { certPaths } from './live-paths.ts';
 
 /**
  * certbot runs hooks through a shell, so words with shell syntax are single-quoted. Plain words
@@ -73,16 +74,12 @@ export function deployHookPath(config: SystemConfig): string {
   return join(config.acme.configDir, 'renewal-hooks', 'deploy', DEPLOY_HOOK_NAME);
 }
 
-/** Where certbot keeps a name's current certificate (the `live` lineage). */
 /** certbot's `--email`: one address, nothing an argument could be mistaken for. */
 function assertEmail(email: unknown): void {
   if (typeof email !== 'string' || !/^[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+$/.test(email)) throw new SystemError('Invalid email address');
 }
 
-export function certPaths(config: SystemConfig, fqdn: string): CertPaths {
-  const live = join(config.acme.configDir, 'live', assertFqdn(fqdn));
-  return { fullchain: join(live, 'fullchain.pem'), privkey: join(live, 'privkey.pem') };
-}
+export { certPaths };
 
 /** Whether the certificate at `fullchain` names `*.<domain>` (a lineage of the bare domain alone does not). */
 export async function coversWildcard(fullchain: string, domain: string): Promise<boolean> {

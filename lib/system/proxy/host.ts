@@ -15,7 +15,7 @@ import { defaultServerDrift } from './default-server-drift.ts';
 import { type CertsAdapter, type PkiAdapter, type ProxyAdapter, type PublicLocations, type VhostChange, type VhostSpec } from '../types.ts';
 import { systemctl } from '../systemd/systemctl.ts';
 import { readFile } from 'node:fs/promises';
-import { certPaths } from '../certs/host.ts';
+import { certPaths } from '../certs/live-paths.ts';
 import { readOwnedFile } from '../common/owned-file.ts';
 import { syncSniFiles, type SniSources } from './sni-files.ts';
 import { copiedCertPaths, DEFAULT_ENTRY, sniDirOf, usesTlsCopies } from './tls-copy-paths.ts';

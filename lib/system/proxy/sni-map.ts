@@ -31,9 +31,12 @@ export function sniFallbackPath(dir: string): string {
  */
 export function sniMapLines(dir: string): string[] {
   assertAbsolutePath(dir);
+  // the fallback's name as a glob that matches only it: nginx takes a glob that matches nothing,
+  // so a configuration rendered where root makes no map (the sandbox's nginx -t) still loads
+  const fallback = sniFallbackPath(dir).replace(/\.conf$/, '[.]conf');
   return [
     `map $ssl_server_name ${VARIABLE} {`,
-    `    include "${sniFallbackPath(dir)}";`,
+    `    include "${fallback}";`,
     `    include "${join(dir, 'names')}/*.conf";`,
     '}',
   ];
