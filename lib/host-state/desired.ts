@@ -59,15 +59,14 @@ async function servedVhosts({ config, store, system }: HostRecords): Promise<Vho
   const { domain, onboarding } = config.value;
   if (onboarding.status !== 'COMPLETED' || !domain) return [];
   const issued = store.sites.value.filter((site) => site.certIssued);
-  const [stack, shared, siteCerts] = await Promise.all([
+  const [stack, siteCerts] = await Promise.all([
     stackOf(system.certs, domain),
-    sharedServer(system.certs, config.value),
     haveCertificates(system.certs, issued.map((site) => wildcardLineageFor(site.fqdn, config.value) ?? site.fqdn)),
   ]);
   return [
     DEFAULT_VHOST,
     ...stack.flatMap(({ spec, certified }) => (certified ? [spec] : [])),
-    ...shared,
+    ...(await sharedServer(system.certs, config.value, stack[0]!.certified)),
     ...issued.flatMap((site, i) => (siteCerts[i] ? [siteVhost(site, domain, config.value)] : [])),
   ];
 }
@@ -150,15 +149,21 @@ export interface ProvisionedStack {
 export async function provisionedStack(certs: Pick<CertsAdapter, 'has'>, domain: string, config?: CertModeConfig): Promise<ProvisionedStack> {
   const stack = await stackOf(certs, domain);
   return {
-    vhosts: [DEFAULT_VHOST, ...stack.map(({ spec }) => spec), ...(config ? await sharedServer(certs, config) : [])],
+    vhosts: [DEFAULT_VHOST, ...stack.map(({ spec }) => spec), ...(config ? await sharedServer(certs, config, stack[0]!.certified) : [])],
     uncertified: stack.flatMap(({ spec, certified }) => (certified ? [] : [spec])),
   };
 }
 
-/** The shared tunnels' server in wildcard mode, once its lineage is there; none otherwise. */
-async function sharedServer(certs: Pick<CertsAdapter, 'has'>, config: CertModeConfig): Promise<VhostSpec[]> {
+/**
+ * The shared tunnels' server of the base domain: with the wildcard once its lineage is there; per
+ * name with the stack (`panelServed`: the panel's certificate is there), as a name without its own
+ * certificate gets the map's fallback.
+ */
+async function sharedServer(certs: Pick<CertsAdapter, 'has'>, config: CertModeConfig, panelServed: boolean): Promise<VhostSpec[]> {
+  if (!config.domain) return [];
   const lineage = sharedLineage(config);
-  return lineage !== null && (await certs.has(lineage)) ? [tunnelsVhost(lineage)] : [];
+  const served = lineage === null ? panelServed : await certs.has(lineage);
+  return served ? [tunnelsVhost(config.domain, config)] : [];
 }
 
 async function stackOf(certs: Pick<CertsAdapter, 'has'>, domain: string): Promise<Array<{ spec: StackVhost; certified: boolean }>> {

@@ -5,7 +5,7 @@ import { stackHosts } from '../stack-hosts.ts';
 import { portalReaches } from '../portal-reach.ts';
 import type { SiteRecord, TunnelRecord } from '../state/schemas.ts';
 import type { VhostSpec } from '../system/types.ts';
-import { certOfSpec, type CertModeConfig } from './wildcard-lineage.ts';
+import { certOfSpec, sharedByDomain, sharedLineage, type CertModeConfig } from './wildcard-lineage.ts';
 
 /** The panel on the box's IP address (a self-signed certificate), written by install; 2FA unlinks it. */
 export const IP_PANEL_VHOST: VhostSpec = { kind: 'ip-panel' };
@@ -27,9 +27,10 @@ export function stackVhosts(domain: string): StackVhost[] {
 }
 
 /**
- * `config`: the certificate mode, which decides whether the vhost names the wildcard lineage. A
- * tunnel the wildcard covers is shared (its file a route of the `tunnels` vhost, one server for all
- * of them), unless it is public: that one keeps a server of its own, which never asks the portal.
+ * `config`: the base domain and the certificate mode, which decides whether the vhost names the
+ * wildcard lineage. A tunnel one label under the domain is shared (its file a route of the
+ * `tunnels` vhost, one server for all of them, in either mode), unless it is public: that one keeps
+ * a server of its own, which never asks the portal.
  */
 export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>, config?: CertModeConfig): VhostSpec {
   const open = tunnel.access?.mode === 'public';
@@ -40,13 +41,16 @@ export function appVhost(tunnel: Pick<TunnelRecord, 'fqdn' | 'port' | 'access'>,
     port: tunnel.port,
     ...(open ? { public: true as const } : {}),
     ...cert,
-    ...('cert' in cert && !open ? { shared: true as const } : {}),
+    ...(config && !open && sharedByDomain(tunnel.fqdn, config) ? { shared: true as const } : {}),
   };
 }
 
-/** The one server of every shared tunnel under the wildcard lineage (`*.<lineage>`). */
-export function tunnelsVhost(lineage: string): VhostSpec {
-  return { kind: 'tunnels', fqdn: lineage };
+/**
+ * The one server of every shared tunnel under `*.<domain>`: with the domain's wildcard lineage, or
+ * in per-name mode (`sharedLineage` null) each name's own certificate from root's map.
+ */
+export function tunnelsVhost(domain: string, config: CertModeConfig): VhostSpec {
+  return sharedLineage(config) === domain ? { kind: 'tunnels', fqdn: domain } : { kind: 'tunnels', fqdn: domain, sni: true };
 }
 
 /**

@@ -24,6 +24,17 @@ export function sharedLineage(config: CertModeConfig): string | null {
   return mode?.mode === 'wildcard' && config.domain && mode.lineage === config.domain ? mode.lineage : null;
 }
 
+/**
+ * Whether the shared server of the base domain serves this name: exactly one label under it, in
+ * either mode (with the wildcard's certificate, or per name its own from root's map); a deeper
+ * name or a custom domain keeps a server of its own.
+ */
+export function sharedByDomain(fqdn: string, config: Pick<CertModeConfig, 'domain'>): boolean {
+  if (!config.domain || !fqdn.endsWith(`.${config.domain}`)) return false;
+  const label = fqdn.slice(0, -(config.domain.length + 1));
+  return label.length > 0 && !label.includes('.');
+}
+
 /** What a vhost spec names as its certificate: the lineage when it is not the name's own. */
 export function certOfSpec(fqdn: string, config: CertModeConfig): { cert: string } | Record<string, never> {
   const lineage = wildcardLineageFor(fqdn, config);

@@ -3,7 +3,7 @@
 // its text is what nginx loads, whichever lineage a vhost serves (its own name's, or a wildcard).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SystemConfig } from '../system/config.ts';
+import { routesDirOf, type SystemConfig } from '../system/config.ts';
 import { readOrNull } from '../system/common/fs.ts';
 import { isVhostName } from '../system/proxy/templates.ts';
 import { entriesOfVhostText } from './tls-entries.ts';
@@ -37,4 +37,18 @@ export async function namedEntries(config: SystemConfig): Promise<Set<string>> {
     }
   }
   return named;
+}
+
+/**
+ * The entries of the routes linked in the routes directory: what the per-name shared server's map
+ * serves, so a put of that server (a switch back to per-name, whose routes' text does not change)
+ * copies every route's own lineage before nginx loads the map.
+ */
+export async function routedEntries(config: SystemConfig): Promise<string[]> {
+  const links = (await readdir(routesDirOf(config)).catch(() => [] as string[])).filter(isVhostName);
+  const entries: string[] = [];
+  for (let at = 0; at < links.length; at += 64) {
+    for (const found of await Promise.all(links.slice(at, at + 64).map((name) => writtenVhostEntries(config, name)))) entries.push(...found);
+  }
+  return entries;
 }

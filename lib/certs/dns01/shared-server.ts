@@ -1,36 +1,56 @@
-// The switch's vhost step: in wildcard mode every tunnel the wildcard covers is served by one shared
-// server (the `tunnels` vhost, its file a route each), so turning the mode on writes that server
-// before the tunnels move into it, and turning it off moves them out before the server goes. Each
-// leaves the vhosts as they were when it fails, so no vhost names a certificate that is not there.
-import { tunnelsVhost } from '../../host-state/vhost-specs.ts';
+// The switch's vhost step: every tunnel one label under the base domain is served by one shared
+// server (the `tunnels` vhost, each tunnel's file a route), in either mode, so a switch puts that
+// server in the new mode's form (the wildcard's certificate, or per name root's map) and rewrites
+// the served vhosts (the sites, the servers of deeper names) for the new mode. Undone the other way
+// round, and left as it was when it fails, so no vhost names a certificate that is not there.
+import type { Config } from '../../config.ts';
+import { stackVhosts, tunnelsVhost } from '../../host-state/vhost-specs.ts';
+import type { Step } from '../../steps.ts';
 import type { ProxyAdapter, VhostSpec } from '../../system/types.ts';
+import { servedSpecs, type ServedRecords } from './served-specs.ts';
 
-type Proxy = Pick<ProxyAdapter, 'apply' | 'refresh' | 'vhostName'>;
+type Proxy = Pick<ProxyAdapter, 'apply' | 'refresh' | 'vhostName' | 'state'>;
 
 /** Rewrites the served vhosts; none before the first tunnel or site (a switch during onboarding). */
 export async function refreshServed(proxy: Pick<ProxyAdapter, 'refresh'>, specs: VhostSpec[]): Promise<void> {
   if (specs.length > 0) await proxy.refresh(specs);
 }
 
-/** The shared server of `lineage` written, then the served vhosts rewritten as `specs` (the wildcard mode's). */
-export async function shareTunnels(proxy: Proxy, lineage: string, specs: VhostSpec[]): Promise<void> {
-  const server = tunnelsVhost(lineage);
-  await proxy.apply([{ op: 'put', spec: server, enabled: true }]);
-  try {
-    await refreshServed(proxy, specs);
-  } catch (e) {
-    await proxy.apply([{ op: 'remove', name: proxy.vhostName(server) }]).catch(() => {});
-    throw e;
-  }
-}
-
-/** The served vhosts rewritten as `specs` (each with a server of its own again), then the shared server removed. */
-export async function unshareTunnels(proxy: Proxy, lineage: string, specs: VhostSpec[], before: VhostSpec[]): Promise<void> {
-  await refreshServed(proxy, specs);
-  try {
-    await proxy.apply([{ op: 'remove', name: proxy.vhostName(tunnelsVhost(lineage)) }]);
-  } catch (e) {
-    await refreshServed(proxy, before).catch(() => {});
-    throw e;
-  }
+/**
+ * From `before`'s mode to `after`'s: the shared server put in `after`'s form when it is there or
+ * the stack is served (onboarding's vhosts task writes it with the stack otherwise), then the
+ * served vhosts. Asked of the host, not of the status alone: a switch during provisioning after
+ * the vhosts task has written the stack would otherwise leave every later tunnel a route of a
+ * server that is not there.
+ */
+export function sharedServerStep(proxy: Proxy, records: () => ServedRecords, before: Config, after: Config): Pick<Step, 'run' | 'undo'> {
+  const domain = after.domain;
+  let put = false;
+  let previous: VhostSpec | null = null;
+  const putBack = async () => {
+    if (!put || domain === null) return;
+    const server = tunnelsVhost(domain, after);
+    await proxy.apply([previous ? { op: 'put', spec: previous, enabled: true } : { op: 'remove', name: proxy.vhostName(server) }]);
+  };
+  return {
+    async run() {
+      if (domain !== null) {
+        const server = tunnelsVhost(domain, after);
+        const there = (await proxy.state(proxy.vhostName(server))).written;
+        put = there || before.onboarding.status === 'COMPLETED' || (await proxy.state(proxy.vhostName(stackVhosts(domain)[0]!))).written;
+        previous = there ? tunnelsVhost(domain, before) : null;
+        if (put) await proxy.apply([{ op: 'put', spec: server, enabled: true }]);
+      }
+      try {
+        await refreshServed(proxy, servedSpecs(records(), after));
+      } catch (e) {
+        await putBack().catch(() => {});
+        throw e;
+      }
+    },
+    async undo() {
+      await refreshServed(proxy, servedSpecs(records(), before));
+      await putBack();
+    },
+  };
 }

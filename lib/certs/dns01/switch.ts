@@ -12,9 +12,8 @@ import { credentialsText } from './credentials-text.ts';
 import { dnsCredentialsDir, dnsCredentialsPath, putCredentialsFile } from './credentials-file.ts';
 import { PER_NAME, type CertificateModeRecord, type WildcardMode } from './mode.ts';
 import { credentialKeys, PROVIDERS, type DnsProvider } from './providers.ts';
-import { namesLeavingWildcard, servedSpecs, type ServedRecords } from './served-specs.ts';
-import { refreshServed, shareTunnels, unshareTunnels } from './shared-server.ts';
-import { stackVhosts, tunnelsVhost } from '../../host-state/vhost-specs.ts';
+import { namesLeavingWildcard, type ServedRecords } from './served-specs.ts';
+import { sharedServerStep } from './shared-server.ts';
 
 const PACKAGE_FAILED = 'DNS plugin installation failed';
 const CREDENTIALS_FAILED = 'Credentials file failed';
@@ -58,13 +57,6 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
   };
   const before = deps.config();
   const after: Config = { ...before, certificateMode: mode };
-  // the shared tunnels' server is written here unless it is there (a wildcard box asking again) or
-  // nothing is served yet (onboarding's vhosts task writes it with the stack). Asked of the host,
-  // not of the status: a switch during provisioning after the vhosts task has written the stack
-  // would otherwise leave every later tunnel a route of a server that is not there.
-  const stackServed = async () => before.onboarding.status === 'COMPLETED' || (await proxy.state(proxy.vhostName(stackVhosts(domain)[0]!))).written;
-  const hubMissing = async () => !(await proxy.state(proxy.vhostName(tunnelsVhost(domain)))).written;
-  let shares = false;
   // rendered before anything changes: a credential of the wrong shape stops the switch here
   const text = credentialsText(request.provider, request.credentials);
   const path = dnsCredentialsPath(deps.dataDir, request.provider);
@@ -102,16 +94,7 @@ export function toWildcardSteps(deps: SwitchDeps, request: WildcardRequest, doma
         if (!lineageBefore) await certs.remove(domain);
       },
     },
-    {
-      failure: NGINX_FAILED,
-      async run() {
-        shares = (await hubMissing()) && (await stackServed());
-        await (shares ? shareTunnels(proxy, domain, servedSpecs(deps.records(), after)) : refreshServed(proxy, servedSpecs(deps.records(), after)));
-      },
-      undo: () => (shares
-        ? unshareTunnels(proxy, domain, servedSpecs(deps.records(), before), servedSpecs(deps.records(), after))
-        : refreshServed(proxy, servedSpecs(deps.records(), before))),
-    },
+    { failure: NGINX_FAILED, ...sharedServerStep(proxy, deps.records, before, after) },
     { failure: STATE_FAILED, run: () => deps.save(mode) },
   ];
 }
@@ -121,7 +104,6 @@ export function toPerNameSteps(deps: SwitchDeps, email: string): Step[] {
   const { certs, proxy } = deps.system;
   const before = deps.config();
   const after: Config = { ...before, certificateMode: PER_NAME };
-  const lineage = before.certificateMode.mode === 'wildcard' ? before.certificateMode.lineage : null;
   return [
     {
       failure: CERTIFICATE_FAILED,
@@ -130,11 +112,7 @@ export function toPerNameSteps(deps: SwitchDeps, email: string): Step[] {
         for (const fqdn of namesLeavingWildcard(deps.records(), before)) await certs.issue(fqdn, email);
       },
     },
-    {
-      failure: NGINX_FAILED,
-      run: () => (lineage ? unshareTunnels(proxy, lineage, servedSpecs(deps.records(), after), servedSpecs(deps.records(), before)) : refreshServed(proxy, servedSpecs(deps.records(), after))),
-      undo: () => (lineage ? shareTunnels(proxy, lineage, servedSpecs(deps.records(), before)) : refreshServed(proxy, servedSpecs(deps.records(), before))),
-    },
+    { failure: NGINX_FAILED, ...sharedServerStep(proxy, deps.records, before, after) },
     { failure: STATE_FAILED, run: () => deps.save(PER_NAME) },
   ];
 }

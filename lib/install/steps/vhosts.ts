@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ipPanelLinked } from '../../host-state/desired.ts';
-import { DEFAULT_VHOST, IP_PANEL_VHOST, tunnelsVhost } from '../../host-state/vhost-specs.ts';
+import { DEFAULT_VHOST, IP_PANEL_VHOST } from '../../host-state/vhost-specs.ts';
 import { routesDirOf } from '../../system/config.ts';
 import { applyVhostChanges } from '../../root-helper/apply.ts';
 import { rewriteTlsPaths } from '../../root-helper/tls-paths-rewrite.ts';
@@ -80,7 +80,7 @@ export async function vhostFiles(inst: Installation): Promise<string[]> {
   const name = vhostName(DEFAULT_VHOST);
   const apps = (await names(sitesAvailable)).filter((file) => isVhostNameOfKind(file, 'app'));
   const domain = (await readInstalledConfig(inst).catch(() => null))?.domain ?? null;
-  const shared = domain ? vhostName(tunnelsVhost(domain)) : null;
+  const shared = domain ? vhostName({ kind: 'tunnels', fqdn: domain }) : null;
   return [
     ...(await present(sitesAvailable)), ...(await present(sitesEnabled)), ...(await present(routes)),
     join(sitesAvailable, name), join(sitesEnabled, name), debianDefaultSiteLink(inst.system.nginx),

@@ -46,7 +46,9 @@ function records({ status = 'COMPLETED', domain = DOMAIN, sites = [], tunnels = 
   };
 }
 
-const appSpec = (t: TunnelRecord): VhostSpec => ({ kind: 'app', fqdn: t.fqdn, port: t.port });
+// one label under the domain: a route of the shared server (per name, the map serves its certificate)
+const appSpec = (t: TunnelRecord, domain: string | null = DOMAIN): VhostSpec => ({ kind: 'app', fqdn: t.fqdn, port: t.port, ...(domain ? { shared: true as const } : {}) });
+const HUB: VhostSpec = { kind: 'tunnels', fqdn: DOMAIN, sni: true };
 const siteSpec = (fqdn: string, protect = false, closed = false): VhostSpec => ({
   kind: 'site', fqdn, root: `/srv/sites/${fqdn}`, spaMode: false, protected: protect, ...(closed ? { closed: true as const } : {}),
 });
@@ -58,22 +60,22 @@ const three = tunnel('three', 7001);
 const TABLE: Array<{ name: string; records: Records; served: VhostSpec[]; tunnels: Array<[TunnelRecord, boolean]>; ports: number[] }> = [
   { name: 'before onboarding: nothing served, the default server install wrote kept current', records: { status: 'PENDING', domain: null, tunnels: [one] }, served: [], tunnels: [[one, true]], ports: [7001] },
   { name: 'a domain chosen but onboarding not done: still nothing served', records: { status: 'PENDING' }, served: [], tunnels: [], ports: [] },
-  { name: 'onboarding done: the default server and the stack', records: {}, served: [DEFAULT, ...STACK], tunnels: [], ports: [] },
-  { name: 'a stack vhost without its certificate is not served', records: { certified: [`panel.${DOMAIN}`, `tunnel.${DOMAIN}`] }, served: [DEFAULT, STACK[0]!, STACK[2]!], tunnels: [], ports: [] },
+  { name: 'onboarding done: the default server and the stack', records: {}, served: [DEFAULT, ...STACK, HUB], tunnels: [], ports: [] },
+  { name: 'a stack vhost without its certificate is not served', records: { certified: [`panel.${DOMAIN}`, `tunnel.${DOMAIN}`] }, served: [DEFAULT, STACK[0]!, STACK[2]!, HUB], tunnels: [], ports: [] },
   {
     name: 'sites: served with their certificate issued and there; protected outside the domain, closed',
     records: {
       sites: [site(`docs.${DOMAIN}`), site(`new.${DOMAIN}`, { certIssued: false }), site(`lost.${DOMAIN}`), site(`private.${DOMAIN}`, { autheliaProtected: true }), site('shop.customer.example', { type: 'custom', autheliaProtected: true })],
       certified: [...STACK.map((s) => (s as { fqdn: string }).fqdn), `docs.${DOMAIN}`, `new.${DOMAIN}`, `private.${DOMAIN}`, 'shop.customer.example'],
     },
-    served: [DEFAULT, ...STACK, siteSpec(`docs.${DOMAIN}`), siteSpec(`private.${DOMAIN}`, true), siteSpec('shop.customer.example', true, true)],
+    served: [DEFAULT, ...STACK, HUB, siteSpec(`docs.${DOMAIN}`), siteSpec(`private.${DOMAIN}`, true), siteSpec('shop.customer.example', true, true)],
     tunnels: [],
     ports: [],
   },
   {
     name: 'tunnels: every one has its vhost, linked while enabled; only enabled ports, each once',
     records: { tunnels: [one, two, three] },
-    served: [DEFAULT, ...STACK],
+    served: [DEFAULT, ...STACK, HUB],
     tunnels: [[one, true], [two, false], [three, true]],
     ports: [7001],
   },
@@ -85,8 +87,9 @@ for (const row of TABLE) {
   s(row.name, async () => {
     const desired = await desiredHost(records(row.records));
     assert.equal(desired.served, row.served, 'served');
-    assert.equal(desired.tunnels, row.tunnels.map(([t, enabled]) => ({ id: t.id, fqdn: t.fqdn, spec: appSpec(t), enabled })), 'tunnels');
-    const tunnelSpecs = row.tunnels.map(([t]) => appSpec(t));
+    const domain = row.records.domain === undefined ? DOMAIN : row.records.domain;
+    assert.equal(desired.tunnels, row.tunnels.map(([t, enabled]) => ({ id: t.id, fqdn: t.fqdn, spec: appSpec(t, domain), enabled })), 'tunnels');
+    const tunnelSpecs = row.tunnels.map(([t]) => appSpec(t, domain));
     assert.equal(desired.current, [IP_PANEL, ...(row.served.length ? row.served : [DEFAULT]), ...tunnelSpecs], 'kept current');
     assert.equal(tunnelPorts(row.tunnels.map(([t, enabled]) => ({ port: t.port, enabled }))), row.ports, 'tunnel ports');
   });
@@ -99,7 +102,7 @@ s('onboarding writes the default server and the stack, and names the stack vhost
 });
 
 s('once onboarding is done, the stack it wrote is what is served', async () => {
-  const stack = await provisionedStack(records({}).system.certs, DOMAIN);
+  const stack = await provisionedStack(records({}).system.certs, DOMAIN, records({}).config.value);
   const served = (await desiredHost(records({ sites: [site(`docs.${DOMAIN}`)] }))).served;
   assert.equal(served.filter((spec) => spec.kind !== 'site'), stack.vhosts);
 });

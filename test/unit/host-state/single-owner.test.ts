@@ -35,15 +35,16 @@ async function box(): Promise<TunnelTestApp> {
 async function host(t: TunnelTestApp): Promise<{ linked: string[]; unlinked: string[] }> {
   const p = sandboxPaths(t.services.store.dataDir);
   const written = (await readdir(p.sitesAvailable)).filter((name) => name.startsWith('relay-')).sort();
-  const links = new Set(await readdir(p.sitesEnabled));
+  // a shared tunnel's route is linked beside sites-available, where the shared server's map includes it
+  const links = new Set([...(await readdir(p.sitesEnabled)), ...(await readdir(p.routes).catch(() => [] as string[]))]);
   return { linked: written.filter((name) => links.has(name)), unlinked: written.filter((name) => !links.has(name)) };
 }
 
 /** Every relay vhost file and link gone, as after an uninstall or on the box a backup is restored to. */
 async function wipe(t: TunnelTestApp): Promise<void> {
   const p = sandboxPaths(t.services.store.dataDir);
-  for (const dir of [p.sitesEnabled, p.sitesAvailable]) {
-    for (const name of await readdir(dir)) if (name.startsWith('relay-')) await rm(join(dir, name));
+  for (const dir of [p.sitesEnabled, p.sitesAvailable, p.routes]) {
+    for (const name of await readdir(dir).catch(() => [] as string[])) if (name.startsWith('relay-')) await rm(join(dir, name));
   }
 }
 
@@ -60,7 +61,7 @@ s.after.each(async ({ t }) => t.close());
 s('from the records, restore, start-up and the tunnel repair each reach the desired set on a wiped host', async ({ t }) => {
   const desired = await desiredHost(t.services);
   const linked = linkedOf(t, desired);
-  assert.equal(linked, [`relay-app-dropped.${DOMAIN}.conf`, `relay-app-kept.${DOMAIN}.conf`, `relay-auth-portal-auth.${DOMAIN}.conf`, DEFAULT_NAME, `relay-panel-panel.${DOMAIN}.conf`, `relay-site-docs.${DOMAIN}.conf`, `relay-tunnel-server-tunnel.${DOMAIN}.conf`]);
+  assert.equal(linked, [`relay-app-dropped.${DOMAIN}.conf`, `relay-app-kept.${DOMAIN}.conf`, `relay-auth-portal-auth.${DOMAIN}.conf`, DEFAULT_NAME, `relay-panel-panel.${DOMAIN}.conf`, `relay-site-docs.${DOMAIN}.conf`, `relay-tunnel-server-tunnel.${DOMAIN}.conf`, `relay-tunnels-${DOMAIN}.conf`]);
   await wipe(t);
   assert.equal(await restoreHost(t.services), []);
   assert.equal((await host(t)).linked, linked, 'restore');

@@ -169,8 +169,8 @@ s('a retry keeps what the earlier run made: portal secrets, certificates, vhosts
   assert.equal(await t.services.system.tunnelServer.credential(), credential);
   assert.equal(await t.services.system.certs.list(), certs, 'certificates not issued again');
   assert.is(sandbox(t).eventsOf('certs.issue').length, 3);
-  // the default server (every name without a vhost gets a 404) is written with the stack
-  const written = ['relay-default.conf', ...vhostNames].sort();
+  // the default server (every name without a vhost gets a 404) and the shared tunnels' server are written with the stack
+  const written = ['relay-default.conf', ...vhostNames, `relay-tunnels-${DOMAIN}.conf`].sort();
   assert.equal((await readdir(paths().sitesAvailable)).filter((n) => n.startsWith('relay-') && n !== 'relay-ip-panel.conf').sort(), written);
   assert.equal((await readdir(paths().sitesEnabled)).filter((n) => n !== 'relay-ip-panel.conf').sort(), written);
   const users = await t.services.system.authPortal.readUsers();

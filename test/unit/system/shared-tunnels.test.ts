@@ -9,6 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entriesOfSpec, entriesOfVhostText } from '../../../lib/root-helper/tls-entries.ts';
 import { renderVhost } from '../../../lib/system/proxy/templates.ts';
+import { isRootTlsSource } from '../../../lib/root-helper/tls-directives.ts';
+import { rewrittenVhost } from '../../../lib/root-helper/tls-paths-rewrite.ts';
 import { vhostChangesSchema } from '../../../lib/system/proxy/vhost-request.ts';
 import type { VhostSpec } from '../../../lib/system/types.ts';
 import { SAMPLE_TEMPLATE_CONTEXT } from '../../helpers/template-context.ts';
@@ -67,7 +69,10 @@ s('the root helper takes a shared app under its wildcard and the shared server, 
   const ok = (spec: unknown) => vhostChangesSchema('/srv/sites').safeParse([{ op: 'put', spec, enabled: true }]).success;
   assert.ok(ok(shared));
   assert.ok(ok({ kind: 'tunnels', fqdn: 'example.test' }));
-  assert.not.ok(ok({ ...own, shared: true }), 'shared needs the wildcard lineage');
+  assert.ok(ok({ ...own, shared: true }), 'per name, shared without a lineage: the map serves its own');
+  assert.ok(ok({ kind: 'tunnels', fqdn: 'example.test', sni: true }));
+  assert.not.ok(ok({ kind: 'tunnels', fqdn: 'example.test', sni: false }));
+  assert.not.ok(ok({ ...own, public: true, shared: true }), 'a public app is never shared, per name either');
   assert.not.ok(ok({ ...own, cert: 'app.example.test', shared: true }), 'its own lineage is no wildcard');
   assert.not.ok(ok({ ...shared, public: true }), 'a public app keeps a server that never asks the portal');
   assert.not.ok(ok({ ...shared, cert: 'other.test' }), 'a lineage that does not cover the name');
@@ -75,10 +80,22 @@ s('the root helper takes a shared app under its wildcard and the shared server, 
   assert.not.ok(ok({ kind: 'tunnels', fqdn: '../etc' }));
 });
 
-s('TLS copies: a route loads none, the shared server its domain\'s lineage', () => {
-  assert.equal(entriesOfSpec(shared), []);
+s('TLS copies: a route its own name\'s (the map\'s entry per name; none is copied under the wildcard, where it has no lineage), the shared server its domain\'s lineage or per name the fallback', () => {
+  assert.equal(entriesOfSpec(shared), ['app.example.test']);
+  assert.equal(entriesOfVhostText('/etc/nginx/tls', NAME, renderVhost(shared, SAMPLE_TEMPLATE_CONTEXT)), ['app.example.test'], 'the written route says the same as its spec');
   assert.equal(entriesOfSpec({ kind: 'tunnels', fqdn: 'example.test' }), ['example.test']);
-  assert.equal(entriesOfVhostText('/etc/nginx/tls', NAME, renderVhost(shared, SAMPLE_TEMPLATE_CONTEXT)), []);
+  const sni: VhostSpec = { kind: 'tunnels', fqdn: 'example.test', sni: true };
+  assert.equal(entriesOfSpec(sni), ['default']);
+  assert.equal(entriesOfVhostText('/etc/nginx/tls', 'relay-tunnels-example.test.conf', renderVhost(sni, SAMPLE_TEMPLATE_CONTEXT)), ['default']);
+});
+
+s('root loads the per-name map\'s one variable as its own material, and no other variable or path outside the copies', () => {
+  assert.ok(isRootTlsSource('/etc/nginx/tls', 'data:$relay_sni_pem'));
+  assert.not.ok(isRootTlsSource('/etc/nginx/tls', 'data:$relay_sni_pemx'));
+  assert.not.ok(isRootTlsSource('/etc/nginx/tls', 'data:$http_x_cert'), 'a value a client could send');
+  assert.not.ok(isRootTlsSource('/etc/nginx/tls', '/etc/nginx/tls/$ssl_server_name/fullchain.pem'));
+  const text = renderVhost({ kind: 'tunnels', fqdn: 'example.test', sni: true }, { ...SAMPLE_TEMPLATE_CONTEXT, sniDir: '/etc/nginx/tls/sni' });
+  assert.is(rewrittenVhost('/etc/nginx/tls', 'relay-tunnels-example.test.conf', text), null, 'nothing for the installer to rewrite');
 });
 
 s.run();

@@ -42,3 +42,12 @@ export function twoTunnelSuite(name: string) {
   });
   return s;
 }
+
+/**
+ * The loopback port a tunnel's file sends its name to: a route's map entry (`<fqdn> <port>;`, the
+ * shared server's) or its own server's `proxy_pass` (a public or deeper name's).
+ */
+export function upstreamPort(text: string): number | null {
+  const port = /^[a-z0-9.-]+ ([0-9]+);$/m.exec(text)?.[1] ?? /proxy_pass http:\/\/127\.0\.0\.1:([0-9]+);/.exec(text)?.[1];
+  return port === undefined ? null : Number(port);
+}

@@ -19,7 +19,7 @@ s.after.each(async ({ t }) => t.close());
 const paths = (t: TunnelTestApp) => sandboxPaths(t.services.store.dataDir);
 const vhostFile = (t: TunnelTestApp, subdomain: string) => `relay-app-${subdomain}.${DOMAIN}.conf`;
 const loseVhost = async (t: TunnelTestApp, subdomain: string) => {
-  await unlink(join(paths(t).sitesEnabled, vhostFile(t, subdomain)));
+  await unlink(join(paths(t).routes, vhostFile(t, subdomain)));
   await unlink(join(paths(t).sitesAvailable, vhostFile(t, subdomain)));
 };
 const toggle = (t: TunnelTestApp, id: string, enabled: boolean) => t.call('PATCH', `/api/tunnels/${id}`, { body: { enabled } });
@@ -45,7 +45,7 @@ s('start-up repair writes a vhost edited by hand again from its record; an intac
 });
 
 s('PATCH {enabled: true} relinks a vhost whose link alone is gone', async ({ t, id }) => {
-  await unlink(join(paths(t).sitesEnabled, vhostFile(t, 'app')));
+  await unlink(join(paths(t).routes, vhostFile(t, 'app')));
   assert.is((await toggle(t, id, true)).status, 200);
   assert.equal(await vhostState(t, 'app'), LINKED('app'));
 });

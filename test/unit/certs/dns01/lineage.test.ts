@@ -29,7 +29,9 @@ s('app and site specs name the lineage in wildcard mode, nothing in per-name mod
   assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), { kind: 'app', fqdn: 'app.relay.test', port: 8080, cert: 'relay.test', shared: true });
   assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080, access: open }, wildcard), { kind: 'app', fqdn: 'app.relay.test', port: 8080, public: true, cert: 'relay.test' });
   assert.equal(appVhost({ fqdn: 'a.b.relay.test', port: 8080 }, wildcard), { kind: 'app', fqdn: 'a.b.relay.test', port: 8080 }, 'a deeper name keeps a vhost and certificate of its own');
-  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, perName), { kind: 'app', fqdn: 'app.relay.test', port: 8080 });
+  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080 }, perName), { kind: 'app', fqdn: 'app.relay.test', port: 8080, shared: true }, 'per name, shared too: the map serves its own certificate');
+  assert.equal(appVhost({ fqdn: 'a.b.relay.test', port: 8080 }, perName), { kind: 'app', fqdn: 'a.b.relay.test', port: 8080 });
+  assert.equal(appVhost({ fqdn: 'app.relay.test', port: 8080, access: open }, perName), { kind: 'app', fqdn: 'app.relay.test', port: 8080, public: true });
   const site = { id: 'i', fqdn: 'blog.relay.test', rootPath: '/srv/sites/i', spaMode: false, autheliaProtected: false } as SiteRecord;
   assert.is((siteVhost(site, 'relay.test', wildcard) as { cert?: string }).cert, 'relay.test');
   assert.is((siteVhost({ ...site, fqdn: 'blog.example.com' }, 'relay.test', wildcard) as { cert?: string }).cert, undefined);
@@ -39,13 +41,13 @@ s('a shared app is one line of the shared server\'s map; that server loads the l
   const ctx = SAMPLE_TEMPLATE_CONTEXT;
   const route = renderVhost(appVhost({ fqdn: 'app.relay.test', port: 8080 }, wildcard), ctx);
   assert.equal(route.split('\n').filter((line) => line && !line.startsWith('#')), ['app.relay.test 8080;']);
-  const shared = renderVhost(tunnelsVhost('relay.test'), ctx);
+  const shared = renderVhost(tunnelsVhost('relay.test', wildcard), ctx);
   assert.ok(shared.includes(`ssl_certificate "${ctx.certFor('relay.test').fullchain}";`), shared);
   assert.ok(shared.includes('server_name *.relay.test;'));
   assert.ok(shared.includes(`include "${ctx.routesDir}/*.conf";`));
   assert.ok(shared.includes('proxy_pass http://127.0.0.1:$relay_tunnel_port;'));
   assert.ok(shared.includes('auth_request /internal/relay-authz;'), 'behind the portal');
-  const logged = renderVhost(tunnelsVhost('relay.test'), { ...ctx, trafficPort: 5555 });
+  const logged = renderVhost(tunnelsVhost('relay.test', wildcard), { ...ctx, trafficPort: 5555 });
   assert.ok(logged.includes('log_format relay_traffic_tunnels_relay_test escape=json'), 'a log format named after its domain: nginx refuses two of one name');
   assert.ok(logged.includes('"v":"app:$host"') && logged.includes('if=$relay_tunnel_port;'), 'each request under the name it was for, routed names only');
 });
@@ -57,6 +59,18 @@ s('a public app\'s vhost loads the lineage\'s files and still answers its own na
   assert.ok(text.includes(`ssl_certificate_key "${ctx.certFor('relay.test').privkey}";`));
   assert.ok(text.includes('server_name app.relay.test;'));
   assert.not.ok(text.includes(ctx.certFor('app.relay.test').fullchain));
+});
+
+s('per name, the shared server serves each name its own certificate from root\'s map, and loads no file a name gives', () => {
+  const ctx = SAMPLE_TEMPLATE_CONTEXT;
+  assert.equal(tunnelsVhost('relay.test', perName), { kind: 'tunnels', fqdn: 'relay.test', sni: true });
+  const shared = renderVhost(tunnelsVhost('relay.test', perName), ctx);
+  assert.ok(shared.includes('map $ssl_server_name $relay_sni_pem {'), shared);
+  assert.ok(shared.includes(`include "${ctx.sniDir}/names/*.conf";`));
+  assert.ok(shared.includes(`include "${ctx.sniDir}/fallback[.]conf";`), 'a glob: a configuration without the map still loads');
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;') && shared.includes('ssl_certificate_key data:$relay_sni_pem;'));
+  assert.not.ok(shared.includes('/fullchain.pem'), 'no certificate file of its own');
+  assert.ok(shared.includes('auth_request /internal/relay-authz;'), 'behind the portal');
 });
 
 s.run();
