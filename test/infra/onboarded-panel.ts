@@ -2,7 +2,7 @@
 // under TEST_DOMAIN, the fake systemctl recording into the infrastructure's folder, and the default
 // server written as onboarding's vhost task would (completeOnboarding skips the tasks).
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_VHOST } from '../../lib/host-state/vhost-specs.ts';
+import { DEFAULT_VHOST, tunnelsVhost } from '../../lib/host-state/vhost-specs.ts';
 import type { SystemConfigInput } from '../../lib/system/config.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../lib/testing.ts';
 import { join } from 'node:path';
@@ -18,7 +18,8 @@ export async function onboardedPanelOn(infra: Infra, { system = {}, config = {} 
   process.env.FAKE_SYSTEMD_STATE = join(infra.dir, 'systemd-state.json');
   const t = await createTestApp({ config: { ip: '127.0.0.1', ...config, system: infra.systemConfig({ ...system, binaries: { systemctl: FAKE_SYSTEMCTL, ...system.binaries } }) } });
   await t.completeOnboarding(TEST_DOMAIN, `ops@${TEST_DOMAIN}`);
-  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }]);
+  // what onboarding's vhosts task writes beside the stack: the default server and the shared tunnels' server
+  await t.services.system.proxy.apply([{ op: 'put', spec: DEFAULT_VHOST, enabled: true }, { op: 'put', spec: tunnelsVhost(TEST_DOMAIN, t.services.config.value), enabled: true }]);
   return t;
 }
 

@@ -32,9 +32,10 @@ export function renderApp(fqdn: string, port: number, ctx: TemplateContext, open
 
 /**
  * What an app's server holds besides its name and certificate: the portal's check and refusal
- * page, and the proxy to the tunnel's loopback port (`upstream`: a port, or the variable holding it).
+ * page, and the proxy to the tunnel's loopback port (`upstream`: a port, or the variable holding it);
+ * `first`: lines that open its `location /`.
  */
-function appBody(upstream: string, ctx: TemplateContext, open: boolean): string[] {
+function appBody(upstream: string, ctx: TemplateContext, open: boolean, first: string[] = []): string[] {
   // a public tunnel (admin-only, explicit): the portal is never asked, and no Remote-* header a
   // client sends reaches the app as if the portal had set it
   const guard = open ? REMOTE_HEADERS.map(([header]) => `proxy_set_header ${header} "";`) : [...authRequest(), ...refusedPage()];
@@ -42,6 +43,7 @@ function appBody(upstream: string, ctx: TemplateContext, open: boolean): string[
     ...(open ? [] : [...authzLocation(ctx), ...refusedLocation(ctx)]),
     'location / {',
     ...indent([
+      ...first,
       ...guard,
       `proxy_pass http://127.0.0.1:${upstream};`,
       ...forwardedHeaders(servedHost(ctx)),
@@ -77,7 +79,10 @@ const TUNNEL_PORT = '$relay_tunnel_port';
  */
 export function renderTunnels(domain: string, ctx: TemplateContext, sni = false): string {
   assertFqdn(domain);
-  const unknown = [`if (${TUNNEL_PORT} = "") {`, ...indent(['return 404 "Not found\\n";']), '}'];
+  // a name without a route is the default server's business: a plain 404 and, as there, no request
+  // line in the access log (it may carry a secret, an invitation link typed for the wrong name);
+  // in `location /`, as nginx takes `access_log` in an `if` of a location only
+  const unknown = [`if (${TUNNEL_PORT} = "") {`, ...indent(['access_log off;', 'return 404 "Not found\\n";']), '}'];
   // named after the domain: log_format names are global, and two of one name make nginx refuse
   const format = `relay_traffic_tunnels_${domain.replace(/[.-]/g, '_')}`;
   const traffic = ctx.trafficPort === null ? [] : [
@@ -102,7 +107,7 @@ export function renderTunnels(domain: string, ctx: TemplateContext, sni = false)
     ]),
     '}',
     'server {',
-    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name *.${domain};`, ...(sni ? sniTlsLines() : tls(ctx.certFor(domain))), 'default_type text/plain;', ...unknown, ...access, ...appBody(TUNNEL_PORT, ctx, false)]),
+    ...indent([`listen ${listen(ctx, ctx.ports.https)} ssl;`, `server_name *.${domain};`, ...(sni ? sniTlsLines() : tls(ctx.certFor(domain))), 'default_type text/plain;', ...access, ...appBody(TUNNEL_PORT, ctx, false, unknown)]),
     '}',
     '',
   ].join('\n');

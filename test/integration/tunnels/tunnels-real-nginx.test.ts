@@ -86,7 +86,8 @@ async function vhostFiles(): Promise<{ available: boolean; enabled: boolean }> {
   const exists = (p: string) => lstat(p).then(() => true, () => false);
   return {
     available: await exists(join(infra.nginxPrefix, 'sites-available', name)),
-    enabled: await exists(join(infra.nginxPrefix, 'sites-enabled', name)),
+    // a tunnel one label under the domain is a route of the shared server, linked beside sites-available
+    enabled: await exists(join(infra.nginxPrefix, 'relay-routes', name)),
   };
 }
 

@@ -20,6 +20,7 @@ import { freePorts } from '../../../infra/ports.ts';
 import { waitFor } from '../../../infra/processes.ts';
 import { startBindZone, type BindZone } from './bind-zone.ts';
 import { forgetFakeSystemctl, onboardedPanelOn } from '../../../infra/onboarded-panel.ts';
+import { isRouteText } from '../../../../lib/system/proxy/templates.ts';
 
 
 const s = suite('wildcard certificate through DNS-01: bind9, pebble, certbot rfc2136, nginx');
@@ -153,8 +154,11 @@ s('back to per-name: the tunnel gets its own certificate through HTTP-01 before 
   assert.is(status, 200, JSON.stringify(body));
   assert.is(await servedNames(fqdn), `DNS:${fqdn}`);
   assert.not.ok(await exists(live(TEST_DOMAIN)), 'the wildcard lineage is deleted');
-  const vhost = await readFile(join(infra.nginxPrefix, 'sites-available', `relay-app-${fqdn}.conf`), 'utf8');
-  assert.ok(vhost.includes(join(live(fqdn), 'fullchain.pem')), vhost);
+  // still a route of the shared server, which now gives each name its own certificate from root's map
+  const route = await readFile(join(infra.nginxPrefix, 'sites-available', `relay-app-${fqdn}.conf`), 'utf8');
+  assert.ok(isRouteText(route), route);
+  const shared = await readFile(join(infra.nginxPrefix, 'sites-available', `relay-tunnels-${TEST_DOMAIN}.conf`), 'utf8');
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;'), shared);
   const r = await viaNginx(fqdn);
   assert.is(r.status, 200, r.body);
 }));
