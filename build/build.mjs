@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyBuild, writeStamp } from './build-stamp.mjs';
+import { bundleOf } from '../lib/startup-snapshot.mjs';
 import { blobOf, bundleSnapshotEntry, makeSnapshot, snapshotEntryOf, startScriptOf } from './snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,7 +88,7 @@ async function hashWorkerSource() {
  * file rather than a string inside the launcher: V8 scans a 1.5 MB string literal when it compiles
  * the launcher's module (about 10 ms of a cold start).
  */
-export const bundleFileOf = (outfile) => `${outfile.replace(/\.mjs$/, '')}.bundle.cjs`;
+export const bundleFileOf = bundleOf;
 
 /**
  * The server: `entry` bundled as CommonJS (no top-level await) into bundleFileOf(outfile), and
@@ -155,7 +156,7 @@ async function buildAll() {
   const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
-  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
   // the startup snapshot is made by this node binary: another one builds again
   return [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made, realpathSync(process.execPath)];
 }
