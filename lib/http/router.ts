@@ -99,6 +99,14 @@ const compiledEntries = perRouteList((routes): { route: RouteEntry; entry: IttyE
 });
 
 /**
+ * Works out the list's entries now, so that a startup snapshot made after this keeps them
+ * (lib/cli.ts): a start from it neither sorts the routes nor compiles their patterns.
+ */
+export function compileRouteList(routes: readonly RouteEntry[]): void {
+  compiledEntries(routes);
+}
+
+/**
  * A route's steps, built when the route first answers: an app of 105 routes built all 210 entries'
  * chains up front, and most apps (a test kit's, one per case; a restore's) answer a few routes in
  * their life. The stand-in step puts the built steps in its own place in the array itty walks

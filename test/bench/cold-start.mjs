@@ -261,8 +261,9 @@ const USAGE = `node test/bench/cold-start.mjs --scale [--before=<git ref, defaul
     [--tunnels=<box sizes, default 0,200,1000>] [--marks]
   Restarts of one box per size, this tree's panel interleaved with the ref's and with \`node -e 0\`.
   --marks: each step's median CPU / wall time of the panels that mark their steps (RELAY_PANEL_START_MARKS).
-node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000] [--marks]
-  This tree's launcher through its code cache against its startup snapshot.
+node test/bench/cold-start.mjs --snapshot [--before=<git ref>] [--runs=9] [--tunnels=0,1000] [--marks]
+  This tree's launcher through its code cache against its startup snapshot; with --before, the
+  ref's startup snapshot against this tree's.
 (npm run bench -- --only=cold-start: the panel against a bare node:http server.)`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.argv.includes('--scale') && !process.argv.includes('--snapshot')) console.log(USAGE);
@@ -280,20 +281,29 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
 
 // ---------------------------------------------------------------- code cache against a startup snapshot
 //
-//   node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000]
+//   node test/bench/cold-start.mjs --snapshot [--before=<git ref>] [--runs=9] [--tunnels=0,1000]
 //
 // This tree's bundle started by its launcher through its code cache ("before") and from a V8
 // startup snapshot of the same bundle's evaluation ("after", build/snapshot.mjs; node is given the
 // blob directly, as dist/server-start does once its record matches), interleaved with the floor.
+// With --before, "before" is the ref's bundle from its own snapshot (made by the ref's builder).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--snapshot')) {
   const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
   const workDir = await mkdtemp(join(tmpdir(), 'relay-snapshot-starts-'));
   try {
     const launcher = await bundleOf(root, join(workDir, 'after', 'server.mjs'));
-    const { makeSnapshot } = await import(pathToFileURL(join(root, 'build', 'snapshot.mjs')).href);
-    const { blob } = await makeSnapshot({ outfile: launcher, flags: SCALE_FLAGS });
-    console.log('before: the launcher through its code cache; after: the startup snapshot');
-    await measureScaleStarts({ workDir, bundles: { before: launcher, after: ['--snapshot-blob', blob, launcher] }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
+    const snapshotOf = async (srcRoot, outfile) => {
+      const { makeSnapshot } = await import(pathToFileURL(join(srcRoot, 'build', 'snapshot.mjs')).href);
+      return ['--snapshot-blob', (await makeSnapshot({ outfile, flags: SCALE_FLAGS })).blob, outfile];
+    };
+    const ref = arg('before', null);
+    let before = launcher;
+    if (ref) {
+      const refLauncher = await bundleOfRef(ref, workDir);
+      before = await snapshotOf(join(refLauncher, '..', '..'), refLauncher);
+    }
+    console.log(ref ? `before: ${ref}'s startup snapshot; after: this tree's` : 'before: the launcher through its code cache; after: the startup snapshot');
+    await measureScaleStarts({ workDir, bundles: { before, after: await snapshotOf(root, launcher) }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -55,9 +55,10 @@ async function copyServer(outfile: string, to: string) {
   return copy;
 }
 
-s('server-start starts from the blob: it answers, hashes a password on the worker thread and exits 0', ({ dir, outfile }) =>
+s('server-start starts from the blob: it answers, hashes a password on the worker thread and exits 0; its vhost stamps keep the templates\' fingerprint under its bundle\'s SHA-256', ({ dir, outfile }) =>
   withTimeout('snapshot start', 120_000, async () => {
-    const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir: join(dir, 'users-data') });
+    const dataDir = join(dir, 'users-data');
+    const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir });
     const started = await start(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     try {
       assert.ok(started.fromBlob, 'started without the blob');
@@ -66,9 +67,13 @@ s('server-start starts from the blob: it answers, hashes a password on the worke
       const body = JSON.stringify({ username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' });
       const created = await fetch(`${started.url}/api/users`, { method: 'POST', headers: admin, body });
       assert.is(created.status, 201, await created.clone().text());
+      const tunnel = await fetch(`${started.url}/api/tunnels`, { method: 'POST', headers: admin, body: JSON.stringify({ subdomain: 'app', port: 8080 }) });
+      assert.is(tunnel.status, 201, await tunnel.clone().text());
     } finally {
       await stop(started);
     }
+    const stamps = JSON.parse(await readFile(join(dataDir, 'vhost-stamps.json'), 'utf8'));
+    assert.is(stamps.templates.code, createHash('sha256').update(await readFile(bundleFileOf(outfile))).digest('hex'));
   }),
 );
 
