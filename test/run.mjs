@@ -91,7 +91,8 @@ async function runPool(pooled, lanes = jobs, niceness = 0, v8Flags = []) {
   const startWorker = async () => {
     const worker = fork(new URL('./helpers/run-worker.mjs', import.meta.url), [root], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [...process.execArgv, '--no-warnings', ...v8Flags],
+      // the pool's own flags first: V8 takes the last of a flag given twice, so the runner's own win
+      execArgv: [...v8Flags, ...process.execArgv, '--no-warnings'],
       env,
     });
     // the programs it starts inherit it
