@@ -157,11 +157,12 @@ export function routeTable(routes: readonly RouteEntry[], services: Runtime, oth
   };
   // itty leaves the matched entry's method and pattern on the request
   const standIn: Middleware[] = [(request, state) => firstRequest(at.get(entryKey(request.method, (request as RoutedRequest & { route: string }).route))!, request, state)];
-  const entries = compiled.map(({ entry: [method, pattern, , path] }, i): IttyEntry => [
-    method,
-    pattern,
-    twice.has(entryKey(method, path)) ? [(request, state) => firstRequest(i, request, state)] : standIn,
-    path,
+  // by index, not destructured: an array pattern takes an iterator per entry
+  const entries = compiled.map(({ entry }, i): IttyEntry => [
+    entry[0],
+    entry[1],
+    twice.size && twice.has(entryKey(entry[0], entry[3])) ? [(request, state) => firstRequest(i, request, state)] : standIn,
+    entry[3],
   ]);
   const router = Router<RoutedRequest, [RequestState]>({ routes: entries as never, catch: (error: unknown) => renderError(error, services) });
   if (otherwise) router.all('*', otherwise);
