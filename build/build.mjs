@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyBuild, writeStamp } from './build-stamp.mjs';
+import { bundleOf } from '../lib/startup-snapshot.mjs';
 import { blobOf, bundleSnapshotEntry, makeSnapshot, snapshotEntryOf, startScriptOf } from './snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,7 +88,7 @@ async function hashWorkerSource() {
  * file rather than a string inside the launcher: V8 scans a 1.5 MB string literal when it compiles
  * the launcher's module (about 10 ms of a cold start).
  */
-export const bundleFileOf = (outfile) => `${outfile.replace(/\.mjs$/, '')}.bundle.cjs`;
+export const bundleFileOf = bundleOf;
 
 /**
  * The server: `entry` bundled as CommonJS (no top-level await) into bundleFileOf(outfile), and
@@ -148,16 +149,16 @@ async function snapshotOf(outfile) {
 /** Files among esbuild's metafile inputs (relative to the working directory; plugins' virtual modules are not files). */
 const filesOf = (inputs) => inputs.map((input) => resolve(input)).filter((file) => existsSync(file));
 
-/** The server and the panel, as `npm start` and `npm run build` make them. Returns the files they were made from. */
+/** The server and the panel, as `npm start` and `npm run build` make them. Returns the files they were made from, and the executables stamped by stat. */
 async function buildAll() {
   const server = await bundle();
   await snapshotOf(server.outfile);
   const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
-  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
-  // the startup snapshot is made by this node binary: another one builds again
-  return [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made, realpathSync(process.execPath)];
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  // the startup snapshot is made by this node binary: another one (or the same replaced) builds again
+  return { inputs: [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made], byStat: [realpathSync(process.execPath)] };
 }
 
 /**
@@ -178,9 +179,11 @@ export async function buildIfChanged({
     return { built: false };
   }
   log(`building: ${why}`);
-  const inputs = await make();
+  // `make` returns the files (hashed), or those and `byStat`, the executables stamped by stat
+  const made = await make();
+  const { inputs, byStat = [] } = Array.isArray(made) ? { inputs: made } : made;
   await mkdir(dirname(stampFile), { recursive: true });
-  await writeStamp(stampFile, base, inputs);
+  await writeStamp(stampFile, base, inputs, { byStat });
   return { built: true };
 }
 

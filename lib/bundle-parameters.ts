@@ -2,10 +2,10 @@
 // (lib/code-cache.ts) and by the startup snapshot's builder (lib/snapshot-entry.ts) alike.
 
 /**
- * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs) and
- * the launcher's `import()` (lib/import-module.ts).
+ * Node's own CommonJS wrapper parameters, plus the bundle's `import.meta.url` (build/build.mjs),
+ * the launcher's `import()` (lib/import-module.ts) and the bundle's own SHA-256 (lib/code-identity.ts).
  */
-export const BUNDLE_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', 'RELAY_IMPORT_META_URL', 'RELAY_IMPORT'] as const;
+export const BUNDLE_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', 'RELAY_IMPORT_META_URL', 'RELAY_IMPORT', 'RELAY_BUNDLE_SHA256'] as const;
 
 export type BundleFunction = (
   exports: object,
@@ -15,6 +15,7 @@ export type BundleFunction = (
   dirname: string,
   importMetaUrl: string,
   importModule: (specifier: string) => Promise<unknown>,
+  bundleSha256: string,
 ) => void;
 
 /** The bundle `source` (a CommonJS body) as the text of a function of BUNDLE_PARAMETERS. */

@@ -21,7 +21,7 @@ const bundle = compileBundle(readBundle(bundleFile, RELAY_BUNDLE_HASH), {
   filename: bundleFile,
 });
 const module: { exports: { warmed?: Promise<unknown> } } = { exports: {} };
-bundle.run(module.exports, createRequire(filename), module, filename, dirname(filename), import.meta.url, (specifier) => import(specifier));
+bundle.run(module.exports, createRequire(filename), module, filename, dirname(filename), import.meta.url, (specifier) => import(specifier), RELAY_BUNDLE_HASH);
 // lib/cli.ts's `warmed` settles after the first answer; operator commands exit before. No
 // rejection handler: a failed start stays the unhandled rejection it was.
 if (bundle.stale) void module.exports.warmed?.then(() => bundle.save());

@@ -125,7 +125,7 @@ const bytes = readFileSync(bundleFile);
 const bundleHash = createHash('sha256').update(bytes).digest('hex');
 const run = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile }).runInThisContext() as BundleFunction;
 const bundle: { exports: { main?: () => Promise<void> } } = { exports: {} };
-refusingProcessState(() => run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule));
+refusingProcessState(() => run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule, bundleHash));
 if (typeof bundle.exports.main !== 'function') throw new Error(`${bundleFile} exports no main(): not the panel's bundle`);
 
 /**

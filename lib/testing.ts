@@ -3,8 +3,7 @@
 // with a fake PKI (no openssl), and `as`/`headers` give the headers nginx would set for a client
 // certificate. The panel is built by lib/compose.ts, as the server builds its own, and started.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes as allRoutes } from '../handlers/index.ts';
@@ -165,22 +164,25 @@ async function openConfig(dir: string, options: TestAppOptions): Promise<ConfigS
   return existsSync(file) ? ConfigStore.open(file) : ConfigStore.create(file, defaultConfig(dir, options));
 }
 
+// The kit's own directory is made and removed by the synchronous calls: a few system calls on a
+// directory of a few entries, where the promise forms went through the thread pool and back (and
+// the recursive rm through a walk of promise calls: 0.15 ms of CPU against 0.04 for rmSync).
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'relay-kit-')));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'relay-kit-'));
   if (!options.dir) madeByKit.add(dir);
   const onDisk = options.dir !== undefined || options.durable === true;
   const syncAgain = (options.fsync ?? onDisk) ? () => {} : skipSyncUnder(dir);
   // a kit that fails to come up leaves neither its directory nor the skip of its syncs behind
   const notBuilt = async (error: unknown): Promise<never> => {
     syncAgain();
-    if (madeByKit.delete(dir)) await rm(dir, { recursive: true, force: true });
+    if (madeByKit.delete(dir)) rmSync(dir, { recursive: true, force: true });
     throw error;
   };
   const config = await openConfig(dir, options).catch(notBuilt);
   const log = silentLogger();
   const store = await openStore(config.value.dataDir, { persistence: onDisk ? 'disk' : 'memory', log }).catch(notBuilt);
   // the store keeps nothing there, but the sandbox host and the certificate bundles do
-  await mkdir(config.value.dataDir, { recursive: true, mode: 0o700 });
+  mkdirSync(config.value.dataDir, { recursive: true, mode: 0o700 });
   const routes = options.routes ?? allRoutes;
   // one clock for the app and the host it drives: a manual one moves certificate expiry and unit uptimes too
   const clock = options.clock ?? systemClock;
@@ -282,7 +284,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       syncAgain();
       if (keep || !madeByKit.has(dir)) return;
       madeByKit.delete(dir);
-      await rm(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -76,12 +76,13 @@ type IttyEntry = [method: string, pattern: RegExp, steps: Middleware[], path: st
 /**
  * A route list's entries without their steps: the routes most specific first (see route-order.ts:
  * the list's own order only breaks ties), each pattern compiled by itty, GET routes once more as
- * HEAD (RFC 9110; the app drops the body). They depend on the list alone, so they are worked out
- * once per list: the test kit builds an app for each case from the same list, and the sort and the
- * compiled patterns were most of what an app's set-up cost. A pattern without the g or y flag
- * keeps no state between matches, so tables can share it.
+ * HEAD (RFC 9110; the app drops the body), and where each method and pattern is in the list. They
+ * depend on the list alone, so they are worked out once per list: the test kit builds an app for
+ * each case from the same list, and the sort and the compiled patterns were most of what an app's
+ * set-up cost. A pattern without the g or y flag keeps no state between matches, so tables can
+ * share it.
  */
-const compiledEntries = perRouteList((routes): { route: RouteEntry; entry: IttyEntry }[] => {
+const compiledEntries = perRouteList((routes): { entries: { route: RouteEntry; entry: IttyEntry }[]; at: Map<string, number>; twice: Set<string> } => {
   const ordered = bySpecificity(routes);
   // itty compiles a pattern as it is registered; a throwaway router does it, with no steps
   const router = Router();
@@ -95,35 +96,39 @@ const compiledEntries = perRouteList((routes): { route: RouteEntry; entry: IttyE
       owners.push(route);
     }
   }
-  return (router.routes as unknown as IttyEntry[]).map((entry, i) => ({ route: owners[i]!, entry }));
+  const entries = (router.routes as unknown as IttyEntry[]).map((entry, i) => ({ route: owners[i]!, entry }));
+  const at = new Map<string, number>();
+  // a method and pattern twice (a plugin's own list may have that): itty goes on to the second
+  // when the first passes, so each of those keeps a stand-in of its own
+  const twice = new Set<string>();
+  entries.forEach(({ entry: [method, , , path] }, i) => {
+    const key = entryKey(method, path);
+    if (at.has(key)) twice.add(key);
+    else at.set(key, i);
+  });
+  return { entries, at, twice };
 });
 
 /**
- * A route's steps, built when the route first answers: an app of 105 routes built all 210 entries'
- * chains up front, and most apps (a test kit's, one per case; a restore's) answer a few routes in
- * their life. The stand-in step puts the built steps in its own place in the array itty walks
- * (itty reads the array's next index after each step, so the request goes on with the built
- * second step), then runs the first; later requests find the built steps. A lazy route's stand-in
- * waits for its module once; the steps it leaves behind are the same as a loaded route's, so later
- * requests await nothing more.
+ * Works out the list's entries now, so that a startup snapshot made after this keeps them
+ * (lib/cli.ts): a start from it neither sorts the routes nor compiles their patterns.
  */
-function builtOnFirstRequest(build: () => Middleware[] | Promise<Middleware[]>): Middleware[] {
-  const install = (chain: Middleware[], request: RoutedRequest, state: RequestState) => {
-    steps.splice(0, steps.length, ...chain);
-    return chain[0]!(request, state);
-  };
-  const steps: Middleware[] = [
-    (request, state) => {
-      const chain = build();
-      return Array.isArray(chain) ? install(chain, request, state) : chain.then((built) => install(built, request, state));
-    },
-  ];
-  return steps;
+export function compileRouteList(routes: readonly RouteEntry[]): void {
+  compiledEntries(routes);
 }
 
+const entryKey = (method: string, path: string) => `${method} ${path}`;
+
 /**
- * Registers each route with its chain, in the order and with the patterns of `compiledEntries`.
- * `otherwise`, when given, answers every request no route took.
+ * Registers each route, in the order and with the patterns of `compiledEntries`; a route's steps
+ * are built when it first answers. `otherwise`, when given, answers every request no route took.
+ *
+ * Until then every entry holds the table's one stand-in, which finds the entry by the method and
+ * the pattern itty left on the request, builds the route's chain (loading a lazy route's module
+ * first), puts it in the entry for later requests and runs it as itty would: each step in turn
+ * until one answers. An app of 105 routes built 210 entries' chains up front, and most apps (a test
+ * kit's, one per case; a restore's) answer a few routes in their life; a stand-in per entry was
+ * still most of a kit's app.
  */
 export function routeTable(routes: readonly RouteEntry[], services: Runtime, otherwise?: Middleware, observer?: RequestObserver): RouteTable {
   const chains = new Map<AnyRoute, Middleware[]>();
@@ -139,22 +144,38 @@ export function routeTable(routes: readonly RouteEntry[], services: Runtime, oth
   };
   // a lazy route's request is the route's in /metrics while its module loads, so a load that fails counts there too
   const recorderOf = (route: RouteEntry) => observer?.route(route.kind === 'ws' ? 'WS' : route.method, route.path);
-  const loadThenChain = (route: RouteEntry & { load(): Promise<AnyRoute> }): Middleware[] => {
-    const stand: Middleware[] = builtOnFirstRequest(() => route.load().then(chainOf));
-    if (!observer) return stand;
-    const first = stand[0]!;
-    let recorder: RouteRecorder | undefined;
-    stand[0] = (request, state) => {
-      state.recorder = recorder ??= recorderOf(route);
-      return first(request, state);
+  const { entries: compiled, at, twice } = compiledEntries(routes);
+  const firstRequest = (i: number, request: RoutedRequest, state: RequestState) => {
+    const { route } = compiled[i]!;
+    const run = (chain: Middleware[]) => {
+      entries[i]![2] = chain;
+      return runSteps(chain, request, state);
     };
-    return stand;
+    if (!isLazy(route)) return run(chainOf(route));
+    if (observer) state.recorder = recorderOf(route);
+    return route.load().then((loaded) => run(chainOf(loaded)));
   };
-  const stepsOf = (route: RouteEntry) => (isLazy(route) ? loadThenChain(route) : builtOnFirstRequest(() => chainOf(route)));
-  const entries = compiledEntries(routes).map(({ route, entry: [method, pattern, , path] }): IttyEntry => [method, pattern, stepsOf(route), path]);
+  // itty leaves the matched entry's method and pattern on the request
+  const standIn: Middleware[] = [(request, state) => firstRequest(at.get(entryKey(request.method, (request as RoutedRequest & { route: string }).route))!, request, state)];
+  // by index, not destructured: an array pattern takes an iterator per entry
+  const entries = compiled.map(({ entry }, i): IttyEntry => [
+    entry[0],
+    entry[1],
+    twice.size && twice.has(entryKey(entry[0], entry[3])) ? [(request, state) => firstRequest(i, request, state)] : standIn,
+    entry[3],
+  ]);
   const router = Router<RoutedRequest, [RequestState]>({ routes: entries as never, catch: (error: unknown) => renderError(error, services) });
   if (otherwise) router.all('*', otherwise);
   return router as unknown as RouteTable;
+}
+
+/** The steps in turn until one answers, as itty runs an entry's handlers (each awaited). */
+async function runSteps(chain: Middleware[], request: RoutedRequest, state: RequestState): Promise<Response | undefined> {
+  for (const step of chain) {
+    const answer = await step(request, state);
+    if (answer != null) return answer;
+  }
+  return undefined;
 }
 
 /** What answers when no route matched: 404 under /api, the client entry document for other reads. */

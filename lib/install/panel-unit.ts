@@ -1,7 +1,7 @@
 // The panel's systemd unit: its own user, systemd's full sandbox for an unprivileged service, writes
 // only where it keeps state. It has no way to root but the root helper's socket (privileges.ts).
-import { dirname, join } from 'node:path';
 import { readWritePaths, renderUnit, unprivilegedSandbox } from '../system/systemd/units.ts';
+import { snapshotFiles } from '../startup-snapshot.mjs';
 
 /** Where the installed panel keeps its code cache (systemd's CacheDirectory=relay-panel). */
 const PANEL_CODE_CACHE = '/var/cache/relay-panel/server.mjs.code-cache';
@@ -41,9 +41,9 @@ WantedBy=sockets.target
 export function renderPanelUnit(o: PanelUnitOptions): string {
   return renderUnit({
     description: 'relay-panel management service',
-    // the release's start script (build/snapshot.mjs) passes lib/node-flags.ts's flags and the
+    // the release's start script (lib/startup-snapshot.mjs) passes lib/node-flags.ts's flags and the
     // startup snapshot when it was made by this node (steps/snapshot.ts), else runs server.mjs alone
-    execStart: [join(dirname(o.server), 'server-start'), '--config', o.configFile].join(' '),
+    execStart: [snapshotFiles(o.server).startScript, '--config', o.configFile].join(' '),
     hardening: [
       `User=${o.user}`,
       `Group=${o.user}`,

@@ -1,8 +1,11 @@
 // doctor's look at the traffic port: a line the panel could not take in time is dropped by the
-// kernel when the socket's buffer is full, and only /proc/net/udp's drops column says so. The
-// buffer is capped by net.core.rmem_max, the host's own setting, which the installer leaves alone
-// (docs/decisions.md, Traffic meter (Scale)), so doctor names it and what it holds.
+// kernel when the socket's buffer is full, and only /proc/net/udp's drops column says so (read by
+// lib/system/common/proc-net.ts). The buffer is capped by net.core.rmem_max, the host's own
+// setting, which the installer leaves alone (docs/decisions.md, Traffic meter (Scale)), so doctor
+// names it and what it holds.
 import { readFile } from 'node:fs/promises';
+import { parseUdpSocketDrops } from '../system/common/proc-net.ts';
+import { readUdpTables } from '../system/common/tcp-listeners.ts';
 import { KERNEL_BYTES_PER_DATAGRAM, RECEIVE_BUFFER_BYTES } from '../traffic/receiver.ts';
 
 export interface TrafficFinding {
@@ -12,22 +15,12 @@ export interface TrafficFinding {
 }
 
 /**
- * The drops column (the last) of the UDP socket bound to `port`, summed over the tables given
- * (udp, udp6); null when no socket holds the port. A row: `sl local rem st tx:rx tr:when retr uid
- * timeout inode ref pointer drops`, the local address `<hex address>:<hex port>`.
+ * The kernel's drops on the UDP socket bound to `port`, summed over the tables given (udp, udp6);
+ * null when no socket holds the port.
  */
 export function udpDrops(tables: string[], port: number): number | null {
-  const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  let found: number | null = null;
-  for (const table of tables) {
-    for (const line of table.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      if (fields.length < 13 || fields[1]?.split(':').at(-1)?.toUpperCase() !== hex) continue;
-      const drops = Number(fields.at(-1));
-      if (Number.isInteger(drops)) found = (found ?? 0) + drops;
-    }
-  }
-  return found;
+  const sockets = tables.flatMap((table) => parseUdpSocketDrops(table)).filter((socket) => socket.port === port);
+  return sockets.length === 0 ? null : sockets.reduce((sum, socket) => sum + socket.drops, 0);
 }
 
 export interface TrafficProbe {
@@ -38,7 +31,7 @@ export interface TrafficProbe {
 }
 
 export const procTrafficProbe: TrafficProbe = {
-  udpTables: async () => (await Promise.all(['/proc/net/udp', '/proc/net/udp6'].map((f) => readFile(f, 'utf8').catch(() => null)))).filter((t): t is string => t !== null),
+  udpTables: async () => (await readUdpTables()) ?? [],
   rmemMax: async () => {
     const n = Number((await readFile('/proc/sys/net/core/rmem_max', 'utf8').catch(() => '')).trim());
     return Number.isInteger(n) && n > 0 ? n : null;

@@ -8,7 +8,7 @@
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { restoreFiles, saveFiles } from './file-snapshot.ts';
-import { waitForHealth } from './health.ts';
+import { waitForHealth, waitForPanel } from './health.ts';
 import { InstallError } from './host-checks.ts';
 import { allDirectories, listenThroughSocket, renewals, units } from './steps/panel.ts';
 import { user } from './steps/host.ts';
@@ -28,7 +28,6 @@ import { panelOwner } from './users.ts';
 import { noteCreated, recordKeepReleases } from './install-record.ts';
 import { reportedError, type Reporter } from './report.ts';
 import { isUnitActive } from './unit-state.ts';
-import { crashLoop } from './unit-restarts.ts';
 import { streamBlockPath } from './stream-block.ts';
 import { streamServers, upgradePackages } from './steps/upgrade-streams.ts';
 
@@ -101,7 +100,7 @@ export async function upgrade(inst: Installation, report: Reporter): Promise<voi
     step = 'health';
     restarted = true;
     if (!(await listenThroughSocket(inst))) await inst.run(systemctl, ['restart', panel]);
-    const answered = await waitForHealth(config.listen.port, inst.options.healthTimeoutMs, () => crashLoop(inst, panel));
+    const answered = await waitForPanel(inst, config.listen.port, inst.options.healthTimeoutMs);
     if (answered !== true) throw new InstallError(`release ${version} did not answer /api/health (${answered})`, fix);
     report.step({ step, status: 'done', message: `release ${version} answers /api/health` });
   } catch (e) {

@@ -7,17 +7,23 @@ import { needsSync } from './unsynced-dirs.ts';
 export interface AtomicWriteOptions {
   /** 0o600 for anything secret. */
   mode?: number;
+  /**
+   * false for a cache, whose loss costs only work: the rename still leaves the old or the new
+   * content whole to every reader, but a crash may leave either, or an empty file, after a reboot.
+   */
+  sync?: boolean;
 }
 
 const tempPrefix = (path: string) => `.${basename(path)}.`;
 
 /**
  * Replaces a file so that a crash at any instant leaves either the old or the new content:
- * unique temp file, fsync, rename over the target, fsync the directory.
+ * unique temp file, fsync, rename over the target, fsync the directory (no fsync with `sync: false`).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  const temp = await writeTemp(path, data, options.mode ?? 0o644);
+  const temp = await writeTemp(path, data, options.mode ?? 0o644, options.sync ?? true);
   await replaceWith(temp, path);
+  if (options.sync === false) return;
   // The new content is in place from here on. Reporting a failed directory fsync as a failed
   // write would make callers undo a change that readers (and the next start) already see.
   await syncDirectory(dirname(path)).catch(() => {});
@@ -60,14 +66,14 @@ export async function writeFilesAtomic(files: readonly AtomicFile[]): Promise<vo
   await Promise.all([...new Set(files.map((file) => dirname(file.path)))].map((dir) => syncDirectory(dir).catch(() => {})));
 }
 
-/** A unique temp file beside `path` holding `data`, with `mode`, synced to disk. */
-async function writeTemp(path: string, data: string | Uint8Array, mode: number): Promise<string> {
+/** A unique temp file beside `path` holding `data`, with `mode`, synced to disk unless `sync` is false. */
+async function writeTemp(path: string, data: string | Uint8Array, mode: number, sync = true): Promise<string> {
   const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temp, 'wx', mode);
   try {
     await file.writeFile(data);
     await file.chmod(mode); // the umask may have narrowed it; the caller's mode is the contract
-    if (needsSync(temp)) await file.sync();
+    if (sync && needsSync(temp)) await file.sync();
   } catch (error) {
     await file.close();
     await rm(temp, { force: true });

@@ -5,7 +5,8 @@
 // schema it was checked with. Any other text (a hand edit, a file from elsewhere or from another
 // release, a restore) hashes differently and is checked in full. A cache of the store, never a
 // record: losing it costs one start that checks everything. `<dataDir>/checked-snapshots.json`,
-// mode 0600, replaced atomically.
+// mode 0600, replaced atomically (a rename) but not synced to disk: a crash that loses a note only
+// costs that full check.
 import { chmod, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ZodType } from 'zod';
@@ -64,7 +65,7 @@ export class CheckedSnapshots {
     this.#queued = true;
     this.#saving = this.#saving.then(async () => {
       this.#queued = false;
-      await writeFileAtomic(this.path, JSON.stringify(Object.fromEntries(this.entries)), { mode: 0o600 }).catch(() => {});
+      await writeFileAtomic(this.path, JSON.stringify(Object.fromEntries(this.entries)), { mode: 0o600, sync: false }).catch(() => {});
     });
   }
 }

@@ -1,16 +1,19 @@
 // Cold start: spawn -> first 200 on /api/health, the panel against a bare node:http
-// server, the panel restarting one seeded box. Panel and raw starts alternate so that load from the
-// other engineers on the machine falls on both alike. `npm run bench -- --only=cold-start` runs
+// server, the panel restarting one seeded box. The panel starts as a box starts it, through the
+// start script beside the launcher (server-start: from the startup snapshot when its record matches),
+// and through the launcher and its code cache beside it. Those and the raw server alternate so that
+// load from the other engineers on the machine falls on all alike. `npm run bench -- --only=cold-start` runs
 // this part alone; `node test/bench/cold-start.mjs --scale` the starts at 0, 200 and 1,000 tunnels
 // of another ref's panel beside this tree's (at the end of this file).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { probe, send } from './http.mjs';
-import { cpuNs, startNode, stopChild } from './proc.mjs';
+import { cpuNs, startNode, startProcess, stopChild } from './proc.mjs';
+import { snapshotFiles } from '../../lib/startup-snapshot.mjs';
 import { seed } from './seed.mjs';
 
 const RAW_SERVER = fileURLToPath(new URL('./raw-server.mjs', import.meta.url));
@@ -43,10 +46,13 @@ async function template(dir, panelArgs, seedOptions = {}, timeoutMs = undefined)
   }
 }
 
-/** Spawn `args` (the config path appended for the panel) and time it to the first 200 on /api/health. */
-async function coldStart(dir, args, name, env = {}) {
+/**
+ * Spawn `file` (node unless given) with `args` and time it to the first 200 on /api/health;
+ * `fromBlob`: whether the node that answered was given a startup snapshot (its command line).
+ */
+async function coldStart(dir, args, name, env = {}, file = process.execPath) {
   const spawnedAt = performance.now();
-  const server = startNode(args, { env: { NODE_ENV: 'production', ...env }, cwd: dir, name });
+  const server = startProcess(file, args, { env: { NODE_ENV: 'production', ...env }, cwd: dir, name });
   try {
     await server.ready;
     const listeningMs = performance.now() - spawnedAt;
@@ -61,46 +67,67 @@ async function coldStart(dir, args, name, env = {}) {
     const firstOkMs = performance.now() - spawnedAt;
     // the CPU the start took, which the load of others on the machine stretches far less than its wall time
     const cpuMs = cpuNs(server.pid) / 1e6;
-    return { firstOkMs, listeningMs, attempts, cpuMs };
+    const fromBlob = (await readFile(`/proc/${server.pid}/cmdline`, 'utf8')).split('\0').includes('--snapshot-blob');
+    return { firstOkMs, listeningMs, attempts, cpuMs, fromBlob };
   } finally {
     await stopChild(server);
   }
 }
 
+const summary = (runs) => ({ medianMs: median(runs.map((c) => c.firstOkMs)), cpuMs: median(runs.map((c) => c.cpuMs)), runs });
+
 /**
- * `count` cold starts of the panel (`panelArgs`: node flags and the bundle) and of the raw server,
- * alternating, each panel start a restart of the template box in place. A copy would give every
- * vhost a new inode, which the panel's vhost stamps count as touched since it wrote
- * them: that start would read every vhost, as after an upgrade, where a restart reads none.
+ * `count` cold starts of the panel and of the raw server, alternating, each panel start a restart
+ * of the template box in place: through the start script beside the launcher (the last of
+ * `panelArgs`, node flags before it) as a box starts it, and through the launcher itself. The
+ * figures at the top are the start script's (the launcher's when there is none: an older build);
+ * `startedFrom` says whether its starts came from the snapshot. A copy of the box would give every
+ * vhost a new inode, which the panel's vhost stamps count as touched since it wrote them: that start
+ * would read every vhost, as after an upgrade, where a restart reads none.
  */
 export async function measureColdStarts({ workDir, panelArgs, count, checkInterrupted = () => {} }) {
   const dir = join(workDir, 'cold-box');
   const box = await template(dir, panelArgs);
-  const panel = [];
+  const script = snapshotFiles(panelArgs.at(-1)).startScript;
+  const hasScript = await access(script).then(() => true, () => false);
+  const boxStarts = [];
+  const launcher = [];
   const raw = [];
   for (let i = 1; i <= count; i++) {
     checkInterrupted();
-    panel.push(await coldStart(dir, [...panelArgs, '--config', box.configPath], `cold start ${i}`));
+    // the script's node is this one, as the unit names the node it runs
+    if (hasScript) boxStarts.push(await coldStart(dir, ['--config', box.configPath], `server-start cold start ${i}`, { RELAY_PANEL_NODE: process.execPath }, script));
+    checkInterrupted();
+    launcher.push(await coldStart(dir, [...panelArgs, '--config', box.configPath], `launcher cold start ${i}`));
     checkInterrupted();
     raw.push(await coldStart(dir, box.rawArgs, `raw cold start ${i}`));
   }
-  const medianMs = median(panel.map((c) => c.firstOkMs));
-  const rawMedianMs = median(raw.map((c) => c.firstOkMs));
-  return { medianMs, runs: panel, raw: { medianMs: rawMedianMs, runs: raw }, ratio: medianMs / rawMedianMs };
+  const rawSummary = summary(raw);
+  const withRatio = (s) => ({ ...s, ratio: s.medianMs / rawSummary.medianMs });
+  const fromBlob = boxStarts.filter((c) => c.fromBlob).length;
+  const startedFrom = !hasScript
+    ? `the launcher (no ${script})`
+    : fromBlob === count ? 'the startup snapshot, through server-start' : `server-start, from the snapshot in ${fromBlob} of ${count} starts (its record does not name this node, blob and flags: run node build/build.mjs)`;
+  const top = withRatio(summary(hasScript ? boxStarts : launcher));
+  return { ...top, startedFrom, launcher: hasScript ? withRatio(summary(launcher)) : null, raw: rawSummary };
 }
 
-/** The target row of the issue: the panel's median within 1.3× the raw server's, same run. */
+/** The target row of the issue: a box's start (server-start) within 1.3× the raw server's median, same run; the launcher beside it. */
 export function coldStartTarget(cold) {
+  const launcher = cold.launcher ? `; the launcher through its code cache: ${cold.launcher.medianMs.toFixed(0)} ms, ${cold.launcher.ratio.toFixed(2)}×` : '';
   return {
     figure: 'cold start',
     target: `≤ ${COLD_START_LIMIT}× a bare node:http server`,
-    measured: `${cold.medianMs.toFixed(0)} ms, ${cold.ratio.toFixed(2)}× (median of ${cold.runs.length}; the raw server: ${cold.raw.medianMs.toFixed(0)} ms)`,
+    measured: `${cold.medianMs.toFixed(0)} ms, ${cold.ratio.toFixed(2)}× (median of ${cold.runs.length}, from ${cold.startedFrom}${launcher}; the raw server: ${cold.raw.medianMs.toFixed(0)} ms)`,
     met: cold.ratio <= COLD_START_LIMIT,
   };
 }
 
+const series = (runs) => runs.map((c) => c.firstOkMs.toFixed(1)).join(', ');
 export const describeColdStarts = (cold) =>
-  `cold start: panel ${cold.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; raw ${cold.raw.runs.map((c) => c.firstOkMs.toFixed(1)).join(', ')} ms; medians ${cold.medianMs.toFixed(1)} / ${cold.raw.medianMs.toFixed(1)} ms (${cold.ratio.toFixed(2)}×)`;
+  `cold start from ${cold.startedFrom}: ${series(cold.runs)} ms (CPU ${cold.cpuMs.toFixed(1)} ms)` +
+  (cold.launcher ? `; the launcher ${series(cold.launcher.runs)} ms (CPU ${cold.launcher.cpuMs.toFixed(1)} ms)` : '') +
+  `; raw ${series(cold.raw.runs)} ms; medians ${cold.medianMs.toFixed(1)}${cold.launcher ? ` / ${cold.launcher.medianMs.toFixed(1)}` : ''} / ${cold.raw.medianMs.toFixed(1)} ms (${cold.ratio.toFixed(2)}×${cold.launcher ? `, the launcher ${cold.launcher.ratio.toFixed(2)}×` : ''})`;
 
 // ---------------------------------------------------------------- starts at scale
 //
@@ -234,8 +261,9 @@ const USAGE = `node test/bench/cold-start.mjs --scale [--before=<git ref, defaul
     [--tunnels=<box sizes, default 0,200,1000>] [--marks]
   Restarts of one box per size, this tree's panel interleaved with the ref's and with \`node -e 0\`.
   --marks: each step's median CPU / wall time of the panels that mark their steps (RELAY_PANEL_START_MARKS).
-node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000] [--marks]
-  This tree's launcher through its code cache against its startup snapshot.
+node test/bench/cold-start.mjs --snapshot [--before=<git ref>] [--runs=9] [--tunnels=0,1000] [--marks]
+  This tree's launcher through its code cache against its startup snapshot; with --before, the
+  ref's startup snapshot against this tree's.
 (npm run bench -- --only=cold-start: the panel against a bare node:http server.)`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.argv.includes('--scale') && !process.argv.includes('--snapshot')) console.log(USAGE);
@@ -253,20 +281,29 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
 
 // ---------------------------------------------------------------- code cache against a startup snapshot
 //
-//   node test/bench/cold-start.mjs --snapshot [--runs=9] [--tunnels=0,1000]
+//   node test/bench/cold-start.mjs --snapshot [--before=<git ref>] [--runs=9] [--tunnels=0,1000]
 //
 // This tree's bundle started by its launcher through its code cache ("before") and from a V8
 // startup snapshot of the same bundle's evaluation ("after", build/snapshot.mjs; node is given the
 // blob directly, as dist/server-start does once its record matches), interleaved with the floor.
+// With --before, "before" is the ref's bundle from its own snapshot (made by the ref's builder).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--snapshot')) {
   const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
   const workDir = await mkdtemp(join(tmpdir(), 'relay-snapshot-starts-'));
   try {
     const launcher = await bundleOf(root, join(workDir, 'after', 'server.mjs'));
-    const { makeSnapshot } = await import(pathToFileURL(join(root, 'build', 'snapshot.mjs')).href);
-    const { blob } = await makeSnapshot({ outfile: launcher, flags: SCALE_FLAGS });
-    console.log('before: the launcher through its code cache; after: the startup snapshot');
-    await measureScaleStarts({ workDir, bundles: { before: launcher, after: ['--snapshot-blob', blob, launcher] }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
+    const snapshotOf = async (srcRoot, outfile) => {
+      const { makeSnapshot } = await import(pathToFileURL(join(srcRoot, 'build', 'snapshot.mjs')).href);
+      return ['--snapshot-blob', (await makeSnapshot({ outfile, flags: SCALE_FLAGS })).blob, outfile];
+    };
+    const ref = arg('before', null);
+    let before = launcher;
+    if (ref) {
+      const refLauncher = await bundleOfRef(ref, workDir);
+      before = await snapshotOf(join(refLauncher, '..', '..'), refLauncher);
+    }
+    console.log(ref ? `before: ${ref}'s startup snapshot; after: this tree's` : 'before: the launcher through its code cache; after: the startup snapshot');
+    await measureScaleStarts({ workDir, bundles: { before, after: await snapshotOf(root, launcher) }, tunnelCounts: arg('tunnels', '0,1000').split(',').map(Number), count: Number(arg('runs', '9')), marks: process.argv.includes('--marks') });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import { checksumSources, installPinned } from '../../system/pinned/install.ts';
 import { asPanelUser } from '../as-panel-user.ts';
 import { writeIfChanged, type Owner } from '../files.ts';
 import { directories } from './host.ts';
-import { waitForHealth } from '../health.ts';
+import { REAL_HEALTH_WAIT, waitForPanel, type HealthWaitTools } from '../health.ts';
 import { InstallError } from '../host-checks.ts';
 import type { Installation } from '../installation.ts';
 import { readInstalledConfig } from '../installed-config.ts';
@@ -170,10 +170,11 @@ export async function listenThroughSocket(inst: Installation): Promise<boolean> 
   return wasRunning;
 }
 
-export async function health(inst: Installation): Promise<Outcome> {
+/** Waits for the panel the start step started; a panel systemd shows crashing at start is not waited out. */
+export async function health(inst: Installation, tools: HealthWaitTools = REAL_HEALTH_WAIT): Promise<Outcome> {
   if (inst.options.healthTimeoutMs === 0) return { status: 'skipped', message: 'not waited for (--health-timeout 0)' };
-  const ok = (await waitForHealth(inst.system.ports.panel, inst.options.healthTimeoutMs)) === true;
-  return ok
+  const answered = await waitForPanel(inst, inst.system.ports.panel, inst.options.healthTimeoutMs, tools);
+  return answered === true
     ? { status: 'done', message: `http://127.0.0.1:${inst.system.ports.panel}/api/health answers` }
-    : { status: 'warning', message: 'the panel did not answer /api/health yet', fix: `journalctl -u ${inst.system.units.panel} -n 50` };
+    : { status: 'warning', message: `the panel did not answer /api/health: ${answered}`, fix: `journalctl -u ${inst.system.units.panel} -n 50` };
 }

@@ -1,4 +1,4 @@
-// /proc/net/tcp and /proc/net/tcp6, the kernel's TCP socket tables: a header, then one socket a
+// /proc/net/tcp, tcp6, udp and udp6, the kernel's socket tables: a header, then one socket a
 // line, `sl local_address rem_address st ...`, each address `<hex address>:<hex port>`. The kernel
 // prints the address's bytes as 32-bit words (%08X) in the machine's byte order, so on a
 // little-endian machine 127.0.0.1 is 0100007F; the port is plain hex; state 0A is LISTEN. A fixed
@@ -48,7 +48,7 @@ function decodeAddress(hex: string, order: 'LE' | 'BE'): string | null {
  * the machine that printed it (this one's unless a test says).
  */
 export function parseTcpListeners(table: string, order: 'LE' | 'BE' = endianness()): TcpListener[] {
-  return parseSockets(table, order, (state) => state === LISTEN);
+  return socketRows(table, order).filter((row) => row.fields[3] === LISTEN).map(({ host, port }) => ({ host, port }));
 }
 
 /**
@@ -56,18 +56,39 @@ export function parseTcpListeners(table: string, order: 'LE' | 'BE' = endianness
  * (07 unconnected, 01 connected), so each one is a port another bind would collide with.
  */
 export function parseUdpSockets(table: string, order: 'LE' | 'BE' = endianness()): TcpListener[] {
-  return parseSockets(table, order, () => true);
+  return socketRows(table, order).map(({ host, port }) => ({ host, port }));
 }
 
-function parseSockets(table: string, order: 'LE' | 'BE', counts: (state: string) => boolean): TcpListener[] {
-  const out: TcpListener[] = [];
+export interface UdpSocketDrops extends TcpListener {
+  /** datagrams the kernel dropped on the socket since it was opened (its receive buffer was full) */
+  drops: number;
+}
+
+/**
+ * Every socket of a UDP table with its drops, the row's last column: `sl local rem st tx:rx tr:when
+ * retr uid timeout inode ref pointer drops`. The one place a line the socket's owner could not take
+ * in time shows.
+ */
+export function parseUdpSocketDrops(table: string, order: 'LE' | 'BE' = endianness()): UdpSocketDrops[] {
+  const out: UdpSocketDrops[] = [];
+  for (const { host, port, fields } of socketRows(table, order)) {
+    const drops = Number(fields[12]);
+    if (fields.length >= 13 && Number.isInteger(drops)) out.push({ host, port, drops });
+  }
+  return out;
+}
+
+/** Each socket row whose local address reads, with its fields (split on white space). */
+function socketRows(table: string, order: 'LE' | 'BE'): { host: string; port: number; fields: string[] }[] {
+  const out: { host: string; port: number; fields: string[] }[] = [];
   for (const line of table.split('\n').slice(1)) {
-    const [, local, , state] = line.trim().split(/\s+/);
-    if (state === undefined || !counts(state) || !local) continue;
+    const fields = line.trim().split(/\s+/);
+    const local = fields[1];
+    if (fields[3] === undefined || !local) continue;
     const colon = local.lastIndexOf(':');
     const host = decodeAddress(local.slice(0, colon), order);
     const port = parseInt(local.slice(colon + 1), 16);
-    if (host && Number.isInteger(port)) out.push({ host, port });
+    if (host && Number.isInteger(port)) out.push({ host, port, fields });
   }
   return out;
 }

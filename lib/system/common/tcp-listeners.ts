@@ -31,9 +31,13 @@ export const KERNEL_SOCKET_TABLES = kernelSocketTables();
 
 const UDP_TABLES = ['net/udp', 'net/udp6'] as const;
 
+/** The texts of both UDP tables that could be read (a missing udp6: IPv6 off); null when neither. */
+export async function readUdpTables(procDir = '/proc'): Promise<string[] | null> {
+  const texts = (await Promise.all(UDP_TABLES.map((t) => readFile(join(procDir, t), 'utf8').catch(() => null)))).filter((t): t is string => t !== null);
+  return texts.length === 0 ? null : texts;
+}
+
 /** Every bound UDP socket in both tables, as readTcpListeners reads TCP's; null when neither can be read. */
 export async function readUdpSockets(procDir = '/proc'): Promise<TcpListener[] | null> {
-  const texts = await Promise.all(UDP_TABLES.map((t) => readFile(join(procDir, t), 'utf8').catch(() => null)));
-  if (texts.every((t) => t === null)) return null;
-  return texts.flatMap((t) => (t === null ? [] : parseUdpSockets(t)));
+  return (await readUdpTables(procDir))?.flatMap((t) => parseUdpSockets(t)) ?? null;
 }

@@ -7,7 +7,7 @@ import { routesDirOf, type SystemConfig } from '../config.ts';
 import { programFailure, run } from '../common/exec.ts';
 import { createVhostPreparer, createVhostRenderer, defaultCertPaths, systemRendererOptions, type VhostLayout } from './renderer.ts';
 import type { VhostDirPaths } from './vhost-dirs.ts';
-import { vhostFingerprint } from './fingerprint.ts';
+import { vhostFingerprinter } from './fingerprint.ts';
 import { nginxDiagnosis, VhostStore, type VhostStoreOptions } from './vhost-store.ts';
 import { VHOST_STAMPS_FILE, VhostStamps } from './vhost-stamps.ts';
 import { HelperProxy } from './helper-proxy.ts';
@@ -133,7 +133,7 @@ export function createHostProxy(
 ): ProxyAdapter {
   const options = systemRendererOptions(config, hostVhostLayout(config), deps);
   const control = { test: () => deps.root.nginxTest(), reload: () => deps.root.nginxReload() };
-  const stamps = new VhostStamps(join(deps.dataDir, VHOST_STAMPS_FILE), () => vhostFingerprint(options, config.pki.dir));
+  const stamps = new VhostStamps(join(deps.dataDir, VHOST_STAMPS_FILE), vhostFingerprinter(options, config.pki.dir));
   if (deps.helper) {
     return new HelperProxy(hostVhostDirs(config), {
       send: deps.helper.applyVhosts,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SystemConfig } from '../config.ts';
 import { programFailure, run } from '../common/exec.ts';
-import { relocatableVhostFingerprint } from './fingerprint.ts';
+import { relocatableVhostFingerprinter } from './fingerprint.ts';
 import { createVhostRenderer, systemRendererOptions } from './renderer.ts';
 import { VHOST_STAMPS_FILE, VhostStamps } from './vhost-stamps.ts';
 import { nginxDiagnosis, VhostStore } from './vhost-store.ts';
@@ -34,7 +34,7 @@ export function createSandboxProxy(
     enabledDir: p.sitesEnabled,
     routesDir: p.routes,
     render: createVhostRenderer(options),
-    stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), () => relocatableVhostFingerprint(options, p.pki, dataDir)),
+    stamps: new VhostStamps(join(dataDir, VHOST_STAMPS_FILE), relocatableVhostFingerprinter(options, p.pki, dataDir)),
     async test() {
       controls.checkFailure('proxy.test');
       if (config.sandbox.nginxTest) await realNginxTest(config, p.sitesEnabled);

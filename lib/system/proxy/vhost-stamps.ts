@@ -5,8 +5,10 @@
 // without a stamp is read. The file lies next to the records, mode 0600, replaced atomically.
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { codeIdentity } from '../../code-identity.ts';
 import { writeSecretFile } from '../common/atomic-write.ts';
 import type { VhostSpec } from '../types.ts';
+import type { Fingerprinter } from './fingerprint.ts';
 
 /** What a file's inode says of it; any write changes one of these (ctime even a faked mtime). */
 export interface FileMark {
@@ -21,6 +23,19 @@ interface Stamp extends FileMark {
   spec: string;
   /** the template fingerprint it was made under (lib/system/proxy/fingerprint.ts) */
   release: string;
+}
+
+/** The template fingerprint as the code `code` rendered it from `inputs` (fingerprint.ts). */
+interface KeptFingerprint {
+  code: string;
+  inputs: string;
+  fingerprint: string;
+}
+
+/** The file: the fingerprint kept, and a stamp per vhost name. */
+interface StampsFile {
+  templates?: KeptFingerprint;
+  vhosts: Record<string, Stamp>;
 }
 
 export const VHOST_STAMPS_FILE = 'vhost-stamps.json';
@@ -43,23 +58,45 @@ export interface StampsView {
 const sameMark = (a: FileMark, b: FileMark) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 
 export class VhostStamps {
-  #stamps: Promise<Map<string, Stamp>> | null = null;
+  #file: Promise<{ stamps: Map<string, Stamp>; templates: KeptFingerprint | null }> | null = null;
   #dirty = false;
 
-  #fingerprint: string | (() => string);
+  #fingerprint: string | Fingerprinter;
+  /** the fingerprint the file held, once read */
+  #keptTemplates: KeptFingerprint | null = null;
+  /** the one the next save writes */
+  #templates: KeptFingerprint | null = null;
 
   /**
-   * `fingerprint`: this release's (lib/system/proxy/fingerprint.ts), or how to compute it at the
+   * `fingerprint`: this release's (lib/system/proxy/fingerprint.ts), or how to make it at the
    * first stamp compared or taken: rendering every sample template cost each panel built (a test's
-   * kit, a restore) about a millisecond of CPU, most of whom never compare a stamp.
+   * kit, a restore) about a millisecond of CPU, most of whom never compare a stamp, and a cold
+   * start several. The file keeps it with the bundle's identity (`code`) and the samples' inputs,
+   * so a start of the same code on the same layout takes it from there; none is kept without a
+   * bundle's identity (the TypeScript sources).
    */
-  constructor(private readonly path: string, fingerprint: string | (() => string)) {
+  constructor(
+    private readonly path: string,
+    fingerprint: string | Fingerprinter,
+    private readonly code: string | null = codeIdentity,
+  ) {
     this.#fingerprint = fingerprint;
   }
 
+  /** Asked once the file is read (view, take): before, one kept in it is not known yet. */
   get fingerprint(): string {
-    if (typeof this.#fingerprint === 'function') this.#fingerprint = this.#fingerprint();
-    return this.#fingerprint;
+    if (typeof this.#fingerprint === 'string') return this.#fingerprint;
+    const fingerprinter = this.#fingerprint;
+    const kept = this.#keptTemplates;
+    const inputs = this.code === null ? null : fingerprinter.inputs();
+    if (kept && this.code !== null && kept.code === this.code && kept.inputs === inputs) return (this.#fingerprint = kept.fingerprint);
+    const fingerprint = fingerprinter.render();
+    this.#fingerprint = fingerprint;
+    if (this.code !== null && inputs !== null) {
+      this.#templates = { code: this.code, inputs, fingerprint };
+      this.#dirty = true;
+    }
+    return fingerprint;
   }
 
   /** Whether the file is as the panel wrote it: not touched since its stamp was taken. */
@@ -101,19 +138,36 @@ export class VhostStamps {
   async save(): Promise<void> {
     if (!this.#dirty) return;
     this.#dirty = false;
-    await writeSecretFile(this.path, JSON.stringify(Object.fromEntries(await this.load())));
+    const file: StampsFile = { ...(this.#templates ? { templates: this.#templates } : {}), vhosts: Object.fromEntries(await this.load()) };
+    await writeSecretFile(this.path, JSON.stringify(file));
   }
 
-  private load(): Promise<Map<string, Stamp>> {
-    return (this.#stamps ??= readStamps(this.path));
+  private async load(): Promise<Map<string, Stamp>> {
+    const file = await (this.#file ??= readStamps(this.path).then((read) => {
+      this.#keptTemplates = read.templates;
+      // one made before the file was read stays
+      this.#templates ??= read.templates;
+      return read;
+    }));
+    return file.stamps;
   }
 }
 
-async function readStamps(path: string): Promise<Map<string, Stamp>> {
+async function readStamps(path: string): Promise<{ stamps: Map<string, Stamp>; templates: KeptFingerprint | null }> {
+  let parsed: unknown;
   try {
-    return new Map(Object.entries(JSON.parse(await readFile(path, 'utf8')) as Record<string, Stamp>));
+    parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch {
     // none yet (a box before this release), or unreadable: every vhost is read once, as before
-    return new Map();
+    return { stamps: new Map(), templates: null };
   }
+  const file = parsed as Partial<StampsFile> | null;
+  // an earlier release's file is the stamps alone, by name: read as stamps, the fingerprint made again
+  if (!file || typeof file !== 'object' || !file.vhosts || typeof file.vhosts !== 'object') return { stamps: new Map(Object.entries((parsed ?? {}) as Record<string, Stamp>)), templates: null };
+  return { stamps: new Map(Object.entries(file.vhosts)), templates: keptFingerprint(file.templates) };
+}
+
+function keptFingerprint(value: unknown): KeptFingerprint | null {
+  const kept = value as Partial<KeptFingerprint> | null | undefined;
+  return kept && typeof kept.code === 'string' && typeof kept.inputs === 'string' && typeof kept.fingerprint === 'string' ? { code: kept.code, inputs: kept.inputs, fingerprint: kept.fingerprint } : null;
 }

@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 
 /** Where the sandbox plays the host: everything under `<dataDir>/system`. */
-export function sandboxPaths(dataDir: string) {
+export function sandboxPaths(dataDir: string): SandboxPaths {
+  // asked for by each sandbox adapter of a system, all with the same directory
+  if (last?.dataDir !== dataDir) last = { dataDir, paths: Object.freeze(layout(dataDir)) };
+  return last.paths;
+}
+
+export type SandboxPaths = Readonly<ReturnType<typeof layout>>;
+let last: { dataDir: string; paths: SandboxPaths } | undefined;
+
+function layout(dataDir: string) {
   const root = join(dataDir, 'system');
   return {
     root,

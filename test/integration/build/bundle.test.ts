@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { withTimeout } from '../../helpers/timeout.ts';
 // @ts-expect-error plain JS build script
 import { bundle, bundleFileOf } from '../../../build/build.mjs';
-import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
+import { writeFreshConfig, writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
+import { startBundle } from '../../helpers/listening-server.ts';
 
 const s = suite<{ dir: string; outfile: string }>('bundle', { dir: '', outfile: '' });
 
@@ -21,33 +22,12 @@ s.after(async (ctx) => {
   await rm(ctx.dir, { recursive: true, force: true });
 });
 
-/** Starts the bundle and resolves with its URL from the first line it prints. */
-function startBundle(outfile: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [outfile, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const listening = out.match(/listening on (http:\/\/\S+)/)?.[1];
-      if (listening) resolve({ child, url: listening });
-    });
-    child.stderr!.on('data', (c) => (err += c));
-    child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}${out}`)));
-  });
-}
-
 const exited = (child: ChildProcess) => new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
 
 s('the built file starts in production, answers /api/health, and exits 0 on SIGTERM', ({ dir, outfile }) =>
   withTimeout('bundle run', 15_000, async () => {
-    const configFile = join(dir, 'prod.json');
-    await writeFile(configFile, JSON.stringify({
-      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'prod-data'),
-      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
-    }));
-    const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
-    const done = exited(child);
+    const configFile = await writeFreshConfig(dir, { file: 'prod.json', dataDir: join(dir, 'prod-data') });
+    const { child, url, exited: done } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     try {
       const health = await fetch(`${url}/api/health`);
       assert.is(health.status, 200);
@@ -56,7 +36,7 @@ s('the built file starts in production, answers /api/health, and exits 0 on SIGT
     } finally {
       child.kill('SIGTERM');
     }
-    assert.is(await done, 0);
+    assert.is((await done).code, 0);
   }),
 );
 
@@ -71,15 +51,10 @@ process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).includes('listening on')) writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n'));
   return write(chunk, ...rest);
 };`);
-    const configFile = join(dir, 'builtins.json');
-    await writeFile(configFile, JSON.stringify({
-      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'builtins-data'),
-      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
-    }));
-    const { child } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', NODE_OPTIONS: `--require=${preload}` }, dir);
-    const done = exited(child);
+    const configFile = await writeFreshConfig(dir, { file: 'builtins.json', dataDir: join(dir, 'builtins-data') });
+    const { child, exited: done } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', NODE_OPTIONS: `--require=${preload}` }, dir);
     child.kill('SIGTERM');
-    assert.is(await done, 0);
+    assert.is((await done).code, 0);
     const loaded = new Set((await readFile(listFile, 'utf8')).split('\n').filter((line) => line.startsWith('NativeModule ')).map((line) => line.slice('NativeModule '.length)));
     assert.ok(loaded.has('http'), 'the list was taken in the server');
     for (const later of ['https', 'tls', 'readline', 'worker_threads']) assert.not.ok(loaded.has(later), `${later} is loaded at start`);
@@ -97,14 +72,9 @@ async function whenWritten(file: string) {
 
 s('the code cache is written once: after the first answer (request path included), or a few seconds after listening without one', ({ dir, outfile }) =>
   withTimeout('code cache', 30_000, async () => {
-    const configFile = join(dir, 'cache.json');
-    await writeFile(configFile, JSON.stringify({
-      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'cache-data'),
-      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
-    }));
+    const configFile = await writeFreshConfig(dir, { file: 'cache.json', dataDir: join(dir, 'cache-data') });
     const run = async (cacheFile: string, request: boolean) => {
-      const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', RELAY_PANEL_CODE_CACHE: cacheFile }, dir);
-      const done = exited(child);
+      const { child, url, exited: done } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', RELAY_PANEL_CODE_CACHE: cacheFile }, dir);
       try {
         if (request) assert.is((await fetch(`${url}/api/health`)).status, 200);
         else assert.is(await stat(cacheFile).catch(() => undefined), undefined, 'written when the server listens, before any answer');
@@ -152,8 +122,7 @@ s('with no configuration it creates the sandbox, serves health and the built cli
     const cwd = join(dir, 'fresh-clone');
     await mkdir(join(cwd, 'dist', 'panel'), { recursive: true });
     await writeFile(join(cwd, 'dist', 'panel', 'index.html'), '<html>the built panel client</html>');
-    const { child, url } = await startBundle(outfile, [], { NODE_ENV: '', PORT: '0' }, cwd);
-    const done = exited(child);
+    const { child, url, exited: done } = await startBundle(outfile, [], { NODE_ENV: '', PORT: '0' }, cwd);
     try {
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.is((await fetch(`${url}/api/health`)).status, 200);
@@ -166,7 +135,7 @@ s('with no configuration it creates the sandbox, serves health and the built cli
     } finally {
       child.kill('SIGTERM');
     }
-    assert.is(await done, 0);
+    assert.is((await done).code, 0);
   }),
 );
 
@@ -187,8 +156,7 @@ s('the bundle hashes portal passwords on its inlined worker thread (bcrypt $2b$1
   withTimeout('bundle users', 60_000, async () => {
     const dataDir = join(dir, 'users-data');
     const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir });
-    const { child, url } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
-    const done = exited(child);
+    const { child, url, exited: done } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     const admin = { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-dn': 'CN=admin', 'x-ssl-client-serial': '1000', 'content-type': 'application/json' };
     try {
       const body = JSON.stringify({ username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' });
@@ -207,7 +175,7 @@ s('the bundle hashes portal passwords on its inlined worker thread (bcrypt $2b$1
     } finally {
       child.kill('SIGTERM');
     }
-    assert.is(await done, 0);
+    assert.is((await done).code, 0);
   }),
 );
 

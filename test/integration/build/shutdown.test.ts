@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -8,6 +8,7 @@ import { json } from '../../../lib/http/responses.ts';
 import { route } from '../../../lib/http/route.ts';
 import { start } from '../../../lib/main.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
+import { writeFreshConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('graceful shutdown');
 
@@ -31,11 +32,7 @@ s('stop() lets an in-flight request and its write finish, then refuses new conne
         return json({ ok: true });
       },
     });
-    const config = join(dir, 'config.json');
-    await writeFile(config, JSON.stringify({
-      ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, 'data'),
-      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
-    }));
+    const config = await writeFreshConfig(dir);
     const running = await start({ argv: ['--config', config], env: { NODE_ENV: 'development', LOG_LEVEL: 'error' }, cwd: dir, routes: [...routes, slow] });
     try {
       const pending = fetch(`${running.url}/api/test/slow`, { method: 'POST' });

@@ -1,7 +1,7 @@
 // The start from a V8 startup snapshot (build/snapshot.mjs, lib/snapshot-entry.ts): server-start
 // uses the blob only when its record names this node, this blob and these flags, and every start from
 // one blob reads its own environment and randomness; anything else falls back to the code cache.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { installAndGreet, packFixtures } from '../../helpers/plugins.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
-import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
+import { writeFreshConfig, writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
+import { startListening, stopServer, type ListeningServer } from '../../helpers/listening-server.ts';
 // @ts-expect-error plain JS build script
 import { bundle, bundleFileOf } from '../../../build/build.mjs';
 // @ts-expect-error plain JS build script
@@ -28,49 +29,23 @@ s.after(async (ctx) => {
   await rm(ctx.dir, { recursive: true, force: true });
 });
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
+interface Started extends ListeningServer {
   /** node's own command line: whether the start was given the blob */
   fromBlob: boolean;
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
-
 /** Runs `server-start` beside `outfile` and resolves once it says it listens. */
-function start(outfile: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(startScriptOf(outfile), args, { cwd, env: { ...process.env, RELAY_PANEL_NODE: process.execPath, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const url = out.match(/listening on (http:\/\/\S+)/)?.[1];
-      if (!url) return;
-      readFile(`/proc/${child.pid}/cmdline`, 'utf8').then(
-        (cmdline) => resolve({ child, url, output: () => out, fromBlob: cmdline.split('\0').includes('--snapshot-blob') }),
-        reject,
-      );
-    });
-    child.stderr!.on('data', (c) => (out += c));
-    child.on('exit', (code) => reject(new Error(`server-start exited ${code}: ${out}`)));
-  });
+async function start(outfile: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
+  const server = await startListening(startScriptOf(outfile), args, { env: { RELAY_PANEL_NODE: process.execPath, ...env }, cwd });
+  const cmdline = await readFile(`/proc/${server.child.pid}/cmdline`, 'utf8');
+  return { ...server, fromBlob: cmdline.split('\0').includes('--snapshot-blob') };
 }
 
 async function stop(started: Started) {
-  const done = exited(started.child);
-  started.child.kill('SIGTERM');
-  assert.is(await done, 0, started.output());
+  assert.is(await stopServer(started), 0, started.output());
 }
 
-async function freshConfig(dir: string, name: string) {
-  const file = join(dir, `${name}.json`);
-  await writeFile(file, JSON.stringify({
-    ip: '203.0.113.10', domain: null, email: null, dataDir: join(dir, `${name}-data`),
-    onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 },
-  }));
-  return file;
-}
+const freshConfig = (dir: string, name: string) => writeFreshConfig(dir, { file: `${name}.json`, dataDir: join(dir, `${name}-data`) });
 
 /** A copy of the built server in its own directory, snapshot included. */
 async function copyServer(outfile: string, to: string) {
@@ -80,9 +55,10 @@ async function copyServer(outfile: string, to: string) {
   return copy;
 }
 
-s('server-start starts from the blob: it answers, hashes a password on the worker thread and exits 0', ({ dir, outfile }) =>
+s('server-start starts from the blob: it answers, hashes a password on the worker thread and exits 0; its vhost stamps keep the templates\' fingerprint under its bundle\'s SHA-256', ({ dir, outfile }) =>
   withTimeout('snapshot start', 120_000, async () => {
-    const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir: join(dir, 'users-data') });
+    const dataDir = join(dir, 'users-data');
+    const configFile = await writeOnboardedConfig(dir, { file: 'users.json', dataDir });
     const started = await start(outfile, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     try {
       assert.ok(started.fromBlob, 'started without the blob');
@@ -91,9 +67,13 @@ s('server-start starts from the blob: it answers, hashes a password on the worke
       const body = JSON.stringify({ username: 'alice', displayname: 'Alice', email: 'alice@example.test', password: 'alice-password' });
       const created = await fetch(`${started.url}/api/users`, { method: 'POST', headers: admin, body });
       assert.is(created.status, 201, await created.clone().text());
+      const tunnel = await fetch(`${started.url}/api/tunnels`, { method: 'POST', headers: admin, body: JSON.stringify({ subdomain: 'app', port: 8080 }) });
+      assert.is(tunnel.status, 201, await tunnel.clone().text());
     } finally {
       await stop(started);
     }
+    const stamps = JSON.parse(await readFile(join(dataDir, 'vhost-stamps.json'), 'utf8'));
+    assert.is(stamps.templates.code, createHash('sha256').update(await readFile(bundleFileOf(outfile))).digest('hex'));
   }),
 );
 
@@ -170,11 +150,7 @@ s('a blob made for another bundle starts the launcher beside it, through the cod
 s('a start from the blob installs a plugin (npm through child_process), imports its ES module and mounts it again after a restart', ({ dir, outfile }) =>
   withTimeout('snapshot plugin', 120_000, async () => {
     const packed = await packFixtures('hello');
-    const configFile = join(dir, 'plugins.json');
-    await writeFile(configFile, JSON.stringify({
-      ip: '127.0.0.1', domain: 'example.test', email: 'ops@example.test', dataDir: join(dir, 'plugins-data'),
-      onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver: 'sandbox' },
-    }));
+    const configFile = await writeOnboardedConfig(dir, { file: 'plugins.json', dataDir: join(dir, 'plugins-data'), ip: '127.0.0.1', system: { driver: 'sandbox' } });
     // development mode: every caller is admin, and any file: tarball may be installed
     const first = await start(outfile, ['--config', configFile], { NODE_ENV: 'development' }, dir);
     try {

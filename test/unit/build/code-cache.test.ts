@@ -20,7 +20,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const bundleOf = (answer: number) =>
   `const { basename } = require('node:path');
    function strict() { return this === undefined; }
-   module.exports.answer = () => ({ answer: ${answer}, file: basename(__filename), url: RELAY_IMPORT_META_URL, strict: strict() });
+   module.exports.answer = () => ({ answer: ${answer}, file: basename(__filename), url: RELAY_IMPORT_META_URL, code: RELAY_BUNDLE_SHA256, strict: strict() });
    module.exports.load = (specifier) => RELAY_IMPORT(specifier);`;
 
 /** Compiles `source` with the cache in `dir`, runs it, and returns what it exported. */
@@ -28,13 +28,13 @@ function load(dir: string, source: string, key = sha256(source)) {
   const filename = join(dir, 'server.mjs');
   const compiled = compileBundle(source, { key, cacheFile: join(dir, 'server.mjs.code-cache'), filename });
   const module = { exports: {} as { answer?: () => unknown; load?: (specifier: string) => Promise<unknown> } };
-  compiled.run(module.exports, createRequire(filename), module, filename, dir, 'file:///x/server.mjs', (specifier) => import(specifier));
+  compiled.run(module.exports, createRequire(filename), module, filename, dir, 'file:///x/server.mjs', (specifier) => import(specifier), 'b'.repeat(64));
   return { compiled, answer: module.exports.answer!(), load: module.exports.load! };
 }
 
-s('runs the bundle as strict CommonJS with the launcher file and import.meta.url', ({ dir }) => {
+s('runs the bundle as strict CommonJS with the launcher file, import.meta.url and its own SHA-256', ({ dir }) => {
   const { answer } = load(dir, bundleOf(42));
-  assert.equal(answer, { answer: 42, file: 'server.mjs', url: 'file:///x/server.mjs', strict: true });
+  assert.equal(answer, { answer: 42, file: 'server.mjs', url: 'file:///x/server.mjs', code: 'b'.repeat(64), strict: true });
 });
 
 s('without a cache it is stale; saved, the next compile takes the cache', async ({ dir }) => {

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route, type AnyRoute } from '../../../lib/http/route.ts';
+import { compileRouteList } from '../../../lib/http/router.ts';
 import { createTestApp } from '../../../lib/testing.ts';
 
 const s = suite('route tables built from one list');
@@ -66,6 +67,34 @@ s('a route\'s steps are built at its first request, once for GET and HEAD, and t
   } finally {
     await t.close();
   }
+});
+
+/** The route's copy, with a count of the reads of its path: sorting and compiling the list read it. */
+function pathCounted(base: AnyRoute): { route: AnyRoute; reads: () => number } {
+  let reads = 0;
+  const copy = { ...base } as AnyRoute;
+  Object.defineProperty(copy, 'path', { enumerable: true, get: () => (reads++, base.path) });
+  return { route: copy, reads: () => reads };
+}
+
+s('a list compiled before any table is built from it (as while a startup snapshot is made) is neither sorted nor compiled again by the table', async () => {
+  const build = async (prepare: boolean) => {
+    const watched = pathCounted(echo);
+    const list: readonly AnyRoute[] = [domainOf, watched.route];
+    if (prepare) compileRouteList(list);
+    const before = watched.reads();
+    const t = await createTestApp({ routes: list });
+    const reads = watched.reads() - before;
+    try {
+      assert.equal((await t.call('GET', '/api/test/echo/hi')).body, { word: 'hi' });
+    } finally {
+      await t.close();
+    }
+    return reads;
+  };
+  const [fresh, prepared] = [await build(false), await build(true)];
+  // sorting reads each path once, compiling once per method (GET, then HEAD)
+  assert.ok(fresh - prepared >= 3, `the table read the prepared list's paths ${prepared} times, a fresh list's ${fresh}`);
 });
 
 s.run();

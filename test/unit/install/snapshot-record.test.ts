@@ -1,21 +1,64 @@
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NODE_FLAGS } from '../../../lib/node-flags.ts';
-import { SNAPSHOT_STAT_FORMAT } from '../../../lib/install/steps/snapshot.ts';
-// @ts-expect-error plain JS build script
-import { STAT_FORMAT, startScript } from '../../../build/snapshot.mjs';
+import { makeSnapshot, recordText, snapshotFiles, startScript, statArgs, STAT_FORMAT } from '../../../lib/startup-snapshot.mjs';
 
 // The record beside a startup snapshot is written by the build (a checkout's dist/) or by install (a
-// box's release), and compared by the start script: all three must spell it alike, or a box would
-// never start from its snapshot (and nothing would say so but the start's time).
-const s = suite('the startup snapshot\'s record, written and compared alike');
+// box's release), and compared by the start script: all three come from lib/startup-snapshot.mjs, or
+// a box would never start from its snapshot (and nothing would say so but the start's time).
+const s = suite<{ dir: string }>('the startup snapshot\'s record, written and compared alike', { dir: '' });
 
-s('install writes what the start script compares: stat of node and blob in one format, then the flags', () => {
-  assert.is(SNAPSHOT_STAT_FORMAT, STAT_FORMAT);
-  const script = startScript();
-  assert.match(script, `stat -L -c '${SNAPSHOT_STAT_FORMAT}' -- "$node" "$blob"`);
-  assert.match(script, `\nflags='${NODE_FLAGS.join(' ')}'\n`);
+s.before.each(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'relay-snapshot-record-'));
+});
+s.after.each(async (ctx) => {
+  await rm(ctx.dir, { recursive: true, force: true });
+});
+
+const STAT_OUTPUT = '2049:11:99:1700000000:1700000001\n2049:12:9200000:1700000002:1700000003\n';
+
+s('the builder is given the entry, bundle and launcher, then the blob is renamed and stat\'s two lines and the flags recorded', async ({ dir }) => {
+  const launcher = join(dir, 'server.mjs');
+  const files = snapshotFiles(launcher);
+  const calls: string[][] = [];
+  const run = async (file: string, args: string[]) => {
+    calls.push([file, ...args]);
+    if (file === '/usr/bin/stat') return { stdout: STAT_OUTPUT };
+    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'blob');
+    return { stdout: '' };
+  };
+  const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run, stat: '/usr/bin/stat' });
+  assert.equal(made, { blob: files.blob, record: files.record });
+  const temp = calls[0]![calls[0]!.indexOf('--snapshot-blob') + 1]!;
+  assert.equal(calls[0], ['/usr/bin/node', ...NODE_FLAGS, '--snapshot-blob', temp, '--build-snapshot', files.entry, join(dir, 'server.bundle.cjs'), launcher]);
+  assert.equal(calls[1], ['/usr/bin/stat', '-L', '-c', STAT_FORMAT, '--', '/usr/bin/node', files.blob]);
+  assert.is(await readFile(files.blob, 'utf8'), 'blob');
+  assert.is(await readFile(files.record, 'utf8'), `${STAT_OUTPUT}${NODE_FLAGS.join(' ')}\n`);
+  assert.is((await stat(files.record)).mode & 0o777, 0o644);
+});
+
+s('a builder that fails leaves neither its temporary blob nor a record, and the error is the builder\'s', async ({ dir }) => {
+  const launcher = join(dir, 'server.mjs');
+  await writeFile(snapshotFiles(launcher).record, 'an old record\n');
+  const run = async (_file: string, args: string[]) => {
+    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'half a blob');
+    throw new Error('node exited 1: process.env.HOME is read while the startup snapshot is built');
+  };
+  const failed = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run }).then(() => '', (error: Error) => error.message);
+  assert.match(failed, 'process.env.HOME is read');
+  assert.equal(await readdir(dir), []);
+});
+
+s('the start script compares the record with the same stat, reading its three lines, and passes the same flags', () => {
+  const script = startScript(NODE_FLAGS);
+  assert.equal(statArgs('"$node"', '"$blob"'), ['-L', '-c', STAT_FORMAT, '--', '"$node"', '"$blob"']);
+  assert.match(script, `$(stat -L -c '${STAT_FORMAT}' -- "$node" "$blob" 2>/dev/null)`);
   assert.match(script, '{ read -r made_node && read -r made_blob && read -r made_flags; } < "$blob.made"');
+  assert.match(script, `\nflags='${NODE_FLAGS.join(' ')}'\n`);
+  assert.is(recordText(STAT_OUTPUT, NODE_FLAGS).split('\n').length, 4, 'three lines and the last newline');
 });
 
 s.run();

@@ -2,8 +2,7 @@
 // still enabled) and enabled records without vhosts. The server runs as a child process on the
 // sandbox driver and is killed at random moments; every start repairs the host from the records,
 // so after the storm and a final restart nginx and the authfile match the records exactly.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,8 @@ import { createSystem } from '../../../../lib/system/index.ts';
 import type { System } from '../../../../lib/system/types.ts';
 import { callerHeaders } from '../../../../lib/testing.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
+import { startListening, type ListeningServer } from '../../../helpers/listening-server.ts';
+import { onboardedConfig, writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
 
 const cli = fileURLToPath(new URL('../../../../lib/cli.ts', import.meta.url));
 const register = fileURLToPath(new URL('../../../helpers/register.mjs', import.meta.url));
@@ -26,29 +27,10 @@ const WORKERS = 4;
 const DOMAIN = 'example.test';
 const ADMIN = { ...callerHeaders('admin'), 'content-type': 'application/json' };
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<NodeJS.Signals | null>;
-}
-
-function startServer(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', register, cli, '--config', join(dir, 'config.json')], {
+function startServer(dir: string): Promise<ListeningServer> {
+  return startListening(process.execPath, ['--import', register, cli, '--config', join(dir, 'config.json')], {
     cwd: dir,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url, exited });
-    });
-    void exited.then(() => reject(new Error(`server exited before listening: ${err}`)));
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'error', PORT: '0' },
   });
 }
 
@@ -56,7 +38,7 @@ function startServer(dir: string): Promise<Server> {
  * Creates, deletes and disables tunnels from several workers until the server dies; `onCreated`
  * hears of each tunnel created.
  */
-function storm(server: Server, next: () => number, onCreated: () => void): Promise<void> {
+function storm(server: ListeningServer, next: () => number, onCreated: () => void): Promise<void> {
   let alive = true;
   void server.exited.then(() => (alive = false));
   const call = (method: string, path: string, body?: unknown) =>
@@ -107,15 +89,12 @@ async function driftOf(dir: string, system: System): Promise<Drift> {
 s(`SIGKILL during a create/delete storm, ${ROUNDS} times: after a restart no orphan and no missing vhost`, () =>
   withTimeout('crash storm', 240_000, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'relay-crash-storm-'));
-    const configInput = {
-      ip: '127.0.0.1', domain: DOMAIN, email: 'ops@example.test', dataDir: join(dir, 'data'),
-      onboarding: { status: 'COMPLETED' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver: 'sandbox' },
-    };
-    await writeFile(join(dir, 'config.json'), JSON.stringify(configInput));
+    const configOptions = { ip: '127.0.0.1', domain: DOMAIN, system: { driver: 'sandbox' } };
+    await writeOnboardedConfig(dir, configOptions);
     let counter = 0;
     const drifts: Drift[] = [];
     try {
-      const system = createSystem(ConfigSchema.parse(configInput).system, { dataDir: join(dir, 'data') });
+      const system = createSystem(ConfigSchema.parse(onboardedConfig(dir, configOptions)).system, { dataDir: join(dir, 'data') });
       for (let round = 0; round < ROUNDS; round++) {
         const server = await startServer(dir);
         // the kill falls while the storm is under way, not while a slow start still warms up
@@ -125,7 +104,7 @@ s(`SIGKILL during a create/delete storm, ${ROUNDS} times: after a restart no orp
         await underWay;
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 600));
         server.child.kill('SIGKILL');
-        assert.is(await server.exited, 'SIGKILL');
+        assert.is((await server.exited).signal, 'SIGKILL');
         await stormDone;
         drifts.push(await driftOf(dir, system));
       }

@@ -1,0 +1,90 @@
+// The V8 startup snapshot's files, the record beside its blob, the builder's command line and the
+// start script that reads the record. A checkout's build (build/snapshot.mjs, plain node) and an
+// installation (lib/install/steps/snapshot.ts, on the box) both make a blob and its record, and the
+// start script must read what either wrote: one plain-JS module, so that both can import it.
+//
+// A blob is tied to the node binary and the V8 flags it was made with: node refuses any other before
+// a line of JavaScript runs (exit code 14, or an abort for a damaged file), so the choice is the start
+// script's. It starts from the blob only when the record beside it names this node binary and this
+// blob as `stat` sees them now, and these flags; otherwise through the launcher and its code cache.
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** device, inode, size, modification and change time: a replaced or rewritten file differs in one */
+export const STAT_FORMAT = '%d:%i:%s:%Y:%Z';
+
+/** The names beside the launcher; the start script expects the launcher to be `server.mjs`. */
+export const LAUNCHER_NAME = 'server.mjs';
+export const ENTRY_NAME = 'server.snapshot.cjs';
+export const BLOB_NAME = 'server.snapshot.blob';
+export const START_SCRIPT_NAME = 'server-start';
+const RECORD_SUFFIX = '.made';
+
+/** The bundle the launcher runs: beside it, `server.mjs` -> `server.bundle.cjs`. */
+export const bundleOf = (launcher) => `${launcher.replace(/\.mjs$/, '')}.bundle.cjs`;
+
+/** The snapshot's files beside `launcher`: the builder's entry, the blob, its record and the start script. */
+export function snapshotFiles(launcher) {
+  const dir = dirname(launcher);
+  const blob = join(dir, BLOB_NAME);
+  return { dir, entry: join(dir, ENTRY_NAME), blob, record: recordOf(blob), startScript: join(dir, START_SCRIPT_NAME) };
+}
+
+export const recordOf = (blob) => `${blob}${RECORD_SUFFIX}`;
+
+/** `stat`'s arguments for the record: node's binary and the blob, followed through links as node opens them. */
+export const statArgs = (node, blob) => ['-L', '-c', STAT_FORMAT, '--', node, blob];
+
+/** The record: `stat`'s two lines (node, blob), then the flags on a third. */
+export const recordText = (statOutput, flags) => `${statOutput}${flags.join(' ')}\n`;
+
+/**
+ * Builds the blob of the bundle beside `launcher` with `node` and `flags`, then its record. Written
+ * under a temporary name and renamed, and the record after it: a start never sees a half-written
+ * blob named by a record. `run(file, args)` resolves with the program's output and rejects when it
+ * fails; a failure leaves no blob's temporary file and no record.
+ */
+export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', blob = snapshotFiles(launcher).blob }) {
+  const { entry } = snapshotFiles(launcher);
+  const record = recordOf(blob);
+  const temp = `${blob}.${process.pid}.tmp`;
+  await rm(record, { force: true });
+  try {
+    await run(node, [...flags, '--snapshot-blob', temp, '--build-snapshot', entry, bundleOf(launcher), launcher]);
+    await rename(temp, blob);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  // `stat` as the start script runs it, so the two compare the same text
+  const { stdout } = await run(stat, statArgs(node, blob));
+  await writeFile(record, recordText(stdout, flags), { mode: 0o644 });
+  return { blob, record };
+}
+
+/**
+ * The start script. `node` is RELAY_PANEL_NODE or the first on PATH, as for the release launcher;
+ * the blob is RELAY_PANEL_SNAPSHOT or server.snapshot.blob beside it.
+ */
+export const startScript = (flags) => `#!/bin/sh
+# relay-panel server start (lib/startup-snapshot.mjs): ${START_SCRIPT_NAME} [--config FILE] ...
+# From the V8 startup snapshot when its record names this node binary, this blob and these flags;
+# otherwise through ${LAUNCHER_NAME} and its code cache. One \`stat\` decides: node itself would refuse a
+# blob made by another binary or with other flags, and exit before the panel could fall back.
+case "$0" in */*) here=\${0%/*} ;; *) here=. ;; esac
+node=\${RELAY_PANEL_NODE:-$(command -v node)}
+if [ -z "$node" ]; then
+  echo "relay-panel needs Node.js 20 or later: see README 'Production'" >&2
+  exit 1
+fi
+blob=\${RELAY_PANEL_SNAPSHOT:-$here/${BLOB_NAME}}
+flags='${flags.join(' ')}'
+if [ -r "$blob${RECORD_SUFFIX}" ] && { read -r made_node && read -r made_blob && read -r made_flags; } < "$blob${RECORD_SUFFIX}" \\
+  && [ "$made_node
+$made_blob
+$made_flags" = "$(stat ${statArgs('"$node"', '"$blob"').map((a) => (a === STAT_FORMAT ? `'${a}'` : a)).join(' ')} 2>/dev/null)
+$flags" ]; then
+  exec "$node" $flags --snapshot-blob "$blob" "$here/${LAUNCHER_NAME}" "$@"
+fi
+exec "$node" $flags "$here/${LAUNCHER_NAME}" "$@"
+`;
