@@ -3,7 +3,7 @@
 // had here) at the configured binary paths. Driven only as an operator (commands as root inside
 // the box) and an admin (HTTPS through nginx with the admin P12) would.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -181,13 +181,23 @@ s('onboarding through the IP panel: domain, DNS check, provisioning watched on t
   for (const unit of ['nginx', 'relay-panel', 'chisel', 'authelia']) assert.is(await active(unit), 'active', unit);
 });
 
-s('a tunnel: its vhost and the chisel authfile appear, and nginx puts it behind the portal', async () => {
+s('a tunnel: its route and the chisel authfile appear, nginx puts it behind the portal and serves its own certificate from root\'s map', async () => {
   const created = await client.call('POST', `${PANEL}/api/tunnels`, { identity: admin, json: { subdomain: 'app', port: APP_PORT } });
   assert.is(created.status, 201, created.text);
   const name = `relay-app-app.${BOX_DOMAIN}.conf`;
-  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', name)), `/etc/nginx/sites-available/${name}`);
-  const vhost = await readFile(join(box.root, 'etc/nginx/sites-available', name), 'utf8');
-  assert.match(vhost, `proxy_pass http://127.0.0.1:${APP_PORT};`);
+  // one label under the domain: a route of the shared server, which per name gives each name its own certificate
+  assert.is(await readlink(join(box.root, 'etc/nginx/relay-routes', name)), `/etc/nginx/sites-available/${name}`);
+  const route = (await readFile(join(box.root, 'etc/nginx/sites-available', name), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.equal(route, [`app.${BOX_DOMAIN} ${APP_PORT};`]);
+  const shared = `relay-tunnels-${BOX_DOMAIN}.conf`;
+  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', shared)), `/etc/nginx/sites-available/${shared}`);
+  assert.match(await readFile(join(box.root, 'etc/nginx/sites-available', shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem;');
+  const served = () => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername app.${BOX_DOMAIN} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
+  const own = await box.sh(['openssl', 'x509', '-noout', '-fingerprint', '-sha256', '-in', `/etc/relay-panel/letsencrypt/live/app.${BOX_DOMAIN}/cert.pem`]);
+  await waitUntil('nginx serving the tunnel\'s own certificate', async () => (await served()) === own, 10_000);
+  // the map holds keys: root's alone, never the panel's user's nor nginx's workers'
+  const modes = await box.sh(inBox('stat -c "%U %a" /etc/nginx/relay-panel-tls/sni /etc/nginx/relay-panel-tls/sni/names /etc/nginx/relay-panel-tls/sni/fallback.conf /etc/nginx/relay-panel-tls/sni/names/*.conf'));
+  assert.equal(modes.trim().split('\n'), ['root 700', 'root 700', 'root 600', 'root 600']);
   const authfile = JSON.parse(await readFile(join(box.root, 'etc/chisel/users.json'), 'utf8')) as Record<string, string[]>;
   assert.ok(Object.values(authfile).some((rules) => rules.some((r) => r.includes(String(APP_PORT)))), JSON.stringify(authfile));
   const app = await client.call('GET', `https://app.${BOX_DOMAIN}/some/page?a=1`);
@@ -418,16 +428,14 @@ s('wildcard mode on the box: DNS-01 through its bind (dnsmasq forwards the chall
   assert.equal(owners.trim().split('\n'), ['relay-panel']);
   await waitUntil('nginx serving the renewed wildcard', async () => (await served(wild)) === renewed, 10_000);
 
-  // 4. back to per-name: the tunnel's own certificate (HTTP-01) and a server of its own; the shared server gone
+  // 4. back to per-name: the tunnel's own certificate (HTTP-01), served by the shared server from root's map
   const toPerName = await settings({ mode: 'per-name' });
   assert.is(toPerName.status, 200, toPerName.text);
   assert.match(await box.sh(['openssl', 'x509', '-noout', '-ext', 'subjectAltName', '-in', `${acme}/live/${wild}/cert.pem`]), `DNS:${wild}`);
-  assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', route)), `/etc/nginx/sites-available/${route}`);
-  // root's copy of the tunnel's own lineage, no longer the domain's
-  assert.match(await readFile(available(route), 'utf8'), `/${wild}/fullchain.pem";`);
+  assert.is(await readlink(join(box.root, 'etc/nginx/relay-routes', route)), `/etc/nginx/sites-available/${route}`, 'still a route');
   assert.not.ok(await exists(`${acme}/live/${BOX_DOMAIN}`), 'the wildcard lineage is deleted');
-  assert.equal((await readdir(join(box.root, 'etc/nginx/relay-routes')).catch(() => [])).filter((f) => f.endsWith('.conf')), [], 'no route left');
-  for (const path of [`/etc/nginx/sites-enabled/${shared}`, `/etc/nginx/sites-available/${shared}`]) assert.not.ok(await exists(path), `${path} is gone`);
+  assert.match(await readFile(available(shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem;');
+  assert.not.match(await readFile(available(shared), 'utf8'), `/${BOX_DOMAIN}/fullchain.pem`, 'no longer the wildcard');
   assert.is((await client.call('GET', `https://${wild}/some/page`)).status, 302);
   await waitUntil('nginx serving the tunnel\'s own certificate', async () => (await served(wild)) === (await fingerprint(wild)), 10_000);
   assert.is((await client.call('GET', `https://app.${BOX_DOMAIN}/some/page`)).status, 302);
@@ -436,15 +444,16 @@ s('wildcard mode on the box: DNS-01 through its bind (dnsmasq forwards the chall
   console.log(`  wildcard mode on the box: ${Date.now() - started} ms`);
 });
 
-/** The vhosts as an earlier release left them: Debian's default site instead of ours, and the old login redirect. */
-async function asEarlierRelease(appVhost: string): Promise<void> {
-  const file = join(box.root, 'etc/nginx/sites-available', appVhost);
+/** The vhosts as an earlier release left them: Debian's default site instead of ours, and the old login redirect in `vhost`. */
+async function asEarlierRelease(vhost: string): Promise<void> {
+  const file = join(box.root, 'etc/nginx/sites-available', vhost);
   const text = await readFile(file, 'utf8');
   const old = text
     .replace(/# relay-panel sha256 .*\n$/, '')
     .replace('    auth_request_set $relay_redirection_url $upstream_http_location;\n', '')
     .replace('error_page 401 =302 $relay_redirection_url;', `error_page 401 =302 https://auth.${BOX_DOMAIN}/?rd=$scheme://$http_host$request_uri;`);
-  assert.not.match(old, '$relay_redirection_url', 'the app vhost has the redirect this test rewinds');
+  assert.not.match(old, '$relay_redirection_url', 'the vhost has the redirect this test rewinds');
+  assert.is.not(old, text.replace(/# relay-panel sha256 .*\n$/, ''), 'the vhost had the new redirect');
   // stamped as that release did, so the start-up's tunnel repair does not take it for a hand edit
   await writeFile(file, stampVhost(old));
   await box.sh(inBox('rm /etc/nginx/sites-enabled/relay-default.conf /etc/nginx/sites-available/relay-default.conf && ln -s /etc/nginx/sites-available/default /etc/nginx/sites-enabled/default && nginx -t -q && systemctl reload nginx'));
@@ -453,11 +462,16 @@ async function asEarlierRelease(appVhost: string): Promise<void> {
 /** What a browser is sent to after the portal: the `rd` of the redirect. */
 const returnAddress = async (url: string) => new URL(String((await client.call('GET', url)).headers.location)).searchParams.get('rd');
 
-/** The answer of nginx on the box to a name without a vhost (curl in the box: the default server's certificate is self-signed). */
-const unknownName = () => box.sh(inBox(`curl -sk -w ' %{http_code}' --resolve nothing-here.${BOX_DOMAIN}:443:${BOX_IP} https://nothing-here.${BOX_DOMAIN}/`));
+/**
+ * The answer of nginx on the box to a name without a vhost, outside the base domain (a name under
+ * it is the shared tunnels' server's, which answers as the default server does), with curl in the
+ * box: the default server's certificate is self-signed.
+ */
+const unknownName = () => box.sh(inBox(`curl -sk -w ' %{http_code}' --resolve nothing-here.invalid:443:${BOX_IP} https://nothing-here.invalid/`));
 
 s('upgrade to a second build under load, no flags (the install\'s --no-downloads remembered): data kept, current moves, no request fails; a box an earlier release left gets the default server and the new login redirect', async () => {
-  const appVhost = `relay-app-app.${BOX_DOMAIN}.conf`;
+  // the app is a route: the shared server it is served by carries the redirect
+  const appVhost = `relay-tunnels-${BOX_DOMAIN}.conf`;
   const page = `https://app.${BOX_DOMAIN}/some/page?a=1&b=2`;
   await asEarlierRelease(appVhost);
   // `systemctl reload` returns before nginx's new workers answer
