@@ -17,6 +17,9 @@
 // plain bytes and of the delimiter's own, formidable against the edge's parser.
 // BENCH_ONLY=nginx-changes (`--only=nginx-changes`, never part of the full run) ten concurrent vhost changes on
 // a real nginx with 1,000 vhosts, one at a time against together (group commit).
+// BENCH_ONLY=per-name-shapes (`--only=per-name-shapes`, never part of the full run) 1,000 per-name certificates on a
+// real nginx as a server each against one shared server with root's certificate map: nginx -t, reload, a change, memory,
+// nginx's CPU per full and resumed TLS handshake.
 // BENCH_ONLY=tunnel-changes (`--only=tunnel-changes`, never part of the full run) a tunnel's create, toggle and
 // delete through the API on real nginx with its certificate in place, at 10 and 1,000 vhosts, and ten toggles at once,
 // per-name and wildcard certificates beside each other.
@@ -124,7 +127,7 @@ const settings = {
 };
 const bundlePath = resolve(root, settings.bundle);
 const panelArgs = [...PANEL_FLAGS, bundlePath];
-const ONLY = { 'upload-hostile': () => runScript('upload-hostile.ts'), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => runScript('nginx-changes.ts'), 'tunnel-changes': () => runScript('tunnel-changes.ts'), stream: () => runScript('stream.ts') };
+const ONLY = { 'upload-hostile': () => runScript('upload-hostile.ts'), 'cold-start': () => coldStartOnly(), traffic: () => trafficOnly(), 'traffic-receiver': () => measureTrafficReceiver({ log }), runtimes: () => runtimesOnly(), 'panel-lists': () => panelListsOnly(), fuzz: () => fuzzOnly(), 'cached-answers': () => cachedAnswersOnly(), scale: () => scaleOnly(), 'nginx-changes': () => runScript('nginx-changes.ts'), 'per-name-shapes': () => runScript('per-name-shapes.ts'), 'tunnel-changes': () => runScript('tunnel-changes.ts'), stream: () => runScript('stream.ts') };
 if (settings.only && !ONLY[settings.only]) throw new Error(`BENCH_ONLY: unknown part '${settings.only}' (${Object.keys(ONLY).join(', ')})`);
 {
   // Each source agent may request 10 tickets a minute: the probe (1, agent 1 only), the warm-up

@@ -37,9 +37,11 @@ async function timed<T>(what: () => Promise<{ status: number; body: T }>, want: 
 }
 
 /** The served vhosts of the desired host state in the panel's present mode, written and linked. */
+/** The served vhosts, and the shared tunnels' server as onboarding's vhosts task writes it (this box's stack has no certificates). */
 async function applyServed(app: TestApp): Promise<void> {
   const { served } = await desiredHost(app.services);
-  await app.services.system.proxy.apply(served.map((spec) => ({ op: 'put', spec, enabled: true })));
+  const shared = served.some((spec) => spec.kind === 'tunnels') ? [] : [tunnelsVhost(TEST_DOMAIN, app.services.config.value)];
+  await app.services.system.proxy.apply([...served, ...shared].map((spec) => ({ op: 'put', spec, enabled: true })));
 }
 
 export async function measureMode(mode: CertMode, sizes: number[], rounds: number, concurrent: number): Promise<Row[]> {
