@@ -17,10 +17,7 @@ import type { SystemConfig } from '../system/config.ts';
 import type { PublicLocations, VhostChange, VhostSpec } from '../system/types.ts';
 import { pruneTlsCopies, stageEntries } from './tls-copies.ts';
 import { copiedTlsContext, entriesOfSpec } from './tls-entries.ts';
-import { routedEntries, writtenVhostEntries } from './vhost-entries.ts';
-
-/** The per-name shared server: its map serves every route's own certificate. */
-const isSniServer = (spec: VhostSpec) => spec.kind === 'tunnels' && spec.sni === true;
+import { routeEntriesOf, writtenVhostEntries } from './vhost-entries.ts';
 import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
@@ -60,7 +57,7 @@ export async function applyVhostChanges(config: SystemConfig, publicLocations: P
     if (c.op === 'put') entries.push(...entriesOfSpec(c.spec));
     else if (c.op === 'enable') entries.push(...(await writtenVhostEntries(config, c.name)));
   }
-  if (changes.some((c) => c.op === 'put' && isSniServer(c.spec))) entries.push(...(await routedEntries(config)));
+  entries.push(...(await routeEntriesOf(config, changes)));
   await stageEntries(config, entries, await tlsSourceOwners(config));
   let failure: unknown = null;
   try {
@@ -84,7 +81,7 @@ export async function refreshVhostSpecs(config: SystemConfig, publicLocations: P
   if (!usesTlsCopies(config)) return helperVhostStore(config, publicLocations).refresh(specs);
   const written = new Set(await readdir(config.nginx.sitesAvailable).catch(() => [] as string[]));
   const entries = specs.filter((spec) => written.has(vhostName(spec))).flatMap(entriesOfSpec);
-  if (specs.some(isSniServer)) entries.push(...(await routedEntries(config)));
+  entries.push(...(await routeEntriesOf(config, specs.filter((spec) => written.has(vhostName(spec))).map((spec) => ({ op: 'put', spec, enabled: true })))));
   await stageEntries(config, entries, await tlsSourceOwners(config));
   const rewritten = await helperVhostStore(config, publicLocations).refresh(specs);
   // a vhost moved to another lineage (a wildcard switch, and back) leaves its old entry to no one

@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import { assertFqdn, isFqdn } from '../system/common/names.ts';
 import { isCopyPath, tlsPathDirectives } from './tls-directives.ts';
-import { isRouteSpec, isRouteText, isVhostNameOfKind, routeName, type TemplateContext } from '../system/proxy/templates.ts';
+import { isRouteSpec, isRouteText, isVhostNameOfKind, type TemplateContext } from '../system/proxy/templates.ts';
 import type { VhostSpec } from '../system/types.ts';
 import { CERT_FILE, copiedCertPaths, DEFAULT_ENTRY, KEY_FILE } from '../system/proxy/tls-copy-paths.ts';
 import { SNI_DATA } from '../system/proxy/sni-map.ts';
 
-export { CERT_FILE, copiedCertPaths, DEFAULT_ENTRY, KEY_FILE };
+export { CERT_FILE, DEFAULT_ENTRY, KEY_FILE };
 
 export const IP_PANEL_ENTRY = 'ip-panel';
 export const CLIENT_CA_ENTRY = 'client-ca';
@@ -54,8 +54,9 @@ const ENTRIES_OF_KIND: Record<VhostSpec['kind'], (fqdn: string) => string[]> = {
  */
 export function entriesOfSpec(spec: VhostSpec): string[] {
   if (spec.kind === 'ip-panel' || spec.kind === 'default') return ENTRIES_OF_KIND[spec.kind]('');
-  // a route's own lineage, copied where there is one: the per-name map serves it (unused under the wildcard)
-  if (isRouteSpec(spec)) return [assertFqdn(spec.fqdn)];
+  // a route names no certificate: the shared server serves the wildcard, or per name its own from
+  // root's map, whose copies are staged only while that server is linked (vhost-entries.ts)
+  if (isRouteSpec(spec)) return [];
   // per name, the shared server loads the map, whose fallback is the default server's certificate
   if (spec.kind === 'tunnels' && spec.sni) return [DEFAULT_ENTRY];
   const cert = (spec.kind === 'app' || spec.kind === 'site') && spec.cert ? spec.cert : spec.fqdn;
@@ -69,10 +70,7 @@ export function entriesOfSpec(spec: VhostSpec): string[] {
  * release's vhost naming the panel's files, a placeholder) falls back to its file name.
  */
 export function entriesOfVhostText(tlsDir: string, name: string, text: string): string[] {
-  if (isRouteText(text)) {
-    const name = routeName(text);
-    return name === null ? [] : [name];
-  }
+  if (isRouteText(text)) return [];
   if (text.includes(SNI_DATA)) return [DEFAULT_ENTRY];
   const entries = new Set<string>();
   for (const d of tlsPathDirectives(text)) {

@@ -5,7 +5,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { routesDirOf, type SystemConfig } from '../system/config.ts';
 import { readOrNull } from '../system/common/fs.ts';
-import { isVhostName } from '../system/proxy/templates.ts';
+import { isRouteSpec, isRouteText, isVhostName, routeName } from '../system/proxy/templates.ts';
+import { sniServerLinked } from '../system/proxy/sni-files.ts';
+import { mapAtMost } from '../map-at-most.ts';
+import type { VhostChange, VhostSpec } from '../system/types.ts';
 import { entriesOfVhostText } from './tls-entries.ts';
 
 /** The relay vhosts in sites-available (enabled or not): what may name an entry. */
@@ -29,7 +32,7 @@ export async function writtenVhostEntries(config: SystemConfig, name: string): P
 /** Every entry a relay vhost in sites-available loads: what a restage copies and a prune keeps. */
 export async function namedEntries(config: SystemConfig): Promise<Set<string>> {
   const names = await relayVhostNames(config);
-  const named = new Set<string>();
+  const named = new Set<string>(await sniServerLinked(config.nginx.sitesEnabled) ? await routedEntries(config) : []);
   // in bounded groups: thousands of vhosts must not open thousands of files together
   for (let at = 0; at < names.length; at += 64) {
     for (const entries of await Promise.all(names.slice(at, at + 64).map((name) => writtenVhostEntries(config, name)))) {
@@ -39,16 +42,36 @@ export async function namedEntries(config: SystemConfig): Promise<Set<string>> {
   return named;
 }
 
+/** The name a written route serves; none for another vhost or a file that is not there. */
+async function writtenRouteName(config: SystemConfig, name: string): Promise<string[]> {
+  if (!isVhostName(name)) return [];
+  const text = await readOrNull(join(config.nginx.sitesAvailable, name));
+  const fqdn = text !== null && isRouteText(text) ? routeName(text) : null;
+  return fqdn === null ? [] : [fqdn];
+}
+
 /**
- * The entries of the routes linked in the routes directory: what the per-name shared server's map
- * serves, so a put of that server (a switch back to per-name, whose routes' text does not change)
- * copies every route's own lineage before nginx loads the map.
+ * The own lineages of the routes linked in the routes directory: what the per-name shared server's
+ * map serves, so their copies are staged and kept while that server is linked, and only then (under
+ * the wildcard a route has no lineage of its own to copy, and an old one must not refuse a change).
  */
 export async function routedEntries(config: SystemConfig): Promise<string[]> {
   const links = (await readdir(routesDirOf(config)).catch(() => [] as string[])).filter(isVhostName);
-  const entries: string[] = [];
-  for (let at = 0; at < links.length; at += 64) {
-    for (const found of await Promise.all(links.slice(at, at + 64).map((name) => writtenVhostEntries(config, name)))) entries.push(...found);
-  }
-  return entries;
+  return (await mapAtMost(links, 64, (name) => writtenRouteName(config, name))).flat();
 }
+
+/** The entries a vhosts change's routes load from the per-name map: none while that server is neither linked nor put. */
+export async function routeEntriesOf(config: SystemConfig, changes: VhostChange[]): Promise<string[]> {
+  const serverPut = changes.some((c) => c.op === 'put' && isSniServer(c.spec));
+  if (!serverPut && !(await sniServerLinked(config.nginx.sitesEnabled))) return [];
+  const own: string[] = [];
+  for (const c of changes) {
+    if (c.op === 'put' && c.spec.kind === 'app' && isRouteSpec(c.spec)) own.push(c.spec.fqdn);
+    else if (c.op === 'enable') own.push(...(await writtenRouteName(config, c.name)));
+  }
+  // a switch back to per-name puts the server over routes whose text does not change
+  return serverPut ? [...own, ...(await routedEntries(config))] : own;
+}
+
+/** The per-name shared server: its map serves every route's own certificate. */
+export const isSniServer = (spec: VhostSpec) => spec.kind === 'tunnels' && spec.sni === true;

@@ -96,7 +96,7 @@ export async function measureMode(mode: CertMode, sizes: number[], rounds: numbe
       const own = await readFile(join(system.nginx.sitesAvailable, vhostName(appVhost({ fqdn, port: 1 }))), 'utf8');
       if (!isRouteText(own)) throw new Error(`${mode}: the file of ${fqdn} is not a route of the shared server`);
       const text = await readFile(join(system.nginx.sitesAvailable, vhostName(tunnelsVhost(TEST_DOMAIN, config.value))), 'utf8');
-      const loads = mode === 'wildcard' ? `/${TEST_DOMAIN}/fullchain.pem"` : 'ssl_certificate data:$relay_sni_pem;';
+      const loads = mode === 'wildcard' ? `/${TEST_DOMAIN}/fullchain.pem"` : 'ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;';
       if (!text.includes(loads)) throw new Error(`${mode}: the server of ${fqdn} does not load ${loads}`);
       if (mode !== 'wildcard' && !(await access(join(live, fqdn)).then(() => true, () => false))) throw new Error(`per-name: ${fqdn} has no certificate of its own`);
       if (mode === 'wildcard' && (await access(join(live, fqdn)).then(() => true, () => false))) throw new Error(`wildcard: ${fqdn} got a certificate of its own`);

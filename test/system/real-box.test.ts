@@ -191,12 +191,12 @@ s('a tunnel: its route and the chisel authfile appear, nginx puts it behind the 
   assert.equal(route, [`app.${BOX_DOMAIN} ${APP_PORT};`]);
   const shared = `relay-tunnels-${BOX_DOMAIN}.conf`;
   assert.is(await readlink(join(box.root, 'etc/nginx/sites-enabled', shared)), `/etc/nginx/sites-available/${shared}`);
-  assert.match(await readFile(join(box.root, 'etc/nginx/sites-available', shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem;');
+  assert.match(await readFile(join(box.root, 'etc/nginx/sites-available', shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;');
   const served = () => box.sh(inBox(`openssl s_client -connect ${BOX_IP}:443 -servername app.${BOX_DOMAIN} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`));
   const own = await box.sh(['openssl', 'x509', '-noout', '-fingerprint', '-sha256', '-in', `/etc/relay-panel/letsencrypt/live/app.${BOX_DOMAIN}/cert.pem`]);
   await waitUntil('nginx serving the tunnel\'s own certificate', async () => (await served()) === own, 10_000);
   // the map holds keys: root's alone, never the panel's user's nor nginx's workers'
-  const modes = await box.sh(inBox('stat -c "%U %a" /etc/nginx/relay-panel-tls/sni /etc/nginx/relay-panel-tls/sni/names /etc/nginx/relay-panel-tls/sni/fallback.conf /etc/nginx/relay-panel-tls/sni/names/*.conf'));
+  const modes = await box.sh(inBox('stat -c "%U %a" /etc/nginx/relay-panel-tls/sni /etc/nginx/relay-panel-tls/sni/names /etc/nginx/relay-panel-tls/sni/fallback.0.conf /etc/nginx/relay-panel-tls/sni/names/*.0.conf'));
   assert.equal(modes.trim().split('\n'), ['root 700', 'root 700', 'root 600', 'root 600']);
   const authfile = JSON.parse(await readFile(join(box.root, 'etc/chisel/users.json'), 'utf8')) as Record<string, string[]>;
   assert.ok(Object.values(authfile).some((rules) => rules.some((r) => r.includes(String(APP_PORT)))), JSON.stringify(authfile));
@@ -434,7 +434,7 @@ s('wildcard mode on the box: DNS-01 through its bind (dnsmasq forwards the chall
   assert.match(await box.sh(['openssl', 'x509', '-noout', '-ext', 'subjectAltName', '-in', `${acme}/live/${wild}/cert.pem`]), `DNS:${wild}`);
   assert.is(await readlink(join(box.root, 'etc/nginx/relay-routes', route)), `/etc/nginx/sites-available/${route}`, 'still a route');
   assert.not.ok(await exists(`${acme}/live/${BOX_DOMAIN}`), 'the wildcard lineage is deleted');
-  assert.match(await readFile(available(shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem;');
+  assert.match(await readFile(available(shared), 'utf8'), 'ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;');
   assert.not.match(await readFile(available(shared), 'utf8'), `/${BOX_DOMAIN}/fullchain.pem`, 'no longer the wildcard');
   assert.is((await client.call('GET', `https://${wild}/some/page`)).status, 302);
   await waitUntil('nginx serving the tunnel\'s own certificate', async () => (await served(wild)) === (await fingerprint(wild)), 10_000);

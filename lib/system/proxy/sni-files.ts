@@ -1,18 +1,19 @@
 // The entries of the per-name shared server's certificate map (sni-map.ts), made by root right
-// before nginx loads its configuration (each `nginx -t` and reload): one per linked route whose
-// name has a certificate, and the fallback. A source is read again only when its file changed
-// (device, inode, size and times, the way a renewal's new archive file or a new copy shows), so a
-// change at 1,000 tunnels costs 2,000 stats, not 2,000 reads and parses. A source that is missing
-// or refused (canonicalPem) leaves that name to the fallback, or keeps the entry it had: one line
-// in the log says which. Nothing runs while no linked server names the map.
-import { mkdir, readdir, readFile, rm, stat, lstat, chmod } from 'node:fs/promises';
+// before nginx loads its configuration (each `nginx -t` and reload, the proxy unit's start): one
+// per linked route whose name has a certificate, and the fallback. An entry is current when its
+// files are there and newer than its sources' last change (a renewal's new archive file, a new
+// copy), so a change at 1,000 tunnels costs three stats a name, with no read or parse, in a fresh
+// helper too. A source that is refused (canonicalPem) keeps the entry that was there (nginx goes
+// on serving the earlier certificate) or leaves the name to the fallback: one line in the log says
+// which. While no linked server names the map, no entry stays: they hold private keys.
+import { chmod, lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapAtMost } from '../../map-at-most.ts';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import { isFqdn } from '../common/names.ts';
 import { SystemError, type CertPaths } from '../types.ts';
 import { routeName } from './app-template.ts';
-import { canonicalPem, SNI_DATA, sniEntry, sniEntryPath, sniFallbackPath } from './sni-map.ts';
+import { canonicalPem, SNI_DATA, sniEntries, sniEntryPaths, sniFallbackPaths } from './sni-map.ts';
 
 export interface SniSources {
   /** the directory of entries (root's, 0700) */
@@ -28,14 +29,6 @@ export interface SniSources {
 
 const AT_ONCE = 16;
 
-interface Known {
-  signature: string;
-  /** whether the entry stays: written from this source, or kept from an earlier one while this one is refused */
-  keep: boolean;
-}
-
-/** What was read per entry path, by directory: a long-running helper keeps it between changes. */
-const knownByDir = new Map<string, Map<string, Known>>();
 const fqdnByRoute = new Map<string, string>();
 
 /** Whether a linked vhost of sites-enabled names the map (the shared server in per-name mode). */
@@ -67,19 +60,6 @@ async function routedNames(routesDir: string): Promise<string[]> {
   return names.filter((n): n is string => n !== null);
 }
 
-async function signature(paths: CertPaths): Promise<string | null> {
-  const sig = async (path: string) => {
-    const st = await stat(path);
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  };
-  try {
-    return `${await sig(paths.fullchain)}|${await sig(paths.privkey)}`;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 async function ensureRootDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const st = await lstat(dir);
@@ -88,50 +68,52 @@ async function ensureRootDir(dir: string): Promise<void> {
   if ((st.mode & 0o7777) !== 0o700) await chmod(dir, 0o700);
 }
 
-/** Makes one entry current; answers its path when it should stay. `present`: whether its file is there now. */
-async function syncEntry(o: SniSources, known: Map<string, Known>, path: string, key: string, paths: CertPaths, present: boolean): Promise<string | null> {
-  const sig = await signature(paths);
-  if (sig === null) {
-    known.delete(path);
-    return null;
-  }
-  const had = known.get(path);
-  if (had?.signature === sig && (present || !had.keep)) return had.keep ? path : null;
-  let text: string;
+/** The sources' last change, or null when one is missing (a certificate not issued yet). */
+async function sourcesChanged(paths: CertPaths): Promise<number | null> {
   try {
-    text = sniEntry(key, canonicalPem(await o.read(paths.fullchain), await o.read(paths.privkey)));
+    const [chain, key] = await Promise.all([stat(paths.fullchain), stat(paths.privkey)]);
+    return Math.max(chain.ctimeMs, key.ctimeMs);
   } catch (e) {
-    // the entry written before (an earlier certificate) stays: nginx goes on serving it
-    known.set(path, { signature: sig, keep: present });
-    o.log(`certificate map: ${paths.fullchain} refused for ${key}: ${(e as Error).message}; ${present ? 'its entry is kept as it was' : 'the name gets the fallback'}`);
-    return present ? path : null;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
   }
-  const current = present ? await readFile(path, 'utf8').catch(() => null) : null;
-  if (current !== text) await writeFileAtomic(path, text, 0o600);
-  known.set(path, { signature: sig, keep: true });
-  return path;
 }
 
-/** Brings the entries in line with the linked routes and their certificates; nothing while no server names the map. */
-export async function syncSniFiles(o: SniSources): Promise<void> {
-  if (!(await sniServerLinked(o.enabledDir))) return;
-  await ensureRootDir(o.dir);
-  await ensureRootDir(join(o.dir, 'names'));
-  let known = knownByDir.get(o.dir);
-  if (!known) knownByDir.set(o.dir, (known = new Map()));
-  const present = new Set((await readdir(join(o.dir, 'names')).catch(() => [] as string[])).map((file) => join(o.dir, 'names', file)));
-  const fallbackPath = sniFallbackPath(o.dir);
-  const fallback = await syncEntry(o, known, fallbackPath, 'default', o.fallback, await stat(fallbackPath).then(() => true, () => false));
-  // without a fallback nginx would find no certificate for an unknown name: an empty map value
-  if (fallback === null) throw new SystemError(`certificate map: no fallback certificate at ${o.fallback.fullchain}`);
-  const names = await routedNames(o.routesDir);
-  const kept = new Set(await mapAtMost(names, AT_ONCE, (fqdn) => {
-    const path = sniEntryPath(o.dir, fqdn);
-    return syncEntry(o, known, path, fqdn, o.certFor(fqdn), present.has(path));
-  }));
-  for (const path of present) {
-    if (kept.has(path)) continue;
-    await rm(path, { force: true });
-    known.delete(path);
+/** Makes one entry current; answers whether its files stay. `present`: its files are all there now. */
+async function syncEntry(o: SniSources, files: string[], key: string, paths: CertPaths, present: boolean): Promise<boolean> {
+  const changed = await sourcesChanged(paths);
+  if (changed === null) return false;
+  if (present && (await stat(files[0]!)).mtimeMs > changed) return true;
+  let texts: string[];
+  try {
+    texts = sniEntries(key, canonicalPem(await o.read(paths.fullchain), await o.read(paths.privkey)));
+  } catch (e) {
+    o.log(`certificate map: ${paths.fullchain} refused for ${key}: ${(e as Error).message}; ${present ? 'its entry is kept as it was' : 'the name gets the fallback'}`);
+    return present;
   }
+  for (const [i, text] of texts.entries()) await writeFileAtomic(files[i]!, text, 0o600);
+  return true;
+}
+
+/** Brings the entries in line with the linked routes and their certificates; none while no server names the map. */
+export async function syncSniFiles(o: SniSources): Promise<void> {
+  const names = join(o.dir, 'names');
+  const listed = async () => new Set((await readdir(names).catch(() => [] as string[])).map((file) => join(names, file)));
+  if (!(await sniServerLinked(o.enabledDir))) {
+    for (const path of await listed()) await rm(path, { force: true });
+    return;
+  }
+  await ensureRootDir(o.dir);
+  await ensureRootDir(names);
+  const present = await listed();
+  const fallback = sniFallbackPaths(o.dir);
+  const fallbackThere = (await Promise.all(fallback.map((f) => stat(f).then(() => true, () => false)))).every(Boolean);
+  // without a fallback nginx would find no certificate for an unknown name: an empty map value
+  if (!(await syncEntry(o, fallback, 'default', o.fallback, fallbackThere))) throw new SystemError(`certificate map: no fallback certificate at ${o.fallback.fullchain}`);
+  const kept = new Set<string>();
+  await mapAtMost(await routedNames(o.routesDir), AT_ONCE, async (fqdn) => {
+    const files = sniEntryPaths(o.dir, fqdn);
+    if (await syncEntry(o, files, fqdn, o.certFor(fqdn), files.every((f) => present.has(f)))) for (const f of files) kept.add(f);
+  });
+  for (const path of present) if (!kept.has(path)) await rm(path, { force: true });
 }

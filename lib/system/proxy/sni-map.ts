@@ -9,23 +9,31 @@ import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { assertAbsolutePath } from '../common/names.ts';
 
-const VARIABLE = '$relay_sni_pem';
+/**
+ * nginx reads no configuration word longer than 4,094 characters (`too long parameter`), and an RSA
+ * chain with its key is 5-10 KB: the PEM text is cut into PARTS pieces of at most PART_CHARS, one
+ * map each, and the directive joins them. 16,000 characters hold an RSA-4096 key and a long chain.
+ */
+const PARTS = 4;
+const PART_CHARS = 4000;
+const VARIABLES = Array.from({ length: PARTS }, (_, i) => `$relay_sni_pem${i}`);
 
 /** What the server's `ssl_certificate` and `ssl_certificate_key` name: both read the one PEM text. */
-export const SNI_DATA = `data:${VARIABLE}`;
+export const SNI_DATA = `data:${VARIABLES.join('')}`;
 
-/** Where the entries are, inside `dir`: one file per name, and the fallback for a name without one. */
-export function sniEntryPath(dir: string, fqdn: string): string {
-  // a name of 253 characters plus `.conf` would pass Linux's 255 per file name
-  return join(dir, 'names', `${createHash('sha256').update(fqdn).digest('hex')}.conf`);
+/** A name's entry files inside `dir`, one per part (a 253-character name plus `.conf` would pass Linux's 255 per file name: a hash names them). */
+export function sniEntryPaths(dir: string, fqdn: string): string[] {
+  const base = createHash('sha256').update(fqdn).digest('hex');
+  return VARIABLES.map((_, i) => join(dir, 'names', `${base}.${i}.conf`));
 }
 
-export function sniFallbackPath(dir: string): string {
-  return join(dir, 'fallback.conf');
+/** The fallback's files, one per part: what a name without an entry gets. */
+export function sniFallbackPaths(dir: string): string[] {
+  return VARIABLES.map((_, i) => join(dir, `fallback.${i}.conf`));
 }
 
 /**
- * The map and the TLS lines of the shared server: a name without an entry (a tunnel whose
+ * The maps and the TLS lines of the shared server: a name without an entry (a tunnel whose
  * certificate is not issued yet, an unknown name under the domain) gets the fallback, the default
  * server's self-signed certificate, as the default server would give it.
  */
@@ -33,13 +41,12 @@ export function sniMapLines(dir: string): string[] {
   assertAbsolutePath(dir);
   // the fallback's name as a glob that matches only it: nginx takes a glob that matches nothing,
   // so a configuration rendered where root makes no map (the sandbox's nginx -t) still loads
-  const fallback = sniFallbackPath(dir).replace(/\.conf$/, '[.]conf');
-  return [
-    `map $ssl_server_name ${VARIABLE} {`,
-    `    include "${fallback}";`,
-    `    include "${join(dir, 'names')}/*.conf";`,
+  return VARIABLES.flatMap((variable, i) => [
+    `map $ssl_server_name ${variable} {`,
+    `    include "${join(dir, `fallback[.]${i}.conf`)}";`,
+    `    include "${join(dir, 'names')}/*.${i}.conf";`,
     '}',
-  ];
+  ]);
 }
 
 export function sniTlsLines(): string[] {
@@ -66,9 +73,10 @@ export function canonicalPem(chain: Buffer, key: Buffer): string {
   return pem;
 }
 
-/** One entry of the map (`default` for the fallback), as nginx reads a quoted map value. */
-export function sniEntry(name: string, pem: string): string {
+/** A name's entry (`default` for the fallback), one text per part, as nginx reads a quoted map value. */
+export function sniEntries(name: string, pem: string): string[] {
   if (!PEM_TEXT.test(pem)) throw new Error('unexpected characters in the PEM text');
   if (!/^[a-z0-9.-]+$/.test(name)) throw new Error(`not a name: ${name}`);
-  return `${name} "${pem}";\n`;
+  if (pem.length > PARTS * PART_CHARS) throw new Error(`${pem.length} characters of PEM, more than the ${PARTS * PART_CHARS} the map holds`);
+  return VARIABLES.map((_, i) => `${name} "${pem.slice(i * PART_CHARS, (i + 1) * PART_CHARS)}";\n`);
 }

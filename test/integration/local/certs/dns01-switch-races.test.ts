@@ -95,7 +95,7 @@ s('a switch back to per-name while a create runs: the switch waits, and the tunn
   assert.ok(isRouteText(await vhostText(t, fqdn)), 'a route of the shared server');
   assert.ok(await exists(join(paths.routes, `relay-app-${fqdn}.conf`)), 'linked where the shared server\'s map reads it');
   const shared = await readFile(join(paths.sitesEnabled, `relay-tunnels-${DOMAIN}.conf`), 'utf8');
-  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;'), 'the shared server gives each name its own certificate');
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;'), 'the shared server gives each name its own certificate');
   assert.is(whileHeld, 'waiting', 'the switch waited for the create under way');
 });
 

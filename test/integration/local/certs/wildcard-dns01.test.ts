@@ -158,7 +158,7 @@ s('back to per-name: the tunnel gets its own certificate through HTTP-01 before 
   const route = await readFile(join(infra.nginxPrefix, 'sites-available', `relay-app-${fqdn}.conf`), 'utf8');
   assert.ok(isRouteText(route), route);
   const shared = await readFile(join(infra.nginxPrefix, 'sites-available', `relay-tunnels-${TEST_DOMAIN}.conf`), 'utf8');
-  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;'), shared);
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;'), shared);
   const r = await viaNginx(fqdn);
   assert.is(r.status, 200, r.body);
 }));

@@ -45,7 +45,13 @@ s.before.each(async (ctx) => {
 s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
 
 const ask = async (c: SystemConfig, log: string[], request: unknown) => (await createDispatcher(c, NONE, (line) => log.push(line)).answer(JSON.stringify(request))).answer;
-const entry = (c: SystemConfig, fqdn: string) => readFile(join(c.nginx.tlsDir, 'sni', 'names', `${createHash('sha256').update(fqdn).digest('hex')}.conf`), 'utf8').catch(() => null);
+/** A name's entry as nginx joins it: its parts' values, in order; null when it has none. */
+async function entry(c: SystemConfig, fqdn: string): Promise<string | null> {
+  const base = join(c.nginx.tlsDir, 'sni', 'names', createHash('sha256').update(fqdn).digest('hex'));
+  const parts = await Promise.all([0, 1, 2, 3].map((i) => readFile(`${base}.${i}.conf`, 'utf8').catch(() => null)));
+  if (parts.some((p) => p === null)) return null;
+  return `${fqdn} "${parts.map((p) => /^[a-z0-9.-]+ "([^"]*)";\n$/.exec(p!)![1]).join('')}";\n`;
+}
 const pem = async (path: string) => (await readFile(path, 'utf8')).trim();
 
 s('a route and the server put: each route\'s copy made and its map entry made from it, 0600 in a 0700 directory', async ({ config, log }) => {
@@ -58,8 +64,8 @@ s('a route and the server put: each route\'s copy made and its map entry made fr
   assert.match(a!, /-----BEGIN PRIVATE KEY-----/);
   assert.ok((await entry(config, B))?.startsWith(`${B} "`));
   assert.is((await stat(join(config.nginx.tlsDir, 'sni'))).mode & 0o777, 0o700);
-  assert.is((await stat(join(config.nginx.tlsDir, 'sni', 'fallback.conf'))).mode & 0o777, 0o600);
-  assert.match(await readFile(join(config.nginx.tlsDir, 'sni', 'fallback.conf'), 'utf8'), /^default "-----BEGIN CERTIFICATE-----/);
+  assert.is((await stat(join(config.nginx.tlsDir, 'sni', 'fallback.0.conf'))).mode & 0o777, 0o600);
+  assert.match(await readFile(join(config.nginx.tlsDir, 'sni', 'fallback.0.conf'), 'utf8'), /^default "-----BEGIN CERTIFICATE-----/);
   assert.equal(log, []);
 });
 
@@ -93,6 +99,31 @@ s('attack: a route\'s live link planted outside its archive refuses the put; no 
   assert.equal(answer, { ok: false, error: `Refused: ${live} refused: a link to ${JSON.stringify(pairs.a.privkey)}, not ../../archive/${B}/privkey<n>.pem` });
   assert.is(await entry(config, B), null);
   assert.not.ok((await readdir(config.nginx.tlsDir)).includes(B));
+});
+
+s('under the wildcard no route\'s own lineage is copied, so an old one planted with a link refuses nothing; the map\'s entries, keys included, go with the per-name server', async ({ config, log }) => {
+  await certbotLineage(config, DOMAIN, pairs.fallback);
+  await certbotLineage(config, A, pairs.a);
+  assert.equal(await ask(config, log, { action: 'vhosts', changes: [put(SERVER), put(route(A, 8080))] }), { ok: true });
+  assert.ok(await entry(config, A));
+  const wildcardServer: VhostSpec = { kind: 'tunnels', fqdn: DOMAIN };
+  assert.equal(await ask(config, log, { action: 'vhosts', changes: [put(wildcardServer)] }), { ok: true });
+  assert.equal(await readdir(join(config.nginx.tlsDir, 'sni', 'names')), [], 'no key left in the map\'s directory');
+  assert.not.ok((await readdir(config.nginx.tlsDir)).includes(A), 'the route\'s own copy pruned');
+  await certbotLineage(config, B, pairs.b);
+  const live = join(config.acme.configDir, 'live', B, 'privkey.pem');
+  await unlink(live);
+  await symlink(pairs.a.privkey, live);
+  assert.equal(await ask(config, log, { action: 'vhosts', changes: [put({ ...route(B, 8081), cert: DOMAIN } as VhostSpec)] }), { ok: true });
+});
+
+s('the proxy unit\'s start, restart or reload (no test or reload of the helper\'s own before it) makes the map first', async ({ config, log }) => {
+  const withUnits = systemConfig({ ...config, binaries: { ...config.binaries, systemctl: '/bin/true' } });
+  await certbotLineage(withUnits, A, pairs.a);
+  assert.equal(await ask(withUnits, log, { action: 'vhosts', changes: [put(SERVER), put(route(A, 8080))] }), { ok: true });
+  await rm(join(withUnits.nginx.tlsDir, 'sni'), { recursive: true });
+  assert.equal(await ask(withUnits, log, { action: 'unit', unit: 'proxy', op: 'restart' }), { ok: true });
+  assert.ok((await entry(withUnits, A))?.startsWith(`${A} "`), 'made again before nginx loads it');
 });
 
 s.run();

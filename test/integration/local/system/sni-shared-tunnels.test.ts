@@ -4,7 +4,8 @@
 // refused source never written (nginx would log a failed `data:` value, key included). The panel
 // runs as root here (runAs null), so the map is made from certbot's files themselves.
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ function servedName(port: number, servername: string): Promise<string> {
 const store = (ctx: Ctx) => helperVhostStore(ctx.config, NONE);
 const route = (fqdn: string, port: number): VhostChange => ({ op: 'put', spec: { kind: 'app', fqdn, port, shared: true }, enabled: true });
 const sniDir = (ctx: Ctx) => join(ctx.config.nginx.tlsDir, 'sni');
-const entryOf = (ctx: Ctx, fqdn: string) => join(sniDir(ctx), 'names', `${createHash('sha256').update(fqdn).digest('hex')}.conf`);
+const entryOf = (ctx: Ctx, fqdn: string) => join(sniDir(ctx), 'names', `${createHash('sha256').update(fqdn).digest('hex')}.0.conf`);
 
 s.before(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-sni-'));
@@ -113,7 +114,7 @@ s('the map is root\'s alone: a 0700 directory of 0600 entries', async (ctx) => {
   assert.is((await stat(sniDir(ctx))).mode & 0o777, 0o700);
   assert.is((await stat(join(sniDir(ctx), 'names'))).mode & 0o777, 0o700);
   assert.is((await stat(entryOf(ctx, A))).mode & 0o777, 0o600);
-  assert.is((await stat(join(sniDir(ctx), 'fallback.conf'))).mode & 0o777, 0o600);
+  assert.is((await stat(join(sniDir(ctx), 'fallback.0.conf'))).mode & 0o777, 0o600);
 });
 
 s('a renewed certificate is served after the next reload, which reads it again', async (ctx) => {
@@ -132,6 +133,19 @@ s('a key that does not match its certificate is never written: the name keeps wh
   await hostNginxControl(ctx.config).reload();
   assert.is(await servedSerial(ctx.https, B), served, 'the earlier entry still serves');
   await copyFile(ctx.pairs.b.privkey, join(live(ctx, B), 'privkey.pem'));
+});
+
+s('an RSA-4096 certificate and key (5 KB of PEM, past the 4,094 characters nginx reads in one word) is served from its parts', async (ctx) => {
+  const c = `c.${DOMAIN}`;
+  const dir = join(ctx.dir, 'pairs');
+  execFileSync('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:4096', '-nodes', '-days', '2', '-subj', `/CN=${c}`, '-addext', `subjectAltName=DNS:${c}`,
+    '-keyout', join(dir, 'c.key'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+  await install(ctx, c, { fullchain: join(dir, 'c.pem'), privkey: join(dir, 'c.key') });
+  await store(ctx).apply([route(c, 4103)]);
+  assert.is(await servedName(ctx.https, c), c);
+  const second = await readFile(entryOf(ctx, c).replace(/\.0\.conf$/, '.1.conf'), 'utf8');
+  assert.match(second, new RegExp(`^${c.replaceAll('.', '\\.')} "[A-Za-z0-9+/=\\n -]+";\\n$`), 'the second part holds the rest');
+  await store(ctx).apply([{ op: 'remove', name: `relay-app-${c}.conf` }]);
 });
 
 s('a removed route\'s entry goes, and its name gets the fallback', async (ctx) => {

@@ -65,10 +65,12 @@ s('per name, the shared server serves each name its own certificate from root\'s
   const ctx = SAMPLE_TEMPLATE_CONTEXT;
   assert.equal(tunnelsVhost('relay.test', perName), { kind: 'tunnels', fqdn: 'relay.test', sni: true });
   const shared = renderVhost(tunnelsVhost('relay.test', perName), ctx);
-  assert.ok(shared.includes('map $ssl_server_name $relay_sni_pem {'), shared);
-  assert.ok(shared.includes(`include "${ctx.sniDir}/names/*.conf";`));
-  assert.ok(shared.includes(`include "${ctx.sniDir}/fallback[.]conf";`), 'a glob: a configuration without the map still loads');
-  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;') && shared.includes('ssl_certificate_key data:$relay_sni_pem;'));
+  for (const part of [0, 1, 2, 3]) {
+    assert.ok(shared.includes(`map $ssl_server_name $relay_sni_pem${part} {`), shared);
+    assert.ok(shared.includes(`include "${ctx.sniDir}/names/*.${part}.conf";`));
+    assert.ok(shared.includes(`include "${ctx.sniDir}/fallback[.]${part}.conf";`), 'a glob: a configuration without the map still loads');
+  }
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;') && shared.includes('ssl_certificate_key data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;'));
   assert.not.ok(shared.includes('/fullchain.pem'), 'no certificate file of its own');
   assert.ok(shared.includes('auth_request /internal/relay-authz;'), 'behind the portal');
 });

@@ -10,6 +10,7 @@ import { sandboxControls, sandboxPaths } from '../../../../lib/system/sandbox-sy
 import { createTestApp } from '../../../../lib/testing.ts';
 import { refreshVhosts } from '../../../../lib/host-state/reconcile.ts';
 import { createTunnel, DOMAIN, tunnelApp, type TunnelTestApp } from '../../tunnels/helpers.ts';
+import { tunnelsVhost } from '../../../../lib/host-state/vhost-specs.ts';
 
 const s = suite<{ t: TunnelTestApp }>('dns01: certificate mode switch', {} as { t: TunnelTestApp });
 s.before.each(async (ctx) => {
@@ -101,7 +102,12 @@ s('a failed issuance takes everything back: no package, no credentials file, no 
   assert.is(await vhostText(t, `before.${DOMAIN}`), vhostBefore);
 });
 
-s('a failed nginx step removes the lineage the switch issued, and the vhosts keep their own certificates', async ({ t }) => {
+s('a failed nginx step removes the lineage the switch issued, and the vhosts keep their own certificates; the shared server is put back per name', async ({ t }) => {
+  // the shared server as onboarding writes it with the stack: per name, root's map
+  await t.services.system.proxy.apply([{ op: 'put', spec: tunnelsVhost(DOMAIN, t.services.config.value), enabled: true }]);
+  const sharedPath = join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-tunnels-${DOMAIN}.conf`);
+  const sharedBefore = await readFile(sharedPath, 'utf8');
+  assert.ok(sharedBefore.includes('ssl_certificate data:$relay_sni_pem0'));
   assert.is((await createTunnel(t, 'before', 7000)).status, 201);
   const vhostBefore = await vhostText(t, `before.${DOMAIN}`);
   await t.services.system.packages.install('python3-certbot-dns-rfc2136');
@@ -113,6 +119,7 @@ s('a failed nginx step removes the lineage the switch issued, and the vhosts kee
   assert.ok(await t.services.system.packages.installed('python3-certbot-dns-rfc2136'), 'a package that was there before stays');
   assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')));
   assert.is(await vhostText(t, `before.${DOMAIN}`), vhostBefore);
+  assert.is(await readFile(sharedPath, 'utf8'), sharedBefore, 'the shared server per name again, naming no lineage that is gone');
   assert.is(t.services.config.value.certificateMode.mode, 'per-name');
 });
 
@@ -164,7 +171,7 @@ s('back to per-name: each covered name gets its own certificate before its vhost
   assert.match(await vhostText(t, `app.${DOMAIN}`), new RegExp(`^app\\.${DOMAIN.replaceAll('.', '\\.')} 8080;$`, 'm'), 'still a route of the shared server');
   assert.ok(await exists(join(paths.routes, `relay-app-app.${DOMAIN}.conf`)), 'linked where the map reads it');
   const shared = await readFile(join(paths.sitesEnabled, `relay-tunnels-${DOMAIN}.conf`), 'utf8');
-  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem;'), 'the shared server serves each name its own certificate');
+  assert.ok(shared.includes('ssl_certificate data:$relay_sni_pem0$relay_sni_pem1$relay_sni_pem2$relay_sni_pem3;'), 'the shared server serves each name its own certificate');
   assert.not.ok(shared.includes(`ssl_certificate "${certPath(t, DOMAIN)}";`), 'and no longer the wildcard');
   assert.not.ok(await t.services.system.certs.has(DOMAIN), 'the wildcard lineage is deleted');
   assert.not.ok(await exists(dnsCredentialsPath(t.services.store.dataDir, 'rfc2136')));
