@@ -12,10 +12,7 @@ export function wildcardLineageFor(fqdn: string, config: CertModeConfig): string
   const mode = config.certificateMode as CertModeConfig['certificateMode'] | undefined;
   // a lineage of another domain (the domain changed after the switch) covers none of this one's names
   if (mode?.mode !== 'wildcard' || !config.domain || mode.lineage !== config.domain) return null;
-  const suffix = `.${config.domain}`;
-  if (!fqdn.endsWith(suffix)) return null;
-  const label = fqdn.slice(0, -suffix.length);
-  return label.length > 0 && !label.includes('.') ? mode.lineage : null;
+  return sharedByDomain(fqdn, config) ? mode.lineage : null;
 }
 
 /** The lineage whose `*.<lineage>` serves the shared apps in one server, or null in per-name mode. */

@@ -16,7 +16,7 @@ import { RefusedPathError } from '../system/common/owned-file.ts';
 import type { SystemConfig } from '../system/config.ts';
 import { SystemError } from '../system/types.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
-import { ensureOwnDir, listEntries, readCopy, removeEntry, writeCopy } from './tls-dir.ts';
+import { ensureCopiesDir, listEntries, readCopy, removeEntry, writeCopy } from './tls-dir.ts';
 import { readSource, tlsSources, type TlsSource } from './tls-sources.ts';
 import { namedEntries } from './vhost-entries.ts';
 
@@ -69,8 +69,8 @@ function checkMaterial(entry: string, files: Map<string, { source: TlsSource; by
 
 async function writeEntry(tlsDir: string, prepared: PreparedEntry): Promise<void> {
   if (prepared.missing !== null || prepared.writes.length === 0) return;
-  await ensureOwnDir(tlsDir);
-  await ensureOwnDir(join(tlsDir, prepared.entry));
+  await ensureCopiesDir(tlsDir);
+  await ensureCopiesDir(join(tlsDir, prepared.entry));
   for (const { path, bytes } of prepared.writes) await writeCopy(path, bytes);
 }
 

@@ -1,7 +1,8 @@
 // The directory of copies (config nginx.tlsDir) as the helper writes it: root's (the helper's own
 // user), 0700, each entry a 0700 directory of 0600 files replaced atomically, and only when the
 // bytes differ (an unchanged certificate is not rewritten at every reload).
-import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { ensureOwnDir } from '../system/common/own-dir.ts';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../system/common/atomic-write.ts';
 import { readOwnedFile } from '../system/common/owned-file.ts';
@@ -11,12 +12,8 @@ import { isTlsEntry } from './tls-entries.ts';
 const euid = () => process.geteuid?.() ?? 0;
 
 /** Makes `dir` (0700) or checks it is the helper's own directory and narrows it to 0700. */
-export async function ensureOwnDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const st = await lstat(dir);
-  if (!st.isDirectory()) throw new SystemError(`${dir} is not a directory: the TLS copies cannot be written there`);
-  if (st.uid !== euid()) throw new SystemError(`${dir} belongs to uid ${st.uid}, not ${euid()}: the TLS copies cannot be written there`);
-  if ((st.mode & 0o7777) !== 0o700) await chmod(dir, 0o700);
+export function ensureCopiesDir(dir: string): Promise<void> {
+  return ensureOwnDir(dir, 'the TLS copies');
 }
 
 /** The copy's bytes, or null when there is none (or something that is not the helper's file). */

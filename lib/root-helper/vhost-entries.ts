@@ -11,6 +11,9 @@ import { mapAtMost } from '../map-at-most.ts';
 import type { VhostChange, VhostSpec } from '../system/types.ts';
 import { entriesOfVhostText } from './tls-entries.ts';
 
+/** Files read at once. */
+const AT_ONCE = 64;
+
 /** The relay vhosts in sites-available (enabled or not): what may name an entry. */
 export async function relayVhostNames(config: SystemConfig): Promise<string[]> {
   try {
@@ -34,11 +37,7 @@ export async function namedEntries(config: SystemConfig): Promise<Set<string>> {
   const names = await relayVhostNames(config);
   const named = new Set<string>(await sniServerLinked(config.nginx.sitesEnabled) ? await routedEntries(config) : []);
   // in bounded groups: thousands of vhosts must not open thousands of files together
-  for (let at = 0; at < names.length; at += 64) {
-    for (const entries of await Promise.all(names.slice(at, at + 64).map((name) => writtenVhostEntries(config, name)))) {
-      for (const entry of entries) named.add(entry);
-    }
-  }
+  for (const entries of await mapAtMost(names, AT_ONCE, (name) => writtenVhostEntries(config, name))) for (const entry of entries) named.add(entry);
   return named;
 }
 
@@ -57,7 +56,7 @@ async function writtenRouteName(config: SystemConfig, name: string): Promise<str
  */
 export async function routedEntries(config: SystemConfig): Promise<string[]> {
   const links = (await readdir(routesDirOf(config)).catch(() => [] as string[])).filter(isVhostName);
-  return (await mapAtMost(links, 64, (name) => writtenRouteName(config, name))).flat();
+  return (await mapAtMost(links, AT_ONCE, (name) => writtenRouteName(config, name))).flat();
 }
 
 /** The entries a vhosts change's routes load from the per-name map: none while that server is neither linked nor put. */

@@ -6,7 +6,8 @@
 // helper too. A source that is refused (canonicalPem) keeps the entry that was there (nginx goes
 // on serving the earlier certificate) or leaves the name to the fallback: one line in the log says
 // which. While no linked server names the map, no entry stays: they hold private keys.
-import { chmod, lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { ensureOwnDir } from '../common/own-dir.ts';
 import { join } from 'node:path';
 import { mapAtMost } from '../../map-at-most.ts';
 import { writeFileAtomic } from '../common/atomic-write.ts';
@@ -60,14 +61,6 @@ async function routedNames(routesDir: string): Promise<string[]> {
   return names.filter((n): n is string => n !== null);
 }
 
-async function ensureRootDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const st = await lstat(dir);
-  const euid = process.geteuid?.() ?? 0;
-  if (!st.isDirectory() || st.uid !== euid) throw new SystemError(`${dir} is not a directory of uid ${euid}: the certificate map cannot be written there`);
-  if ((st.mode & 0o7777) !== 0o700) await chmod(dir, 0o700);
-}
-
 /** The sources' last change, or null when one is missing (a certificate not issued yet). */
 async function sourcesChanged(paths: CertPaths): Promise<number | null> {
   try {
@@ -103,8 +96,8 @@ export async function syncSniFiles(o: SniSources): Promise<void> {
     for (const path of await listed()) await rm(path, { force: true });
     return;
   }
-  await ensureRootDir(o.dir);
-  await ensureRootDir(names);
+  await ensureOwnDir(o.dir, 'the certificate map');
+  await ensureOwnDir(names, 'the certificate map');
   const present = await listed();
   const fallback = sniFallbackPaths(o.dir);
   const fallbackThere = (await Promise.all(fallback.map((f) => stat(f).then(() => true, () => false)))).every(Boolean);
