@@ -9,8 +9,14 @@ import type { SystemConfig } from '../config.ts';
 import { assertFqdn } from '../common/names.ts';
 import { renderAccessControl, renderAccessRules } from './access-control.ts';
 import { SystemError, type PortalUser, type ProtectedSiteRule } from '../types.ts';
-import { parseUsersDatabase, updateUsersDatabase } from './users-database.ts';
 import { readOrNull } from '../common/fs.ts';
+
+/**
+ * The users database's module, with the yaml package, loaded on first use (a request about portal
+ * users or access, never the start): evaluated at load, yaml's 72 modules were in the startup
+ * snapshot's heap (about 140 KB of the blob), which every start deserializes.
+ */
+const usersDatabase = () => import('./users-database.ts');
 
 /**
  * The configuration and the users database: Authelia's user reads them through the directory's
@@ -143,13 +149,14 @@ export class PortalFiles {
     const version = await fileVersion(this.usersPath);
     if (this.#usersCache?.version === version) return this.#usersCache.users;
     const text = await readOrNull(this.usersPath);
-    const users = text === null ? [] : parseUsersDatabase(text);
+    const users = text === null ? [] : (await usersDatabase()).parseUsersDatabase(text);
     this.#usersCache = { version, users };
     return users;
   }
 
   /** Edits the file in place so hand-made comments and fields stay; written atomically, PORTAL_READ_MODE. */
   async writeUsers(users: readonly PortalUser[]): Promise<void> {
+    const { updateUsersDatabase } = await usersDatabase();
     await writeFileAtomic(this.usersPath, updateUsersDatabase(await readOrNull(this.usersPath), users), PORTAL_READ_MODE);
   }
 
