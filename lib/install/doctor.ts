@@ -25,7 +25,7 @@ import { vhostIntact } from '../system/proxy/vhost-stamp.ts';
 import { chiselFingerprint, hostKeyPath } from '../system/tunnel-server/host-key.ts';
 import { readOwnedText } from '../system/common/owned-file.ts';
 import { listEntries } from '../root-helper/tls-dir.ts';
-import { usesTlsCopies } from '../root-helper/apply.ts';
+import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { certPaths } from '../system/certs/host.ts';
 import { panelOwner } from './users.ts';
 import { vhostName } from '../system/proxy/templates.ts';

@@ -21,7 +21,6 @@ import { routeEntriesOf, writtenVhostEntries } from './vhost-entries.ts';
 import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { tlsSourceOwners } from './tls-owner.ts';
 
-export { usesTlsCopies };
 
 /**
  * The template context of the helper's vhosts: the configured layout, and tlsDir's copies for every

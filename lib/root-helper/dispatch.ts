@@ -13,7 +13,8 @@ import { directRootActions } from '../system/root/root-actions.ts';
 import { failureAnswer, rootRequestParser, type RootAnswer, type RootRequest } from '../system/root/root-protocol.ts';
 import { vhostName } from '../system/proxy/templates.ts';
 import { SystemError, type PublicLocations, type VhostChange } from '../system/types.ts';
-import { applyVhostChanges, refreshVhostSpecs, usesTlsCopies } from './apply.ts';
+import { applyVhostChanges, refreshVhostSpecs } from './apply.ts';
+import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { dnsPluginPackage } from './dns-plugin.ts';
 import { createHostStreams } from '../system/streams/host.ts';
 import { restageTlsCopies, type KeptEntry } from './tls-copies.ts';
@@ -73,8 +74,6 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
     if (!usesTlsCopies(config)) return step();
     await refuseForeignTlsPaths(config);
     const clientCa = (await restage()).find((k) => k.entry === CLIENT_CA_ENTRY && k.named);
-    // the unit's start, restart or reload loads the per-name certificate map without our test or reload
-    await syncSniFiles(sniSources(config, log));
     await step();
     if (clientCa) {
       throw new SystemError(
@@ -116,9 +115,16 @@ export function createDispatcher(config: SystemConfig, publicLocations: PublicLo
         return { ok: true };
       case 'unit':
         await serial(async () => {
-          // nginx started, restarted or reloaded by its unit loads the copies too
-          if (request.unit === 'proxy' && request.op !== 'stop') await loading(() => root.controlUnit(request.unit, request.op));
-          else await root.controlUnit(request.unit, request.op);
+          // nginx started, restarted or reloaded by its unit loads the copies too, and the per-name
+          // certificate map, which nginx -t and a reload make themselves but the unit does not
+          if (request.unit === 'proxy' && request.op !== 'stop') {
+            await loading(async () => {
+              await syncSniFiles(sniSources(config, log));
+              await root.controlUnit(request.unit, request.op);
+            });
+          } else {
+            await root.controlUnit(request.unit, request.op);
+          }
         });
         return { ok: true };
       case 'daemon-reload':

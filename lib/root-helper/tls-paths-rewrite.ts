@@ -14,7 +14,7 @@ import type { SystemConfig } from '../system/config.ts';
 import { hostNginxControl } from '../system/proxy/host.ts';
 import { stampVhost } from '../system/proxy/vhost-stamp.ts';
 import { SystemError } from '../system/types.ts';
-import { usesTlsCopies } from './apply.ts';
+import { usesTlsCopies } from '../system/proxy/tls-copy-paths.ts';
 import { inBatches, relayVhostNames, stageForVhosts } from './tls-copies.ts';
 import { isRootTlsSource, tlsPathDirectives, type TlsDirective } from './tls-directives.ts';
 import { CA_FILE, CERT_FILE, CLIENT_CA_ENTRY, CRL_FILE, entriesOfVhost, KEY_FILE } from './tls-entries.ts';
