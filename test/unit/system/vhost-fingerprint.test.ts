@@ -40,6 +40,9 @@ s('each input changes it', () => {
     vhostFingerprint(options('/box', { ports: { http: 80, https: 8443, ipPanel: 9292, panel: 3100, tunnelServer: 9090, authPortal: 9091 } }), '/box/pki'),
     vhostFingerprint(options('/box', { helpDir: '/elsewhere/help' }), '/box/pki'),
     vhostFingerprint(options('/box', { routesDir: '/elsewhere/routes' }), '/box/pki'),
+    vhostFingerprint(options('/box', { sniDir: '/elsewhere/sni' }), '/box/pki'),
+    vhostFingerprint(options('/box', { acmeWebroot: '/elsewhere/acme' }), '/box/pki'),
+    vhostFingerprint(options('/box', { selfSignedDir: '/elsewhere/self' }), '/box/pki'),
     vhostFingerprint(options('/box', { listenAddress: '10.0.0.1' }), '/box/pki'),
     vhostFingerprint(options('/box', { trafficPort: 5140 }), '/box/pki'),
     vhostFingerprint(options('/box', { publicLocations: { exact: ['/api/health', '/api/enroll'], prefix: [] } }), '/box/pki'),
@@ -56,6 +59,7 @@ s('a sandbox fingerprint differs by the directory it lies in, and by the layout 
   assert.is.not(a, b);
   assert.is(relocatableVhostFingerprint(options('/tmp/kit-a'), '/tmp/kit-a/pki', '/tmp/kit-a'), a);
   assert.is.not(relocatableVhostFingerprint(options('/tmp/kit-a', { helpDir: '/tmp/kit-a/help2' }), '/tmp/kit-a/pki', '/tmp/kit-a'), a);
+  assert.is.not(relocatableVhostFingerprint(options('/tmp/kit-a', { sniDir: '/tmp/kit-a/sni2' }), '/tmp/kit-a/pki', '/tmp/kit-a'), a);
   assert.is.not(relocatableVhostFingerprint(options('/tmp/kit-a'), '/tmp/kit-a/pki2', '/tmp/kit-a'), a);
   assert.is.not(relocatableVhostFingerprint(options('/tmp/kit-a', { trafficPort: 5140 }), '/tmp/kit-a/pki', '/tmp/kit-a'), a);
 });

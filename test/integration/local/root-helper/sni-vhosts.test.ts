@@ -3,7 +3,6 @@
 // route's lineage is copied when the route or the server is put (a switch back to per-name puts the
 // server over routes whose text does not change); a renewal reaches the map at the deploy hook's
 // reload; a planted link refuses the change and nothing is written. /bin/true plays nginx.
-import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import type { CertPaths, VhostSpec } from '../../../../lib/system/types.ts';
+import { sniEntryPaths } from '../../../../lib/system/proxy/sni-map.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
 import { certbotLineage, helperVhostConfig } from './fixtures.ts';
 
@@ -47,8 +47,7 @@ s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
 const ask = async (c: SystemConfig, log: string[], request: unknown) => (await createDispatcher(c, NONE, (line) => log.push(line)).answer(JSON.stringify(request))).answer;
 /** A name's entry as nginx joins it: its parts' values, in order; null when it has none. */
 async function entry(c: SystemConfig, fqdn: string): Promise<string | null> {
-  const base = join(c.nginx.tlsDir, 'sni', 'names', createHash('sha256').update(fqdn).digest('hex'));
-  const parts = await Promise.all([0, 1, 2, 3].map((i) => readFile(`${base}.${i}.conf`, 'utf8').catch(() => null)));
+  const parts = await Promise.all(sniEntryPaths(join(c.nginx.tlsDir, 'sni'), fqdn).map((path) => readFile(path, 'utf8').catch(() => null)));
   if (parts.some((p) => p === null)) return null;
   return `${fqdn} "${parts.map((p) => /^[a-z0-9.-]+ "([^"]*)";\n$/.exec(p!)![1]).join('')}";\n`;
 }

@@ -3,10 +3,9 @@
 // default server's, a renewal served after the next reload, a removed route's entry gone, a
 // refused source never written (nginx would log a failed `data:` value, key included). The panel
 // runs as root here (runAs null), so the map is made from certbot's files themselves.
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { connect } from 'node:tls';
+import { connect, type PeerCertificate } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -14,6 +13,7 @@ import * as assert from 'uvu/assert';
 import { helperVhostStore } from '../../../../lib/root-helper/apply.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import { hostNginxControl } from '../../../../lib/system/proxy/host.ts';
+import { sniEntryPaths } from '../../../../lib/system/proxy/sni-map.ts';
 import { nginxMasterPid } from '../../../../lib/system/proxy/nginx-proc.ts';
 import type { CertPaths, VhostChange } from '../../../../lib/system/types.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
@@ -40,22 +40,25 @@ async function install(ctx: Ctx, fqdn: string, pair: CertPaths): Promise<void> {
   await copyFile(pair.privkey, join(live(ctx, fqdn), 'privkey.pem'));
 }
 
-/** The common name of the certificate nginx serves to a client asking for `servername`. */
-function servedName(port: number, servername: string): Promise<string> {
+/** The certificate nginx serves to a client asking for `servername`. */
+function servedCertificate(port: number, servername: string): Promise<PeerCertificate> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
-      const cn = socket.getPeerCertificate().subject?.CN;
+      const certificate = socket.getPeerCertificate();
       socket.end();
-      resolve(String(cn));
+      resolve(certificate);
     });
     socket.on('error', reject);
   });
 }
 
+const servedName = async (port: number, servername: string) => String((await servedCertificate(port, servername)).subject?.CN);
+const servedSerial = async (port: number, servername: string) => (await servedCertificate(port, servername)).serialNumber;
+
 const store = (ctx: Ctx) => helperVhostStore(ctx.config, NONE);
 const route = (fqdn: string, port: number): VhostChange => ({ op: 'put', spec: { kind: 'app', fqdn, port, shared: true }, enabled: true });
 const sniDir = (ctx: Ctx) => join(ctx.config.nginx.tlsDir, 'sni');
-const entryOf = (ctx: Ctx, fqdn: string) => join(sniDir(ctx), 'names', `${createHash('sha256').update(fqdn).digest('hex')}.0.conf`);
+const entryOf = (ctx: Ctx, fqdn: string, part = 0) => sniEntryPaths(sniDir(ctx), fqdn)[part]!;
 
 s.before(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-sni-'));
@@ -143,7 +146,7 @@ s('an RSA-4096 certificate and key (5 KB of PEM, past the 4,094 characters nginx
   await install(ctx, c, { fullchain: join(dir, 'c.pem'), privkey: join(dir, 'c.key') });
   await store(ctx).apply([route(c, 4103)]);
   assert.is(await servedName(ctx.https, c), c);
-  const second = await readFile(entryOf(ctx, c).replace(/\.0\.conf$/, '.1.conf'), 'utf8');
+  const second = await readFile(entryOf(ctx, c, 1), 'utf8');
   assert.match(second, new RegExp(`^${c.replaceAll('.', '\\.')} "[A-Za-z0-9+/=\\n -]+";\\n$`), 'the second part holds the rest');
   await store(ctx).apply([{ op: 'remove', name: `relay-app-${c}.conf` }]);
 });
@@ -154,16 +157,5 @@ s('a removed route\'s entry goes, and its name gets the fallback', async (ctx) =
   assert.is(await servedName(ctx.https, B), 'relay-default');
   assert.is(await servedName(ctx.https, A), A);
 });
-
-function servedSerial(port: number, servername: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
-      const serial = socket.getPeerCertificate().serialNumber;
-      socket.end();
-      resolve(serial);
-    });
-    socket.on('error', reject);
-  });
-}
 
 s.run();
