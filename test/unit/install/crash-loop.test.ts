@@ -3,27 +3,12 @@
 // read leaves the decision to the wait's timeout.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openInstallation, type Runner } from '../../../lib/install/installation.ts';
-import type { CommandOptions } from '../../../lib/install/options.ts';
 import { crashLoop, CRASH_LOOP_RESTARTS } from '../../../lib/install/unit-restarts.ts';
+import { systemctlBox } from './systemctl-box.ts';
 
 const s = suite('upgrade: a release that crashes at start is not waited out');
 
-/** systemctl answering `state` for is-active and `restarts` for NRestarts (null: the call fails). */
-function box(state: string, restarts: string | null) {
-  const calls: string[] = [];
-  const runner: Runner = async (binary, args) => {
-    calls.push(args.join(' '));
-    if (args[0] === 'is-active') return { stdout: `${state}\n`, stderr: '', exitCode: state === 'active' ? 0 : 3 };
-    if (restarts === null) throw new Error('systemctl exited with 1: Failed to connect to bus');
-    return { stdout: `${restarts}\n`, stderr: '', exitCode: 0 };
-  };
-  const options: CommandOptions = {
-    prefix: '/nonexistent', json: true, user: 'relay-panel', harden: false, packages: false, downloads: false, system: {},
-    release: '/nonexistent', node: process.execPath, healthTimeoutMs: 10_000, purge: false,
-  };
-  return { calls, inst: openInstallation(options, runner) };
-}
+const box = (state: string, restarts: string | null) => systemctlBox(state, restarts);
 
 s('restarted twice by systemd since the upgrade restarted it: given up, saying why', async () => {
   const { inst, calls } = box('activating', String(CRASH_LOOP_RESTARTS));

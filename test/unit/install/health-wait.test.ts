@@ -3,10 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROBE_EVERY_MS, waitForHealth, type HealthWaitTools } from '../../../lib/install/health.ts';
-import { openInstallation, type Runner } from '../../../lib/install/installation.ts';
-import type { CommandOptions } from '../../../lib/install/options.ts';
 import { health } from '../../../lib/install/steps/panel.ts';
 import { CRASH_LOOP_RESTARTS } from '../../../lib/install/unit-restarts.ts';
+import { systemctlBox } from './systemctl-box.ts';
 
 const s = suite('the health wait after a start');
 
@@ -25,19 +24,6 @@ function tools(answersAt: number | null) {
     },
   };
   return { tools: t, probed, elapsed: () => now };
-}
-
-/** systemctl answering `state` for is-active and `restarts` for NRestarts. */
-function box(state: string, restarts: string, healthTimeoutMs = 60_000) {
-  const runner: Runner = async (_binary, args) => {
-    if (args[0] === 'is-active') return { stdout: `${state}\n`, stderr: '', exitCode: state === 'active' ? 0 : 3 };
-    return { stdout: `${restarts}\n`, stderr: '', exitCode: 0 };
-  };
-  const options: CommandOptions = {
-    prefix: '/nonexistent', json: true, user: 'relay-panel', harden: false, packages: false, downloads: false, system: {},
-    release: '/nonexistent', node: process.execPath, healthTimeoutMs, purge: false,
-  };
-  return openInstallation(options, runner);
 }
 
 s('a panel that answers ends the wait at its first 200', async () => {
@@ -65,7 +51,7 @@ s('no answer and no reason: the whole timeout, then says so', async () => {
 
 s('install\'s health step gives up on a panel systemd keeps restarting, naming why', async () => {
   const t = tools(null);
-  const outcome = await health(box('activating', String(CRASH_LOOP_RESTARTS)), t.tools);
+  const outcome = await health(systemctlBox('activating', String(CRASH_LOOP_RESTARTS), 60_000).inst, t.tools);
   assert.is(outcome.status, 'warning');
   assert.match(outcome.message ?? '', `systemd restarted it ${CRASH_LOOP_RESTARTS} times`);
   assert.ok(t.elapsed() < 2_000, `waited ${t.elapsed()} ms of a 60 s timeout`);
@@ -73,7 +59,7 @@ s('install\'s health step gives up on a panel systemd keeps restarting, naming w
 
 s('install\'s health step still waits for a panel that is only slow to start', async () => {
   const t = tools(20_000);
-  const outcome = await health(box('activating', '0'), t.tools);
+  const outcome = await health(systemctlBox('activating', '0', 60_000).inst, t.tools);
   assert.is(outcome.status, 'done', outcome.message);
   assert.is(t.elapsed(), 20_000);
 });
