@@ -7,7 +7,7 @@
 // a line of JavaScript runs (exit code 14, or an abort for a damaged file), so the choice is the start
 // script's. It starts from the blob only when the record beside it names this node binary and this
 // blob as `stat` sees them now, and these flags; otherwise through the launcher and its code cache.
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** device, inode, size, modification and change time: a replaced or rewritten file differs in one */
@@ -51,6 +51,8 @@ export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', 
   await rm(record, { force: true });
   try {
     await run(node, [...flags, '--snapshot-blob', temp, '--build-snapshot', entry, bundleOf(launcher), launcher]);
+    // the panel's user reads both: not whatever root's umask would leave of them (before the stat below: chmod moves ctime)
+    await chmod(temp, 0o644);
     await rename(temp, blob);
   } catch (error) {
     await rm(temp, { force: true });
@@ -58,7 +60,8 @@ export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', 
   }
   // `stat` as the start script runs it, so the two compare the same text
   const { stdout } = await run(stat, statArgs(node, blob));
-  await writeFile(record, recordText(stdout, flags), { mode: 0o644 });
+  await writeFile(record, recordText(stdout, flags));
+  await chmod(record, 0o644);
   return { blob, record };
 }
 

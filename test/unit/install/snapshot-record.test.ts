@@ -40,6 +40,22 @@ s('the builder is given the entry, bundle and launcher, then the blob is renamed
   assert.is((await stat(files.record)).mode & 0o777, 0o644);
 });
 
+s('under root\'s umask 077 the blob and its record are still readable by the panel\'s user (0644)', async ({ dir }) => {
+  const launcher = join(dir, 'server.mjs');
+  const run = async (file: string, args: string[]) => {
+    if (file === '/usr/bin/stat') return { stdout: STAT_OUTPUT };
+    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'blob');
+    return { stdout: '' };
+  };
+  const before = process.umask(0o077);
+  try {
+    const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run, stat: '/usr/bin/stat' });
+    assert.equal([(await stat(made.blob)).mode & 0o777, (await stat(made.record)).mode & 0o777], [0o644, 0o644]);
+  } finally {
+    process.umask(before);
+  }
+});
+
 s('a builder that fails leaves neither its temporary blob nor a record, and the error is the builder\'s', async ({ dir }) => {
   const launcher = join(dir, 'server.mjs');
   await writeFile(snapshotFiles(launcher).record, 'an old record\n');
