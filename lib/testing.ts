@@ -226,7 +226,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const fetch = async (input: string | Request, init?: RequestInit) => {
     await registered;
     if (!kitRequest) return app.fetch(new Request(typeof input === 'string' ? new URL(input, 'http://panel.test') : input, init));
-    return app.handle(typeof input === 'string' ? new kitRequest(new URL(input, 'http://panel.test').href, init) : new Request(input, init));
+    return app.handle(new kitRequest(typeof input === 'string' ? new URL(input, 'http://panel.test').href : input, init));
   };
   const request = (method: string, path: string, { as = 'admin', body, headers: extra = {} }: RequestOptions = {}) => {
     const sent: Record<string, string> = { ...headers(as), ...extra };

@@ -73,7 +73,7 @@ export function parseUdpSocketDrops(table: string, order: 'LE' | 'BE' = endianne
   const out: UdpSocketDrops[] = [];
   for (const { host, port, fields } of socketRows(table, order)) {
     const drops = Number(fields[12]);
-    if (fields.length >= 13 && Number.isInteger(drops)) out.push({ host, port, drops });
+    if (Number.isInteger(drops)) out.push({ host, port, drops });
   }
   return out;
 }
