@@ -1,12 +1,8 @@
 // Types of lib/startup-snapshot.mjs (plain JS, so that the build scripts can import it too).
 export declare const STAT_FORMAT: string;
 export declare const LAUNCHER_NAME: string;
-export declare const ENTRY_NAME: string;
-export declare const BLOB_NAME: string;
-export declare const START_SCRIPT_NAME: string;
 export declare function bundleOf(launcher: string): string;
 export declare function snapshotFiles(launcher: string): { dir: string; entry: string; blob: string; record: string; startScript: string };
-export declare function recordOf(blob: string): string;
 export declare function statArgs(node: string, blob: string): string[];
 export declare function recordText(statOutput: string, flags: readonly string[]): string;
 export declare function makeSnapshot(options: {

@@ -15,9 +15,9 @@ export const STAT_FORMAT = '%d:%i:%s:%Y:%Z';
 
 /** The names beside the launcher; the start script expects the launcher to be `server.mjs`. */
 export const LAUNCHER_NAME = 'server.mjs';
-export const ENTRY_NAME = 'server.snapshot.cjs';
-export const BLOB_NAME = 'server.snapshot.blob';
-export const START_SCRIPT_NAME = 'server-start';
+const ENTRY_NAME = 'server.snapshot.cjs';
+const BLOB_NAME = 'server.snapshot.blob';
+const START_SCRIPT_NAME = 'server-start';
 const RECORD_SUFFIX = '.made';
 
 /** The bundle the launcher runs: beside it, `server.mjs` -> `server.bundle.cjs`. */
@@ -30,7 +30,7 @@ export function snapshotFiles(launcher) {
   return { dir, entry: join(dir, ENTRY_NAME), blob, record: recordOf(blob), startScript: join(dir, START_SCRIPT_NAME) };
 }
 
-export const recordOf = (blob) => `${blob}${RECORD_SUFFIX}`;
+const recordOf = (blob) => `${blob}${RECORD_SUFFIX}`;
 
 /** `stat`'s arguments for the record: node's binary and the blob, followed through links as node opens them. */
 export const statArgs = (node, blob) => ['-L', '-c', STAT_FORMAT, '--', node, blob];
