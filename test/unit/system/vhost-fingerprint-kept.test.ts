@@ -68,6 +68,17 @@ s('the same bundle on the same layout: the next start takes the fingerprint from
   assert.equal(Object.keys(file.vhosts).sort(), [...names].sort());
 });
 
+s('a start that took the kept fingerprint and then writes a vhost keeps it in the file: the start after renders no sample either', async ({ box }) => {
+  await written(box);
+  const second = start(box);
+  assert.equal(await second.refresh(specs), []);
+  await second.apply([{ op: 'put', spec: { kind: 'app', fqdn: 't9.example.test', port: 20009 }, enabled: true }]);
+  const file = JSON.parse(await readFile(join(box.dir, VHOST_STAMPS_FILE), 'utf8'));
+  assert.equal(file.templates?.fingerprint, 'fingerprint of the first templates on layout-1');
+  assert.equal(await start(box).refresh(specs), []);
+  assert.is(box.fingerprints, 0);
+});
+
 s('another bundle renders the samples; when its templates make other text every vhost is rewritten, and its next start renders none', async ({ box }) => {
   await written(box);
   const upgraded = { code: 'code-2', edition: '# the second templates\n' };
