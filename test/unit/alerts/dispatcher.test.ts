@@ -172,6 +172,21 @@ s('a receiver that never answers: at most MAX_IN_FLIGHT requests open, each ende
   for (const l of tried) assert.equal([l.state, l.error], ['pending', 'no answer in 1 s']);
 });
 
+s('close ends the attempts under way at once, though their timeout is far off', async () => {
+  receiver = await startReceiver(() => 'hang');
+  const timeouts = manualTimeouts();
+  const d = dispatcherTo(receiver.url, { attemptTimeoutMs: 60_000, timeoutSignal: timeouts.signal });
+  d.enqueue('w1', 'tunnel.up', { n: 1 }, null);
+  await receiver.waitFor(1);
+  try {
+    await withTimeout('close with an attempt hanging', 2000, () => d.close());
+  } finally {
+    // a close that did not end it must not hang the suite's own close after
+    timeouts.fire();
+  }
+  assert.is(receiver.received.length, 1);
+});
+
 s('a deleted webhook: what waits is dropped and nothing more is sent', async () => {
   receiver = await startReceiver(() => 500);
   const d = dispatcherTo(receiver.url);
