@@ -99,7 +99,7 @@ s('two starts from one blob read their own environment and make their own secret
   }),
 );
 
-s('a blob its record does not describe (another node binary, a rewritten blob) is not used', ({ dir, outfile }) =>
+s('a blob its record does not describe (another node binary, other flags, a rewritten blob) is not used', ({ dir, outfile }) =>
   withTimeout('snapshot fallback', 120_000, async () => {
     const other = await copyServer(outfile, join(dir, 'other-node'));
     await makeSnapshot({ outfile: other });
@@ -111,6 +111,11 @@ s('a blob its record does not describe (another node binary, a rewritten blob) i
     let started = await start(other, ['--config', configFile], { NODE_ENV: 'production' }, dir);
     assert.not.ok(started.fromBlob, 'started from a blob of another node');
     assert.is((await fetch(`${started.url}/api/health`)).status, 200);
+    await stop(started);
+    // other V8 flags: node would refuse the blob before a line of JavaScript runs
+    await writeFile(record, [...lines.slice(0, 2), '--max-semi-space-size=8', ''].join('\n'));
+    started = await start(other, ['--config', configFile], { NODE_ENV: 'production' }, dir);
+    assert.not.ok(started.fromBlob, 'started from a blob made with other flags');
     await stop(started);
     // a blob damaged after its record was written: node would abort on it
     await writeFile(record, lines.join('\n'));
