@@ -139,8 +139,9 @@ export async function bundle({ entry = `${root}lib/cli.ts`, outfile = `${root}di
 async function snapshotOf(outfile) {
   const started = Date.now();
   try {
-    await makeSnapshot({ outfile });
-    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms`);
+    const { codeCache } = await makeSnapshot({ outfile });
+    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms${codeCache === 'taken' ? ', with the code a rehearsal start compiled' : ''}`);
+    if (codeCache !== 'taken') console.warn(`warning: the startup snapshot holds no code compiled by a rehearsal start (its starts compile more): ${codeCache}`);
   } catch (error) {
     console.warn(`warning: no startup snapshot (the start uses the code cache): ${error.message}`);
   }
@@ -156,7 +157,7 @@ async function buildAll() {
   const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
-  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'lib/rehearsal-names.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
   // the startup snapshot is made by this node binary: another one (or the same replaced) builds again
   return { inputs: [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made], byStat: [realpathSync(process.execPath)] };
 }

@@ -10,11 +10,13 @@ import { routes } from '../handlers/start-table.ts';
 import { startBanner } from './start-banner.ts';
 import { isRootHelperCommand } from './root-helper/command.ts';
 import { startupSnapshot } from 'node:v8';
+import { REHEARSE_COMMAND } from './rehearsal-names.mjs';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
 // or the root helper (`root-helper`, `root-call`: lib/root-helper), or `panel-task`, what the
-// installer has the panel's user do in the panel's directories (lib/install/panel-task).
+// installer has the panel's user do in the panel's directories (lib/install/panel-task), or
+// `rehearse`, the start whose code cache the startup snapshot's builder takes (lib/rehearsal.ts).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
 /** A start that gets no request writes its code cache this long after it listens. */
@@ -37,6 +39,17 @@ export async function main(): Promise<void> {
   if (isBackupCommand(command)) {
     const { runBackupCommand } = await import('./backup-commands.ts');
     process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
+  }
+  if (command === REHEARSE_COMMAND) {
+    const { rehearse } = await import('./rehearsal.ts');
+    await rehearse(rest[0]).catch((error: unknown) => {
+      console.error(`relay-panel rehearse: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+    // main() settles on return, and the launcher writes its code cache in that promise's reaction,
+    // which runs before this turn of the event loop
+    setImmediate(() => process.exit(0));
+    return;
   }
   if (command === 'help' || command === '--help' || command === '-h') {
     console.log(`${USAGE}\n${BACKUP_USAGE}`);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileBundle, readBundle } from './code-cache.ts';
+import { REHEARSE_COMMAND, rehearsalCacheFile } from './rehearsal-names.mjs';
 
 /** Set by build/build.mjs: the bundle's file name (beside this file) and its SHA-256. */
 declare const RELAY_BUNDLE_FILE: string;
@@ -17,7 +18,8 @@ const filename = fileURLToPath(import.meta.url);
 const bundleFile = join(dirname(filename), RELAY_BUNDLE_FILE);
 const bundle = compileBundle(readBundle(bundleFile, RELAY_BUNDLE_HASH), {
   key: RELAY_BUNDLE_HASH,
-  cacheFile: process.env.RELAY_PANEL_CODE_CACHE || `${filename}.code-cache`,
+  // a rehearsal's cache goes into its own directory, for the startup snapshot's builder (lib/rehearsal.ts)
+  cacheFile: process.argv[2] === REHEARSE_COMMAND && process.argv[3] ? rehearsalCacheFile(process.argv[3]) : process.env.RELAY_PANEL_CODE_CACHE || `${filename}.code-cache`,
   filename: bundleFile,
 });
 const module: { exports: { warmed?: Promise<unknown> } } = { exports: {} };

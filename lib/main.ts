@@ -25,6 +25,8 @@ export interface StartOptions {
   routes?: readonly RouteEntry[];
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: PanelParts['ticketLimits'];
+  /** A Unix socket to listen on instead of the configured address (the rehearsal start: lib/rehearsal.ts). */
+  listenPath?: string;
 }
 
 export interface RunningServer {
@@ -126,6 +128,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const port = portFromEnv ?? config.value.listen.port;
   const fd = takeListenFd(env);
   if (fd !== null) await listenOn(server, { fd });
+  else if (options.listenPath) await listenOn(server, { path: options.listenPath });
   else await listen(server, config.value.listen.host, port, isSandboxDefault);
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
@@ -140,7 +143,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   return { app, server, url, stop };
 }
 
-function listenOn(server: Server, options: ListenOptions | { fd: number }): Promise<void> {
+function listenOn(server: Server, options: ListenOptions | { fd: number } | { path: string }): Promise<void> {
   return new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(options, () => {

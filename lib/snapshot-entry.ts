@@ -1,12 +1,14 @@
 // Entry of `node --build-snapshot` (build/snapshot.mjs, bundled as dist/server.snapshot.cjs):
 //
-//   node <flags> --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher>
+//   node <flags> --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher> [<code cache>]
 //
 // evaluates the panel's bundle, which reads no configuration, environment or clock at evaluation
 // (lib/cli.ts defers its main() while a snapshot is built), and V8 serializes the heap into <blob>.
 // A start from it, `node <flags> --snapshot-blob <blob> <launcher> [args]`, begins with the bundle
 // evaluated and runs its main(): everything the process environment decides is read from there on.
-// Node 20 keeps no compiled code in a user snapshot: the functions a start runs compile as it runs them.
+// The blob keeps the bytecode of every function compiled when it is made: the bundle's evaluation,
+// and with a code cache (the launcher's, of a rehearsal start: lib/rehearsal.ts) every function that
+// start ran, which a start from the blob then does not compile again.
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { startupSnapshot } from 'node:v8';
 import vm from 'node:vm';
 import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
+import { CODE_CACHE_TAKEN } from './rehearsal-names.mjs';
 
 /**
  * The builtins Node 20 can serialize (its list in lib/internal/main/mksnapshot.js). Any other module
@@ -27,8 +30,8 @@ const SERIALIZABLE = new Set(['assert', 'assert/strict', 'buffer', 'console', 'c
 /** The builder's own `require`: builtins only. */
 declare const require: (id: string) => unknown;
 
-const [bundleArgument, launcherArgument] = process.argv.slice(2);
-if (!bundleArgument || !launcherArgument) throw new Error('usage: node --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher>');
+const [bundleArgument, launcherArgument, codeCacheArgument] = process.argv.slice(2);
+if (!bundleArgument || !launcherArgument) throw new Error('usage: node --snapshot-blob <blob> --build-snapshot server.snapshot.cjs <bundle> <launcher> [<code cache>]');
 const bundleFile = resolve(bundleArgument);
 const launcherFile = resolve(launcherArgument);
 
@@ -123,7 +126,18 @@ function refusingProcessState<T>(evaluate: () => T): T {
 
 const bytes = readFileSync(bundleFile);
 const bundleHash = createHash('sha256').update(bytes).digest('hex');
-const run = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile }).runInThisContext() as BundleFunction;
+/** The code cache's data when it was made for this bundle: the launcher's file is the bundle's SHA-256 and a newline, then V8's bytes. */
+function cachedDataFor(file: string | undefined): Buffer | undefined {
+  if (!file) return undefined;
+  const cache = readFileSync(file);
+  const header = `${bundleHash}\n`;
+  return cache.toString('latin1', 0, header.length) === header ? cache.subarray(header.length) : undefined;
+}
+const cachedData = cachedDataFor(codeCacheArgument);
+const script = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile, cachedData });
+// makeSnapshot (lib/startup-snapshot.mjs) reads this: a cache V8 refused (other flags, another node) only costs the gain
+if (cachedData && !script.cachedDataRejected) console.log(CODE_CACHE_TAKEN);
+const run = script.runInThisContext() as BundleFunction;
 const bundle: { exports: { main?: () => Promise<void> } } = { exports: {} };
 refusingProcessState(() => run(bundle.exports, bundleRequire, bundle, launcherFile, dirname(launcherFile), pathToFileURL(launcherFile).href, importModule, bundleHash));
 if (typeof bundle.exports.main !== 'function') throw new Error(`${bundleFile} exports no main(): not the panel's bundle`);

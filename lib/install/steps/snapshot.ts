@@ -4,7 +4,8 @@
 // binary and its flags, so it is made on the box. The unit starts the panel through the release's
 // server-start, which uses the blob only while the record beside it names that node, that blob and
 // those flags; after a node upgrade the panel starts through its code cache again until the next
-// install or upgrade makes the blob anew.
+// install or upgrade makes the blob anew. The blob is made after a rehearsal start of the release as
+// root, on a throwaway sandbox behind a Unix socket in a directory only root may enter (lib/rehearsal.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathExists } from '../../system/common/fs.ts';
@@ -49,8 +50,9 @@ export async function snapshot(inst: Installation): Promise<Outcome> {
   const state = await snapshotState(inst);
   if (state === 'no entry') return { status: 'done', message: `${dir} has no startup snapshot entry: the panel starts through its code cache` };
   if (state === 'fresh') return { status: 'done', message: `startup snapshot ${blob} kept (made by ${inst.options.node})` };
+  let codeCache: string;
   try {
-    await makeSnapshot({ launcher: launcherOf(inst), node: inst.options.node, flags: NODE_FLAGS, stat: STAT, run: (file, args) => inst.run(file, args) });
+    ({ codeCache } = await makeSnapshot({ launcher: launcherOf(inst), node: inst.options.node, flags: NODE_FLAGS, stat: STAT, run: (file, args) => inst.run(file, args) }));
   } catch (error) {
     return {
       status: 'warning',
@@ -58,5 +60,6 @@ export async function snapshot(inst: Installation): Promise<Outcome> {
       fix: 'run the upgrade or install again; a start without the snapshot only takes longer',
     };
   }
-  return { status: 'changed', message: `startup snapshot ${blob} made by ${inst.options.node}` };
+  const compiled = codeCache === 'taken' ? ', with the code a rehearsal start compiled' : `; without a rehearsal start's code (${codeCache}), so its starts compile more`;
+  return { status: 'changed', message: `startup snapshot ${blob} made by ${inst.options.node}${compiled}` };
 }

@@ -130,6 +130,8 @@ s('install (as root) makes the user, config, CA, admin P12, IP vhost, root helpe
     assert.match(unit, `\nEnvironment=RELAY_PANEL_NODE=${process.execPath}\n`);
     // the startup snapshot made by the node the unit names: its start script passes it to node
     assert.is(step(run, 'snapshot')!.status, 'changed', String(step(run, 'snapshot')!.message));
+    // after a rehearsal start of the release as root (lib/rehearsal.ts), whose compiled code the blob holds
+    assert.match(String(step(run, 'snapshot')!.message), ', with the code a rehearsal start compiled');
     const traced = spawnSync('/bin/sh', ['-x', join(current, 'server-start'), 'help'], { env: { ...process.env, RELAY_PANEL_NODE: process.execPath }, encoding: 'utf8' });
     assert.is(traced.status, 0, traced.stderr);
     assert.match(traced.stderr, `--snapshot-blob ${current}/server.snapshot.blob ${current}/server.mjs help`);

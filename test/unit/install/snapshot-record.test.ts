@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NODE_FLAGS } from '../../../lib/node-flags.ts';
 import { makeSnapshot, recordText, snapshotFiles, startScript, statArgs, STAT_FORMAT } from '../../../lib/startup-snapshot.mjs';
+import { CODE_CACHE_TAKEN, REHEARSE_COMMAND, rehearsalCacheFile } from '../../../lib/rehearsal-names.mjs';
 
 // The record beside a startup snapshot is written by the build (a checkout's dist/) or by install (a
 // box's release), and compared by the start script: all three come from lib/startup-snapshot.mjs, or
@@ -20,33 +21,63 @@ s.after.each(async (ctx) => {
 
 const STAT_OUTPUT = '2049:11:99:1700000000:1700000001\n2049:12:9200000:1700000002:1700000003\n';
 
-s('the builder is given the entry, bundle and launcher, then the blob is renamed and stat\'s two lines and the flags recorded', async ({ dir }) => {
+/**
+ * node and stat as makeSnapshot runs them: the rehearsal start (`rehearse <dir>`) writes its code
+ * cache, or fails, or writes none; the builder writes the blob and says whether it took the cache.
+ */
+function fakeRun(calls: string[][], rehearsal: 'writes a cache' | 'fails' | 'writes none' = 'writes a cache', builderTakes = true) {
+  return async (file: string, args: string[]) => {
+    calls.push([file, ...args]);
+    if (file === '/usr/bin/stat') return { stdout: STAT_OUTPUT };
+    const rehearsed = args.indexOf(REHEARSE_COMMAND);
+    if (rehearsed >= 0) {
+      if (rehearsal === 'fails') throw Object.assign(new Error('node exited 1'), { stderr: 'relay-panel rehearse: GET /api/health answered 500' });
+      if (rehearsal === 'writes a cache') await writeFile(rehearsalCacheFile(args[rehearsed + 1]!), 'cache');
+      return { stdout: '' };
+    }
+    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'blob');
+    return { stdout: builderTakes ? `${CODE_CACHE_TAKEN}\n` : '' };
+  };
+}
+
+s('a rehearsal start of the launcher first, in a directory of its own; then the builder is given the entry, bundle, launcher and its code cache, the blob renamed and stat\'s two lines and the flags recorded', async ({ dir }) => {
   const launcher = join(dir, 'server.mjs');
   const files = snapshotFiles(launcher);
   const calls: string[][] = [];
-  const run = async (file: string, args: string[]) => {
-    calls.push([file, ...args]);
-    if (file === '/usr/bin/stat') return { stdout: STAT_OUTPUT };
-    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'blob');
-    return { stdout: '' };
-  };
-  const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run, stat: '/usr/bin/stat' });
-  assert.equal(made, { blob: files.blob, record: files.record });
-  const temp = calls[0]![calls[0]!.indexOf('--snapshot-blob') + 1]!;
-  assert.equal(calls[0], ['/usr/bin/node', ...NODE_FLAGS, '--snapshot-blob', temp, '--build-snapshot', files.entry, join(dir, 'server.bundle.cjs'), launcher]);
-  assert.equal(calls[1], ['/usr/bin/stat', '-L', '-c', STAT_FORMAT, '--', '/usr/bin/node', files.blob]);
+  const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run: fakeRun(calls), stat: '/usr/bin/stat' });
+  assert.equal(made, { blob: files.blob, record: files.record, codeCache: 'taken' });
+  const rehearsalDir = calls[0]!.at(-1)!;
+  assert.equal(calls[0], ['/usr/bin/node', ...NODE_FLAGS, launcher, REHEARSE_COMMAND, rehearsalDir]);
+  const temp = calls[1]![calls[1]!.indexOf('--snapshot-blob') + 1]!;
+  assert.equal(calls[1], ['/usr/bin/node', ...NODE_FLAGS, '--snapshot-blob', temp, '--build-snapshot', files.entry, join(dir, 'server.bundle.cjs'), launcher, rehearsalCacheFile(rehearsalDir)]);
+  assert.equal(calls[2], ['/usr/bin/stat', '-L', '-c', STAT_FORMAT, '--', '/usr/bin/node', files.blob]);
   assert.is(await readFile(files.blob, 'utf8'), 'blob');
   assert.is(await readFile(files.record, 'utf8'), `${STAT_OUTPUT}${NODE_FLAGS.join(' ')}\n`);
   assert.is((await stat(files.record)).mode & 0o777, 0o644);
+  assert.is(await stat(rehearsalDir).catch(() => null), null, 'the rehearsal\'s directory is removed');
+});
+
+s('a rehearsal that fails or writes no cache, or a cache the builder does not take: the blob is made all the same, and codeCache says why', async ({ dir }) => {
+  const launcher = join(dir, 'server.mjs');
+  const cases = [
+    { rehearsal: 'fails', takes: true, why: 'the rehearsal start failed: relay-panel rehearse: GET /api/health answered 500' },
+    { rehearsal: 'writes none', takes: true, why: 'the rehearsal start wrote no code cache' },
+    { rehearsal: 'writes a cache', takes: false, why: 'the builder refused the rehearsal start\'s code cache' },
+  ] as const;
+  for (const { rehearsal, takes, why } of cases) {
+    const calls: string[][] = [];
+    const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run: fakeRun(calls, rehearsal, takes), stat: '/usr/bin/stat' });
+    assert.is(made.codeCache, why);
+    assert.is(await readFile(made.blob, 'utf8'), 'blob');
+    const builder = calls.find((call) => call.includes('--build-snapshot'))!;
+    assert.is(builder.at(-1) === launcher, rehearsal !== 'writes a cache', `${rehearsal}: the builder is given a cache only when there is one`);
+    assert.is(await stat(calls[0]!.at(-1)!).catch(() => null), null, `${rehearsal}: the rehearsal's directory is removed`);
+  }
 });
 
 s('under root\'s umask 077 the blob and its record are still readable by the panel\'s user (0644)', async ({ dir }) => {
   const launcher = join(dir, 'server.mjs');
-  const run = async (file: string, args: string[]) => {
-    if (file === '/usr/bin/stat') return { stdout: STAT_OUTPUT };
-    await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'blob');
-    return { stdout: '' };
-  };
+  const run = fakeRun([]);
   const before = process.umask(0o077);
   try {
     const made = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run, stat: '/usr/bin/stat' });
@@ -60,6 +91,7 @@ s('a builder that fails leaves neither its temporary blob nor a record, and the 
   const launcher = join(dir, 'server.mjs');
   await writeFile(snapshotFiles(launcher).record, 'an old record\n');
   const run = async (_file: string, args: string[]) => {
+    if (args.includes(REHEARSE_COMMAND)) return { stdout: '' };
     await writeFile(args[args.indexOf('--snapshot-blob') + 1]!, 'half a blob');
     throw new Error('node exited 1: process.env.HOME is read while the startup snapshot is built');
   };

@@ -1,0 +1,48 @@
+// `rehearse <dir>`: the panel started on a throwaway sandbox in <dir>, as a box starts it (production
+// mode), asked one request and stopped. Run through the launcher, which then writes its code cache
+// into <dir> (lib/rehearsal-names.mjs): the bytecode of every function the start and a first answer
+// ran. The startup snapshot's builder compiles the bundle with that cache (lib/snapshot-entry.ts), so
+// those functions start compiled instead of being compiled again by every start from the blob.
+// It listens on a Unix socket inside <dir>: the installer runs it as root, and no other user may
+// reach even a throwaway panel running as root.
+import { request } from 'node:http';
+import { statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { start } from './main.ts';
+
+/** A rehearsal that takes longer has hung: the builder goes on without its code cache. */
+const REHEARSAL_LIMIT_MS = 30_000;
+
+function answerOf(socketPath: string, path: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    request({ socketPath, path, headers: { host: 'localhost' } }, (response) => {
+      response.resume();
+      response.on('end', () => ok(response.statusCode ?? 0));
+    }).on('error', fail).end();
+  });
+}
+
+/** Throws when `dir` is not an absolute path to a directory only its owner may enter. */
+function checkedDir(dir: string | undefined): string {
+  if (!dir || !isAbsolute(dir)) throw new Error('usage: rehearse <absolute path of an empty directory>');
+  const stat = statSync(dir);
+  if (!stat.isDirectory() || (stat.mode & 0o077) !== 0) throw new Error(`${dir} must be a directory only its owner may enter (mode 0700)`);
+  return dir;
+}
+
+export async function rehearse(dirArgument: string | undefined): Promise<void> {
+  const dir = checkedDir(dirArgument);
+  const limit = setTimeout(() => {
+    console.error(`relay-panel rehearse: no answer within ${REHEARSAL_LIMIT_MS / 1000} s`);
+    process.exit(1);
+  }, REHEARSAL_LIMIT_MS).unref();
+  // the environment a box's unit gives, not the caller's: no configuration, port or socket of theirs
+  const running = await start({ argv: [], env: { NODE_ENV: 'production' }, cwd: dir, listenPath: join(dir, 'panel.sock') });
+  try {
+    const status = await answerOf(join(dir, 'panel.sock'), '/api/health');
+    if (status !== 200) throw new Error(`GET /api/health answered ${status}`);
+  } finally {
+    await running.stop();
+    clearTimeout(limit);
+  }
+}
