@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import { CheckedSnapshots } from './checked-snapshots.ts';
 import { openDocuments, type Documents } from './documents.ts';
 import { RecordCollection, type Persistence, type WriteObserver } from './record-collection.ts';
+import { schemaFingerprint } from './schema-fingerprint.ts';
 import {
   AgentRecord,
   CertIssuanceRecord,
@@ -84,6 +85,15 @@ export interface StoreOptions {
   snapshotRetryMs?: number;
   /** When a journal is folded into its snapshot (tests lower it to have snapshots written often). */
   compactAfterBytes?: number;
+}
+
+/**
+ * Each record schema's fingerprint, kept for the process (schema-fingerprint.ts): a start compares
+ * them with checked-snapshots.json. Worked out while the startup snapshot is built (lib/cli.ts),
+ * they are in the blob, and a start from it does not walk and hash 17 schemas again.
+ */
+export function fingerprintRecordSchemas(): void {
+  for (const { record } of Object.values(COLLECTIONS)) schemaFingerprint(record);
 }
 
 export async function openStore(dataDir: string, { persistence = 'disk', log, snapshotRetryMs, compactAfterBytes }: StoreOptions = {}): Promise<Store> {
