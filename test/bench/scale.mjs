@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { autocannon } from './autocannon.mjs';
-import { median } from './cold-start.mjs';
+import { BOX_START_ENV, median } from './cold-start.mjs';
 import { send } from './http.mjs';
 import { cpuNs, startNode, stopChild } from './proc.mjs';
 import { adminHeaders, seed } from './seed.mjs';
@@ -33,7 +33,7 @@ async function cachedBox(cacheDir, tunnels, panelArgs) {
   if (await stat(join(dir, 'made')).catch(() => null)) return { tunnels, dir, configPath };
   await rm(dir, { recursive: true, force: true });
   await seed(dir, { tunnelCount: tunnels });
-  const first = startNode([...panelArgs, '--config', configPath], { env: { NODE_ENV: 'production' }, cwd: dir, name: `scale box ${tunnels}`, timeoutMs: 1_800_000 });
+  const first = startNode([...panelArgs, '--config', configPath], { env: { ...BOX_START_ENV, NODE_ENV: 'production' }, cwd: dir, name: `scale box ${tunnels}`, timeoutMs: 1_800_000 });
   await first.ready;
   await stopChild(first);
   await writeFile(join(dir, 'made'), `${new Date().toISOString()}\n`);
@@ -48,7 +48,7 @@ async function vhostFiles(box) {
 /** Spawn to the first 200 on /api/health, and the start's CPU. */
 async function start(box, panelArgs, name) {
   const at = performance.now();
-  const panel = startNode([...panelArgs, '--config', box.configPath], { env: { NODE_ENV: 'production' }, cwd: box.dir, name, timeoutMs: 120_000 });
+  const panel = startNode([...panelArgs, '--config', box.configPath], { env: { ...BOX_START_ENV, NODE_ENV: 'production' }, cwd: box.dir, name, timeoutMs: 120_000 });
   await panel.ready;
   for (;;) {
     const answer = await send(`${panel.url}/api/health`, { timeoutMs: 5000 }).catch(() => undefined);
