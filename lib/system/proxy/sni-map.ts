@@ -23,8 +23,13 @@ export const SNI_DATA = `data:${VARIABLES.join('')}`;
 
 /** A name's entry files inside `dir`, one per part (a 253-character name plus `.conf` would pass Linux's 255 per file name: a hash names them). */
 export function sniEntryPaths(dir: string, fqdn: string): string[] {
-  const base = createHash('sha256').update(fqdn).digest('hex');
-  return VARIABLES.map((_, i) => join(dir, 'names', `${base}.${i}.conf`));
+  return sniEntryPathsIn(join(dir, 'names'), fqdn);
+}
+
+/** The same inside the entries' directory `namesDir` (a normalized path), without a join a file: a sync asks it of 1,000 names. */
+export function sniEntryPathsIn(namesDir: string, fqdn: string): string[] {
+  const base = `${namesDir}/${createHash('sha256').update(fqdn).digest('hex')}`;
+  return VARIABLES.map((_, i) => `${base}.${i}.conf`);
 }
 
 /** The fallback's files, one per part: what a name without an entry gets. */
