@@ -11,13 +11,17 @@ import { startBanner } from './start-banner.ts';
 import { isRootHelperCommand } from './root-helper/command.ts';
 import { startupSnapshot } from 'node:v8';
 import { REHEARSE_COMMAND } from './rehearsal-names.mjs';
+import { NGINX_RELOAD_COMMAND } from './nginx-reload-names.ts';
+import { codeIdentity } from './code-identity.ts';
+import { resolve } from 'node:path';
 import { fingerprintRecordSchemas } from './state/store.ts';
 
 // Entry point of the bundle: `node dist/server.mjs [--config <file>]`, or an operator command
 // (`install`, `upgrade`, `uninstall`, `doctor`: lib/install; `backup`, `restore`: lib/backup-commands.ts),
 // or the root helper (`root-helper`, `root-call`: lib/root-helper), or `panel-task`, what the
 // installer has the panel's user do in the panel's directories (lib/install/panel-task), or
-// `rehearse`, the start whose code cache the startup snapshot's builder takes (lib/rehearsal.ts).
+// `rehearse`, the start whose code cache the startup snapshot's builder takes (lib/rehearsal.ts), or
+// `nginx-reload`, certbot's deploy hook on a box without a root helper (lib/nginx-reload-command.ts).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
 /** A start that gets no request writes its code cache this long after it listens. */
@@ -41,6 +45,10 @@ export async function main(): Promise<void> {
     const { runBackupCommand } = await import('./backup-commands.ts');
     process.exit(await runBackupCommand(command, rest, process.env, process.cwd()));
   }
+  if (command === NGINX_RELOAD_COMMAND) {
+    const { runNginxReload } = await import('./nginx-reload-command.ts');
+    process.exit(await runNginxReload(rest));
+  }
   if (command === REHEARSE_COMMAND) {
     const { rehearse } = await import('./rehearsal.ts');
     await rehearse(rest[0]).catch((error: unknown) => {
@@ -57,7 +65,9 @@ export async function main(): Promise<void> {
     process.exit(0);
   }
   try {
-    const options = { argv: process.argv.slice(2), env: process.env, cwd: process.cwd() };
+    // the bundle's own command line, for certbot's deploy hook (none from the TypeScript sources)
+    const panelCli = codeIdentity && process.argv[1] ? [process.execPath, resolve(process.argv[1])] : undefined;
+    const options = { argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), panelCli };
     // read before start() takes the variables: a socket systemd passed cannot be listened on twice
     const socketActivated = process.env.LISTEN_PID === String(process.pid);
     let running = await start(options);

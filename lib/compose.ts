@@ -28,9 +28,10 @@ export interface PanelParts {
   system?: System;
   /**
    * What the built system gets besides the data dir, the clock, the log, the routes' public
-   * locations and the sandbox's DNS: the server's live journal of its own log, the kit's fake PKI.
+   * locations and the sandbox's DNS: the server's live journal of its own log, the kit's fake PKI,
+   * the running panel's `nginx-reload` for certbot's deploy hook.
    */
-  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs' | 'sandboxSockets'>;
+  systemExtras?: Pick<SystemContext, 'panelLog' | 'madeUpLogsEveryMs' | 'sandboxPki' | 'sandboxServerCerts' | 'sandboxStatsSampleGapMs' | 'sandboxSockets' | 'panelReload'>;
   /** The spec's unless given (the benchmark lifts them). */
   ticketLimits?: RuntimeDeps['ticketLimits'];
   /** Provisioning settings (tests pass a cheaper password hash and shorter waits). */

@@ -16,6 +16,7 @@ import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import type { Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { startMark, writeStartMarks } from './start-marks.ts';
+import { NGINX_RELOAD_COMMAND } from './nginx-reload-names.ts';
 
 export interface StartOptions {
   argv: readonly string[];
@@ -27,6 +28,11 @@ export interface StartOptions {
   ticketLimits?: PanelParts['ticketLimits'];
   /** A Unix socket to listen on instead of the configured address (the rehearsal start: lib/rehearsal.ts). */
   listenPath?: string;
+  /**
+   * How to run this panel's CLI (node and the launcher), when a bundle runs: certbot's deploy hook
+   * on a box without a root helper runs its `nginx-reload` (lib/nginx-reload-command.ts).
+   */
+  panelCli?: readonly string[];
 }
 
 export interface RunningServer {
@@ -68,7 +74,7 @@ function sandboxConfig(cwd: string): ConfigInput {
  */
 export async function openPanel(
   config: ConfigStore,
-  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly RouteEntry[]; ticketLimits?: PanelParts['ticketLimits'] },
+  options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly RouteEntry[]; ticketLimits?: PanelParts['ticketLimits']; panelCli?: readonly string[] },
 ): Promise<Panel> {
   const { env, cwd } = options;
   const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
@@ -84,7 +90,7 @@ export async function openPanel(
     routes: options.routes ?? routes,
     ticketLimits: options.ticketLimits,
     // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
-    systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000 },
+    systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000, ...(options.panelCli ? { panelReload: [...options.panelCli, NGINX_RELOAD_COMMAND, '--config', config.file] } : {}) },
   });
   startMark('compose');
   return panel;
@@ -110,7 +116,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   if (isSandboxDefault && !config.value.staticDir) await config.update({ staticDir: join(cwd, PANEL_BUILD_DIR) });
   startMark('config');
 
-  const panel = await openPanel(config, { env, cwd, routes: options.routes, ticketLimits: options.ticketLimits });
+  const panel = await openPanel(config, { env, cwd, routes: options.routes, ticketLimits: options.ticketLimits, panelCli: options.panelCli });
   const { app, services } = panel;
   // A panel that cannot keep its audit log does not start: the operator fixes the directory (see docs/decisions.md).
   await services.audit.open().catch(async (error: unknown) => {

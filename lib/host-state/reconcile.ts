@@ -34,6 +34,7 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
   const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run) : run());
   return onePass(async () => {
     if (services.config.value.onboarding.status === 'COMPLETED') {
+      await keepDeployHook(services);
       await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
       startMark('tunnel repair');
       await repairStreams(services.system.streams, wanted.streams, services.log);
@@ -43,6 +44,15 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
+}
+
+/** certbot's deploy hook as this release (and this launcher) writes it: an upgraded box's renewals make the certificate map too. */
+async function keepDeployHook({ system, log }: Pick<HostServices, 'system' | 'log'>): Promise<void> {
+  try {
+    if (await system.certs.keepDeployHook?.()) log.info('rewrote certbot\'s deploy hook for this release');
+  } catch (error) {
+    log.warn(`checking certbot's deploy hook failed: ${errorMessage(error)}`);
+  }
 }
 
 /**

@@ -17,6 +17,12 @@ export interface SystemContext {
   /** The app's clock (lib/clock.ts), which the adapters read time from and time their timers by; the system clock when absent. */
   clock?: Clock;
   /**
+   * Host only: the argv that runs the running panel's `nginx-reload` for its configuration
+   * (lib/nginx-reload-command.ts), which certbot's deploy hook runs on a box without a root helper
+   * (certs/host.ts deployHookCommand); none where no bundle runs (the TypeScript sources).
+   */
+  panelReload?: readonly string[];
+  /**
    * Sandbox only: answers for names that no explicit record (config `sandbox.dns`,
    * `sandboxControls(system).setDns`) covers. `hostIpResolver` builds the usual one.
    */

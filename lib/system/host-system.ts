@@ -25,7 +25,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   // an installed box reaches root only through its root helper (lib/root-helper)
   const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
   const root = helper ?? directRootActions(config);
-  const certs = createHostCerts(config, root, now, renewalEnvironment(ctx.dataDir));
+  const certs = createHostCerts(config, root, now, renewalEnvironment(ctx.dataDir), ctx.panelReload);
   return {
     proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
     certs,

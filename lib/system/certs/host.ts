@@ -70,6 +70,19 @@ export function renewArgs(config: SystemConfig, fqdn: string): string[] {
 /** The global deploy hook setupAutoRenew writes in the panel's configDir. */
 export const DEPLOY_HOOK_NAME = 'relay-panel-reload-nginx';
 
+/**
+ * What the global deploy hook runs. Through the root helper where there is one (its reload makes the
+ * per-name certificate map first); on a box without one (`--user root`), the panel's own
+ * `nginx-reload` when the running panel named it (`panelReload`, lib/nginx-reload-command.ts), since
+ * `systemctl reload nginx` alone would leave a renewed name's old certificate in the map until the
+ * panel's next change; else reloadNginxCommand.
+ */
+export function deployHookCommand(config: SystemConfig, panelReload?: readonly string[]): string {
+  return !config.rootHelper && panelReload ? panelReload.map(shellQuote).join(' ') : reloadNginxCommand(config);
+}
+
+export const deployHookScript = (command: string) => `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${command}\n`;
+
 export function deployHookPath(config: SystemConfig): string {
   return join(config.acme.configDir, 'renewal-hooks', 'deploy', DEPLOY_HOOK_NAME);
 }
@@ -88,8 +101,11 @@ export async function coversWildcard(fullchain: string, domain: string): Promise
   return (new X509Certificate(pem).subjectAltName ?? '').split(', ').includes(`DNS:*.${domain}`);
 }
 
-/** `renewalEnv`: what every certbot run carries (renewal-env.ts: route53's credentials for a renew too). */
-export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number, renewalEnv: Record<string, string> = {}): CertsAdapter {
+/**
+ * `renewalEnv`: what every certbot run carries (renewal-env.ts: route53's credentials for a renew too).
+ * `panelReload`: the argv of the running panel's `nginx-reload` (deployHookCommand).
+ */
+export function createHostCerts(config: SystemConfig, root: RootActions, now: () => number, renewalEnv: Record<string, string> = {}, panelReload?: readonly string[]): CertsAdapter {
   const env = { ...process.env, ...(config.acme.caBundle ? { REQUESTS_CA_BUNDLE: config.acme.caBundle } : {}), ...renewalEnv };
   const certbot = (args: string[], extraEnv: Record<string, string> = {}) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env: { ...env, ...extraEnv } });
 
@@ -163,10 +179,18 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
     },
     async setupAutoRenew() {
       // a hook for every lineage of the panel's configDir, whatever its renewal configuration says
-      const hook = deployHookPath(config);
-      await writeFileAtomic(hook, `#!/bin/sh\n# managed by relay-panel: renewed certificates take effect at once\nexec ${reloadNginxCommand(config)}\n`, 0o755);
+      await writeFileAtomic(deployHookPath(config), deployHookScript(deployHookCommand(config, panelReload)), 0o755);
       // the root helper runs `systemctl enable --now <config.acme.renewTimer>`: the panel's own timer
       await root.controlUnit('renew-timer', 'enable');
+    },
+    async keepDeployHook() {
+      const hook = deployHookPath(config);
+      const script = deployHookScript(deployHookCommand(config, panelReload));
+      const text = await readFile(hook, 'utf8').catch(() => null);
+      // only a hook onboarding wrote: none is made here, and the timer is not touched
+      if (text === null || text === script) return false;
+      await writeFileAtomic(hook, script, 0o755);
+      return true;
     },
     async autoRenewStatus() {
       const active = await root.unitState('renew-timer');

@@ -60,5 +60,10 @@ export interface CertsAdapter {
   /** Grows with each certificate this adapter issues or renews: a listing taken before it is stale. */
   changes(): number;
   setupAutoRenew(): Promise<void>;
+  /**
+   * A start's check of the deploy hook setupAutoRenew wrote: rewritten when this release (or this
+   * launcher) would write another; never made where there is none. True when it was rewritten.
+   */
+  keepDeployHook?(): Promise<boolean>;
   autoRenewStatus(): Promise<AutoRenewStatus>;
 }

@@ -2,8 +2,10 @@
 // name served its own certificate from root's map (the client's SNI chooses), an unknown name the
 // default server's, a renewal served after the next reload, a removed route's entry gone, a
 // refused source never written (nginx would log a failed `data:` value, key included). The panel
-// runs as root here (runAs null), so the map is made from certbot's files themselves.
+// runs as root here (runAs null), so the map is made from certbot's files themselves, and certbot's
+// deploy hook is the panel's own `nginx-reload` (no root helper).
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect, type PeerCertificate } from 'node:tls';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,9 @@ import * as assert from 'uvu/assert';
 import { helperVhostStore } from '../../../../lib/root-helper/apply.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import { hostNginxControl } from '../../../../lib/system/proxy/host.ts';
+import { deployHookCommand, deployHookScript } from '../../../../lib/system/certs/host.ts';
+import { NGINX_RELOAD_COMMAND } from '../../../../lib/nginx-reload-names.ts';
+import { writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
 import { sniEntryPaths } from '../../../../lib/system/proxy/sni-map.ts';
 import { nginxMasterPid } from '../../../../lib/system/proxy/nginx-proc.ts';
 import type { CertPaths, VhostChange } from '../../../../lib/system/types.ts';
@@ -20,6 +25,7 @@ import { certPairs } from '../../../helpers/cert-pairs.ts';
 import { ownNginxConf } from '../../../helpers/own-nginx-conf.ts';
 import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor, type Managed } from '../../../infra/processes.ts';
+import { fileURLToPath } from 'node:url';
 
 const NGINX = '/usr/sbin/nginx';
 const DOMAIN = 'sni.test';
@@ -52,6 +58,8 @@ function servedCertificate(port: number, servername: string): Promise<PeerCertif
   });
 }
 
+/** A PEM file's first certificate's serial number, as the TLS client reports it. */
+const certSerial = async (path: string) => new X509Certificate(await readFile(path)).serialNumber;
 const servedName = async (port: number, servername: string) => String((await servedCertificate(port, servername)).subject?.CN);
 const servedSerial = async (port: number, servername: string) => (await servedCertificate(port, servername)).serialNumber;
 
@@ -128,6 +136,23 @@ s('a renewed certificate is served after the next reload, which reads it again',
   const after = await servedSerial(ctx.https, A);
   assert.is.not(after, before, 'the new certificate is served');
   assert.is(await servedName(ctx.https, A), A);
+});
+
+/** The panel's CLI from its sources, as the bundle's `node server.mjs` runs it on a box. */
+const PANEL_CLI = [process.execPath, '--import', fileURLToPath(new URL('../../../helpers/register.mjs', import.meta.url)), fileURLToPath(new URL('../../../../lib/cli.ts', import.meta.url))];
+
+s('without a root helper certbot\'s deploy hook is the panel\'s nginx-reload, which makes the map: a renewal is served once the hook ran', async (ctx) => {
+  const configFile = await writeOnboardedConfig(ctx.dir, { file: 'panel.json', domain: DOMAIN, system: { ...ctx.config } });
+  const hook = join(ctx.dir, 'deploy-hook');
+  await writeFile(hook, deployHookScript(deployHookCommand(ctx.config, [...PANEL_CLI, NGINX_RELOAD_COMMAND, '--config', configFile])), { mode: 0o755 });
+  const before = await servedSerial(ctx.https, A);
+  const renewed = before === (await certSerial(ctx.pairs.a.fullchain)) ? ctx.pairs.a2 : ctx.pairs.a;
+  await rm(live(ctx, A), { recursive: true });
+  await install(ctx, A, renewed);
+  // as certbot runs it after a renewal: the script, with no environment of the panel's
+  const output = execFileSync(hook, [], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
+  assert.match(output, 'nginx reloaded with the certificate map made');
+  assert.is(await servedSerial(ctx.https, A), await certSerial(renewed.fullchain), 'the renewed certificate is served');
 });
 
 s('a key that does not match its certificate is never written: the name keeps what it had', async (ctx) => {
