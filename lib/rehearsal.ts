@@ -6,7 +6,7 @@
 // It listens on a Unix socket inside <dir>: the installer runs it as root, and no other user may
 // reach even a throwaway panel running as root.
 import { request } from 'node:http';
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { start } from './main.ts';
 
@@ -22,11 +22,12 @@ function answerOf(socketPath: string, path: string): Promise<number> {
   });
 }
 
-/** Throws when `dir` is not an absolute path to a directory only its owner may enter. */
+/** Throws unless `dir` is an absolute path to a directory (not a link) of this user's that only it may enter. */
 function checkedDir(dir: string | undefined): string {
   if (!dir || !isAbsolute(dir)) throw new Error('usage: rehearse <absolute path of an empty directory>');
-  const stat = statSync(dir);
-  if (!stat.isDirectory() || (stat.mode & 0o077) !== 0) throw new Error(`${dir} must be a directory only its owner may enter (mode 0700)`);
+  const stat = lstatSync(dir);
+  const mine = stat.uid === (process.geteuid?.() ?? stat.uid);
+  if (!stat.isDirectory() || !mine || (stat.mode & 0o077) !== 0) throw new Error(`${dir} must be a directory of this user's only it may enter (mode 0700)`);
   return dir;
 }
 

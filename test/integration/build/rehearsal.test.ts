@@ -2,7 +2,7 @@
 // (lib/rehearsal.ts, lib/startup-snapshot.mjs, lib/snapshot-entry.ts): the real launcher, node and
 // builder. A cache the builder cannot use costs the gain, never the blob.
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,14 +47,24 @@ s('a rehearsal writes the launcher\'s code cache of this bundle into its directo
   assert.ok(cache.length > 100_000, `the bytecode of the start's functions, not an empty cache (${cache.length} bytes)`);
 });
 
-s('a rehearsal refuses a directory others may enter, or a relative one, and writes nothing', async ({ dir, outfile }) => {
+s('a rehearsal refuses a directory others may enter or another user owns, or a relative one, and writes nothing', async ({ dir, outfile }) => {
   const open = join(dir, 'open');
   await mkdir(open);
   await chmod(open, 0o755);
   const refused = await rehearse(outfile, open);
   assert.is(refused.code, 1);
-  assert.match(refused.output, `${open} must be a directory only its owner may enter (mode 0700)`);
+  assert.match(refused.output, `${open} must be a directory of this user's only it may enter (mode 0700)`);
   assert.equal(await readdir(open), []);
+  if (process.geteuid?.() === 0) {
+    // root is never pointed at a directory another user made and could still reach
+    const theirs = join(dir, 'theirs');
+    await mkdir(theirs, { mode: 0o700 });
+    await chown(theirs, 65534, 65534);
+    const notMine = await rehearse(outfile, theirs);
+    assert.is(notMine.code, 1);
+    assert.match(notMine.output, `${theirs} must be a directory of this user's`);
+    assert.equal(await readdir(theirs), []);
+  }
   const relative = await rehearse(outfile, 'open');
   assert.is(relative.code, 1);
   assert.match(relative.output, 'usage: rehearse <absolute path');
