@@ -34,12 +34,14 @@ async function snapshotState(inst: Installation): Promise<'no entry' | 'fresh' |
   return made === (await recordNow(inst, blob)) ? 'fresh' : 'stale';
 }
 
+const noEntry = (dir: string) => `${dir} has no startup snapshot entry: the panel starts through its code cache`;
+
 /** doctor's finding: a start without the snapshot works, only slower, so this names the fix. */
 export async function snapshotFinding(inst: Installation): Promise<{ ok: boolean; message: string; fix: string }> {
   const { dir, blob } = snapshotFiles(inst);
   const state = await snapshotState(inst);
   const fix = 'relay-panel install makes it again (a second run keeps everything else); so does the next upgrade';
-  if (state === 'no entry') return { ok: true, message: `${dir} has no startup snapshot entry: the panel starts through its code cache`, fix };
+  if (state === 'no entry') return { ok: true, message: noEntry(dir), fix };
   if (state === 'fresh') return { ok: true, message: `the panel starts from its startup snapshot ${blob}, made by ${inst.options.node}`, fix };
   const why = state === 'missing' ? `no startup snapshot in ${dir}` : `${blob} was made by another node binary or with other flags than ${inst.options.node} now (Node upgraded since?)`;
   return { ok: false, message: `${why}: the panel starts through its code cache, slower`, fix };
@@ -48,7 +50,7 @@ export async function snapshotFinding(inst: Installation): Promise<{ ok: boolean
 export async function snapshot(inst: Installation): Promise<Outcome> {
   const { dir, blob } = snapshotFiles(inst);
   const state = await snapshotState(inst);
-  if (state === 'no entry') return { status: 'done', message: `${dir} has no startup snapshot entry: the panel starts through its code cache` };
+  if (state === 'no entry') return { status: 'done', message: noEntry(dir) };
   if (state === 'fresh') return { status: 'done', message: `startup snapshot ${blob} kept (made by ${inst.options.node})` };
   let codeCache: string;
   try {

@@ -72,10 +72,6 @@ export function vhostFingerprinter(o: FingerprintOptions, pkiDir: string): Finge
   };
 }
 
-export function vhostFingerprint(o: FingerprintOptions, pkiDir: string): string {
-  return vhostFingerprinter(o, pkiDir).render();
-}
-
 /**
  * The fingerprint of a layout that lies under `root` (a sandbox's data directory): the samples
  * render with `root` as a placeholder, so systems that differ only in where they lie share one
@@ -103,10 +99,6 @@ export function relocatableVhostFingerprinter(o: FingerprintOptions, pkiDir: str
     inputs: () => JSON.stringify([root, inner.inputs()]),
     render: () => createHash('sha256').update(root).update('\0').update(inner.render()).digest('hex').slice(0, 32),
   };
-}
-
-export function relocatableVhostFingerprint(o: FingerprintOptions, pkiDir: string, root: string): string {
-  return relocatableVhostFingerprinter(o, pkiDir, root).render();
 }
 
 const ROOT_PLACEHOLDER = '/relay-fingerprint-root';

@@ -3,7 +3,10 @@
 // sandbox the directory it lies in.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { relocatableVhostFingerprint, vhostFingerprint, type FingerprintOptions } from '../../../lib/system/proxy/fingerprint.ts';
+import { relocatableVhostFingerprinter, vhostFingerprinter, type FingerprintOptions } from '../../../lib/system/proxy/fingerprint.ts';
+
+const vhostFingerprint = (o: FingerprintOptions, pkiDir: string) => vhostFingerprinter(o, pkiDir).render();
+const relocatableVhostFingerprint = (o: FingerprintOptions, pkiDir: string, root: string) => relocatableVhostFingerprinter(o, pkiDir, root).render();
 
 function options(root: string, over: Partial<FingerprintOptions> = {}): FingerprintOptions & { certCalls: string[] } {
   const certCalls: string[] = [];
