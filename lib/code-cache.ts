@@ -5,11 +5,13 @@
 // time, and V8 itself refuses data from another Node version or other V8 flags.
 import { createRequire } from 'node:module';
 import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
+import { cacheFileBytes, readCacheFile } from './code-cache-file.ts';
 
 // Required, not imported: an ES module import of node:fs builds its ESM facade, which reads every
 // export, fs.ReadStream's lazy getter included (it loads fs streams: about 5 ms of a cold start).
 const require = createRequire(import.meta.url);
-const { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+const fs = require('node:fs') as typeof import('node:fs');
+const { readFileSync, renameSync, rmSync, writeFileSync } = fs;
 const vm = require('node:vm') as typeof import('node:vm');
 const { createHash } = require('node:crypto') as typeof import('node:crypto');
 const { isAscii } = require('node:buffer') as typeof import('node:buffer');
@@ -22,31 +24,6 @@ export interface CompiledBundle {
   save(): boolean;
 }
 
-const HEADER_BYTES = 65; // 64 hex digits of SHA-256 and a newline
-
-/**
- * The cache's bytes for the bundle `key`, or undefined. A file others may write is not trusted:
- * V8 runs the bytecode in it as if it came from the bundle.
- */
-function readCache(file: string, key: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    const owner = process.getuid?.();
-    if ((stat.mode & 0o022) !== 0 || (owner !== undefined && stat.uid !== owner && stat.uid !== 0)) return undefined;
-    const bytes = readFileSync(fd);
-    if (bytes.length <= HEADER_BYTES || bytes.toString('latin1', 0, HEADER_BYTES) !== `${key}\n`) return undefined;
-    return bytes.subarray(HEADER_BYTES);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Written beside and renamed into place: a reader never sees half a file. The temporary file is
  * created exclusively (`wx`), so a name planted in a shared directory is not written through.
@@ -54,7 +31,7 @@ function readCache(file: string, key: string): Buffer | undefined {
 function writeCache(file: string, key: string, data: Buffer): boolean {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, 'latin1'), data]), { mode: 0o644, flag: 'wx' });
+    writeFileSync(temp, cacheFileBytes(key, data), { mode: 0o644, flag: 'wx' });
     renameSync(temp, file);
     return true;
   } catch (error) {
@@ -84,7 +61,7 @@ export function readBundle(file: string, key: string): string {
 export function compileBundle(source: string, options: { key: string; cacheFile: string; filename: string }): CompiledBundle {
   const { key, cacheFile, filename } = options;
   if (!/^[0-9a-f]{64}$/.test(key)) throw new Error('code cache key must be a SHA-256 in hex');
-  const cachedData = readCache(cacheFile, key);
+  const cachedData = readCacheFile(fs, cacheFile, key);
   const script = new vm.Script(wrapBundle(source), { filename, cachedData });
   return {
     run: script.runInThisContext() as BundleFunction,

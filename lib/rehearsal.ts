@@ -3,12 +3,14 @@
 // into <dir> (lib/rehearsal-names.mjs): the bytecode of every function the start and a first answer
 // ran. The startup snapshot's builder compiles the bundle with that cache (lib/snapshot-entry.ts), so
 // those functions start compiled instead of being compiled again by every start from the blob.
-// It listens on a Unix socket inside <dir>: the installer runs it as root, and no other user may
-// reach even a throwaway panel running as root.
+// It listens on a Unix socket inside <dir>, which must be this user's alone: the installer runs it as
+// root, and no other user may reach even a throwaway panel running as root.
 import { request } from 'node:http';
 import { lstatSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { start } from './main.ts';
+
+const SOCKET = 'panel.sock';
 
 /** A rehearsal that takes longer has hung: the builder goes on without its code cache. */
 const REHEARSAL_LIMIT_MS = 30_000;
@@ -37,10 +39,13 @@ export async function rehearse(dirArgument: string | undefined): Promise<void> {
     console.error(`relay-panel rehearse: no answer within ${REHEARSAL_LIMIT_MS / 1000} s`);
     process.exit(1);
   }, REHEARSAL_LIMIT_MS).unref();
+  // the socket's path relative to the directory: an absolute one inside a deep release directory
+  // could pass the 107 bytes a Unix socket's path may have
+  process.chdir(dir);
   // the environment a box's unit gives, not the caller's: no configuration, port or socket of theirs
-  const running = await start({ argv: [], env: { NODE_ENV: 'production' }, cwd: dir, listenPath: join(dir, 'panel.sock') });
+  const running = await start({ argv: [], env: { NODE_ENV: 'production' }, cwd: dir, listenPath: SOCKET });
   try {
-    const status = await answerOf(join(dir, 'panel.sock'), '/api/health');
+    const status = await answerOf(SOCKET, '/api/health');
     if (status !== 200) throw new Error(`GET /api/health answered ${status}`);
   } finally {
     await running.stop();

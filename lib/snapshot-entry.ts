@@ -11,6 +11,7 @@
 // start ran, which a start from the blob then does not compile again.
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
+import * as fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,7 @@ import { startupSnapshot } from 'node:v8';
 import vm from 'node:vm';
 import { wrapBundle, type BundleFunction } from './bundle-parameters.ts';
 import { CODE_CACHE_TAKEN } from './rehearsal-names.mjs';
+import { readCacheFile } from './code-cache-file.ts';
 
 /**
  * The builtins Node 20 can serialize (its list in lib/internal/main/mksnapshot.js). Any other module
@@ -126,14 +128,8 @@ function refusingProcessState<T>(evaluate: () => T): T {
 
 const bytes = readFileSync(bundleFile);
 const bundleHash = createHash('sha256').update(bytes).digest('hex');
-/** The code cache's data when it was made for this bundle: the launcher's file is the bundle's SHA-256 and a newline, then V8's bytes. */
-function cachedDataFor(file: string | undefined): Buffer | undefined {
-  if (!file) return undefined;
-  const cache = readFileSync(file);
-  const header = `${bundleHash}\n`;
-  return cache.toString('latin1', 0, header.length) === header ? cache.subarray(header.length) : undefined;
-}
-const cachedData = cachedDataFor(codeCacheArgument);
+// the rehearsal's cache, read as the launcher reads its own: this bundle's, and no one else's to write
+const cachedData = codeCacheArgument ? readCacheFile(fs, codeCacheArgument, bundleHash) : undefined;
 const script = new vm.Script(wrapBundle(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')), { filename: bundleFile, cachedData });
 // makeSnapshot (lib/startup-snapshot.mjs) reads this: a cache V8 refused (other flags, another node) only costs the gain
 if (cachedData && !script.cachedDataRejected) console.log(CODE_CACHE_TAKEN);

@@ -8,7 +8,6 @@
 // script's. It starts from the blob only when the record beside it names this node binary and this
 // blob as `stat` sees them now, and these flags; otherwise through the launcher and its code cache.
 import { access, chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CODE_CACHE_TAKEN, REHEARSE_COMMAND, rehearsalCacheFile } from './rehearsal-names.mjs';
 
@@ -41,11 +40,13 @@ export const statArgs = (node, blob) => ['-L', '-c', STAT_FORMAT, '--', node, bl
 export const recordText = (statOutput, flags) => `${statOutput}${flags.join(' ')}\n`;
 
 /**
- * A rehearsal start of the launcher (lib/rehearsal.ts) in a new directory only this user may enter:
- * its code cache, or why there is none. The caller removes `dir`.
+ * A rehearsal start of the launcher (lib/rehearsal.ts) in a new directory only this user may enter,
+ * beside the launcher: in the release, which is root's on a box, and not in TMPDIR, which a caller's
+ * environment may point at a directory where another user could swap root's for one of theirs.
+ * Its code cache, or why there is none. The caller removes `dir`.
  */
 async function rehearse({ launcher, node, flags, run }) {
-  const dir = await mkdtemp(join(tmpdir(), 'relay-rehearsal-'));
+  const dir = await mkdtemp(join(dirname(launcher), '.relay-rehearsal-'));
   try {
     await run(node, [...flags, launcher, REHEARSE_COMMAND, dir]);
   } catch (error) {

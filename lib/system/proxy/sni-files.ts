@@ -78,9 +78,11 @@ function entryState(paths: CertPaths, files: string[], present: boolean): 'no so
   return present && statSync(files[0]!).mtimeMs > changed ? 'current' : 'stale';
 }
 
-/** Makes one entry current; answers whether its files stay. `present`: its files are all there now. */
-async function syncEntry(o: SniSources, files: string[], key: string, paths: CertPaths, present: boolean): Promise<boolean> {
-  const state = entryState(paths, files, present);
+/**
+ * Makes one entry current; answers whether its files stay. `present`: its files are all there now;
+ * `state`: entryState's answer, when the caller has it already.
+ */
+async function syncEntry(o: SniSources, files: string[], key: string, paths: CertPaths, present: boolean, state = entryState(paths, files, present)): Promise<boolean> {
   if (state !== 'stale') return state === 'current';
   let texts: string[];
   try {
@@ -120,7 +122,7 @@ export async function syncSniFiles(o: SniSources): Promise<void> {
     else if (state === 'stale') stale.push({ fqdn, files, paths, present: there });
   }
   await mapAtMost(stale, AT_ONCE, async ({ fqdn, files, paths, present: there }) => {
-    if (await syncEntry(o, files, fqdn, paths, there)) for (const f of files) kept.add(f);
+    if (await syncEntry(o, files, fqdn, paths, there, 'stale')) for (const f of files) kept.add(f);
   });
   for (const path of present) if (!kept.has(path)) await rm(path, { force: true });
 }

@@ -21,12 +21,7 @@ const VARIABLES = Array.from({ length: PARTS }, (_, i) => `$relay_sni_pem${i}`);
 /** What the server's `ssl_certificate` and `ssl_certificate_key` name: both read the one PEM text. */
 export const SNI_DATA = `data:${VARIABLES.join('')}`;
 
-/** A name's entry files inside `dir`, one per part (a 253-character name plus `.conf` would pass Linux's 255 per file name: a hash names them). */
-export function sniEntryPaths(dir: string, fqdn: string): string[] {
-  return sniEntryPathsIn(join(dir, 'names'), fqdn);
-}
-
-/** The same inside the entries' directory `namesDir` (a normalized path), without a join a file: a sync asks it of 1,000 names. */
+/** A name's entry files inside the entries' directory `namesDir` (`<dir>/names`, a normalized path: joined without path.join, which a sync asks of 1,000 names), one per part (a 253-character name plus `.conf` would pass Linux's 255 per file name: a hash names them). */
 export function sniEntryPathsIn(namesDir: string, fqdn: string): string[] {
   const base = `${namesDir}/${createHash('sha256').update(fqdn).digest('hex')}`;
   return VARIABLES.map((_, i) => `${base}.${i}.conf`);

@@ -2,19 +2,19 @@
 // (lib/rehearsal.ts, lib/startup-snapshot.mjs, lib/snapshot-entry.ts): the real launcher, node and
 // builder. A cache the builder cannot use costs the gain, never the blob.
 import { execFile } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CODE_CACHE_TAKEN, REHEARSE_COMMAND, rehearsalCacheFile } from '../../../lib/rehearsal-names.mjs';
-import { snapshotFiles } from '../../../lib/startup-snapshot.mjs';
+import { makeSnapshot as makeSnapshotOf, snapshotFiles } from '../../../lib/startup-snapshot.mjs';
 // @ts-expect-error plain JS build script
 import { bundle, bundleFileOf } from '../../../build/build.mjs';
 // @ts-expect-error plain JS build script
-import { makeSnapshot, SNAPSHOT_NODE_FLAGS } from '../../../build/snapshot.mjs';
+import { SNAPSHOT_NODE_FLAGS } from '../../../build/snapshot.mjs';
 
 const run = promisify(execFile);
 const s = suite<{ dir: string; outfile: string }>('the rehearsal start and the snapshot\'s code cache', { dir: '', outfile: '' });
@@ -65,25 +65,42 @@ s('a rehearsal refuses a directory others may enter or another user owns, or a r
     assert.match(notMine.output, `${theirs} must be a directory of this user's`);
     assert.equal(await readdir(theirs), []);
   }
+  // a link to a directory only this user may enter is still not that directory
+  const own = join(dir, 'own');
+  await mkdir(own, { mode: 0o700 });
+  await symlink(own, join(dir, 'link'));
+  const linked = await rehearse(outfile, join(dir, 'link'));
+  assert.is(linked.code, 1);
+  assert.match(linked.output, `${join(dir, 'link')} must be a directory of this user's`);
+  assert.equal(await readdir(own), []);
   const relative = await rehearse(outfile, 'open');
   assert.is(relative.code, 1);
   assert.match(relative.output, 'usage: rehearse <absolute path');
 });
 
-s('makeSnapshot rehearses, and the builder takes the cache; the rehearsal\'s directory is gone after', async ({ dir, outfile }) => {
+s('makeSnapshot rehearses beside the launcher, not in TMPDIR, and the builder takes the cache; the rehearsal\'s directory is gone after', async ({ dir, outfile }) => {
   const temp = join(dir, 'tmp');
   await mkdir(temp);
   const before = process.env.TMPDIR;
+  const rehearsedIn: string[] = [];
+  const recording = (file: string, args: string[]) => {
+    const at = args.indexOf(REHEARSE_COMMAND);
+    if (at >= 0) rehearsedIn.push(args[at + 1]!);
+    return run(file, args, { cwd: join(outfile, '..'), maxBuffer: 16 << 20 });
+  };
+  // a caller's TMPDIR may be a directory another user can write: root's rehearsal is never made there
   process.env.TMPDIR = temp;
   try {
-    const made = await makeSnapshot({ outfile });
+    const made = await makeSnapshotOf({ launcher: outfile, node: process.execPath, flags: SNAPSHOT_NODE_FLAGS, run: recording });
     assert.is(made.codeCache, 'taken');
     assert.ok((await stat(made.blob)).size > 1_000_000);
   } finally {
     if (before === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = before;
   }
-  assert.equal(await readdir(temp), []);
+  assert.is(rehearsedIn.length, 1);
+  assert.is(dirname(rehearsedIn[0]!), join(outfile, '..'), 'beside the launcher');
+  assert.equal((await readdir(join(outfile, '..'))).filter((name) => name.startsWith('.relay-rehearsal-')), []);
 });
 
 s('the builder takes this bundle\'s cache, not one made for another bundle nor one V8 refuses, and makes the blob either way', async ({ dir, outfile }) => {

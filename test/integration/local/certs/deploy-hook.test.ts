@@ -1,7 +1,7 @@
 // certbot's global deploy hook (lib/system/certs/host.ts): through the root helper where there is
 // one, the panel's own `nginx-reload` on a box without one, and kept as this release writes it by
 // each start (reconcile.ts); the `nginx-reload` command's refusals (lib/nginx-reload-command.ts).
-import { chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -55,7 +55,7 @@ s('a start rewrites an earlier release\'s hook (systemctl reload nginx) to the p
   assert.equal(enabled, [], 'the renewal timer is not touched');
 });
 
-s('nginx-reload refuses a configuration with a root helper, the sandbox, one another user owns, and a missing --config', async ({ dir }) => {
+s('nginx-reload refuses a configuration with a root helper, the sandbox, one another user owns or may write, and a missing --config', async ({ dir }) => {
   const helped = await writeOnboardedConfig(dir, { file: 'helped.json', system: { driver: 'host', rootHelper: { socket: '/run/relay-panel-root.sock', call: '/opt/relay-panel/bin/relay-panel-root' } } });
   const sandbox = await writeOnboardedConfig(dir, { file: 'sandbox.json', system: { driver: 'sandbox' } });
   const errors: string[] = [];
@@ -71,7 +71,17 @@ s('nginx-reload refuses a configuration with a root helper, the sandbox, one ano
       const theirs = await writeOnboardedConfig(dir, { file: 'theirs.json', system: { driver: 'host' } });
       await chown(theirs, 65534, 65534);
       assert.is(await runNginxReload(['--config', theirs]), 1);
-      assert.match(errors.at(-1)!, 'refused');
+      assert.match(errors.at(-1)!, 'is writable by someone other than root');
+      // root's own file, but anyone may write it, or replace it in its directory: it names the binaries root runs
+      const open = await writeOnboardedConfig(dir, { file: 'open.json', system: { driver: 'host', binaries: { nginx: join(dir, 'not-nginx') } } });
+      await chmod(open, 0o666);
+      assert.is(await runNginxReload(['--config', open]), 1);
+      assert.match(errors.at(-1)!, `${open} is writable by someone other than root`);
+      await chmod(open, 0o600);
+      await chmod(dir, 0o777);
+      assert.is(await runNginxReload(['--config', open]), 1);
+      assert.match(errors.at(-1)!, `${dir} is writable by someone other than root`);
+      await chmod(dir, 0o700);
     }
   } finally {
     console.error = error;

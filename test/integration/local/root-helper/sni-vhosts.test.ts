@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { createDispatcher } from '../../../../lib/root-helper/dispatch.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import type { CertPaths, VhostSpec } from '../../../../lib/system/types.ts';
-import { sniEntryPaths } from '../../../../lib/system/proxy/sni-map.ts';
+import { sniEntryPathsIn } from '../../../../lib/system/proxy/sni-map.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
 import { certbotLineage, helperVhostConfig } from './fixtures.ts';
 
@@ -47,7 +47,7 @@ s.after.each(({ dir }) => rm(dir, { recursive: true, force: true }));
 const ask = async (c: SystemConfig, log: string[], request: unknown) => (await createDispatcher(c, NONE, (line) => log.push(line)).answer(JSON.stringify(request))).answer;
 /** A name's entry as nginx joins it: its parts' values, in order; null when it has none. */
 async function entry(c: SystemConfig, fqdn: string): Promise<string | null> {
-  const parts = await Promise.all(sniEntryPaths(join(c.nginx.tlsDir, 'sni'), fqdn).map((path) => readFile(path, 'utf8').catch(() => null)));
+  const parts = await Promise.all(sniEntryPathsIn(join(c.nginx.tlsDir, 'sni', 'names'), fqdn).map((path) => readFile(path, 'utf8').catch(() => null)));
   if (parts.some((p) => p === null)) return null;
   return `${fqdn} "${parts.map((p) => /^[a-z0-9.-]+ "([^"]*)";\n$/.exec(p!)![1]).join('')}";\n`;
 }

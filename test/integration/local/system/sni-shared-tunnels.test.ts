@@ -18,7 +18,7 @@ import { hostNginxControl } from '../../../../lib/system/proxy/host.ts';
 import { deployHookCommand, deployHookScript } from '../../../../lib/system/certs/host.ts';
 import { NGINX_RELOAD_COMMAND } from '../../../../lib/nginx-reload-names.ts';
 import { writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
-import { sniEntryPaths } from '../../../../lib/system/proxy/sni-map.ts';
+import { sniEntryPathsIn } from '../../../../lib/system/proxy/sni-map.ts';
 import { nginxMasterPid } from '../../../../lib/system/proxy/nginx-proc.ts';
 import type { CertPaths, VhostChange } from '../../../../lib/system/types.ts';
 import { certPairs } from '../../../helpers/cert-pairs.ts';
@@ -66,7 +66,7 @@ const servedSerial = async (port: number, servername: string) => (await servedCe
 const store = (ctx: Ctx) => helperVhostStore(ctx.config, NONE);
 const route = (fqdn: string, port: number): VhostChange => ({ op: 'put', spec: { kind: 'app', fqdn, port, shared: true }, enabled: true });
 const sniDir = (ctx: Ctx) => join(ctx.config.nginx.tlsDir, 'sni');
-const entryOf = (ctx: Ctx, fqdn: string, part = 0) => sniEntryPaths(sniDir(ctx), fqdn)[part]!;
+const entryOf = (ctx: Ctx, fqdn: string, part = 0) => sniEntryPathsIn(join(sniDir(ctx), 'names'), fqdn)[part]!;
 
 s.before(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'relay-sni-'));
