@@ -5,7 +5,8 @@
 // without a stamp is read. The file lies next to the records, mode 0600, replaced atomically but
 // not synced to disk: a cache, so a crash that loses it costs one start that reads every vhost.
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { codeIdentity } from '../../code-identity.ts';
 import { writeFileAtomic } from '../../state/atomic-write.ts';
 import type { VhostSpec } from '../types.ts';
@@ -140,7 +141,9 @@ export class VhostStamps {
     if (!this.#dirty) return;
     this.#dirty = false;
     const file: StampsFile = { ...(this.#templates ? { templates: this.#templates } : {}), vhosts: Object.fromEntries(await this.load()) };
-    // every vhost change saves it: at 1,000 vhosts a 234 KB file, whose fsync a change waited for
+    // every vhost change saves it: at 1,000 vhosts a 234 KB file, whose fsync a change waited for;
+    // its directory may not be there yet (a panel whose data directory nothing else wrote to)
+    await mkdir(dirname(this.path), { recursive: true });
     await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, sync: false });
   }
 
