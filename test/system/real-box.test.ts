@@ -143,6 +143,9 @@ s('install: the README command on a fresh box, every step ok, the panel runs as 
   const steps = out.split('\n').filter((l) => /^\[..\] /.test(l));
   assert.ok(steps.length >= 10, out);
   assert.equal(steps.filter((l) => !/^\[(ok|--)\] /.test(l)), [], 'every step ok or skipped');
+  // the startup snapshot holds the code of a rehearsal start the box's own node ran as root, in the release
+  assert.match(out, ', with the code a rehearsal start compiled', out);
+  assert.equal((await box.sh(['ls', '-A', '/opt/relay-panel/current/'])).split('\n').filter((name) => name.startsWith('.relay-rehearsal-')), [], 'no rehearsal directory left');
   const password = /its password, shown only now: (\S+)/.exec(out)?.[1];
   assert.ok(password, out);
   admin = { pfx: await readFile(join(box.root, 'root/relay-panel-admin.p12')), passphrase: password! };
