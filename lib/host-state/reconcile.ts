@@ -27,15 +27,12 @@ export interface VhostRefresh {
  * records win), then the refresh. `desired`: the records' unless given.
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
+  const wanted = desired ?? (await desiredHost(services));
+  startMark('desired host');
   const { proxy } = services.system;
   // the repair and the refresh ask of the same vhost files: one look at each serves both
   const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run) : run());
   return onePass(async () => {
-    // the desired state's certificate reads go to the thread pool; meanwhile this thread looks at the vhost files
-    const wanting = desired ? Promise.resolve(desired) : desiredHost(services);
-    proxy.primeMarks?.();
-    const wanted = await wanting;
-    startMark('desired host');
     if (services.config.value.onboarding.status === 'COMPLETED') {
       await keepDeployHook(services);
       await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));

@@ -80,6 +80,4 @@ export interface ProxyAdapter {
    * the adapter writes a vhost. Without it each question looks again.
    */
   onePass?<T>(run: () => Promise<T>): Promise<T>;
-  /** Inside `onePass`: takes the look at every vhost file now (while other work waits on the thread pool). */
-  primeMarks?(): void;
 }

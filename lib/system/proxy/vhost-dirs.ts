@@ -3,7 +3,6 @@
 // directories, never writes them, on an installed box). A vhost's file is in sites-available and its
 // link in sites-enabled; a shared app's route (templates.ts) has its file there too, but its link
 // in the routes directory, which only the `tunnels` vhost's map includes.
-import { readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertFileName } from '../common/names.ts';
@@ -63,23 +62,6 @@ export class VhostDirs {
     } finally {
       this.#passMarks = null;
     }
-  }
-
-  /**
-   * Inside `onePass`: a look at every file of sites-available now, synchronously. A start calls it
-   * while the desired host state's certificate reads run on the thread pool, so the stat of each
-   * vhost (857 at 1,000 tunnels, about 10 ms of this thread) overlaps them instead of following.
-   */
-  primeMarks(): void {
-    const marks = this.#passMarks;
-    if (!marks) return;
-    let names: string[];
-    try {
-      names = readdirSync(this.dirs.availableDir);
-    } catch {
-      return;
-    }
-    for (const name of names) if (!marks.has(name)) marks.set(name, fileMark(this.available(name)));
   }
 
   /** The file's mark: the one taken earlier in this pass, or a new look. */

@@ -188,20 +188,6 @@ s('in one pass (the start\'s repair, then its refresh) each vhost file is looked
   assert.is(twice.length, once.length + apps(5).length);
 });
 
-s('primed in one pass, every vhost file is looked at then and not again by the repair\'s listing or the refresh; outside a pass priming looks at nothing', async ({ box }) => {
-  await written(box);
-  const proxy = start(box);
-  assert.equal(await looksDuring(box, async () => proxy.primeMarks()), [], 'no pass, no look');
-  let primed: string[] = [];
-  const during = await looksDuring(box, () => proxy.onePass(async () => {
-    primed = await looksDuring(box, async () => proxy.primeMarks());
-    await proxy.list('app');
-    assert.equal(await proxy.refresh(specs), []);
-  }));
-  assert.equal(primed.filter((path) => path.endsWith('.conf')).sort(), specs.map((spec) => join(box.available, nameOf(spec))).sort());
-  assert.equal(during.sort(), primed.sort(), 'the listing and the refresh took the primed looks');
-});
-
 s('in one pass, a vhost the adapter writes after the listing makes the refresh look again: a hand edit made meanwhile is found', async ({ box }) => {
   await written(box);
   const edited = join(box.available, nameOf(specs[3]!));
