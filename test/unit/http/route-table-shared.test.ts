@@ -44,16 +44,19 @@ s('a list that grew since a table was built from it is read again', async () => 
   }
 });
 
-/** `route`, with a count of the reads of its access rule: the chain's steps read it as they are built. */
-function counted(base: AnyRoute): { route: AnyRoute; reads: () => number } {
+/**
+ * `route`'s copy, with a count of the reads of one field: its access rule (the chain's steps read
+ * it as they are built) or its path (sorting and compiling the list read it).
+ */
+function counted(base: AnyRoute, field: 'access' | 'path'): { route: AnyRoute; reads: () => number } {
   let reads = 0;
   const copy = { ...base } as AnyRoute;
-  Object.defineProperty(copy, 'access', { enumerable: true, get: () => (reads++, base.access) });
+  Object.defineProperty(copy, field, { enumerable: true, get: () => (reads++, base[field]) });
   return { route: copy, reads: () => reads };
 }
 
 s('a route\'s steps are built at its first request, once for GET and HEAD, and the first request goes through all of them', async () => {
-  const watched = counted(domainOf);
+  const watched = counted(domainOf, 'access');
   const t = await createTestApp({ routes: [watched.route, echo] });
   try {
     const atBuild = watched.reads();
@@ -69,17 +72,9 @@ s('a route\'s steps are built at its first request, once for GET and HEAD, and t
   }
 });
 
-/** The route's copy, with a count of the reads of its path: sorting and compiling the list read it. */
-function pathCounted(base: AnyRoute): { route: AnyRoute; reads: () => number } {
-  let reads = 0;
-  const copy = { ...base } as AnyRoute;
-  Object.defineProperty(copy, 'path', { enumerable: true, get: () => (reads++, base.path) });
-  return { route: copy, reads: () => reads };
-}
-
 s('a list compiled before any table is built from it (as while a startup snapshot is made) is neither sorted nor compiled again by the table', async () => {
   const build = async (prepare: boolean) => {
-    const watched = pathCounted(echo);
+    const watched = counted(echo, 'path');
     const list: readonly AnyRoute[] = [domainOf, watched.route];
     if (prepare) compileRouteList(list);
     const before = watched.reads();
