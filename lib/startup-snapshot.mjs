@@ -63,8 +63,8 @@ async function rehearse({ launcher, node, flags, run }) {
  * fails; a failure leaves no blob's temporary file and no record.
  *
  * First a rehearsal start of the same launcher, node and flags, whose code cache the builder compiles
- * the bundle with: the functions a start runs are then in the blob compiled (a start from it at
- * 1,000 tunnels took about 20 % less CPU). Without it (`codeCache` says why) the blob still works.
+ * the bundle with: the functions a start runs are then in the blob compiled (configuration, store and
+ * compose of an empty box's start: 31 against 18 ms of CPU). Without it (`codeCache` says why) the blob still works.
  */
 export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', blob = snapshotFiles(launcher).blob }) {
   const { entry } = snapshotFiles(launcher);

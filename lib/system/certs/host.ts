@@ -184,6 +184,8 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       await root.controlUnit('renew-timer', 'enable');
     },
     async keepDeployHook() {
+      // a panel run from its sources knows no launcher to name: it leaves the hook a bundle wrote
+      if (!panelReload) return false;
       const hook = deployHookPath(config);
       const script = deployHookScript(deployHookCommand(config, panelReload));
       const text = await readFile(hook, 'utf8').catch(() => null);

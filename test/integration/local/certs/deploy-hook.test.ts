@@ -52,6 +52,9 @@ s('a start rewrites an earlier release\'s hook (systemctl reload nginx) to the p
   assert.is(await certs.keepDeployHook!(), true);
   assert.match(await readFile(deployHookPath(config), 'utf8'), "\nexec /usr/bin/node '/opt/relay panel/current/server.mjs' nginx-reload --config /etc/relay-panel/config.json\n");
   assert.is(await certs.keepDeployHook!(), false, 'the second start finds it as it would write it');
+  // a start from the sources names no launcher, so it leaves the bundle's hook alone
+  assert.is(await createHostCerts(config, root, Date.now, {}).keepDeployHook!(), false);
+  assert.match(await readFile(deployHookPath(config), 'utf8'), ' nginx-reload --config ');
   assert.equal(enabled, [], 'the renewal timer is not touched');
 });
 
