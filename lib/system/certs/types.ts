@@ -62,7 +62,8 @@ export interface CertsAdapter {
   setupAutoRenew(): Promise<void>;
   /**
    * A start's check of the deploy hook setupAutoRenew wrote: rewritten when this release (or this
-   * launcher) would write another; never made where there is none. True when it was rewritten.
+   * launcher) would write another; never made where there is none, never touched by a panel run
+   * from its sources (it names no launcher). True when it was rewritten.
    */
   keepDeployHook?(): Promise<boolean>;
   autoRenewStatus(): Promise<AutoRenewStatus>;
