@@ -149,7 +149,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   return { app, server, url, stop };
 }
 
-function listenOn(server: Server, options: ListenOptions | { fd: number } | { path: string }): Promise<void> {
+function listenOn(server: Server, options: ListenOptions | { fd: number }): Promise<void> {
   return new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(options, () => {
