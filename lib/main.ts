@@ -16,7 +16,7 @@ import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import type { Mode } from './runtime.ts';
 import { openStore } from './state/store.ts';
 import { startMark, writeStartMarks } from './start-marks.ts';
-import { NGINX_RELOAD_COMMAND } from './nginx-reload-names.ts';
+import { panelReloadArgv } from './nginx-reload-names.ts';
 
 export interface StartOptions {
   argv: readonly string[];
@@ -90,7 +90,7 @@ export async function openPanel(
     routes: options.routes ?? routes,
     ticketLimits: options.ticketLimits,
     // the sandbox's journals: the panel's own log, and made-up lines for the units it only plays
-    systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000, ...(options.panelCli ? { panelReload: [...options.panelCli, NGINX_RELOAD_COMMAND, '--config', config.file] } : {}) },
+    systemExtras: { panelLog: log, madeUpLogsEveryMs: 3000, ...(options.panelCli ? { panelReload: panelReloadArgv(options.panelCli, config.file) } : {}) },
   });
   startMark('compose');
   return panel;

@@ -16,7 +16,7 @@ import { helperVhostStore } from '../../../../lib/root-helper/apply.ts';
 import { systemConfig, type SystemConfig } from '../../../../lib/system/config.ts';
 import { hostNginxControl } from '../../../../lib/system/proxy/host.ts';
 import { deployHookCommand, deployHookScript } from '../../../../lib/system/certs/host.ts';
-import { NGINX_RELOAD_COMMAND } from '../../../../lib/nginx-reload-names.ts';
+import { panelReloadArgv } from '../../../../lib/nginx-reload-names.ts';
 import { writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
 import { sniEntryPathsIn } from '../../../../lib/system/proxy/sni-map.ts';
 import { nginxMasterPid } from '../../../../lib/system/proxy/nginx-proc.ts';
@@ -144,7 +144,7 @@ const PANEL_CLI = [process.execPath, '--import', fileURLToPath(new URL('../../..
 s('without a root helper certbot\'s deploy hook is the panel\'s nginx-reload, which makes the map: a renewal is served once the hook ran', async (ctx) => {
   const configFile = await writeOnboardedConfig(ctx.dir, { file: 'panel.json', domain: DOMAIN, system: { ...ctx.config } });
   const hook = join(ctx.dir, 'deploy-hook');
-  await writeFile(hook, deployHookScript(deployHookCommand(ctx.config, [...PANEL_CLI, NGINX_RELOAD_COMMAND, '--config', configFile])), { mode: 0o755 });
+  await writeFile(hook, deployHookScript(deployHookCommand(ctx.config, panelReloadArgv(PANEL_CLI, configFile))), { mode: 0o755 });
   const before = await servedSerial(ctx.https, A);
   const renewed = before === (await certSerial(ctx.pairs.a.fullchain)) ? ctx.pairs.a2 : ctx.pairs.a;
   await rm(live(ctx, A), { recursive: true });
