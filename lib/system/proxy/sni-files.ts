@@ -8,7 +8,7 @@
 // on serving the earlier certificate) or leaves the name to the fallback: one line in the log says
 // which. While no linked server names the map, no entry stays: they hold private keys.
 import { statSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { ensureOwnDir } from '../common/own-dir.ts';
 import { join } from 'node:path';
 import { mapAtMost } from '../../map-at-most.ts';
@@ -71,11 +71,15 @@ function sourcesChanged(paths: CertPaths): number | null {
   return chain && key ? Math.max(chain.ctimeMs, key.ctimeMs) : null;
 }
 
-/** An entry's state: its sources are gone (none), or its files, all there, are newer than they are. */
+/**
+ * An entry's state: its sources are gone (none), or its files, all there, are newer than they are.
+ * The part written last is the one compared: a write cut short after an earlier part (a full disk,
+ * a killed helper) leaves the entry stale, not half old and half new for good.
+ */
 function entryState(paths: CertPaths, files: string[], present: boolean): 'no source' | 'current' | 'stale' {
   const changed = sourcesChanged(paths);
   if (changed === null) return 'no source';
-  return present && statSync(files[0]!).mtimeMs > changed ? 'current' : 'stale';
+  return present && statSync(files.at(-1)!).mtimeMs > changed ? 'current' : 'stale';
 }
 
 /**
@@ -84,6 +88,7 @@ function entryState(paths: CertPaths, files: string[], present: boolean): 'no so
  */
 async function syncEntry(o: SniSources, files: string[], key: string, paths: CertPaths, present: boolean, state = entryState(paths, files, present)): Promise<boolean> {
   if (state !== 'stale') return state === 'current';
+  const before = sourcesChanged(paths);
   let texts: string[];
   try {
     texts = sniEntries(key, canonicalPem(await o.read(paths.fullchain), await o.read(paths.privkey)));
@@ -92,6 +97,9 @@ async function syncEntry(o: SniSources, files: string[], key: string, paths: Cer
     return present;
   }
   for (const [i, text] of texts.entries()) await writeFileAtomic(files[i]!, text, 0o600);
+  // renewed while it was read (certbot beside this sync): the entry, whole but of the earlier
+  // certificate, would look newer than the renewal for good; dated back, the next sync makes it again
+  if (sourcesChanged(paths) !== before) await utimes(files.at(-1)!, 0, 0);
   return true;
 }
 
