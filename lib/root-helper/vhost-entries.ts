@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { routesDirOf, type SystemConfig } from '../system/config.ts';
 import { readOrNull } from '../system/common/fs.ts';
 import { isRouteSpec, isRouteText, isVhostName, routeName } from '../system/proxy/templates.ts';
-import { sniServerLinked } from '../system/proxy/sni-files.ts';
+import { routedNames, sniServerLinked } from '../system/proxy/sni-files.ts';
 import { mapAtMost } from '../map-at-most.ts';
 import type { VhostChange, VhostSpec } from '../system/types.ts';
 import { entriesOfVhostText } from './tls-entries.ts';
@@ -54,9 +54,9 @@ async function writtenRouteName(config: SystemConfig, name: string): Promise<str
  * map serves, so their copies are staged and kept while that server is linked, and only then (under
  * the wildcard a route has no lineage of its own to copy, and an old one must not refuse a change).
  */
-export async function routedEntries(config: SystemConfig): Promise<string[]> {
-  const links = (await readdir(routesDirOf(config)).catch(() => [] as string[])).filter(isVhostName);
-  return (await mapAtMost(links, AT_ONCE, (name) => writtenRouteName(config, name))).flat();
+function routedEntries(config: SystemConfig): Promise<string[]> {
+  // by the links' names, as the map itself (sni-files.ts): every change's prune read each route again
+  return routedNames(routesDirOf(config));
 }
 
 /** The entries a vhosts change's routes load from the per-name map: none while that server is neither linked nor put. */
@@ -73,4 +73,4 @@ export async function routeEntriesOf(config: SystemConfig, changes: VhostChange[
 }
 
 /** The per-name shared server: its map serves every route's own certificate. */
-export const isSniServer = (spec: VhostSpec) => spec.kind === 'tunnels' && spec.sni === true;
+const isSniServer = (spec: VhostSpec) => spec.kind === 'tunnels' && spec.sni === true;

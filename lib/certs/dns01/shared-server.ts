@@ -12,7 +12,7 @@ import { servedSpecs, type ServedRecords } from './served-specs.ts';
 type Proxy = Pick<ProxyAdapter, 'apply' | 'refresh' | 'vhostName' | 'state'>;
 
 /** Rewrites the served vhosts; none before the first tunnel or site (a switch during onboarding). */
-export async function refreshServed(proxy: Pick<ProxyAdapter, 'refresh'>, specs: VhostSpec[]): Promise<void> {
+async function refreshServed(proxy: Pick<ProxyAdapter, 'refresh'>, specs: VhostSpec[]): Promise<void> {
   if (specs.length > 0) await proxy.refresh(specs);
 }
 

@@ -56,9 +56,16 @@ async function routeFqdn(routesDir: string, link: string): Promise<string | null
   return fqdn;
 }
 
-/** The names of the linked routes (a name known from an earlier sync without a promise: 1,000 of them each sync). */
-async function routedNames(routesDir: string): Promise<string[]> {
+/**
+ * The names of the linked routes, from their links' names (a long name's from its route line, read
+ * once): a name known from an earlier call without a promise, 1,000 of them at each sync. The root
+ * helper's staging asks it too (vhost-entries.ts).
+ */
+export async function routedNames(routesDir: string): Promise<string[]> {
   const links = (await readdir(routesDir).catch(() => [] as string[])).filter((l) => l.startsWith('relay-app-') && l.endsWith('.conf'));
+  // the long-lived helper keeps no name of a route gone since
+  const listed = new Set(links);
+  for (const link of fqdnByRoute.keys()) if (!listed.has(link)) fqdnByRoute.delete(link);
   const unknown = links.filter((link) => !fqdnByRoute.has(link));
   await mapAtMost(unknown, AT_ONCE, (link) => routeFqdn(routesDir, link));
   return links.flatMap((link) => fqdnByRoute.get(link) ?? []);
