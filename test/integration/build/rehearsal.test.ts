@@ -103,7 +103,7 @@ s('makeSnapshot rehearses beside the launcher, not in TMPDIR, and the builder ta
   assert.equal((await readdir(join(outfile, '..'))).filter((name) => name.startsWith('.relay-rehearsal-')), []);
 });
 
-s('the builder takes this bundle\'s cache, not one made for another bundle nor one V8 refuses, and makes the blob either way', async ({ dir, outfile }) => {
+s('the builder takes this bundle\'s cache, not one made for another bundle, one V8 refuses or one others may write, and makes the blob either way', async ({ dir, outfile }) => {
   const { entry } = snapshotFiles(outfile);
   const hash = await bundleHash(outfile);
   const into = join(dir, 'rehearsal-for-the-builder');
@@ -115,10 +115,13 @@ s('the builder takes this bundle\'s cache, not one made for another bundle nor o
     ['another bundle\'s', Buffer.concat([Buffer.from(`${'0'.repeat(64)}\n`), real])],
     ['damaged', Buffer.concat([Buffer.from(`${hash}\n`), Buffer.alloc(4096, 7)])],
     ['this bundle\'s', Buffer.concat([Buffer.from(`${hash}\n`), real])],
+    // the builder runs as root at install: a cache anyone could have written is never taken
+    ['this bundle\'s, writable by all', Buffer.concat([Buffer.from(`${hash}\n`), real])],
   ] as const;
   for (const [name, bytes] of cases) {
     const cache = join(dir, `${name.replace(/\W/g, '')}.cache`);
     await writeFile(cache, bytes);
+    if (name.endsWith('writable by all')) await chmod(cache, 0o666);
     const blob = join(dir, `${name.replace(/\W/g, '')}.blob`);
     const { stdout } = await run(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, '--build-snapshot', entry, bundleFileOf(outfile), outfile, cache], { cwd: join(outfile, '..') });
     assert.is(stdout.includes(CODE_CACHE_TAKEN), name === 'this bundle\'s', name);

@@ -155,12 +155,17 @@ s('without a root helper certbot\'s deploy hook is the panel\'s nginx-reload, wh
   assert.is(await servedSerial(ctx.https, A), await certSerial(renewed.fullchain), 'the renewed certificate is served');
 });
 
-s('a key that does not match its certificate is never written: the name keeps what it had', async (ctx) => {
+s('a key that does not match its certificate is never written: the name keeps what it had, and the log says so', async (ctx) => {
   const served = await servedSerial(ctx.https, B);
+  const lines: string[] = [];
   await copyFile(ctx.pairs.stranger.privkey, join(live(ctx, B), 'privkey.pem'));
-  await hostNginxControl(ctx.config).reload();
-  assert.is(await servedSerial(ctx.https, B), served, 'the earlier entry still serves');
-  await copyFile(ctx.pairs.b.privkey, join(live(ctx, B), 'privkey.pem'));
+  try {
+    await hostNginxControl(ctx.config, (line) => lines.push(line)).reload();
+    assert.is(await servedSerial(ctx.https, B), served, 'the earlier entry still serves');
+    assert.equal(lines, [`certificate map: ${join(live(ctx, B), 'fullchain.pem')} refused for ${B}: the key does not match the certificate; its entry is kept as it was`]);
+  } finally {
+    await copyFile(ctx.pairs.b.privkey, join(live(ctx, B), 'privkey.pem'));
+  }
 });
 
 s('an RSA-4096 certificate and key (5 KB of PEM, past the 4,094 characters nginx reads in one word) is served from its parts', async (ctx) => {
