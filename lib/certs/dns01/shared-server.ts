@@ -37,8 +37,10 @@ export function sharedServerStep(proxy: Proxy, records: () => ServedRecords, bef
       if (domain !== null) {
         const server = tunnelsVhost(domain, after);
         const there = (await proxy.state(proxy.vhostName(server))).written;
-        put = there || before.onboarding.status === 'COMPLETED' || (await proxy.state(proxy.vhostName(stackVhosts(domain)[0]!))).written;
         previous = there ? tunnelsVhost(domain, before) : null;
+        // already there in this form (a switch asked again): no write, test and reload for nothing
+        const unchanged = previous !== null && JSON.stringify(previous) === JSON.stringify(server);
+        put = !unchanged && (there || before.onboarding.status === 'COMPLETED' || (await proxy.state(proxy.vhostName(stackVhosts(domain)[0]!))).written);
         if (put) await proxy.apply([{ op: 'put', spec: server, enabled: true }]);
       }
       try {

@@ -75,6 +75,17 @@ s('a box whose configuration names the root helper is no longer refused (409): t
   await servedByWildcard(t, `before.${DOMAIN}`, 7000);
 });
 
+s('wildcard asked again (new credentials): the shared server is already in that form and is not written, tested or reloaded again', async ({ t }) => {
+  assert.is((await put(t, WILDCARD)).status, 200);
+  const server = join(sandboxPaths(t.services.store.dataDir).sitesAvailable, `relay-tunnels-${DOMAIN}.conf`);
+  const before = (await stat(server)).mtimeMs;
+  const reloads = t.sandbox.eventsOf('proxy.reload').length;
+  const again = await put(t, { ...WILDCARD, credentials: { ...WILDCARD.credentials, name: 'another-key' } });
+  assert.is(again.status, 200, JSON.stringify(again.body));
+  assert.is((await stat(server)).mtimeMs, before, 'the shared server untouched');
+  assert.is(t.sandbox.eventsOf('proxy.reload').length, reloads, 'no reload');
+});
+
 s('in wildcard mode a tunnel and a managed site under the domain are created with no issuance', async ({ t }) => {
   assert.is((await put(t, WILDCARD)).status, 200);
   const issued = t.sandbox.eventsOf('certs.issue').length;
