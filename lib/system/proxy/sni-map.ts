@@ -8,6 +8,7 @@
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { assertAbsolutePath } from '../common/names.ts';
+import { TLS_PROTOCOL_LINES } from './template-parts.ts';
 
 /**
  * nginx reads no configuration word longer than 4,094 characters (`too long parameter`), and an RSA
@@ -50,7 +51,7 @@ export function sniMapLines(dir: string): string[] {
 }
 
 export function sniTlsLines(): string[] {
-  return [`ssl_certificate ${SNI_DATA};`, `ssl_certificate_key ${SNI_DATA};`, 'ssl_protocols TLSv1.2 TLSv1.3;', 'ssl_prefer_server_ciphers off;'];
+  return [`ssl_certificate ${SNI_DATA};`, `ssl_certificate_key ${SNI_DATA};`, ...TLS_PROTOCOL_LINES];
 }
 
 /** PEM as node writes it: base64 lines between BEGIN and END lines, nothing nginx would read as a quote, escape or variable. */

@@ -78,13 +78,11 @@ export function httpsSuffix(ctx: TemplateContext): string {
   return ctx.ports.https === 443 ? '' : `:${ctx.ports.https}`;
 }
 
+/** The protocols every TLS server of the panel's allows, after its certificate lines. */
+export const TLS_PROTOCOL_LINES: readonly string[] = ['ssl_protocols TLSv1.2 TLSv1.3;', 'ssl_prefer_server_ciphers off;'];
+
 export function tls(cert: CertPaths): string[] {
-  return [
-    `ssl_certificate "${assertAbsolutePath(cert.fullchain)}";`,
-    `ssl_certificate_key "${assertAbsolutePath(cert.privkey)}";`,
-    'ssl_protocols TLSv1.2 TLSv1.3;',
-    'ssl_prefer_server_ciphers off;',
-  ];
+  return [`ssl_certificate "${assertAbsolutePath(cert.fullchain)}";`, `ssl_certificate_key "${assertAbsolutePath(cert.privkey)}";`, ...TLS_PROTOCOL_LINES];
 }
 
 /** Port-80 server: ACME http-01 answers, everything else goes to HTTPS. */
