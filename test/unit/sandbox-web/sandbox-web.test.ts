@@ -137,15 +137,18 @@ s('the panel name and unknown names fall through to the panel; its links point a
 });
 
 s("the requests answered feed the tunnels' and sites' traffic", async () => {
-  const before = running.app.services.traffic.traffic(`app:app.${DOMAIN}`).lastMinute.requests;
-  assert.ok(before >= 1, 'the first test requested the tunnel');
+  // the last hour, not the last minute: a loaded machine may take a minute from the first test to this one
+  const meter = running.app.services.traffic;
+  const before = meter.traffic(`app:app.${DOMAIN}`).lastHour.requests;
+  assert.ok(before >= 1, `the first test requested the tunnel; lines not counted: ${JSON.stringify(meter.dropped())}`);
   await get(`app.${DOMAIN}`, '/again');
-  const tunnel = running.app.services.traffic.traffic(`app:app.${DOMAIN}`).lastMinute;
-  assert.is(tunnel.requests, before + 1);
+  const tunnel = meter.traffic(`app:app.${DOMAIN}`).lastMinute;
+  assert.is(meter.traffic(`app:app.${DOMAIN}`).lastHour.requests, before + 1);
+  assert.ok(tunnel.requests >= 1);
   assert.ok(tunnel.bytesOut > 'app behind the tunnel: GET /again'.length, 'headers and body');
   assert.ok(tunnel.bytesIn > 0);
-  assert.is(running.app.services.traffic.traffic(`app:gone.${DOMAIN}`).lastMinute.unreachable, 1);
-  const site = running.app.services.traffic.traffic(`site:docs.${DOMAIN}`).lastMinute;
+  assert.is(meter.traffic(`app:gone.${DOMAIN}`).lastHour.unreachable, 1);
+  const site = meter.traffic(`site:docs.${DOMAIN}`).lastHour;
   assert.ok(site.requests >= 4, `site requests: ${site.requests}`);
 });
 
