@@ -44,8 +44,12 @@ async function reload<R>(collection: RecordCollection<R>, name: RegistryName, lo
 
 type ReloadOutcome = 'applied' | 'unchanged' | 'rejected';
 
-/** Watches the data directory for edits of the registry files; returns the stop function. */
-export function watchRegistryFiles(store: Pick<Store, RegistryName>, log: Logger): () => void {
+/**
+ * Watches the data directory for edits of the registry files; returns the stop function. A store
+ * kept in memory (a test's kit) has no files to edit, and its directory may not exist: nothing is watched.
+ */
+export function watchRegistryFiles(store: Pick<Store, RegistryName | 'persistence'>, log: Logger): () => void {
+  if (store.persistence === 'memory') return () => undefined;
   const byFile = new Map(REGISTRY_FILES.map((name) => [basename(store[name].file), name]));
   const timers = new Map<RegistryName, NodeJS.Timeout>();
   let watcher: FSWatcher | undefined;

@@ -12,7 +12,8 @@ const s = suite('the live registry: agents.json and revocations.json edited by h
 let t: TestApp;
 
 s.before.each(async () => {
-  t = await createTestApp();
+  // on disk: a store kept in memory has no files to edit, and watches none
+  t = await createTestApp({ durable: true });
   await t.completeOnboarding();
   await t.addAgent('laptop-1', ['tunnels:read']);
   await t.services.store.flush();
