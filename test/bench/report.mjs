@@ -155,16 +155,16 @@ export function renderTraffic(t) {
 export function renderRuntimes(r) {
   const rows = r.rows.map((row) =>
     row.error
-      ? [row.runtime, row.version, '–', `failed: ${row.error}`, '–', '–']
-      : [row.runtime, row.version, row.clock, num(row.tunnels, 1), num(row.roundTrip, 1), num(row.roundTrip / 2, 1)],
+      ? [row.runtime, row.version, '–', `failed: ${row.error}`, '–', '–', '–']
+      : [row.runtime, row.version, row.clock, num(row.tunnels, 1), num(row.roundTrip, 1), num(row.roundTrip / 2, 1), num(row.kitStart / 1000, 2)],
   );
   return [
     '### The kit app per runtime',
     '',
-    table(['runtime', 'version', 'measured with', 'GET /api/tunnels µs/req', 'ticket round trip µs', 'µs/req of the round trip'], rows),
+    table(['runtime', 'version', 'measured with', 'GET /api/tunnels µs/req', 'ticket round trip µs', 'µs/req of the round trip', 'a kit made and closed, ms'], rows),
     '',
     `In process, inside each runtime: the testing kit's app (memory store, fake PKI, ticket limits lifted), ${num(r.requests)} measured requests of each kind after a quarter as many unmeasured. ` +
-      'A round trip is POST /api/tickets by the source and POST /api/tickets/validate by the target. `cpuUsage`: process.cpuUsage() user + system (every thread of the process, the collector too); ' +
+      'A round trip is POST /api/tickets by the source and POST /api/tickets/validate by the target; a kit made and closed is `createTestApp()` (memory store) and its `close()`, 20 times after 5. `cpuUsage`: process.cpuUsage() user + system (every thread of the process, the collector too); ' +
       '`performance.now`: wall time around the loop, where process.cpuUsage is not implemented (workerd), so it counts whatever else the machine made the isolate wait for.',
   ].join('\n');
 }

@@ -132,11 +132,20 @@ s('access page: a group renamed is renamed in the tunnel\'s rule; who can reach 
   await reach.getByLabel('Portal user').selectOption('bob');
   await apps('bob').locator('tbody tr').first().waitFor();
   assert.match(await apps('bob').locator('tbody').innerText(), new RegExp(`${tunnel.fqdn.replace(/\./g, '\\.')}\\s+tunnel\\s+restricted\\s+group:operators`));
-  // alice's answer held back: bob's rows are not shown under her name meanwhile
+  // alice's answer held back until the check: bob's rows are not shown under her name meanwhile
   const aliceRoute = '**/api/access/users/alice';
-  await page.route(aliceRoute, async (route) => { await new Promise((r) => setTimeout(r, 500)); await route.continue(); });
-  await reach.getByLabel('Portal user').selectOption('alice');
-  assert.is(await reach.getByText('group:operators').count(), 0, 'no rows of the user chosen before while the new one loads');
+  let release!: () => void;
+  let asked!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const holding = new Promise<void>((resolve) => (asked = resolve));
+  await page.route(aliceRoute, async (route) => { asked(); await held; await route.continue(); });
+  try {
+    await reach.getByLabel('Portal user').selectOption('alice');
+    await holding;
+    assert.is(await reach.getByText('group:operators').count(), 0, 'no rows of the user chosen before while the new one loads');
+  } finally {
+    release();
+  }
   await apps('alice').waitFor();
   await page.unroute(aliceRoute);
   assert.match(await apps('alice').locator('tbody').innerText(), /tunnel\s+restricted\s+user:alice/);

@@ -2,6 +2,7 @@
 // refused URL shown at its field, a loopback URL refused until private targets are allowed (with the
 // page's warning), a test alert sent to a receiver on loopback and checked with the secret the page
 // showed, and the delivery log showing it delivered with the receiver's 200.
+import type { Response as PageResponse } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
@@ -56,17 +57,24 @@ s('add a webhook, send a test alert, see it delivered in the log', timed(90_000,
   assert.is(listed.length, 1);
   assert.not.ok(listed[0]!.events.includes('disk.low'));
 
+  // what the page asked, in order: the log must be read again between the test's answer and its toast
+  const asked: string[] = [];
+  const note = (r: PageResponse) => void asked.push(`${r.request().method()} ${new URL(r.url()).pathname}`);
+  page.on('response', note);
   await page.getByRole('button', { name: `Send test alert to ${receiver.url}` }).click();
   await receiver.waitFor(1);
   const [got] = receiver.received;
   assert.is(got!.json.event, 'test');
   assert.is(got!.headers['x-relay-signature'], expectedSignature(secret, got!.body), 'signed with the secret the page showed');
 
-  // The outcome as soon as the server answered (it answers once the attempt ended), not at
-  // the log's next refresh 10 s later: a toast, and the log read again.
-  await page.getByRole('status').getByText(`Test alert delivered to ${receiver.url}: HTTP 200.`).waitFor({ timeout: 3_000 });
+  // The outcome once the server answered (it answers once the attempt ended): a toast, and the log
+  // read again by the action itself, not left to its next refresh
+  await page.getByRole('status').getByText(`Test alert delivered to ${receiver.url}: HTTP 200.`).waitFor();
+  page.off('response', note);
+  const answer = asked.findLastIndex((line) => line.startsWith('POST ') && line.endsWith('/test'));
+  assert.ok(answer >= 0 && asked.slice(answer + 1).includes('GET /api/alerts/deliveries'), `the log was not read again after the answer: ${asked.join(', ')}`);
   const delivered = page.locator('section[aria-labelledby="deliveries-title"] tbody tr').filter({ hasText: 'delivered' });
-  await delivered.waitFor({ timeout: 3_000 });
+  await delivered.waitFor();
   assert.match(await delivered.innerText(), /test[\s\S]*delivered[\s\S]*200/);
   await expectAccessible(page, 'alerts-delivered');
 

@@ -367,7 +367,7 @@ s('keyboard: skip link, navigation, a form submitted with Enter, Escape cancels 
   assert.is((await panel.call('GET', '/api/tunnels')).body.tunnels.length, 0);
 }));
 
-s('tickets: a scope registered through the API shows up live', timed(30_000, async () => {
+s('tickets: a scope registered through the API shows up live', timed(60_000, async () => {
   const { page } = browser;
   await page.getByRole('link', { name: 'Tickets' }).click();
   await page.getByText('No scopes registered.').waitFor();
@@ -378,7 +378,7 @@ s('tickets: a scope registered through the API shows up live', timed(30_000, asy
   });
   assert.is(registered.status, 201);
   // No reload: the page refreshes itself.
-  await page.getByRole('rowheader', { name: 'backup' }).waitFor({ timeout: 12_000 });
+  await page.getByRole('rowheader', { name: 'backup' }).waitFor({ timeout: 30_000 });
   assert.match(await page.getByRole('row', { name: /backup/ }).innerText(), /backup:run/);
   await expectAccessible('tickets');
 }));

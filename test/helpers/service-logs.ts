@@ -70,7 +70,7 @@ export function childProcesses(program: string): number[] {
 }
 
 /** Polls until `check` holds (every 20 ms, at most `ms`). */
-export async function eventually(what: string, check: () => boolean, ms = 5000): Promise<void> {
+export async function eventually(what: string, check: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`${what}: still not true after ${ms} ms`);

@@ -52,7 +52,7 @@ export async function openFeed<T>(url: string, caller: Caller = 'admin'): Promis
   return {
     messages,
     closed,
-    async next(count, ms = 3_000) {
+    async next(count, ms = 30_000) {
       for (const end = Date.now() + ms; messages.length < count; await new Promise((r) => setTimeout(r, 10))) {
         if (Date.now() > end) throw new Error(`${messages.length} messages, waited for ${count}`);
       }

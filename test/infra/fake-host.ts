@@ -4,12 +4,12 @@
 // SHA-256, unpack) runs, and the fake systemd's unit states.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { SystemConfigInput } from '../../lib/system/config.ts';
 import { sha256Hex } from '../../lib/system/pinned/install.ts';
-import { freePorts } from './ports.ts';
 
 export const FAKES = resolve(new URL('../fakes/bin', import.meta.url).pathname);
 
@@ -64,7 +64,6 @@ export async function startFakeHost(dir: string, units: string[] = []): Promise<
   assets.set(AUTHELIA_ASSET, await readFile(tarball));
   // the checksum file a release publishes beside each asset, in sha256sum's format
   for (const [name, body] of [...assets]) assets.set(`${name}.sha256`, Buffer.from(`${sha256Hex(body)}  ${name.slice(1)}\n`));
-  const [port] = await freePorts(1);
   let requests = 0;
   const server = createServer((req, res) => {
     requests++;
@@ -72,7 +71,9 @@ export async function startFakeHost(dir: string, units: string[] = []): Promise<
     res.statusCode = body ? 200 : 404;
     res.end(body ?? 'not found');
   });
-  await new Promise<void>((ok) => server.listen(port, '127.0.0.1', () => ok()));
+  // a port of its own choosing: one picked free and bound later may be another lane's by then
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const { port } = server.address() as AddressInfo;
 
   const env = {
     FAKE_ARGV_LOG: argvLog,

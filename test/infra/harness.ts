@@ -135,7 +135,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       systemConfig: (overrides = {}) => systemConfig(merge(baseConfig(dir, ports, paths), overrides)),
       async addHostRecord(name, ip) {
         await writeFile(join(paths.hostsDir, name), `${ip} ${name}\n`);
-        await waitFor(`dns record ${name}`, async () => (await resolver.resolve4(name)).includes(ip), null, 5000);
+        await waitFor(`dns record ${name}`, async () => (await resolver.resolve4(name)).includes(ip), null, 15_000);
       },
       async stop() {
         await stopAll();

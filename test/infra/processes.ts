@@ -42,7 +42,7 @@ export async function stopProcess(p: Managed, graceMs = 5000): Promise<void> {
 }
 
 /** Polls `probe` every 25 ms until it resolves true; fails early when the process died. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, proc: Managed | null, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(what: string, probe: () => Promise<boolean>, proc: Managed | null, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc && !isRunning(proc)) throw new Error(`${what} exited early; see ${proc.logFile}`);

@@ -13,7 +13,12 @@ export interface RuntimeCost {
   tunnels: number;
   /** µs per ticket round trip (two requests) */
   roundTrip: number;
+  /** µs to create an empty kit (memory store) until it answers, and close it */
+  kitStart: number;
 }
+
+/** Kits created and closed for `kitStart`, after a quarter as many unmeasured. */
+const KIT_STARTS = 20;
 
 const cpuUsage = (() => {
   try {
@@ -58,7 +63,8 @@ export async function measure(requests: number): Promise<RuntimeCost> {
       if (validated.status !== 200) throw new Error(`POST /api/tickets/validate answered ${validated.status}: ${await validated.text()}`);
       await validated.arrayBuffer();
     });
-    return { clock: cpuUsage ? 'cpuUsage' : 'performance.now', requests, tunnels, roundTrip };
+    const kitStart = await cost(KIT_STARTS, async () => (await createTestApp()).close());
+    return { clock: cpuUsage ? 'cpuUsage' : 'performance.now', requests, tunnels, roundTrip, kitStart };
   } finally {
     await kit.close();
   }

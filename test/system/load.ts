@@ -10,6 +10,8 @@ export interface LoadReport {
 }
 
 const CLIENTS = 2;
+/** Requests answered before the switch (so the measure starts on a working box) and after it: counted, not timed. */
+const AROUND = 10;
 
 export async function underLoad<T>(client: BoxClient, urls: string[], identity: Identity, during: () => Promise<T>): Promise<{ result: T; report: LoadReport }> {
   const report: LoadReport = { requests: 0, failures: [], longestMs: 0 };
@@ -29,12 +31,14 @@ export async function underLoad<T>(client: BoxClient, urls: string[], identity: 
     }
   };
   const loops = Array.from({ length: CLIENTS }, (_, i) => loop(i));
-  // some requests before the switch, so the measure starts on a working box
-  await new Promise((r) => setTimeout(r, 500));
+  const answered = async (count: number) => {
+    while (report.requests < count) await new Promise((r) => setTimeout(r, 20));
+  };
   let result: T;
   try {
+    await answered(AROUND);
     result = await during();
-    await new Promise((r) => setTimeout(r, 1000));
+    await answered(report.requests + AROUND);
   } finally {
     running = false;
     await Promise.all(loops);

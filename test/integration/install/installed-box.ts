@@ -14,6 +14,8 @@ import { startInfra, type Infra } from '../../infra/harness.ts';
 // @ts-expect-error plain JS build script
 import { bundle } from '../../../build/build.mjs';
 // @ts-expect-error plain JS build script
+import { bundlePanel } from '../../../build/panel.mjs';
+// @ts-expect-error plain JS build script
 import { release } from '../../../build/release.mjs';
 import { refuseCheckoutPaths, stageFile } from '../../helpers/staged-for-others.ts';
 // @ts-expect-error plain JS test helper
@@ -57,7 +59,10 @@ async function copyOfRelease(outDir: string): Promise<{ outDir: string; version:
     const dir = await mkdtemp(join(tmpdir(), 'relay-install-release-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     await bundle({ outfile: join(dir, 'build', 'server.mjs'), quiet: true });
-    return release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), quiet: true });
+    // the client built here too: the system lane runs the README's build in the checkout meanwhile,
+    // which empties and rewrites its dist/panel
+    await bundlePanel({ outdir: join(dir, 'panel'), quiet: true });
+    return release({ serverFile: join(dir, 'build', 'server.mjs'), outDir: join(dir, 'release'), clientDirs: [join(dir, 'panel')], quiet: true });
   })();
   const built = await builtOnce;
   await cp(built.outDir, outDir, { recursive: true });

@@ -45,7 +45,7 @@ s.after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-s('fake systemctl: start/stop/status parsing and the uptime string', timed(15_000, async () => {
+s('fake systemctl: start/stop/status parsing and the uptime string', timed(60_000, async () => {
   const system = makeSystem();
   await system.services.control('proxy', 'start');
   assert.equal(await system.services.status('proxy'), { name: 'proxy', status: 'active', uptime: '0m' });
@@ -65,7 +65,7 @@ s('fake systemctl: start/stop/status parsing and the uptime string', timed(15_00
   assert.not.ok(argv.some((a) => a[0] === 'stop' && a[1] === 'relay-panel'));
 }));
 
-s('fake journalctl: follow parses short-iso lines and kills the child on close', timed(15_000, async () => {
+s('fake journalctl: follow parses short-iso lines and kills the child on close', timed(60_000, async () => {
   const system = makeSystem();
   const follow = system.services.follow('tunnel-server', 3);
   const seen: Array<{ timestamp: string; message: string }> = [];
@@ -87,7 +87,7 @@ s('fake journalctl: follow parses short-iso lines and kills the child on close',
   }, null, 3000);
 }));
 
-s('fake chisel: pinned install, authfile content, reload without restart', timed(20_000, async () => {
+s('fake chisel: pinned install, authfile content, reload without restart', timed(60_000, async () => {
   const system = makeSystem();
   await system.tunnelServer.install();
   assert.is((await stat(join(dir, 'bin', 'chisel'))).mode & 0o777, 0o755);
@@ -105,15 +105,15 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   // run the unit's command line as systemd would
   chiselChild = spawn(execStart[0]!, execStart.slice(1), { stdio: 'ignore' });
   const events = async () => (await readFile(fakes.chiselLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start' && e.keyfile === keyfile), null, 5000);
+  await waitFor('fake chisel start', async () => (await events()).some((e) => e.event === 'start' && e.keyfile === keyfile), null, 30_000);
 
   const cred = await system.tunnelServer.credential();
   await system.tunnelServer.setAllowedPorts([8002, 8001]);
   const expected = { [`${cred.user}:${cred.password}`]: ['^R:127\\.0\\.0\\.1:8001$', '^R:127\\.0\\.0\\.1:8002$'] };
-  await waitFor('reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(expected)), null, 5000);
+  await waitFor('reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(expected)), null, 30_000);
   await system.tunnelServer.setAllowedPorts([8002]);
   const single = { [`${cred.user}:${cred.password}`]: ['^R:127\\.0\\.0\\.1:8002$'] };
-  await waitFor('second reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(single)), null, 5000);
+  await waitFor('second reload', async () => (await events()).some((e) => e.event === 'reload' && JSON.stringify(e.users) === JSON.stringify(single)), null, 30_000);
   const all = await events();
   assert.ok(all.every((e) => e.pid === chiselChild!.pid), 'one chisel process throughout');
   assert.not.ok(all.some((e) => e.event === 'watch-lost' || e.event === 'stop'));
@@ -138,7 +138,7 @@ s('fake chisel: pinned install, authfile content, reload without restart', timed
   chiselChild.kill('SIGTERM');
 }));
 
-s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart', timed(20_000, async () => {
+s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart', timed(60_000, async () => {
   const system = makeSystem();
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   const cfgPath = join(dir, 'authelia', 'configuration.yml');
@@ -163,7 +163,7 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
 
 // The rule the provisioning order is built on (lib/system/auth-portal/users-database.ts, assertSomeUser):
 // the fake plays Authelia's refusal, so a portal started before its first user would fail here too
-s('fake authelia, like Authelia 4.38, will not start on a users database without users', timed(15_000, async () => {
+s('fake authelia, like Authelia 4.38, will not start on a users database without users', timed(60_000, async () => {
   const [port] = await freePorts(1);
   const system = makeSystem({ ports: { authPortal: port! } });
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
@@ -178,13 +178,13 @@ s('fake authelia, like Authelia 4.38, will not start on a users database without
   await writeFile(usersPath, written);
   const child = spawn(join(dir, 'bin', 'authelia'), argv, { stdio: 'ignore' });
   try {
-    await waitFor('fake authelia health', async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200, null, 5000);
+    await waitFor('fake authelia health', async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200, null, 30_000);
   } finally {
     child.kill('SIGTERM');
   }
 }));
 
-s('a release with the wrong SHA-256 is never installed', timed(10_000, async () => {
+s('a release with the wrong SHA-256 is never installed', timed(60_000, async () => {
   const target = join(dir, 'bin', 'chisel-bad');
   const system = makeSystem({
     binaries: { systemctl: join(FAKES, 'systemctl'), chisel: target },
@@ -194,7 +194,7 @@ s('a release with the wrong SHA-256 is never installed', timed(10_000, async () 
   assert.not.ok(existsSync(target));
 }));
 
-s('fake systemctl: the panel\'s renewal timer (relay-panel-renew.timer) and deploy hook', timed(10_000, async () => {
+s('fake systemctl: the panel\'s renewal timer (relay-panel-renew.timer) and deploy hook', timed(60_000, async () => {
   const system = makeSystem();
   await system.certs.setupAutoRenew();
   const hook = await readFile(join(dir, 'letsencrypt', 'renewal-hooks', 'deploy', 'relay-panel-reload-nginx'), 'utf8');
@@ -207,7 +207,7 @@ s('fake systemctl: the panel\'s renewal timer (relay-panel-renew.timer) and depl
   assert.is(status.lastRun, null);
 }));
 
-s('fake systemctl: nginx.reloadWith systemctl reloads through the unit', timed(10_000, async () => {
+s('fake systemctl: nginx.reloadWith systemctl reloads through the unit', timed(60_000, async () => {
   const system = makeSystem({
     nginx: { reloadWith: 'systemctl', errorLog: join(dir, 'nginx-error.log'), reloadCheckMs: 0 },
   });

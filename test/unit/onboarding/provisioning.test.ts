@@ -228,13 +228,12 @@ s('a failed unit fails task 5 at once', async () => {
   const services = t.services.system.services;
   const status = services.status;
   services.status = async (name) => ({ ...(await status(name)), ...(name === 'tunnel-server' ? { status: 'failed' as const } : {}) });
-  const started = Date.now();
   const { outcome } = await provisionAndWait(t);
   assert.is(outcome.type, 'error');
   assert.is(outcome.task, 'services');
   assert.is(outcome.message, 'Not running: tunnel-server (failed)');
+  // no wait for it to come up: the log names none
   assert.not.match(outcome.log, 'Waiting for');
-  assert.ok(Date.now() - started < 5000);
 });
 
 s('a shutdown during a run lets the running task finish, runs no further one and leaves PROVISIONING', async () => {

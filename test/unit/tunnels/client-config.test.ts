@@ -74,7 +74,7 @@ s('a host key put back while the panel runs (from a backup) is in agent-config a
   assert.is.not(restored, first);
   // the watch's event comes on a later turn of the event loop: milliseconds, not a poll
   let seen = first;
-  for (let i = 0; i < 100 && seen !== restored; i++) {
+  for (let i = 0; i < 1000 && seen !== restored; i++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
     seen = (await t.call('GET', '/api/tunnels/agent-config')).body.fingerprint;
   }

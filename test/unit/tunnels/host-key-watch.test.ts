@@ -23,10 +23,10 @@ s.after.each(async (ctx) => {
   await rm(ctx.dir, { recursive: true, force: true });
 });
 
-/** Asks until the answer is `want` (the watch tells on a later turn of the event loop), within 1 s. */
+/** Asks until the answer is `want` (the watch tells on a later turn of the event loop), within 10 s. */
 async function eventually(fingerprint: () => Promise<string | null>, want: string): Promise<string | null> {
   let seen = await fingerprint();
-  for (let i = 0; i < 100 && seen !== want; i++) {
+  for (let i = 0; i < 1000 && seen !== want; i++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
     seen = await fingerprint();
   }

@@ -33,7 +33,7 @@ log.record({ event: 'test', target: 'second' });
 await log.flush();
 const flushed = 'flushed';
 await rm(auditDir);
-for (let i = 0; i < 100 && !logged.some((m) => m.startsWith('info')); i++) await new Promise((r) => setTimeout(r, 10));
+for (let i = 0; i < 1000 && !logged.some((m) => m.startsWith('info')); i++) await new Promise((r) => setTimeout(r, 10));
 const entries = (await log.read({ limit: 10 })).map((e) => e.target);
 await log.close();
 console.log(JSON.stringify({ flushed, logged, entries }));
@@ -42,7 +42,7 @@ console.log(JSON.stringify({ flushed, logged, entries }));
 s('an audit directory that cannot be made: flush returns, the failure is logged once, the entries are written by the retry', async () => {
   const auditDir = join(dir, 'audit');
   await writeFile(auditDir, 'a regular file where the directory should be');
-  const run = promisify(execFile)(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', FLUSH_AND_RETRY, AUDIT_LOG, auditDir], { timeout: 10_000 });
+  const run = promisify(execFile)(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', FLUSH_AND_RETRY, AUDIT_LOG, auditDir], { timeout: 30_000 });
   const { stdout } = await run.catch((error: { killed?: boolean; stderr?: string }) => {
     throw new Error(error.killed ? 'flush never returned (killed after 10 s)' : `the child failed: ${error.stderr}`);
   });

@@ -24,28 +24,28 @@ const tunnelsAs = (label: string, serial = t.agentSerial(label)) => t.call('GET'
 const record = (label: string, capabilities: string[]) => ({ label, serial: t.agentSerial(label), capabilities, allowedSites: [], createdAt: new Date().toISOString(), expiresAt: null, revokedAt: null, enrollmentMethod: 'p12' as const });
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1000; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
-  assert.unreachable(`${what} did not happen within 2 s`);
+  assert.unreachable(`${what} did not happen within 20 s`);
 }
 
-s('an edit of agents.json applies to the next request, with no restart', timed(5_000, async () => {
+s('an edit of agents.json applies to the next request, with no restart', timed(30_000, async () => {
   assert.is((await tunnelsAs('laptop-2')).status, 403);
   await writeFile(t.services.store.agents.file, JSON.stringify([record('laptop-1', []), record('laptop-2', ['tunnels:read'])]));
   await until('laptop-2 admitted', async () => (await tunnelsAs('laptop-2')).status === 200);
   assert.is((await tunnelsAs('laptop-1')).status, 403);
 }));
 
-s('a record written before enrollmentMethod existed loads, and is listed, as p12', timed(5_000, async () => {
+s('a record written before enrollmentMethod existed loads, and is listed, as p12', timed(30_000, async () => {
   const { enrollmentMethod: _, ...older } = record('laptop-2', ['tunnels:read']);
   await writeFile(t.services.store.agents.file, JSON.stringify([older]));
   await until('laptop-2 admitted', async () => (await tunnelsAs('laptop-2')).status === 200);
   assert.equal((await t.call('GET', '/api/certs/agent')).body.agents.map((a: { enrollmentMethod: string }) => a.enrollmentMethod), ['p12']);
 }));
 
-s('an edit of revocations.json applies to the next request', timed(5_000, async () => {
+s('an edit of revocations.json applies to the next request', timed(30_000, async () => {
   await writeFile(t.services.store.revocations.file, JSON.stringify([{ serial: t.agentSerial('laptop-1'), label: 'laptop-1', revokedAt: new Date().toISOString() }]));
   await until('laptop-1 revoked', async () => (await tunnelsAs('laptop-1')).body.error === 'Certificate has been revoked');
 }));

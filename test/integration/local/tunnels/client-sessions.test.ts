@@ -39,7 +39,7 @@ function clientArgLists(config: AgentConfig): string[][] {
   return config.clients ? config.clients.map((c) => c.chiselArgs) : [config.chiselArgs];
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
