@@ -16,6 +16,7 @@ import { streamMultipart } from '../../../../lib/node/multipart.ts';
 import { MultipartScanner } from '../../../../lib/node/multipart-scanner.ts';
 import { callerHeaders, createTestApp } from '../../../../lib/testing.ts';
 import { serve } from '../../../helpers/http-server.ts';
+import { rawHead } from '../../../helpers/raw-http.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
@@ -136,15 +137,13 @@ s('while a hostile upload is parsed, another request is answered', () =>
     try {
       const half = 4 * MiB;
       const head = partHead();
-      const headers = [
-        'POST /api/test/hostile HTTP/1.1',
-        'host: 127.0.0.1',
-        `content-type: multipart/form-data; boundary=${BOUNDARY}`,
-        `content-length: ${head.length + 2 * half + closing.length}`,
-        ...Object.entries(callerHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
-        'connection: close',
-        '\r\n',
-      ].join('\r\n');
+      const headers = rawHead('POST', '/api/test/hostile', [
+    ['host', '127.0.0.1'],
+    ['content-type', `multipart/form-data; boundary=${BOUNDARY}`],
+    ['content-length', `${head.length + 2 * half + closing.length}`],
+    ...Object.entries(callerHeaders('admin')),
+    ['connection', 'close'],
+  ]);
       const received: Buffer[] = [];
       const socket = connect(http.port, '127.0.0.1');
       socket.on('data', (data) => void received.push(data));
