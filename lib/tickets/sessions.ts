@@ -133,7 +133,8 @@ export class SessionDesk {
 
   #forParty(caller: AgentIdentity, sessionId: string): TicketSessionRecord {
     const session = this.indexes.sessionById().get(sessionId);
-    if (!session || (session.source !== caller.label && session.target !== caller.label)) throw sessionNotFound();
+    // a re-issued label's earlier certificate is no party to its sessions
+    if (!session || caller.superseded || (session.source !== caller.label && session.target !== caller.label)) throw sessionNotFound();
     return session;
   }
 
