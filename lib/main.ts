@@ -14,6 +14,7 @@ import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
 import { takeListenFd } from './node/systemd-socket.ts';
 import { sandboxWeb } from './sandbox-web/dispatch.ts';
 import type { Mode } from './runtime.ts';
+import { modeOf } from './mode.ts';
 import { openStore } from './state/store.ts';
 import { startMark, writeStartMarks } from './start-marks.ts';
 import { panelReloadArgv } from './nginx-reload-names.ts';
@@ -77,7 +78,7 @@ export async function openPanel(
   options: { env: NodeJS.ProcessEnv; cwd: string; routes?: readonly RouteEntry[]; ticketLimits?: PanelParts['ticketLimits']; panelCli?: readonly string[] },
 ): Promise<Panel> {
   const { env, cwd } = options;
-  const mode: Mode = env.NODE_ENV === 'production' ? 'production' : 'development';
+  const mode: Mode = modeOf(env.NODE_ENV);
   const log = createLogger({ level: parseLogLevel(env.LOG_LEVEL) });
   const store = await openStore(resolve(cwd, config.value.dataDir), { log });
   startMark('store');

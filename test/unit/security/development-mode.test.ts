@@ -33,4 +33,29 @@ s('the host driver with NODE_ENV unset does not start, and writes no data', asyn
   }
 });
 
+s('NODE_ENV other than development or unset (staging, Production, a typo) checks certificates; development and unset do not', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-devmode-'));
+  try {
+    const config = join(dir, 'config.json');
+    await writeFile(config, JSON.stringify({
+      ip: '127.0.0.1', domain: null, email: null, dataDir: join(dir, 'data'),
+      onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver: 'sandbox' },
+    }));
+    for (const [NODE_ENV, status] of [['staging', 403], ['Production', 403], ['prodution', 403], ['production', 403], ['development', 200], ['', 200], [undefined, 200]] as const) {
+      const env = { LOG_LEVEL: 'error', ...(NODE_ENV === undefined ? {} : { NODE_ENV }) };
+      const running = await start({ argv: ['--config', config], env, cwd: dir });
+      try {
+        // no certificate headers: what a caller that skipped the proxy sends
+        const answer = await fetch(`${running.url}/api/onboarding/status`);
+        assert.is(answer.status, status, `NODE_ENV ${JSON.stringify(NODE_ENV)}`);
+        if (status === 403) assert.equal(await answer.json(), { error: 'mTLS certificate required' });
+      } finally {
+        await running.stop();
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 s.run();
