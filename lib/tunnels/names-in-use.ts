@@ -6,7 +6,7 @@ export function tunnelHolds(ctx: Pick<TunnelContext, 'store' | 'reservations'>, 
   return ctx.store.tunnels.value.some((t) => t.subdomain === subdomain || t.fqdn === fqdn);
 }
 
-/** A site uses this name or this FQDN. */
+/** A managed site is served at this name, or a site at this FQDN (a custom site's name is a label, not a subdomain). */
 export function siteHolds(ctx: Pick<TunnelContext, 'store'>, name: string, fqdn: string): boolean {
-  return ctx.store.sites.value.some((s) => s.name === name || s.fqdn === fqdn);
+  return ctx.store.sites.value.some((s) => (s.type === 'managed' && s.name === name) || s.fqdn === fqdn);
 }

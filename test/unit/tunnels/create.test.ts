@@ -77,21 +77,24 @@ s("400 Subdomain '<s>' is reserved for each reserved name", async ({ t }) => {
   }
 });
 
-s("400 Subdomain '<s>' is already in use: another tunnel, a site name, a site FQDN", async ({ t }) => {
+s("400 Subdomain '<s>' is already in use: another tunnel, a managed site's name, a site's FQDN; a custom site's name is no subdomain", async ({ t }) => {
   await createTunnel(t, 'app', 8080);
   assert.equal((await createTunnel(t, 'app', 8081)).body, { error: "Subdomain 'app' is already in use" });
-  const site = (name: string, fqdn: string) => ({
-    id: crypto.randomUUID(), name, fqdn, type: 'custom' as const, spaMode: false, autheliaProtected: false, allowedUsers: [],
+  const site = (name: string, fqdn: string, type: 'managed' | 'custom') => ({
+    id: crypto.randomUUID(), name, fqdn, type, spaMode: false, autheliaProtected: false, allowedUsers: [],
     dnsVerified: false, certIssued: false, rootPath: `/srv/${name}`, createdAt: new Date().toISOString(), totalSize: 0,
   });
   await t.services.store.sites.update((sites) => {
-    sites.push(site('blog', `blog.${DOMAIN}`), site('shop', `store.${DOMAIN}`));
+    sites.push(site('blog', `blog.${DOMAIN}`, 'managed'), site('shop', `store.${DOMAIN}`, 'custom'), site('docs', 'docs.other.test', 'custom'));
   });
-  for (const name of ['blog', 'shop', 'store']) {
+  for (const name of ['blog', 'store']) {
     const res = await createTunnel(t, name, 9000);
     assert.is(res.status, 400, name);
     assert.equal(res.body, { error: `Subdomain '${name}' is already in use` });
   }
+  // custom sites named shop and docs: their names are labels, their domains are elsewhere
+  assert.is((await createTunnel(t, 'shop', 9001)).status, 201);
+  assert.is((await createTunnel(t, 'docs', 9002)).status, 201);
 });
 
 s('400 Port <port> is already in use by another tunnel (a disabled tunnel still holds its port)', async ({ t }) => {
