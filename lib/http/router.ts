@@ -178,11 +178,13 @@ async function runSteps(chain: Middleware[], request: RoutedRequest, state: Requ
   return undefined;
 }
 
-/** What answers when no route matched: 404 under /api, the client entry document for other reads. */
+/** What answers when no route matched: 404 under /api, the client entry document (or a file of the client, read) elsewhere. */
 export type ClientFiles = (request: Request) => Promise<Response>;
 
 export function fallback(request: Request, pathname: string, clientFiles: ClientFiles): Promise<Response> | Response {
-  const isRead = request.method === 'GET' || request.method === 'HEAD';
-  if (!isRead || pathname === '/api' || pathname.startsWith('/api/')) return errorResponse(404, 'Not found');
-  return clientFiles(request).then(withPageHeaders);
+  if (pathname === '/api' || pathname.startsWith('/api/')) return errorResponse(404, 'Not found');
+  // the platform spec: an unknown non-API path returns the entry document, whatever the method;
+  // only a read may get one of the client's files
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  return clientFiles(read ? request : new Request(new URL('/', request.url))).then(withPageHeaders);
 }

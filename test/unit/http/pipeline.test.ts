@@ -35,11 +35,13 @@ s('unknown /api paths answer 404 {error: "Not found"}, whatever the method or ce
   }
 });
 
-s('other unknown paths get the built-in entry document when there is no staticDir', async ({ t }) => {
-  const response = await t.request('GET', '/tunnels/some/client/route', { as: 'none' });
-  assert.is(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', 'text/html');
-  assert.match(await response.text(), 'relay-panel');
+s('other unknown paths get the built-in entry document when there is no staticDir, whatever the method', async ({ t }) => {
+  for (const method of ['GET', 'POST', 'DELETE'] as const) {
+    const response = await t.request(method, '/tunnels/some/client/route', { as: 'none' });
+    assert.is(response.status, 200, method);
+    assert.match(response.headers.get('content-type') ?? '', 'text/html');
+    assert.match(await response.text(), 'relay-panel');
+  }
 });
 
 s("other unknown paths get staticDir's index.html; bundle files are served; traversal and dotfiles are not", async ({ t }) => {
@@ -51,6 +53,8 @@ s("other unknown paths get staticDir's index.html; bundle files are served; trav
   await writeFile(join(t.dir, 'outside.txt'), 'outside');
   await t.services.config.update({ staticDir });
   assert.is(await (await t.request('GET', '/sites/123', { as: 'none' })).text(), '<html>client entry</html>');
+  // another method gets the entry document, never a file of the client
+  assert.is(await (await t.request('POST', '/assets/app.js', { as: 'none' })).text(), '<html>client entry</html>');
   const asset = await t.request('GET', '/assets/app.js', { as: 'none' });
   assert.is(await asset.text(), 'console.log(1)');
   assert.match(asset.headers.get('content-type') ?? '', 'javascript');
