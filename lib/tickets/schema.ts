@@ -107,7 +107,8 @@ export type AssignmentCreate = z.infer<typeof AssignmentCreate>;
 
 export const AssignmentFilter = z.object({
   agentLabel: z.string().max(MAX_AGENT_LABEL).optional(),
-  instanceScope: z.string().max(MAX_INSTANCE_SCOPE).optional(),
+  // in any case, as the create body and the DELETE path take it
+  instanceScope: z.string().max(MAX_INSTANCE_SCOPE).transform(lowerCaseInstanceId).optional(),
 });
 export type AssignmentFilter = z.infer<typeof AssignmentFilter>;
 

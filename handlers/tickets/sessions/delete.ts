@@ -7,7 +7,7 @@ export default route({
   method: 'DELETE',
   path: '/api/tickets/sessions/:sessionId',
   access: { roles: ADMIN_ONLY, gate: 'management' },
-  answers: { 404: 'Session not found', 409: 'Session terminated' },
+  answers: { 404: 'Session not found' },
   response: { schema: Ok },
   params: SessionIdParams,
   async handle({ params, services }) {

@@ -8,7 +8,7 @@ export default route({
   method: 'POST',
   path: '/api/tickets/sessions/:sessionId/heartbeat',
   access: { roles: ADMIN_OR_AGENT, gate: 'management', needsLabel: true },
-  answers: { 404: 'Session not found', 409: 'Session terminated, or Session authorization failed' },
+  answers: { 404: 'Session not found' },
   response: { schema: z.union([z.object({ authorized: z.literal(true) }), z.object({ authorized: z.literal(false), reason: SessionEndReason })]) },
   params: SessionIdParams,
   async handle({ params, identity, services }) {

@@ -89,6 +89,11 @@ s('GET: {assignments} with optional agentLabel and instanceScope filters', async
   assert.equal(carol.body.assignments.map((a: { agentLabel: string }) => a.agentLabel), ['carol']);
   const byScope = await w.t.call('GET', `/api/tickets/assignments?instanceScope=${encodeURIComponent(w.instanceScope)}&agentLabel=bob`);
   assert.is(byScope.body.assignments.length, 1);
+  // the instance id in upper case, as create and DELETE take it
+  const upper = w.instanceScope.replace(/[^:]+$/, (id: string) => id.toUpperCase());
+  assert.is.not(upper, w.instanceScope);
+  const byUpper = await w.t.call('GET', `/api/tickets/assignments?instanceScope=${encodeURIComponent(upper)}`);
+  assert.equal(byUpper.body.assignments.map((a: { agentLabel: string }) => a.agentLabel), ['bob', 'carol']);
   const none = await w.t.call('GET', '/api/tickets/assignments?instanceScope=chat:send:ff');
   assert.equal(none.body, { assignments: [] });
 });
