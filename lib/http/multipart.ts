@@ -43,12 +43,17 @@ export interface ParsedMultipart {
 export interface MultipartSpec<B = MultipartBody> {
   kind: 'multipart';
   limits: MultipartLimits;
+  /**
+   * Set: every refusal of the form (its type, its shape, a limit) answers 400 with this before its
+   * message, as the route's spec words its upload errors (the sites' `Upload failed: ...`).
+   */
+  refusalPrefix?: string;
   /** Carries the handler's body type; never set. */
   readonly bodyType?: B;
 }
 
-export function multipart(limits: MultipartLimits): MultipartSpec {
-  return { kind: 'multipart', limits: { ...limits, allowedExtensions: limits.allowedExtensions?.map((e) => e.toLowerCase()) } };
+export function multipart(limits: MultipartLimits, options: { refusalPrefix?: string } = {}): MultipartSpec {
+  return { kind: 'multipart', limits: { ...limits, allowedExtensions: limits.allowedExtensions?.map((e) => e.toLowerCase()) }, ...options };
 }
 
 export function isMultipartSpec(body: unknown): body is MultipartSpec<unknown> {

@@ -18,15 +18,15 @@ export default route({
   path: '/api/sites/:id/files',
   access: { roles: ADMIN_OR_AGENT, capability: 'sites:write', gate: 'management' },
   answers: {
-    400: 'Upload failed: ... (path, file type, form)',
+    400: `Upload failed: ... (path, file type, form; ${uploadMessages.fileTooLarge(SITE_UPLOAD_LIMITS)} as the file streams past it; ${uploadMessages.totalTooLarge(SITE_UPLOAD_LIMITS)}, also before any body byte when Content-Length is over what the limits allow; ${uploadMessages.tooManyFiles(SITE_UPLOAD_LIMITS)}: the connection is then closed after the answer)`,
     403: 'You do not have access to this site',
     404: 'Site not found',
-    413: `${uploadMessages.fileTooLarge(SITE_UPLOAD_LIMITS)} (as the file streams past it); ${uploadMessages.totalTooLarge(SITE_UPLOAD_LIMITS)} (also before any body byte when Content-Length is over what the limits allow); ${uploadMessages.tooManyFiles(SITE_UPLOAD_LIMITS)}. The connection is closed after the answer.`,
   },
   response: ANSWER,
   params: SiteIdParams,
   query: FilesQuery,
-  body: multipart(SITE_UPLOAD_LIMITS),
+  // the platform spec: every refusal of an upload is 400 `Upload failed: ...`
+  body: multipart(SITE_UPLOAD_LIMITS, { refusalPrefix: 'Upload failed: ' }),
   async handle({ params, query, body, identity, services }) {
     const site = services.sites.visibleSite(params.id, siteViewer(identity));
     const files = body.files.filter((f) => f.field === 'file');

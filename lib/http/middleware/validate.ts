@@ -53,7 +53,11 @@ async function readJsonBody(request: RoutedRequest, state: RequestState): Promis
 
 /** The edge's streaming reader when it has one; the temp files go once the handler returned. */
 async function readMultipartBody(request: RoutedRequest, state: RequestState, spec: MultipartSpec<unknown>): Promise<unknown> {
-  const parsed = state.readMultipart ? await state.readMultipart(spec.limits) : await readMultipartFromRequest(request, spec.limits);
+  const reading = state.readMultipart ? state.readMultipart(spec.limits) : readMultipartFromRequest(request, spec.limits);
+  const parsed = await (spec.refusalPrefix === undefined ? reading : reading.catch((error: unknown) => {
+    if (error instanceof AppError && error.status < 500) throw new AppError(400, `${spec.refusalPrefix}${error.message}`, error.details);
+    throw error;
+  }));
   state.cleanup = parsed.cleanup;
   return parsed.body;
 }

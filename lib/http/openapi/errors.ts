@@ -18,8 +18,10 @@ export function errorAnswers(route: AnyRoute): Record<string, unknown> {
   if (!access.public) answers['403'] = answer('mTLS certificate required, revoked, or insufficient certificate scope/capability; a browser request from another origin');
   if (route.params) answers['404'] = answer('Not found');
   if (access.gate === 'onboarding') answers['410'] = answer('Onboarding already completed');
-  if (body) answers['413'] = answer('Request body too large');
-  if (body) answers['415'] = answer(isMultipartSpec(body) ? 'Content-Type must be multipart/form-data' : 'Content-Type must be application/json');
+  // an upload whose refusals are worded by its route answers them all as 400 (its `answers`)
+  const ownRefusals = isMultipartSpec(body) && body.refusalPrefix !== undefined;
+  if (body && !ownRefusals) answers['413'] = answer('Request body too large');
+  if (body && !ownRefusals) answers['415'] = answer(isMultipartSpec(body) ? 'Content-Type must be multipart/form-data' : 'Content-Type must be application/json');
   if (route.kind === 'ws') answers['426'] = answer('Upgrade required');
   answers['500'] = answer('Internal server error; a failing disk names its cause in details (Storage failed: ENOSPC: no space left on device)');
   if (access.gate === 'management') answers['503'] = answer('Onboarding not complete (onboardingStatus)');

@@ -22,7 +22,7 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
 
   async function send(files: FileList | null) {
     if (!files?.length) return;
-    // refused here before a byte is sent, in the server's words: a 50 MB file would otherwise travel whole to its 413
+    // refused here before a byte is sent, in the server's words: a 50 MB file would otherwise travel whole to its refusal
     const refusal = sizeRefusal(SITE_UPLOAD_LIMITS, Array.from(files));
     if (refusal) {
       setWarning(undefined);

