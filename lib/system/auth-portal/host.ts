@@ -10,8 +10,12 @@ import type { RootActions } from '../root/root-actions.ts';
 import { installUnit } from '../systemd/unit-install.ts';
 import { renderAutheliaUnit } from '../systemd/units.ts';
 
+/**
+ * The username comes last, after `--`: Authelia's CLI (cobra) then reads it as the argument whatever
+ * it starts with (the spec's usernames may start with `-`: `--config` would otherwise be an option).
+ */
 export function totpGenerateArgs(username: string, secret: string, configPath: string): string[] {
-  return ['storage', 'user', 'totp', 'generate', assertUsername(username), '--secret', secret, '--force', '--config', configPath];
+  return ['storage', 'user', 'totp', 'generate', '--secret', secret, '--force', '--config', configPath, '--', assertUsername(username)];
 }
 
 /**

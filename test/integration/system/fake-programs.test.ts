@@ -152,10 +152,10 @@ s('fake authelia: pinned tar.gz install, TOTP through the storage CLI, restart',
   await system.authPortal.install({ domain: 'example.com', users: [FIRST_PORTAL_USER] });
   assert.is(await readFile(join(dir, 'authelia', 'secrets.json'), 'utf8'), secretsBefore, 'secrets survive a second install');
   await system.authPortal.setTotp('alice', 'JBSWY3DPEHPK3PXP');
-  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'alice', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', cfgPath]);
+  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', '--secret', 'JBSWY3DPEHPK3PXP', '--force', '--config', cfgPath, '--', 'alice']);
   // Authelia wants the secret without its = padding
   await system.authPortal.setTotp('bob', 'JBSWY3DPEE======');
-  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'bob', '--secret', 'JBSWY3DPEE', '--force', '--config', cfgPath]);
+  assert.equal((await calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', '--secret', 'JBSWY3DPEE', '--force', '--config', cfgPath, '--', 'bob']);
   await system.authPortal.restart();
   assert.equal((await calls('systemctl')).at(-1), ['restart', 'authelia']);
   assert.match(await readFile(join(dir, 'systemd', 'authelia.service'), 'utf8'), `ExecStart=${join(dir, 'bin', 'authelia')} --config ${cfgPath}`);

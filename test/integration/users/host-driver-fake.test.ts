@@ -51,7 +51,7 @@ s('reset-totp: the new secret goes to `authelia storage user totp generate`, no 
   const res = await t.call('POST', '/api/users/alice/reset-totp');
   assert.is(res.status, 200, JSON.stringify(res.body));
   const secret = (res.body.totpUri as string).match(/secret=([A-Z2-7]+)/)![1];
-  assert.equal((await fakes.calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', 'alice', '--secret', secret, '--force', '--config', join(dir, 'authelia', 'configuration.yml')]);
+  assert.equal((await fakes.calls('authelia')).at(-1), ['storage', 'user', 'totp', 'generate', '--secret', secret, '--force', '--config', join(dir, 'authelia', 'configuration.yml'), '--', 'alice']);
   assert.is((await fakes.calls('systemctl')).filter((a) => a[0] === 'restart').length, restartsBefore);
 }));
 
@@ -60,7 +60,17 @@ s('an accepted invitation makes the user and enrolls TOTP through the storage CL
   const res = await t.call('POST', `/api/invite/${token}/accept`, { as: 'none', body: { password: 'bob-password' } });
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.match(await readFile(usersFile(), 'utf8'), /^ {2}bob:\n/m);
-  assert.equal((await fakes.calls('authelia')).at(-1)!.slice(0, 5), ['storage', 'user', 'totp', 'generate', 'bob']);
+  assert.equal((await fakes.calls('authelia')).at(-1)!.slice(-2), ['--', 'bob']);
+}));
+
+s('a username that reads as an option (--config, -h) is a user like any other: the CLI gets it after `--`', timed(30_000, async () => {
+  for (const username of ['--config', '-h']) {
+    const created = await t.call('POST', '/api/users', { body: { username, displayname: 'Dash', email: 'dash@example.test', password: 'a long password' } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const reset = await t.call('POST', `/api/users/${encodeURIComponent(username)}/reset-totp`);
+    assert.is(reset.status, 200, JSON.stringify(reset.body));
+    assert.equal((await fakes.calls('authelia')).at(-1)!.slice(-2), ['--', username]);
+  }
 }));
 
 s.run();
