@@ -110,8 +110,9 @@ export async function bootBox(root: string, name: string, dir: string): Promise<
     try {
       pid1 = await childSystemd(nspawn.pid!, deadline);
       let state = await runIn(pid1)(['systemctl', 'is-system-running', '--wait'], { timeoutMs: 60_000 });
-      // systemd's own socket comes a moment after PID 1 does
-      while (/Failed to connect to bus/.test(state.stderr) && Date.now() < deadline) {
+      // systemd's own socket comes a moment after PID 1 does, and before it has made /run/systemd/system
+      // systemctl takes the box for one without systemd: `offline` (seen once under a loaded CI run)
+      while ((/Failed to connect to bus/.test(state.stderr) || state.stdout.trim() === 'offline') && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
         state = await runIn(pid1)(['systemctl', 'is-system-running', '--wait'], { timeoutMs: 60_000 });
       }
