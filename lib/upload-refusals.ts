@@ -1,4 +1,4 @@
-// What an upload's limits allow and the words of its refusals, shared by the server's 413s, nginx's
+// What an upload's limits allow and the words of its refusals, shared by the server's refusals, nginx's
 // body limit and the panel's own check before it sends (so a file refused in the page reads as the
 // server would refuse it). No imports: the panel's bundle takes this file as it is.
 

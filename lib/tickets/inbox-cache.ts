@@ -4,6 +4,8 @@ import type { TicketHolder } from './caller.ts';
 import type { TicketIndexes } from './indexes.ts';
 import type { InboxEntry } from './views.ts';
 
+const NO_TICKETS = jsonBytes({ tickets: [] });
+
 interface Cached {
   bytes: Uint8Array<ArrayBuffer>;
   /** The first expiry among its tickets: the body is stale from then on. */
@@ -27,6 +29,9 @@ export class InboxCache {
 
   /** `{"tickets": [...]}`: the holder's unused, unexpired tickets at `now` whose scope it still holds. */
   body(holder: TicketHolder, now: number): Uint8Array<ArrayBuffer> {
+    // a holder with no capability (revoked, or a re-issued label's earlier certificate) holds no
+    // ticket's scope: answered without taking the label's place in the cache from its current certificate
+    if (holder.capabilities.size === 0) return NO_TICKETS;
     const transports = this.indexes.transportByInstance();
     if (transports !== this.#transports) {
       this.#bodies.clear();

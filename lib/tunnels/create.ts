@@ -24,7 +24,7 @@ function claim(ctx: TunnelContext, input: TunnelCreate): { fqdn: string; email: 
   const fqdn = `${subdomain}.${domain}`;
   // the subdomain and the domain are valid apart, so only the length can make the whole invalid
   if (!isFqdn(fqdn)) throw validationFailed([{ path: 'subdomain', message: `${fqdn} is not a valid domain name: longer than 253 characters` }]);
-  if (tunnelHolds(ctx, subdomain, fqdn) || siteHolds(ctx, subdomain, fqdn)) throw badRequest(`Subdomain '${subdomain}' is already in use`);
+  if (tunnelHolds(ctx, subdomain, fqdn) || siteHolds(ctx, fqdn)) throw badRequest(`Subdomain '${subdomain}' is already in use`);
   checkPortFree(ctx, port);
   return { fqdn, email, release: ctx.reservations.claim(subdomain, port) };
 }

@@ -6,7 +6,10 @@ export function tunnelHolds(ctx: Pick<TunnelContext, 'store' | 'reservations'>, 
   return ctx.store.tunnels.value.some((t) => t.subdomain === subdomain || t.fqdn === fqdn);
 }
 
-/** A managed site is served at this name, or a site at this FQDN (a custom site's name is a label, not a subdomain). */
-export function siteHolds(ctx: Pick<TunnelContext, 'store'>, name: string, fqdn: string): boolean {
-  return ctx.store.sites.value.some((s) => (s.type === 'managed' && s.name === name) || s.fqdn === fqdn);
+/**
+ * A site is served at this FQDN: a managed site's is `<name>.<domain>`, so its name is covered; a
+ * custom site's name is a label, not a subdomain.
+ */
+export function siteHolds(ctx: Pick<TunnelContext, 'store'>, fqdn: string): boolean {
+  return ctx.store.sites.value.some((s) => s.fqdn === fqdn);
 }

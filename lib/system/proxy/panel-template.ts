@@ -78,8 +78,8 @@ function clientCertHeaders(): string[] {
 }
 
 /**
- * Above the longest upload the panel accepts, so the panel's own 413 (JSON, in the spec's words)
- * always comes first; nginx's HTML one only backs it up.
+ * Above the longest upload the panel accepts, so the panel's own refusal (JSON, in the spec's words:
+ * a site upload's 400 `Upload failed: ...`, a backup's 413) always comes first; nginx's HTML 413 only backs it up.
  */
 const PANEL_MAX_BODY_BYTES = largestBody(SITE_UPLOAD_LIMITS) + 1024 * 1024;
 

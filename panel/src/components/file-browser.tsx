@@ -26,7 +26,8 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
     const refusal = sizeRefusal(SITE_UPLOAD_LIMITS, Array.from(files));
     if (refusal) {
       setWarning(undefined);
-      setError(refusal);
+      // as the server words every refusal of a site upload
+      setError(`Upload failed: ${refusal}`);
       return;
     }
     const form = new FormData();

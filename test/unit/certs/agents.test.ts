@@ -47,6 +47,9 @@ s('a superseded certificate (the label re-registered with another serial) may no
   await t.services.store.agents.update((agents) => void (agents[0]!.serial = 'BEEF'));
   const old = await t.call('GET', '/api/tunnels', asAgent('laptop-1', created.serial));
   assert.equal([old.status, old.body], [403, { error: 'Insufficient certificate capability' }]);
+  // a label route outside the tickets refuses it too (it would read its label's push-install status)
+  const status = await t.call('GET', '/api/plugins/push-install/agent-status', asAgent('laptop-1', created.serial));
+  assert.equal([status.status, status.body], [403, { error: 'Insufficient certificate capability' }]);
   // a ticket route answers it generically (tickets.md), as a caller with no tickets
   const inbox = await t.call('GET', '/api/tickets/inbox', asAgent('laptop-1', created.serial));
   assert.equal([inbox.status, inbox.body], [200, { tickets: [] }]);

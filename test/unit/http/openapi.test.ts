@@ -69,6 +69,13 @@ s('the statuses services answer are documented: each rate limit\'s 429, the admi
     assert.match((doc.paths['/api/settings/2fa/disable']!['post']!.responses['429'] as { description: string }).description, /details\.retryAfter/);
     assert.ok(['404', '410'].every((s) => statuses('/api/certs/mtls/download', 'get').includes(s)));
     assert.ok(['200', '201', '404'].every((s) => statuses('/api/tickets/assignments', 'post').includes(s)), 'created, already there, and agent or instance not found');
+    // a site upload words every refusal as 400 Upload failed; a backup upload keeps 413 and 415
+    const siteUpload = statuses('/api/sites/{id}/files', 'post');
+    assert.ok(siteUpload.includes('400') && !siteUpload.includes('413') && !siteUpload.includes('415'), siteUpload.join(' '));
+    assert.ok(['413', '415'].every((s) => statuses('/api/backup/inspect', 'post').includes(s)));
+    // the session heartbeat and the admin kill answer no 409
+    assert.not.ok(statuses('/api/tickets/sessions/{sessionId}/heartbeat', 'post').includes('409'));
+    assert.not.ok(statuses('/api/tickets/sessions/{sessionId}', 'delete').includes('409'));
   } finally {
     await t.close();
   }

@@ -102,6 +102,9 @@ s('an earlier certificate of a re-issued label acts for nobody: the generic answ
     const answer = await w.t.call(method, path, { as: oldBob, body });
     assert.equal([answer.status, answer.body], [status, answered], `${method} ${path}`);
   }
+  // instance registration is the one ticket route whose spec answer is a 403: the capability it lacks
+  const registered = await w.t.call('POST', '/api/tickets/instances', { as: oldBob, body: { scope: 'chat:send', transport: { strategies: ['relay'] } } });
+  assert.equal([registered.status, registered.body], [403, { error: 'Insufficient certificate capability' }]);
   // what it was refused stays as it was: the ticket unused, the session live
   assert.is(w.t.services.store.tickets.value.find((t) => t.id === waiting)?.used, false);
   assert.is(w.t.services.store.ticketSessions.value.find((x) => x.sessionId === sessionId)?.status, 'active');

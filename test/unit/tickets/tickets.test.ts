@@ -247,6 +247,10 @@ s('inbox: each agent\'s body is serialized once, until a ticket of that agent ch
   const withTicket = desk.inboxJson(bob);
   assert.is.not(withTicket, empty, 'a new ticket for bob');
   assert.equal(decode(withTicket).tickets.map((x: { id: string }) => x.id), [ticketId]);
+  // a certificate of the label holding no capability (revoked, or re-issued since) is answered empty
+  // and leaves the label's body in the cache for its current certificate
+  assert.equal(decode(desk.inboxJson({ label: 'bob', capabilities: new Set() })), { tickets: [] });
+  assert.is(desk.inboxJson(bob), withTicket, 'still cached for the current certificate');
   assert.is(desk.inboxJson(carol), carolBefore, 'another agent\'s ticket leaves carol\'s body alone');
   assert.equal(decode(desk.inboxJson({ label: 'bob', capabilities: new Set(['chat:read']) })), { tickets: [] }, 'new capabilities, a new body');
   assert.is((await validateTicket(w, ticketId)).status, 200);
