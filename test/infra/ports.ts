@@ -4,11 +4,24 @@
 // the test bound it (EADDRINUSE in a loaded run). Each is checked free for TCP and UDP on 127.0.0.1,
 // and all are held together while picked, so one call never returns the same port twice.
 import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 
-/** Below the ephemeral range; 20000-20999 stay for the fixed ports some tests name. */
+/** 20000-20999 stay for the fixed ports some tests name. */
 const FIRST = 21_000;
-const LAST = 32_767;
+
+/** The port below this machine's ephemeral range (32767 where it cannot be read, Linux's default start). */
+function lastBelowEphemeral(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    // a range that leaves no room above FIRST: the ports then come from it after all, as bind(0) gave them
+    return low > FIRST + 1000 ? low - 1 : 60_999;
+  } catch {
+    return 32_767;
+  }
+}
+
+const LAST = lastBelowEphemeral();
 
 function holdTcp(port: number): Promise<Server | null> {
   return new Promise((resolve) => {

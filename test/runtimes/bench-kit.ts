@@ -13,7 +13,7 @@ export interface RuntimeCost {
   tunnels: number;
   /** µs per ticket round trip (two requests) */
   roundTrip: number;
-  /** µs to create an empty kit (memory store) until it answers, and close it */
+  /** µs to create an empty kit (memory store) and close it */
   kitStart: number;
 }
 

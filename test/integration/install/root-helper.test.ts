@@ -217,7 +217,7 @@ s('a certificate link toward a root-only key is refused, whether planted in live
   }),
 );
 
-s('a FIFO planted as a certificate: the helper refuses the vhost without opening it and answers an nginx-test sent with it; nginx serves on', () =>
+s('a FIFO planted as a certificate: the helper refuses the vhost without blocking on it and answers an nginx-test sent with it; nginx serves on', () =>
   // a helper blocked in open() on the FIFO answers neither request: the timeout fails the test, and
   // only after it does the FIFO get a writer, so the helper serves the later tests
   withTimeout('fifo', 50_000, async () => {

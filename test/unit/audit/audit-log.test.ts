@@ -151,14 +151,14 @@ s('entries recorded within the commit window share one synchronized write; flush
     return append.call(this, text);
   };
   try {
-    const log = new AuditLog({ dir: scratch, clock: new ManualClock(0), commitWindowMs: 500 });
+    const log = new AuditLog({ dir: scratch, clock: new ManualClock(0), commitWindowMs: 1000 });
     // the file open first, so that the write does not wait for it instead of the window
     log.record({ event: 'test', target: 'first' });
     await log.flush();
     batches.length = 0;
-    // half of them a turn of the event loop later: within the window, not in the same tick
+    // half of them 50 ms later: within the window (a window shorter than that would write twice)
     for (let i = 0; i < 15; i++) log.record({ event: 'test', target: `w${i}` });
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     for (let i = 15; i < 30; i++) log.record({ event: 'test', target: `w${i}` });
     await log.flush();
     assert.is(batches.length, 1, 'one write for the 30 entries');

@@ -26,7 +26,7 @@ s('a backlog of the last 100 lines, then new lines, each {timestamp, message}', 
   viewer.close();
 }));
 
-s('many viewers of one service share one follow; it ends when the last one leaves', timed(10_000, async () => {
+s('many viewers of one service share one follow; it ends when the last one leaves', timed(60_000, async () => {
   const viewers = await Promise.all(Array.from({ length: 20 }, () => openLogViewer(panel.port, 'tunnel-server')));
   assert.is(sandbox().listenerCount('tunnel-server'), 1);
   assert.is(panel.t.services.serviceControl.followCount(), 1);
@@ -45,7 +45,7 @@ s('many viewers of one service share one follow; it ends when the last one leave
   await eventually('every follow ended', () => panel.t.services.serviceControl.followCount() === 0);
 }));
 
-s('200 open/close cycles leave no follow behind', timed(30_000, async () => {
+s('200 open/close cycles leave no follow behind', timed(60_000, async () => {
   for (let i = 0; i < 200; i++) {
     const v = await openLogViewer(panel.port, 'auth-portal');
     v.close();

@@ -118,6 +118,22 @@ s('one large chunk of a hostile body is scanned 64 KiB a turn of the event loop'
   }),
 );
 
+s('a large field of the delimiter\'s bytes in one chunk is scanned 64 KiB a turn too (no file write gives the loop its turns)', () =>
+  withTimeout('hostile field turns', 40_000, async () => {
+    const size = 960 * 1024;
+    const field = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="note"\r\n\r\n`),
+      Buffer.alloc(size, 13),
+      closing,
+    ]);
+    const most = await mostScannedInOneTurn(async () => {
+      const parsed = await streamMultipart(request([field], field.length), LIMITS);
+      await parsed.cleanup();
+    });
+    assert.ok(most <= 64 * 1024, `${most} bytes of a field scanned in one turn`);
+  }),
+);
+
 s('while a hostile upload is parsed, another request is answered', () =>
   withTimeout('event loop', 40_000, async () => {
     const upload = route({
