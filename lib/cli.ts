@@ -24,8 +24,14 @@ import { fingerprintRecordSchemas } from './state/store.ts';
 // `nginx-reload`, certbot's deploy hook on a box without a root helper (lib/nginx-reload-command.ts).
 // No top-level await: the bundle runs as CommonJS under the code-cache launcher (lib/launcher.ts).
 // The commands' code is imported when one is run: the server's start does not load it (cold start).
-/** A start that gets no request writes its code cache this long after it listens. */
+/** A start that gets no request writes its code cache this long after it listens (RELAY_PANEL_CODE_CACHE_IDLE_MS says otherwise). */
 const CODE_CACHE_IDLE_MS = 3000;
+
+/** Read when main() runs, never as the bundle evaluates (a startup snapshot would keep the builder's). */
+function codeCacheIdleMs(): number {
+  const ms = Number(process.env.RELAY_PANEL_CODE_CACHE_IDLE_MS);
+  return process.env.RELAY_PANEL_CODE_CACHE_IDLE_MS && Number.isInteger(ms) && ms >= 0 ? ms : CODE_CACHE_IDLE_MS;
+}
 
 export async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
@@ -107,7 +113,7 @@ export async function main(): Promise<void> {
     const mode = running.app.services.mode;
     const config = running.app.services.config;
     console.log(startBanner({ url: running.url, mode, driver: config.value.system.driver, configFile: config.file }).join('\n'));
-    await firstAnswerOrIdle(running.server, CODE_CACHE_IDLE_MS);
+    await firstAnswerOrIdle(running.server, codeCacheIdleMs());
   } catch (error) {
     console.error(`relay-panel: ${(error as Error).message}`);
     process.exit(1);
@@ -125,7 +131,7 @@ if (startupSnapshot.isBuildingSnapshot()) {
 }
 
 /**
- * Settles once the server has answered its first request, or CODE_CACHE_IDLE_MS after it listens
+ * Settles once the server has answered its first request, or the idle time after it listens
  * without one: the launcher then writes its code cache. Operator commands exit first. While a startup
  * snapshot of the bundle is built (lib/snapshot-entry.ts) nothing runs: a start from it calls main().
  */
