@@ -14,6 +14,7 @@ let packed: Awaited<ReturnType<typeof packFixtures>>;
 let panel: PanelServer;
 let browser: Browser;
 let registry: Awaited<ReturnType<typeof startNpmRegistry>>;
+const registryBefore = process.env.npm_config_registry;
 
 s.before(async () => {
   packed = await packFixtures('hello');
@@ -28,6 +29,9 @@ s.before(async () => {
 s.after(async () => {
   await closeBoth(browser, panel);
   await registry?.close();
+  // the lane's later files run in this process
+  if (registryBefore === undefined) delete process.env.npm_config_registry;
+  else process.env.npm_config_registry = registryBefore;
   if (packed) await rm(packed.dir, { recursive: true, force: true });
 });
 
