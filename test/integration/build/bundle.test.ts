@@ -75,7 +75,7 @@ s('the code cache is written once: after the first answer (request path included
     const configFile = await writeFreshConfig(dir, { file: 'cache.json', dataDir: join(dir, 'cache-data') });
     // the idle run's window short, the answered run's long: a loaded machine's slow first answer cannot
     // lose the race to the idle write
-    const idleMs = (request: boolean) => (request ? 120_000 : 500);
+    const idleMs = (request: boolean) => (request ? 120_000 : 3000);
     const run = async (cacheFile: string, request: boolean) => {
       const { child, url, exited: done } = await startBundle(outfile, ['--config', configFile], { NODE_ENV: 'production', RELAY_PANEL_CODE_CACHE: cacheFile, RELAY_PANEL_CODE_CACHE_IDLE_MS: String(idleMs(request)) }, dir);
       try {

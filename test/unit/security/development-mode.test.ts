@@ -2,29 +2,21 @@
 // box driving the real host (nginx in front) started by hand without NODE_ENV=production would let
 // any certificate nginx accepts (every agent's) act as admin.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { start } from '../../../lib/main.ts';
+import { writeFreshConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('security: development mode never by accident on a real host');
 
-/** A fresh box's configuration in `dir`, on any free port: its path. */
-async function freshConfig(dir: string, driver: 'host' | 'sandbox', ip: string): Promise<string> {
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({
-    ip, domain: null, email: null, dataDir: join(dir, 'data'),
-    onboarding: { status: 'FRESH' }, listen: { host: '127.0.0.1', port: 0 }, system: { driver },
-  }));
-  return config;
-}
 
 s('the host driver with NODE_ENV unset does not start, and writes no data', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-devmode-'));
   try {
-    const config = await freshConfig(dir, 'host', '203.0.113.10');
+    const config = await writeFreshConfig(dir, { ip: '203.0.113.10', system: { driver: 'host' } });
     for (const NODE_ENV of [undefined, '']) {
       const env = { LOG_LEVEL: 'error', ...(NODE_ENV === undefined ? {} : { NODE_ENV }) };
       let refusal: unknown;
@@ -42,7 +34,7 @@ s('the host driver with NODE_ENV unset does not start, and writes no data', asyn
 s('NODE_ENV other than development or unset (staging, Production, a typo) checks certificates; development and unset do not', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-devmode-'));
   try {
-    const config = await freshConfig(dir, 'sandbox', '127.0.0.1');
+    const config = await writeFreshConfig(dir, { ip: '127.0.0.1', system: { driver: 'sandbox' } });
     for (const [NODE_ENV, status] of [['staging', 403], ['Production', 403], ['prodution', 403], ['production', 403], ['development', 200], ['', 200], [undefined, 200]] as const) {
       const env = { LOG_LEVEL: 'error', ...(NODE_ENV === undefined ? {} : { NODE_ENV }) };
       const running = await start({ argv: ['--config', config], env, cwd: dir });
