@@ -62,8 +62,13 @@ export function wildcardCertonlyArgs(config: SystemConfig, domain: string, email
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 
+/**
+ * A renewal the panel asks for: the panel makes the map and reloads after it, so certbot's hook
+ * directory (the timer renewals' hook, DEPLOY_HOOK_NAME: a second process building the map outside
+ * the panel's lock) is not run for it.
+ */
 export function renewArgs(config: SystemConfig, fqdn: string): string[] {
-  return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive',
+  return ['renew', '--cert-name', fqdn, '--force-renewal', '--no-random-sleep-on-renew', '--non-interactive', '--no-directory-hooks',
     '--deploy-hook', reloadNginxCommand(config), ...certbotDirArgs(config)];
 }
 

@@ -86,7 +86,8 @@ function sourcesChanged(paths: CertPaths): number | null {
 function entryState(paths: CertPaths, files: string[], present: boolean): 'no source' | 'current' | 'stale' {
   const changed = sourcesChanged(paths);
   if (changed === null) return 'no source';
-  return present && statSync(files.at(-1)!).mtimeMs > changed ? 'current' : 'stale';
+  // a part removed since the listing (another process's sync) makes the entry stale, never a throw
+  return present && (statSync(files.at(-1)!, { throwIfNoEntry: false })?.mtimeMs ?? 0) > changed ? 'current' : 'stale';
 }
 
 /**

@@ -175,6 +175,7 @@ s('certbot renew argv: one lineage, forced, no random sleep, the deploy hook, ou
   assert.ok(argv.includes('--force-renewal'));
   assert.ok(argv.includes('--no-random-sleep-on-renew'), 'a renewal from the panel must not sleep up to 8 minutes');
   assert.ok(argv.includes('--non-interactive'));
+  assert.ok(argv.includes('--no-directory-hooks'), 'the panel reloads after its own renewal: the timer\'s hook would build the map a second time, outside its lock');
   assert.is(flagValue(argv, '--deploy-hook'), '/usr/bin/systemctl reload nginx');
   assert.is(flagValue(argv, '--config-dir'), '/srv/le/config');
   assert.is(flagValue(argv, '--work-dir'), '/srv/le/work');
