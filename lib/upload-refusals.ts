@@ -8,6 +8,9 @@ export interface UploadCaps {
   maxFiles: number;
 }
 
+/** The platform spec's words before every refusal of a site upload (400 `Upload failed: ...`). */
+export const UPLOAD_FAILED = 'Upload failed: ';
+
 export const uploadMessages = {
   tooManyFiles: (caps: UploadCaps) => `Too many files: at most ${caps.maxFiles} per upload`,
   fileTooLarge: (caps: UploadCaps) => `File too large: at most ${caps.maxFileBytes} bytes per file`,

@@ -10,6 +10,7 @@ import { directorySize } from '../system/common/fs.ts';
 import { placeholderBytes } from './files/placeholder.ts';
 import { removeEntry } from './files/removal.ts';
 import { storeUploads, type IncomingFile } from './files/upload.ts';
+import { UPLOAD_FAILED } from '../upload-refusals.ts';
 import { formatBytes } from './format-bytes.ts';
 import { SitePathError } from './files/safe-path.ts';
 import { deleteSite } from './remove.ts';
@@ -109,7 +110,7 @@ export class SiteService {
    */
   uploadFiles(site: SiteRecord, dir: string, files: readonly IncomingFile[]): Promise<UploadResult> {
     return this.#ctx.locks.run(site.id, async () => {
-      const stored = await refusedPathIs400(storeUploads(site.rootPath, dir, files), 'Upload failed: ');
+      const stored = await refusedPathIs400(storeUploads(site.rootPath, dir, files), UPLOAD_FAILED);
       const totalSize = await this.#recordSize(site.id);
       const limit = this.#ctx.config.value.maxSiteSize;
       if (totalSize <= limit) return { files: stored };

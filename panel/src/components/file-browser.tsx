@@ -1,7 +1,7 @@
 // A site's files: folders, drag-and-drop (or picked) uploads with a progress bar, delete.
 import { useState } from 'preact/hooks';
 import { api, describe, upload, withQuery } from '../api.ts';
-import { sizeRefusal } from '../../../lib/upload-refusals.ts';
+import { sizeRefusal, UPLOAD_FAILED } from '../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../lib/upload-limits.ts';
 import { bytes, when } from '../format.ts';
 import { useResource } from '../resource.ts';
@@ -27,7 +27,7 @@ export function FileBrowser({ siteId, siteName, onChanged, onClose }: { siteId: 
     if (refusal) {
       setWarning(undefined);
       // as the server words every refusal of a site upload
-      setError(`Upload failed: ${refusal}`);
+      setError(`${UPLOAD_FAILED}${refusal}`);
       return;
     }
     const form = new FormData();
