@@ -7,8 +7,7 @@
 import { ConfigSchema } from './config.ts';
 import { errorMessage } from './errors.ts';
 import { readOwnedText } from './system/common/owned-file.ts';
-import { notRootOnly } from './system/common/fs.ts';
-import { dirname } from 'node:path';
+import { notRootsAlone } from './system/common/fs.ts';
 import { systemConfig } from './system/config.ts';
 import { hostNginxControl } from './system/proxy/host.ts';
 
@@ -26,12 +25,8 @@ export async function runNginxReload(args: readonly string[]): Promise<number> {
   try {
     // run as root by certbot, it runs the binaries the file names: only root may steer root
     // (as the root helper's own configuration, lib/root-helper/config.ts), then no link, bounded
-    if (process.geteuid?.() === 0) {
-      for (const path of [dirname(file), file]) {
-        const problem = await notRootOnly(path);
-        if (problem) throw new Error(`refused: ${problem}`);
-      }
-    }
+    const problem = await notRootsAlone(file);
+    if (problem) throw new Error(`refused: ${problem}`);
     const text = await readOwnedText(file, { owners: [process.geteuid?.() ?? 0], maxBytes: MAX_CONFIG_BYTES });
     if (text === null) throw new Error(`${file} does not exist`);
     const parsed = ConfigSchema.safeParse(JSON.parse(text));

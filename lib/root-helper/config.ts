@@ -2,20 +2,14 @@
 // root-owned file. The panel's own configuration is the panel's to write, so the helper never
 // reads it: a panel taken over cannot move sites-available, the certificates or the sites root.
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { notRootOnly } from '../system/common/fs.ts';
+import { notRootsAlone } from '../system/common/fs.ts';
 import { SystemConfigSchema, type SystemConfig } from '../system/config.ts';
 import { SystemError } from '../system/types.ts';
 
 export async function readHelperConfig(file: string): Promise<SystemConfig> {
-  // as another user the helper has no more power than its caller: nothing to guard
-  if (process.geteuid?.() === 0) {
-    // only root may steer root
-    for (const path of [dirname(file), file]) {
-      const problem = await notRootOnly(path);
-      if (problem) throw new SystemError(`root helper configuration refused: ${problem}`);
-    }
-  }
+  // only root may steer root (as another user the helper has no more power than its caller)
+  const problem = await notRootsAlone(file);
+  if (problem) throw new SystemError(`root helper configuration refused: ${problem}`);
   let parsed;
   try {
     parsed = SystemConfigSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));

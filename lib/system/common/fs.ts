@@ -28,6 +28,19 @@ export async function notRootOnly(path: string): Promise<string | null> {
   return null;
 }
 
+/**
+ * Running as root: why someone other than root could change `file` or its directory, or null when
+ * only root can. Not root: null (a process with no more power than its caller has nothing to guard).
+ */
+export async function notRootsAlone(file: string): Promise<string | null> {
+  if (process.geteuid?.() !== 0) return null;
+  for (const path of [dirname(file), file]) {
+    const problem = await notRootOnly(path);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** The file's text, or null when it does not exist; any other error is thrown. */
 export async function readOrNull(path: string): Promise<string | null> {
   try {
