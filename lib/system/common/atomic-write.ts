@@ -6,9 +6,10 @@ import { writeFileAtomic as replaceFile } from '../../state/atomic-write.ts';
 
 export { writeFilesAtomic } from '../../state/atomic-write.ts';
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+/** `sync: false`: a cache, whose loss only costs work, is not waited on to reach the disk. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, { sync = true } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await replaceFile(path, data, { mode });
+  await replaceFile(path, data, { mode, sync });
 }
 
 export function writeSecretFile(path: string, data: string | Uint8Array): Promise<void> {

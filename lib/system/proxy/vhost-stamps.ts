@@ -5,10 +5,9 @@
 // without a stamp is read. The file lies next to the records, mode 0600, replaced atomically but
 // not synced to disk: a cache, so a crash that loses it costs one start that reads every vhost.
 import { statSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { codeIdentity } from '../../code-identity.ts';
-import { writeFileAtomic } from '../../state/atomic-write.ts';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { VhostSpec } from '../types.ts';
 import type { Fingerprinter } from './fingerprint.ts';
 
@@ -143,8 +142,7 @@ export class VhostStamps {
     const file: StampsFile = { ...(this.#templates ? { templates: this.#templates } : {}), vhosts: Object.fromEntries(await this.load()) };
     // every vhost change saves it: at 1,000 vhosts a 234 KB file, whose fsync a change waited for;
     // its directory may not be there yet (a panel whose data directory nothing else wrote to)
-    await mkdir(dirname(this.path), { recursive: true });
-    await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, sync: false });
+    await writeFileAtomic(this.path, JSON.stringify(file), 0o600, { sync: false });
   }
 
   private async load(): Promise<Map<string, Stamp>> {
