@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whyBuild, writeStamp } from './build-stamp.mjs';
-import { bundleOf } from '../lib/startup-snapshot.mjs';
+import { bundleOf, CODE_CACHE_TAKEN_INTO_BLOB, codeCacheNote } from '../lib/startup-snapshot.mjs';
 import { blobOf, bundleSnapshotEntry, makeSnapshot, snapshotEntryOf, startScriptOf } from './snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -140,8 +140,8 @@ async function snapshotOf(outfile) {
   const started = Date.now();
   try {
     const { codeCache } = await makeSnapshot({ outfile });
-    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms${codeCache === 'taken' ? ', with the code a rehearsal start compiled' : ''}`);
-    if (codeCache !== 'taken') console.warn(`warning: the startup snapshot holds no code compiled by a rehearsal start (its starts compile more): ${codeCache}`);
+    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms${codeCacheNote(codeCache)}`);
+    if (codeCache !== CODE_CACHE_TAKEN_INTO_BLOB) console.warn(`warning: the startup snapshot holds no code compiled by a rehearsal start: ${codeCache}`);
   } catch (error) {
     console.warn(`warning: no startup snapshot (the start uses the code cache): ${error.message}`);
   }
@@ -157,7 +157,7 @@ async function buildAll() {
   const { bundlePanel } = await import('./panel.mjs');
   const panel = await bundlePanel();
   // the build's own scripts, the panel's page template and esbuild's version make the output too
-  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'lib/rehearsal-names.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
+  const made = ['build/build.mjs', 'build/panel.mjs', 'build/build-stamp.mjs', 'build/snapshot.mjs', 'lib/startup-snapshot.mjs', 'panel/index.html', 'node_modules/esbuild/package.json'].map((path) => `${root}${path}`);
   // the startup snapshot is made by this node binary: another one (or the same replaced) builds again
   return { inputs: [...filesOf(server.inputs), ...filesOf(panel.inputs), ...made], byStat: [realpathSync(process.execPath)] };
 }

@@ -12,7 +12,6 @@
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import * as fs from 'node:fs';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startupSnapshot } from 'node:v8';
@@ -126,7 +125,7 @@ function refusingProcessState<T>(evaluate: () => T): T {
   }
 }
 
-const bytes = readFileSync(bundleFile);
+const bytes = fs.readFileSync(bundleFile);
 const bundleHash = createHash('sha256').update(bytes).digest('hex');
 // the rehearsal's cache, read as the launcher reads its own: this bundle's, and no one else's to write
 const cachedData = codeCacheArgument ? readCacheFile(fs, codeCacheArgument, bundleHash) : undefined;
@@ -146,7 +145,7 @@ if (typeof bundle.exports.main !== 'function') throw new Error(`${bundleFile} ex
 function madeFor(launcher: string | undefined): launcher is string {
   if (!launcher) return false;
   try {
-    return readFileSync(launcher, 'latin1').includes(`"${bundleHash}"`);
+    return fs.readFileSync(launcher, 'latin1').includes(`"${bundleHash}"`);
   } catch {
     return false;
   }

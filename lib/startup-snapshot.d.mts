@@ -14,3 +14,5 @@ export declare function makeSnapshot(options: {
   blob?: string;
 }): Promise<{ blob: string; record: string; /** 'taken', or why the blob was built without the rehearsal's code cache */ codeCache: string }>;
 export declare function startScript(flags: readonly string[]): string;
+export declare const CODE_CACHE_TAKEN_INTO_BLOB: 'taken';
+export declare function codeCacheNote(codeCache: string): string;

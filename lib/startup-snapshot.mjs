@@ -56,6 +56,14 @@ async function rehearse({ launcher, node, flags, run }) {
   return (await access(cache).then(() => true, () => false)) ? { dir, cache } : { dir, cache: null, why: 'the rehearsal start wrote no code cache' };
 }
 
+/** makeSnapshot's `codeCache` when the blob holds the code a rehearsal start compiled. */
+export const CODE_CACHE_TAKEN_INTO_BLOB = 'taken';
+
+/** What a build or the install step says of that, after the blob's name. */
+export function codeCacheNote(codeCache) {
+  return codeCache === CODE_CACHE_TAKEN_INTO_BLOB ? ', with the code a rehearsal start compiled' : `; without a rehearsal start's code (${codeCache}), so its starts compile more`;
+}
+
 /**
  * Builds the blob of the bundle beside `launcher` with `node` and `flags`, then its record. Written
  * under a temporary name and renamed, and the record after it: a start never sees a half-written
@@ -75,7 +83,7 @@ export async function makeSnapshot({ launcher, node, flags, run, stat = 'stat', 
   let codeCache;
   try {
     const { stdout } = await run(node, [...flags, '--snapshot-blob', temp, '--build-snapshot', entry, bundleOf(launcher), launcher, ...(rehearsal.cache ? [rehearsal.cache] : [])]);
-    codeCache = rehearsal.cache === null ? rehearsal.why : `${stdout}`.includes(CODE_CACHE_TAKEN) ? 'taken' : 'the builder refused the rehearsal start\'s code cache';
+    codeCache = rehearsal.cache === null ? rehearsal.why : `${stdout}`.includes(CODE_CACHE_TAKEN) ? CODE_CACHE_TAKEN_INTO_BLOB : 'the builder refused the rehearsal start\'s code cache';
     // the panel's user reads both: not whatever root's umask would leave of them (before the stat below: chmod moves ctime)
     await chmod(temp, 0o644);
     await rename(temp, blob);

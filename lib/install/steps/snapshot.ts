@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathExists } from '../../system/common/fs.ts';
 import { NODE_FLAGS } from '../../node-flags.ts';
-import { LAUNCHER_NAME, makeSnapshot, recordText, snapshotFiles as filesBeside, statArgs } from '../../startup-snapshot.mjs';
+import { codeCacheNote, LAUNCHER_NAME, makeSnapshot, recordText, snapshotFiles as filesBeside, statArgs } from '../../startup-snapshot.mjs';
 import type { Installation } from '../installation.ts';
 import type { Outcome } from './step.ts';
 
@@ -62,6 +62,5 @@ export async function snapshot(inst: Installation): Promise<Outcome> {
       fix: 'run the upgrade or install again; a start without the snapshot only takes longer',
     };
   }
-  const compiled = codeCache === 'taken' ? ', with the code a rehearsal start compiled' : `; without a rehearsal start's code (${codeCache}), so its starts compile more`;
-  return { status: 'changed', message: `startup snapshot ${blob} made by ${inst.options.node}${compiled}` };
+  return { status: 'changed', message: `startup snapshot ${blob} made by ${inst.options.node}${codeCacheNote(codeCache)}` };
 }

@@ -115,6 +115,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
   const certbot = (args: string[], extraEnv: Record<string, string> = {}) => run(config.binaries.certbot, args, { timeoutMs: config.timeouts.certbotMs, env: { ...env, ...extraEnv } });
 
   const paths = (fqdn: string): CertPaths => certPaths(config, fqdn);
+  const hookScript = deployHookScript(deployHookCommand(config, panelReload));
   const has = (fqdn: string): Promise<boolean> => hasValidCert(config, paths(fqdn).fullchain, now());
 
   const readArchive = archiveReader(certificateNames);
@@ -184,7 +185,7 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
     },
     async setupAutoRenew() {
       // a hook for every lineage of the panel's configDir, whatever its renewal configuration says
-      await writeFileAtomic(deployHookPath(config), deployHookScript(deployHookCommand(config, panelReload)), 0o755);
+      await writeFileAtomic(deployHookPath(config), hookScript, 0o755);
       // the root helper runs `systemctl enable --now <config.acme.renewTimer>`: the panel's own timer
       await root.controlUnit('renew-timer', 'enable');
     },
@@ -192,11 +193,10 @@ export function createHostCerts(config: SystemConfig, root: RootActions, now: ()
       // a panel run from its sources knows no launcher to name: it leaves the hook a bundle wrote
       if (!panelReload) return false;
       const hook = deployHookPath(config);
-      const script = deployHookScript(deployHookCommand(config, panelReload));
       const text = await readFile(hook, 'utf8').catch(() => null);
       // only a hook onboarding wrote: none is made here, and the timer is not touched
-      if (text === null || text === script) return false;
-      await writeFileAtomic(hook, script, 0o755);
+      if (text === null || text === hookScript) return false;
+      await writeFileAtomic(hook, hookScript, 0o755);
       return true;
     },
     async autoRenewStatus() {
