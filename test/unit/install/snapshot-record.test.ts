@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NODE_FLAGS } from '../../../lib/node-flags.ts';
-import { makeSnapshot, recordText, snapshotFiles, startScript, statArgs, STAT_FORMAT } from '../../../lib/startup-snapshot.mjs';
+import { codeCacheNote, makeSnapshot, recordText, snapshotFiles, startScript, statArgs, STAT_FORMAT } from '../../../lib/startup-snapshot.mjs';
 import { CODE_CACHE_TAKEN, REHEARSE_COMMAND, rehearsalCacheFile } from '../../../lib/rehearsal-names.mjs';
 
 // The record beside a startup snapshot is written by the build (a checkout's dist/) or by install (a
@@ -107,6 +107,14 @@ s('the start script compares the record with the same stat, reading its three li
   assert.match(script, '{ read -r made_node && read -r made_blob && read -r made_flags; } < "$blob.made"');
   assert.match(script, `\nflags='${NODE_FLAGS.join(' ')}'\n`);
   assert.is(recordText(STAT_OUTPUT, NODE_FLAGS).split('\n').length, 4, 'three lines and the last newline');
+});
+
+s('what the build and the install step say of it: the code taken, or why not', async ({ dir }) => {
+  const launcher = join(dir, 'server.mjs');
+  const taken = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run: fakeRun([]), stat: '/usr/bin/stat' });
+  assert.is(codeCacheNote(taken.codeCache), ', with the code a rehearsal start compiled');
+  const refused = await makeSnapshot({ launcher, node: '/usr/bin/node', flags: NODE_FLAGS, run: fakeRun([], 'writes a cache', false), stat: '/usr/bin/stat' });
+  assert.is(codeCacheNote(refused.codeCache), "; without a rehearsal start's code (the builder refused the rehearsal start's code cache), so its starts compile more");
 });
 
 s.run();
