@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { timed } from '../helpers/timeout.ts';
-import { axeViolations, closeBoth, openBrowser, screenshot, startPanel, type AxeViolation, type Browser, type PanelServer } from './harness.ts';
+import { axeViolations, closeBoth, focusedName, openBrowser, screenshot, startPanel, type AxeViolation, type Browser, type PanelServer } from './harness.ts';
 
 const s = suite('browser: axe on every page, both widths, both colour schemes; no console error; focus of the agent editor and the log viewer (chromium)');
 let panel: PanelServer;
@@ -136,13 +136,6 @@ s('the onboarding wizard, then every page with content: no axe violation of any 
   assert.ok(problems.length === 0, `no axe violation on any page in any pass, no console error, no uncaught exception:\n${problems.join('\n')}`);
 }));
 
-/** The accessible name of what has focus once it is `want` (or, if it never is, after 15 s: the assertion then says what it is). */
-async function focusedName(want: string): Promise<string | null | undefined> {
-  const { page } = browser;
-  const name = (): string | null | undefined => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent;
-  await page.waitForFunction(`(${name.toString()})() === ${JSON.stringify(want)}`, null, { timeout: 15_000 }).catch(() => undefined);
-  return page.evaluate(name);
-}
 
 /** Waits until focus is inside the element labelled by `id` (the opened panel), or fails saying so. */
 async function focusInside(id: string, what: string): Promise<void> {
@@ -169,13 +162,13 @@ s('the agent editor and the service log open in view with focus inside, and give
     assert.is(await inView('Edit laptop-1'), true);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('heading', { name: 'Edit laptop-1' }).waitFor({ state: 'detached' });
-    assert.is(await focusedName('Edit laptop-1'), 'Edit laptop-1', 'focus back on the Edit button after Cancel');
+    assert.is(await focusedName(browser.page, 'Edit laptop-1'), 'Edit laptop-1', 'focus back on the Edit button after Cancel');
     // saved, the editor closes too: focus goes back the same way
     await page.getByRole('button', { name: 'Edit laptop-1' }).click();
     await page.getByRole('form', { name: 'Edit laptop-1' }).getByLabel('system:read', { exact: true }).check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit laptop-1' }).waitFor({ state: 'detached' });
-    assert.is(await focusedName('Edit laptop-1'), 'Edit laptop-1', 'focus back on the Edit button after Save');
+    assert.is(await focusedName(browser.page, 'Edit laptop-1'), 'Edit laptop-1', 'focus back on the Edit button after Save');
 
     await open('/services');
     await page.getByRole('button', { name: 'Log of proxy' }).click();
@@ -183,7 +176,7 @@ s('the agent editor and the service log open in view with focus inside, and give
     assert.is(await inView('Logs of proxy'), true);
     await page.getByRole('button', { name: 'Close logs' }).click();
     await page.getByRole('heading', { name: 'Logs of proxy' }).waitFor({ state: 'detached' });
-    assert.is(await focusedName('Log of proxy'), 'Log of proxy', 'focus back on the Log button');
+    assert.is(await focusedName(browser.page, 'Log of proxy'), 'Log of proxy', 'focus back on the Log button');
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }

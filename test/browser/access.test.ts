@@ -4,6 +4,7 @@
 // user can reach). One page session, the steps in order: each builds on the state the last left.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deferred } from '../helpers/deferred.ts';
 import { timed } from '../helpers/timeout.ts';
 import { onboardedSession, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
 
@@ -134,17 +135,14 @@ s('access page: a group renamed is renamed in the tunnel\'s rule; who can reach 
   assert.match(await apps('bob').locator('tbody').innerText(), new RegExp(`${tunnel.fqdn.replace(/\./g, '\\.')}\\s+tunnel\\s+restricted\\s+group:operators`));
   // alice's answer held back until the check: bob's rows are not shown under her name meanwhile
   const aliceRoute = '**/api/access/users/alice';
-  let release!: () => void;
-  let asked!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const holding = new Promise<void>((resolve) => (asked = resolve));
-  await page.route(aliceRoute, async (route) => { asked(); await held; await route.continue(); });
+  const [asked, held] = [deferred(), deferred()];
+  await page.route(aliceRoute, async (route) => { asked.resolve(); await held.promise; await route.continue(); });
   try {
     await reach.getByLabel('Portal user').selectOption('alice');
-    await holding;
+    await asked.promise;
     assert.is(await reach.getByText('group:operators').count(), 0, 'no rows of the user chosen before while the new one loads');
   } finally {
-    release();
+    held.resolve();
   }
   await apps('alice').waitFor();
   await page.unroute(aliceRoute);

@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { enrollCommand } from '../../panel/src/enroll-command.ts';
 import { timed } from '../helpers/timeout.ts';
-import { onboardedSession, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
+import { focusedName, onboardedSession, type Browser, type PanelServer, expectAccessible as expectAccessibleOn } from './harness.ts';
 
 const s = suite('browser: dashboard, sites, users, agents and 2FA on their real APIs (chromium)');
 let panel: PanelServer;
@@ -196,12 +196,7 @@ s('sites: a panel a button opens scrolls into view and takes focus, closing give
   const names = Array.from({ length: 10 }, (_, i) => `site${i}`);
   for (const name of names) assert.is((await panel.call('POST', '/api/sites', { name, type: 'managed' })).status, 201);
   // the accessible name of what has focus, once focus has settled somewhere other than <body> (or after 2 s)
-  /** The name of what has focus once it is `want` (or, if it never is, after 15 s: the assertion then says what it is). */
-  const focusedName = async (want: string) => {
-    const name = (): string | undefined => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName;
-    await page.waitForFunction(`(${name.toString()})() === ${JSON.stringify(want)}`, null, { timeout: 15_000 }).catch(() => undefined);
-    return page.evaluate(name);
-  };
+  const focused = (want: string) => focusedName(page, want, { byTag: true });
   await page.setViewportSize({ width: 1200, height: 800 });
   try {
     await page.goto(`${panel.url}/sites`);
@@ -214,14 +209,14 @@ s('sites: a panel a button opens scrolls into view and takes focus, closing give
     assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `the heading is within the 800 px window (y=${box?.y})`);
     await page.getByRole('button', { name: 'Close settings of site7' }).click();
     await settings.waitFor({ state: 'detached' });
-    assert.is(await focusedName('Settings of site7'), 'Settings of site7', 'focus back on the button that opened the panel');
+    assert.is(await focused('Settings of site7'), 'Settings of site7', 'focus back on the button that opened the panel');
 
     await page.getByRole('button', { name: 'Files of site8' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'files-title');
     const files = await page.getByRole('heading', { name: /^Files of site8/ }).boundingBox();
     assert.ok(files && files.y >= 0 && files.y + files.height <= 800, `the files heading is within the window (y=${files?.y})`);
     await page.getByRole('button', { name: 'Close files of site8' }).click();
-    assert.is(await focusedName('Files of site8'), 'Files of site8');
+    assert.is(await focused('Files of site8'), 'Files of site8');
 
     // Escape on a confirmation gives focus back to the button that asked
     await page.getByRole('button', { name: 'Delete site3' }).focus();
@@ -229,12 +224,12 @@ s('sites: a panel a button opens scrolls into view and takes focus, closing give
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    assert.is(await focusedName('Delete site3'), 'Delete site3', 'focus back on the Delete button, not <body>');
+    assert.is(await focused('Delete site3'), 'Delete site3', 'focus back on the Delete button, not <body>');
     // confirmed, the last row goes with its button: focus lands on the table, not <body>
     await page.getByRole('button', { name: 'Delete site0' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, continue' }).click();
     await page.getByRole('button', { name: 'Delete site0' }).waitFor({ state: 'detached' });
-    assert.is(await focusedName('TABLE'), 'TABLE', 'focus on the list the row was in');
+    assert.is(await focused('TABLE'), 'TABLE', 'focus on the list the row was in');
   } finally {
     await page.setViewportSize({ width: 1200, height: 900 });
     for (const site of (await panel.call('GET', '/api/sites')).body.sites) await panel.call('DELETE', `/api/sites/${site.id}`);

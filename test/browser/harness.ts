@@ -177,3 +177,19 @@ export function onboardedSession(
     assert.equal(browser?.pageErrors, [], 'no uncaught error in the page');
   });
 }
+
+/**
+ * The name of what has focus (its aria-label, else its text or, `byTag`, its tag name), once it is
+ * `want`; if it never is, after 15 s: the caller's assertion then says what it is.
+ */
+export async function focusedName(page: Page, want: string, { byTag = false } = {}): Promise<string | null | undefined> {
+  const nameOf = ([tag]: [boolean]) => {
+    const el = document.activeElement;
+    return el?.getAttribute('aria-label') ?? (tag ? el?.tagName : el?.textContent);
+  };
+  await page.waitForFunction(([tag, wanted]) => {
+    const el = document.activeElement;
+    return (el?.getAttribute('aria-label') ?? (tag ? el?.tagName : el?.textContent)) === wanted;
+  }, [byTag, want] as const, { timeout: 15_000 }).catch(() => undefined);
+  return page.evaluate(nameOf, [byTag] as [boolean]);
+}

@@ -2,7 +2,7 @@
 // directly with openssl's pairs: an entry cut short is made whole again, a renewal during the read
 // is not hidden behind the entry it made, a route with a hashed file name gets its entry from its
 // route line, and no fallback stops the sync.
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { syncSniFiles, type SniSources } from '../../../../lib/system/proxy/sni-files.ts';
 import { SNI_DATA, sniEntryPathsIn } from '../../../../lib/system/proxy/sni-map.ts';
 import type { CertPaths } from '../../../../lib/system/types.ts';
-import { certPairs } from '../../../helpers/cert-pairs.ts';
+import { certPairs, installLivePair } from '../../../helpers/cert-pairs.ts';
 
 const DOMAIN = 'files.test';
 const A = `a.${DOMAIN}`;
@@ -42,11 +42,7 @@ async function box(ctx: Ctx, name: string, certs: Record<string, CertPaths>, log
   return { dir: join(root, 'tls', 'sni'), routesDir: join(root, 'routes'), enabledDir: join(root, 'enabled'), certFor: live, fallback: ctx.pairs.fallback, read, log: (line) => log.push(line) };
 }
 
-async function install(root: string, fqdn: string, pair: CertPaths): Promise<void> {
-  await mkdir(join(root, 'live', fqdn), { recursive: true });
-  await copyFile(pair.fullchain, join(root, 'live', fqdn, 'fullchain.pem'));
-  await copyFile(pair.privkey, join(root, 'live', fqdn, 'privkey.pem'));
-}
+const install = (root: string, fqdn: string, pair: CertPaths) => installLivePair(join(root, 'live', fqdn), pair);
 
 const entryText = async (o: SniSources, fqdn: string) => (await Promise.all(sniEntryPathsIn(join(o.dir, 'names'), fqdn).map((f) => readFile(f, 'utf8')))).join('');
 const holds = async (o: SniSources, fqdn: string, pair: CertPaths) => (await entryText(o, fqdn)).includes((await readFile(pair.fullchain, 'utf8')).split('\n')[1]!);

@@ -21,7 +21,7 @@ import { writeOnboardedConfig } from '../../../helpers/onboarded-config.ts';
 import { sniEntryPathsIn } from '../../../../lib/system/proxy/sni-map.ts';
 import { nginxMasterPid } from '../../../../lib/system/proxy/nginx-proc.ts';
 import type { CertPaths, VhostChange } from '../../../../lib/system/types.ts';
-import { certPairs } from '../../../helpers/cert-pairs.ts';
+import { certPairs, installLivePair } from '../../../helpers/cert-pairs.ts';
 import { ownNginxConf } from '../../../helpers/own-nginx-conf.ts';
 import { freePorts } from '../../../infra/ports.ts';
 import { startProcess, stopProcess, waitFor, type Managed } from '../../../infra/processes.ts';
@@ -40,11 +40,7 @@ const s = suite<Ctx>('per-name shared server: each name its own certificate from
 
 const live = (ctx: Ctx, fqdn: string) => join(ctx.dir, 'le', 'live', fqdn);
 
-async function install(ctx: Ctx, fqdn: string, pair: CertPaths): Promise<void> {
-  await mkdir(live(ctx, fqdn), { recursive: true });
-  await copyFile(pair.fullchain, join(live(ctx, fqdn), 'fullchain.pem'));
-  await copyFile(pair.privkey, join(live(ctx, fqdn), 'privkey.pem'));
-}
+const install = (ctx: Ctx, fqdn: string, pair: CertPaths) => installLivePair(live(ctx, fqdn), pair);
 
 /** The certificate nginx serves to a client asking for `servername`. */
 function servedCertificate(port: number, servername: string): Promise<PeerCertificate> {
