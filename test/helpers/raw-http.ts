@@ -64,3 +64,8 @@ export function answerAtClose(socket: Socket, timeoutMs: number, parse: (bytes: 
 export function rawHead(method: string, target: string, headers: [string, string][]): string {
   return [`${method} ${target} HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
 }
+
+/** A multipart POST's head to 127.0.0.1, `headers` after its host and content type. */
+export function multipartHead(target: string, boundary: string, headers: [string, string][]): string {
+  return rawHead('POST', target, [['host', '127.0.0.1'], ['content-type', `multipart/form-data; boundary=${boundary}`], ...headers]);
+}

@@ -1,7 +1,7 @@
 // A multipart upload over a raw socket, for the tests of when the server refuses one: the client
 // sends its body one 64 KiB piece at a time and stops as soon as the answer begins.
 import { connect } from 'node:net';
-import { parseAnswer, rawHead, type RawAnswer } from './raw-http.ts';
+import { multipartHead, parseAnswer, type RawAnswer } from './raw-http.ts';
 
 const BOUNDARY = 'relayboundary';
 const PREAMBLE = Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
@@ -32,7 +32,7 @@ const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toStri
 
 /** POSTs to 127.0.0.1:port; resolves once the server closed the connection; rejects after `quietMs` without a byte from it. */
 export function rawUpload(port: number, target: string, upload: RawUpload): Promise<RawUploadResult> {
-  const head = rawHead('POST', target, [['host', '127.0.0.1'], ['content-type', `multipart/form-data; boundary=${BOUNDARY}`], ...upload.headers]);
+  const head = multipartHead(target, BOUNDARY, upload.headers);
   const frame = upload.chunked ? chunk : (data: Buffer) => data;
   const piece = frame(PIECE);
   return new Promise((resolve, reject) => {

@@ -16,7 +16,7 @@ import { streamMultipart } from '../../../../lib/node/multipart.ts';
 import { MultipartScanner } from '../../../../lib/node/multipart-scanner.ts';
 import { callerHeaders, createTestApp } from '../../../../lib/testing.ts';
 import { serve } from '../../../helpers/http-server.ts';
-import { rawHead } from '../../../helpers/raw-http.ts';
+import { multipartHead } from '../../../helpers/raw-http.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
@@ -144,9 +144,7 @@ s('while a hostile upload is parsed, another request is answered', () =>
     try {
       const half = 4 * MiB;
       const head = partHead();
-      const headers = rawHead('POST', '/api/test/hostile', [
-        ['host', '127.0.0.1'],
-        ['content-type', `multipart/form-data; boundary=${BOUNDARY}`],
+      const headers = multipartHead('/api/test/hostile', BOUNDARY, [
         ['content-length', `${head.length + 2 * half + closing.length}`],
         ...Object.entries(callerHeaders('admin')),
         ['connection', 'close'],

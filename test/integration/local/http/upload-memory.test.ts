@@ -14,7 +14,7 @@ import { json } from '../../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../../lib/http/route.ts';
 import { callerHeaders, createTestApp, type TestApp } from '../../../../lib/testing.ts';
 import { serve } from '../../../helpers/http-server.ts';
-import { parseAnswer, rawHead } from '../../../helpers/raw-http.ts';
+import { multipartHead, parseAnswer } from '../../../helpers/raw-http.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 
 const MiB = 1024 * 1024;
@@ -64,9 +64,7 @@ s('the first half of a body is on disk before the second half is sent', () =>
   withTimeout('upload in two halves', 60_000, async () => {
     const head = Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="f"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
     const closing = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-    const request = rawHead('POST', '/api/test/upload', [
-      ['host', '127.0.0.1'],
-      ['content-type', `multipart/form-data; boundary=${BOUNDARY}`],
+    const request = multipartHead('/api/test/upload', BOUNDARY, [
       ['content-length', `${head.length + 2 * HALF + closing.length}`],
       ...Object.entries(callerHeaders('admin')),
       ['connection', 'close'],
