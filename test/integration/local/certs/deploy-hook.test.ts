@@ -58,7 +58,7 @@ s('a start rewrites an earlier release\'s hook (systemctl reload nginx) to the p
   assert.equal(enabled, [], 'the renewal timer is not touched');
 });
 
-s('nginx-reload refuses a configuration with a root helper, the sandbox, one another user owns or may write, and a missing --config', async ({ dir }) => {
+s('nginx-reload refuses a configuration with a root helper, the sandbox, one missing or invalid, one another user owns or may write, and a missing --config', async ({ dir }) => {
   const helped = await writeOnboardedConfig(dir, { file: 'helped.json', system: { driver: 'host', rootHelper: { socket: '/run/relay-panel-root.sock', call: '/opt/relay-panel/bin/relay-panel-root' } } });
   const sandbox = await writeOnboardedConfig(dir, { file: 'sandbox.json', system: { driver: 'sandbox' } });
   const errors: string[] = [];
@@ -70,6 +70,13 @@ s('nginx-reload refuses a configuration with a root helper, the sandbox, one ano
     assert.is(await runNginxReload(['--config', sandbox]), 1);
     assert.match(errors.at(-1)!, 'names the sandbox');
     assert.is(await runNginxReload([]), 2);
+    const missing = join(dir, 'none.json');
+    assert.is(await runNginxReload(['--config', missing]), 1);
+    assert.match(errors.at(-1)!, process.geteuid?.() === 0 ? `${missing} is missing` : `${missing} does not exist`);
+    const invalid = join(dir, 'invalid.json');
+    await writeFile(invalid, JSON.stringify({ ip: 1 }), { mode: 0o600 });
+    assert.is(await runNginxReload(['--config', invalid]), 1);
+    assert.match(errors.at(-1)!, `${invalid} is invalid`);
     if (process.geteuid?.() === 0) {
       const theirs = await writeOnboardedConfig(dir, { file: 'theirs.json', system: { driver: 'host' } });
       await chown(theirs, 65534, 65534);
