@@ -126,7 +126,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
   await panel.start();
   startMark('panel start');
-  await reconcileAtStart(services);
+  const reconciled = await reconcileAtStart(services);
 
   const server = createServer();
   // the sandbox answers its tunnels' and sites' names itself; on a real host nginx does
@@ -144,10 +144,29 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const url = `http://${host}:${boundPort}`;
   startMark('listen');
   writeStartMarks();
+  const endLook = lookSoon(() => reconciled.lookAtStamped());
 
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= shutdown(server, edge, app));
+  const stop = () => (stopping ??= shutdown(server, edge, app, endLook));
   return { app, server, url, stop };
+}
+
+/** How long after it listens the start looks at the vhost files it took on their stamps' word: after its first requests. */
+const LOOK_AFTER_LISTEN_MS = 1000;
+
+/**
+ * `look` (the start's look at the vhosts it took on their stamps' word, reconcile.ts) once the first
+ * requests are answered, not in their way: at 1,000 vhosts it is a few milliseconds of stats, which
+ * the first answer would otherwise wait for. Answers how to end it: not started yet, it never starts;
+ * started, it is waited for.
+ */
+function lookSoon(look: () => Promise<unknown>): () => Promise<void> {
+  let looking: Promise<unknown> | null = null;
+  const timer = setTimeout(() => (looking = look()), LOOK_AFTER_LISTEN_MS);
+  return async () => {
+    clearTimeout(timer);
+    await looking;
+  };
 }
 
 function listenOn(server: Server, options: ListenOptions | { fd: number }): Promise<void> {
@@ -170,13 +189,14 @@ async function listen(server: Server, host: string, port: number, mayFallBack: b
   }
 }
 
-/** Stop accepting, let in-flight requests finish, close WebSockets, flush the store. */
-async function shutdown(server: Server, edge: NodeEdge, app: App): Promise<void> {
+/** Stop accepting, let in-flight requests and the start's look (`endLook`) finish, close WebSockets, flush the store. */
+async function shutdown(server: Server, edge: NodeEdge, app: App, endLook: () => Promise<void>): Promise<void> {
   const closed = new Promise<void>((done) => server.close(() => done()));
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   edge.closeSockets();
   await closed;
+  await endLook();
   await app.close();
   clearInterval(idle);
   clearTimeout(force);

@@ -3,7 +3,7 @@
 // each tunnel's lock; onboarding writes its part with stack.ts.
 import { errorMessage } from '../errors.ts';
 import { namesForLog, type Logger } from '../log.ts';
-import type { System } from '../system/types.ts';
+import type { System, VhostSpec } from '../system/types.ts';
 import { startMark } from '../start-marks.ts';
 import { repairStreams } from './streams.ts';
 import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
@@ -21,18 +21,34 @@ export interface VhostRefresh {
   closed: string[];
 }
 
+export interface StartReconcile extends VhostRefresh {
+  /**
+   * The look the start left for after the panel listens: each vhost file it took on its stamp's
+   * word, looked at, and rewritten when touched since (a hand edit). Answers the names rewritten;
+   * a failure is logged, never thrown.
+   */
+  lookAtStamped(): Promise<string[]>;
+}
+
 /**
  * The panel's start, once onboarding is done: the tunnel repair (a crash between a host change and
  * the save that follows it leaves nginx and the tunnel server out of step with the records; the
  * records win), then the refresh. `desired`: the records' unless given.
+ *
+ * Before the panel listens, both take a file the panel stamped (lib/system/proxy/vhost-stamps.ts)
+ * to be as the stamp says: the directories are listed, so a vhost or link gone or left over is
+ * repaired, and a new release's templates or a changed record are written, but no stamped file is
+ * looked at. At 1,000 vhosts that look is a stat each, about a tenth of the start; `lookAtStamped`
+ * takes it once the panel answers, so a hand edit made while the panel was down is still repaired
+ * by the start, a moment later.
  */
-export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
+export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<StartReconcile> {
   const wanted = desired ?? (await desiredHost(services));
   startMark('desired host');
   const { proxy } = services.system;
   // the repair and the refresh ask of the same vhost files: one look at each serves both
-  const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run) : run());
-  return onePass(async () => {
+  const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run, { takeStamps: true }) : run());
+  const refreshed = await onePass(async () => {
     if (services.config.value.onboarding.status === 'COMPLETED') {
       await keepDeployHook(services);
       await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
@@ -44,6 +60,19 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
+  return { ...refreshed, lookAtStamped: () => repairTouched(services, wanted.current) };
+}
+
+/** Each of the vhosts touched since the panel stamped it, rewritten from `specs`: the start's records. */
+async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specs: VhostSpec[]): Promise<string[]> {
+  try {
+    const rewritten = await system.proxy.refresh(specs, { touchedOnly: true });
+    if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} changed by hand since the panel wrote ${rewritten.length === 1 ? 'it' : 'them'}: ${namesForLog(rewritten)}`);
+    return rewritten;
+  } catch (error) {
+    log.warn(`rewriting the vhosts changed by hand failed, they stay as they are: ${errorMessage(error)}`);
+    return [];
+  }
 }
 
 /** certbot's deploy hook as this release (and this launcher) writes it: an upgraded box's renewals make the certificate map too. */

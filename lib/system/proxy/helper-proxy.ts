@@ -9,7 +9,7 @@ import { MAX_VHOST_CHANGES } from './vhost-request.ts';
 import { VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
 import { stampChanges } from './vhost-store.ts';
 import { fileMark, type VhostStamps } from './vhost-stamps.ts';
-import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+import { SystemError, type ProxyAdapter, type RefreshOptions, type VhostChange, type VhostSpec } from '../types.ts';
 
 export interface HelperProxyOptions {
   /** the root helper's `vhosts` action */
@@ -45,21 +45,14 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
     return this.group(changes);
   }
 
-  refresh(specs: VhostSpec[]): Promise<string[]> {
+  refresh(specs: VhostSpec[], { touchedOnly = false }: RefreshOptions = {}): Promise<string[]> {
     return this.serial(async () => {
-      for (const spec of specs) await this.opts.prepare(spec);
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
-      // only vhosts the panel has no current stamp of may differ: the helper reads those alone
-      const stamps = await this.stamps?.view();
-      const unsure: VhostSpec[] = [];
-      for (const spec of unique) {
-        const name = vhostName(spec);
-        if (!stamps?.current(name, this.markOf(name), spec)) unsure.push(spec);
-        else {
-          const drift = this.opts.drifted?.(spec, this.available(name));
-          if (drift && (await drift)) unsure.push(spec);
-        }
-      }
+      let unsure = await this.unsureOf(unique, touchedOnly);
+      // the helper's rewrite tests nginx over every file: a pass that took the stamps' word looks at each first, so a hand edit goes with it
+      if (unsure.length > 0 && this.stopTakingStamps()) unsure = await this.unsureOf(unique, touchedOnly);
+      // what a vhost points at, made before the helper writes it: a look once the panel listens makes it only for those it asks about
+      for (const spec of touchedOnly ? unsure : specs) await this.opts.prepare(spec);
       if (unsure.length > 0) this.forgetMarks();
       const rewritten: string[] = [];
       // the helper takes a bounded batch; each batch tests and reloads only when it rewrote something
@@ -73,6 +66,25 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       }
       return rewritten;
     });
+  }
+
+  /** Of `unique`, the vhosts the panel has no current stamp of, which may differ: the helper reads those alone. `touchedOnly`: RefreshOptions'. */
+  private async unsureOf(unique: readonly VhostSpec[], touchedOnly: boolean): Promise<VhostSpec[]> {
+    if (touchedOnly) {
+      const touched = await this.touchedSinceStamped(unique.map(vhostName));
+      return unique.filter((spec) => touched.has(vhostName(spec)));
+    }
+    const stamps = await this.stamps?.view();
+    const unsure: VhostSpec[] = [];
+    for (const spec of unique) {
+      const name = vhostName(spec);
+      if (!stamps?.current(name, this.markOf(name), spec)) unsure.push(spec);
+      else {
+        const drift = this.opts.drifted?.(spec, this.available(name));
+        if (drift && (await drift)) unsure.push(spec);
+      }
+    }
+    return unsure;
   }
 
   reload(): Promise<void> {

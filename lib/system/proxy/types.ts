@@ -62,7 +62,7 @@ export interface ProxyAdapter {
    * templates make, keeping its link; tests and reloads once, and not at all when none differs.
    * Resolves with the names rewritten; a failed test puts them all back and throws.
    */
-  refresh(specs: VhostSpec[]): Promise<string[]>;
+  refresh(specs: VhostSpec[], options?: RefreshOptions): Promise<string[]>;
   state(name: string): Promise<VhostState>;
   /** The vhosts of one kind written or linked, in name order (a link whose file is gone is `written: false`). */
   list(kind: VhostSpec['kind']): Promise<VhostState[]>;
@@ -79,5 +79,19 @@ export interface ProxyAdapter {
    * file's size, times and inode taken in it serve every later question of the same run, until
    * the adapter writes a vhost. Without it each question looks again.
    */
-  onePass?<T>(run: () => Promise<T>): Promise<T>;
+  onePass?<T>(run: () => Promise<T>, options?: OnePassOptions): Promise<T>;
+}
+
+export interface OnePassOptions {
+  /** a file the panel stamped is taken to be as the stamp says, and not looked at (the start before it listens) */
+  takeStamps?: boolean;
+}
+
+export interface RefreshOptions {
+  /**
+   * Only files touched since the panel stamped them (a hand edit), whatever their spec: the start's
+   * look once it listens, after a refresh that took the stamps' word. A file the panel wrote since
+   * (a request) is left alone, so the start's specs, older than that request's, never undo it.
+   */
+  touchedOnly?: boolean;
 }

@@ -5,12 +5,13 @@
 // in the routes directory, which only the `tunnels` vhost's map includes.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assertFileName } from '../common/names.ts';
-import type { LinkPlaces, VhostSpec, VhostState } from '../types.ts';
+import type { LinkPlaces, OnePassOptions, VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
 import { vhostIntact } from './vhost-stamp.ts';
-import { fileMark, type FileMark, type VhostStamps } from './vhost-stamps.ts';
+import { fileMark, type FileMark, type StampsView, type VhostStamps } from './vhost-stamps.ts';
 
 export interface VhostDirPaths {
   availableDir: string;
@@ -18,12 +19,17 @@ export interface VhostDirPaths {
   routesDir: string;
 }
 
+/** Files stat'ed in one turn of the event loop when they are looked at after the start: under a millisecond. */
+const LOOKS_PER_TURN = 64;
+
 export class VhostDirs {
   /** `<availableDir>/`: a vhost's path is this and its name (a file name: no join to normalize it) */
   readonly #availablePrefix: string;
   readonly #listings = new Map<string, Promise<string[]>>();
   /** The marks taken in `onePass`, by name (null: no file); none outside one. */
   #passMarks: Map<string, FileMark | null> | null = null;
+  /** In a pass that takes the stamps' word: what they say of each stamped file, which is then not looked at. */
+  #stampsTaken: StampsView | null = null;
 
   /** `stamps`: what the panel last wrote of each vhost; a file untouched since is not read */
   constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {
@@ -53,21 +59,27 @@ export class VhostDirs {
    * Stats object node builds of it is not: about 10 ms for 1,000 at a cold start); in one pass a
    * file is looked at once. Whatever this adapter writes ends the reuse for every file (forgetMarks),
    * so only a start that changed nothing, a few milliseconds from repair to refresh, reuses a mark.
+   * `takeStamps`: a stamped file is taken to be as its stamp says and not looked at at all (the
+   * start before it listens, which looks at them once it does: `refresh(specs, { touchedOnly })`).
    */
-  async onePass<T>(run: () => Promise<T>): Promise<T> {
+  async onePass<T>(run: () => Promise<T>, { takeStamps = false }: OnePassOptions = {}): Promise<T> {
     if (this.#passMarks) return run();
     this.#passMarks = new Map();
     try {
+      this.#stampsTaken = takeStamps && this.stamps ? await this.stamps.view() : null;
       return await run();
     } finally {
       this.#passMarks = null;
+      this.#stampsTaken = null;
     }
   }
 
-  /** The file's mark: the one taken earlier in this pass, or a new look. */
+  /** The file's mark: its stamp's in a pass that takes them, the one taken earlier in this pass, or a new look. */
   protected markOf(name: string): FileMark | null {
     const marks = this.#passMarks;
     if (!marks) return fileMark(this.available(name));
+    const stamped = this.#stampsTaken?.stampedMark(name);
+    if (stamped) return stamped;
     let mark = marks.get(name);
     if (mark === undefined) {
       mark = fileMark(this.available(name));
@@ -76,9 +88,36 @@ export class VhostDirs {
     return mark;
   }
 
-  /** A vhost is being written: every later question of the pass looks at the files again. */
+  /**
+   * Of the named files, those there and touched since the panel stamped them (or never stamped),
+   * with their marks. Looked at a slice at a time, a turn of the event loop between: the start
+   * asks it of every vhost once it answers requests, which must not wait behind 1,000 stats.
+   */
+  protected async touchedSinceStamped(names: readonly string[]): Promise<Map<string, FileMark>> {
+    const stamps = await this.stamps?.view();
+    const touched = new Map<string, FileMark>();
+    for (const [i, name] of names.entries()) {
+      if (i > 0 && i % LOOKS_PER_TURN === 0) await nextTurn();
+      const mark = this.markOf(name);
+      if (mark !== null && !stamps?.untouched(name, mark)) touched.set(name, mark);
+    }
+    return touched;
+  }
+
+  /**
+   * A vhost is being written: every later question of the pass looks at the files again, a
+   * stamped one too (nginx's test reads every file, so a hand edit must be found before it).
+   */
   protected forgetMarks(): void {
     this.#passMarks?.clear();
+    this.#stampsTaken = null;
+  }
+
+  /** Ends the stamps' word in this pass (forgetMarks); whether the pass had taken it. */
+  protected stopTakingStamps(): boolean {
+    const taken = this.#stampsTaken !== null;
+    this.forgetMarks();
+    return taken;
   }
 
   async linkPlaces(): Promise<LinkPlaces> {

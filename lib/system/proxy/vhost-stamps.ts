@@ -1,8 +1,9 @@
 // What the panel last wrote (or found as it would write it) of each vhost: the spec, the release's
 // template fingerprint, and the file's size, times and inode just after. A start compares the
-// records and one stat per file with these instead of reading, rendering and hashing every vhost
-// (a restart must not cost a read of every vhost at 1,000 tunnels): only a new release, a changed record, a file touched since (a hand edit) or a vhost
-// without a stamp is read. The file lies next to the records, mode 0600, replaced atomically but
+// records with these instead of reading, rendering and hashing every vhost (a restart must not
+// cost a read of every vhost at 1,000 tunnels), and one stat per file once it listens
+// (lib/host-state/reconcile.ts): only a new release, a changed record, a file touched since (a
+// hand edit) or a vhost without a stamp is read. The file lies next to the records, mode 0600, replaced atomically but
 // not synced to disk: a cache, so a crash that loses it costs one start that reads every vhost.
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -54,6 +55,8 @@ export function fileMark(path: string): FileMark | null {
 export interface StampsView {
   untouched(name: string, mark: FileMark | null): boolean;
   current(name: string, mark: FileMark | null, spec: VhostSpec): boolean;
+  /** the mark the file had when the panel stamped it; undefined when it has no stamp */
+  stampedMark(name: string): FileMark | undefined;
 }
 
 const sameMark = (a: FileMark, b: FileMark) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
@@ -120,6 +123,7 @@ export class VhostStamps {
         const stamp = stamps.get(name);
         return stamp !== undefined && mark !== null && sameMark(stamp, mark) && stamp.release === this.fingerprint && stamp.spec === JSON.stringify(spec);
       },
+      stampedMark: (name) => stamps.get(name),
     };
   }
 

@@ -6,7 +6,7 @@ import { writeFileAtomic, writeFilesAtomic } from '../common/atomic-write.ts';
 import { assertFileName } from '../common/names.ts';
 import { serialQueue } from '../../keyed-lock.ts';
 import { readOrNull } from '../common/fs.ts';
-import { SystemError, type ProxyAdapter, type VhostChange, type VhostSpec } from '../types.ts';
+import { SystemError, type ProxyAdapter, type RefreshOptions, type VhostChange, type VhostSpec } from '../types.ts';
 import { isRouteSpec, isRouteText, vhostName } from './templates.ts';
 import { stampVhost } from './vhost-stamp.ts';
 import { ignoreMissing, VhostDirs, type VhostDirPaths } from './vhost-dirs.ts';
@@ -67,25 +67,12 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
    * (a release's new templates, a hand edit), its link kept as it is; one test and reload for
    * all of them, none when nothing differs. Answers the names rewritten.
    */
-  refresh(specs: VhostSpec[]): Promise<string[]> {
+  refresh(specs: VhostSpec[], { touchedOnly = false }: RefreshOptions = {}): Promise<string[]> {
     return this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
-      // a vhost stamped as this release's text of the same spec, untouched since, is not read: a
-      // start with nothing changed reads no vhost; the others are read and rendered, all at once
-      const stamps = await this.stamps?.view();
-      const compared: Promise<Stale | null>[] = [];
-      for (const [name, spec] of unique) {
-        const path = this.available(name);
-        const mark = this.markOf(name);
-        if (mark === null) continue;
-        if (!stamps?.current(name, mark, spec)) compared.push(this.compare(name, spec, mark));
-        else {
-          const drift = this.opts.drifted?.(spec, path);
-          if (drift) compared.push(drift.then((drifted) => (drifted ? this.compare(name, spec, mark) : null)));
-        }
-      }
-      const found = await Promise.all(compared);
-      const stale = found.filter((vhost) => vhost !== null);
+      let stale = await this.staleOf(unique, touchedOnly);
+      // the rewrite tests nginx over every file: a pass that took the stamps' word looks at each first, so a hand edit goes with it
+      if (stale.length > 0 && this.stopTakingStamps()) stale = await this.staleOf(unique, touchedOnly);
       if (stale.length > 0) {
         // links kept as they are: one listing, and only when something is rewritten
         const linked = await this.linkedNames();
@@ -94,6 +81,34 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
+  }
+
+  /**
+   * Of `unique` (name, spec), the vhosts whose file holds other text than this release makes. A
+   * vhost stamped as this release's text of the same spec, untouched since, is not read: a start
+   * with nothing changed reads no vhost; the others are read and rendered, all at once.
+   * `touchedOnly`: RefreshOptions'.
+   */
+  private async staleOf(unique: ReadonlyArray<[string, VhostSpec]>, touchedOnly: boolean): Promise<Stale[]> {
+    const stamps = await this.stamps?.view();
+    const compared: Promise<Stale | null>[] = [];
+    if (touchedOnly) {
+      const touched = await this.touchedSinceStamped(unique.map(([name]) => name));
+      for (const [name, spec] of unique) {
+        const mark = touched.get(name);
+        if (mark) compared.push(this.compare(name, spec, mark));
+      }
+    } else for (const [name, spec] of unique) {
+      const path = this.available(name);
+      const mark = this.markOf(name);
+      if (mark === null) continue;
+      if (!stamps?.current(name, mark, spec)) compared.push(this.compare(name, spec, mark));
+      else {
+        const drift = this.opts.drifted?.(spec, path);
+        if (drift) compared.push(drift.then((drifted) => (drifted ? this.compare(name, spec, mark) : null)));
+      }
+    }
+    return (await Promise.all(compared)).filter((vhost) => vhost !== null);
   }
 
   /** The vhost's text when this release makes other text of its spec than the file holds; else the file is stamped as current. */

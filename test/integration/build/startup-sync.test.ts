@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { start } from '../../../lib/main.ts';
+import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
+import { waitFor } from '../../infra/processes.ts';
 import { writeOnboardedConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('start-up');
@@ -24,6 +26,29 @@ s('after onboarding, start-up rewrites the tunnel server grants from the stored 
     assert.equal([...ports].sort(), [4001, 4003]);
   } finally {
     await running.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+s('a tunnel\'s vhost edited by hand while the panel was down is put back by its next start, once it listens', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-startup-'));
+  await mkdir(join(dir, 'data'));
+  await writeFile(join(dir, 'data', 'tunnels.json'), JSON.stringify([tunnel(4001, true), tunnel(4002, true)]));
+  const config = await writeOnboardedConfig(dir);
+  const run = () => start({ argv: ['--config', config], env: { NODE_ENV: 'production', LOG_LEVEL: 'error' }, cwd: dir });
+  const vhost = join(sandboxPaths(join(dir, 'data')).sitesAvailable, 'relay-app-app4001.example.test.conf');
+  try {
+    const first = await run();
+    const written = await readFile(vhost, 'utf8');
+    await first.stop();
+    await writeFile(vhost, `${written}# edited by hand\n`);
+    const second = await run();
+    try {
+      await waitFor('the edited vhost put back', async () => (await readFile(vhost, 'utf8')) === written, null);
+    } finally {
+      await second.stop();
+    }
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });

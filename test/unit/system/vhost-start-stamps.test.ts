@@ -2,7 +2,7 @@
 // and the start-up refresh, the tunnel repair's listing and the doctor's state read only a vhost
 // whose file was touched since, whose record changed, which has no stamp, or which an earlier
 // release made. Reads are counted at node:fs/promises itself, so no path of the adapter escapes.
-import fs from 'node:fs';
+import fs, { readdirSync, readFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -66,11 +66,17 @@ function start(box: Box, release = 'release-1', edition = ''): VhostStore {
       box.renders++;
       return `${edition}${renderVhost(spec, context)}`;
     },
-    test: async () => undefined,
+    // nginx's test as far as these files go: a vhost broken by hand fails it, whatever the change
+    test: async () => {
+      for (const name of readdirSync(box.available)) if (readFileSync(join(box.available, name), 'utf8').includes(BROKEN)) throw new Error(`[emerg] unknown directive in ${name}`);
+    },
     reload: async () => void box.reloads++,
     stamps: new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), release),
   });
 }
+
+/** A line no nginx takes: a file holding it fails the box's test. */
+const BROKEN = 'broken by hand;';
 
 /** A box whose vhosts the panel wrote in an earlier run; the counters start from zero. */
 async function written(box: Box): Promise<void> {
@@ -200,6 +206,63 @@ s('in one pass, a vhost the adapter writes after the listing makes the refresh l
     assert.equal(await proxy.refresh(specs.map((spec) => (nameOf(spec) === nameOf(moved) ? moved : spec))), [nameOf(specs[3]!)]);
   });
   assert.not.match(await readFile(edited, 'utf8'), /added by hand/);
+});
+
+/** The vhost of `spec` edited by hand (a line added), the reads counted from then; its path. */
+async function editByHand(box: Box, spec: VhostSpec, line = '# added by hand'): Promise<string> {
+  const path = join(box.available, nameOf(spec));
+  await writeFile(path, `${await readFile(path, 'utf8')}${line}\n`);
+  box.reads = [];
+  return path;
+}
+
+s('a pass that takes the stamps\' word (the start before it listens) looks at no stamped vhost; the touched-only refresh after it looks at each and rewrites the hand edit alone', async ({ box }) => {
+  await written(box);
+  const edited = await editByHand(box, specs[2]!);
+  const proxy = start(box);
+  const before = await looksDuring(box, () => proxy.onePass(async () => {
+    assert.equal((await proxy.list('app')).filter((v) => v.edited), []);
+    assert.equal(await proxy.refresh(specs), []);
+  }, { takeStamps: true }));
+  assert.equal([before, box.reads], [[], []]);
+  const after = await looksDuring(box, async () => assert.equal(await proxy.refresh(specs, { touchedOnly: true }), [nameOf(specs[2]!)]));
+  assert.equal([...new Set(after)].sort(), specs.map((spec) => join(box.available, nameOf(spec))).sort());
+  assert.equal([...new Set(box.reads)], [edited]);
+  assert.not.match(await readFile(edited, 'utf8'), /added by hand/);
+});
+
+s('a pass that takes the stamps\' word looks at every file before it rewrites one: a vhost broken by hand goes into the same nginx test', async ({ box }) => {
+  await written(box);
+  const broken = await editByHand(box, specs[3]!, BROKEN);
+  // a record changed while the panel was down (a crash before its vhost was written)
+  const moved = { kind: 'app' as const, fqdn: 't4.example.test', port: 31000 };
+  const wanted = specs.map((spec) => (nameOf(spec) === nameOf(moved) ? moved : spec));
+  const proxy = start(box);
+  const rewritten = await proxy.onePass(() => proxy.refresh(wanted), { takeStamps: true });
+  assert.equal(rewritten.sort(), [nameOf(specs[3]!), nameOf(moved)].sort());
+  assert.not.match(await readFile(broken, 'utf8'), BROKEN);
+  assert.match(await readFile(join(box.available, nameOf(moved)), 'utf8'), /127\.0\.0\.1:31000;/);
+});
+
+s('the installed panel (root helper): a pass that takes the stamps\' word asks the helper about nothing; the touched-only refresh asks about the hand edit alone', async ({ box }) => {
+  await written(box);
+  await editByHand(box, specs[2]!);
+  const asked: string[][] = [];
+  const prepared: string[] = [];
+  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
+    send: async () => undefined,
+    refresh: async (sent) => {
+      asked.push(sent.map(nameOf));
+      return sent.map(nameOf);
+    },
+    prepare: async (spec) => void prepared.push(nameOf(spec)),
+    reload: async () => undefined,
+  }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+  assert.equal(await proxy.onePass(() => proxy.refresh(specs), { takeStamps: true }), []);
+  assert.equal(asked, []);
+  prepared.length = 0;
+  assert.equal(await proxy.refresh(specs, { touchedOnly: true }), [nameOf(specs[2]!)]);
+  assert.equal([asked, prepared], [[[nameOf(specs[2]!)]], [nameOf(specs[2]!)]]);
 });
 
 s.run();

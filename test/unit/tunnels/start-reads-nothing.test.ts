@@ -7,7 +7,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { refreshVhosts } from '../../../lib/host-state/reconcile.ts';
+import { reconcileAtStart, refreshVhosts } from '../../../lib/host-state/reconcile.ts';
 import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
@@ -46,7 +46,8 @@ s('a reopened box reads no vhost file; a hand edit while it was down is read and
   }
   const edited = join(sandboxPaths(second.services.store.dataDir).sitesAvailable, `relay-app-two.${DOMAIN}.conf`);
   const text = await readFile(edited, 'utf8');
-  await writeFile(edited, text.replace('proxy_pass http://127.0.0.1:7001;', 'proxy_pass http://127.0.0.1:22;'));
+  await writeFile(edited, text.replace(`two.${DOMAIN} 7001;`, `two.${DOMAIN} 22;`));
+  assert.is.not(await readFile(edited, 'utf8'), text);
   const third = await createTestApp({ dir: first.dir });
   try {
     const { reads } = await startUp(third);
@@ -54,6 +55,77 @@ s('a reopened box reads no vhost file; a hand edit while it was down is read and
     assert.is(await readFile(edited, 'utf8'), text);
   } finally {
     await third.close();
+  }
+});
+
+/** A box of three tunnels, closed, whose tunnel `edited`'s vhost is then edited by hand: answers its dir, the file and the panel's text. */
+async function boxWithHandEdit(edited: string): Promise<{ dir: string; file: string; text: string; ids: Record<string, string> }> {
+  const first = await tunnelApp({ durable: true });
+  const ids: Record<string, string> = {};
+  for (const [i, name] of ['one', 'two', 'three'].entries()) {
+    const created = await createTunnel(first, name, 7000 + i);
+    assert.is(created.status, 201);
+    ids[name] = created.body.tunnel.id;
+  }
+  await first.close({ keep: true });
+  const file = join(sandboxPaths(first.services.store.dataDir).sitesAvailable, `relay-app-${edited}.${DOMAIN}.conf`);
+  const text = await readFile(file, 'utf8');
+  await writeFile(file, `${text}# edited by hand\n`);
+  return { dir: first.dir, file, text, ids };
+}
+
+/** Runs `during` with the vhost files read through node:fs/promises counted; answers them. */
+async function readsDuring<T>(available: string, during: () => Promise<T>): Promise<{ reads: string[]; result: T }> {
+  const reads: string[] = [];
+  fsp.readFile = ((path: Parameters<typeof realReadFile>[0], ...rest: unknown[]) => {
+    if (String(path).startsWith(available)) reads.push(String(path));
+    return (realReadFile as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof realReadFile;
+  syncBuiltinESMExports();
+  try {
+    return { reads, result: await during() };
+  } finally {
+    fsp.readFile = realReadFile;
+    syncBuiltinESMExports();
+  }
+}
+
+s('the start takes a stamped vhost on its stamp\'s word before it listens, and its look after repairs a hand edit made while it was down', async () => {
+  const box = await boxWithHandEdit('two');
+  const t = await createTestApp({ dir: box.dir });
+  try {
+    const available = sandboxPaths(t.services.store.dataDir).sitesAvailable;
+    const before = await readsDuring(available, () => reconcileAtStart(t.services));
+    assert.equal(before.reads, [], 'no stamped vhost is read before the panel listens');
+    assert.equal(before.result.rewritten, []);
+    assert.match(await readFile(box.file, 'utf8'), '# edited by hand');
+    const after = await readsDuring(available, () => before.result.lookAtStamped());
+    assert.equal(after.result, [`relay-app-two.${DOMAIN}.conf`]);
+    assert.equal([...new Set(after.reads)], [box.file], 'only the touched file');
+    assert.is(await readFile(box.file, 'utf8'), box.text);
+  } finally {
+    await t.close();
+  }
+});
+
+s('the look after the start leaves a vhost a request rewrote since alone: the start\'s older record never undoes it', async () => {
+  const box = await boxWithHandEdit('two');
+  const three = box.file.replace('relay-app-two.', 'relay-app-three.');
+  const threeText = await readFile(three, 'utf8');
+  await writeFile(three, `${threeText}# edited by hand\n`);
+  const t = await createTestApp({ dir: box.dir });
+  try {
+    const start = await reconcileAtStart(t.services);
+    // after the panel listens, before its look: tunnel two moves to another port
+    const moved = await t.call('PATCH', `/api/tunnels/${box.ids.two}/settings`, { body: { port: 7100 } });
+    assert.is(moved.status, 200, JSON.stringify(moved.body));
+    const moving = await readFile(box.file, 'utf8');
+    assert.match(moving, `two.${DOMAIN} 7100;`);
+    assert.equal(await start.lookAtStamped(), [`relay-app-three.${DOMAIN}.conf`]);
+    assert.is(await readFile(box.file, 'utf8'), moving, 'the request\'s vhost stays');
+    assert.is(await readFile(three, 'utf8'), threeText, 'the hand edit of the other is still repaired');
+  } finally {
+    await t.close();
   }
 });
 
