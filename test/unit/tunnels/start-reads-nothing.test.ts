@@ -15,9 +15,8 @@ import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
 const s = suite('the start-up path reads no vhost when nothing changed');
 const realReadFile = fsp.readFile;
 
-/** Runs the start-up repair and refresh of a reopened box; answers the vhost files read meanwhile. */
-async function startUp(t: TestApp): Promise<{ reads: string[]; rewritten: string[] }> {
-  const available = sandboxPaths(t.services.store.dataDir).sitesAvailable;
+/** Runs `during` with the vhost files read through node:fs/promises counted; answers them. */
+async function readsDuring<T>(available: string, during: () => Promise<T>): Promise<{ reads: string[]; result: T }> {
   const reads: string[] = [];
   fsp.readFile = ((path: Parameters<typeof realReadFile>[0], ...rest: unknown[]) => {
     if (String(path).startsWith(available)) reads.push(String(path));
@@ -25,13 +24,21 @@ async function startUp(t: TestApp): Promise<{ reads: string[]; rewritten: string
   }) as typeof realReadFile;
   syncBuiltinESMExports();
   try {
-    await t.services.tunnels.repairHost();
-    const { rewritten } = await refreshVhosts(t.services);
-    return { reads, rewritten };
+    return { reads, result: await during() };
   } finally {
     fsp.readFile = realReadFile;
     syncBuiltinESMExports();
   }
+}
+
+/** Runs the start-up repair and refresh of a reopened box; answers the vhost files read meanwhile. */
+async function startUp(t: TestApp): Promise<{ reads: string[]; rewritten: string[] }> {
+  const available = sandboxPaths(t.services.store.dataDir).sitesAvailable;
+  const { reads, result } = await readsDuring(available, async () => {
+    await t.services.tunnels.repairHost();
+    return (await refreshVhosts(t.services)).rewritten;
+  });
+  return { reads, rewritten: result };
 }
 
 s('a reopened box reads no vhost file; a hand edit while it was down is read and rewritten at the next start', async () => {
@@ -72,22 +79,6 @@ async function boxWithHandEdit(edited: string): Promise<{ dir: string; file: str
   const text = await readFile(file, 'utf8');
   await writeFile(file, `${text}# edited by hand\n`);
   return { dir: first.dir, file, text, ids };
-}
-
-/** Runs `during` with the vhost files read through node:fs/promises counted; answers them. */
-async function readsDuring<T>(available: string, during: () => Promise<T>): Promise<{ reads: string[]; result: T }> {
-  const reads: string[] = [];
-  fsp.readFile = ((path: Parameters<typeof realReadFile>[0], ...rest: unknown[]) => {
-    if (String(path).startsWith(available)) reads.push(String(path));
-    return (realReadFile as (...args: unknown[]) => unknown)(path, ...rest);
-  }) as typeof realReadFile;
-  syncBuiltinESMExports();
-  try {
-    return { reads, result: await during() };
-  } finally {
-    fsp.readFile = realReadFile;
-    syncBuiltinESMExports();
-  }
 }
 
 s('the start takes a stamped vhost on its stamp\'s word before it listens, and its look after repairs a hand edit made while it was down', async () => {
