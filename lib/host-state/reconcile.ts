@@ -23,9 +23,9 @@ export interface VhostRefresh {
 
 export interface StartReconcile extends VhostRefresh {
   /**
-   * The look the start left for after the panel listens: each vhost file it took on its stamp's
-   * word, looked at, and rewritten when touched since (a hand edit). Answers the names rewritten;
-   * a failure is logged, never thrown.
+   * The look the start left for after the panel listens: each tunnel's vhost file it took on its
+   * stamp's word, looked at, and rewritten when touched since (a hand edit). Answers the names
+   * rewritten; a failure is logged, never thrown.
    */
   lookAtStamped(): Promise<string[]>;
 }
@@ -35,19 +35,20 @@ export interface StartReconcile extends VhostRefresh {
  * the save that follows it leaves nginx and the tunnel server out of step with the records; the
  * records win), then the refresh. `desired`: the records' unless given.
  *
- * Before the panel listens, both take a file the panel stamped (lib/system/proxy/vhost-stamps.ts)
- * to be as the stamp says: the directories are listed, so a vhost or link gone or left over is
- * repaired, and a new release's templates or a changed record are written, but no stamped file is
- * looked at. At 1,000 vhosts that look is a stat each, about a tenth of the start; `lookAtStamped`
- * takes it once the panel answers, so a hand edit made while the panel was down is still repaired
- * by the start, a moment later.
+ * Before the panel listens, both take a tunnel's vhost file the panel stamped
+ * (lib/system/proxy/vhost-stamps.ts) to be as the stamp says: the directories are listed, so a
+ * vhost or link gone or left over is repaired, and a new release's templates or a changed record
+ * are written, but no stamped tunnel file is looked at. At 1,000 tunnels that look is a stat each,
+ * about a tenth of the start; `lookAtStamped` takes it once the panel answers, so a hand edit made
+ * while the panel was down is still repaired by the start, a moment later. The served vhosts (the
+ * panel's own, the portal's, the sites'), a fixed few, are looked at before it answers as ever.
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<StartReconcile> {
   const wanted = desired ?? (await desiredHost(services));
   startMark('desired host');
   const { proxy } = services.system;
   // the repair and the refresh ask of the same vhost files: one look at each serves both
-  const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run, { takeStamps: true }) : run());
+  const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run, { takeStampsOf: 'app' }) : run());
   const refreshed = await onePass(async () => {
     if (services.config.value.onboarding.status === 'COMPLETED') {
       await keepDeployHook(services);
@@ -60,10 +61,10 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
-  return { ...refreshed, lookAtStamped: () => repairTouched(services, wanted.current) };
+  return { ...refreshed, lookAtStamped: () => repairTouched(services, wanted.tunnels.map((tunnel) => tunnel.spec)) };
 }
 
-/** Each of the vhosts touched since the panel stamped it, rewritten from `specs`: the start's records. */
+/** Each of the vhosts of `specs` (the start's records) touched since the panel stamped it, rewritten from its spec. */
 async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specs: VhostSpec[]): Promise<string[]> {
   try {
     const rewritten = await system.proxy.refresh(specs, { touchedOnly: true });

@@ -83,8 +83,11 @@ export interface ProxyAdapter {
 }
 
 export interface OnePassOptions {
-  /** a file the panel stamped is taken to be as the stamp says, and not looked at (the start before it listens) */
-  takeStamps?: boolean;
+  /**
+   * The kind whose files the panel stamped are taken to be as the stamp says, and not looked at:
+   * the tunnels' (`app`), whose number grows with the box, at the start before it listens.
+   */
+  takeStampsOf?: VhostSpec['kind'];
 }
 
 export interface RefreshOptions {

@@ -28,8 +28,8 @@ export class VhostDirs {
   readonly #listings = new Map<string, Promise<string[]>>();
   /** The marks taken in `onePass`, by name (null: no file); none outside one. */
   #passMarks: Map<string, FileMark | null> | null = null;
-  /** In a pass that takes the stamps' word: what they say of each stamped file, which is then not looked at. */
-  #stampsTaken: StampsView | null = null;
+  /** In a pass that takes the stamps' word for a kind: what they say of each stamped file of it, which is then not looked at. */
+  #stampsTaken: { kind: VhostSpec['kind']; stamps: StampsView } | null = null;
 
   /** `stamps`: what the panel last wrote of each vhost; a file untouched since is not read */
   constructor(protected readonly dirs: VhostDirPaths, protected readonly stamps: VhostStamps | null = null) {
@@ -59,14 +59,14 @@ export class VhostDirs {
    * Stats object node builds of it is not: about 10 ms for 1,000 at a cold start); in one pass a
    * file is looked at once. Whatever this adapter writes ends the reuse for every file (forgetMarks),
    * so only a start that changed nothing, a few milliseconds from repair to refresh, reuses a mark.
-   * `takeStamps`: a stamped file is taken to be as its stamp says and not looked at at all (the
-   * start before it listens, which looks at them once it does: `refresh(specs, { touchedOnly })`).
+   * `takeStampsOf`: a stamped file of that kind is taken to be as its stamp says and not looked at
+   * at all (the start before it listens, which looks at them once it does: `refresh(specs, { touchedOnly })`).
    */
-  async onePass<T>(run: () => Promise<T>, { takeStamps = false }: OnePassOptions = {}): Promise<T> {
+  async onePass<T>(run: () => Promise<T>, { takeStampsOf }: OnePassOptions = {}): Promise<T> {
     if (this.#passMarks) return run();
     this.#passMarks = new Map();
     try {
-      this.#stampsTaken = takeStamps && this.stamps ? await this.stamps.view() : null;
+      this.#stampsTaken = takeStampsOf && this.stamps ? { kind: takeStampsOf, stamps: await this.stamps.view() } : null;
       return await run();
     } finally {
       this.#passMarks = null;
@@ -74,11 +74,12 @@ export class VhostDirs {
     }
   }
 
-  /** The file's mark: its stamp's in a pass that takes them, the one taken earlier in this pass, or a new look. */
+  /** The file's mark: its stamp's in a pass that takes them for its kind, the one taken earlier in this pass, or a new look. */
   protected markOf(name: string): FileMark | null {
     const marks = this.#passMarks;
     if (!marks) return fileMark(this.available(name));
-    const stamped = this.#stampsTaken?.stampedMark(name);
+    const taken = this.#stampsTaken;
+    const stamped = taken && isVhostNameOfKind(name, taken.kind) ? taken.stamps.stampedMark(name) : undefined;
     if (stamped) return stamped;
     let mark = marks.get(name);
     if (mark === undefined) {

@@ -216,17 +216,20 @@ async function editByHand(box: Box, spec: VhostSpec, line = '# added by hand'): 
   return path;
 }
 
-s('a pass that takes the stamps\' word (the start before it listens) looks at no stamped vhost; the touched-only refresh after it looks at each and rewrites the hand edit alone', async ({ box }) => {
+s('a pass that takes the stamps\' word for the tunnels (the start before it listens) looks at no stamped tunnel vhost, and at the others as ever; the touched-only refresh after it looks at each tunnel\'s and rewrites the hand edit alone', async ({ box }) => {
   await written(box);
-  const edited = await editByHand(box, specs[2]!);
+  const tunnels = apps(5);
+  const edited = await editByHand(box, tunnels[0]!);
   const proxy = start(box);
   const before = await looksDuring(box, () => proxy.onePass(async () => {
     assert.equal((await proxy.list('app')).filter((v) => v.edited), []);
     assert.equal(await proxy.refresh(specs), []);
-  }, { takeStamps: true }));
-  assert.equal([before, box.reads], [[], []]);
-  const after = await looksDuring(box, async () => assert.equal(await proxy.refresh(specs, { touchedOnly: true }), [nameOf(specs[2]!)]));
-  assert.equal([...new Set(after)].sort(), specs.map((spec) => join(box.available, nameOf(spec))).sort());
+  }, { takeStampsOf: 'app' }));
+  assert.equal([...new Set(before)].sort(), specs.slice(0, 2).map((spec) => join(box.available, nameOf(spec))).sort(), 'the IP panel\'s and the panel\'s vhosts only');
+  assert.equal(box.reads, []);
+  assert.match(await readFile(edited, 'utf8'), /added by hand/);
+  const after = await looksDuring(box, async () => assert.equal(await proxy.refresh(tunnels, { touchedOnly: true }), [nameOf(tunnels[0]!)]));
+  assert.equal([...new Set(after)].sort(), tunnels.map((spec) => join(box.available, nameOf(spec))).sort());
   assert.equal([...new Set(box.reads)], [edited]);
   assert.not.match(await readFile(edited, 'utf8'), /added by hand/);
 });
@@ -238,10 +241,20 @@ s('a pass that takes the stamps\' word looks at every file before it rewrites on
   const moved = { kind: 'app' as const, fqdn: 't4.example.test', port: 31000 };
   const wanted = specs.map((spec) => (nameOf(spec) === nameOf(moved) ? moved : spec));
   const proxy = start(box);
-  const rewritten = await proxy.onePass(() => proxy.refresh(wanted), { takeStamps: true });
+  const rewritten = await proxy.onePass(() => proxy.refresh(wanted), { takeStampsOf: 'app' });
   assert.equal(rewritten.sort(), [nameOf(specs[3]!), nameOf(moved)].sort());
   assert.not.match(await readFile(broken, 'utf8'), BROKEN);
   assert.match(await readFile(join(box.available, nameOf(moved)), 'utf8'), /127\.0\.0\.1:31000;/);
+});
+
+s('a served vhost (not a tunnel\'s) edited by hand is found before the panel listens, and the tunnels\' hand edits go with it', async ({ box }) => {
+  await written(box);
+  const panel = await editByHand(box, specs[1]!);
+  const tunnel = await editByHand(box, specs[2]!);
+  const proxy = start(box);
+  const rewritten = await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' });
+  assert.equal(rewritten.sort(), [nameOf(specs[1]!), nameOf(specs[2]!)].sort());
+  for (const file of [panel, tunnel]) assert.not.match(await readFile(file, 'utf8'), /added by hand/);
 });
 
 s('the installed panel (root helper): a pass that takes the stamps\' word asks the helper about nothing; the touched-only refresh asks about the hand edit alone', async ({ box }) => {
@@ -258,7 +271,7 @@ s('the installed panel (root helper): a pass that takes the stamps\' word asks t
     prepare: async (spec) => void prepared.push(nameOf(spec)),
     reload: async () => undefined,
   }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
-  assert.equal(await proxy.onePass(() => proxy.refresh(specs), { takeStamps: true }), []);
+  assert.equal(await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' }), []);
   assert.equal(asked, []);
   prepared.length = 0;
   assert.equal(await proxy.refresh(specs, { touchedOnly: true }), [nameOf(specs[2]!)]);
