@@ -564,7 +564,7 @@ async function doctor(): Promise<{ code: number; out: string }> {
   return { code: r.code, out: r.stdout + r.stderr };
 }
 
-s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site vhost are named with their fix, which puts it back', async () => {
+s('doctor: no problem on the healthy box; a stopped unit, a hand-edited site vhost and a hand-edited tunnel vhost are named with their fix, which puts each back', async () => {
   const healthy = await doctor();
   assert.is(healthy.code, 0, healthy.out);
   assert.match(healthy.out, 'no problems found');
@@ -579,7 +579,7 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site 
   assert.match(stopped.out, /systemctl restart chisel/);
   await box.sh(['systemctl', 'start', 'chisel']);
 
-  // a site's vhost: the start-up refresh puts it back (the tunnel repair only knows tunnels)
+  // a site's vhost: the start-up refresh puts it back before the panel answers (the tunnel repair only knows tunnels)
   const vhost = join(box.root, `etc/nginx/sites-available/relay-site-blog.${BOX_DOMAIN}.conf`);
   const original = await readFile(vhost, 'utf8');
   await writeFile(vhost, original.replace('index index.html;', 'index index.html index.php;'));
@@ -592,6 +592,15 @@ s('doctor: no problem on the healthy box; a stopped unit and a hand-edited site 
   await waitUntil('the repaired vhost', async () => (await readFile(vhost, 'utf8')) === original);
   const again = await doctor();
   assert.is(again.code, 0, again.out);
+
+  // a tunnel's vhost alone: the start's look a second after it listens puts it back, through the root helper
+  const route = join(box.root, `etc/nginx/sites-available/relay-app-app.${BOX_DOMAIN}.conf`);
+  const routeText = await readFile(route, 'utf8');
+  await writeFile(route, `${routeText}# added by hand\n`);
+  assert.match((await doctor()).out, `edited by hand since relay-panel wrote them: relay-app-app.${BOX_DOMAIN}.conf`);
+  await box.sh(['systemctl', 'restart', 'relay-panel']);
+  await waitUntil('the repaired tunnel vhost', async () => (await readFile(route, 'utf8')) === routeText);
+  assert.is((await doctor()).code, 0);
 });
 
 /** The operator's install command again, as the README has it (its choices are remembered). */
