@@ -144,30 +144,22 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const url = `http://${host}:${boundPort}`;
   startMark('listen');
   writeStartMarks();
-  const endLook = lookSoon(() => reconciled.lookAtStamped());
+  // the tunnels' vhosts the start took on their stamps' word, looked at after the first requests (or before the first vhost change)
+  const lookTimer = setTimeout(() => void reconciled.lookNow(), LOOK_AFTER_LISTEN_MS);
 
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= shutdown(server, edge, app, endLook));
+  const stop = () => {
+    clearTimeout(lookTimer);
+    return (stopping ??= shutdown(server, edge, app, reconciled.dropLook()));
+  };
   return { app, server, url, stop };
 }
 
-/** How long after it listens the start looks at the vhost files it took on their stamps' word: after its first requests. */
-const LOOK_AFTER_LISTEN_MS = 1000;
-
 /**
- * `look` (the start's look at the vhosts it took on their stamps' word, reconcile.ts) once the first
- * requests are answered, not in their way: at 1,000 vhosts it is a few milliseconds of stats, which
- * the first answer would otherwise wait for. Answers how to end it: not started yet, it never starts;
- * started, it is waited for.
+ * How long after it listens the start looks at the tunnel vhosts it took on their stamps' word: after
+ * its first requests, which would otherwise wait behind 1,000 stats (lib/host-state/reconcile.ts).
  */
-function lookSoon(look: () => Promise<unknown>): () => Promise<void> {
-  let looking: Promise<unknown> | null = null;
-  const timer = setTimeout(() => (looking = look()), LOOK_AFTER_LISTEN_MS);
-  return async () => {
-    clearTimeout(timer);
-    await looking;
-  };
-}
+const LOOK_AFTER_LISTEN_MS = 1000;
 
 function listenOn(server: Server, options: ListenOptions | { fd: number }): Promise<void> {
   return new Promise<void>((ok, fail) => {
@@ -189,14 +181,14 @@ async function listen(server: Server, host: string, port: number, mayFallBack: b
   }
 }
 
-/** Stop accepting, let in-flight requests and the start's look (`endLook`) finish, close WebSockets, flush the store. */
-async function shutdown(server: Server, edge: NodeEdge, app: App, endLook: () => Promise<void>): Promise<void> {
+/** Stop accepting, let in-flight requests and the start's look (`look`, when it started) finish, close WebSockets, flush the store. */
+async function shutdown(server: Server, edge: NodeEdge, app: App, look: Promise<unknown>): Promise<void> {
   const closed = new Promise<void>((done) => server.close(() => done()));
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   edge.closeSockets();
   await closed;
-  await endLook();
+  await look;
   await app.close();
   clearInterval(idle);
   clearTimeout(force);

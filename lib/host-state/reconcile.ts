@@ -6,7 +6,7 @@ import { namesForLog, type Logger } from '../log.ts';
 import type { System, VhostSpec } from '../system/types.ts';
 import { startMark } from '../start-marks.ts';
 import { repairStreams } from './streams.ts';
-import { desiredHost, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
+import { desiredHost, desiredTunnels, type DesiredHost, type DesiredTunnel, type HostRecords, type HostRepairReport } from './desired.ts';
 
 export interface HostServices extends HostRecords {
   system: System;
@@ -23,11 +23,14 @@ export interface VhostRefresh {
 
 export interface StartReconcile extends VhostRefresh {
   /**
-   * The look the start left for after the panel listens: each tunnel's vhost file it took on its
-   * stamp's word, looked at, and rewritten when touched since (a hand edit). Answers the names
-   * rewritten; a failure is logged, never thrown.
+   * Starts the look the start left for after the panel listens, unless a vhost change started it
+   * first: each tunnel's vhost file it took on its stamp's word, looked at, and rewritten from the
+   * records of that moment when touched since (a hand edit). Resolves once it is over; a failure
+   * is logged, never thrown.
    */
-  lookAtStamped(): Promise<string[]>;
+  lookNow(): Promise<unknown>;
+  /** Forgets the look when it has not started (a stop); answers it when it has. */
+  dropLook(): Promise<unknown>;
 }
 
 /**
@@ -39,9 +42,12 @@ export interface StartReconcile extends VhostRefresh {
  * (lib/system/proxy/vhost-stamps.ts) to be as the stamp says: the directories are listed, so a
  * vhost or link gone or left over is repaired, and a new release's templates or a changed record
  * are written, but no stamped tunnel file is looked at. At 1,000 tunnels that look is a stat each,
- * about a tenth of the start; `lookAtStamped` takes it once the panel answers, so a hand edit made
- * while the panel was down is still repaired by the start, a moment later. The served vhosts (the
- * panel's own, the portal's, the sites'), a fixed few, are looked at before it answers as ever.
+ * about a tenth of the start; the proxy adapter keeps that look for `lookNow` (a second after the
+ * panel listens) or its next vhost change, whichever comes first, so a hand edit made while the
+ * panel was down is still repaired by the start, a moment later, and never fails a change's nginx
+ * test. The served vhosts (the panel's own, the portal's, the sites'), a fixed few, are looked at
+ * before it answers as ever. A repair or refresh that changes anything before the listen looks at
+ * every file first (`stopTakingStamps`).
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<StartReconcile> {
   const wanted = desired ?? (await desiredHost(services));
@@ -61,7 +67,9 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
-  return { ...refreshed, lookAtStamped: () => repairTouched(services, wanted.tunnels.map((tunnel) => tunnel.spec)) };
+  // the records when the look runs, not the start's: a change refused since may have put a file back
+  proxy.deferLook(() => repairTouched(services, desiredTunnels(services.store.tunnels.value, services.config.value).map((tunnel) => tunnel.spec)));
+  return { ...refreshed, lookNow: () => proxy.lookNow(), dropLook: () => proxy.dropLook() };
 }
 
 /** Each of the vhosts of `specs` (the start's records) touched since the panel stamped it, rewritten from its spec. */
@@ -110,7 +118,7 @@ export async function restoreHost(services: HostServices, desired?: DesiredHost)
  * uninstall, then an install that kept the data) is written again: the records win, as in the
  * tunnel repair. Neither reads a vhost the panel stamped as this release's text of the same spec
  * and that is untouched since (lib/system/proxy/vhost-stamps.ts): a start with nothing changed
- * stats the vhosts and reads none.
+ * stats the served vhosts, takes the tunnels' on their stamps' word (reconcileAtStart), and reads none.
  */
 export async function refreshVhosts(services: Omit<HostServices, 'tunnels'>, desired?: DesiredHost): Promise<VhostRefresh> {
   const { system, log } = services;

@@ -58,7 +58,7 @@ type SyncPoint = {
 
 // An injected failure must be thrown by these and rejected by the rest. The list is checked against
 // the adapters' types both ways: a name that is not a synchronous method, or one missing, fails tsc.
-const SYNC_LIST = ['proxy.vhostName', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf'] as const satisfies readonly SyncPoint[];
+const SYNC_LIST = ['proxy.vhostName', 'proxy.stopTakingStamps', 'proxy.deferLook', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf'] as const satisfies readonly SyncPoint[];
 type Unlisted = Exclude<SyncPoint, (typeof SYNC_LIST)[number]>;
 const everySyncMethodListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everySyncMethodListed;

@@ -1,7 +1,9 @@
 // Brings nginx and the tunnel server to the tunnels' part of the desired host state after a crash
 // between a host change and the save that follows it: vhosts of tunnels that have no record, enabled
 // tunnels whose vhost file or link is gone or was edited by hand, links left behind by disabled
-// tunnels. The records win. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
+// tunnels. The records win. At the start a tunnel's stamped file is taken on its stamp's word
+// (lib/host-state/reconcile.ts): a hand edit alone waits for the start's look, unless the repair
+// changes something, when it looks at every file first. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
 import { errorMessage } from '../errors.ts';
 import { desiredTunnels, type DesiredTunnel, type HostRepairReport } from '../host-state/desired.ts';
 import type { Step } from '../steps.ts';
@@ -61,12 +63,11 @@ export type { HostRepairReport };
 export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value, ctx.config.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
-  const [listed, places] = await Promise.all([proxy.list('app'), proxy.linkPlaces()]);
-  const present = new Map(listed.map((vhost) => [vhost.name, vhost]));
   // each tunnel's name once: a start asks them of 1,000 tunnels
   const names = tunnels.map((tunnel) => proxy.vhostName(tunnel.spec));
-  const named = new Set(names);
-  const orphans = [...present.keys()].filter((name) => !named.has(name));
+  let { orphans, astray } = await repairPlan(ctx, tunnels, names);
+  // a change tests nginx over every file: a start that took the stamps' word looks at each first, so a tunnel's hand edit goes with it
+  if ((orphans.length > 0 || astray.length > 0) && proxy.stopTakingStamps()) ({ orphans, astray } = await repairPlan(ctx, tunnels, names));
   if (orphans.length > 0) {
     try {
       await proxy.apply(orphans.map((name) => ({ op: 'remove', name })));
@@ -74,11 +75,6 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
     } catch (error) {
       report.failures.push(`removing ${orphans.join(', ')}: ${errorMessage(error)}`);
     }
-  }
-  const astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> = [];
-  for (const [i, tunnel] of tunnels.entries()) {
-    const change = hostChange(ctx, tunnel, present.get(names[i]!), places);
-    if (change) astray.push({ tunnel, change });
   }
   if (astray.length > 0) await ctx.locks.runAll(astray.map(({ tunnel }) => tunnel.id), () => repairTogether(ctx, astray, report));
   try {
@@ -91,6 +87,21 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
   }
   for (const failure of report.failures) ctx.log.warn(`tunnel repair failed: ${failure}`);
   return report;
+}
+
+/** The app vhosts no tunnel names (`names`: each tunnel's vhost name), and the proxy change that brings each tunnel out of line back. */
+async function repairPlan(ctx: TunnelContext, tunnels: readonly DesiredTunnel[], names: readonly string[]): Promise<{ orphans: string[]; astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> }> {
+  const { proxy } = ctx.system;
+  const [listed, places] = await Promise.all([proxy.list('app'), proxy.linkPlaces()]);
+  const present = new Map(listed.map((vhost) => [vhost.name, vhost]));
+  const named = new Set(names);
+  const orphans = [...present.keys()].filter((name) => !named.has(name));
+  const astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> = [];
+  for (const [i, tunnel] of tunnels.entries()) {
+    const change = hostChange(ctx, tunnel, present.get(names[i]!), places);
+    if (change) astray.push({ tunnel, change });
+  }
+  return { orphans, astray };
 }
 
 /**

@@ -42,15 +42,18 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
   }
 
   apply(changes: VhostChange[]): Promise<void> {
-    return this.group(changes);
+    return this.afterLook(() => this.group(changes));
   }
 
   refresh(specs: VhostSpec[], { touchedOnly = false }: RefreshOptions = {}): Promise<string[]> {
-    return this.serial(async () => {
+    const refresh = () => this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).values()];
-      let unsure = await this.unsureOf(unique, touchedOnly);
-      // the helper's rewrite tests nginx over every file: a pass that took the stamps' word looks at each first, so a hand edit goes with it
-      if (unsure.length > 0 && this.stopTakingStamps()) unsure = await this.unsureOf(unique, touchedOnly);
+      const unsure = await this.unsureOf(unique, touchedOnly);
+      // the helper's rewrite tests nginx over every file: a pass that took the stamps' word looks at the rest first, so a hand edit goes with it
+      if (unsure.length > 0 && this.stopTakingStamps()) {
+        const asked = new Set(unsure);
+        unsure.push(...(await this.unsureOf(unique.filter((spec) => !asked.has(spec)), touchedOnly)));
+      }
       // what a vhost points at, made before the helper writes it: a look once the panel listens makes it only for those it asks about
       for (const spec of touchedOnly ? unsure : specs) await this.opts.prepare(spec);
       if (unsure.length > 0) this.forgetMarks();
@@ -66,6 +69,8 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       }
       return rewritten;
     });
+    // the look's own refresh (touchedOnly) is the look: it must not wait for itself
+    return touchedOnly ? refresh() : this.afterLook(refresh);
   }
 
   /** Of `unique`, the vhosts the panel has no current stamp of, which may differ: the helper reads those alone. `touchedOnly`: RefreshOptions'. */

@@ -80,6 +80,21 @@ export interface ProxyAdapter {
    * the adapter writes a vhost. Without it each question looks again.
    */
   onePass?<T>(run: () => Promise<T>, options?: OnePassOptions): Promise<T>;
+  /**
+   * Ends the stamps' word in a pass that took it: a change about to be made tests nginx over every
+   * file, so each is looked at first and a hand edit goes with it. Whether the pass had taken it.
+   */
+  stopTakingStamps(): boolean;
+  /**
+   * Leaves `look` (the start's look at the files it took on their stamps' word) to run once: at
+   * `lookNow`, or before the adapter's next change or refresh (their nginx test reads every file),
+   * whichever comes first. A refresh with `touchedOnly` (the look's own) does not wait for it.
+   */
+  deferLook(look: () => Promise<unknown>): void;
+  /** Starts the look left unless it started; resolves once it is over (at once when there is none). */
+  lookNow(): Promise<unknown>;
+  /** Forgets the look left when it has not started; answers it when it has (a stop waits for it). */
+  dropLook(): Promise<unknown>;
 }
 
 export interface OnePassOptions {

@@ -10,6 +10,7 @@ import { assertFileName } from '../common/names.ts';
 import type { LinkPlaces, OnePassOptions, VhostSpec, VhostState } from '../types.ts';
 import { entryExists, readOrNull } from '../common/fs.ts';
 import { isVhostNameOfKind } from './templates.ts';
+import { DeferredLook } from './deferred-look.ts';
 import { vhostIntact } from './vhost-stamp.ts';
 import { fileMark, type FileMark, type StampsView, type VhostStamps } from './vhost-stamps.ts';
 
@@ -28,6 +29,8 @@ export class VhostDirs {
   readonly #listings = new Map<string, Promise<string[]>>();
   /** The marks taken in `onePass`, by name (null: no file); none outside one. */
   #passMarks: Map<string, FileMark | null> | null = null;
+  /** The start's look at the files it took on their stamps' word, left for later. */
+  readonly #look = new DeferredLook();
   /** In a pass that takes the stamps' word for a kind: what they say of each stamped file of it, which is then not looked at. */
   #stampsTaken: { kind: VhostSpec['kind']; stamps: StampsView } | null = null;
 
@@ -115,10 +118,27 @@ export class VhostDirs {
   }
 
   /** Ends the stamps' word in this pass (forgetMarks); whether the pass had taken it. */
-  protected stopTakingStamps(): boolean {
+  stopTakingStamps(): boolean {
     const taken = this.#stampsTaken !== null;
     this.forgetMarks();
     return taken;
+  }
+
+  deferLook(look: () => Promise<unknown>): void {
+    this.#look.defer(look);
+  }
+
+  lookNow(): Promise<unknown> {
+    return this.#look.now();
+  }
+
+  dropLook(): Promise<unknown> {
+    return this.#look.drop();
+  }
+
+  /** `write` (a change or refresh of vhosts, so an nginx test of every file) after the start's look when one is left. */
+  protected afterLook<T>(write: () => Promise<T>): Promise<T> {
+    return this.#look.before(write);
   }
 
   async linkPlaces(): Promise<LinkPlaces> {

@@ -1,6 +1,7 @@
 // Every vhost relay-panel writes ends with a line holding the SHA-256 of the text above it, so a
 // hand edit (which nginx would serve until the panel next writes that vhost) can be told apart
-// from what the panel wrote: the doctor names it and the tunnel repair at start-up rewrites it.
+// from what the panel wrote: the doctor names it and the next start rewrites it (a tunnel's a
+// second after the panel listens, lib/host-state/reconcile.ts).
 import { createHash } from 'node:crypto';
 
 const MARK = '# relay-panel sha256 ';

@@ -59,7 +59,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   }
 
   apply(changes: VhostChange[]): Promise<void> {
-    return this.group(changes);
+    return this.afterLook(() => this.group(changes));
   }
 
   /**
@@ -68,11 +68,14 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
    * all of them, none when nothing differs. Answers the names rewritten.
    */
   refresh(specs: VhostSpec[], { touchedOnly = false }: RefreshOptions = {}): Promise<string[]> {
-    return this.serial(async () => {
+    const refresh = () => this.serial(async () => {
       const unique = [...new Map(specs.map((spec) => [vhostName(spec), spec])).entries()];
-      let stale = await this.staleOf(unique, touchedOnly);
-      // the rewrite tests nginx over every file: a pass that took the stamps' word looks at each first, so a hand edit goes with it
-      if (stale.length > 0 && this.stopTakingStamps()) stale = await this.staleOf(unique, touchedOnly);
+      const stale = await this.staleOf(unique, touchedOnly);
+      // the rewrite tests nginx over every file: a pass that took the stamps' word looks at the rest first, so a hand edit goes with it
+      if (stale.length > 0 && this.stopTakingStamps()) {
+        const found = new Set(stale.map((vhost) => vhost.name));
+        stale.push(...(await this.staleOf(unique.filter(([name]) => !found.has(name)), touchedOnly)));
+      }
       if (stale.length > 0) {
         // links kept as they are: one listing, and only when something is rewritten
         const linked = await this.linkedNames();
@@ -81,6 +84,8 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
+    // the look's own refresh (touchedOnly) is the look: it must not wait for itself
+    return touchedOnly ? refresh() : this.afterLook(refresh);
   }
 
   /**

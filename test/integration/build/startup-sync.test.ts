@@ -30,7 +30,7 @@ s('after onboarding, start-up rewrites the tunnel server grants from the stored 
   }
 });
 
-s('a tunnel\'s vhost edited by hand while the panel was down is put back by its next start, once it listens', async () => {
+s('a tunnel\'s vhost edited by hand while the panel was down is put back by its next start, once it listens; a start stopped before that leaves it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-startup-'));
   await mkdir(join(dir, 'data'));
   await writeFile(join(dir, 'data', 'tunnels.json'), JSON.stringify([tunnel(4001, true), tunnel(4002, true)]));
@@ -42,6 +42,9 @@ s('a tunnel\'s vhost edited by hand while the panel was down is put back by its 
     const written = await readFile(vhost, 'utf8');
     await first.stop();
     await writeFile(vhost, `${written}# edited by hand\n`);
+    // stopped before its look's second: the look never starts, so nothing writes after the stop
+    await (await run()).stop();
+    assert.is(await readFile(vhost, 'utf8'), `${written}# edited by hand\n`);
     const second = await run();
     try {
       await waitFor('the edited vhost put back', async () => (await readFile(vhost, 'utf8')) === written, null);

@@ -278,4 +278,39 @@ s('the installed panel (root helper): a pass that takes the stamps\' word asks t
   assert.equal([asked, prepared], [[[nameOf(specs[2]!)]], [nameOf(specs[2]!)]]);
 });
 
+s('a change before the start\'s look runs the look first: a tunnel vhost broken by hand does not fail the change\'s nginx test', async ({ box }) => {
+  await written(box);
+  const tunnels = apps(5);
+  const broken = await editByHand(box, tunnels[0]!, BROKEN);
+  const proxy = start(box);
+  assert.equal(await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' }), []);
+  let looks = 0;
+  proxy.deferLook(async () => {
+    looks++;
+    return proxy.refresh(tunnels, { touchedOnly: true });
+  });
+  await proxy.apply([{ op: 'put', spec: { kind: 'app', fqdn: 't4.example.test', port: 31000 }, enabled: true }]);
+  assert.not.match(await readFile(broken, 'utf8'), BROKEN);
+  await proxy.lookNow();
+  assert.is(looks, 1, 'once');
+});
+
+s('the installed panel (root helper): a pass that takes the stamps\' word and has a vhost to ask about looks at the tunnels\' files too, and asks about a hand edit there in the same request', async ({ box }) => {
+  await written(box);
+  await editByHand(box, specs[1]!);
+  await editByHand(box, specs[2]!);
+  const asked: string[][] = [];
+  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
+    send: async () => undefined,
+    refresh: async (sent) => {
+      asked.push(sent.map(nameOf));
+      return sent.map(nameOf);
+    },
+    prepare: async () => undefined,
+    reload: async () => undefined,
+  }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+  await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' });
+  assert.equal(asked, [[nameOf(specs[1]!), nameOf(specs[2]!)]]);
+});
+
 s.run();

@@ -2,13 +2,13 @@
 // box reopened with nothing changed reads no vhost file, and a hand edit made while the
 // panel was down is still repaired by the next start. Reads are counted at node:fs/promises.
 import fsp from 'node:fs/promises';
-import { readFile, writeFile } from 'node:fs/promises';
+import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reconcileAtStart, refreshVhosts } from '../../../lib/host-state/reconcile.ts';
-import { sandboxPaths } from '../../../lib/system/sandbox-system.ts';
+import { sandboxControls, sandboxPaths } from '../../../lib/system/sandbox-system.ts';
 import { createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { createTunnel, DOMAIN, tunnelApp } from './helpers.ts';
 
@@ -90,8 +90,7 @@ s('the start takes a stamped vhost on its stamp\'s word before it listens, and i
     assert.equal(before.reads, [], 'no stamped vhost is read before the panel listens');
     assert.equal(before.result.rewritten, []);
     assert.match(await readFile(box.file, 'utf8'), '# edited by hand');
-    const after = await readsDuring(available, () => before.result.lookAtStamped());
-    assert.equal(after.result, [`relay-app-two.${DOMAIN}.conf`]);
+    const after = await readsDuring(available, () => before.result.lookNow());
     assert.equal([...new Set(after.reads)], [box.file], 'only the touched file');
     assert.is(await readFile(box.file, 'utf8'), box.text);
   } finally {
@@ -99,22 +98,60 @@ s('the start takes a stamped vhost on its stamp\'s word before it listens, and i
   }
 });
 
-s('the look after the start leaves a vhost a request rewrote since alone: the start\'s older record never undoes it', async () => {
-  const box = await boxWithHandEdit('two');
+/** `boxWithHandEdit('two')` with tunnel three's vhost edited by hand too; answers three's file and the panel's text of it. */
+async function twoHandEdits(box: Awaited<ReturnType<typeof boxWithHandEdit>>): Promise<{ three: string; threeText: string }> {
   const three = box.file.replace('relay-app-two.', 'relay-app-three.');
   const threeText = await readFile(three, 'utf8');
   await writeFile(three, `${threeText}# edited by hand\n`);
+  return { three, threeText };
+}
+
+s('a tunnel change before the start\'s look runs the look first: the hand edits are repaired, and the change stands', async () => {
+  const box = await boxWithHandEdit('two');
+  const { three, threeText } = await twoHandEdits(box);
   const t = await createTestApp({ dir: box.dir });
   try {
     const start = await reconcileAtStart(t.services);
-    // after the panel listens, before its look: tunnel two moves to another port
+    // after the panel listens, before its look's second: tunnel two moves to another port
     const moved = await t.call('PATCH', `/api/tunnels/${box.ids.two}/settings`, { body: { port: 7100 } });
     assert.is(moved.status, 200, JSON.stringify(moved.body));
-    const moving = await readFile(box.file, 'utf8');
-    assert.match(moving, `two.${DOMAIN} 7100;`);
-    assert.equal(await start.lookAtStamped(), [`relay-app-three.${DOMAIN}.conf`]);
-    assert.is(await readFile(box.file, 'utf8'), moving, 'the request\'s vhost stays');
-    assert.is(await readFile(three, 'utf8'), threeText, 'the hand edit of the other is still repaired');
+    assert.is(await readFile(three, 'utf8'), threeText, 'the look ran before the change');
+    const changed = await readFile(box.file, 'utf8');
+    assert.match(changed, `two.${DOMAIN} 7100;`);
+    assert.not.match(changed, '# edited by hand');
+    await start.lookNow();
+    assert.is(await readFile(box.file, 'utf8'), changed, 'the request\'s vhost stays');
+  } finally {
+    await t.close();
+  }
+});
+
+s('a start whose tunnel repair changes something looks at every tunnel\'s file first: a hand edit goes in the same change, before the panel listens', async () => {
+  const box = await boxWithHandEdit('two');
+  const link = join(sandboxPaths(join(box.dir, 'data')).routes, `relay-app-one.${DOMAIN}.conf`);
+  await rm(link);
+  const t = await createTestApp({ dir: box.dir });
+  try {
+    await reconcileAtStart(t.services);
+    assert.ok(await lstat(link), 'the link put back');
+    assert.is(await readFile(box.file, 'utf8'), box.text, 'the hand edit repaired with it');
+    assert.is(sandboxControls(t.services.system).eventsOf('proxy.reload').length, 1, 'in one nginx test and reload, not the refresh\'s after');
+  } finally {
+    await t.close();
+  }
+});
+
+s('a stop before the start\'s look forgets it: a change after that does not start it', async () => {
+  const box = await boxWithHandEdit('two');
+  const { three } = await twoHandEdits(box);
+  const t = await createTestApp({ dir: box.dir });
+  try {
+    const start = await reconcileAtStart(t.services);
+    await start.dropLook();
+    const moved = await t.call('PATCH', `/api/tunnels/${box.ids.two}/settings`, { body: { port: 7100 } });
+    assert.is(moved.status, 200, JSON.stringify(moved.body));
+    await start.lookNow();
+    assert.match(await readFile(three, 'utf8'), '# edited by hand');
   } finally {
     await t.close();
   }
