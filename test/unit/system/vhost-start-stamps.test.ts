@@ -140,20 +140,25 @@ s('a vhost without a stamp (a box from before stamps) is read and, as it was an 
   assert.match(await readFile(join(box.available, 'relay-app-t0.example.test.conf'), 'utf8'), /127\.0\.0\.1:31000;/);
 });
 
-s('the installed panel (root helper) asks the helper about unstamped or touched vhosts only', async ({ box }) => {
-  await written(box);
-  await rm(join(box.available, nameOf(specs[6]!)));
-  await writeFile(join(box.available, nameOf(specs[6]!)), 'server {}\n');
-  const asked: string[][] = [];
-  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
+/** The installed panel's adapter on the box: the root helper's refresh notes the names it is asked about (and `prepared` those made ready) and rewrites them all. */
+function helperProxy(box: Box, asked: string[][], prepared: string[] = []): HelperProxy {
+  return new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
     send: async () => undefined,
     refresh: async (sent) => {
       asked.push(sent.map(nameOf));
       return sent.map(nameOf);
     },
-    prepare: async () => undefined,
+    prepare: async (spec) => void prepared.push(nameOf(spec)),
     reload: async () => undefined,
   }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+}
+
+s('the installed panel (root helper) asks the helper about unstamped or touched vhosts only', async ({ box }) => {
+  await written(box);
+  await rm(join(box.available, nameOf(specs[6]!)));
+  await writeFile(join(box.available, nameOf(specs[6]!)), 'server {}\n');
+  const asked: string[][] = [];
+  const proxy = helperProxy(box, asked);
   assert.equal(await proxy.refresh(specs), [nameOf(specs[6]!)]);
   assert.equal(asked, [[nameOf(specs[6]!)]]);
   assert.equal(box.reads, []);
@@ -262,15 +267,7 @@ s('the installed panel (root helper): a pass that takes the stamps\' word asks t
   await editByHand(box, specs[2]!);
   const asked: string[][] = [];
   const prepared: string[] = [];
-  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
-    send: async () => undefined,
-    refresh: async (sent) => {
-      asked.push(sent.map(nameOf));
-      return sent.map(nameOf);
-    },
-    prepare: async (spec) => void prepared.push(nameOf(spec)),
-    reload: async () => undefined,
-  }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+  const proxy = helperProxy(box, asked, prepared);
   assert.equal(await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' }), []);
   assert.equal(asked, []);
   prepared.length = 0;
@@ -300,15 +297,7 @@ s('the installed panel (root helper): a pass that takes the stamps\' word and ha
   await editByHand(box, specs[1]!);
   await editByHand(box, specs[2]!);
   const asked: string[][] = [];
-  const proxy = new HelperProxy({ availableDir: box.available, enabledDir: box.enabled, routesDir: box.routes }, {
-    send: async () => undefined,
-    refresh: async (sent) => {
-      asked.push(sent.map(nameOf));
-      return sent.map(nameOf);
-    },
-    prepare: async () => undefined,
-    reload: async () => undefined,
-  }, new VhostStamps(join(box.dir, VHOST_STAMPS_FILE), 'release-1'));
+  const proxy = helperProxy(box, asked);
   await proxy.onePass(() => proxy.refresh(specs), { takeStampsOf: 'app' });
   assert.equal(asked, [[nameOf(specs[1]!), nameOf(specs[2]!)]]);
 });
