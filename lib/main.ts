@@ -8,6 +8,7 @@ import { composePanel, type Panel, type PanelParts } from './compose.ts';
 import { ConfigStore, portOverride, type ConfigInput } from './config.ts';
 import type { App } from './http/app.ts';
 import type { RouteEntry } from './http/lazy-route.ts';
+import { errorMessage } from './errors.ts';
 import { reconcileAtStart } from './host-state/reconcile.ts';
 import { createLogger, parseLogLevel } from './log.ts';
 import { attachNodeEdge, type NodeEdge } from './node/edge.ts';
@@ -145,7 +146,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   startMark('listen');
   writeStartMarks();
   // the tunnels' vhosts the start took on their stamps' word, looked at after the first requests (or before the first vhost change)
-  const lookTimer = setTimeout(() => void reconciled.lookNow(), LOOK_AFTER_LISTEN_MS);
+  const lookLater = () => void reconciled.lookNow().catch((error: unknown) => services.log.warn(`looking at the tunnels' vhosts failed: ${errorMessage(error)}`));
+  const lookTimer = setTimeout(lookLater, LOOK_AFTER_LISTEN_MS);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
