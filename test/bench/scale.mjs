@@ -74,11 +74,29 @@ async function asAnEarlierRelease(file) {
   await writeFile(file, `${body}${MARK}${createHash('sha256').update(body).digest('hex')}\n`);
 }
 
+/**
+ * The panel's stamps (lib/system/proxy/vhost-stamps.ts) as that release left them: each vhost's
+ * file as it wrote it, under its own template fingerprint, which this release's differs from. A start
+ * takes a tunnel's stamp at its word until it listens, so the files alone would not show it an upgrade.
+ */
+async function stampedByAnEarlierRelease(box) {
+  const path = join(box.dir, 'data', 'vhost-stamps.json');
+  const stamps = JSON.parse(await readFile(path, 'utf8'));
+  const available = join(box.dir, 'data', 'system', 'nginx', 'sites-available');
+  for (const [name, stamp] of Object.entries(stamps.vhosts)) {
+    const file = await stat(join(available, name)).catch(() => null);
+    if (file) Object.assign(stamp, { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino, release: 'an earlier release' });
+  }
+  delete stamps.templates;
+  await writeFile(path, JSON.stringify(stamps), { mode: 0o600 });
+}
+
 /** A restart with nothing changed, then the first start after an upgrade whose templates all changed (every vhost read, rendered and rewritten). */
 async function starts(box, panelArgs) {
   const restart = await start(box, panelArgs, `restart ${box.tunnels}`);
   await stopChild(restart.panel);
   for (const file of await vhostFiles(box)) await asAnEarlierRelease(file);
+  await stampedByAnEarlierRelease(box);
   const changed = await start(box, panelArgs, `start after a change ${box.tunnels}`);
   await stopChild(changed.panel);
   const left = [];
