@@ -42,17 +42,19 @@ export interface StartReconcile extends VhostRefresh {
  * (lib/system/proxy/vhost-stamps.ts) to be as the stamp says: the directories are listed, so a
  * vhost or link gone or left over is repaired, and a new release's templates or a changed record
  * are written, but no stamped tunnel file is looked at. At 1,000 tunnels that look is a stat each,
- * about a tenth of the start; the proxy adapter keeps that look for `lookNow` (a second after the
- * panel listens) or its next vhost change, whichever comes first, so a hand edit made while the
- * panel was down is still repaired by the start, a moment later, and never fails a change's nginx
- * test. The served vhosts (the panel's own, the portal's, the sites'), a fixed few, are looked at
- * before it answers as ever. A repair or refresh that changes anything before the listen looks at
- * every file first (`stopTakingStamps`).
+ * about a tenth of the start; the proxy adapter keeps that look (`deferLook`) for `lookNow` (a
+ * second after the panel listens) or the first change of vhosts or stream servers, whichever comes
+ * first, this start's own included: a hand edit made while the panel was down is still repaired by
+ * the start, a moment later, and never fails a change's nginx test. The start's refresh, when it
+ * has anything to write, looks at every file itself instead. The served vhosts (the panel's own,
+ * the portal's, the sites'), a fixed few, are looked at before it answers as ever.
  */
 export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<StartReconcile> {
   const wanted = desired ?? (await desiredHost(services));
   startMark('desired host');
   const { proxy } = services.system;
+  // before the pass, so that a change in it comes after the look; the records of the moment it runs
+  proxy.deferLook(() => repairTouched(services, () => desiredTunnels(services.store.tunnels.value, services.config.value).map((tunnel) => tunnel.spec)));
   // the repair and the refresh ask of the same vhost files: one look at each serves both
   const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run, { takeStampsOf: 'app' }) : run());
   const refreshed = await onePass(async () => {
@@ -67,14 +69,13 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
-  // the records when the look runs, not the start's: a change refused since may have put a file back
-  proxy.deferLook(() => repairTouched(services, desiredTunnels(services.store.tunnels.value, services.config.value).map((tunnel) => tunnel.spec)));
   return { ...refreshed, lookNow: () => proxy.lookNow(), dropLook: () => proxy.dropLook() };
 }
 
-/** Each of the vhosts of `specs` (the start's records) touched since the panel stamped it, rewritten from its spec. */
-async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specs: VhostSpec[]): Promise<string[]> {
+/** Each of the vhosts of `specsNow()` (the records' when the look runs) touched since the panel stamped it, rewritten from its spec. */
+async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specsNow: () => VhostSpec[]): Promise<string[]> {
   try {
+    const specs = specsNow();
     if (specs.length === 0) return [];
     const rewritten = await system.proxy.refresh(specs, { touchedOnly: true });
     // a line either way: the start's work on the host ends here

@@ -26,8 +26,9 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
   const helper = config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.defaultMs)) : null;
   const root = helper ?? directRootActions(config);
   const certs = createHostCerts(config, root, now, renewalEnvironment(ctx.dataDir), ctx.panelReload);
+  const proxy = createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir });
   return {
-    proxy: createHostProxy(config, { certs, pki, root, helper, publicLocations: ctx.publicLocations, dataDir: ctx.dataDir }),
+    proxy,
     certs,
     tunnelServer: createHostTunnelServer(config, root),
     authPortal: createHostAuthPortal(config, root),
@@ -38,6 +39,7 @@ export function createHostSystem(config: SystemConfig, ctx: SystemContext): Syst
     siteStorage: createSiteStorage(config.sites.root),
     // apt-get may take minutes (the helper gives it certbotMs x 5): the call waits that long, not the usual 30 s
     packages: createHostPackages(config, config.rootHelper ? socketRootActions(rootCall(config.rootHelper.socket, config.timeouts.certbotMs * 5 + config.timeouts.defaultMs)) : null),
-    streams: createStreamsAdapter(config, root, helper),
+    // a stream change's nginx test reads the vhosts too: after the start's look at them
+    streams: createStreamsAdapter(config, root, helper, () => proxy.lookNow()),
   };
 }

@@ -58,7 +58,7 @@ type SyncPoint = {
 
 // An injected failure must be thrown by these and rejected by the rest. The list is checked against
 // the adapters' types both ways: a name that is not a synchronous method, or one missing, fails tsc.
-const SYNC_LIST = ['proxy.vhostName', 'proxy.stopTakingStamps', 'proxy.deferLook', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf'] as const satisfies readonly SyncPoint[];
+const SYNC_LIST = ['proxy.vhostName', 'proxy.deferLook', 'certs.paths', 'certs.changes', 'services.follow', 'siteStorage.dirOf'] as const satisfies readonly SyncPoint[];
 type Unlisted = Exclude<SyncPoint, (typeof SYNC_LIST)[number]>;
 const everySyncMethodListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everySyncMethodListed;
@@ -71,8 +71,9 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
   const pki = ctx.sandboxPki ?? systemPki(config, sandboxPaths(ctx.dataDir).pki);
   const serverCerts = ctx.sandboxServerCerts ?? opensslServerCerts;
   const certs = createSandboxCerts(config, ctx.dataDir, controls, now, serverCerts);
+  const proxy = createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations, serverCerts });
   const raw: System = {
-    proxy: createSandboxProxy(config, ctx.dataDir, controls, { certs, pki, publicLocations: ctx.publicLocations, serverCerts }),
+    proxy,
     certs,
     tunnelServer: createSandboxTunnelServer(ctx.dataDir, controls, ctx.sandboxSockets),
     authPortal: createSandboxAuthPortal(config, ctx.dataDir, controls),
@@ -82,7 +83,8 @@ export function createSandboxSystem(config: SystemConfig, ctx: SystemContext): S
     pki,
     siteStorage: createSiteStorage(sandboxPaths(ctx.dataDir).sites),
     packages: createSandboxPackages(ctx.dataDir, controls),
-    streams: createSandboxStreams(config, ctx.dataDir, controls),
+    // a stream change's nginx test reads the vhosts too: after the start's look at them
+    streams: createSandboxStreams(config, ctx.dataDir, controls, () => proxy.lookNow()),
   };
   const system = {} as Record<keyof System, unknown>;
   for (const key of Object.keys(raw) as Array<keyof System>) system[key] = withFailureHooks(key, raw[key], controls);

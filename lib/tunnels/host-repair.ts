@@ -2,8 +2,8 @@
 // between a host change and the save that follows it: vhosts of tunnels that have no record, enabled
 // tunnels whose vhost file or link is gone or was edited by hand, links left behind by disabled
 // tunnels. The records win. At the start a tunnel's stamped file is taken on its stamp's word
-// (lib/host-state/reconcile.ts): a hand edit alone waits for the start's look, unless the repair
-// changes something, when it looks at every file first. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
+// (lib/host-state/reconcile.ts): a hand edit waits for the start's look, which the proxy adapter
+// runs before the repair's change when it has one. Certificates are never removed (a deleted tunnel's certificate stays, as the spec says).
 import { errorMessage } from '../errors.ts';
 import { desiredTunnels, type DesiredTunnel, type HostRepairReport } from '../host-state/desired.ts';
 import type { Step } from '../steps.ts';
@@ -65,9 +65,7 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
   // each tunnel's name once: a start asks them of 1,000 tunnels
   const names = tunnels.map((tunnel) => proxy.vhostName(tunnel.spec));
-  let { orphans, astray } = await repairPlan(ctx, tunnels, names);
-  // a change tests nginx over every file: a start that took the stamps' word looks at each first, so a tunnel's hand edit goes with it
-  if ((orphans.length > 0 || astray.length > 0) && proxy.stopTakingStamps()) ({ orphans, astray } = await repairPlan(ctx, tunnels, names));
+  const { orphans, astray } = await repairPlan(ctx, tunnels, names);
   if (orphans.length > 0) {
     try {
       await proxy.apply(orphans.map((name) => ({ op: 'remove', name })));

@@ -16,7 +16,8 @@ export class DeferredLook {
     const look = this.#waiting;
     if (look) {
       this.#waiting = null;
-      this.#running = look().finally(() => (this.#running = null));
+      // a look that throws at once rejects, as a later failure would
+      this.#running = Promise.resolve().then(look).finally(() => (this.#running = null));
     }
     return this.#running ?? Promise.resolve();
   }

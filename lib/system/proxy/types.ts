@@ -81,14 +81,10 @@ export interface ProxyAdapter {
    */
   onePass?<T>(run: () => Promise<T>, options?: OnePassOptions): Promise<T>;
   /**
-   * Ends the stamps' word in a pass that took it: a change about to be made tests nginx over every
-   * file, so each is looked at first and a hand edit goes with it. Whether the pass had taken it.
-   */
-  stopTakingStamps(): boolean;
-  /**
    * Leaves `look` (the start's look at the files it took on their stamps' word) to run once: at
-   * `lookNow`, or before the adapter's next change or refresh (their nginx test reads every file),
-   * whichever comes first. A refresh with `touchedOnly` (the look's own) does not wait for it.
+   * `lookNow`, or before the adapter's next change, refresh or reload (nginx reads every file),
+   * whichever comes first. A refresh with `touchedOnly` (the look's own) does not wait for it; the
+   * start's own refresh in its pass looks at every file itself when it has anything to write.
    */
   deferLook(look: () => Promise<unknown>): void;
   /** Starts the look left unless it started; resolves once it is over (at once when there is none). */
@@ -107,9 +103,9 @@ export interface OnePassOptions {
 
 export interface RefreshOptions {
   /**
-   * Only files touched since the panel stamped them (a hand edit), whatever their spec: the start's
-   * look once it listens, after a refresh that took the stamps' word. A file the panel wrote since
-   * (a request) is left alone, so the start's specs, older than that request's, never undo it.
+   * Only files there and touched since the panel stamped them (a hand edit), whatever their spec,
+   * each looked at (never on a stamp's word): the start's look (`deferLook`). A file the panel
+   * wrote since it was stamped is left alone.
    */
   touchedOnly?: boolean;
 }

@@ -63,15 +63,19 @@ export class VhostDirs {
    * file is looked at once. Whatever this adapter writes ends the reuse for every file (forgetMarks),
    * so only a start that changed nothing, a few milliseconds from repair to refresh, reuses a mark.
    * `takeStampsOf`: a stamped file of that kind is taken to be as its stamp says and not looked at
-   * at all (the start before it listens, which looks at them once it does: `refresh(specs, { touchedOnly })`).
+   * at all (the start before it listens, which leaves the look for later: `deferLook`). A pass that
+   * stopped taking them (it wrote: every file was looked at) drops a look left and not started.
    */
   async onePass<T>(run: () => Promise<T>, { takeStampsOf }: OnePassOptions = {}): Promise<T> {
     if (this.#passMarks) return run();
     this.#passMarks = new Map();
+    let taken = false;
     try {
       this.#stampsTaken = takeStampsOf && this.stamps ? { kind: takeStampsOf, stamps: await this.stamps.view() } : null;
+      taken = this.#stampsTaken !== null;
       return await run();
     } finally {
+      if (taken && this.#stampsTaken === null) void this.#look.drop();
       this.#passMarks = null;
       this.#stampsTaken = null;
     }
@@ -118,7 +122,7 @@ export class VhostDirs {
   }
 
   /** Ends the stamps' word in this pass (forgetMarks); whether the pass had taken it. */
-  stopTakingStamps(): boolean {
+  protected stopTakingStamps(): boolean {
     const taken = this.#stampsTaken !== null;
     this.forgetMarks();
     return taken;
@@ -136,9 +140,14 @@ export class VhostDirs {
     return this.#look.drop();
   }
 
-  /** `write` (a change or refresh of vhosts, so an nginx test of every file) after the start's look when one is left. */
+  /** `write` (a change, refresh or reload of vhosts, so nginx reads every file) after the start's look when one is left. */
   protected afterLook<T>(write: () => Promise<T>): Promise<T> {
     return this.#look.before(write);
+  }
+
+  /** Whether this is the start's pass that takes the stamps' word: its refresh looks at the rest itself when it writes. */
+  protected takingStamps(): boolean {
+    return this.#stampsTaken !== null;
   }
 
   async linkPlaces(): Promise<LinkPlaces> {

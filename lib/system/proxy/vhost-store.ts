@@ -84,8 +84,8 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
-    // the look's own refresh (touchedOnly) is the look: it must not wait for itself
-    return touchedOnly ? refresh() : this.afterLook(refresh);
+    // the look's own refresh (touchedOnly) must not wait for itself; the start's refresh in its pass looks at the rest itself when it writes
+    return touchedOnly || this.takingStamps() ? refresh() : this.afterLook(refresh);
   }
 
   /**
@@ -98,6 +98,8 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     const stamps = await this.stamps?.view();
     const compared: Promise<Stale | null>[] = [];
     if (touchedOnly) {
+      // the look: every file looked at, none taken on its stamp's word (the start's pass may still take them)
+      this.stopTakingStamps();
       const touched = await this.touchedSinceStamped(unique.map(([name]) => name));
       for (const [name, spec] of unique) {
         const mark = touched.get(name);
@@ -159,7 +161,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
   }
 
   reload(): Promise<void> {
-    return this.serial(() => this.opts.reload());
+    return this.afterLook(() => this.serial(() => this.opts.reload()));
   }
 
   /** `content`: the put's vhost text, or WRITTEN when the file was written with the others. */

@@ -10,12 +10,19 @@ import type { StreamChange, StreamProxyAdapter } from './types.ts';
  * On an installed box (`helper`), the panel only reads the directory: the root helper's `streams`
  * action writes, tests, reloads and rolls back, as it does the vhosts (nginx's master is root's).
  */
-export function createStreamsAdapter(config: SystemConfig, root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> }, helper: { applyStreams(changes: StreamChange[]): Promise<void> } | null): StreamProxyAdapter {
-  if (!helper) return createHostStreams(config, root);
+export function createStreamsAdapter(
+  config: SystemConfig,
+  root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> },
+  helper: { applyStreams(changes: StreamChange[]): Promise<void> } | null,
+  beforeChange?: () => Promise<unknown>,
+): StreamProxyAdapter {
+  if (!helper) return createHostStreams(config, root, beforeChange);
   const dir = streamsDirOf(config);
   return {
     async apply(changes) {
       if (changes.length === 0) return;
+      // the helper tells a change from none; its test reads every nginx file either way
+      await beforeChange?.();
       try {
         await helper.applyStreams(changes);
       } catch (e) {
@@ -27,12 +34,14 @@ export function createStreamsAdapter(config: SystemConfig, root: { nginxTest(): 
   };
 }
 
-export function createHostStreams(config: SystemConfig, root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> }): StreamProxyAdapter {
+/** `beforeChange`: StreamStoreOptions'. */
+export function createHostStreams(config: SystemConfig, root: { nginxTest(): Promise<void>; nginxReload(): Promise<void> }, beforeChange?: () => Promise<unknown>): StreamProxyAdapter {
   const ctx = { listenAddress: config.nginx.listenAddress, trafficPort: config.nginx.trafficPort };
   return new StreamStore({
     dir: streamsDirOf(config),
     render: (spec) => renderStreamServer(spec, ctx),
     test: () => root.nginxTest(),
     reload: () => root.nginxReload(),
+    beforeChange,
   });
 }

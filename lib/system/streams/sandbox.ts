@@ -7,7 +7,8 @@ import { renderStreamServer } from './render.ts';
 import { StreamStore } from './store.ts';
 import type { StreamProxyAdapter } from './types.ts';
 
-export function createSandboxStreams(config: SystemConfig, dataDir: string, controls: SandboxControls): StreamProxyAdapter {
+/** `beforeChange`: StreamStoreOptions'. */
+export function createSandboxStreams(config: SystemConfig, dataDir: string, controls: SandboxControls, beforeChange?: () => Promise<unknown>): StreamProxyAdapter {
   const ctx = { listenAddress: '127.0.0.1', trafficPort: config.nginx.trafficPort };
   return new StreamStore({
     dir: join(sandboxPaths(dataDir).root, 'nginx', 'streams'),
@@ -19,5 +20,6 @@ export function createSandboxStreams(config: SystemConfig, dataDir: string, cont
       controls.record('streams.reload');
       controls.appendLog('proxy', 'nginx: configuration reloaded (stream servers)');
     },
+    beforeChange,
   });
 }

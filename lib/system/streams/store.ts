@@ -17,6 +17,8 @@ export interface StreamStoreOptions {
   test(): Promise<void>;
   /** throws when the reload did not take effect (a port another process holds shows only here) */
   reload(): Promise<void>;
+  /** before a change's test and reload, which read every nginx file: the start's look at the vhosts (ProxyAdapter.lookNow) */
+  beforeChange?(): Promise<unknown>;
 }
 
 export class StreamStore implements StreamProxyAdapter {
@@ -44,6 +46,7 @@ export class StreamStore implements StreamProxyAdapter {
     for (const name of next.keys()) before.set(name, await readOrNull(this.path(name)));
     const changed = [...next].filter(([name, content]) => before.get(name) !== content);
     if (changed.length === 0) return;
+    await this.opts.beforeChange?.();
     await this.write(changed);
     try {
       await this.opts.test();

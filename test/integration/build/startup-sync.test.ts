@@ -42,8 +42,10 @@ s('a tunnel\'s vhost edited by hand while the panel was down is put back by its 
     const written = await readFile(vhost, 'utf8');
     await first.stop();
     await writeFile(vhost, `${written}# edited by hand\n`);
-    // stopped before its look's second: the look never starts, so nothing writes after the stop
-    await (await run()).stop();
+    // stopped before its look's second: the look is dropped, so nothing writes after the stop
+    const stopped = await run();
+    await stopped.stop();
+    await stopped.app.services.system.proxy.lookNow();
     assert.is(await readFile(vhost, 'utf8'), `${written}# edited by hand\n`);
     const second = await run();
     try {

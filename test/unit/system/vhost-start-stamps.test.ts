@@ -292,6 +292,18 @@ s('a change before the start\'s look runs the look first: a tunnel vhost broken 
   assert.is(looks, 1, 'once');
 });
 
+s('in the start\'s pass, a change (a missing served vhost written) comes after the look, which looks at the files it takes on their stamps\' word', async ({ box }) => {
+  await written(box);
+  const tunnels = apps(5);
+  const broken = await editByHand(box, tunnels[0]!, BROKEN);
+  await rm(join(box.available, nameOf(specs[1]!)));
+  const proxy = start(box);
+  proxy.deferLook(() => proxy.refresh(tunnels, { touchedOnly: true }));
+  await proxy.onePass(() => proxy.apply([{ op: 'put', spec: specs[1]!, enabled: true }]), { takeStampsOf: 'app' });
+  assert.not.match(await readFile(broken, 'utf8'), BROKEN);
+  assert.ok(await readFile(join(box.available, nameOf(specs[1]!)), 'utf8'));
+});
+
 s('the installed panel (root helper): a pass that takes the stamps\' word and has a vhost to ask about looks at the tunnels\' files too, and asks about a hand edit there in the same request', async ({ box }) => {
   await written(box);
   await editByHand(box, specs[1]!);

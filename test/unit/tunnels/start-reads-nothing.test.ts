@@ -126,7 +126,7 @@ s('a tunnel change before the start\'s look runs the look first: the hand edits 
   }
 });
 
-s('a start whose tunnel repair changes something looks at every tunnel\'s file first: a hand edit goes in the same change, before the panel listens', async () => {
+s('a start whose tunnel repair changes something runs the look first: a hand edit is repaired before the panel listens', async () => {
   const box = await boxWithHandEdit('two');
   const link = join(sandboxPaths(join(box.dir, 'data')).routes, `relay-app-one.${DOMAIN}.conf`);
   await rm(link);
@@ -134,8 +134,21 @@ s('a start whose tunnel repair changes something looks at every tunnel\'s file f
   try {
     await reconcileAtStart(t.services);
     assert.ok(await lstat(link), 'the link put back');
-    assert.is(await readFile(box.file, 'utf8'), box.text, 'the hand edit repaired with it');
-    assert.is(sandboxControls(t.services.system).eventsOf('proxy.reload').length, 1, 'in one nginx test and reload, not the refresh\'s after');
+    assert.is(await readFile(box.file, 'utf8'), box.text, 'the hand edit repaired before the listen');
+    assert.is(sandboxControls(t.services.system).eventsOf('proxy.reload').length, 2, 'the look\'s change, then the repair\'s');
+  } finally {
+    await t.close();
+  }
+});
+
+s('a stream server change before the start\'s look runs the look first: its nginx test reads the tunnels\' vhosts too', async () => {
+  const box = await boxWithHandEdit('two');
+  const t = await createTestApp({ dir: box.dir });
+  try {
+    await reconcileAtStart(t.services);
+    const created = await t.call('POST', '/api/tunnels', { body: { protocol: 'tcp', publicPort: 42022, port: 22 } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    assert.is(await readFile(box.file, 'utf8'), box.text, 'the look ran before the stream change');
   } finally {
     await t.close();
   }
