@@ -127,7 +127,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
   await panel.start();
   startMark('panel start');
-  const reconciled = await reconcileAtStart(services);
+  await reconcileAtStart(services);
 
   const server = createServer();
   // the sandbox answers its tunnels' and sites' names itself; on a real host nginx does
@@ -146,13 +146,14 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   startMark('listen');
   writeStartMarks();
   // the tunnels' vhosts the start took on their stamps' word, looked at after the first requests (or before the first vhost change)
-  const lookLater = () => void reconciled.lookNow().catch((error: unknown) => services.log.warn(`looking at the tunnels' vhosts failed: ${errorMessage(error)}`));
+  const { proxy } = services.system;
+  const lookLater = () => void proxy.lookNow().catch((error: unknown) => services.log.warn(`looking at the tunnels' vhosts failed: ${errorMessage(error)}`));
   const lookTimer = setTimeout(lookLater, LOOK_AFTER_LISTEN_MS);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     clearTimeout(lookTimer);
-    return (stopping ??= shutdown(server, edge, app, reconciled.dropLook()));
+    return (stopping ??= shutdown(server, edge, app, proxy.dropLook()));
   };
   return { app, server, url, stop };
 }

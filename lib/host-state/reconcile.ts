@@ -21,18 +21,6 @@ export interface VhostRefresh {
   closed: string[];
 }
 
-export interface StartReconcile extends VhostRefresh {
-  /**
-   * Starts the look the start left for after the panel listens, unless a vhost change started it
-   * first: each tunnel's vhost file it took on its stamp's word, looked at, and rewritten from the
-   * records of that moment when touched since (a hand edit). Resolves once it is over; a failure
-   * is logged, never thrown.
-   */
-  lookNow(): Promise<unknown>;
-  /** Forgets the look when it has not started (a stop); answers it when it has. */
-  dropLook(): Promise<unknown>;
-}
-
 /**
  * The panel's start, once onboarding is done: the tunnel repair (a crash between a host change and
  * the save that follows it leaves nginx and the tunnel server out of step with the records; the
@@ -42,14 +30,14 @@ export interface StartReconcile extends VhostRefresh {
  * (lib/system/proxy/vhost-stamps.ts) to be as the stamp says: the directories are listed, so a
  * vhost or link gone or left over is repaired, and a new release's templates or a changed record
  * are written, but no stamped tunnel file is looked at. At 1,000 tunnels that look is a stat each,
- * about a tenth of the start; the proxy adapter keeps that look (`deferLook`) for `lookNow` (a
- * second after the panel listens) or the first change of vhosts or stream servers, whichever comes
+ * about a tenth of the start; the proxy adapter keeps that look (`deferLook`) for its `lookNow` (a
+ * second after the panel listens, lib/main.ts) or the first change of vhosts or stream servers, whichever comes
  * first, this start's own included: a hand edit made while the panel was down is still repaired by
  * the start, a moment later, and never fails a change's nginx test. The start's refresh, when it
  * has anything to write, looks at every file itself instead. The served vhosts (the panel's own,
  * the portal's, the sites'), a fixed few, are looked at before it answers as ever.
  */
-export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<StartReconcile> {
+export async function reconcileAtStart(services: HostServices, desired?: DesiredHost): Promise<VhostRefresh> {
   const wanted = desired ?? (await desiredHost(services));
   startMark('desired host');
   const { proxy } = services.system;
@@ -57,7 +45,7 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
   proxy.deferLook(() => repairTouched(services, () => desiredTunnels(services.store.tunnels.value, services.config.value).map((tunnel) => tunnel.spec)));
   // the repair and the refresh ask of the same vhost files: one look at each serves both
   const onePass = <T>(run: () => Promise<T>) => (proxy.onePass ? proxy.onePass(run, { takeStampsOf: 'app' }) : run());
-  const refreshed = await onePass(async () => {
+  return onePass(async () => {
     if (services.config.value.onboarding.status === 'COMPLETED') {
       await keepDeployHook(services);
       await services.tunnels.repairHost(wanted.tunnels).catch((error: Error) => services.log.warn(`tunnel repair failed: ${error.message}`));
@@ -69,7 +57,6 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
     startMark('vhost refresh');
     return refreshed;
   });
-  return { ...refreshed, lookNow: () => proxy.lookNow(), dropLook: () => proxy.dropLook() };
 }
 
 /** Each of the vhosts of `specsNow()` (the records' when the look runs) touched since the panel stamped it, rewritten from its spec. */

@@ -69,15 +69,12 @@ export class HelperProxy extends VhostDirs implements ProxyAdapter {
       }
       return rewritten;
     });
-    // the look's own refresh (touchedOnly) must not wait for itself; the start's refresh in its pass looks at the rest itself when it writes
-    return touchedOnly || this.takingStamps() ? refresh() : this.afterLook(refresh);
+    return this.refreshAfterLook(touchedOnly, refresh);
   }
 
   /** Of `unique`, the vhosts the panel has no current stamp of, which may differ: the helper reads those alone. `touchedOnly`: RefreshOptions'. */
   private async unsureOf(unique: readonly VhostSpec[], touchedOnly: boolean): Promise<VhostSpec[]> {
     if (touchedOnly) {
-      // the look: every file looked at, none taken on its stamp's word (the start's pass may still take them)
-      this.stopTakingStamps();
       const touched = await this.touchedSinceStamped(unique.map(vhostName));
       return unique.filter((spec) => touched.has(vhostName(spec)));
     }

@@ -102,6 +102,8 @@ export class VhostDirs {
    * asks it of every vhost once it answers requests, which must not wait behind 1,000 stats.
    */
   protected async touchedSinceStamped(names: readonly string[]): Promise<Map<string, FileMark>> {
+    // every file looked at, none taken on its stamp's word (the start's pass may still take them)
+    this.stopTakingStamps();
     const stamps = await this.stamps?.view();
     const touched = new Map<string, FileMark>();
     for (const [i, name] of names.entries()) {
@@ -145,9 +147,13 @@ export class VhostDirs {
     return this.#look.before(write);
   }
 
-  /** Whether this is the start's pass that takes the stamps' word: its refresh looks at the rest itself when it writes. */
-  protected takingStamps(): boolean {
-    return this.#stampsTaken !== null;
+  /**
+   * A refresh (`run`), after the start's look when one is left; at once for the look's own refresh
+   * (`touchedOnly`: it must not wait for itself) and for the start's refresh in its pass, which looks
+   * at the rest itself when it has anything to write.
+   */
+  protected refreshAfterLook<T>(touchedOnly: boolean, run: () => Promise<T>): Promise<T> {
+    return touchedOnly || this.#stampsTaken !== null ? run() : this.#look.before(run);
   }
 
   async linkPlaces(): Promise<LinkPlaces> {

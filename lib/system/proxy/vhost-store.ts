@@ -84,8 +84,7 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
       await this.stamps?.save();
       return stale.map((vhost) => vhost.name);
     });
-    // the look's own refresh (touchedOnly) must not wait for itself; the start's refresh in its pass looks at the rest itself when it writes
-    return touchedOnly || this.takingStamps() ? refresh() : this.afterLook(refresh);
+    return this.refreshAfterLook(touchedOnly, refresh);
   }
 
   /**
@@ -98,8 +97,6 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
     const stamps = await this.stamps?.view();
     const compared: Promise<Stale | null>[] = [];
     if (touchedOnly) {
-      // the look: every file looked at, none taken on its stamp's word (the start's pass may still take them)
-      this.stopTakingStamps();
       const touched = await this.touchedSinceStamped(unique.map(([name]) => name));
       for (const [name, spec] of unique) {
         const mark = touched.get(name);

@@ -90,7 +90,7 @@ s('the start takes a stamped vhost on its stamp\'s word before it listens, and i
     assert.equal(before.reads, [], 'no stamped vhost is read before the panel listens');
     assert.equal(before.result.rewritten, []);
     assert.match(await readFile(box.file, 'utf8'), '# edited by hand');
-    const after = await readsDuring(available, () => before.result.lookNow());
+    const after = await readsDuring(available, () => t.services.system.proxy.lookNow());
     assert.equal([...new Set(after.reads)], [box.file], 'only the touched file');
     assert.is(await readFile(box.file, 'utf8'), box.text);
   } finally {
@@ -111,7 +111,7 @@ s('a tunnel change before the start\'s look runs the look first: the hand edits 
   const { three, threeText } = await twoHandEdits(box);
   const t = await createTestApp({ dir: box.dir });
   try {
-    const start = await reconcileAtStart(t.services);
+    await reconcileAtStart(t.services);
     // after the panel listens, before its look's second: tunnel two moves to another port
     const moved = await t.call('PATCH', `/api/tunnels/${box.ids.two}/settings`, { body: { port: 7100 } });
     assert.is(moved.status, 200, JSON.stringify(moved.body));
@@ -119,7 +119,7 @@ s('a tunnel change before the start\'s look runs the look first: the hand edits 
     const changed = await readFile(box.file, 'utf8');
     assert.match(changed, `two.${DOMAIN} 7100;`);
     assert.not.match(changed, '# edited by hand');
-    await start.lookNow();
+    await t.services.system.proxy.lookNow();
     assert.is(await readFile(box.file, 'utf8'), changed, 'the request\'s vhost stays');
   } finally {
     await t.close();
@@ -159,11 +159,11 @@ s('a stop before the start\'s look forgets it: a change after that does not star
   const { three } = await twoHandEdits(box);
   const t = await createTestApp({ dir: box.dir });
   try {
-    const start = await reconcileAtStart(t.services);
-    await start.dropLook();
+    await reconcileAtStart(t.services);
+    await t.services.system.proxy.dropLook();
     const moved = await t.call('PATCH', `/api/tunnels/${box.ids.two}/settings`, { body: { port: 7100 } });
     assert.is(moved.status, 200, JSON.stringify(moved.body));
-    await start.lookNow();
+    await t.services.system.proxy.lookNow();
     assert.match(await readFile(three, 'utf8'), '# edited by hand');
   } finally {
     await t.close();
