@@ -246,10 +246,14 @@ s('a pass that takes the stamps\' word looks at every file before it rewrites on
   const moved = { kind: 'app' as const, fqdn: 't4.example.test', port: 31000 };
   const wanted = specs.map((spec) => (nameOf(spec) === nameOf(moved) ? moved : spec));
   const proxy = start(box);
+  let looks = 0;
+  proxy.deferLook(async () => void looks++);
   const rewritten = await proxy.onePass(() => proxy.refresh(wanted), { takeStampsOf: 'app' });
   assert.equal(rewritten.sort(), [nameOf(specs[3]!), nameOf(moved)].sort());
   assert.not.match(await readFile(broken, 'utf8'), BROKEN);
   assert.match(await readFile(join(box.available, nameOf(moved)), 'utf8'), /127\.0\.0\.1:31000;/);
+  await proxy.lookNow();
+  assert.is(looks, 0, 'every file looked at in the pass: the look left for later is dropped');
 });
 
 s('a served vhost (not a tunnel\'s) edited by hand is found before the panel listens, and the tunnels\' hand edits go with it', async ({ box }) => {
@@ -302,6 +306,23 @@ s('in the start\'s pass, a change (a missing served vhost written) comes after t
   await proxy.onePass(() => proxy.apply([{ op: 'put', spec: specs[1]!, enabled: true }]), { takeStampsOf: 'app' });
   assert.not.match(await readFile(broken, 'utf8'), BROKEN);
   assert.ok(await readFile(join(box.available, nameOf(specs[1]!)), 'utf8'));
+});
+
+s('a look that fails still lets the change behind it through, and rejects when asked for', async ({ box }) => {
+  await written(box);
+  const proxy = start(box);
+  proxy.deferLook(async () => {
+    throw new Error('the look failed');
+  });
+  const moved = { kind: 'app' as const, fqdn: 't4.example.test', port: 31000 };
+  await proxy.apply([{ op: 'put', spec: moved, enabled: true }]);
+  assert.match(await readFile(join(box.available, nameOf(moved)), 'utf8'), /127\.0\.0\.1:31000;/);
+  proxy.deferLook(() => {
+    throw new Error('thrown at once');
+  });
+  let message = '';
+  await proxy.lookNow().catch((error: Error) => (message = error.message));
+  assert.is(message, 'thrown at once');
 });
 
 s('the installed panel (root helper): a pass that takes the stamps\' word and has a vhost to ask about looks at the tunnels\' files too, and asks about a hand edit there in the same request', async ({ box }) => {
