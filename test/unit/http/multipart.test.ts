@@ -12,6 +12,7 @@ import { json } from '../../../lib/http/responses.ts';
 import { ADMIN_ONLY, route } from '../../../lib/http/route.ts';
 import { callerHeaders, createTestApp, type TestApp } from '../../../lib/testing.ts';
 import { serve } from '../../helpers/http-server.ts';
+import { multipartHead } from '../../helpers/raw-http.ts';
 import { rawUpload } from '../../helpers/raw-upload.ts';
 import { withTimeout } from '../../helpers/timeout.ts';
 
@@ -220,15 +221,7 @@ s("the panel's check before sending refuses what the server would, in the server
 function abortedUpload(port: number, declared: number, sent: number): Promise<void> {
   const boundary = 'relayboundary';
   const preamble = `--${boundary}\r\ncontent-disposition: form-data; name="f"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-  const head = [
-    'POST /api/test/upload HTTP/1.1',
-    'host: 127.0.0.1',
-    `content-type: multipart/form-data; boundary=${boundary}`,
-    `content-length: ${declared}`,
-    ...Object.entries(admin).map(([k, v]) => `${k}: ${v}`),
-    '',
-    '',
-  ].join('\r\n');
+  const head = multipartHead('/api/test/upload', boundary, [['content-length', String(declared)], ...Object.entries(admin)]);
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(head + preamble);

@@ -10,6 +10,7 @@ import { callerHeaders } from '../../../../lib/testing.ts';
 import { largestBody } from '../../../../lib/upload-refusals.ts';
 import { SITE_UPLOAD_LIMITS } from '../../../../lib/upload-limits.ts';
 import { serve } from '../../../helpers/http-server.ts';
+import { multipartHead } from '../../../helpers/raw-http.ts';
 import { rawUpload } from '../../../helpers/raw-upload.ts';
 import { withTimeout } from '../../../helpers/timeout.ts';
 import { managedSite, siteSuite } from '../../../unit/sites/helpers.ts';
@@ -67,15 +68,8 @@ s('a Content-Length over the limit: 400 Upload failed and the connection closed 
 /** Declares 5 MB, sends 1 MB of one file part, then hangs up. */
 function abortMidFile(port: number, id: string): Promise<void> {
   const boundary = 'siteboundary';
-  const head = [
-    `POST /api/sites/${id}/files HTTP/1.1`,
-    'host: 127.0.0.1',
-    `content-type: multipart/form-data; boundary=${boundary}`,
-    `content-length: ${5 * 1024 * 1024}`,
-    ...Object.entries(callerHeaders('admin')).map(([k, v]) => `${k}: ${v}`),
-    '',
-    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="half.txt"\r\ncontent-type: text/plain\r\n\r\n`,
-  ].join('\r\n');
+  const head = multipartHead(`/api/sites/${id}/files`, boundary, [['content-length', String(5 * 1024 * 1024)], ...Object.entries(callerHeaders('admin'))])
+    + `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="half.txt"\r\ncontent-type: text/plain\r\n\r\n`;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(head);
