@@ -136,7 +136,6 @@ s('the onboarding wizard, then every page with content: no axe violation of any 
   assert.ok(problems.length === 0, `no axe violation on any page in any pass, no console error, no uncaught exception:\n${problems.join('\n')}`);
 }));
 
-
 /** Waits until focus is inside the element labelled by `id` (the opened panel), or fails saying so. */
 async function focusInside(id: string, what: string): Promise<void> {
   await browser.page.waitForFunction((labelledBy) => !!document.activeElement?.closest(`[aria-labelledby="${labelledBy}"]`), id, { timeout: 5_000 })

@@ -195,7 +195,7 @@ s('sites: a panel a button opens scrolls into view and takes focus, closing give
   const { page } = browser;
   const names = Array.from({ length: 10 }, (_, i) => `site${i}`);
   for (const name of names) assert.is((await panel.call('POST', '/api/sites', { name, type: 'managed' })).status, 201);
-  // the accessible name of what has focus, once focus has settled somewhere other than <body> (or after 2 s)
+  // the accessible name of what has focus, once it is `want`, or whatever has it after 15 s
   const focused = (want: string) => focusedName(page, want, { byTag: true });
   await page.setViewportSize({ width: 1200, height: 800 });
   try {

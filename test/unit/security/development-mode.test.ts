@@ -12,7 +12,6 @@ import { writeFreshConfig } from '../../helpers/onboarded-config.ts';
 
 const s = suite('security: development mode never by accident on a real host');
 
-
 s('the host driver with NODE_ENV unset does not start, and writes no data', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'relay-devmode-'));
   try {

@@ -29,7 +29,9 @@ s('concurrent hashes each verify; the thread is started again after going idle',
 
 // cost 10, a quarter of production's 12 (lib/auth/passwords.ts): still a hash of a few hundred ms.
 // Shown by where it runs, not by how long anything took: the password goes to a worker thread as
-// a message, and this thread's bcryptjs refuses to hash while it runs (the worker loads its own copy).
+// a message, and the hash functions of this thread's bcryptjs default export (which lib/auth calls)
+// throw while it runs (the worker loads its own copy). A call through the named exports would miss
+// that trap; the posted message is what shows the worker got the password.
 s('a long (cost-10) hash runs on the worker: the password is posted to it, and this thread hashes nothing', timed(20_000, async () => {
   const hasher = createPasswordHasher(10);
   const library = bcrypt as unknown as Record<string, unknown>;
