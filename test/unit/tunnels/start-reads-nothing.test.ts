@@ -65,8 +65,11 @@ s('a reopened box reads no vhost file; a hand edit while it was down is read and
   }
 });
 
-/** A box of three tunnels, closed, whose tunnel `edited`'s vhost is then edited by hand: answers its dir, the file and the panel's text. */
-async function boxWithHandEdit(edited: string): Promise<{ dir: string; file: string; text: string; ids: Record<string, string> }> {
+/**
+ * A box of three tunnels, closed, whose tunnels `edited` (and `alsoEdited`) have their vhost then edited by hand:
+ * answers its dir, the first one's file and the panel's text of it, and each edited one's by name.
+ */
+async function boxWithHandEdit(edited: string, ...alsoEdited: string[]): Promise<{ dir: string; file: string; text: string; ids: Record<string, string>; edits: Record<string, { file: string; text: string }> }> {
   const first = await tunnelApp({ durable: true });
   const ids: Record<string, string> = {};
   for (const [i, name] of ['one', 'two', 'three'].entries()) {
@@ -75,10 +78,14 @@ async function boxWithHandEdit(edited: string): Promise<{ dir: string; file: str
     ids[name] = created.body.tunnel.id;
   }
   await first.close({ keep: true });
-  const file = join(sandboxPaths(first.services.store.dataDir).sitesAvailable, `relay-app-${edited}.${DOMAIN}.conf`);
-  const text = await readFile(file, 'utf8');
-  await writeFile(file, `${text}# edited by hand\n`);
-  return { dir: first.dir, file, text, ids };
+  const edits: Record<string, { file: string; text: string }> = {};
+  for (const name of [edited, ...alsoEdited]) {
+    const file = join(sandboxPaths(first.services.store.dataDir).sitesAvailable, `relay-app-${name}.${DOMAIN}.conf`);
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `${text}# edited by hand\n`);
+    edits[name] = { file, text };
+  }
+  return { dir: first.dir, ...edits[edited]!, ids, edits };
 }
 
 s('the start takes a stamped vhost on its stamp\'s word before it listens, and its look after repairs a hand edit made while it was down', async () => {
@@ -98,17 +105,9 @@ s('the start takes a stamped vhost on its stamp\'s word before it listens, and i
   }
 });
 
-/** `boxWithHandEdit('two')` with tunnel three's vhost edited by hand too; answers three's file and the panel's text of it. */
-async function twoHandEdits(box: Awaited<ReturnType<typeof boxWithHandEdit>>): Promise<{ three: string; threeText: string }> {
-  const three = box.file.replace('relay-app-two.', 'relay-app-three.');
-  const threeText = await readFile(three, 'utf8');
-  await writeFile(three, `${threeText}# edited by hand\n`);
-  return { three, threeText };
-}
-
 s('a tunnel change before the start\'s look runs the look first: the hand edits are repaired, and the change stands', async () => {
-  const box = await boxWithHandEdit('two');
-  const { three, threeText } = await twoHandEdits(box);
+  const box = await boxWithHandEdit('two', 'three');
+  const { file: three, text: threeText } = box.edits.three!;
   const t = await createTestApp({ dir: box.dir });
   try {
     await reconcileAtStart(t.services);
@@ -155,8 +154,8 @@ s('a stream server change before the start\'s look runs the look first: its ngin
 });
 
 s('a stop before the start\'s look forgets it: a change after that does not start it', async () => {
-  const box = await boxWithHandEdit('two');
-  const { three } = await twoHandEdits(box);
+  const box = await boxWithHandEdit('two', 'three');
+  const three = box.edits.three!.file;
   const t = await createTestApp({ dir: box.dir });
   try {
     await reconcileAtStart(t.services);
