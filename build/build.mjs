@@ -140,8 +140,10 @@ async function snapshotOf(outfile) {
   const started = Date.now();
   try {
     const { codeCache } = await makeSnapshot({ outfile });
-    console.log(`built ${blobOf(outfile)} in ${Date.now() - started} ms${codeCacheNote(codeCache)}`);
-    if (codeCache !== CODE_CACHE_TAKEN_INTO_BLOB) console.warn(`warning: the startup snapshot holds no code compiled by a rehearsal start: ${codeCache}`);
+    // the note says why when the rehearsal's code is not in the blob: a warning, once
+    const line = `built ${blobOf(outfile)} in ${Date.now() - started} ms${codeCacheNote(codeCache)}`;
+    if (codeCache === CODE_CACHE_TAKEN_INTO_BLOB) console.log(line);
+    else console.warn(`warning: ${line}`);
   } catch (error) {
     console.warn(`warning: no startup snapshot (the start uses the code cache): ${error.message}`);
   }

@@ -60,18 +60,16 @@ export async function reconcileAtStart(services: HostServices, desired?: Desired
 }
 
 /** Each of the vhosts of `specsNow()` (the records' when the look runs) touched since the panel stamped it, rewritten from its spec. */
-async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specsNow: () => VhostSpec[]): Promise<string[]> {
+async function repairTouched({ system, log }: Pick<HostServices, 'system' | 'log'>, specsNow: () => VhostSpec[]): Promise<void> {
   try {
     const specs = specsNow();
-    if (specs.length === 0) return [];
+    if (specs.length === 0) return;
     const rewritten = await system.proxy.refresh(specs, { touchedOnly: true });
     // a line either way: the start's work on the host ends here
     if (rewritten.length) log.info(`rewrote ${rewritten.length} vhost${rewritten.length === 1 ? '' : 's'} changed by hand since the panel wrote ${rewritten.length === 1 ? 'it' : 'them'}: ${namesForLog(rewritten)}`);
     else log.info(`the ${specs.length} tunnel vhost${specs.length === 1 ? ' is' : 's are'} as the panel wrote ${specs.length === 1 ? 'it' : 'them'}`);
-    return rewritten;
   } catch (error) {
     log.warn(`rewriting the vhosts changed by hand failed, they stay as they are: ${errorMessage(error)}`);
-    return [];
   }
 }
 

@@ -63,9 +63,7 @@ export type { HostRepairReport };
 export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTunnel[] = desiredTunnels(ctx.store.tunnels.value, ctx.config.value)): Promise<HostRepairReport> {
   const { proxy } = ctx.system;
   const report: HostRepairReport = { orphans: [], repaired: [], failures: [] };
-  // each tunnel's name once: a start asks them of 1,000 tunnels
-  const names = tunnels.map((tunnel) => proxy.vhostName(tunnel.spec));
-  const { orphans, astray } = await repairPlan(ctx, tunnels, names);
+  const { orphans, astray } = await repairPlan(ctx, tunnels);
   if (orphans.length > 0) {
     try {
       await proxy.apply(orphans.map((name) => ({ op: 'remove', name })));
@@ -87,9 +85,11 @@ export async function repairHost(ctx: TunnelContext, tunnels: readonly DesiredTu
   return report;
 }
 
-/** The app vhosts no tunnel names (`names`: each tunnel's vhost name), and the proxy change that brings each tunnel out of line back. */
-async function repairPlan(ctx: TunnelContext, tunnels: readonly DesiredTunnel[], names: readonly string[]): Promise<{ orphans: string[]; astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> }> {
+/** The app vhosts no tunnel names, and the proxy change that brings each tunnel out of line back. */
+async function repairPlan(ctx: TunnelContext, tunnels: readonly DesiredTunnel[]): Promise<{ orphans: string[]; astray: Array<{ tunnel: DesiredTunnel; change: VhostChange }> }> {
   const { proxy } = ctx.system;
+  // each tunnel's name once: a start asks them of 1,000 tunnels
+  const names = tunnels.map((tunnel) => proxy.vhostName(tunnel.spec));
   const [listed, places] = await Promise.all([proxy.list('app'), proxy.linkPlaces()]);
   const present = new Map(listed.map((vhost) => [vhost.name, vhost]));
   const named = new Set(names);

@@ -94,7 +94,6 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
    * `touchedOnly`: RefreshOptions'.
    */
   private async staleOf(unique: ReadonlyArray<[string, VhostSpec]>, touchedOnly: boolean): Promise<Stale[]> {
-    const stamps = await this.stamps?.view();
     const compared: Promise<Stale | null>[] = [];
     if (touchedOnly) {
       const touched = await this.touchedSinceStamped(unique.map(([name]) => name));
@@ -102,7 +101,10 @@ export class VhostStore extends VhostDirs implements ProxyAdapter {
         const mark = touched.get(name);
         if (mark) compared.push(this.compare(name, spec, mark));
       }
-    } else for (const [name, spec] of unique) {
+      return (await Promise.all(compared)).filter((vhost) => vhost !== null);
+    }
+    const stamps = await this.stamps?.view();
+    for (const [name, spec] of unique) {
       const path = this.available(name);
       const mark = this.markOf(name);
       if (mark === null) continue;
